@@ -1,0 +1,1 @@
+"""Pure-Python vocabulary shared by solvers, variants and layout (no I/O, no reportlab)."""

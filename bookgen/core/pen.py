@@ -1,0 +1,84 @@
+"""The abstract pen that variants draw with.
+
+Variants draw a puzzle in *grid units*: x to the right, y downwards, one unit
+per cell, the grid's top-left corner at (0, 0). The layout maps grid units to
+the page (and decides what "thin" and "bold" mean in points), so the same code
+draws a full-size puzzle, a small answer key and a worked example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+Point = tuple[float, float]
+
+THIN = "thin"
+BOLD = "bold"
+
+# Text anchors: where (x, y) sits on the text's box.
+CENTER = "center"
+TOP_LEFT = "top-left"
+
+
+class Pen(Protocol):
+    """What a variant may ask of the page."""
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, weight: str = THIN) -> None:
+        """A straight stroke; ``weight`` is ``THIN`` or ``BOLD``."""
+
+    def rect(
+        self, x: float, y: float, w: float, h: float,
+        fill: float | None = None, stroke: str | None = None,
+    ) -> None:
+        """A rectangle; ``fill`` is a grey level (0 black .. 1 white) or None."""
+
+    def circle(
+        self, cx: float, cy: float, r: float,
+        fill: float | None = None, stroke: str | None = None,
+    ) -> None:
+        """A circle."""
+
+    def polygon(
+        self, points: Sequence[Point], fill: float | None = None, stroke: str | None = None,
+    ) -> None:
+        """A closed polygon."""
+
+    def text(
+        self, x: float, y: float, s: str, size: float,
+        bold: bool = False, anchor: str = CENTER, grey: float = 0.0,
+    ) -> None:
+        """Text ``size`` grid units tall (cap height); ``anchor`` says where (x, y) is."""
+
+
+@dataclass
+class RecordingPen:
+    """A pen that records what was drawn: for tests and for measuring bounds."""
+
+    ops: list[tuple] = field(default_factory=list)
+
+    def line(self, x1, y1, x2, y2, weight=THIN):
+        self.ops.append(("line", x1, y1, x2, y2, weight))
+
+    def rect(self, x, y, w, h, fill=None, stroke=None):
+        self.ops.append(("rect", x, y, w, h, fill, stroke))
+
+    def circle(self, cx, cy, r, fill=None, stroke=None):
+        self.ops.append(("circle", cx, cy, r, fill, stroke))
+
+    def polygon(self, points, fill=None, stroke=None):
+        self.ops.append(("polygon", tuple(points), fill, stroke))
+
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0):
+        self.ops.append(("text", x, y, s, size, bold, anchor))
+
+    def kinds(self) -> dict[str, int]:
+        """How many operations of each kind were recorded."""
+        out: dict[str, int] = {}
+        for op in self.ops:
+            out[op[0]] = out.get(op[0], 0) + 1
+        return out
+
+    def texts(self) -> list[str]:
+        """Every string drawn, in order."""
+        return [op[3] for op in self.ops if op[0] == "text"]

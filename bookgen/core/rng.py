@@ -1,0 +1,22 @@
+"""Deterministic randomness: every puzzle gets its own ``random.Random``.
+
+The seed string is derived from (book seed, section index, puzzle index) by
+SHA-256, so a puzzle does not depend on which worker made it or on how many
+puzzles came before it in other sections.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+
+def derive_seed(book_seed: int, section: int, index: int) -> str:
+    """The printable seed of one puzzle (16 hex digits)."""
+    text = f"bookgen/{book_seed}/{section}/{index}".encode()
+    return hashlib.sha256(text).hexdigest()[:16]
+
+
+def rng_for(seed: str) -> random.Random:
+    """A private generator for a derived seed string."""
+    return random.Random(int(seed, 16))

@@ -1,0 +1,80 @@
+"""The one small interface every puzzle variant implements.
+
+Modelled on Simon Tatham's collection: generate, validate, count solutions,
+grade, explain, draw, and a JSON mapping. The book, the checker and the CLI
+only ever talk to a variant through this protocol.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import Pen
+from bookgen.core.types import Grade, Puzzle
+
+
+@dataclass(frozen=True)
+class Technique:
+    """A named deduction, the tier it belongs to, and how to explain it to a player."""
+
+    name: str
+    level: Level
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the technique, the cells it fixed (with symbols), and why."""
+
+    technique: str
+    cells: tuple[tuple[tuple[int, int], str], ...]
+    reason: str
+
+
+class Variant(Protocol):
+    """A puzzle variant. Instances are stateless and picklable."""
+
+    name: str
+    aliases: tuple[str, ...]
+    title: str
+    rules_text: tuple[str, ...]
+    techniques: tuple[Technique, ...]
+    sizes: tuple[int, ...]
+    default_size: int
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Complete and validate rule options for ``size``; ``ValueError`` on a bad option."""
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated, or None when it can."""
+
+    def generate(
+        self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
+
+    def validate(self, puzzle: Puzzle) -> list[str]:
+        """Rule violations of the solution and givens/solution mismatches ([] when fine)."""
+
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions found by the exact solver."""
+
+    def grade(self, puzzle: Puzzle) -> Grade:
+        """Grade by the human-technique ladder; ``level`` is EXPERT+ when it gets stuck."""
+
+    def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
+        """The ladder's steps, the grid it reached, and whether it is solved."""
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Draw the puzzle (or its answer) in grid units."""
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """The variant-specific JSON fields (``rules``, ``edges``, ``cages`` ...)."""
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle from a book JSON entry; ``ValueError`` on a malformed one."""

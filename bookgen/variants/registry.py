@@ -1,0 +1,47 @@
+"""Name -> variant lookup, aliases included."""
+
+from __future__ import annotations
+
+import importlib
+
+from bookgen.core.variant import Variant
+
+# module, attribute: each module exposes one stateless variant object.
+_MODULES = (
+    ("bookgen.variants.takuzu", "TAKUZU"),
+    ("bookgen.variants.tango", "TANGO"),
+    ("bookgen.variants.kenken", "KENKEN"),
+)
+
+
+def _load() -> dict[str, Variant]:
+    found: dict[str, Variant] = {}
+    for module_name, attr in _MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:  # a real import error inside the module
+                raise
+            continue
+        variant = getattr(module, attr)
+        found[variant.name] = variant
+    return found
+
+
+VARIANTS: dict[str, Variant] = _load()
+_ALIASES: dict[str, str] = {
+    alias: v.name for v in VARIANTS.values() for alias in (v.name, *v.aliases)
+}
+
+
+def variant_names() -> list[str]:
+    """Every accepted name, canonical names and aliases, sorted."""
+    return sorted(_ALIASES)
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called ``name`` (or one of its aliases); ``KeyError`` otherwise."""
+    key = name.strip().lower()
+    if key not in _ALIASES:
+        raise KeyError(name)
+    return VARIANTS[_ALIASES[key]]
