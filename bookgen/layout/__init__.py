@@ -1,0 +1,1 @@
+"""PDF layout with reportlab: the only package that imports it."""

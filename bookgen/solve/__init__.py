@@ -1,0 +1,1 @@
+"""Exact solution counting (SAT) and human-technique ladders."""

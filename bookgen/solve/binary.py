@@ -1,0 +1,610 @@
+"""The binary-grid engine shared by Takuzu and Tango.
+
+A grid of N x N cells, each 0 or 1, where every row and column is balanced
+(N/2 of each), no line has a run longer than ``max_run``, optionally no two
+rows (or columns) are equal, and optional signs join neighbours (``=`` same,
+``x`` opposite).
+
+Representation: a ``Board`` keeps each of the 2N lines (rows 0..N-1, then
+columns N..2N-1) as two bitmasks, ``known`` and ``value``; bit j of a row is
+column j, bit j of a column is row j. Signs live on lines too: bit j of
+``eq``/``neq`` joins cells j and j+1 of that line. Every valid line is one of
+a few hundred precomputed patterns (34 for N=8, 518 for N=14), so "which
+completions of this line are still possible" is a filter over a short list
+of ints, memoised per line state.
+
+The ladder of techniques (tier = difficulty level):
+
+- easy: ``pair`` (``00_`` -> ``001``), ``sandwich`` (``0_0`` -> ``010``),
+  ``balance`` (a line holding N/2 of one symbol takes the other everywhere
+  else), ``sign`` (one end of ``=``/``x`` known fixes the other).
+- medium: ``line`` - enumerate the valid completions of a line with at most
+  ``SHORT_LINE`` empty cells (runs, balance and its signs) and keep what they
+  all agree on.
+- hard: ``long_line`` - the same reasoning on a line with more empty cells;
+  ``distinct`` - a completion that would copy a finished line is ruled out.
+- expert: ``trial`` - assume one cell, and reach a contradiction with the
+  tiers above; the cell takes the other symbol. Never nested.
+
+Every technique is a sound deduction, so a puzzle the ladder fills
+completely has exactly one solution; the exact SAT check is run once on top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from bookgen.core.difficulty import Level
+from bookgen.core.types import Cell, Edge, EMPTY, GenerationError
+from bookgen.core.variant import Step
+from bookgen.solve.sat import models
+
+SHORT_LINE = 4  # the most empty cells a "medium" player enumerates in their head
+
+TECHNIQUE_LEVEL: dict[str, Level] = {
+    "pair": Level.EASY,
+    "sandwich": Level.EASY,
+    "balance": Level.EASY,
+    "sign": Level.EASY,
+    "line": Level.MEDIUM,
+    "long_line": Level.HARD,
+    "distinct": Level.HARD,
+    "trial": Level.EXPERT,
+}
+# Effort of one use, for the score inside a level.
+TECHNIQUE_WEIGHT: dict[str, float] = {
+    "pair": 1.0, "sandwich": 1.0, "balance": 1.5, "sign": 1.0,
+    "line": 3.0, "long_line": 6.0, "distinct": 6.0, "trial": 20.0,
+}
+
+
+class Contradiction(Exception):
+    """The board breaks a rule or a line has no valid completion."""
+
+
+@lru_cache(maxsize=None)
+def line_patterns(n: int, max_run: int) -> tuple[int, ...]:
+    """All balanced lines of length ``n`` with no run longer than ``max_run``, ascending."""
+    out = []
+    half = n // 2
+    for p in range(1 << n):
+        if p.bit_count() != half:
+            continue
+        run, prev, ok = 0, -1, True
+        for j in range(n):
+            bit = (p >> j) & 1
+            run = run + 1 if bit == prev else 1
+            prev = bit
+            if run > max_run:
+                ok = False
+                break
+        if ok:
+            out.append(p)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _signed_patterns(n: int, max_run: int, eq: int, neq: int) -> tuple[int, ...]:
+    pats = line_patterns(n, max_run)
+    if not (eq or neq):
+        return pats
+    # bit j of p ^ (p >> 1) says whether cells j and j+1 differ
+    return tuple(p for p in pats if not ((p ^ (p >> 1)) & eq) and not (~(p ^ (p >> 1)) & neq))
+
+
+class Board:
+    """Known cells and signs of a binary grid, one pair of bitmasks per line."""
+
+    __slots__ = ("n", "known", "value", "eq", "neq")
+
+    def __init__(self, n: int, known=None, value=None, eq=None, neq=None):
+        self.n = n
+        self.known = known if known is not None else [0] * (2 * n)
+        self.value = value if value is not None else [0] * (2 * n)
+        self.eq = eq if eq is not None else [0] * (2 * n)
+        self.neq = neq if neq is not None else [0] * (2 * n)
+
+    def copy(self) -> "Board":
+        """An independent copy (search without undo)."""
+        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:])
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
+        """A board from row strings of ``0``/``1``/``.`` and optional signs."""
+        n = len(rows)
+        board = cls(n)
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch != EMPTY:
+                    board.assign(r, c, int(ch))
+        for edge in edges:
+            board.add_edge(edge)
+        return board
+
+    def add_edge(self, edge: Edge) -> None:
+        """Put a sign on the line that holds both cells."""
+        (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
+        if r1 == r2 and c2 == c1 + 1:
+            line, bit = r1, c1
+        elif c1 == c2 and r2 == r1 + 1:
+            line, bit = self.n + c1, r1
+        else:
+            raise ValueError(f"cells {edge.a} and {edge.b} are not neighbours")
+        if edge.sign == "=":
+            self.eq[line] |= 1 << bit
+        else:
+            self.neq[line] |= 1 << bit
+
+    def get(self, r: int, c: int) -> int:
+        """1, 0, or -1 for an empty cell."""
+        if not (self.known[r] >> c) & 1:
+            return -1
+        return (self.value[r] >> c) & 1
+
+    def assign(self, r: int, c: int, v: int) -> None:
+        """Fill one cell (both its row and its column)."""
+        n = self.n
+        self.known[r] |= 1 << c
+        self.known[n + c] |= 1 << r
+        if v:
+            self.value[r] |= 1 << c
+            self.value[n + c] |= 1 << r
+
+    def clear(self, r: int, c: int) -> None:
+        """Empty one cell."""
+        n = self.n
+        self.known[r] &= ~(1 << c)
+        self.known[n + c] &= ~(1 << r)
+        self.value[r] &= ~(1 << c)
+        self.value[n + c] &= ~(1 << r)
+
+    def empty_count(self) -> int:
+        """How many cells are still empty."""
+        return sum(self.n - k.bit_count() for k in self.known[: self.n])
+
+    def rows(self) -> tuple[str, ...]:
+        """Row strings with ``.`` for empty cells."""
+        out = []
+        for r in range(self.n):
+            out.append("".join(
+                EMPTY if not (self.known[r] >> c) & 1 else str((self.value[r] >> c) & 1)
+                for c in range(self.n)
+            ))
+        return tuple(out)
+
+
+def line_cell(n: int, line: int, j: int) -> Cell:
+    """The cell at position ``j`` of ``line``."""
+    return (line, j) if line < n else (j, line - n)
+
+
+def line_name(n: int, line: int) -> str:
+    """Human name, 1-based: ``row 3`` / ``column 5``."""
+    return f"row {line + 1}" if line < n else f"column {line - n + 1}"
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True)
+class LineFind:
+    """What one technique found on one line."""
+
+    technique: str
+    line: int
+    ones: int
+    zeros: int
+    why: str
+
+
+class BinaryEngine:
+    """Rules of one binary grid family plus its techniques, closure and SAT encoding."""
+
+    def __init__(self, n: int, max_run: int = 2, unique_lines: bool = False,
+                 names: tuple[str, str] = ("0", "1")):
+        self.n = n
+        self.max_run = max_run
+        self.unique_lines = unique_lines
+        self.names = names  # how explanations name symbol 0 and symbol 1
+        self.full = (1 << n) - 1
+        self.half = n // 2
+        self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
+        self._memo: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int, int]] = {}
+
+    # ----- per-line deductions -------------------------------------------------
+    def completions(self, board: Board, line: int) -> tuple[tuple[int, ...], int, int]:
+        """Valid completions of a line, and their AND and OR masks (memoised)."""
+        return self.line_options(board.known[line], board.value[line],
+                                 board.eq[line], board.neq[line])
+
+    def line_options(self, known: int, value: int, eq: int = 0,
+                     neq: int = 0) -> tuple[tuple[int, ...], int, int]:
+        """Completions of a line given as masks, with their AND and OR (memoised)."""
+        key = (known, value, eq, neq)
+        hit = self._memo.get(key)
+        if hit is None:
+            cands = tuple(p for p in _signed_patterns(self.n, self.max_run, key[2], key[3])
+                          if not (p ^ value) & known)
+            a, o = self.full, 0
+            for p in cands:
+                a &= p
+                o |= p
+            hit = (cands, a, o)
+            if len(self._memo) > 400_000:
+                self._memo.clear()
+            self._memo[key] = hit
+        return hit
+
+    def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
+        cands, a, o = self.completions(board, line)
+        if exclude:
+            cands = [p for p in cands if p not in exclude]
+            a, o = self.full, 0
+            for p in cands:
+                a &= p
+                o |= p
+        if not cands:
+            raise Contradiction(f"{line_name(self.n, line)} has no valid completion")
+        unknown = self.full & ~board.known[line]
+        return a & unknown, ~o & unknown
+
+    def _runs(self, board: Board, line: int) -> tuple[int, int, int, int]:
+        """Cells forced by pairs and by sandwiches: (pair1, pair0, sand1, sand0)."""
+        known, value = board.known[line], board.value[line]
+        ones, zeros = value, known & ~value
+        unknown = self.full & ~known
+        k = self.max_run
+        p1 = p0 = s1 = s0 = 0
+        for w in self.windows:
+            hole = unknown & w
+            if not hole or hole & (hole - 1):
+                if not hole and ((ones & w) == w or (zeros & w) == w):
+                    raise Contradiction(f"{line_name(self.n, line)} has a run too long")
+                continue
+            end = hole == (w & -w) or hole == 1 << (w.bit_length() - 1)
+            if (ones & w).bit_count() == k:
+                if end:
+                    p0 |= hole
+                else:
+                    s0 |= hole
+            elif (zeros & w).bit_count() == k:
+                if end:
+                    p1 |= hole
+                else:
+                    s1 |= hole
+        return p1, p0, s1, s0
+
+    def _balance(self, board: Board, line: int) -> tuple[int, int]:
+        known, value = board.known[line], board.value[line]
+        unknown = self.full & ~known
+        ones = value.bit_count()
+        zeros = known.bit_count() - ones
+        if ones > self.half or zeros > self.half:
+            raise Contradiction(f"{line_name(self.n, line)} has too many of one symbol")
+        if not unknown:
+            return 0, 0
+        if ones == self.half:
+            return 0, unknown
+        if zeros == self.half:
+            return unknown, 0
+        return 0, 0
+
+    def _signs(self, board: Board, line: int) -> tuple[int, int]:
+        known, value = board.known[line], board.value[line]
+        f1 = f0 = 0
+        for sign_mask, same in ((board.eq[line], True), (board.neq[line], False)):
+            for j in _bits(sign_mask):
+                a_known, b_known = (known >> j) & 1, (known >> (j + 1)) & 1
+                a_val, b_val = (value >> j) & 1, (value >> (j + 1)) & 1
+                if a_known and b_known:
+                    if (a_val == b_val) != same:
+                        raise Contradiction(f"a sign in {line_name(self.n, line)} is broken")
+                elif a_known or b_known:
+                    src = a_val if a_known else b_val
+                    dst = j + 1 if a_known else j
+                    v = src if same else 1 - src
+                    if v:
+                        f1 |= 1 << dst
+                    else:
+                        f0 |= 1 << dst
+        return f1, f0
+
+    def _local(self, board: Board, line: int) -> tuple[int, int]:
+        p1, p0, s1, s0 = self._runs(board, line)
+        b1, b0 = self._balance(board, line)
+        g1, g0 = self._signs(board, line)
+        return p1 | s1 | b1 | g1, p0 | s0 | b0 | g0
+
+    def _complete_lines(self, board: Board, line: int) -> frozenset[int]:
+        lo = 0 if line < self.n else self.n
+        return frozenset(board.value[i] for i in range(lo, lo + self.n)
+                         if i != line and board.known[i] == self.full)
+
+    def _check_distinct(self, board: Board, line: int) -> None:
+        if self.unique_lines and board.known[line] == self.full:
+            if board.value[line] in self._complete_lines(board, line):
+                raise Contradiction(f"{line_name(self.n, line)} copies another line")
+
+    def deduce(self, board: Board, line: int, level: Level) -> tuple[int, int]:
+        """Everything the techniques up to ``level`` fix on one line (ones, zeros)."""
+        if board.known[line] == self.full:
+            if not self.completions(board, line)[0]:
+                raise Contradiction(f"{line_name(self.n, line)} breaks a rule")
+            self._check_distinct(board, line)
+            return 0, 0
+        empty = self.n - board.known[line].bit_count()
+        if level >= Level.HARD:
+            exclude = self._complete_lines(board, line) if self.unique_lines else frozenset()
+            return self._enumerate(board, line, exclude)
+        if level >= Level.MEDIUM and empty <= SHORT_LINE:
+            return self._enumerate(board, line)
+        f1, f0 = self._local(board, line)
+        if f1 & f0:
+            raise Contradiction(f"{line_name(self.n, line)} needs both symbols in one cell")
+        return f1, f0
+
+    # ----- closure: every deduction up to a level, in any order --------------
+    def _apply(self, board: Board, line: int, ones: int, zeros: int, dirty: list[int],
+               flagged: list[bool]) -> None:
+        n = self.n
+        for v, mask in ((1, ones), (0, zeros)):
+            for j in _bits(mask):
+                r, c = line_cell(n, line, j)
+                board.assign(r, c, v)
+                for other in (r, n + c):
+                    if not flagged[other]:
+                        flagged[other] = True
+                        dirty.append(other)
+        if self.unique_lines:
+            for other in (range(n) if line < n else range(n, 2 * n)) if board.known[line] == self.full else ():
+                if not flagged[other]:
+                    flagged[other] = True
+                    dirty.append(other)
+
+    def closure(self, board: Board, level: Level, target: Cell | None = None) -> bool:
+        """Apply every technique up to ``level`` until nothing changes.
+
+        Returns True when the board is full (or ``target`` got filled: the
+        early exit that makes "may this given go?" cheap). The techniques are
+        monotone, so the result does not depend on the order. Raises
+        ``Contradiction``.
+        """
+        n = self.n
+        lines = 2 * n
+        dirty = list(range(lines - 1, -1, -1))
+        flagged = [True] * lines
+        while True:
+            while dirty:
+                line = dirty.pop()
+                flagged[line] = False
+                ones, zeros = self.deduce(board, line, min(level, Level.HARD))
+                if ones | zeros:
+                    self._apply(board, line, ones, zeros, dirty, flagged)
+                    if target is not None and (board.known[target[0]] >> target[1]) & 1:
+                        return True
+            if board.empty_count() == 0:
+                for line in range(lines):
+                    self._check_distinct(board, line)
+                return True
+            if level < Level.EXPERT:
+                return False
+            hit = self._trial(board)
+            if hit is None:
+                return False
+            (r, c), v = hit
+            board.assign(r, c, v)
+            if target is not None and (r, c) == target:
+                return True
+            for other in (r, n + c):
+                flagged[other] = True
+                dirty.append(other)
+
+    def _trial(self, board: Board) -> tuple[Cell, int] | None:
+        """The first empty cell (row-major) one of whose symbols fails by the hard tier."""
+        n = self.n
+        for r in range(n):
+            empty = self.full & ~board.known[r]
+            for c in _bits(empty):
+                for v in (0, 1):
+                    trial = board.copy()
+                    trial.assign(r, c, v)
+                    try:
+                        self.closure(trial, Level.HARD)
+                    except Contradiction:
+                        return (r, c), 1 - v
+        return None
+
+    # ----- the ladder: easiest technique first, restart after progress -------
+    def _find(self, board: Board, technique: str) -> LineFind | None:
+        n, names = self.n, self.names
+        for line in range(2 * n):
+            if board.known[line] == self.full:
+                continue
+            where = line_name(n, line)
+            empty = n - board.known[line].bit_count()
+            if technique in ("pair", "sandwich"):
+                p1, p0, s1, s0 = self._runs(board, line)
+                ones, zeros = (p1, p0) if technique == "pair" else (s1, s0)
+                if ones | zeros:
+                    sym = names[1] if zeros else names[0]
+                    if technique == "pair":
+                        why = (f"{where} has {self.max_run} {sym}s side by side, "
+                               "so the cell next to them takes the other symbol")
+                    else:
+                        why = (f"{where} has a gap between {sym}s that would make a run "
+                               f"longer than {self.max_run}, so the gap takes the other symbol")
+                    return LineFind(technique, line, ones, zeros, why)
+            elif technique == "balance":
+                ones, zeros = self._balance(board, line)
+                if ones | zeros:
+                    sym, rest = (names[1], names[0]) if zeros else (names[0], names[1])
+                    why = f"{where} already has {self.half} {sym}s (half of {n}), so the rest are {rest}s"
+                    return LineFind(technique, line, ones, zeros, why)
+            elif technique == "sign":
+                ones, zeros = self._signs(board, line)
+                if ones | zeros:
+                    why = (f"a sign in {where} joins a filled cell to an empty one: "
+                           "'=' copies its symbol, 'x' takes the other")
+                    return LineFind(technique, line, ones, zeros, why)
+            elif technique in ("line", "long_line"):
+                if (technique == "line") != (empty <= SHORT_LINE):
+                    continue
+                ones, zeros = self._enumerate(board, line)
+                if ones | zeros:
+                    why = (f"{where} has {empty} empty cells; every way to fill them without "
+                           "a long run, unbalanced counts or a broken sign agrees here")
+                    return LineFind(technique, line, ones, zeros, why)
+            elif technique == "distinct":
+                done = self._complete_lines(board, line)
+                if not done:
+                    continue
+                ones, zeros = self._enumerate(board, line, done)
+                if ones | zeros:
+                    kind = "rows" if line < n else "columns"
+                    why = (f"{where} must not copy a finished {kind[:-1]}; the only completions "
+                           f"left that differ from the finished {kind} agree here")
+                    return LineFind(technique, line, ones, zeros, why)
+        return None
+
+    def ladder(self, board: Board, techniques: Sequence[str]) -> tuple[list[Step], bool]:
+        """Solve like a person: always the easiest technique that makes progress.
+
+        Returns the steps and whether the board got filled. ``board`` is
+        filled in place. Raises ``Contradiction`` for a broken position.
+        """
+        order = sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t)))
+        steps: list[Step] = []
+        n = self.n
+        for line in range(2 * n):
+            self.deduce(board, line, Level.EASY)  # surface contradictions in the givens
+        while board.empty_count():
+            for technique in order:
+                if technique == "trial":
+                    hit = self._trial(board)
+                    if hit is None:
+                        continue
+                    (r, c), v = hit
+                    board.assign(r, c, v)
+                    why = (f"if row {r + 1}, column {c + 1} were {self.names[1 - v]}, the "
+                           f"techniques above would reach a contradiction, so it is {self.names[v]}")
+                    steps.append(Step("trial", (((r, c), str(v)),), why))
+                    break
+                found = self._find(board, technique)
+                if found is None:
+                    continue
+                cells = []
+                for v, mask in ((1, found.ones), (0, found.zeros)):
+                    for j in _bits(mask):
+                        cells.append((line_cell(n, found.line, j), str(v)))
+                cells.sort()
+                for (r, c), v in cells:
+                    board.assign(r, c, int(v))
+                steps.append(Step(technique, tuple(cells), found.why))
+                break
+            else:
+                return steps, False
+        for line in range(2 * n):
+            self.deduce(board, line, Level.EASY)  # full lines: checks every rule
+        return steps, True
+
+    # ----- exact counting ------------------------------------------------------
+    def sat_solutions(self, rows: Sequence[str], edges: Iterable[Edge] = (),
+                      limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions by SAT (no technique involved)."""
+        n = self.n
+        base, top = _base_cnf(n, self.max_run, self.unique_lines)
+        clauses = list(base)
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch != EMPTY:
+                    clauses.append([_var(n, r, c) if ch == "1" else -_var(n, r, c)])
+        for edge in edges:
+            a, b = _var(n, *edge.a), _var(n, *edge.b)
+            if edge.sign == "=":
+                clauses += [[a, -b], [-a, b]]
+            else:
+                clauses += [[a, b], [-a, -b]]
+        watch = list(range(1, n * n + 1))
+        out = []
+        for model in models(clauses, watch, limit):
+            out.append(tuple("".join("1" if _var(n, r, c) in model else "0" for c in range(n))
+                             for r in range(n)))
+        return out
+
+
+def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
+    """A random full grid: fill a random empty cell with a random symbol and
+    propagate with every technique up to ``hard`` (Norvig-style search that
+    copies small states instead of undoing). Propagation makes dead ends rare,
+    so the bounded search almost never backtracks."""
+    n = engine.n
+    nodes = 0
+
+    def search(board: Board) -> Board | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            return None
+        try:
+            if engine.closure(board, Level.HARD):
+                return board
+        except Contradiction:
+            return None
+        empties = [(r, c) for r in range(n) for c in _bits(engine.full & ~board.known[r])]
+        r, c = empties[rng.randrange(len(empties))]
+        first = rng.randrange(2)
+        for v in (first, 1 - first):
+            trial = board.copy()
+            trial.assign(r, c, v)
+            found = search(trial)
+            if found is not None:
+                return found
+        return None
+
+    found = search(Board(n))
+    if found is None:
+        raise GenerationError(f"no valid {n}x{n} grid found within {budget} steps")
+    return found
+
+
+def _var(n: int, r: int, c: int) -> int:
+    return r * n + c + 1
+
+
+@lru_cache(maxsize=64)
+def _base_cnf(n: int, max_run: int, unique: bool) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The rule clauses of an empty grid (runs, balance, distinct lines)."""
+    pool = IDPool(start_from=n * n + 1)
+    clauses: list[tuple[int, ...]] = []
+    lines = [[_var(n, r, c) for c in range(n)] for r in range(n)]
+    lines += [[_var(n, r, c) for r in range(n)] for c in range(n)]
+    for cells in lines:
+        for s in range(n - max_run):
+            window = cells[s: s + max_run + 1]
+            clauses.append(tuple(window))
+            clauses.append(tuple(-v for v in window))
+        card = CardEnc.equals(lits=cells, bound=n // 2, vpool=pool, encoding=EncType.seqcounter)
+        clauses.extend(tuple(c) for c in card.clauses)
+    if unique:
+        for group in (lines[:n], lines[n:]):
+            for i in range(n):
+                for k in range(i + 1, n):
+                    diffs = []
+                    for a, b in zip(group[i], group[k]):
+                        d = pool.id(("diff", a, b))
+                        clauses.append((-d, a, b))
+                        clauses.append((-d, -a, -b))
+                        diffs.append(d)
+                    clauses.append(tuple(diffs))
+    return tuple(clauses), pool.top

@@ -1,0 +1,662 @@
+"""The human-technique ladder for KenKen (Calcudoku) grids.
+
+State: one candidate bitmask per cell (bit d-1 = digit d), a "placed" flag
+per cell, and for every cage the list of its assignments still compatible
+with the candidates (``live``). Techniques only ever *eliminate* candidates;
+the driver then places every cell the technique left with one candidate and
+credits it to that technique. Placing a digit removes it from the cell's row
+and column (Norvig's assign/eliminate); a cell emptied that way, or a cage
+with no assignment left, is a contradiction. States are small, so a trial
+copies one instead of undoing.
+
+Tiers (the grade's level is the hardest tier used):
+
+- easy: ``single_cage`` (a one-cell cage gives its digit), ``naked_single``
+  (every other digit is already in the row or column), ``cage_last`` (the
+  last open cell of a cage is fixed by the others), ``cage_static`` (the
+  cage's arithmetic alone allows only some digits, e.g. 3÷ is 1 and 3 or
+  2 and 6).
+- medium: ``cage_combos`` (the cage's combinations are checked against what
+  rows and columns still allow), ``hidden_single`` (a digit fits only one
+  cell of a row or column).
+- hard: ``cage_line`` (every combination of a cage puts a digit in one row
+  or column, so the rest of that line can't have it), ``naked_pair`` /
+  ``naked_triple``, ``hidden_pair`` / ``hidden_triple``, ``line_sum`` (a line
+  adds up to N(N+1)/2, so the cages lying inside it fix what its other
+  cells add up to).
+- expert: ``trial`` (assume one candidate, run the easy..hard tiers, reach a
+  contradiction, remove it). Never nested.
+
+Every technique is sound, so a grid the ladder fills completely is the only
+solution of the puzzle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.types import Cell
+from bookgen.core.variant import Step
+from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask
+
+TECHNIQUE_LEVEL: dict[str, Level] = {
+    "single_cage": Level.EASY,
+    "naked_single": Level.EASY,
+    "cage_last": Level.EASY,
+    "cage_static": Level.EASY,
+    "cage_combos": Level.MEDIUM,
+    "hidden_single": Level.MEDIUM,
+    "cage_line": Level.HARD,
+    "naked_pair": Level.HARD,
+    "hidden_pair": Level.HARD,
+    "naked_triple": Level.HARD,
+    "hidden_triple": Level.HARD,
+    "line_sum": Level.HARD,
+    "trial": Level.EXPERT,
+}
+# Effort of one use, for the score inside a level.
+TECHNIQUE_WEIGHT: dict[str, float] = {
+    "single_cage": 0.2, "naked_single": 0.5, "cage_last": 0.7, "cage_static": 1.0,
+    "cage_combos": 2.0, "hidden_single": 2.0,
+    "cage_line": 4.0, "naked_pair": 4.0, "hidden_pair": 5.0, "naked_triple": 6.0,
+    "hidden_triple": 7.0, "line_sum": 5.0, "trial": 12.0,
+}
+# Largest set of unknown cells the line-sum rule adds up in one go.
+LINE_SUM_CELLS = 3
+# The most different sums the cages inside a line may leave open for line_sum.
+LINE_SUM_OPTIONS = 12
+
+
+class Contradiction(Exception):
+    """The candidates break a rule: a cell, a cage or a line has no way left."""
+
+
+def cell_name(i: int, n: int) -> str:
+    """'row 3, column 2' (1-based) for cell index ``i``."""
+    return f"row {i // n + 1}, column {i % n + 1}"
+
+
+def _and_list(items: Sequence[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+@dataclass
+class Board:
+    """What never changes while solving: geometry, cages and their assignments."""
+
+    n: int
+    cells: list[tuple[int, ...]]          # per cage: cell indices
+    assigns: list[tuple[tuple[int, ...], ...]]  # per cage: admissible digit tuples
+    labels: list[str]                      # per cage: "the 12+ cage at (2,3),(2,4)"
+    clues: list[str]                       # per cage: "12+"
+    cage_of: list[int]                     # per cell: its cage
+    lines: list[list[int]]                 # rows 0..n-1, then columns n..2n-1
+    peers: list[list[int]]                 # per cell: the other cells of its row and column
+    static: list[list[int]]                # per cage: per cell, the digits the arithmetic allows
+    inner: list[list[int]]                 # per line: cages lying wholly inside it
+    line_names: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(
+        cls, n: int, cages: Sequence[tuple[Sequence[Cell], str, int]],
+        hidden_ops: Sequence[str] | None = None,
+    ) -> "Board":
+        """Board for ``cages`` given as (cells, op, target); ``hidden_ops`` when ops aren't shown."""
+        cells_list: list[tuple[int, ...]] = []
+        assigns: list[tuple[tuple[int, ...], ...]] = []
+        labels: list[str] = []
+        clues: list[str] = []
+        cage_of = [-1] * (n * n)
+        for k, (cells, op, target) in enumerate(cages):
+            idx = tuple(r * n + c for r, c in cells)
+            cells_list.append(idx)
+            assigns.append(cage_assignments(cells, op, target, n, hidden_ops))
+            clue = f"{target}{'' if hidden_ops is not None else OP_GLYPHS.get(op, op)}"
+            clues.append(clue)
+            where = ",".join(f"({r + 1},{c + 1})" for r, c in cells)
+            labels.append(f"the {clue} cage at {where}")
+            for i in idx:
+                cage_of[i] = k
+        lines = [[r * n + c for c in range(n)] for r in range(n)]
+        lines += [[r * n + c for r in range(n)] for c in range(n)]
+        peers = []
+        for i in range(n * n):
+            r, c = divmod(i, n)
+            peers.append([r * n + j for j in range(n) if j != c] + [j * n + c for j in range(n) if j != r])
+        static = []
+        for idx, ass in zip(cells_list, assigns):
+            masks = [0] * len(idx)
+            for a in ass:
+                for k, d in enumerate(a):
+                    masks[k] |= 1 << (d - 1)
+            static.append(masks)
+        inner = []
+        for line in lines:
+            members = set(line)
+            inner.append([k for k, idx in enumerate(cells_list) if all(i in members for i in idx)])
+        names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+        return cls(n, cells_list, assigns, labels, clues, cage_of, lines, peers, static, inner, names)
+
+
+class State:
+    """Candidates, placed cells and live cage assignments; cheap to copy."""
+
+    __slots__ = ("board", "cand", "placed", "unplaced", "live", "dirty", "static_done", "fresh")
+
+    def __init__(self, board: Board) -> None:
+        n = board.n
+        self.board = board
+        self.cand = [full_mask(n)] * (n * n)
+        self.placed = [False] * (n * n)
+        self.unplaced = n * n
+        self.live = list(board.assigns)
+        self.dirty = [True] * len(board.cells)
+        self.static_done = [False] * len(board.cells)
+        self.fresh: list[int] = []  # cells the current technique reduced to one candidate
+
+    def copy(self) -> "State":
+        """An independent copy (assignment tuples are shared, never mutated)."""
+        other = State.__new__(State)
+        other.board = self.board
+        other.cand = self.cand[:]
+        other.placed = self.placed[:]
+        other.unplaced = self.unplaced
+        other.live = self.live[:]
+        other.dirty = self.dirty[:]
+        other.static_done = self.static_done[:]
+        other.fresh = []
+        return other
+
+    def elim(self, i: int, mask: int) -> bool:
+        """Remove ``mask`` from cell ``i``; True when something went."""
+        old = self.cand[i]
+        new = old & ~mask
+        if new == old:
+            return False
+        if not new:
+            raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
+        self.cand[i] = new
+        self.dirty[self.board.cage_of[i]] = True
+        if not new & (new - 1):
+            self.fresh.append(i)
+        return True
+
+    def place(self, i: int) -> None:
+        """Mark a single-candidate cell placed and clear its digit from its row and column."""
+        self.placed[i] = True
+        self.unplaced -= 1
+        b = self.cand[i]
+        cand = self.cand
+        for j in self.board.peers[i]:
+            if cand[j] & b:
+                self.elim(j, b)
+
+    def grid(self) -> tuple[str, ...]:
+        """Rows of placed digits, ``.`` where a cell is still open."""
+        n = self.board.n
+        rows = []
+        for r in range(n):
+            rows.append("".join(
+                str(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
+                for c in range(n)
+            ))
+        return tuple(rows)
+
+    def check_cages(self) -> None:
+        """On a full grid, every cage must hold one of its assignments."""
+        b = self.board
+        for idx, ass in zip(b.cells, b.assigns):
+            got = tuple(self.cand[i].bit_length() for i in idx)
+            if got not in ass:
+                raise Contradiction("a cage does not add up")
+
+
+class Run:
+    """Book-keeping of one ladder run: technique counts and (optionally) steps."""
+
+    __slots__ = ("counts", "steps", "reason", "explain")
+
+    def __init__(self, explain: bool = False) -> None:
+        self.counts: dict[str, int] = {}
+        self.steps: list[Step] | None = [] if explain else None
+        self.reason = ""
+        self.explain = explain
+
+
+# --- descriptions ------------------------------------------------------------
+
+def _describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
+    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
+    n = st.board.n
+    parts = []
+    for i, removed in cuts:
+        left = st.cand[i]
+        if not left & (left - 1):
+            parts.append(f"{cell_name(i, n)} must be {left.bit_length()}")
+        else:
+            parts.append(f"{cell_name(i, n)} can't be {_and_list([str(d) for d in digits_of(removed)], 'or')}")
+    return "; ".join(parts)
+
+
+def _apply(st: State, cells: Sequence[int], masks: Sequence[int]) -> list[tuple[int, int]]:
+    """Eliminate ``masks[k]`` from ``cells[k]``; the (cell, removed) pairs that changed."""
+    out = []
+    for i, m in zip(cells, masks):
+        removed = st.cand[i] & m
+        if removed and st.elim(i, m):
+            out.append((i, removed))
+    return out
+
+
+def _combo_text(op_clue: str, a: Sequence[int]) -> str:
+    op = op_clue.lstrip("0123456789")
+    sep = {"+": "+", "\u2212": "\u2212", "\u00d7": "\u00d7", "\u00f7": "\u00f7"}.get(op, ",")
+    return sep.join(str(d) for d in a)
+
+
+# --- easy ----------------------------------------------------------------------
+
+def t_single_cage(b: Board, st: State, run: Run) -> int:
+    for k, idx in enumerate(b.cells):
+        if len(idx) == 1 and not st.placed[idx[0]]:
+            i = idx[0]
+            d = b.assigns[k][0][0] if b.assigns[k] else 0
+            if not d:
+                raise Contradiction("an empty single-cell cage")
+            cuts = _apply(st, idx, [~bit(d)])
+            if not cuts:
+                continue
+            if run.explain:
+                run.reason = f"{cell_name(i, b.n)} is a single-cell cage showing {d}, so it is {d}."
+            return 1
+    return 0
+
+
+def t_naked_single(b: Board, st: State, run: Run) -> int:
+    placed = 0
+    cand = st.cand
+    for i in range(b.n * b.n):
+        if not st.placed[i] and not cand[i] & (cand[i] - 1):
+            if not cand[i]:
+                raise Contradiction("empty cell")
+            st.place(i)
+            placed += 1
+            if run.steps is not None:
+                d = cand[i].bit_length()
+                run.steps.append(Step(
+                    "naked_single", (((i // b.n, i % b.n), str(d)),),
+                    f"{cell_name(i, b.n)} can only be {d}: every other digit is already "
+                    "used in its row, its column or ruled out by its cage.",
+                ))
+    return placed
+
+
+def t_cage_last(b: Board, st: State, run: Run) -> int:
+    for k, idx in enumerate(b.cells):
+        if len(idx) < 2:
+            continue
+        open_ = [j for j, i in enumerate(idx) if not st.placed[i]]
+        if len(open_) != 1:
+            continue
+        j = open_[0]
+        known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
+        mask = 0
+        for a in b.assigns[k]:
+            if all(a[jj] == d for jj, d in known):
+                mask |= 1 << (a[j] - 1)
+        cuts = _apply(st, [idx[j]], [~mask])
+        if cuts:
+            if run.explain:
+                have = _and_list([str(d) for _, d in known])
+                run.reason = (f"{b.labels[k]} already holds {have}, so "
+                              f"{_describe_cuts(st, cuts)}.")
+            return 1
+    return 0
+
+
+def t_cage_static(b: Board, st: State, run: Run) -> int:
+    for k, idx in enumerate(b.cells):
+        if st.static_done[k]:
+            continue
+        st.static_done[k] = True
+        if len(idx) < 2:
+            continue
+        cuts = _apply(st, idx, [~m for m in b.static[k]])
+        if cuts:
+            if run.explain:
+                sets = sorted({tuple(sorted(a)) for a in b.assigns[k]})
+                if len(sets) <= 4:
+                    made = _and_list([_combo_text(b.clues[k], s) for s in sets], "or")
+                    why = f"{b.labels[k]} can only be made as {made}"
+                else:
+                    why = f"the arithmetic of {b.labels[k]} rules some digits out"
+                run.reason = f"{why}, so {_describe_cuts(st, cuts)}."
+            return 1
+    return 0
+
+
+# --- medium --------------------------------------------------------------------
+
+def t_cage_combos(b: Board, st: State, run: Run) -> int:
+    cand = st.cand
+    for k, idx in enumerate(b.cells):
+        if not st.dirty[k]:
+            continue
+        st.dirty[k] = False
+        if len(idx) < 2:
+            continue
+        ms = [cand[i] for i in idx]
+        if len(idx) == 2:
+            m0, m1 = ms
+            live = [a for a in st.live[k] if m0 >> (a[0] - 1) & 1 and m1 >> (a[1] - 1) & 1]
+        else:
+            live = [a for a in st.live[k] if all(m >> (d - 1) & 1 for m, d in zip(ms, a))]
+        if not live:
+            raise Contradiction(f"{b.labels[k]} has no combination left")
+        st.live[k] = live
+        union = [0] * len(idx)
+        for a in live:
+            for j, d in enumerate(a):
+                union[j] |= 1 << (d - 1)
+        cuts = _apply(st, idx, [~u for u in union])
+        if cuts:
+            st.dirty[k] = False  # our own cuts are already reflected in ``live``
+            if run.explain:
+                shown = [_combo_text(b.clues[k], a) for a in live[:4]]
+                more = f" and {len(live) - 4} more" if len(live) > 4 else ""
+                run.reason = (f"of the ways to fill {b.labels[k]}, only {', '.join(shown)}{more} "
+                              f"fit what its rows and columns allow, so {_describe_cuts(st, cuts)}.")
+            return 1
+    return 0
+
+
+def t_hidden_single(b: Board, st: State, run: Run) -> int:
+    cand = st.cand
+    n = b.n
+    for li, line in enumerate(b.lines):
+        for d in range(n):
+            m = 1 << d
+            where = -1
+            count = 0
+            for i in line:
+                if cand[i] & m:
+                    count += 1
+                    where = i
+                    if count > 1:
+                        break
+            if count == 0:
+                raise Contradiction(f"{b.line_names[li]} has no place for {d + 1}")
+            if count == 1 and cand[where] != m:
+                st.elim(where, ~m)
+                if run.explain:
+                    run.reason = (f"in {b.line_names[li]}, {d + 1} fits only at "
+                                  f"{cell_name(where, n)}, so it goes there.")
+                return 1
+    return 0
+
+
+# --- hard ----------------------------------------------------------------------
+
+def t_cage_line(b: Board, st: State, run: Run) -> int:
+    n = b.n
+    for k, idx in enumerate(b.cells):
+        if len(idx) < 2 or all(st.placed[i] for i in idx):
+            continue
+        live = st.live[k]
+        rows = sorted({i // n for i in idx})
+        cols = sorted({n + i % n for i in idx})
+        for li in rows + cols:
+            pos = [j for j, i in enumerate(idx) if (i // n if li < n else n + i % n) == li]
+            req = full_mask(n)
+            for a in live:
+                m = 0
+                for j in pos:
+                    m |= 1 << (a[j] - 1)
+                req &= m
+                if not req:
+                    break
+            if not req:
+                continue
+            members = set(idx)
+            others = [i for i in b.lines[li] if i not in members]
+            cuts = _apply(st, others, [req] * len(others))
+            if cuts:
+                if run.explain:
+                    ds = _and_list([str(d) for d in digits_of(req)])
+                    run.reason = (f"every way to fill {b.labels[k]} puts {ds} in {b.line_names[li]}, "
+                                  f"so no other cell of {b.line_names[li]} can hold it; "
+                                  f"{_describe_cuts(st, cuts)}.")
+                return 1
+    return 0
+
+
+def _naked(size: int, name: str) -> Callable[[Board, State, Run], int]:
+    def tech(b: Board, st: State, run: Run) -> int:
+        cand = st.cand
+        for li, line in enumerate(b.lines):
+            open_ = [i for i in line if not st.placed[i] and (cand[i]).bit_count() <= size]
+            if len(open_) < size:
+                continue
+            rest_all = [i for i in line if not st.placed[i]]
+            if len(rest_all) <= size:
+                continue
+            for group in combinations(open_, size):
+                u = 0
+                for i in group:
+                    u |= cand[i]
+                if u.bit_count() != size:
+                    continue
+                others = [i for i in rest_all if i not in group]
+                cuts = _apply(st, others, [u] * len(others))
+                if cuts:
+                    if run.explain:
+                        where = _and_list([cell_name(i, b.n) for i in group])
+                        ds = _and_list([str(d) for d in digits_of(u)])
+                        run.reason = (f"in {b.line_names[li]}, {where} can only hold {ds} between them, "
+                                      f"so the other cells can't; {_describe_cuts(st, cuts)}.")
+                    return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
+    def tech(b: Board, st: State, run: Run) -> int:
+        cand = st.cand
+        n = b.n
+        for li, line in enumerate(b.lines):
+            open_cells = [i for i in line if not st.placed[i]]
+            if len(open_cells) <= size:
+                continue
+            spots: dict[int, list[int]] = {}
+            for d in range(n):
+                m = 1 << d
+                where = [i for i in open_cells if cand[i] & m]
+                if 1 <= len(where) <= size and not any(st.placed[i] and cand[i] == m for i in line):
+                    spots[d] = where
+            for ds in combinations(sorted(spots), size):
+                cells_u = sorted({i for d in ds for i in spots[d]})
+                if len(cells_u) != size:
+                    continue
+                keep = 0
+                for d in ds:
+                    keep |= 1 << d
+                cuts = _apply(st, cells_u, [~keep] * size)
+                if cuts:
+                    if run.explain:
+                        where = _and_list([cell_name(i, n) for i in cells_u])
+                        dtext = _and_list([str(d + 1) for d in ds])
+                        run.reason = (f"in {b.line_names[li]}, {dtext} fit only in {where}, "
+                                      f"so those cells hold nothing else; {_describe_cuts(st, cuts)}.")
+                    return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+def t_line_sum(b: Board, st: State, run: Run) -> int:
+    n = b.n
+    total = n * (n + 1) // 2
+    cand = st.cand
+    for li, line in enumerate(b.lines):
+        inner = b.inner[li]
+        busy = [k for k in inner if not all(st.placed[i] for i in b.cells[k])]
+        if not busy:
+            continue
+        inside = {i for k in inner for i in b.cells[k]}
+        outside = [i for i in line if i not in inside]
+        open_out = [i for i in outside if not st.placed[i]]
+        if not 1 <= len(open_out) <= LINE_SUM_CELLS:
+            continue
+        known = sum(cand[i].bit_length() for i in outside if st.placed[i])
+        sums = {0}
+        for k in inner:
+            ks = {sum(a) for a in st.live[k]}
+            sums = {s + t for s in sums for t in ks}
+            if len(sums) > LINE_SUM_OPTIONS:
+                break
+        if len(sums) > LINE_SUM_OPTIONS:
+            continue
+        want = {total - known - s for s in sums}
+        union = [0] * len(open_out)
+        opts = [digits_of(cand[i]) for i in open_out]
+
+        def rec(j: int, acc: int, used: int, chosen: list[int]) -> None:
+            if j == len(open_out):
+                if acc in want:
+                    for jj, d in enumerate(chosen):
+                        union[jj] |= 1 << (d - 1)
+                return
+            for d in opts[j]:
+                if used >> d & 1:
+                    continue
+                chosen.append(d)
+                rec(j + 1, acc + d, used | 1 << d, chosen)
+                chosen.pop()
+
+        rec(0, 0, 0, [])
+        cuts = _apply(st, open_out, [~u for u in union])
+        if cuts:
+            if run.explain:
+                cages = _and_list([b.clues[k] for k in inner])
+                where = _and_list([cell_name(i, n) for i in open_out])
+                rest = _and_list([str(w) for w in sorted(want)], "or")
+                run.reason = (f"{b.line_names[li]} adds up to {total}; the cages {cages} lie inside it, "
+                              f"so {where} add up to {rest}; {_describe_cuts(st, cuts)}.")
+            return 1
+    return 0
+
+
+# --- expert --------------------------------------------------------------------
+
+def t_trial(b: Board, st: State, run: Run) -> int:
+    n = b.n
+    order = sorted(
+        (st.cand[i].bit_count(), i) for i in range(n * n) if not st.placed[i]
+    )
+    for _, i in order:
+        for d in digits_of(st.cand[i]):
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+                solve(sub, Level.HARD, Run())
+            except Contradiction:
+                st.elim(i, bit(d))
+                if run.explain:
+                    run.reason = (f"suppose {cell_name(i, n)} were {d}: following it through with the "
+                                  f"simpler techniques leads to a contradiction, so it can't be {d}.")
+                return 1
+    return 0
+
+
+LADDER: tuple[tuple[str, Callable[[Board, State, Run], int]], ...] = (
+    ("single_cage", t_single_cage),
+    ("naked_single", t_naked_single),
+    ("cage_last", t_cage_last),
+    ("cage_static", t_cage_static),
+    ("cage_combos", t_cage_combos),
+    ("hidden_single", t_hidden_single),
+    ("cage_line", t_cage_line),
+    ("naked_pair", _naked(2, "naked_pair")),
+    ("hidden_pair", _hidden(2, "hidden_pair")),
+    ("line_sum", t_line_sum),
+    ("naked_triple", _naked(3, "naked_triple")),
+    ("hidden_triple", _hidden(3, "hidden_triple")),
+    ("trial", t_trial),
+)
+
+
+def solve(st: State, max_level: Level, run: Run) -> bool:
+    """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
+
+    After any progress it restarts with the easiest technique. Raises
+    ``Contradiction`` when the position has no solution.
+    """
+    techs = [(name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level]
+    counts = run.counts
+    while True:
+        if st.unplaced == 0:
+            st.check_cages()
+            return True
+        for name, fn in techs:
+            st.fresh = []
+            used = fn(st.board, st, run)
+            if not used:
+                continue
+            counts[name] = counts.get(name, 0) + used
+            if name != "naked_single":
+                # Cells this technique itself reduced to one candidate are its result.
+                fixed = []
+                for i in st.fresh:
+                    if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1):
+                        fixed.append(i)
+                        st.place(i)
+                if run.steps is not None:
+                    n = st.board.n
+                    run.steps.append(Step(
+                        name,
+                        tuple(((i // n, i % n), str(st.cand[i].bit_length())) for i in fixed),
+                        run.reason,
+                    ))
+            break
+        else:
+            return False
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """What one ladder run found."""
+
+    solved: bool
+    level: Level                 # hardest tier used
+    counts: dict[str, int]
+    grid: tuple[str, ...]
+    steps: list[Step] | None
+    open_cells: tuple[int, ...]  # cell indices left unplaced (empty when solved)
+    contradiction: bool = False
+
+
+def run_ladder(board: Board, max_level: Level = Level.EXPERT, explain: bool = False) -> LadderResult:
+    """Run the ladder from an empty grid, using techniques up to ``max_level``."""
+    st = State(board)
+    run = Run(explain)
+    contradiction = False
+    try:
+        solved = solve(st, max_level, run)
+    except Contradiction:
+        solved, contradiction = False, True
+    level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
+    open_cells = tuple(i for i in range(board.n * board.n) if not st.placed[i])
+    return LadderResult(solved, level, run.counts, st.grid(), run.steps, open_cells, contradiction)
+
+
+def score_of(counts: dict[str, int], level: Level, n: int) -> float:
+    """A finer measure inside ``level``: level + a fraction growing with the weighted effort."""
+    effort = sum(TECHNIQUE_WEIGHT[t] * c for t, c in counts.items()) / (n * n)
+    return round(int(level) + effort / (effort + 1.0), 3)

@@ -1,0 +1,216 @@
+"""Latin squares and cage arithmetic, shared by the KenKen solvers and generator.
+
+A Latin square of order N holds 1..N once in every row and column. Here cells
+are indexed ``i = row * N + col`` and candidate sets are bitmasks (bit d-1
+stands for digit d), so set operations are single integer operations.
+
+A *cage* is a connected group of cells with an operation and a target. Its
+*assignments* are all digit tuples (one digit per cell, in the cage's cell
+order) that reach the target and repeat no digit within a row or column of
+the cage. They depend only on the cage's shape, operation, target and N, so
+they are enumerated once and cached.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Sequence
+
+from bookgen.core.types import Cell
+
+OPS: tuple[str, ...] = ("+", "-", "*", "/")
+# Operations that only make sense between exactly two cells.
+PAIR_OPS: frozenset[str] = frozenset({"-", "/"})
+# What the book prints for each operation (real minus, times and division signs).
+OP_GLYPHS: dict[str, str] = {"+": "+", "-": "\u2212", "*": "\u00d7", "/": "\u00f7", "": ""}
+
+
+def bit(d: int) -> int:
+    """The candidate bit of digit ``d`` (1-based)."""
+    return 1 << (d - 1)
+
+
+def full_mask(n: int) -> int:
+    """The candidate mask holding every digit 1..n."""
+    return (1 << n) - 1
+
+
+def digits_of(mask: int) -> list[int]:
+    """The digits in a candidate mask, ascending."""
+    out = []
+    d = 1
+    while mask:
+        if mask & 1:
+            out.append(d)
+        mask >>= 1
+        d += 1
+    return out
+
+
+def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
+    """A random Latin square of order ``n`` (rows of digits 1..n).
+
+    Rows are added one at a time as a random perfect matching between columns
+    and the digits each column still lacks. Hall's theorem guarantees that a
+    Latin rectangle always extends, so this never backtracks over rows; the
+    random order of the augmenting-path search gives a rich spread of squares
+    (far beyond cyclic shifts). Rows, columns and symbols are shuffled at the
+    end on top.
+    """
+    missing = [set(range(1, n + 1)) for _ in range(n)]  # digits column c still lacks
+    rows: list[list[int]] = []
+    for _ in range(n):
+        # Sorted before shuffling so the order never depends on set hashing.
+        options = [sorted(missing[c]) for c in range(n)]
+        for opt in options:
+            rng.shuffle(opt)
+        owner: dict[int, int] = {}  # digit -> column using it in this row
+
+        def augment(c: int, seen: set[int]) -> bool:
+            for d in options[c]:
+                if d in seen:
+                    continue
+                seen.add(d)
+                if d not in owner or augment(owner[d], seen):
+                    owner[d] = c
+                    return True
+            return False
+
+        cols = list(range(n))
+        rng.shuffle(cols)
+        for c in cols:
+            if not augment(c, set()):  # pragma: no cover - impossible by Hall's theorem
+                raise RuntimeError("Latin rectangle failed to extend")
+        row = [0] * n
+        for d, c in owner.items():
+            row[c] = d
+            missing[c].discard(d)
+        rows.append(row)
+    row_order = list(range(n))
+    col_order = list(range(n))
+    symbols = list(range(1, n + 1))
+    rng.shuffle(row_order)
+    rng.shuffle(col_order)
+    rng.shuffle(symbols)
+    return [[symbols[rows[r][c] - 1] for c in col_order] for r in row_order]
+
+
+def is_latin(grid: Sequence[Sequence[int]], n: int) -> bool:
+    """True when ``grid`` is an n x n Latin square over 1..n."""
+    want = set(range(1, n + 1))
+    if len(grid) != n or any(len(row) != n for row in grid):
+        return False
+    return all(set(row) == want for row in grid) and all(
+        {grid[r][c] for r in range(n)} == want for c in range(n)
+    )
+
+
+def cage_value(op: str, digits: Sequence[int]) -> int | None:
+    """What ``digits`` make under ``op``, or None when the operation doesn't apply.
+
+    ``-`` and ``/`` take exactly two digits (larger minus/over smaller); ``/``
+    must divide exactly; ``""`` is a single cell's own value.
+    """
+    if op == "":
+        return digits[0] if len(digits) == 1 else None
+    if op == "+":
+        return sum(digits)
+    if op == "*":
+        out = 1
+        for d in digits:
+            out *= d
+        return out
+    if len(digits) != 2:
+        return None
+    hi, lo = max(digits), min(digits)
+    if op == "-":
+        return hi - lo
+    if op == "/":
+        return hi // lo if hi % lo == 0 else None
+    return None
+
+
+def normal_shape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
+    """The cage's cells moved to the origin, in the given order (the cache key)."""
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return tuple((r - r0, c - c0) for r, c in cells)
+
+
+@lru_cache(maxsize=None)
+def shape_assignments(shape: tuple[Cell, ...], op: str, target: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every digit tuple for a cage of this shape that reaches ``target`` with ``op``.
+
+    Cells of the cage sharing a row or a column get different digits. The
+    search prunes on sums and on divisibility so even six-cell cages at N=9
+    stay quick.
+    """
+    k = len(shape)
+    if op == "":
+        return ((target,),) if k == 1 and 1 <= target <= n else ()
+    if op in PAIR_OPS and k != 2:
+        return ()
+    if k == 1:
+        return ()
+    # For each cell, the earlier cells it must differ from.
+    clash = [
+        [j for j in range(i) if shape[j][0] == shape[i][0] or shape[j][1] == shape[i][1]]
+        for i in range(k)
+    ]
+    out: list[tuple[int, ...]] = []
+    cur = [0] * k
+    if op in PAIR_OPS:
+        for a in range(1, n + 1):
+            for b in range(1, n + 1):
+                if a != b and cage_value(op, (a, b)) == target:
+                    out.append((a, b))
+        return tuple(out)
+
+    def rec(i: int, acc: int) -> None:
+        if i == k:
+            if acc == target:
+                out.append(tuple(cur))
+            return
+        left = k - i - 1  # cells still to fill after this one
+        for d in range(1, n + 1):
+            if any(cur[j] == d for j in clash[i]):
+                continue
+            if op == "+":
+                s = acc + d
+                # The remaining cells add between 1 and n each.
+                if s + left > target or s + left * n < target:
+                    continue
+                cur[i] = d
+                rec(i + 1, s)
+            else:
+                p = acc * d
+                if target % p:
+                    continue
+                cur[i] = d
+                rec(i + 1, p)
+
+    rec(0, 0 if op == "+" else 1)
+    return tuple(out)
+
+
+def cage_assignments(
+    cells: Sequence[Cell], op: str, target: int, n: int, hidden_ops: Sequence[str] | None = None,
+) -> tuple[tuple[int, ...], ...]:
+    """Admissible digit tuples of a cage (aligned with ``cells``).
+
+    With ``hidden_ops`` (the operations a puzzle with unprinted operations may
+    use) the cage may use any of them that reaches ``target``.
+    """
+    shape = normal_shape(cells)
+    if len(cells) == 1 or hidden_ops is None:
+        return shape_assignments(shape, op, target, n)
+    return _hidden_assignments(shape, tuple(hidden_ops), target, n)
+
+
+@lru_cache(maxsize=None)
+def _hidden_assignments(shape: tuple[Cell, ...], ops: tuple[str, ...], target: int, n: int) -> tuple[tuple[int, ...], ...]:
+    seen: set[tuple[int, ...]] = set()
+    for op in ops:
+        seen.update(shape_assignments(shape, op, target, n))
+    return tuple(sorted(seen))

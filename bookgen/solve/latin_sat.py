@@ -1,0 +1,97 @@
+"""Exact solving of Latin squares with cage constraints (python-sat).
+
+Encoding: one boolean per (cell, digit), ``var = i * N + d`` with
+``i = row * N + col`` and d in 1..N. Every cell holds exactly one digit, every
+row and column holds every digit exactly once. A cage with several cells gets
+one selector variable per admissible assignment: at least one selector is on,
+a selector forces its digits, and every (cell, digit) of the cage needs a
+selector that supports it, so unit propagation already prunes like the cage
+enumeration a human would do. Solutions are counted by finding one, blocking
+it, and asking again.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from pysat.solvers import Solver
+
+SOLVER_NAME = "minisat22"
+
+# A cage for the solver: cell indices and the digit tuples it admits.
+CageSpec = tuple[tuple[int, ...], Sequence[tuple[int, ...]]]
+
+
+@lru_cache(maxsize=None)
+def latin_clauses(n: int) -> tuple[tuple[int, ...], ...]:
+    """The clauses saying "this is a Latin square of order n" (cached per n)."""
+
+    def var(r: int, c: int, d: int) -> int:
+        return (r * n + c) * n + d
+
+    out: list[tuple[int, ...]] = []
+    groups: list[list[int]] = []
+    for r in range(n):
+        for c in range(n):
+            groups.append([var(r, c, d) for d in range(1, n + 1)])
+    for d in range(1, n + 1):
+        for r in range(n):
+            groups.append([var(r, c, d) for c in range(n)])
+        for c in range(n):
+            groups.append([var(r, c, d) for r in range(n)])
+    for g in groups:
+        out.append(tuple(g))
+        for a in range(len(g)):
+            for b in range(a + 1, len(g)):
+                out.append((-g[a], -g[b]))
+    return tuple(out)
+
+
+def cage_clauses(n: int, cages: Sequence[CageSpec]) -> list[list[int]]:
+    """Clauses for the cages; selector variables are numbered after the grid's."""
+    out: list[list[int]] = []
+    nxt = n * n * n + 1
+    for cells, assigns in cages:
+        if not assigns:
+            return [[1], [-1]]  # a cage nothing can satisfy: unsatisfiable
+        if len(cells) == 1:
+            out.append([cells[0] * n + a[0] for a in assigns])
+            continue
+        sels = list(range(nxt, nxt + len(assigns)))
+        nxt += len(assigns)
+        out.append(sels)
+        support: dict[int, list[int]] = {}
+        for s, a in zip(sels, assigns):
+            for i, d in zip(cells, a):
+                v = i * n + d
+                out.append([-s, v])
+                support.setdefault(v, []).append(s)
+        for i in cells:
+            for d in range(1, n + 1):
+                v = i * n + d
+                if v in support:
+                    out.append([-v, *support[v]])
+                else:
+                    out.append([-v])
+    return out
+
+
+def latin_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[list[int]]:
+    """Up to ``limit`` solutions, each a flat row-major list of digits."""
+    found: list[list[int]] = []
+    grid_vars = n * n * n
+    with Solver(name=SOLVER_NAME, bootstrap_with=latin_clauses(n)) as solver:
+        solver.append_formula(cage_clauses(n, cages))
+        while len(found) < limit and solver.solve():
+            model = solver.get_model()
+            digits = [0] * (n * n)
+            true_vars = []
+            for lit in model[:grid_vars]:
+                if lit > 0:
+                    i, d = divmod(lit - 1, n)
+                    digits[i] = d + 1
+                    true_vars.append(lit)
+            found.append(digits)
+            solver.add_clause([-v for v in true_vars])
+    return found

@@ -1,0 +1,336 @@
+"""What Takuzu and Tango share: one variant class over the binary-grid engine.
+
+A subclass only states its rule defaults, its sizes, whether the generator
+places ``=``/``x`` signs, and how a symbol is drawn. Generation, grading,
+explanation, validation, exact counting and JSON are all here, once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from typing import Any, Mapping
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.types import EMPTY, Edge, GenerationError, Grade, Puzzle
+from bookgen.core.variant import Step, Technique
+from bookgen.solve.binary import (
+    TECHNIQUE_LEVEL,
+    TECHNIQUE_WEIGHT,
+    BinaryEngine,
+    Board,
+    Contradiction,
+    random_solution,
+)
+
+GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
+SIGN_FILL = 1.0
+MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
+EXPERT_EXTRA = 2  # givens removed beyond the hard-minimal puzzle at expert
+SIGN_SHARE = {"few": 0.5, "normal": 0.3, "many": 0.15}  # signs placed before carving
+
+
+@lru_cache(maxsize=64)
+def engine_for(n: int, max_run: int, unique_lines: bool, names: tuple[str, str]) -> BinaryEngine:
+    """One engine (and its line memo) per rule set and process."""
+    return BinaryEngine(n, max_run, unique_lines, names)
+
+
+def all_edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Every pair of orthogonal neighbours, row-major, right neighbour first."""
+    out = []
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                out.append(((r, c), (r, c + 1)))
+            if r + 1 < n:
+                out.append(((r, c), (r + 1, c)))
+    return out
+
+
+class BinaryGrid:
+    """Base class for binary-grid variants; subclasses set the class attributes."""
+
+    name = ""
+    aliases: tuple[str, ...] = ()
+    title = ""
+    rules_text: tuple[str, ...] = ()
+    sizes: tuple[int, ...] = ()
+    default_size = 8
+    default_unique = True
+    uses_signs = False
+    symbol_names = ("0", "1")
+    technique_text: dict[str, tuple[str, str]] = {}
+
+    # ----- description -----------------------------------------------------
+    @property
+    def techniques(self) -> tuple[Technique, ...]:
+        """The ladder as printed on the rules page, easiest first."""
+        out = []
+        for key, (title, text) in self.technique_text.items():
+            out.append(Technique(key, TECHNIQUE_LEVEL[key], title, text))
+        return tuple(sorted(out, key=lambda t: t.level))
+
+    def ladder_techniques(self, rules: Mapping[str, Any]) -> list[str]:
+        """Technique names the grader may use under these rules."""
+        names = [t.name for t in self.techniques]
+        if not rules.get("unique_lines"):
+            names = [t for t in names if t != "distinct"]
+        if not self.uses_signs:
+            names = [t for t in names if t != "sign"]
+        return names
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Rule options with defaults filled in; ``ValueError`` on a bad one."""
+        raw = dict(raw or {})
+        unknown = sorted(set(raw) - {"max_run", "unique_lines"})
+        if unknown:
+            raise ValueError(f"unknown rule option {unknown[0]!r} for {self.name} "
+                             "(expected max_run, unique_lines)")
+        max_run = raw.get("max_run", 2)
+        if type(max_run) is not int or max_run not in (2, 3):
+            raise ValueError(f"max_run must be 2 or 3, got {max_run!r}")
+        if max_run == 3 and size < 8:
+            raise ValueError(f"max_run: 3 needs a grid of at least 8x8 (this one is {size}x{size})")
+        unique = raw.get("unique_lines", self.default_unique)
+        if type(unique) is not bool:
+            raise ValueError(f"unique_lines must be true or false, got {unique!r}")
+        return {"max_run": max_run, "unique_lines": unique}
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why a size/level combination can't be generated, or None."""
+        if size not in self.sizes:
+            return f"{self.name} sizes are {', '.join(map(str, self.sizes))}; got {size}"
+        if size == 4 and level >= Level.HARD:
+            return f"a 4x4 {self.title} is never harder than medium; choose a size of 6 or more"
+        return None
+
+    def engine(self, size: int, rules: Mapping[str, Any]) -> BinaryEngine:
+        """The engine for a puzzle's rules."""
+        return engine_for(size, rules["max_run"], rules["unique_lines"], self.symbol_names)
+
+    # ----- generation ------------------------------------------------------
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle that grades exactly ``level``."""
+        rules = self.parse_rules(rules, size)
+        problem = self.check_request(size, rules, level)
+        if problem:
+            raise GenerationError(problem)
+        engine = self.engine(size, rules)
+        share = SIGN_SHARE[(options or {}).get("givens", "normal")] if self.uses_signs else 0.0
+        for _ in range(MAX_ATTEMPTS):
+            solution = random_solution(engine, rng)
+            board, edges = self._carve(engine, solution, level, rng, share)
+            puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
+            grade = self.grade(puzzle)
+            if grade.solved and grade.level == level:
+                if len(self.solutions(puzzle, 2)) != 1:  # the proof, independent of the ladder
+                    raise AssertionError("ladder-solved puzzle is not unique: engine bug")
+                return Puzzle(self.name, size, rules, puzzle.givens, puzzle.solution,
+                              grade=grade, edges=edges)
+        raise GenerationError(
+            f"could not make a {level.key} {size}x{size} {self.title} in {MAX_ATTEMPTS} attempts")
+
+    def _carve(self, engine: BinaryEngine, solution: Board, level: Level, rng: random.Random,
+               share: float) -> tuple[Board, tuple[Edge, ...]]:
+        """Remove clues in random order while the level's techniques still solve it."""
+        n = engine.n
+        board = solution.copy()
+        edges: list[Edge] = []
+        if share:
+            pairs = all_edges(n)
+            for a, b in rng.sample(pairs, round(share * len(pairs))):
+                same = solution.get(*a) == solution.get(*b)
+                edges.append(Edge(a, b, "=" if same else "x"))
+            for edge in edges:
+                board.add_edge(edge)
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        rng.shuffle(cells)
+        first = min(level, Level.HARD)
+        for cell in cells:
+            trial = board.copy()
+            trial.clear(*cell)
+            if engine.closure(trial, first, target=cell):
+                board.clear(*cell)
+        if level == Level.EXPERT:
+            removed = 0
+            for cell in cells:
+                if removed >= EXPERT_EXTRA or board.get(*cell) < 0:
+                    continue
+                trial = board.copy()
+                trial.clear(*cell)
+                if engine.closure(trial, Level.EXPERT, target=cell):
+                    board.clear(*cell)
+                    removed += 1
+        if edges:
+            rng.shuffle(edges)
+            kept = []
+            for i, edge in enumerate(edges):
+                trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
+                if not engine.closure(trial, level):
+                    kept.append(edge)
+            edges = sorted(kept, key=lambda e: (e.a, e.b))
+            board = Board.from_rows(board.rows(), edges)
+        return board, tuple(edges)
+
+    # ----- checking ----------------------------------------------------------
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions by the exact SAT solver."""
+        return self.engine(puzzle.size, puzzle.rules).sat_solutions(puzzle.givens, puzzle.edges, limit)
+
+    def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
+        """The ladder's steps, the grid it reached, and whether that grid is full."""
+        engine = self.engine(puzzle.size, puzzle.rules)
+        board = Board.from_rows(puzzle.givens, puzzle.edges)
+        try:
+            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules))
+        except Contradiction:
+            return [], board.rows(), False
+        return steps, board.rows(), solved
+
+    def grade(self, puzzle: Puzzle) -> Grade:
+        """Hardest technique the ladder needed, a score, and technique counts."""
+        steps, _, solved = self.explain(puzzle)
+        counts = Counter(step.technique for step in steps)
+        level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
+        effort = sum(TECHNIQUE_WEIGHT[t] * k for t, k in counts.items())
+        score = round(10 * effort / (puzzle.size * puzzle.size), 2)
+        return Grade(level, score, dict(sorted(counts.items())), solved)
+
+    def validate(self, puzzle: Puzzle) -> list[str]:
+        """Every rule the solution breaks, and givens that disagree with it."""
+        n, rules = puzzle.size, puzzle.rules
+        problems = _shape_problems(puzzle.solution, n, "01", "solution")
+        problems += _shape_problems(puzzle.givens, n, "01" + EMPTY, "givens")
+        if problems:
+            return problems
+        rows = list(puzzle.solution)
+        cols = ["".join(row[c] for row in rows) for c in range(n)]
+        for kind, lines in (("row", rows), ("column", cols)):
+            for i, line in enumerate(lines):
+                ones = line.count("1")
+                if ones * 2 != n:
+                    problems.append(f"{kind} {i + 1} has {ones} 1s and {n - ones} 0s")
+                for sym in "01":
+                    if sym * (rules["max_run"] + 1) in line:
+                        problems.append(f"{kind} {i + 1} has more than {rules['max_run']} {sym}s in a row")
+            if rules["unique_lines"]:
+                seen: dict[str, int] = {}
+                for i, line in enumerate(lines):
+                    if line in seen:
+                        problems.append(f"{kind}s {seen[line] + 1} and {i + 1} are identical")
+                    seen.setdefault(line, i)
+        for edge in puzzle.edges:
+            same = puzzle.answer(edge.a) == puzzle.answer(edge.b)
+            if same != (edge.sign == "="):
+                problems.append(f"sign {edge.sign!r} between {_cell_name(edge.a)} and "
+                                f"{_cell_name(edge.b)} does not hold")
+        for r in range(n):
+            for c in range(n):
+                g = puzzle.givens[r][c]
+                if g != EMPTY and g != puzzle.solution[r][c]:
+                    problems.append(f"given {g} at {_cell_name((r, c))} disagrees with the solution")
+        return problems
+
+    # ----- JSON --------------------------------------------------------------
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """Variant fields of the book JSON: rules, and edges for signed variants."""
+        out: dict[str, Any] = {"rules": dict(sorted(puzzle.rules.items()))}
+        if self.uses_signs:
+            out["edges"] = [{"cells": [list(e.a), list(e.b)], "sign": e.sign} for e in puzzle.edges]
+        return out
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """A puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
+        size = data.get("size")
+        if type(size) is not int or size not in self.sizes:
+            raise ValueError(f"size must be one of {', '.join(map(str, self.sizes))}, got {size!r}")
+        rules = self.parse_rules(data.get("rules"), size)
+        givens, solution = data.get("givens"), data.get("solution")
+        problems = _shape_problems(givens, size, "01" + EMPTY, "givens")
+        problems += _shape_problems(solution, size, "01", "solution")
+        if problems:
+            raise ValueError(problems[0])
+        edges = []
+        raw_edges = data.get("edges", [])
+        if not self.uses_signs and raw_edges:
+            raise ValueError(f"{self.name} puzzles have no edges")
+        if not isinstance(raw_edges, list):
+            raise ValueError("edges must be a list")
+        for i, raw in enumerate(raw_edges):
+            try:
+                (r1, c1), (r2, c2) = raw["cells"]
+                sign = raw["sign"]
+                cells = [(int(r1), int(c1)), (int(r2), int(c2))]
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"edge {i + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '=' or 'x'}}") from None
+            if sign not in ("=", "x"):
+                raise ValueError(f"edge {i + 1}: sign must be '=' or 'x', got {sign!r}")
+            if not all(0 <= v < size for cell in cells for v in cell) or \
+                    abs(cells[0][0] - cells[1][0]) + abs(cells[0][1] - cells[1][1]) != 1:
+                raise ValueError(f"edge {i + 1}: cells {cells} are not neighbours inside the grid")
+            edges.append(Edge(cells[0], cells[1], sign))
+        return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
+
+    # ----- drawing -------------------------------------------------------------
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Grid, givens (shaded, solid), answers when ``solved``, and signs."""
+        n = puzzle.size
+        for r in range(n):
+            for c in range(n):
+                if puzzle.givens[r][c] != EMPTY:
+                    pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
+        for i in range(1, n):
+            pen.line(i, 0, i, n, THIN)
+            pen.line(0, i, n, i, THIN)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        for r in range(n):
+            for c in range(n):
+                given = puzzle.givens[r][c]
+                if given != EMPTY:
+                    self.draw_symbol(pen, r, c, int(given), given=True)
+                elif solved:
+                    self.draw_symbol(pen, r, c, int(puzzle.solution[r][c]), given=False)
+        for edge in puzzle.edges:
+            draw_sign(pen, edge)
+
+    def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
+        """One symbol in cell (r, c); givens bold and black, answers lighter."""
+        pen.text(c + 0.5, r + 0.5, str(v), 0.42, bold=given, grey=0.0 if given else 0.3)
+
+
+def draw_sign(pen: Pen, edge: Edge) -> None:
+    """``=`` or ``x`` centred on the shared edge, on a white disc so grid lines don't cut it."""
+    (r1, c1), (r2, c2) = edge.a, edge.b
+    x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
+    pen.circle(x, y, 0.17, fill=SIGN_FILL, stroke=None)
+    t, h = 0.035, 0.1  # half stroke thickness, half length
+    if edge.sign == "=":
+        for dy in (-0.05, 0.05):
+            pen.polygon([(x - h, y + dy - t), (x + h, y + dy - t),
+                         (x + h, y + dy + t), (x - h, y + dy + t)], fill=0.0)
+    else:
+        for sx in (1, -1):
+            # a bar from (-h, -h) to (h, h), mirrored for the second stroke
+            pts = [(-h - t * 0.7, -h + t * 0.7), (-h + t * 0.7, -h - t * 0.7),
+                   (h + t * 0.7, h - t * 0.7), (h - t * 0.7, h + t * 0.7)]
+            pen.polygon([(x + sx * px, y + py) for px, py in pts], fill=0.0)
+
+
+def _cell_name(cell: tuple[int, int]) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def _shape_problems(rows: Any, n: int, alphabet: str, what: str) -> list[str]:
+    if not isinstance(rows, (list, tuple)) or len(rows) != n:
+        return [f"{what} must be a list of {n} row strings"]
+    for r, row in enumerate(rows):
+        if not isinstance(row, str) or len(row) != n:
+            return [f"{what} row {r + 1} must be a string of {n} characters"]
+        bad = sorted(set(row) - set(alphabet))
+        if bad:
+            return [f"{what} row {r + 1} has unexpected symbol {bad[0]!r}"]
+    return []

@@ -1,0 +1,66 @@
+"""Takuzu (also sold as Binairo or Binary puzzle).
+
+Rules: fill every cell with 0 or 1; no more than ``max_run`` (2, or 3 on
+grids of 8x8 and up) equal symbols side by side in a row or column; every
+row and column holds as many 0s as 1s; with ``unique_lines`` (on by
+default) no two rows and no two columns are the same.
+
+Representation: N x N, N even from 4 to 14; givens and solution are row
+strings of ``0``, ``1`` and ``.``. Solving, grading and generation are the
+shared binary-grid engine (``bookgen.solve.binary``).
+
+Techniques by tier:
+- easy: pairs (``00_`` -> ``001``), sandwiches (``0_0`` -> ``010``),
+  balance (a line with N/2 of one symbol takes the other elsewhere);
+- medium: whole-line reasoning on a line with at most four empty cells;
+- hard: whole-line reasoning on longer stretches, and distinct lines (a row
+  may not be completed into a copy of a finished row);
+- expert: one single-cell trial refuted by the tiers above (never nested).
+"""
+
+from __future__ import annotations
+
+from bookgen.variants.binarygrid import BinaryGrid
+
+TECHNIQUE_TEXT = {
+    "pair": ("Pairs", "Two equal symbols side by side: both neighbours take the other symbol (00_ gives 001)."),
+    "sandwich": ("Sandwiches", "A gap between two equal symbols takes the other symbol (0_0 gives 010)."),
+    "balance": ("Balance", "A line that already holds half its cells of one symbol takes the other symbol everywhere else."),
+    "line": ("Short lines", "A line with up to four empty cells: try its few balanced fillings without long runs; cells on which they all agree are fixed."),
+    "long_line": ("Long lines", "The same whole-line reasoning on a line with more empty cells."),
+    "distinct": ("Distinct lines", "No two rows (or columns) may be identical, so a filling that would copy a finished line is ruled out."),
+    "trial": ("One trial", "Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol."),
+}
+
+
+class Takuzu(BinaryGrid):
+    """Takuzu / Binairo: balanced binary grid, short runs, distinct lines."""
+
+    name = "takuzu"
+    aliases = ("binairo", "binary")
+    title = "Binairo"
+    sizes = (4, 6, 8, 10, 12, 14)
+    default_size = 8
+    default_unique = True
+    uses_signs = False
+    symbol_names = ("0", "1")
+    technique_text = TECHNIQUE_TEXT
+    rules_text = (
+        "Fill every cell with 0 or 1.",
+        "No more than two equal symbols may stand next to each other in a row or column.",
+        "Each row and each column holds as many 0s as 1s.",
+        "No two rows are the same, and no two columns are the same.",
+        "Each puzzle has exactly one solution, reachable by logic alone.",
+    )
+
+    def rules_for(self, rules) -> tuple[str, ...]:
+        """The rules text adjusted to a section's options."""
+        lines = list(self.rules_text)
+        if rules.get("max_run", 2) == 3:
+            lines[1] = "No more than three equal symbols may stand next to each other in a row or column."
+        if not rules.get("unique_lines", True):
+            lines.pop(3)
+        return tuple(lines)
+
+
+TAKUZU = Takuzu()
