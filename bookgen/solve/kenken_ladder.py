@@ -478,7 +478,7 @@ def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
             for d in range(n):
                 m = 1 << d
                 where = [i for i in open_cells if cand[i] & m]
-                if 1 <= len(where) <= size and not any(st.placed[i] and cand[i] == m for i in line):
+                if 1 <= len(where) <= size:
                     spots[d] = where
             for ds in combinations(sorted(spots), size):
                 cells_u = sorted({i for d in ds for i in spots[d]})
@@ -642,12 +642,19 @@ class LadderResult:
     contradiction: bool = False
 
 
-def run_ladder(board: Board, max_level: Level = Level.EXPERT, explain: bool = False) -> LadderResult:
-    """Run the ladder from an empty grid, using techniques up to ``max_level``."""
+def run_ladder(
+    board: Board, max_level: Level = Level.EXPERT, explain: bool = False,
+    givens: Sequence[tuple[int, int]] = (),
+) -> LadderResult:
+    """Run the ladder from the grid with ``givens`` (cell index, digit), techniques up to ``max_level``."""
     st = State(board)
     run = Run(explain)
     contradiction = False
     try:
+        for i, d in givens:
+            st.elim(i, ~bit(d))
+            if not st.placed[i]:
+                st.place(i)
         solved = solve(st, max_level, run)
     except Contradiction:
         solved, contradiction = False, True

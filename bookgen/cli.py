@@ -1,0 +1,107 @@
+"""The ``bookgen`` command line: build, check. Commands only; the work is elsewhere."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from bookgen import __version__
+from bookgen.book import BuildError, build as build_book, check_book
+from bookgen.config import ConfigError, load_book
+from bookgen.core.types import GenerationError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
+
+EXIT_FAIL = 1
+EXIT_CONFIG = 2
+
+
+def _fail(message: str, code: int = EXIT_FAIL) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), transient=True, console=None)
+    task = bar.add_task("generating", total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@app.command()
+def build(
+    config: Path = typer.Argument(..., help="The book's YAML file."),
+    seed: Optional[int] = typer.Option(None, help="Override the config's seed."),
+    out: Path = typer.Option(Path("output"), "--out", help="Output directory."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+) -> None:
+    """Generate a book: NAME.pdf and NAME.json in the output directory."""
+    try:
+        book = load_book(config)
+    except ConfigError as exc:
+        for issue in exc.issues:
+            typer.echo(str(issue), err=True)
+        raise typer.Exit(EXIT_CONFIG)
+    if seed is not None:
+        book = book.with_seed(seed)
+    if jobs < 0:
+        _fail("--jobs must be 0 (all cores) or more", EXIT_CONFIG)
+    workers = jobs or os.cpu_count() or 1
+    bar, update = _progress(not quiet and sys.stderr.isatty())
+    try:
+        if bar:
+            with bar:
+                pdf, data = build_book(book, out, workers, update)
+        else:
+            pdf, data = build_book(book, out, workers, None)
+    except (BuildError, GenerationError) as exc:
+        _fail(str(exc))
+    if not quiet:
+        count = sum(s.count for s in book.sections)
+        typer.echo(f"wrote {pdf} and {data} ({count} puzzles)", err=True)
+
+
+@app.command()
+def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'.")) -> None:
+    """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        _fail(f"{file}: no such file")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"{file}: cannot read: {exc}")
+    except json.JSONDecodeError as exc:
+        _fail(f"{file}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}")
+    count, failures = check_book(data)
+    for line in failures:
+        typer.echo(f"{file}: {line}")
+    if failures:
+        typer.echo(f"{len(failures)} problem(s) in {count} puzzles", err=True)
+        raise typer.Exit(EXIT_FAIL)
+    typer.echo(f"{file}: all {count} puzzles check out")
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    typer.echo(f"bookgen {__version__}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,31 @@
+"""The embedded fonts: DejaVu Sans and Sans Bold from the project's ``fonts/``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT = "DejaVuSans"
+FONT_BOLD = "DejaVuSans-Bold"
+FILES = {FONT: "DejaVuSans.ttf", FONT_BOLD: "DejaVuSans-Bold.ttf"}
+CAP_HEIGHT = 0.729  # DejaVu Sans cap height, in em: centres digits optically
+
+
+def fonts_dir() -> Path:
+    """Where the TTFs are: inside the installed package, or the source tree's ``fonts/``."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "fonts", here.parent / "fonts"):
+        if (candidate / FILES[FONT]).is_file():
+            return candidate
+    raise FileNotFoundError("DejaVu fonts not found: reinstall bookgen (they ship in its fonts/ folder)")
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> None:
+    """Register both TTFs with reportlab once per process."""
+    folder = fonts_dir()
+    for name, file in FILES.items():
+        pdfmetrics.registerFont(TTFont(name, str(folder / file)))

@@ -1,0 +1,77 @@
+"""The reportlab implementation of the abstract pen.
+
+Grid units (x right, y down, one unit per cell) are mapped onto a page box;
+``thin`` and ``bold`` become real line widths chosen by the caller, so the
+same variant code draws a full-size puzzle and a small answer key.
+"""
+
+from __future__ import annotations
+
+from reportlab.pdfgen.canvas import Canvas
+
+from bookgen.core.pen import BOLD, CENTER, TOP_LEFT
+from bookgen.layout.fonts import CAP_HEIGHT, FONT, FONT_BOLD
+
+
+class CanvasPen:
+    """Draws grid-unit shapes on a canvas at (left, top) with ``unit`` points per cell."""
+
+    def __init__(self, canvas: Canvas, left: float, top: float, unit: float,
+                 thin: float = 0.75, bold: float = 2.25):
+        self.c = canvas
+        self.left, self.top, self.unit = left, top, unit
+        self.widths = {BOLD: bold}
+        self.thin = thin
+
+    def _xy(self, x: float, y: float) -> tuple[float, float]:
+        return self.left + x * self.unit, self.top - y * self.unit
+
+    def _stroke(self, weight: str | None) -> None:
+        if weight:
+            self.c.setLineWidth(self.widths.get(weight, self.thin))
+            self.c.setStrokeGray(0)
+
+    def line(self, x1, y1, x2, y2, weight="thin"):
+        self._stroke(weight)
+        self.c.setLineCap(2 if weight == BOLD else 0)  # square caps: bold corners meet cleanly
+        self.c.line(*self._xy(x1, y1), *self._xy(x2, y2))
+
+    def rect(self, x, y, w, h, fill=None, stroke=None):
+        px, py = self._xy(x, y + h)
+        if fill is not None:
+            self.c.setFillGray(fill)
+        self._stroke(stroke)
+        self.c.setLineJoin(0)
+        self.c.rect(px, py, w * self.unit, h * self.unit, stroke=1 if stroke else 0,
+                    fill=1 if fill is not None else 0)
+
+    def circle(self, cx, cy, r, fill=None, stroke=None):
+        if fill is not None:
+            self.c.setFillGray(fill)
+        self._stroke(stroke)
+        self.c.circle(*self._xy(cx, cy), r * self.unit, stroke=1 if stroke else 0,
+                      fill=1 if fill is not None else 0)
+
+    def polygon(self, points, fill=None, stroke=None):
+        path = self.c.beginPath()
+        first, *rest = points
+        path.moveTo(*self._xy(*first))
+        for p in rest:
+            path.lineTo(*self._xy(*p))
+        path.close()
+        if fill is not None:
+            self.c.setFillGray(fill)
+        self._stroke(stroke)
+        self.c.setLineJoin(1)
+        self.c.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill is not None else 0)
+
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0):
+        cap = size * self.unit
+        font_size = cap / CAP_HEIGHT
+        self.c.setFont(FONT_BOLD if bold else FONT, font_size)
+        self.c.setFillGray(grey)
+        px, py = self._xy(x, y)
+        if anchor == TOP_LEFT:
+            self.c.drawString(px, py - cap, s)
+        else:
+            self.c.drawCentredString(px, py - cap / 2, s)

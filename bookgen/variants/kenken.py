@@ -1,0 +1,805 @@
+"""KenKen, printed under the trademark-free name "Calcudoku".
+
+Rules: fill an N x N grid (N = 3..9) so that every row and every column holds
+the digits 1..N once each. The grid is split into cages (bold outlines); the
+digits of a cage combine to the cage's target with its operation (``+``,
+``-``, ``×``, ``÷``; ``-`` and ``÷`` only ever join two cells, larger first).
+A single-cell cage simply shows its digit. Digits may repeat inside a cage
+as long as they are in different rows and columns.
+
+Representation: a ``Puzzle`` with ``variant="kenken"``, all-``.`` givens, the
+solution as N digit strings, and ``cages`` as ``Cage(cells, op, target)`` with
+cells sorted row-major (``op`` is ``"+" "-" "*" "/"`` or ``""`` for a single
+cell). Rule options (``parse_rules``): ``ops`` allowed, ``max_cage`` cells,
+``show_ops`` (print the operation or only the target), ``singles`` (how many
+single-cell cages: ``none``, ``few`` or ``normal``).
+
+Techniques per tier (see ``bookgen.solve.kenken_ladder``):
+
+- easy: single-cell cages, the cage's arithmetic alone (3÷ is 1,3 or 2,6),
+  the last open cell of a cage, naked singles in rows and columns.
+- medium: cage combinations checked against row/column candidates, hidden
+  singles.
+- hard: a digit every combination of a cage puts in one row or column, naked
+  and hidden pairs and triples, the line-sum rule (a line adds up to
+  N(N+1)/2).
+- expert: a single-cell trial (assume one candidate, reach a contradiction
+  with the lower tiers). Never nested.
+
+Generation: a random Latin square (random matchings row by row, then rows,
+columns and symbols shuffled), random connected cages with a level-dependent
+size mix, operations weighted by how many ways they can be filled (fewer for
+easy, more for hard), then local repairs (change an op, split a cage, re-cut
+two neighbouring cages) until the ladder grades it exactly at the target
+level. Uniqueness follows from the sound ladder and is proven again by the
+SAT solver before a puzzle is returned.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, Pen
+from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.variant import Step, Technique
+from bookgen.solve.kenken_ladder import (
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, run_ladder, score_of,
+)
+from bookgen.solve.kenken_ladder import solve as ladder_solve
+from bookgen.solve.latin import (
+    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
+    random_latin_square, shape_assignments,
+)
+from bookgen.solve.latin_sat import latin_solutions
+
+SIZES: tuple[int, ...] = tuple(range(3, 10))
+SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
+DEFAULT_RULES: dict[str, Any] = {"max_cage": 4, "ops": list(OPS), "show_ops": True, "singles": "few"}
+RULE_KEYS = frozenset(DEFAULT_RULES)
+# Spellings accepted for the operations in configs.
+OP_ALIASES: dict[str, str] = {
+    "+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "\u00d7": "*", "/": "/", "\u00f7": "/",
+}
+
+# Relative weights of cage sizes 2..6 per level (singles are handled apart).
+SIZE_MIX: dict[Level, dict[int, float]] = {
+    Level.EASY: {2: 6, 3: 3, 4: 1},
+    Level.MEDIUM: {2: 4, 3: 4, 4: 2, 5: 0.5},
+    Level.HARD: {2: 3, 3: 4, 4: 3, 5: 1, 6: 0.5},
+    Level.EXPERT: {2: 2, 3: 4, 4: 4, 5: 2, 6: 1},
+}
+# How strongly an operation's number of fillings counts against it (easy wants few).
+OP_BIAS: dict[Level, float] = {Level.EASY: -1.5, Level.MEDIUM: -0.7, Level.HARD: 0.0, Level.EXPERT: 0.4}
+
+
+def _technique_table() -> tuple[Technique, ...]:
+    rows = [
+        ("single_cage", Level.EASY, "Single-cell cages",
+         "A cage of one cell shows its own digit: write it in."),
+        ("naked_single", Level.EASY, "Only digit left",
+         "When every other digit is already in a cell's row or column, the last one goes there."),
+        ("cage_last", Level.EASY, "Last cell of a cage",
+         "When all but one cell of a cage are filled, the target fixes the last one."),
+        ("cage_static", Level.EASY, "Cage arithmetic",
+         "Some targets can be made only a few ways: 3÷ is 1 and 3 or 2 and 6, so the cells take only those digits."),
+        ("cage_combos", Level.MEDIUM, "Cage combinations",
+         "List the ways to fill a cage and strike those that clash with digits already in its rows and columns."),
+        ("hidden_single", Level.MEDIUM, "Only place left",
+         "When a digit fits only one cell of a row or column, it goes there."),
+        ("cage_line", Level.HARD, "Cage forces a digit into a line",
+         "If every way to fill a cage puts some digit in the same row or column, no other cell of that line can have it."),
+        ("naked_pair", Level.HARD, "Naked pair",
+         "Two cells of a line that can only hold the same two digits take those digits away from the rest of the line."),
+        ("hidden_pair", Level.HARD, "Hidden pair",
+         "Two digits that fit only in the same two cells of a line leave those cells no other digit."),
+        ("line_sum", Level.HARD, "Line sum",
+         "Every row and column adds up to N(N+1)/2; subtract the cages lying inside it to learn what the other cells add up to."),
+        ("naked_triple", Level.HARD, "Naked triple",
+         "Three cells of a line that hold only three digits between them take those digits away from the rest of the line."),
+        ("hidden_triple", Level.HARD, "Hidden triple",
+         "Three digits that fit only in the same three cells of a line leave those cells no other digit."),
+        ("trial", Level.EXPERT, "Trial",
+         "Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it."),
+    ]
+    return tuple(Technique(*row) for row in rows)
+
+
+def _clue(cage: Cage, show_ops: bool) -> str:
+    if not cage.op or not show_ops:
+        return str(cage.target)
+    return f"{cage.target}{OP_GLYPHS[cage.op]}"
+
+
+def _connected(cells: Sequence[Cell]) -> bool:
+    """True when the cells form one orthogonally connected group."""
+    cells_set = set(cells)
+    if not cells_set:
+        return False
+    start = min(cells_set)
+    seen = {start}
+    todo = [start]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in cells_set and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(cells_set)
+
+
+def _neighbours(cell: Cell, n: int) -> list[Cell]:
+    r, c = cell
+    out = []
+    for nr, nc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
+        if 0 <= nr < n and 0 <= nc < n:
+            out.append((nr, nc))
+    return out
+
+
+def _hidden_ops(rules: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The operations a player must consider per cage when they aren't printed."""
+    return None if rules.get("show_ops", True) else tuple(rules.get("ops", OPS))
+
+
+def _board(n: int, cages: Sequence[Cage], rules: Mapping[str, Any]) -> Board:
+    return Board.build(n, [(c.cells, c.op, c.target) for c in cages], _hidden_ops(rules))
+
+
+def singles_cap(singles: str, level: Level, n: int) -> int:
+    """The most single-cell cages a puzzle of this level may show."""
+    if singles == "none":
+        return 0
+    if singles == "few":
+        return {Level.EASY: max(1, n // 2), Level.MEDIUM: max(1, n // 3),
+                Level.HARD: 1, Level.EXPERT: 1}[level]
+    return {Level.EASY: n, Level.MEDIUM: max(2, 2 * n // 3),
+            Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
+
+
+class _Layout:
+    """A caging under construction: cage cell lists, ops and targets."""
+
+    def __init__(self, n: int, square: list[list[int]], rules: Mapping[str, Any], level: Level,
+                 rng: random.Random) -> None:
+        self.n = n
+        self.square = square
+        self.rules = rules
+        self.level = level
+        self.rng = rng
+        self.ops_allowed = tuple(rules["ops"])
+        big = "+" in self.ops_allowed or "*" in self.ops_allowed
+        self.max_cage = rules["max_cage"] if big else 2
+        self.cap = singles_cap(rules["singles"], level, n)
+        self.cages: list[list[Cell]] = []
+        self.ops: list[str] = []
+        self.owner: dict[Cell, int] = {}
+
+    # --- operations ---------------------------------------------------------------
+
+    def op_options(self, cells: Sequence[Cell]) -> list[tuple[str, int, int]]:
+        """(op, target, number of fillings) for every allowed op that fits these cells."""
+        if len(cells) == 1:
+            return [("", self.square[cells[0][0]][cells[0][1]], 1)]
+        digits = [self.square[r][c] for r, c in cells]
+        shape = normal_shape(cells)
+        out = []
+        for op in self.ops_allowed:
+            if op in PAIR_OPS and len(cells) != 2:
+                continue
+            t = cage_value(op, digits)
+            if t is None:
+                continue
+            out.append((op, t, len(shape_assignments(shape, op, t, self.n))))
+        return out
+
+    def pick_op(self, cells: Sequence[Cell], bias: float | None = None, avoid: str | None = None) -> str | None:
+        """A random op for ``cells``, weighted by fillings^bias; None when none fits."""
+        opts = self.op_options(cells)
+        if avoid is not None and len(opts) > 1:
+            opts = [o for o in opts if o[0] != avoid] or opts
+        if not opts:
+            return None
+        b = OP_BIAS[self.level] if bias is None else bias
+        weights = []
+        for op, _, count in opts:
+            w = float(count) ** b
+            if count == 1 and self.level >= Level.HARD and len(cells) > 1:
+                w *= 0.15  # a cage with one filling is a giveaway at the higher levels
+            weights.append(w)
+        return self.rng.choices([o[0] for o in opts], weights=weights)[0]
+
+    # --- tiling -------------------------------------------------------------------
+
+    def tile(self) -> bool:
+        """Cut the grid into random connected cages; False when the cut can't satisfy the rules."""
+        n, rng = self.n, self.rng
+        mix = {s: w for s, w in SIZE_MIX[self.level].items() if s <= self.max_cage}
+        sizes, weights = list(mix), list(mix.values())
+        order = [(r, c) for r in range(n) for c in range(n)]
+        rng.shuffle(order)
+        owner: dict[Cell, int] = {}
+        cages: list[list[Cell]] = []
+        lo = self.cap // 2 if self.level <= Level.MEDIUM else 0
+        for cell in order[: rng.randint(lo, self.cap) if self.cap else 0]:
+            owner[cell] = len(cages)
+            cages.append([cell])
+        for cell in order:
+            if cell in owner:
+                continue
+            want = rng.choices(sizes, weights=weights)[0]
+            cage = [cell]
+            owner[cell] = len(cages)
+            while len(cage) < want:
+                frontier = sorted({nb for x in cage for nb in _neighbours(x, n) if nb not in owner})
+                if not frontier:
+                    break
+                nb = rng.choice(frontier)
+                owner[nb] = len(cages)
+                cage.append(nb)
+            cages.append(cage)
+        self.cages, self.owner = cages, owner
+        singles = sum(1 for c in cages if len(c) == 1)
+        # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
+        for k in range(len(self.cages)):
+            cage = self.cages[k]
+            if len(cage) != 1 or singles <= self.cap:
+                continue
+            if self._absorb(k):
+                singles -= 1
+        if sum(1 for c in self.cages if len(c) == 1) > self.cap:
+            return False
+        self._compact()
+        self.ops = []
+        for k, cells in enumerate(self.cages):
+            op = self.pick_op(cells)
+            if op is None:
+                return False
+            self.ops.append(op)
+        return True
+
+    def _absorb(self, k: int) -> bool:
+        """Give single cell cage ``k`` to a neighbour cage (or pair it with a stolen cell)."""
+        (cell,) = self.cages[k]
+        nbs = sorted({self.owner[nb] for nb in _neighbours(cell, self.n)} - {k})
+        self.rng.shuffle(nbs)
+        for j in nbs:
+            if 0 < len(self.cages[j]) < self.max_cage and self.op_options(self.cages[j] + [cell]):
+                self.cages[j].append(cell)
+                self.owner[cell] = j
+                self.cages[k] = []
+                return True
+        for j in nbs:
+            donor = self.cages[j]
+            if len(donor) < 3:
+                continue
+            for x in _neighbours(cell, self.n):
+                if self.owner.get(x) == j:
+                    rest = [y for y in donor if y != x]
+                    if _connected(rest) and self.op_options([cell, x]):
+                        self.cages[j] = rest
+                        self.cages[k] = [cell, x]
+                        self.owner[x] = k
+                        return True
+        return False
+
+    def _compact(self) -> None:
+        """Drop emptied cages, sort cells row-major and cages by first cell; rebuild owners."""
+        cages = sorted((sorted(c) for c in self.cages if c), key=lambda c: c[0])
+        self.cages = cages
+        self.owner = {cell: k for k, c in enumerate(cages) for cell in c}
+
+    # --- local moves --------------------------------------------------------------
+
+    def _split(self, cells: list[Cell]) -> tuple[list[Cell], list[Cell]] | None:
+        """Two random connected parts of ``cells`` (None when none found)."""
+        if len(cells) < 2:
+            return None
+        for _ in range(8):
+            k = self.rng.randint(1, len(cells) - 1)
+            start = self.rng.choice(cells)
+            part = [start]
+            while len(part) < k:
+                frontier = sorted({nb for x in part for nb in _neighbours(x, self.n)
+                                   if nb in cells and nb not in part})
+                if not frontier:
+                    break
+                part.append(self.rng.choice(frontier))
+            rest = [x for x in cells if x not in part]
+            if rest and _connected(rest):
+                return part, rest
+        return None
+
+    def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
+        singles = sum(1 for c in self.cages if len(c) == 1) + singles_delta
+        return singles <= self.cap and all(
+            len(p) <= self.max_cage and self.op_options(p) for p in parts
+        )
+
+    def _replace(self, old: Sequence[int], parts: Sequence[list[Cell]]) -> None:
+        for k in sorted(old, reverse=True):
+            del self.cages[k]
+            del self.ops[k]
+        for p in parts:
+            self.cages.append(p)
+            self.ops.append("?")
+        pairs = sorted(((sorted(c), op) for c, op in zip(self.cages, self.ops)), key=lambda x: x[0][0])
+        self.cages = [c for c, _ in pairs]
+        self.ops = [op for _, op in pairs]
+        self.owner = {cell: k for k, c in enumerate(self.cages) for cell in c}
+        for k, op in enumerate(self.ops):
+            if op == "?":
+                self.ops[k] = self.pick_op(self.cages[k]) or ""
+
+    def loosen(self, cell: Cell) -> bool:
+        """Make the cage around ``cell`` more telling: a tighter op, a split, or a re-cut."""
+        k = self.owner[cell]
+        cells = self.cages[k]
+        moves = ["op", "split", "recut"]
+        self.rng.shuffle(moves)
+        for move in moves:
+            if move == "op" and len(cells) > 1:
+                opts = self.op_options(cells)
+                now = next((o for o in opts if o[0] == self.ops[k]), None)
+                tighter = [o for o in opts if now is None or o[2] < now[2]]
+                if tighter:
+                    self.ops[k] = self.rng.choice(tighter)[0]
+                    return True
+            elif move == "split":
+                parts = self._split(cells)
+                if parts and self._fits(parts, sum(1 for p in parts if len(p) == 1) - (len(cells) == 1)):
+                    self._replace([k], parts)
+                    return True
+            elif move == "recut" and self._recut(k):
+                return True
+        return False
+
+    def _recut(self, k: int) -> bool:
+        """Merge cage ``k`` with a neighbour and cut the union differently."""
+        cells = self.cages[k]
+        nbs = sorted({self.owner[nb] for x in cells for nb in _neighbours(x, self.n)} - {k})
+        if not nbs:
+            return False
+        j = self.rng.choice(nbs)
+        union = cells + self.cages[j]
+        before = {frozenset(cells), frozenset(self.cages[j])}
+        for _ in range(4):
+            parts = self._split(union)
+            if not parts or {frozenset(parts[0]), frozenset(parts[1])} == before:
+                continue
+            delta = sum(1 for p in parts if len(p) == 1) - (len(cells) == 1) - (len(self.cages[j]) == 1)
+            if self._fits(parts, delta):
+                self._replace([k, j], parts)
+                return True
+        return False
+
+    def tighten(self) -> bool:
+        """Make some cage less telling: merge two neighbours or pick a looser op."""
+        rng = self.rng
+        for _ in range(6):
+            k = rng.randrange(len(self.cages))
+            cells = self.cages[k]
+            if rng.random() < 0.5:
+                nbs = sorted({self.owner[nb] for x in cells for nb in _neighbours(x, self.n)} - {k})
+                rng.shuffle(nbs)
+                for j in nbs:
+                    union = cells + self.cages[j]
+                    if self._fits([union], -(len(cells) == 1) - (len(self.cages[j]) == 1)):
+                        self._replace([k, j], [union])
+                        return True
+            elif len(cells) > 1:
+                opts = self.op_options(cells)
+                now = next((o for o in opts if o[0] == self.ops[k]), None)
+                looser = [o for o in opts if now is None or o[2] > now[2]]
+                if looser:
+                    self.ops[k] = rng.choice(looser)[0]
+                    return True
+        return False
+
+    def cage_list(self) -> tuple[Cage, ...]:
+        """The cages as ``Cage`` objects (targets from the square)."""
+        out = []
+        for cells, op in zip(self.cages, self.ops):
+            digits = [self.square[r][c] for r, c in cells]
+            out.append(Cage(tuple(cells), op, int(cage_value(op, digits))))
+        return tuple(out)
+
+
+class KenKenVariant:
+    """The Calcudoku (KenKen-style) variant; stateless."""
+
+    name = "kenken"
+    aliases: tuple[str, ...] = ("calcudoku", "mathdoku", "kendoku")
+    title = "Calcudoku"
+    rules_text: tuple[str, ...] = (
+        "Fill the grid so that every row and every column holds each digit from 1 to N exactly once.",
+        "The bold outlines mark cages. The digits in a cage must combine to the number in its corner "
+        "using the operation shown (+, \u2212, \u00d7 or \u00f7).",
+        "For \u2212 and \u00f7, take the larger digit first; these cages always have two cells.",
+        "A cage of a single cell simply shows its digit.",
+        "A digit may repeat inside a cage, as long as it is not in the same row or column.",
+    )
+    techniques: tuple[Technique, ...] = _technique_table()
+    sizes: tuple[int, ...] = SIZES
+    default_size = 6
+
+    # --- rules --------------------------------------------------------------------
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Complete and check the rule options; ``ValueError`` with a one-line message."""
+        if size not in SIZES:
+            raise ValueError(f"Calcudoku size must be between 3 and 9, not {size}")
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            raise ValueError("Calcudoku rules must be a mapping of options")
+        unknown = sorted(str(k) for k in raw if k not in RULE_KEYS)
+        if unknown:
+            raise ValueError(f"unknown Calcudoku rule option {unknown[0]!r}; "
+                             f"expected {', '.join(sorted(RULE_KEYS))}")
+        out = {k: (list(v) if isinstance(v, list) else v) for k, v in DEFAULT_RULES.items()}
+        if "ops" in raw:
+            ops = raw["ops"]
+            if isinstance(ops, str) or not isinstance(ops, (list, tuple)):
+                raise ValueError("Calcudoku 'ops' must be a list such as ['+', '-', '*', '/']")
+            chosen = set()
+            for op in ops:
+                if not isinstance(op, str) or op.strip() not in OP_ALIASES:
+                    raise ValueError(f"unknown Calcudoku operation {op!r}; use +, -, * or /")
+                chosen.add(OP_ALIASES[op.strip()])
+            if not chosen:
+                raise ValueError("Calcudoku 'ops' must name at least one operation")
+            out["ops"] = [op for op in OPS if op in chosen]
+        if "max_cage" in raw:
+            mc = raw["max_cage"]
+            if isinstance(mc, bool) or not isinstance(mc, int) or not 2 <= mc <= 6:
+                raise ValueError(f"Calcudoku 'max_cage' must be a whole number from 2 to 6, not {mc!r}")
+            out["max_cage"] = mc
+        if "show_ops" in raw:
+            if not isinstance(raw["show_ops"], bool):
+                raise ValueError(f"Calcudoku 'show_ops' must be true or false, not {raw['show_ops']!r}")
+            out["show_ops"] = raw["show_ops"]
+        if "singles" in raw:
+            if raw["singles"] not in SINGLES_MODES:
+                raise ValueError(f"Calcudoku 'singles' must be one of {', '.join(SINGLES_MODES)}, "
+                                 f"not {raw['singles']!r}")
+            out["singles"] = raw["singles"]
+        return dict(sorted(out.items()))
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably, or None (conservative, measured)."""
+        if size not in SIZES:
+            return f"Calcudoku size must be between 3 and 9, not {size}"
+        ops = set(rules.get("ops", OPS))
+        singles = rules.get("singles", "few")
+        if not ops & {"+", "*"}:
+            return ("Calcudoku needs '+' or '*' among its ops: with only '-' and '/' every cage "
+                    "is a pair, which can't cut most grids")
+        if level == Level.EXPERT and size <= 4:
+            return f"an expert Calcudoku needs at least a 5\u00d75 grid, not {size}\u00d7{size}"
+        if level == Level.HARD and size <= 3:
+            return "a hard Calcudoku needs at least a 4\u00d74 grid"
+        if rules.get("max_cage", 4) <= 2 and level >= Level.EXPERT and singles == "none":
+            return "an expert Calcudoku with only two-cell cages and no singles is out of reach"
+        return None
+
+    # --- generation -----------------------------------------------------------------
+
+    def generate(
+        self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+        options: Mapping[str, Any] | None = None,
+    ) -> Puzzle:
+        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget.
+
+        ``options``: ``attempts`` (fresh Latin squares to try, default 60) and
+        ``moves`` (local changes per square, default 3N).
+        """
+        rules = self.parse_rules(rules, size)
+        why = self.check_request(size, rules, level)
+        if why:
+            raise GenerationError(why)
+        options = options or {}
+        attempts = int(options.get("attempts", 60))
+        moves = int(options.get("moves", 3 * size))
+        hidden = _hidden_ops(rules)
+        for _ in range(attempts):
+            square = random_latin_square(size, rng)
+            layout = _Layout(size, square, rules, level, rng)
+            if not layout.tile():
+                continue
+            for _ in range(moves):
+                cages = layout.cage_list()
+                board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                verdict, result = self._judge(board, level)
+                if verdict == "ok":
+                    return self._finish(size, rules, square, cages, result)
+                if verdict == "easy":
+                    if not layout.tighten():
+                        break
+                    continue
+                cell_i = rng.choice(verdict)
+                if not layout.loosen(divmod(cell_i, size)):
+                    break
+        hint = "try another seed, a lower level, a larger grid or more ops"
+        raise GenerationError(
+            f"could not make a {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
+        )
+
+    def _judge(self, board: Board, level: Level):
+        """('ok', counts), ('easy', None), or a list of cell indices to loosen around."""
+        n = board.n
+        st = State(board)
+        run = Run()
+        top = min(level, Level.HARD)
+        try:
+            solved = ladder_solve(st, top, run)
+            if solved:
+                used = max(_tier(t) for t in run.counts)
+                return ("ok", (run.counts, st)) if used == level else ("easy", None)
+            open_cells = [i for i in range(n * n) if not st.placed[i]]
+            if level < Level.EXPERT:
+                return open_cells, None
+            sols = latin_solutions(n, list(zip(board.cells, board.assigns)), limit=2)
+            if len(sols) > 1:
+                return [i for i in range(n * n) if sols[0][i] != sols[1][i]], None
+            solved = ladder_solve(st, Level.EXPERT, run)
+            if solved:
+                return ("ok", (run.counts, st))
+            return [i for i in range(n * n) if not st.placed[i]], None
+        except Contradiction:  # pragma: no cover - the square itself is a solution
+            return list(range(n * n)), None
+
+    def _finish(self, size, rules, square, cages, result) -> Puzzle:
+        counts, _ = result
+        hidden = _hidden_ops(rules)
+        sols = latin_solutions(size, [
+            (tuple(r * size + c for r, c in cage.cells),
+             cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
+            for cage in cages
+        ], limit=2)
+        flat = [d for row in square for d in row]
+        if len(sols) != 1 or sols[0] != flat:  # pragma: no cover - the ladder is sound
+            raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
+        level = max(_tier(t) for t in counts)
+        grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)
+        return Puzzle(
+            variant=self.name, size=size, rules=dict(rules),
+            givens=tuple(EMPTY * size for _ in range(size)),
+            solution=tuple("".join(str(d) for d in row) for row in square),
+            grade=grade, cages=cages,
+        )
+
+    # --- checking -------------------------------------------------------------------
+
+    def validate(self, puzzle: Puzzle) -> list[str]:
+        """Rule violations of the solution, the cages and the givens ([] when fine)."""
+        n = puzzle.size
+        errs: list[str] = []
+        grid = _digits(puzzle.solution, n)
+        if grid is None:
+            errs.append(f"solution must be {n} rows of {n} digits 1..{n}")
+        elif not is_latin(grid, n):
+            for r in range(n):
+                if sorted(grid[r]) != list(range(1, n + 1)):
+                    errs.append(f"row {r + 1} does not hold 1..{n} once each")
+            for c in range(n):
+                if sorted(grid[r][c] for r in range(n)) != list(range(1, n + 1)):
+                    errs.append(f"column {c + 1} does not hold 1..{n} once each")
+        errs.extend(_cage_problems(puzzle.cages, n))
+        allowed = set(puzzle.rules.get("ops", OPS))
+        for cage in puzzle.cages:
+            where = _where(cage.cells)
+            if cage.op and cage.op not in allowed:
+                errs.append(f"cage at {where} uses {cage.op!r}, which the rules don't allow")
+            if grid is not None and all(0 <= r < n and 0 <= c < n for r, c in cage.cells):
+                got = cage_value(cage.op, [grid[r][c] for r, c in cage.cells])
+                if got != cage.target:
+                    errs.append(f"cage at {where} should make {cage.target}{cage.op} but makes {got}")
+        if len(puzzle.givens) != n or any(len(row) != n for row in puzzle.givens):
+            errs.append(f"givens must be {n} rows of {n} characters")
+        elif grid is not None:
+            for r in range(n):
+                for c in range(n):
+                    g = puzzle.givens[r][c]
+                    if g != EMPTY and g != str(grid[r][c]):
+                        errs.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        return errs
+
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions, found by the SAT solver (exact)."""
+        n = puzzle.size
+        hidden = _hidden_ops(puzzle.rules)
+        specs = [
+            (tuple(r * n + c for r, c in cage.cells),
+             cage_assignments(cage.cells, cage.op, cage.target, n, hidden))
+            for cage in puzzle.cages
+        ]
+        for r, row in enumerate(puzzle.givens):
+            for c, g in enumerate(row):
+                if g != EMPTY:
+                    specs.append(((r * n + c,), ((int(g),),)))
+        sols = latin_solutions(n, specs, limit)
+        return [tuple("".join(str(d) for d in s[r * n:(r + 1) * n]) for r in range(n)) for s in sols]
+
+    def _ladder(self, puzzle: Puzzle, explain: bool):
+        n = puzzle.size
+        board = _board(n, puzzle.cages, puzzle.rules)
+        givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens)
+                  for c, g in enumerate(row) if g != EMPTY]
+        return run_ladder(board, Level.EXPERT, explain, givens)
+
+    def grade(self, puzzle: Puzzle) -> Grade:
+        """Grade by the ladder; EXPERT with ``solved=False`` when it gets stuck."""
+        res = self._ladder(puzzle, False)
+        level = res.level if res.solved else Level.EXPERT
+        return Grade(level, score_of(res.counts, level, puzzle.size), dict(sorted(res.counts.items())),
+                     res.solved)
+
+    def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
+        """The ladder's steps, the grid it reached, and whether it solved the puzzle."""
+        res = self._ladder(puzzle, True)
+        return list(res.steps or []), res.grid, res.solved
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Thin grid, bold cage outlines as whole runs, a bold frame, clues and digits."""
+        n = puzzle.size
+        owner = {cell: k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
+        for k in range(1, n):
+            pen.line(0, k, n, k, weight=THIN)
+            pen.line(k, 0, k, n, weight=THIN)
+        # Horizontal cage walls on grid line y = r, merged into runs.
+        for r in range(1, n):
+            c = 0
+            while c < n:
+                if owner.get((r - 1, c)) != owner.get((r, c)):
+                    start = c
+                    while c < n and owner.get((r - 1, c)) != owner.get((r, c)):
+                        c += 1
+                    pen.line(start, r, c, r, weight=BOLD)
+                else:
+                    c += 1
+        for c in range(1, n):
+            r = 0
+            while r < n:
+                if owner.get((r, c - 1)) != owner.get((r, c)):
+                    start = r
+                    while r < n and owner.get((r, c - 1)) != owner.get((r, c)):
+                        r += 1
+                    pen.line(c, start, c, r, weight=BOLD)
+                else:
+                    r += 1
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        show_ops = bool(puzzle.rules.get("show_ops", True))
+        for cage in puzzle.cages:
+            r, c = min(cage.cells)
+            pen.text(c + 0.07, r + 0.07, _clue(cage, show_ops), size=0.17, bold=True, anchor=TOP_LEFT)
+        for r in range(n):
+            for c in range(n):
+                g = puzzle.givens[r][c] if r < len(puzzle.givens) else EMPTY
+                if g != EMPTY:
+                    pen.text(c + 0.5, r + 0.58, g, size=0.42, bold=True, anchor=CENTER)
+                elif solved:
+                    pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=0.42, anchor=CENTER)
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """``{"rules": ..., "cages": [{"cells": [[r, c], ...], "op": "+", "target": 11}, ...]}``."""
+        return {
+            "rules": {k: (list(v) if isinstance(v, (list, tuple)) else v)
+                      for k, v in sorted(puzzle.rules.items())},
+            "cages": [
+                {"cells": [[r, c] for r, c in cage.cells], "op": cage.op, "target": cage.target}
+                for cage in puzzle.cages
+            ],
+        }
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle (grade None) from a book JSON entry; ``ValueError`` when malformed."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a Calcudoku puzzle must be a JSON object")
+        size = data.get("size")
+        if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
+            raise ValueError(f"Calcudoku 'size' must be a whole number from 3 to 9, not {size!r}")
+        n = size
+        rules = self.parse_rules(data.get("rules"), n)
+        givens = _rows(data.get("givens"), n, "givens", allow_empty=True)
+        solution = _rows(data.get("solution"), n, "solution", allow_empty=False)
+        raw_cages = data.get("cages")
+        if not isinstance(raw_cages, list) or not raw_cages:
+            raise ValueError("Calcudoku 'cages' must be a non-empty list")
+        cages = []
+        for k, raw in enumerate(raw_cages):
+            if not isinstance(raw, Mapping) or set(raw) - {"cells", "op", "target"}:
+                raise ValueError(f"cage {k + 1} must be an object with cells, op and target")
+            cells_raw = raw.get("cells")
+            if not isinstance(cells_raw, list) or not cells_raw:
+                raise ValueError(f"cage {k + 1}: 'cells' must be a non-empty list of [row, col]")
+            cells = []
+            for cell in cells_raw:
+                if (not isinstance(cell, (list, tuple)) or len(cell) != 2
+                        or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
+                        or not all(0 <= x < n for x in cell)):
+                    raise ValueError(f"cage {k + 1}: bad cell {cell!r} (want [row, col] within 0..{n - 1})")
+                cells.append((cell[0], cell[1]))
+            op = raw.get("op")
+            if op not in ("", *OPS):
+                raise ValueError(f"cage {k + 1}: op must be one of + - * / or \"\", not {op!r}")
+            target = raw.get("target")
+            if isinstance(target, bool) or not isinstance(target, int) or target < 0:
+                raise ValueError(f"cage {k + 1}: target must be a whole number, not {target!r}")
+            if len(set(cells)) != len(cells):
+                raise ValueError(f"cage {k + 1} lists a cell twice")
+            cages.append(Cage(tuple(sorted(cells)), op, target))
+        problems = _cage_problems(cages, n)
+        if problems:
+            raise ValueError(problems[0])
+        return Puzzle(
+            variant=self.name, size=n, rules=rules, givens=givens, solution=solution,
+            grade=None, seed="", cages=tuple(cages),
+        )
+
+
+def _tier(name: str) -> Level:
+    return TECHNIQUE_LEVEL[name]
+
+
+def _where(cells: Sequence[Cell]) -> str:
+    return ",".join(f"({r + 1},{c + 1})" for r, c in cells)
+
+
+def _digits(rows: Sequence[str], n: int) -> list[list[int]] | None:
+    if len(rows) != n:
+        return None
+    out = []
+    for row in rows:
+        if len(row) != n or any(ch not in "123456789"[:n] for ch in row):
+            return None
+        out.append([int(ch) for ch in row])
+    return out
+
+
+def _rows(value: Any, n: int, name: str, allow_empty: bool) -> tuple[str, ...]:
+    ok = "123456789"[:n] + (EMPTY if allow_empty else "")
+    if (not isinstance(value, list) or len(value) != n
+            or not all(isinstance(row, str) and len(row) == n and all(ch in ok for ch in row)
+                       for row in value)):
+        what = "digits or '.'" if allow_empty else "digits"
+        raise ValueError(f"Calcudoku {name!r} must be {n} strings of {n} {what} (1..{n})")
+    return tuple(value)
+
+
+def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
+    """Why the cages are not a partition of connected, well-formed cages ([] when fine)."""
+    errs = []
+    seen: dict[Cell, int] = {}
+    for k, cage in enumerate(cages):
+        where = _where(cage.cells)
+        for cell in cage.cells:
+            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
+                errs.append(f"cage at {where} has a cell outside the grid")
+            elif cell in seen:
+                errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
+            seen[cell] = k
+        if not _connected(cage.cells):
+            errs.append(f"cage at {where} is not connected")
+        if cage.op not in ("", *OPS):
+            errs.append(f"cage at {where} has an unknown op {cage.op!r}")
+        elif cage.op == "" and len(cage.cells) != 1:
+            errs.append(f"cage at {where} has no op but more than one cell")
+        elif cage.op and len(cage.cells) == 1:
+            errs.append(f"single-cell cage at {where} must have op \"\"")
+        elif cage.op in PAIR_OPS and len(cage.cells) != 2:
+            errs.append(f"cage at {where} uses {cage.op!r} but has {len(cage.cells)} cells, not 2")
+        if cage.target < 1:
+            errs.append(f"cage at {where} has target {cage.target}, which must be positive")
+    missing = [(r, c) for r in range(n) for c in range(n) if (r, c) not in seen]
+    if missing:
+        errs.append(f"cages miss {len(missing)} cell(s), e.g. ({missing[0][0] + 1},{missing[0][1] + 1})")
+    return errs
+
+
+KENKEN = KenKenVariant()
