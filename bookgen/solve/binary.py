@@ -327,13 +327,16 @@ class BinaryEngine:
         return p1 | s1 | b1 | g1, p0 | s0 | b0 | g0
 
     def _complete_lines(self, board: Board, line: int) -> frozenset[int]:
+        """Finished lines parallel to ``line`` that it could still turn into a copy of."""
         lo = 0 if line < self.n else self.n
-        return frozenset(board.value[i] for i in range(lo, lo + self.n)
-                         if i != line and board.known[i] == self.full)
+        known, value, full = board.known, board.value, self.full
+        mine_k, mine_v = known[line], value[line]
+        return frozenset(value[i] for i in range(lo, lo + self.n)
+                         if known[i] == full and i != line and not (value[i] ^ mine_v) & mine_k)
 
     def _check_distinct(self, board: Board, line: int) -> None:
         if self.unique_lines and board.known[line] == self.full:
-            if board.value[line] in self._complete_lines(board, line):
+            if self._complete_lines(board, line):  # a full line "compatible" with it is equal
                 raise Contradiction(f"{line_name(self.n, line)} copies another line")
 
     def deduce(self, board: Board, line: int, level: Level) -> tuple[int, int]:
@@ -372,18 +375,26 @@ class BinaryEngine:
                     flagged[other] = True
                     dirty.append(other)
 
-    def closure(self, board: Board, level: Level, target: Cell | None = None) -> bool:
+    def closure(self, board: Board, level: Level, target: Cell | None = None,
+                start: Sequence[int] | None = None) -> bool:
         """Apply every technique up to ``level`` until nothing changes.
 
         Returns True when the board is full (or ``target`` got filled: the
         early exit that makes "may this given go?" cheap). The techniques are
-        monotone, so the result does not depend on the order. Raises
-        ``Contradiction``.
+        monotone, so the result does not depend on the order. ``start`` names
+        the only lines that may have changed since the board was last closed
+        (a trial touches one row and one column). Raises ``Contradiction``.
         """
         n = self.n
         lines = 2 * n
-        dirty = list(range(lines - 1, -1, -1))
-        flagged = [True] * lines
+        if start is None:
+            dirty = list(range(lines - 1, -1, -1))
+            flagged = [True] * lines
+        else:
+            dirty = list(start)
+            flagged = [False] * lines
+            for line in dirty:
+                flagged[line] = True
         while True:
             while dirty:
                 line = dirty.pop()
@@ -399,7 +410,7 @@ class BinaryEngine:
                 return True
             if level < Level.EXPERT:
                 return False
-            hit = self._trial(board)
+            hit = self._trial(board, first=target)
             if hit is None:
                 return False
             (r, c), v = hit
@@ -410,19 +421,25 @@ class BinaryEngine:
                 flagged[other] = True
                 dirty.append(other)
 
-    def _trial(self, board: Board) -> tuple[Cell, int] | None:
-        """The first empty cell (row-major) one of whose symbols fails by the hard tier."""
+    def _trial(self, board: Board, first: Cell | None = None) -> tuple[Cell, int] | None:
+        """The first empty cell (row-major) one of whose symbols fails by the hard tier.
+
+        ``first`` is tried before the others: when the closure only asks
+        whether one cell can be reached, trying it first often answers at once.
+        """
         n = self.n
-        for r in range(n):
-            empty = self.full & ~board.known[r]
-            for c in _bits(empty):
-                for v in (0, 1):
-                    trial = board.copy()
-                    trial.assign(r, c, v)
-                    try:
-                        self.closure(trial, Level.HARD)
-                    except Contradiction:
-                        return (r, c), 1 - v
+        order = [(r, c) for r in range(n) for c in _bits(self.full & ~board.known[r])]
+        if first is not None and first in order:
+            order.remove(first)
+            order.insert(0, first)
+        for r, c in order:
+            for v in (0, 1):
+                trial = board.copy()
+                trial.assign(r, c, v)
+                try:
+                    self.closure(trial, Level.HARD, start=(r, n + c))
+                except Contradiction:
+                    return (r, c), 1 - v
         return None
 
     # ----- the ladder: easiest technique first, restart after progress -------

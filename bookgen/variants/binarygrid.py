@@ -28,8 +28,9 @@ from bookgen.solve.binary import (
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
 SIGN_FILL = 1.0
 MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
-EXPERT_EXTRA = 2  # givens removed beyond the hard-minimal puzzle at expert
-SIGN_SHARE = {"few": 0.5, "normal": 0.3, "many": 0.15}  # signs placed before carving
+EXPERT_EXTRA = 3  # givens removed beyond the hard-minimal puzzle at expert
+EXPERT_SIGN_TRIES = 3  # signs tried (each a full trial scan) when no given can go
+SIGN_SHARE = {"few": 0.4, "normal": 0.25, "many": 0.12}  # signs placed before carving
 
 
 @lru_cache(maxsize=64)
@@ -155,25 +156,42 @@ class BinaryGrid:
             trial.clear(*cell)
             if engine.closure(trial, first, target=cell):
                 board.clear(*cell)
-        if level == Level.EXPERT:
-            removed = 0
-            for cell in cells:
-                if removed >= EXPERT_EXTRA or board.get(*cell) < 0:
-                    continue
-                trial = board.copy()
-                trial.clear(*cell)
-                if engine.closure(trial, Level.EXPERT, target=cell):
-                    board.clear(*cell)
-                    removed += 1
         if edges:
             rng.shuffle(edges)
             kept = []
             for i, edge in enumerate(edges):
                 trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
-                if not engine.closure(trial, level):
+                if not engine.closure(trial, first):
                     kept.append(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = Board.from_rows(board.rows(), edges)
+        if level == Level.EXPERT:
+            # Each further given may go when assuming its wrong symbol fails by
+            # the hard tier: one closure per given instead of a full trial scan.
+            removed = 0
+            for cell in cells:
+                if removed >= EXPERT_EXTRA:
+                    break
+                v = board.get(*cell)
+                if v < 0:
+                    continue
+                trial = board.copy()
+                trial.clear(*cell)
+                trial.assign(cell[0], cell[1], 1 - v)
+                try:
+                    engine.closure(trial, Level.HARD)
+                except Contradiction:
+                    board.clear(*cell)
+                    removed += 1
+            if not removed and edges:
+                # Few givens survive in a signed puzzle: let a sign go instead,
+                # paying for a full trial scan, a bounded number of times.
+                for edge in rng.sample(edges, min(EXPERT_SIGN_TRIES, len(edges))):
+                    rest = [e for e in edges if e != edge]
+                    if engine.closure(Board.from_rows(board.rows(), rest), Level.EXPERT):
+                        edges = rest
+                        board = Board.from_rows(board.rows(), edges)
+                        break
         return board, tuple(edges)
 
     # ----- checking ----------------------------------------------------------

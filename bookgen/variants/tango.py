@@ -1,0 +1,85 @@
+"""Tango (the LinkedIn game): suns and moons with = and x signs.
+
+Rules: fill every cell with a sun or a moon; no more than two equal symbols
+side by side across or down; each row and column holds as many suns as
+moons; cells joined by ``=`` hold the same symbol, cells joined by ``x``
+opposite symbols. There is no distinct-rows rule (``unique_lines: true``
+turns Takuzu's on).
+
+Representation: the binary-grid engine with ``1`` = sun and ``0`` = moon;
+the signs are ``Edge`` objects and live on the engine's lines as masks, so
+whole-line reasoning sees them. The generator places signs first, carves
+givens away, then drops every sign that has become redundant.
+
+Techniques by tier:
+- easy: pairs, sandwiches, balance, and signs applied locally (one end of
+  a sign known fixes the other);
+- medium: whole-line reasoning (every valid completion of a row or column
+  under its signs agrees on a cell) on lines with up to four empty cells;
+- hard: the same on longer lines, where sign chains (``a = b x c``) and
+  several line deductions feed each other;
+- expert: one single-cell trial refuted by the tiers above (never nested).
+"""
+
+from __future__ import annotations
+
+from bookgen.core.pen import Pen
+from bookgen.variants.binarygrid import BinaryGrid
+from bookgen.variants.shapes import SUN_CORE, crescent, sun_rays
+
+ANSWER_GREY = 0.55  # solved-in symbols in the answer key: lighter than printed givens
+
+TECHNIQUE_TEXT = {
+    "pair": ("Pairs", "Two equal symbols side by side: the cells on both sides take the other symbol."),
+    "sandwich": ("Sandwiches", "A gap between two equal symbols takes the other symbol."),
+    "balance": ("Balance", "A row or column with three suns (on a 6x6 grid) takes moons everywhere else, and the other way round."),
+    "sign": ("Signs", "A filled cell next to = gives its neighbour the same symbol; next to × the other one."),
+    "line": ("Short lines", "A line with up to four empty cells: try its few fillings that respect runs, balance and signs; cells on which they all agree are fixed."),
+    "long_line": ("Long lines and sign chains", "The same whole-line reasoning on longer stretches, where several signs in a row constrain each other."),
+    "distinct": ("Distinct lines", "With the distinct-lines option, no two rows or columns may be the same."),
+    "trial": ("One trial", "Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol."),
+}
+
+
+class Tango(BinaryGrid):
+    """Tango: balanced sun/moon grid with = and × signs."""
+
+    name = "tango"
+    aliases = ("sun-moon", "sunmoon")
+    title = "Tango"
+    sizes = (4, 6, 8, 10, 12)
+    default_size = 6
+    default_unique = False
+    uses_signs = True
+    symbol_names = ("moon", "sun")
+    technique_text = TECHNIQUE_TEXT
+    rules_text = (
+        "Fill every cell with a sun or a moon.",
+        "No more than two of the same symbol next to each other, across or down.",
+        "Each row and each column holds as many suns as moons.",
+        "Cells joined by = hold the same symbol; cells joined by × hold opposite symbols.",
+        "There is exactly one solution, and it can be reached by deduction alone.",
+    )
+
+    def rules_for(self, rules) -> tuple[str, ...]:
+        """The rules text adjusted to a section's options."""
+        lines = list(self.rules_text)
+        if rules.get("max_run", 2) == 3:
+            lines[1] = "No more than three of the same symbol next to each other, across or down."
+        if rules.get("unique_lines"):
+            lines.insert(4, "No two rows are the same, and no two columns are the same.")
+        return tuple(lines)
+
+    def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
+        """A sun (disc with rays) or a moon (crescent); givens solid black."""
+        fill = 0.0 if given else ANSWER_GREY
+        cx, cy = c + 0.5, r + 0.5
+        if v:
+            pen.circle(cx, cy, SUN_CORE, fill=fill)
+            for ray in sun_rays(cx, cy):
+                pen.polygon(ray, fill=fill)
+        else:
+            pen.polygon(crescent(cx, cy), fill=fill)
+
+
+TANGO = Tango()
