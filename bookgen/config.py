@@ -189,7 +189,7 @@ class BookModel(_Strict):
     author: str | None = None
     seed: int = 1
     page: str = "letter"
-    sections: list[SectionModel] = Field(min_length=1)
+    sections: list[dict[str, Any]] = Field(min_length=1)
 
 
 @dataclass(frozen=True)
@@ -299,46 +299,71 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     if not isinstance(data, dict):
         report((), "a book file must be a mapping with 'title' and 'sections' at the top level")
         raise ConfigError(issues)
+    model = None
+    known = _FIELDS[()]
+    for key in sorted(set(data) - set(known), key=str):
+        report((key,), f"unknown key {key!r}{_hint(key, known)}", key=True)
     try:
-        model = BookModel.model_validate(data)
+        model = BookModel.model_validate({k: v for k, v in data.items() if k in known})
     except ValidationError as exc:
-        seen = set()
-        for err in exc.errors():
-            if err["loc"][-1:] == ("difficulty",) or "difficulty" in err["loc"]:
-                idx = err["loc"].index("difficulty")
-                path = tuple(err["loc"][: idx + 1])
-                if path in seen:
-                    continue
-                seen.add(path)
-                section = data["sections"][path[1]] if isinstance(data.get("sections"), list) else {}
-                value = section.get("difficulty") if isinstance(section, dict) else None
-                if isinstance(value, dict) and not {"from", "to"} >= set(value):
-                    bad = sorted(set(value) - {"from", "to"})[0]
-                    report(path + (bad,), f"unknown key {bad!r} in difficulty ramp{_hint(bad, ('from', 'to'))}", key=True)
-                else:
-                    report(path, _difficulty_message(value))
-                continue
-            loc, key, message = _pydantic_message(err, data)
-            report(loc, message, key)
-        raise ConfigError(sorted(issues, key=lambda i: (i.line, i.col))) from None
-
-    if model.page not in PAGE_FORMATS:
-        report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)}, got {model.page!r}"
-               f"{_hint(model.page, PAGE_FORMATS)}")
+        _report_errors(exc, (), data, report)
+    else:
+        if model.page not in PAGE_FORMATS:
+            report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)}, got {model.page!r}"
+                   f"{_hint(model.page, PAGE_FORMATS)}")
     sections: list[Section] = []
-    for s_index, raw in enumerate(model.sections):
-        section = _parse_section(s_index, raw, report)
+    raw_sections = data.get("sections")
+    for s_index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
+        if not isinstance(raw, dict):
+            report(("sections", s_index), "each section must be a mapping with 'variant' and 'count'")
+            continue
+        known = _FIELDS[("sections",)]
+        for key in sorted(set(raw) - set(known), key=str):
+            report(("sections", s_index, key), f"unknown key {key!r}{_hint(key, known)}", key=True)
+        raw = {k: v for k, v in raw.items() if k in known}
+        try:
+            section_model = SectionModel.model_validate(raw)
+        except ValidationError as exc:
+            _report_errors(exc, ("sections", s_index), raw, report)
+            continue
+        section = _parse_section(s_index, section_model, report)
         if section is not None:
             sections.append(section)
     if issues:
         raise ConfigError(sorted(issues, key=lambda i: (i.line, i.col)))
+    assert model is not None
     return Book(file, name, model.title, model.subtitle, model.author, model.seed, model.page,
                 tuple(sections))
+
+
+def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> None:
+    """Turn pydantic's errors into located messages, one per problem."""
+    seen = set()
+    for err in exc.errors():
+        loc = prefix + tuple(err["loc"])
+        if "difficulty" in err["loc"]:
+            if "difficulty" in seen:
+                continue
+            seen.add("difficulty")
+            path = prefix + ("difficulty",)
+            value = data.get("difficulty")
+            if isinstance(value, dict) and not {"from", "to"} >= set(value):
+                bad = sorted(set(value) - {"from", "to"})[0]
+                report(path + (bad,), f"unknown key {bad!r} in difficulty ramp{_hint(bad, ('from', 'to'))}",
+                       key=True)
+            else:
+                report(path, _difficulty_message(value))
+            continue
+        path, key, message = _pydantic_message(dict(err, loc=loc), data)
+        report(path, message, key)
 
 
 def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
     base: Path_ = ("sections", s_index)
     ok = True
+    if raw.count is not None and not 1 <= raw.count <= MAX_COUNT:
+        report(base + ("count",), f"count must be between 1 and {MAX_COUNT}, got {raw.count}")
+        ok = False
     try:
         variant = get_variant(raw.variant)
     except KeyError:
@@ -361,8 +386,7 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
     levels: list[Level] = []
     diff = raw.difficulty
     count = raw.count
-    if count is not None and not 1 <= count <= MAX_COUNT:
-        report(base + ("count",), f"count must be between 1 and {MAX_COUNT}, got {count}")
+    if not ok:
         return None
     try:
         if isinstance(diff, str):

@@ -324,10 +324,10 @@ def draw_sign(pen: Pen, edge: Edge) -> None:
     """``=`` or ``x`` centred on the shared edge, on a white disc so grid lines don't cut it."""
     (r1, c1), (r2, c2) = edge.a, edge.b
     x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
-    pen.circle(x, y, 0.17, fill=SIGN_FILL, stroke=None)
-    t, h = 0.035, 0.1  # half stroke thickness, half length
+    pen.circle(x, y, 0.19, fill=SIGN_FILL, stroke=None)
+    t, h = 0.04, 0.11  # half stroke thickness, half length
     if edge.sign == "=":
-        for dy in (-0.05, 0.05):
+        for dy in (-0.055, 0.055):
             pen.polygon([(x - h, y + dy - t), (x + h, y + dy - t),
                          (x + h, y + dy + t), (x - h, y + dy + t)], fill=0.0)
     else:

@@ -1,0 +1,229 @@
+"""The binary-grid engine: patterns, techniques on hand-made positions,
+exact counting against brute force, generation."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bookgen.core.difficulty import Level
+from bookgen.core.types import Edge, Puzzle
+from bookgen.solve.binary import (
+    BinaryEngine, Board, Contradiction, line_patterns, random_solution,
+)
+from bookgen.variants.takuzu import TAKUZU
+from bookgen.variants.tango import TANGO
+
+
+def _pad(rows, n):
+    return list(rows) + ["." * n] * (n - len(rows))
+
+
+@pytest.mark.parametrize("n,run,count", [(4, 2, 6), (6, 2, 14), (8, 2, 34), (14, 2, 518), (8, 3, 62)])
+def test_line_patterns_counts(n, run, count):
+    pats = line_patterns(n, run)
+    assert len(pats) == count
+    for p in pats:
+        bits = format(p, f"0{n}b")
+        assert bits.count("1") * 2 == n and "0" * (run + 1) not in bits and "1" * (run + 1) not in bits
+
+
+# ----- each technique on a hand-made position ---------------------------------------------
+def _find(engine, rows, technique, edges=()):
+    board = Board.from_rows(_pad(rows, engine.n), edges)
+    return engine._find(board, technique)
+
+
+def _cells(engine, found):
+    out = {}
+    for v, mask in ((1, found.ones), (0, found.zeros)):
+        for j in range(engine.n):
+            if (mask >> j) & 1:
+                out[j] = v
+    return out
+
+
+def test_pair():
+    e = BinaryEngine(6, 2, True)
+    found = _find(e, [".11..."], "pair")
+    assert found.line == 0 and _cells(e, found) == {0: 0, 3: 0}
+
+
+def test_sandwich():
+    e = BinaryEngine(6, 2, True)
+    found = _find(e, ["0.0..."], "sandwich")
+    assert _cells(e, found) == {1: 1}
+    assert _find(e, ["0.0..."], "pair") is None
+
+
+def test_balance():
+    e = BinaryEngine(6, 2, True)
+    found = _find(e, ["101.1."], "balance")
+    assert _cells(e, found) == {3: 0, 5: 0}
+
+
+def test_sign_local():
+    e = BinaryEngine(6, 2, False)
+    found = _find(e, ["1....."], "sign", [Edge((0, 0), (0, 1), "x")])
+    assert _cells(e, found) == {1: 0}
+    found = _find(e, ["1....."], "sign", [Edge((0, 0), (1, 0), "=")])
+    assert found.line == 6 and _cells(e, found) == {1: 1}  # column 1, row 2
+
+
+def test_short_line_needs_enumeration():
+    e = BinaryEngine(6, 2, True)
+    rows = ["0...0."]
+    for local in ("pair", "sandwich", "balance"):
+        assert _find(e, rows, local) is None
+    found = _find(e, rows, "line")
+    assert found.line == 0 and _cells(e, found) == {5: 1}
+
+
+def test_long_line_is_hard():
+    e = BinaryEngine(8, 2, False)
+    rows = ["0..0...0"]
+    assert _find(e, rows, "line") is None  # five empty cells: not a "short" line
+    found = _find(e, rows, "long_line")
+    assert _cells(e, found) == {1: 1, 2: 1}
+
+
+def test_distinct_lines():
+    e = BinaryEngine(6, 2, True)
+    rows = ["010011", "010.1."]
+    assert _find(e, rows, "line").line != 1  # plain reasoning leaves row 2 open
+    found = _find(e, rows, "distinct")
+    assert found.line == 1 and _cells(e, found) == {3: 1, 5: 0}
+
+
+def test_signs_inside_line_reasoning():
+    e = BinaryEngine(6, 2, False)
+    # 1 a a b b x: balance gives 2a + 2b + x = 2, and a = 1 would make 111,
+    # so the sign chain fixes the whole row to 1 0 0 1 1 0.
+    edges = [Edge((0, 1), (0, 2), "="), Edge((0, 3), (0, 4), "=")]
+    board = Board.from_rows(_pad(["1....."], 6), edges)
+    assert e.deduce(board, 0, Level.MEDIUM) == (0, 0)  # five empty cells: beyond medium
+    ones, zeros = e.deduce(board, 0, Level.HARD)
+    assert ones == 0b011000 and zeros == 0b100110
+
+
+def test_trial_is_expert_and_not_nested():
+    rng = random.Random(3)
+    puzzle = TAKUZU.generate(8, {}, Level.EXPERT, rng)
+    engine = TAKUZU.engine(8, puzzle.rules)
+    lower = [t for t in TAKUZU.ladder_techniques(puzzle.rules) if t != "trial"]
+    _, solved = engine.ladder(Board.from_rows(puzzle.givens), lower)
+    assert not solved  # the tiers below expert get stuck
+    steps, solved = engine.ladder(Board.from_rows(puzzle.givens), TAKUZU.ladder_techniques(puzzle.rules))
+    assert solved and any(s.technique == "trial" for s in steps)
+
+
+def test_contradictions_are_detected():
+    e = BinaryEngine(6, 2, True)
+    with pytest.raises(Contradiction):
+        e.closure(Board.from_rows(_pad(["111..."], 6)), Level.EASY)
+    with pytest.raises(Contradiction):
+        e.closure(Board.from_rows(_pad(["1.1.1.", "0.0.0.", ".1.1.1"], 6)), Level.HARD)
+
+
+# ----- exact counting against brute force --------------------------------------------------
+def _brute(n, max_run, unique, givens, edges=()):
+    pats = [format(p, f"0{n}b")[::-1] for p in line_patterns(n, max_run)]
+    out = []
+    for rows in itertools.product(pats, repeat=n):
+        if unique and len(set(rows)) < n:
+            continue
+        cols = ["".join(r[c] for r in rows) for c in range(n)]
+        if any(c[::-1] not in {format(p, f"0{n}b") for p in line_patterns(n, max_run)} for c in cols):
+            continue
+        if unique and len(set(cols)) < n:
+            continue
+        if any(g != "." and g != rows[r][c] for r, row in enumerate(givens) for c, g in enumerate(row)):
+            continue
+        if any((rows[a[0]][a[1]] == rows[b[0]][b[1]]) != (s == "=") for a, b, s in edges):
+            continue
+        out.append(tuple(rows))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_sat_count_matches_brute_force_on_empty_4x4(unique):
+    e = BinaryEngine(4, 2, unique)
+    found = e.sat_solutions(["...."] * 4, limit=1000)
+    assert sorted(found) == _brute(4, 2, unique, ["...."] * 4)
+    assert len(found) == (72 if unique else 90)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_sat_agrees_with_brute_force_on_random_4x4(data):
+    unique = data.draw(st.booleans())
+    cells = data.draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("01")),
+                               max_size=5))
+    grid = [["."] * 4 for _ in range(4)]
+    for r, c, v in cells:
+        grid[r][c] = v
+    givens = ["".join(row) for row in grid]
+    edge_list = data.draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2), st.booleans(),
+                                             st.sampled_from("=x")), max_size=3))
+    edges = []
+    for r, c, vertical, sign in edge_list:
+        a, b = ((c, r), (c + 1, r)) if vertical else ((r, c), (r, c + 1))
+        edges.append((a, b, sign))
+    e = BinaryEngine(4, 2, unique)
+    found = e.sat_solutions(givens, [Edge(a, b, s) for a, b, s in edges], limit=100)
+    assert sorted(found) == _brute(4, 2, unique, givens, edges)
+
+
+def test_sat_on_6x6_agrees_with_brute_force_for_a_generated_puzzle():
+    p = TAKUZU.generate(6, {}, Level.MEDIUM, random.Random(8))
+    assert TAKUZU.solutions(p, 5) == _brute(6, 2, True, p.givens) == [p.solution]
+
+
+# ----- full grids and generation ------------------------------------------------------------
+@pytest.mark.parametrize("n,run,unique", [(6, 2, True), (10, 2, True), (14, 2, True), (12, 3, False)])
+def test_random_solution_is_valid(n, run, unique):
+    e = BinaryEngine(n, run, unique)
+    board = random_solution(e, random.Random(n))
+    rows = board.rows()
+    puzzle = Puzzle("takuzu", n, {"max_run": run, "unique_lines": unique}, rows, rows)
+    assert TAKUZU.validate(puzzle) == []
+
+
+@pytest.mark.parametrize("variant,size,level", [
+    (TAKUZU, 10, Level.HARD), (TAKUZU, 8, Level.EXPERT), (TANGO, 8, Level.MEDIUM), (TANGO, 6, Level.EXPERT),
+])
+def test_generation_hits_level_and_is_unique(variant, size, level):
+    p = variant.generate(size, {}, level, random.Random(size * 7 + level))
+    assert p.grade.level == level
+    assert variant.solutions(p, 2) == [p.solution]
+
+
+def test_max_run_three():
+    p = TAKUZU.generate(8, {"max_run": 3}, Level.MEDIUM, random.Random(2))
+    assert p.rules["max_run"] == 3
+    assert TAKUZU.validate(p) == [] and TAKUZU.solutions(p, 2) == [p.solution]
+
+
+def test_tango_signs_only_what_is_needed():
+    p = TANGO.generate(6, {}, Level.MEDIUM, random.Random(4))
+    assert p.edges
+    for edge in p.edges:
+        rest = tuple(e for e in p.edges if e != edge)
+        weaker = Puzzle("tango", 6, p.rules, p.givens, p.solution, edges=rest)
+        # dropping any sign makes it either ambiguous or harder than medium
+        g = TANGO.grade(weaker)
+        assert not g.solved or g.level > Level.MEDIUM
+
+
+def test_rules_validation():
+    with pytest.raises(ValueError, match="max_run: 3"):
+        TAKUZU.parse_rules({"max_run": 3}, 6)
+    with pytest.raises(ValueError, match="unknown rule option"):
+        TAKUZU.parse_rules({"maxrun": 2}, 6)
+    with pytest.raises(ValueError, match="true or false"):
+        TANGO.parse_rules({"unique_lines": "yes"}, 6)
+    assert TANGO.parse_rules(None, 6) == {"max_run": 2, "unique_lines": False}
+    assert TAKUZU.parse_rules(None, 6) == {"max_run": 2, "unique_lines": True}

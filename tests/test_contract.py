@@ -1,0 +1,84 @@
+"""The contract every variant keeps: generate -> unique -> graded as asked ->
+JSON round trip -> validates -> draws."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookgen.book import check_puzzle, puzzle_json
+from bookgen.core.difficulty import LEVELS, Level
+from bookgen.core.pen import BOLD, RecordingPen
+from bookgen.core.rng import derive_seed, rng_for
+from bookgen.variants.registry import VARIANTS
+
+SMALL = {"takuzu": 6, "tango": 6, "kenken": 5}
+CASES = [(name, level) for name in sorted(VARIANTS) for level in LEVELS]
+
+
+def _make(name: str, level: Level, index: int = 0):
+    variant = VARIANTS[name]
+    size = SMALL.get(name, variant.default_size)
+    rules = variant.parse_rules({}, size)
+    seed = derive_seed(99, LEVELS.index(level), index)
+    return variant, variant.generate(size, rules, level, rng_for(seed))
+
+
+@pytest.mark.parametrize("name,level", CASES, ids=[f"{n}-{lv.key}" for n, lv in CASES])
+def test_contract(name, level):
+    variant, puzzle = _make(name, level)
+    assert puzzle.variant == name
+    # unique, by the exact solver
+    found = variant.solutions(puzzle, 2)
+    assert found == [puzzle.solution]
+    # the solution keeps every rule and agrees with the givens
+    assert variant.validate(puzzle) == []
+    # graded exactly as asked, solved by the ladder without guessing
+    grade = variant.grade(puzzle)
+    assert grade.solved and grade.level == level == puzzle.grade.level
+    assert grade.score == puzzle.grade.score and sum(grade.techniques.values()) > 0
+    # the ladder's steps only ever write the solution's symbols
+    steps, reached, solved = variant.explain(puzzle)
+    assert solved and reached == puzzle.solution
+    for step in steps:
+        for (r, c), symbol in step.cells:
+            assert puzzle.solution[r][c] == symbol, step
+    # JSON round trip through the book format, and the checker agrees
+    entry = puzzle_json(1, puzzle, page=3)
+    back = variant.from_json(entry)
+    assert (back.givens, back.solution, back.rules, back.edges, back.cages) == (
+        puzzle.givens, puzzle.solution, puzzle.rules, puzzle.edges, puzzle.cages)
+    assert check_puzzle(entry) == []
+    # it draws: a frame, grid lines, and something in the cells
+    for solved_view in (False, True):
+        pen = RecordingPen()
+        variant.draw(pen, puzzle, solved=solved_view)
+        kinds = pen.kinds()
+        assert kinds.get("line", 0) >= puzzle.size - 1
+        assert any(op[-1] == BOLD for op in pen.ops if op[0] in ("line", "rect"))
+    empty, full = RecordingPen(), RecordingPen()
+    variant.draw(empty, puzzle, solved=False)
+    variant.draw(full, puzzle, solved=True)
+    assert len(full.ops) > len(empty.ops)  # the answer view adds the filled-in cells
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_same_seed_same_puzzle(name):
+    _, a = _make(name, Level.MEDIUM, 5)
+    _, b = _make(name, Level.MEDIUM, 5)
+    _, c = _make(name, Level.MEDIUM, 6)
+    assert a == b
+    assert a.solution != c.solution or a.givens != c.givens
+
+
+def test_check_puzzle_catches_tampering():
+    variant, puzzle = _make("takuzu", Level.MEDIUM)
+    entry = puzzle_json(1, puzzle, page=3)
+    # an answer that breaks a rule
+    bad = dict(entry, solution=[row.replace("0", "1") for row in entry["solution"]])
+    assert any("1s and" in p for p in check_puzzle(bad))
+    # a puzzle with two solutions: remove every given
+    empty = dict(entry, givens=["." * puzzle.size] * puzzle.size)
+    assert check_puzzle(empty) == ["has more than one solution"]
+    # a wrong difficulty label
+    other = "expert" if entry["difficulty"] != "expert" else "easy"
+    assert "labelled" in check_puzzle(dict(entry, difficulty=other))[0]
