@@ -68,6 +68,10 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
 LINE_SUM_CELLS = 3
 # The most different sums the cages inside a line may leave open for line_sum.
 LINE_SUM_OPTIONS = 12
+# A trial assumes a digit in a cell with at most this many candidates ...
+TRIAL_MAX_CANDIDATES = 2
+# ... and follows it with the techniques up to this tier.
+TRIAL_DEPTH = Level.HARD
 
 
 class Contradiction(Exception):
@@ -145,9 +149,17 @@ class Board:
 
 
 class State:
-    """Candidates, placed cells and live cage assignments; cheap to copy."""
+    """Candidates, placed cells and live cage assignments; cheap to copy.
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "live", "dirty", "static_done", "fresh")
+    Besides the candidates it keeps bookkeeping that lets techniques skip work
+    that can't find anything new: per cage the digits its live assignments
+    still cover (``union``) and whether ``cage_line`` has seen its current
+    assignments; per line a change counter (``stamp``) and, per line
+    technique, the counter it last checked the line at (``seen``).
+    """
+
+    __slots__ = ("board", "cand", "placed", "unplaced", "live", "union", "static_done",
+                 "line_done", "stamp", "seen", "fresh")
 
     def __init__(self, board: Board) -> None:
         n = board.n
@@ -156,8 +168,12 @@ class State:
         self.placed = [False] * (n * n)
         self.unplaced = n * n
         self.live = list(board.assigns)
-        self.dirty = [True] * len(board.cells)
+        # Start from "covers everything" so the first cage_combos pass filters every cell.
+        self.union = [[full_mask(n) | 1 << n] * len(idx) for idx in board.cells]
         self.static_done = [False] * len(board.cells)
+        self.line_done = [False] * len(board.cells)
+        self.stamp = [0] * (2 * n)
+        self.seen: dict[str, list[int]] = {}
         self.fresh: list[int] = []  # cells the current technique reduced to one candidate
 
     def copy(self) -> "State":
@@ -168,8 +184,11 @@ class State:
         other.placed = self.placed[:]
         other.unplaced = self.unplaced
         other.live = self.live[:]
-        other.dirty = self.dirty[:]
+        other.union = self.union[:]  # inner lists are replaced, never mutated
         other.static_done = self.static_done[:]
+        other.line_done = self.line_done[:]
+        other.stamp = self.stamp[:]
+        other.seen = {k: v[:] for k, v in self.seen.items()}
         other.fresh = []
         return other
 
@@ -182,10 +201,19 @@ class State:
         if not new:
             raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
         self.cand[i] = new
-        self.dirty[self.board.cage_of[i]] = True
+        n = self.board.n
+        self.stamp[i // n] += 1
+        self.stamp[n + i % n] += 1
         if not new & (new - 1):
             self.fresh.append(i)
         return True
+
+    def seen_list(self, name: str) -> list[int]:
+        """The per-line counters technique ``name`` last checked at."""
+        got = self.seen.get(name)
+        if got is None:
+            got = self.seen[name] = [-1] * len(self.stamp)
+        return got
 
     def place(self, i: int) -> None:
         """Mark a single-candidate cell placed and clear its digit from its row and column."""
@@ -346,27 +374,28 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
 def t_cage_combos(b: Board, st: State, run: Run) -> int:
     cand = st.cand
     for k, idx in enumerate(b.cells):
-        if not st.dirty[k]:
-            continue
-        st.dirty[k] = False
         if len(idx) < 2:
             continue
-        ms = [cand[i] for i in idx]
-        if len(idx) == 2:
-            m0, m1 = ms
-            live = [a for a in st.live[k] if m0 >> (a[0] - 1) & 1 and m1 >> (a[1] - 1) & 1]
-        else:
-            live = [a for a in st.live[k] if all(m >> (d - 1) & 1 for m, d in zip(ms, a))]
+        union = st.union[k]
+        # Only cells that lost a digit the live assignments still use need filtering.
+        stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
+        if not stale:
+            continue
+        live = st.live[k]
+        for j in stale:
+            m = cand[idx[j]]
+            live = [a for a in live if m >> (a[j] - 1) & 1]
         if not live:
             raise Contradiction(f"{b.labels[k]} has no combination left")
         st.live[k] = live
-        union = [0] * len(idx)
+        st.line_done[k] = False
+        new_union = [0] * len(idx)
         for a in live:
             for j, d in enumerate(a):
-                union[j] |= 1 << (d - 1)
-        cuts = _apply(st, idx, [~u for u in union])
+                new_union[j] |= 1 << (d - 1)
+        st.union[k] = new_union
+        cuts = _apply(st, idx, [~u for u in new_union])
         if cuts:
-            st.dirty[k] = False  # our own cuts are already reflected in ``live``
             if run.explain:
                 shown = [_combo_text(b.clues[k], a) for a in live[:4]]
                 more = f" and {len(live) - 4} more" if len(live) > 4 else ""
@@ -379,7 +408,11 @@ def t_cage_combos(b: Board, st: State, run: Run) -> int:
 def t_hidden_single(b: Board, st: State, run: Run) -> int:
     cand = st.cand
     n = b.n
+    seen = st.seen_list("hidden_single")
     for li, line in enumerate(b.lines):
+        if seen[li] == st.stamp[li]:
+            continue
+        seen[li] = st.stamp[li]
         for d in range(n):
             m = 1 << d
             where = -1
@@ -406,7 +439,7 @@ def t_hidden_single(b: Board, st: State, run: Run) -> int:
 def t_cage_line(b: Board, st: State, run: Run) -> int:
     n = b.n
     for k, idx in enumerate(b.cells):
-        if len(idx) < 2 or all(st.placed[i] for i in idx):
+        if len(idx) < 2 or st.line_done[k]:
             continue
         live = st.live[k]
         rows = sorted({i // n for i in idx})
@@ -433,13 +466,18 @@ def t_cage_line(b: Board, st: State, run: Run) -> int:
                                   f"so no other cell of {b.line_names[li]} can hold it; "
                                   f"{_describe_cuts(st, cuts)}.")
                 return 1
+        st.line_done[k] = True  # nothing new until its assignments shrink again
     return 0
 
 
 def _naked(size: int, name: str) -> Callable[[Board, State, Run], int]:
     def tech(b: Board, st: State, run: Run) -> int:
         cand = st.cand
+        seen = st.seen_list(name)
         for li, line in enumerate(b.lines):
+            if seen[li] == st.stamp[li]:
+                continue
+            seen[li] = st.stamp[li]  # a cut below changes the stamp again
             open_ = [i for i in line if not st.placed[i] and (cand[i]).bit_count() <= size]
             if len(open_) < size:
                 continue
@@ -470,7 +508,11 @@ def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
     def tech(b: Board, st: State, run: Run) -> int:
         cand = st.cand
         n = b.n
+        seen = st.seen_list(name)
         for li, line in enumerate(b.lines):
+            if seen[li] == st.stamp[li]:
+                continue
+            seen[li] = st.stamp[li]
             open_cells = [i for i in line if not st.placed[i]]
             if len(open_cells) <= size:
                 continue
@@ -557,15 +599,17 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
 
 def t_trial(b: Board, st: State, run: Run) -> int:
     n = b.n
+    # Only cells with few candidates: a player tries a pair, not a spread of six.
     order = sorted(
-        (st.cand[i].bit_count(), i) for i in range(n * n) if not st.placed[i]
+        (st.cand[i].bit_count(), i) for i in range(n * n)
+        if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES
     )
     for _, i in order:
         for d in digits_of(st.cand[i]):
             sub = st.copy()
             try:
                 sub.elim(i, ~bit(d))
-                solve(sub, Level.HARD, Run())
+                solve(sub, TRIAL_DEPTH, Run())
             except Contradiction:
                 st.elim(i, bit(d))
                 if run.explain:

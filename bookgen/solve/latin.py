@@ -172,23 +172,22 @@ def shape_assignments(shape: tuple[Cell, ...], op: str, target: int, n: int) -> 
             if acc == target:
                 out.append(tuple(cur))
             return
+        forbidden = 0
+        for j in clash[i]:
+            forbidden |= 1 << cur[j]
         left = k - i - 1  # cells still to fill after this one
-        for d in range(1, n + 1):
-            if any(cur[j] == d for j in clash[i]):
-                continue
-            if op == "+":
-                s = acc + d
-                # The remaining cells add between 1 and n each.
-                if s + left > target or s + left * n < target:
-                    continue
-                cur[i] = d
-                rec(i + 1, s)
-            else:
-                p = acc * d
-                if target % p:
-                    continue
-                cur[i] = d
-                rec(i + 1, p)
+        if op == "+":
+            lo = max(1, target - acc - left * n)
+            hi = min(n, target - acc - left)
+            for d in range(lo, hi + 1):
+                if not forbidden >> d & 1:
+                    cur[i] = d
+                    rec(i + 1, acc + d)
+        else:
+            for d in range(1, n + 1):
+                if not forbidden >> d & 1 and not target % (acc * d):
+                    cur[i] = d
+                    rec(i + 1, acc * d)
 
     rec(0, 0 if op == "+" else 1)
     return tuple(out)
