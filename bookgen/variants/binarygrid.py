@@ -30,7 +30,7 @@ SIGN_FILL = 1.0
 MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
 EXPERT_EXTRA = 3  # givens removed beyond the hard-minimal puzzle at expert
 EXPERT_SIGN_TRIES = 3  # signs tried (each a full trial scan) when no given can go
-SIGN_SHARE = {"few": 0.4, "normal": 0.25, "many": 0.12}  # signs placed before carving
+SIGN_SHARE = {"few": 0.25, "normal": 0.15, "many": 0.08}  # LinkedIn-like at normal: ~5 givens, ~6 signs on 6x6
 
 
 @lru_cache(maxsize=64)
