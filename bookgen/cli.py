@@ -30,10 +30,11 @@ def _fail(message: str, code: int = EXIT_FAIL) -> None:
 def _progress(enabled: bool):
     if not enabled:
         return None, None
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), transient=True, console=None)
+                   TimeElapsedColumn(), transient=True, console=Console(stderr=True))
     task = bar.add_task("generating", total=None)
 
     def update(done: int, total: int) -> None:
