@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import reprlib
+import secrets
+import signal
+import threading
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from bookgen import __version__
-from bookgen.config import Book
+from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
@@ -31,6 +36,18 @@ Progress = Callable[[int, int], None]
 
 class BuildError(Exception):
     """A build that could not finish; the message says which section and what to change."""
+
+
+class OutputError(BuildError):
+    """The output directory can't be used: a command-line mistake, found before any work."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or a termination signal; ``signum`` says which."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass(frozen=True)
@@ -65,7 +82,11 @@ def run_job(job: Job) -> Puzzle:
 
 
 def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None) -> list[Puzzle]:
-    """Run every job; results in job order. ``GenerationError`` names the failing job."""
+    """Run every job; results in job order. ``GenerationError`` names the failing job.
+
+    On any exception, Ctrl-C included, worker processes are stopped at once
+    rather than left to finish their puzzles.
+    """
     results: list[Puzzle | None] = [None] * len(jobs)
     done = 0
     if workers <= 1 or len(jobs) <= 1:
@@ -75,9 +96,10 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
             if progress:
                 progress(done, len(jobs))
         return results  # type: ignore[return-value]
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_worker_init)
     try:
-        pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+        with _signals_blocked():  # workers are forked here: none may see Ctrl-C before it ignores it
+            pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_EXCEPTION)
             for future in finished:
@@ -86,12 +108,67 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
                     results[i] = future.result()
                 except GenerationError as exc:
                     raise GenerationError(_where(jobs[i], exc)) from None
+                except BrokenProcessPool:
+                    raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
                 done += 1
                 if progress:
                     progress(done, len(jobs))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group; the parent alone decides what happens.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and end the worker processes now."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+
+
+@contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM back (delivered on exit) where the platform allows it."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextmanager
+def interrupts_handled() -> Iterator[None]:
+    """Turn SIGTERM into ``Interrupted`` like Ctrl-C, so both clean up the same way."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Interrupted(signum)
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def _run_named(job: Job) -> Puzzle:
@@ -102,8 +179,10 @@ def _run_named(job: Job) -> Puzzle:
 
 
 def _where(job: Job, exc: Exception) -> str:
-    return (f"section {job.section + 1}, puzzle {job.index + 1}: {exc}; try an easier level, "
-            "a larger size or fewer restrictions")
+    text = str(exc)
+    if "; try" not in text:
+        text += "; try an easier level, a larger size or fewer restrictions"
+    return f"section {job.section + 1}, puzzle {job.index + 1}: {text}"
 
 
 # ----- JSON ---------------------------------------------------------------------
@@ -160,48 +239,87 @@ def rule_sets(book: Book) -> list[tuple[str, dict]]:
 
 def build(book: Book, out_dir: Path, workers: int = 1,
           progress: Progress | None = None) -> tuple[Path, Path]:
-    """Generate and write ``NAME.pdf`` and ``NAME.json``; old files survive any failure."""
+    """Generate and write ``NAME.pdf`` and ``NAME.json``; old files survive any failure.
+
+    Both files are written under temporary names in ``out_dir`` and renamed
+    into place together at the end; on an exception or Ctrl-C the temporary
+    files and any directory this call created are removed again.
+    """
     out_dir = Path(out_dir)
-    _prepare_dir(out_dir)
-    puzzles = generate(plan(book), workers, progress)
-    entries = entries_for(book, puzzles)
-    pdf_path, json_path = out_dir / f"{book.name}.pdf", out_dir / f"{book.name}.json"
+    created = _prepare_dir(out_dir)
     temps: list[Path] = []
     try:
-        tmp_pdf = _temp_in(out_dir, pdf_path.name)
-        temps.append(tmp_pdf)
+        puzzles = generate(plan(book), workers, progress)
+        entries = entries_for(book, puzzles)
+        pdf_path, json_path = out_dir / f"{book.name}.pdf", out_dir / f"{book.name}.json"
+        tmp_pdf = _temp_in(out_dir, pdf_path.name, temps)
         pages = render_book(tmp_pdf, book.title, book.subtitle, book.author, book.seed,
                             book.page, entries, rule_sets(book))
-        tmp_json = _temp_in(out_dir, json_path.name)
-        temps.append(tmp_json)
+        tmp_json = _temp_in(out_dir, json_path.name, temps)
         tmp_json.write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)
-        os.replace(tmp_pdf, pdf_path)
-        os.replace(tmp_json, json_path)
-        temps.clear()
+        with _signals_blocked():  # the two renames go together: never a new PDF beside an old JSON
+            os.replace(tmp_pdf, pdf_path)
+            os.replace(tmp_json, json_path)
+            temps.clear()
+            created.clear()
+    except OSError as exc:
+        raise BuildError(f"cannot write the book to {out_dir}: {exc.strerror or exc}") from None
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
+        for folder in reversed(created):  # deepest first; only if still empty
+            try:
+                folder.rmdir()
+            except OSError:
+                break
     return pdf_path, json_path
 
 
-def _prepare_dir(out_dir: Path) -> None:
+def _prepare_dir(out_dir: Path) -> list[Path]:
+    """Make sure ``out_dir`` exists and takes new files; the folders created, outermost first."""
+    missing = []
+    folder = out_dir.absolute()
+    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    missing.reverse()
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {out_dir}: is a file, not a directory")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BuildError(f"cannot create output directory {out_dir}: {exc.strerror}") from None
-    if not os.access(out_dir, os.W_OK | os.X_OK):
-        raise BuildError(f"output directory {out_dir} is not writable")
+        raise OutputError(f"--out {out_dir}: cannot create the directory: {exc.strerror or exc}") from None
+    probe: list[Path] = []
+    try:
+        _temp_in(out_dir, "write-test", probe)  # os.access() says yes to root even on a read-only disk
+    except OSError as exc:
+        for folder in reversed(missing):
+            with suppress(OSError):
+                folder.rmdir()
+        raise OutputError(f"--out {out_dir}: the directory is not writable: {exc.strerror or exc}") from None
+    finally:
+        for tmp in probe:
+            tmp.unlink(missing_ok=True)
+    return missing
 
 
-def _temp_in(folder: Path, name: str) -> Path:
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make the book private
-    return Path(tmp)
+def _temp_in(folder: Path, name: str, temps: list[Path]) -> Path:
+    """Create an empty ``.NAME.XXXX.tmp`` in ``folder``, listed in ``temps`` before it exists."""
+    while True:
+        path = folder / f".{name}.{secrets.token_hex(6)}.tmp"
+        temps.append(path)  # first, so an interrupt right after creation still cleans it up
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+        except FileExistsError:
+            temps.remove(path)
+            continue
+        except OSError:
+            temps.remove(path)
+            raise
+        os.close(fd)
+        return path
 
 
 def _fsync(path: Path) -> None:
@@ -210,20 +328,47 @@ def _fsync(path: Path) -> None:
 
 
 # ----- checking -----------------------------------------------------------------------
+REQUIRED = ("size", "givens", "solution", "difficulty")
+MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
+
+
+class CheckError(Exception):
+    """A book JSON file that can't be read at all (not a per-puzzle problem)."""
+
+
+def read_book_json(path: str | Path) -> Any:
+    """The parsed JSON document at ``path``; ``CheckError`` with FILE[:LINE:COL] otherwise."""
+    try:
+        text = read_text_file(path)
+    except ValueError as exc:
+        raise CheckError(f"{path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CheckError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits; absurd nesting
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise CheckError(f"{path}: not usable JSON: {reason}") from None
+
+
 def check_puzzle(entry: Any) -> list[str]:
     """Every problem with one puzzle entry of a book JSON (empty when it is sound)."""
+    return [_short(p) for p in _puzzle_problems(entry)]
+
+
+def _puzzle_problems(entry: Any) -> list[str]:
     if not isinstance(entry, dict):
-        return ["is not a JSON object"]
+        return [f"is not a JSON object but {reprlib.repr(entry)}"]
     name = entry.get("variant")
     try:
         variant = get_variant(name) if isinstance(name, str) else None
     except KeyError:
         variant = None
     if variant is None:
-        return [f"unknown variant {name!r}"]
-    missing = [k for k in ("size", "givens", "solution", "difficulty") if k not in entry]
+        return [f"unknown variant {reprlib.repr(name)}" if "variant" in entry else "missing field 'variant'"]
+    missing = [f"missing field {k!r}" for k in REQUIRED if k not in entry]
     if missing:
-        return [f"missing field {missing[0]!r}"]
+        return missing
     try:
         puzzle = variant.from_json(entry)
     except (ValueError, TypeError, KeyError) as exc:
@@ -242,8 +387,12 @@ def check_puzzle(entry: Any) -> list[str]:
     if not grade.solved:
         return ["cannot be solved without guessing (the technique ladder gets stuck)"]
     if grade.level.key != entry.get("difficulty"):
-        return [f"grades {grade.level.key}, but is labelled {entry.get('difficulty')!r}"]
+        return [f"grades {grade.level.key}, but is labelled {reprlib.repr(entry.get('difficulty'))}"]
     return []
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_PROBLEM else text[: MAX_PROBLEM - 3] + "..."
 
 
 def check_book(data: Any) -> tuple[int, list[str]]:
@@ -252,13 +401,14 @@ def check_book(data: Any) -> tuple[int, list[str]]:
         return 0, ["not a bookgen book: the top level is not a JSON object"]
     failures = []
     if data.get("format") != FORMAT:
-        failures.append(f"format is {data.get('format')!r}, expected {FORMAT!r}")
+        failures.append(f"format is {reprlib.repr(data.get('format'))}, expected {FORMAT!r}")
     puzzles = data.get("puzzles")
     if not isinstance(puzzles, list):
         return 0, failures + ["missing 'puzzles' list"]
     for i, entry in enumerate(puzzles):
-        number = entry.get("number", i + 1) if isinstance(entry, dict) else i + 1
+        number = entry.get("number") if isinstance(entry, dict) else None
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 10**9:
+            number = i + 1
         for problem in check_puzzle(entry):
             failures.append(f"puzzle {number}: {problem}")
     return len(puzzles), failures
-

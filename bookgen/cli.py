@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Optional
@@ -11,7 +11,10 @@ from typing import Optional
 import typer
 
 from bookgen import __version__
-from bookgen.book import BuildError, build as build_book, check_book
+from bookgen.book import (
+    BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
+    interrupts_handled, read_book_json,
+)
 from bookgen.config import ConfigError, load_book
 from bookgen.core.types import GenerationError
 
@@ -19,7 +22,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
 
 EXIT_FAIL = 1
-EXIT_CONFIG = 2
+EXIT_CONFIG = 2  # also a bad option or output directory: the command line is the input
+MAX_JOBS = 256  # more worker processes than this is a typo, not a plan
 
 
 def _fail(message: str, code: int = EXIT_FAIL) -> None:
@@ -52,6 +56,15 @@ def build(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
 ) -> None:
     """Generate a book: NAME.pdf and NAME.json in the output directory."""
+    with interrupts_handled():
+        try:
+            _build(config, seed, out, jobs, quiet)
+        except KeyboardInterrupt as exc:
+            signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+            _fail("interrupted; no partial files were left behind", 128 + signum)
+
+
+def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
     try:
         book = load_book(config)
     except ConfigError as exc:
@@ -60,8 +73,8 @@ def build(
         raise typer.Exit(EXIT_CONFIG)
     if seed is not None:
         book = book.with_seed(seed)
-    if jobs < 0:
-        _fail("--jobs must be 0 (all cores) or more", EXIT_CONFIG)
+    if not 0 <= jobs <= MAX_JOBS:
+        _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
     workers = jobs or os.cpu_count() or 1
     bar, update = _progress(not quiet and sys.stderr.isatty())
     try:
@@ -70,6 +83,8 @@ def build(
                 pdf, data = build_book(book, out, workers, update)
         else:
             pdf, data = build_book(book, out, workers, None)
+    except OutputError as exc:
+        _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
         _fail(str(exc))
     if not quiet:
@@ -81,13 +96,9 @@ def build(
 def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'.")) -> None:
     """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade."""
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        _fail(f"{file}: no such file")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{file}: cannot read: {exc}")
-    except json.JSONDecodeError as exc:
-        _fail(f"{file}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}")
+        data = read_book_json(file)
+    except CheckError as exc:
+        _fail(str(exc))
     count, failures = check_book(data)
     for line in failures:
         typer.echo(f"{file}: {line}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -24,6 +25,8 @@ from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.variants.registry import get_variant, variant_names
 
 MAX_COUNT = 100_000
+MAX_NODES = 100_000  # YAML values after alias expansion: a "billion laughs" file stops here
+MAX_DEPTH = 32  # nesting of lists and mappings; a book needs about six
 PAGE_FORMATS = ("letter", "a4")
 GIVENS_AMOUNTS = ("few", "normal", "many")
 
@@ -88,12 +91,15 @@ def _scalar(node: yaml.ScalarNode) -> Any:
         return None
     if low in ("true", "false"):
         return low == "true"
-    if _INT.match(text):
-        return int(text.replace("_", ""))
-    if _HEX.match(text):
-        return int(text, 16)
-    if _OCT.match(text):
-        return int(text[2:], 8)
+    try:
+        if _INT.match(text):
+            return int(text.replace("_", ""))
+        if _HEX.match(text):
+            return int(text, 16)
+        if _OCT.match(text):
+            return int(text[2:], 8)
+    except ValueError:  # Python refuses to convert integers of thousands of digits
+        raise _NodeError(node, f"number {_show(text)} is far too long") from None
     if _FLOAT.match(text) and any(ch.isdigit() for ch in text):
         return float(text.replace("_", ""))
     if low in (".inf", "+.inf", "-.inf", ".nan"):
@@ -102,36 +108,59 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 
 
 class _NodeError(Exception):
-    def __init__(self, node: yaml.Node, message: str):
+    def __init__(self, node: yaml.Node, message: str, at: tuple[int, int] | None = None):
         self.node = node
         self.message = message
+        self.at = at or _pos(node)
 
 
 def _pos(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tuple[int, int], str]]) -> Any:
-    where.values[path] = _pos(node)
+class _Budget:
+    """Counts built values and remembers the nodes being built, so aliases can't loop or explode."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.open: set[int] = set()
+
+
+def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tuple[int, int], str]],
+           budget: _Budget) -> Any:
+    budget.nodes += 1
+    if budget.nodes > MAX_NODES:
+        # aliases expand in place, so point at the top-level entry that grew too big
+        raise _NodeError(node, f"the file holds more than {MAX_NODES} values (YAML aliases "
+                         "expanding?); a book needs far fewer", where.keys.get(path[:1]))
+    if len(path) > MAX_DEPTH:
+        raise _NodeError(node, f"lists and mappings are nested more than {MAX_DEPTH} deep")
+    where.values.setdefault(path, _pos(node))
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), where, issues) for i, item in enumerate(node.value)]
-    if isinstance(node, yaml.MappingNode):
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise _NodeError(key_node, "YAML merge keys (<<) are not supported")
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise _NodeError(key_node, "mapping keys must be plain words")
-            key = key_node.value
-            if key in out:
-                issues.append((_pos(key_node), f"duplicate key {key!r} (YAML would silently keep "
-                               "only the last one); remove one of them"))
-                continue
-            where.keys[path + (key,)] = _pos(key_node)
-            out[key] = _build(value_node, path + (key,), where, issues)
-        return out
+    if id(node) in budget.open:
+        raise _NodeError(node, "a YAML alias refers to the value that contains it")
+    budget.open.add(id(node))
+    try:
+        if isinstance(node, yaml.SequenceNode):
+            return [_build(item, path + (i,), where, issues, budget) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise _NodeError(key_node, "YAML merge keys (<<) are not supported")
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise _NodeError(key_node, "mapping keys must be plain words")
+                key = key_node.value
+                if key in out:
+                    issues.append((_pos(key_node), f"duplicate key {key!r} (YAML would silently keep "
+                                   "only the last one); remove one of them"))
+                    continue
+                where.keys.setdefault(path + (key,), _pos(key_node))
+                out[key] = _build(value_node, path + (key,), where, issues, budget)
+            return out
+    finally:
+        budget.open.discard(id(node))
     raise _NodeError(node, "unsupported YAML node")
 
 
@@ -140,10 +169,15 @@ def load_yaml(text: str, file: str) -> tuple[Any, Located]:
     where = Located()
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise ConfigError([ConfigIssue(file, 1, 1, f"lists and mappings are nested more than "
+                                       f"{MAX_DEPTH} deep")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = ", ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
+        if exc.problem == "but found another document":
+            problem = "a book file is one YAML document, but a second one starts here"
         raise ConfigError([ConfigIssue(file, line, col, f"YAML syntax error: {problem}")]) from None
     except yaml.YAMLError as exc:
         raise ConfigError([ConfigIssue(file, 1, 1, f"YAML error: {exc}")]) from None
@@ -152,9 +186,9 @@ def load_yaml(text: str, file: str) -> tuple[Any, Located]:
                                        "'title' and 'sections'")])
     dupes: list[tuple[tuple[int, int], str]] = []
     try:
-        data = _build(node, (), where, dupes)
+        data = _build(node, (), where, dupes, _Budget())
     except _NodeError as exc:
-        line, col = _pos(exc.node)
+        line, col = exc.at
         raise ConfigError([ConfigIssue(file, line, col, exc.message)]) from None
     if dupes:
         raise ConfigError([ConfigIssue(file, l, c, m) for (l, c), m in dupes])
@@ -233,6 +267,12 @@ class Book:
                     self.page, self.sections)
 
 
+def _show(value: Any, limit: int = 40) -> str:
+    """``repr`` cut short, so one bad value can't flood the terminal."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _hint(word: Any, choices) -> str:
     if not isinstance(word, str):
         return ""
@@ -261,31 +301,34 @@ def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
         return loc, True, f"unknown key {loc[-1]!r}{_hint(loc[-1], _FIELDS.get(parent, ()))}"
     if kind == "missing":
         return loc[:-1], False, f"missing required key {loc[-1]!r}"
+    if value is None and kind not in ("extra_forbidden", "missing"):
+        return loc, False, f"{field} has no value"
     if kind in ("bool_type",) or (isinstance(value, str) and value.lower() in _YAML11_BOOLS and "bool" in kind):
-        return loc, False, f"{field} must be true or false, got {value!r}"
+        return loc, False, (f"{field} must be true or false, got {_show(value)}"
+                            + (" (YAML 1.1 would have read it as a boolean)" if isinstance(value, str) else ""))
     if kind in ("int_type", "int_parsing", "int_from_float"):
         extra = ""
         if isinstance(value, float):
             extra = " (write it without a decimal point or exponent)"
         elif isinstance(value, bool):
             extra = ""
-        return loc, False, f"{field} must be a whole number, got {value!r}{extra}"
+        return loc, False, f"{field} must be a whole number, got {_show(value)}{extra}"
     if kind in ("string_type",):
-        return loc, False, f"{field} must be text, got {value!r}"
+        return loc, False, f"{field} must be text, got {_show(value)}"
     if kind == "too_short" and field == "sections":
         return loc, False, "a book needs at least one section"
     if kind == "literal_error":
-        return loc, False, f"{field} must be one of {', '.join(GIVENS_AMOUNTS)}, got {value!r}"
+        return loc, False, f"{field} must be one of {', '.join(GIVENS_AMOUNTS)}, got {_show(value)}"
     if kind in ("list_type", "dict_type", "model_type", "model_attributes_type"):
         want = {"list_type": "a list", "dict_type": "a mapping", "model_type": "a mapping",
                 "model_attributes_type": "a mapping"}[kind]
-        return loc, False, f"{field} must be {want}, got {value!r}"
+        return loc, False, f"{field} must be {want}, got {_show(value)}"
     return loc, False, f"{field}: {err['msg']}"
 
 
 def _difficulty_message(value: Any) -> str:
     return ("difficulty must be a level (" + ", ".join(LEVEL_KEYS) + "), a ramp {from: easy, to: hard}, "
-            f"or a list of {{level: count}} blocks; got {value!r}")
+            f"or a list of {{level: count}} blocks; got {_show(value)}")
 
 
 def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
@@ -330,7 +373,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         if section is not None:
             sections.append(section)
     if issues:
-        raise ConfigError(sorted(issues, key=lambda i: (i.line, i.col)))
+        raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     assert model is not None
     return Book(file, name, model.title, model.subtitle, model.author, model.seed, model.page,
                 tuple(sections))
@@ -341,6 +384,22 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
     seen = set()
     for err in exc.errors():
         loc = prefix + tuple(err["loc"])
+        if not prefix and err["loc"][0] == "sections" and len(err["loc"]) > 1:
+            continue  # a bad section item: the per-section pass reports it, once
+        if err["loc"][0] == "size":
+            # one union (a size or a list of sizes): one message, at the bad list item if any
+            value = data.get("size")
+            if isinstance(value, list):
+                if err["loc"][1:2] == ("list[int]",):
+                    path, key, message = _pydantic_message(dict(err, loc=loc), data)
+                    report(path, message, key)
+                continue
+            if "size" not in seen:
+                seen.add("size")
+                extra = " (write it without a decimal point)" if isinstance(value, float) else ""
+                report(prefix + ("size",), f"size must be a whole number or a list of them, "
+                       f"got {_show(value)}{extra}")
+            continue
         if "difficulty" in err["loc"]:
             if "difficulty" in seen:
                 continue
@@ -361,13 +420,14 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
 def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
     base: Path_ = ("sections", s_index)
     ok = True
-    if raw.count is not None and not 1 <= raw.count <= MAX_COUNT:
-        report(base + ("count",), f"count must be between 1 and {MAX_COUNT}, got {raw.count}")
+    count = raw.count
+    if count is not None and not 1 <= count <= MAX_COUNT:
+        report(base + ("count",), f"count must be between 1 and {MAX_COUNT}, got {_show(count)}")
         ok = False
     try:
         variant = get_variant(raw.variant)
     except KeyError:
-        report(base + ("variant",), f"unknown variant {raw.variant!r}; expected one of "
+        report(base + ("variant",), f"unknown variant {_show(raw.variant)}; expected one of "
                f"{', '.join(variant_names())}{_hint(raw.variant.lower(), variant_names())}")
         return None
 
@@ -378,71 +438,32 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
     for i, size in enumerate(sizes):
         path = base + ("size",) + ((i,) if isinstance(raw.size, list) else ())
         if size not in variant.sizes:
-            report(path, f"{variant.name} size must be one of {', '.join(map(str, variant.sizes))}, got {size}"
+            report(path, f"{variant.name} size must be one of {', '.join(map(str, variant.sizes))}, "
+                   f"got {_show(size)}"
                    + ("; sizes must be even" if size % 2 and variant.name in ("takuzu", "tango") else ""))
             ok = False
 
-    # difficulty -> one level per puzzle
-    levels: list[Level] = []
-    diff = raw.difficulty
-    count = raw.count
-    if not ok:
-        return None
-    try:
-        if isinstance(diff, str):
-            if count is None:
-                report(base, "missing required key 'count'")
-                return None
-            levels = [Level.parse(diff)] * count
-        elif isinstance(diff, Ramp):
-            lo, hi = Level.parse(diff.from_), Level.parse(diff.to)
-            if hi < lo:
-                report(base + ("difficulty",), f"ramp goes from {lo.key} down to {hi.key}; "
-                       "put the easier level in 'from'")
-                return None
-            if count is None:
-                report(base, "missing required key 'count'")
-                return None
-            span = hi - lo + 1
-            levels = [Level(lo + i * span // count) for i in range(count)]
-        else:
-            for b, block in enumerate(diff):
-                if len(block) != 1:
-                    report(base + ("difficulty", b), "each difficulty block is one '- level: count' pair")
-                    return None
-                (key, n), = block.items()
-                level = Level.parse(key)
-                if n < 1:
-                    report(base + ("difficulty", b, key), f"block count must be at least 1, got {n}")
-                    return None
-                levels += [level] * n
-            if count is not None and count != len(levels):
-                report(base + ("count",), f"count is {count} but the difficulty blocks add up to "
-                       f"{len(levels)}; drop count or make them agree")
-                return None
-            if not levels:
-                report(base + ("difficulty",), "difficulty block list is empty")
-                return None
-    except ValueError as exc:
-        word = str(exc).split("'")[1] if "'" in str(exc) else ""
-        report(base + ("difficulty",), f"{exc}{_hint(word, LEVEL_KEYS)}")
-        return None
-    if len(levels) > MAX_COUNT:
-        report(base + ("difficulty",), f"a section holds at most {MAX_COUNT} puzzles")
+    levels = _levels(base, raw.difficulty, count, report, count_ok=ok or count is None)
+    if levels is None or not ok:
         return None
 
     rules: dict[str, Any] = {}
-    for size in sorted(set(sizes)) if ok else []:
+    for size in sorted(set(sizes)):
         try:
             rules = variant.parse_rules(raw.rules, size)
         except ValueError as exc:
-            report(base + ("rules",), f"{exc}")
+            path, key = _rule_path(raw.rules, str(exc))
+            value = raw.rules.get(path[0]) if path and not key else None
+            yaml11 = (" (YAML 1.1 would have read it as a boolean; write true or false)"
+                      if isinstance(value, str) and value.lower() in _YAML11_BOOLS else "")
+            report(base + ("rules",) + path, f"{exc}{yaml11}", key)
             ok = False
             break
         for level in sorted(set(levels)):
             problem = variant.check_request(size, rules, level)
             if problem:
-                report(base + ("difficulty",), problem)
+                path, _ = _rule_path(raw.rules, problem)
+                report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
     options: dict[str, Any] = {}
     if raw.givens is not None:
@@ -458,21 +479,98 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
                    tuple(sorted(rules.items())), tuple(sorted(options.items())))
 
 
-def load_book(path: str | Path) -> Book:
-    """Read and validate a book file; ``ConfigError`` for every kind of problem."""
+def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:
+    """One level per puzzle from a section's difficulty, or None after reporting why not.
+
+    With ``count_ok`` false (a bad count was reported already) only the levels are checked.
+    """
+    if not count_ok:
+        count = 1 if isinstance(diff, (str, Ramp)) else None
+    try:
+        if isinstance(diff, (str, Ramp)):
+            if isinstance(diff, str):
+                lo = hi = Level.parse(diff)
+            else:
+                lo, hi = Level.parse(diff.from_), Level.parse(diff.to)
+            if hi < lo:
+                report(base + ("difficulty",), f"ramp goes from {lo.key} down to {hi.key}; "
+                       "put the easier level in 'from'")
+                return None
+            if count is None:
+                report(base, "missing required key 'count'")
+                return None
+            span = hi - lo + 1
+            return [Level(lo + i * span // count) for i in range(count)] if count_ok else None
+        levels: list[Level] = []
+        for b, block in enumerate(diff):
+            if len(block) != 1:
+                report(base + ("difficulty", b), "each difficulty block is one '- level: count' pair")
+                return None
+            (key, n), = block.items()
+            level = Level.parse(key)
+            if not 1 <= n <= MAX_COUNT - len(levels):
+                report(base + ("difficulty", b, key), f"block count must be at least 1, got {n}" if n < 1 else
+                       f"the difficulty blocks add up to more than {MAX_COUNT} puzzles")
+                return None
+            levels += [level] * n
+        if count is not None and count != len(levels):
+            report(base + ("count",), f"count is {count} but the difficulty blocks add up to "
+                   f"{len(levels)}; drop count or make them agree")
+            return None
+        if not levels:
+            report(base + ("difficulty",), "difficulty block list is empty")
+            return None
+        return levels if count_ok else None
+    except ValueError as exc:
+        word = str(exc).split("'")[1] if "'" in str(exc) else ""
+        report(base + ("difficulty",), f"{exc}{_hint(word, LEVEL_KEYS)}")
+        return None
+
+
+def _rule_path(rules: Any, message: str) -> tuple[Path_, bool]:
+    """Which rule option a variant's message is about: (path inside rules, point at its key)."""
+    if not isinstance(rules, dict):
+        return (), False
+    named = [(message.find(key), key) for key in rules if isinstance(key, str) and key in message]
+    if not named:
+        return (), False
+    _, key = min(named)
+    return (key,), "unknown" in message
+
+
+def read_text_file(path: str | Path) -> str:
+    """A regular UTF-8 text file's contents; ``OSError``-free: problems become ``ValueError``.
+
+    Only regular files are read: a FIFO or device could block forever.
+    """
     p = Path(path)
-    file = str(path)
-    if not p.exists():
-        raise ConfigError([ConfigIssue(file, 1, 1, "no such file")])
-    if p.is_dir():
-        raise ConfigError([ConfigIssue(file, 1, 1, "is a directory, not a YAML file")])
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise ValueError("no such file") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError("is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("is not a regular file (a pipe or device?); save the text to a file first")
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise ConfigError([ConfigIssue(file, 1, 1, f"cannot read the file: {exc.strerror}")]) from None
+        raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ConfigError([ConfigIssue(file, 1, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line})") from None
+
+
+def load_book(path: str | Path) -> Book:
+    """Read and validate a book file; ``ConfigError`` for every kind of problem."""
+    file = str(path)
+    try:
+        text = read_text_file(path)
+    except ValueError as exc:
+        raise ConfigError([ConfigIssue(file, 1, 1, str(exc))]) from None
     data, where = load_yaml(text, file)
-    return parse_book(data, where, file, p.stem)
+    return parse_book(data, where, file, Path(path).stem)
