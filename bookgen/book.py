@@ -401,7 +401,7 @@ def check_book(data: Any) -> tuple[int, list[str]]:
         return 0, ["not a bookgen book: the top level is not a JSON object"]
     failures = []
     if data.get("format") != FORMAT:
-        failures.append(f"format is {reprlib.repr(data.get('format'))}, expected {FORMAT!r}")
+        failures.append(_short(f"format is {reprlib.repr(data.get('format'))}, expected {FORMAT!r}"))
     puzzles = data.get("puzzles")
     if not isinstance(puzzles, list):
         return 0, failures + ["missing 'puzzles' list"]

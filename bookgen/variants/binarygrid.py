@@ -282,9 +282,11 @@ class BinaryGrid:
             try:
                 (r1, c1), (r2, c2) = raw["cells"]
                 sign = raw["sign"]
-                cells = [(int(r1), int(c1)), (int(r2), int(c2))]
+                cells = [(r1, c1), (r2, c2)]
             except (KeyError, TypeError, ValueError):
-                raise ValueError(f"edge {i + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '=' or 'x'}}") from None
+                cells = []
+            if not cells or not all(type(v) is int for cell in cells for v in cell):
+                raise ValueError(f"edge {i + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '=' or 'x'}}")
             if sign not in ("=", "x"):
                 raise ValueError(f"edge {i + 1}: sign must be '=' or 'x', got {sign!r}")
             if not all(0 <= v < size for cell in cells for v in cell) or \

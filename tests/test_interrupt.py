@@ -1,0 +1,169 @@
+"""Output safety: Ctrl-C, exceptions and failures mid-build leave the previous
+book untouched, no temporary file behind, and no worker process running."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import bookgen.book as book_module
+from bookgen.book import build
+from bookgen.config import load_book
+
+ROOT = Path(__file__).resolve().parent.parent
+# Enough work for a few seconds on two workers; the test stops it long before the end.
+SLOW = "title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 12\n    count: 60\n    difficulty: hard\n"
+OLD = {"slow.pdf": b"%PDF- the previous book", "slow.json": b'{"previous": true}\n'}
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(x) for x in text.split()]
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"
+
+
+def _previous_book(out: Path) -> None:
+    out.mkdir()
+    for name, data in OLD.items():
+        (out / name).write_bytes(data)
+
+
+def _contents(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in out.iterdir()}
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["kill -INT", "Ctrl-C to the process group"])
+def test_sigint_mid_build(tmp_path, group):
+    config = tmp_path / "slow.yaml"
+    config.write_text(SLOW)
+    out = tmp_path / "out"
+    _previous_book(out)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def child_setup():
+        os.setpgrp()  # its own group, as a shell job would have
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if this test runs in the background
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bookgen.cli", "build", str(config), "--out", str(out), "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, preexec_fn=child_setup)
+    try:
+        deadline = time.monotonic() + 30
+        while len(_children(proc.pid)) < 2:  # the two workers are up and generating
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "workers never started"
+            time.sleep(0.02)
+        workers = _children(proc.pid)
+        time.sleep(0.5)
+        assert proc.poll() is None, "the build finished before it could be interrupted"
+        if group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130
+    assert stdout == b""
+    assert stderr.decode() == "error: interrupted; no partial files were left behind\n"
+    assert _contents(out) == OLD  # no temporary file, previous book untouched
+    assert not any(_running(pid) for pid in workers)
+
+
+def test_interrupt_while_writing(tmp_path, monkeypatch, tiny_config):
+    """Ctrl-C while the PDF is half written: the temporary file goes, the old book stays."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tiny.pdf").write_bytes(b"old pdf")
+    seen = []
+
+    def half_render(path, *args, **kwargs):
+        Path(path).write_bytes(b"%PDF-1.4 half")
+        seen.append(Path(path))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(book_module, "render_book", half_render)
+    with pytest.raises(KeyboardInterrupt):
+        build(load_book(tiny_config), out)
+    assert seen and seen[0].parent == out and seen[0].name.startswith(".tiny.pdf.")
+    assert _contents(out) == {"tiny.pdf": b"old pdf"}
+
+
+def test_failure_while_writing_json(tmp_path, monkeypatch, tiny_config):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tiny.json").write_bytes(b"old json")
+
+    def broken(data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(book_module, "dumps", broken)
+    with pytest.raises(book_module.BuildError, match="cannot write the book to .*: No space left on device"):
+        build(load_book(tiny_config), out)
+    assert _contents(out) == {"tiny.json": b"old json"}
+
+
+def test_failed_build_removes_the_directory_it_made(tmp_path, monkeypatch, tiny_config):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(book_module, "generate", interrupted)
+    out = tmp_path / "new" / "deeper"
+    with pytest.raises(KeyboardInterrupt):
+        build(load_book(tiny_config), out)
+    assert [p.name for p in tmp_path.iterdir()] == ["tiny.yaml"]
+
+
+def test_written_files_follow_the_umask(tmp_path, tiny_config):
+    old = os.umask(0o027)
+    try:
+        pdf, data = build(load_book(tiny_config), tmp_path / "out")
+    finally:
+        os.umask(old)
+    assert pdf.stat().st_mode & 0o777 == data.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tiny.json", "tiny.pdf"]
+
+
+def _stuck(job):
+    time.sleep(60)  # a puzzle that would take a minute
+
+
+def test_interrupt_stops_busy_workers_at_once(monkeypatch):
+    """Ctrl-C does not wait for the puzzles in progress: the workers are ended."""
+    import multiprocessing
+    import threading
+
+    from bookgen.book import Job, generate
+    from bookgen.core.difficulty import Level
+
+    monkeypatch.setattr(book_module, "run_job", _stuck)  # forked workers see the patch
+    jobs = [Job(0, i, "takuzu", 6, (), Level.EASY, "0" * 16, ()) for i in range(4)]
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))  # a real signal, as Ctrl-C sends
+    timer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            generate(jobs, workers=2)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 10
+    assert multiprocessing.active_children() == []
