@@ -179,8 +179,14 @@ def load_yaml(text: str, file: str) -> tuple[Any, Located]:
         if exc.problem == "but found another document":
             problem = "a book file is one YAML document, but a second one starts here"
         raise ConfigError([ConfigIssue(file, line, col, f"YAML syntax error: {problem}")]) from None
+    except yaml.reader.ReaderError as exc:  # a control character: no mark, only an offset
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise ConfigError([ConfigIssue(file, line, col, f"character U+{exc.character:04X} is not allowed "
+                                       "in a YAML file")]) from None
     except yaml.YAMLError as exc:
-        raise ConfigError([ConfigIssue(file, 1, 1, f"YAML error: {exc}")]) from None
+        message = " ".join(str(exc).split())
+        raise ConfigError([ConfigIssue(file, 1, 1, f"YAML error: {message}")]) from None
     if node is None:
         raise ConfigError([ConfigIssue(file, 1, 1, "the file is empty; a book needs at least "
                                        "'title' and 'sections'")])

@@ -3,6 +3,7 @@ exact counting against brute force, generation."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -129,22 +130,55 @@ def test_contradictions_are_detected():
 
 
 # ----- exact counting against brute force --------------------------------------------------
-def _brute(n, max_run, unique, givens, edges=()):
-    pats = [format(p, f"0{n}b")[::-1] for p in line_patterns(n, max_run)]
+def _lines(n, max_run):
+    """Every balanced line without a run longer than ``max_run``, straight from the rules."""
     out = []
-    for rows in itertools.product(pats, repeat=n):
-        if unique and len(set(rows)) < n:
-            continue
-        cols = ["".join(r[c] for r in rows) for c in range(n)]
-        if any(c[::-1] not in {format(p, f"0{n}b") for p in line_patterns(n, max_run)} for c in cols):
-            continue
-        if unique and len(set(cols)) < n:
-            continue
+    for bits in itertools.product("01", repeat=n):
+        line = "".join(bits)
+        if line.count("1") * 2 == n and "0" * (max_run + 1) not in line and "1" * (max_run + 1) not in line:
+            out.append(line)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _all_grids(n, max_run, unique):
+    """Every full grid: rows from ``_lines``, columns checked as they grow (no engine code)."""
+    lines = _lines(n, max_run)
+    legal = set(lines)
+    half, run = n // 2, max_run + 1
+    out = []
+
+    def extend(rows):
+        depth = len(rows)
+        if depth == n:
+            cols = ["".join(r[c] for r in rows) for c in range(n)]
+            if all(col in legal for col in cols) and (not unique or len(set(cols)) == n):
+                out.append(tuple(rows))
+            return
+        for line in lines:
+            if unique and line in rows:
+                continue
+            ok = True
+            for c in range(n):
+                col = "".join(r[c] for r in rows) + line[c]
+                if col.count("1") > half or col.count("0") > half or col[-run:] in ("0" * run, "1" * run):
+                    ok = False
+                    break
+            if ok:
+                extend(rows + [line])
+
+    extend([])
+    return tuple(out)
+
+
+def _brute(n, max_run, unique, givens, edges=()):
+    out = []
+    for rows in _all_grids(n, max_run, unique):
         if any(g != "." and g != rows[r][c] for r, row in enumerate(givens) for c, g in enumerate(row)):
             continue
         if any((rows[a[0]][a[1]] == rows[b[0]][b[1]]) != (s == "=") for a, b, s in edges):
             continue
-        out.append(tuple(rows))
+        out.append(rows)
     return sorted(out)
 
 
@@ -156,25 +190,34 @@ def test_sat_count_matches_brute_force_on_empty_4x4(unique):
     assert len(found) == (72 if unique else 90)
 
 
-@settings(max_examples=40, deadline=None)
+def test_brute_force_knows_the_6x6_counts():
+    # 6x6 grids, balanced with no three in a row: 11,222; with distinct lines too: 4,140
+    assert len(_all_grids(6, 2, False)) == 11222
+    assert len(_all_grids(6, 2, True)) == 4140
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.data())
-def test_sat_agrees_with_brute_force_on_random_4x4(data):
-    unique = data.draw(st.booleans())
-    cells = data.draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("01")),
-                               max_size=5))
-    grid = [["."] * 4 for _ in range(4)]
+def test_sat_agrees_with_brute_force_on_random_grids(data):
+    n = data.draw(st.sampled_from([4, 6]), label="size")
+    unique = data.draw(st.booleans(), label="unique")
+    cells = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.sampled_from("01")),
+                               max_size=2 * n), label="givens")
+    grid = [["."] * n for _ in range(n)]
     for r, c, v in cells:
         grid[r][c] = v
     givens = ["".join(row) for row in grid]
-    edge_list = data.draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2), st.booleans(),
-                                             st.sampled_from("=x")), max_size=3))
+    edge_list = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 2), st.booleans(),
+                                             st.sampled_from("=x")), max_size=n), label="edges")
     edges = []
     for r, c, vertical, sign in edge_list:
         a, b = ((c, r), (c + 1, r)) if vertical else ((r, c), (r, c + 1))
         edges.append((a, b, sign))
-    e = BinaryEngine(4, 2, unique)
-    found = e.sat_solutions(givens, [Edge(a, b, s) for a, b, s in edges], limit=100)
-    assert sorted(found) == _brute(4, 2, unique, givens, edges)
+    limit = 200
+    found = BinaryEngine(n, 2, unique).sat_solutions(givens, [Edge(a, b, s) for a, b, s in edges], limit=limit)
+    expected = _brute(n, 2, unique, givens, edges)
+    assert len(found) == len(set(found)) == min(limit, len(expected))
+    assert set(found) <= set(expected)
 
 
 def test_sat_on_6x6_agrees_with_brute_force_for_a_generated_puzzle():
