@@ -15,7 +15,7 @@ import reprlib
 import secrets
 import signal
 import threading
-from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
@@ -36,6 +36,9 @@ Progress = Callable[[int, int], None]
 
 class BuildError(Exception):
     """A build that could not finish; the message says which section and what to change."""
+
+
+DEFERRED = (signal.SIGINT, signal.SIGTERM)  # the signals held back while workers start or files are renamed
 
 
 class OutputError(BuildError):
@@ -98,21 +101,19 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         return results  # type: ignore[return-value]
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_worker_init)
     try:
-        with _signals_blocked():  # workers are forked here: none may see Ctrl-C before it ignores it
+        with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
             pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_EXCEPTION)
-            for future in finished:
-                i = pending.pop(future)
-                try:
-                    results[i] = future.result()
-                except GenerationError as exc:
-                    raise GenerationError(_where(jobs[i], exc)) from None
-                except BrokenProcessPool:
-                    raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
-                done += 1
-                if progress:
-                    progress(done, len(jobs))
+        for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
+            i = pending[future]
+            try:
+                results[i] = future.result()
+            except GenerationError as exc:
+                raise GenerationError(_where(jobs[i], exc)) from None
+            except BrokenProcessPool:
+                raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
+            done += 1
+            if progress:
+                progress(done, len(jobs))
     except BaseException:
         _stop_workers(pool)
         raise
@@ -123,13 +124,15 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
 def _worker_init() -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides what happens.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, DEFERRED)
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel what is queued and end the worker processes now."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -139,19 +142,37 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
+    if manager is not None:  # after a worker died, this thread ends the others: let it finish
+        manager.join(timeout=5)
 
 
 @contextmanager
-def _signals_blocked() -> Iterator[None]:
-    """Hold SIGINT/SIGTERM back (delivered on exit) where the platform allows it."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is done, then let them act.
+
+    Two holds: a Python handler, because the kernel may hand the signal to any
+    thread (the progress bar's, say) while Python runs handlers here; and this
+    thread's signal mask, so processes forked inside start with the signals
+    pending instead of acting on them before they are set up.
+    """
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    caught: list[int] = []
+    old = {}
+    for sig in DEFERRED:
+        if signal.getsignal(sig) not in (signal.SIG_IGN, None):
+            old[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED) if hasattr(signal, "pthread_sigmask") else None
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if caught:
+            os.kill(os.getpid(), caught[0])  # delivered again, now to the usual handler
 
 
 @contextmanager
@@ -259,7 +280,7 @@ def build(book: Book, out_dir: Path, workers: int = 1,
         tmp_json.write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)
-        with _signals_blocked():  # the two renames go together: never a new PDF beside an old JSON
+        with _interrupts_deferred():  # the two renames go together: never a new PDF beside an old JSON
             os.replace(tmp_pdf, pdf_path)
             os.replace(tmp_json, json_path)
             temps.clear()

@@ -49,8 +49,9 @@ def _contents(out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in out.iterdir()}
 
 
-@pytest.mark.parametrize("group", [False, True], ids=["kill -INT", "Ctrl-C to the process group"])
-def test_sigint_mid_build(tmp_path, group):
+@pytest.mark.parametrize("sig,group", [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
+                         ids=["kill -INT", "Ctrl-C to the process group", "kill -TERM"])
+def test_signal_mid_build(tmp_path, sig, group):
     config = tmp_path / "slow.yaml"
     config.write_text(SLOW)
     out = tmp_path / "out"
@@ -74,15 +75,15 @@ def test_sigint_mid_build(tmp_path, group):
         time.sleep(0.5)
         assert proc.poll() is None, "the build finished before it could be interrupted"
         if group:
-            os.killpg(proc.pid, signal.SIGINT)
+            os.killpg(proc.pid, sig)
         else:
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(sig)
         stdout, stderr = proc.communicate(timeout=20)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 130
+    assert proc.returncode == 128 + sig  # 130 for Ctrl-C, as shells report it
     assert stdout == b""
     assert stderr.decode() == "error: interrupted; no partial files were left behind\n"
     assert _contents(out) == OLD  # no temporary file, previous book untouched
@@ -166,4 +167,21 @@ def test_interrupt_stops_busy_workers_at_once(monkeypatch):
     finally:
         timer.cancel()
     assert time.monotonic() - start < 10
+    assert multiprocessing.active_children() == []
+
+
+def _dies(job):
+    os._exit(3)  # as if the kernel's out-of-memory killer took the worker
+
+
+def test_a_dead_worker_is_a_clear_build_error(monkeypatch):
+    import multiprocessing
+
+    from bookgen.book import BuildError, Job, generate
+    from bookgen.core.difficulty import Level
+
+    monkeypatch.setattr(book_module, "run_job", _dies)
+    jobs = [Job(0, i, "takuzu", 6, (), Level.EASY, "0" * 16, ()) for i in range(3)]
+    with pytest.raises(BuildError, match=r"a worker process died \(out of memory\?\); try fewer --jobs"):
+        generate(jobs, workers=2)
     assert multiprocessing.active_children() == []
