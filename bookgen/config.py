@@ -370,12 +370,18 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         for key in sorted(set(raw) - set(known), key=str):
             report(("sections", s_index, key), f"unknown key {key!r}{_hint(key, known)}", key=True)
         raw = {k: v for k, v in raw.items() if k in known}
+        bad: set[str] = set()
         try:
             section_model = SectionModel.model_validate(raw)
         except ValidationError as exc:
             _report_errors(exc, ("sections", s_index), raw, report)
-            continue
-        section = _parse_section(s_index, section_model, report)
+            # check the rest of the section too, so every mistake shows up in one run
+            bad = {str(err["loc"][0]) for err in exc.errors()}
+            try:
+                section_model = SectionModel.model_validate({k: v for k, v in raw.items() if k not in bad})
+            except ValidationError:
+                continue
+        section = _parse_section(s_index, section_model, report, frozenset(bad))
         if section is not None:
             sections.append(section)
     if issues:
@@ -423,9 +429,10 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
         report(path, message, key)
 
 
-def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
+def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset()) -> Section | None:
+    """A ``Section``, or None after reporting its problems; ``bad`` fields were reported already."""
     base: Path_ = ("sections", s_index)
-    ok = True
+    ok = not bad
     count = raw.count
     if count is not None and not 1 <= count <= MAX_COUNT:
         report(base + ("count",), f"count must be between 1 and {MAX_COUNT}, got {_show(count)}")
@@ -438,7 +445,9 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
         return None
 
     sizes = raw.size if isinstance(raw.size, list) else [raw.size if raw.size is not None else variant.default_size]
-    if not sizes:
+    if "size" in bad:
+        sizes = []  # reported already; nothing to check the rules against
+    elif not sizes:
         report(base + ("size",), "size list is empty")
         ok = False
     for i, size in enumerate(sizes):
@@ -449,23 +458,32 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
                    + ("; sizes must be even" if size % 2 and variant.name in ("takuzu", "tango") else ""))
             ok = False
 
-    levels = _levels(base, raw.difficulty, count, report, count_ok=ok or count is None)
-    if levels is None or not ok:
-        return None
+    count_ok = "count" not in bad and (count is None or 1 <= count <= MAX_COUNT)
+    levels = _levels(base, raw.difficulty, count, report, count_ok=count_ok)
+    if levels is None:
+        ok = False
 
     rules: dict[str, Any] = {}
-    for size in sorted(set(sizes)):
+    for size in sorted(set(sizes) & set(variant.sizes)):
         try:
             rules = variant.parse_rules(raw.rules, size)
         except ValueError as exc:
-            path, key = _rule_path(raw.rules, str(exc))
-            value = raw.rules.get(path[0]) if path and not key else None
-            yaml11 = (" (YAML 1.1 would have read it as a boolean; write true or false)"
-                      if isinstance(value, str) and value.lower() in _YAML11_BOOLS else "")
-            report(base + ("rules",) + path, f"{exc}{yaml11}", key)
+            # one option at a time first, so that each bad one gets its own line
+            problems = []
+            for k, v in (raw.rules or {}).items():
+                try:
+                    variant.parse_rules({k: v}, size)
+                except ValueError as one:
+                    problems.append(one)
+            for problem in problems or [exc]:
+                path, key = _rule_path(raw.rules, str(problem))
+                value = raw.rules.get(path[0]) if raw.rules and path and not key else None
+                yaml11 = (" (YAML 1.1 would have read it as a boolean; write true or false)"
+                          if isinstance(value, str) and value.lower() in _YAML11_BOOLS else "")
+                report(base + ("rules",) + path, f"{problem}{yaml11}", key)
             ok = False
             break
-        for level in sorted(set(levels)):
+        for level in sorted(set(levels or ())):
             problem = variant.check_request(size, rules, level)
             if problem:
                 path, _ = _rule_path(raw.rules, problem)

@@ -129,16 +129,46 @@ def test_config_error(tmp_path, name, text, where, fragment):
     assert _nothing_written(out)
 
 
+MANY_MISTAKES = """\
+title: Puzzles for the Train
+seed: 7
+pgae: a4
+sections:
+  - variant: takuzu
+    size: 7
+    count: 1e3
+  - variant: tanga
+    count: 10
+  - variant: kenken
+    size: 3
+    count: 4
+    difficulty: expert
+  - variant: takuzu
+    size: 6
+    count: 12
+    dificulty: hard
+    rules: {max_run: 3, unique_lines: no}
+"""
+
+
 def test_every_error_at_once_in_file_order(tmp_path):
-    text = ("title: T\npgae: a4\nsections:\n  - variant: takuzu\n    size: 7\n    count: 1\n"
-            "  - variant: tanga\n    count: 1\n  - variant: takuzu\n    count: 0\n    difficulty: hardest\n"
-            "  - variant: takuzu\n    size: 6\n    count: 1\n    rules: {max_run: 3}\n")
+    """The README's example, line for line: each mistake once, even several in one section."""
     config = tmp_path / "book.yaml"
-    config.write_text(text)
+    config.write_text(MANY_MISTAKES)
     result = _run(config, tmp_path / "out")
     assert result.exit_code == 2
-    where = [line.split(": ")[0].split(":", 1)[1] for line in result.output.splitlines()]
-    assert where == ["2:1", "5:11", "7:14", "10:12", "11:17", "15:22"], result.output
+    assert result.output.replace(f"{config}:", "book.yaml:").splitlines() == [
+        "book.yaml:3:1: unknown key 'pgae'; did you mean 'page'?",
+        "book.yaml:6:11: takuzu size must be one of 4, 6, 8, 10, 12, 14, got 7; sizes must be even",
+        "book.yaml:7:12: count must be a whole number, got 1000.0 (write it without a decimal point or exponent)",
+        "book.yaml:8:14: unknown variant 'tanga'; expected one of binairo, binary, calcudoku, kendoku, kenken, "
+        "mathdoku, sun-moon, sunmoon, takuzu, tango; did you mean 'tango'?",
+        "book.yaml:13:17: an expert Calcudoku needs at least a 5×5 grid, not 3×3",
+        "book.yaml:17:5: unknown key 'dificulty'; did you mean 'difficulty'?",
+        "book.yaml:18:22: max_run: 3 needs a grid of at least 8x8 (this one is 6x6)",
+        "book.yaml:18:39: unique_lines must be true or false, got 'no' (YAML 1.1 would have read it as a boolean; "
+        "write true or false)",
+    ]
     assert _nothing_written(tmp_path / "out")
 
 
