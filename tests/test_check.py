@@ -107,6 +107,11 @@ DAMAGE = [
     ("cage target absurd", 4, dict(cages=lambda cages: [dict(cages[0], target=10**30)] + cages[1:]), None),
     ("cage bad op", 5, dict(cages=lambda cages: [dict(cages[0], op="%")] + cages[1:]), None),
     ("cage cell outside", 5, dict(cages=lambda cages: [dict(cages[0], cells=[[9, 9]])] + cages[1:]), None),
+    # a cage beyond the rules' max_cage: at 9x9 its table of fillings would take the exact solver forever
+    ("cage too big", 4, dict(cages=lambda cages: [{"cells": [[r, c] for r in range(4) for c in range(4)],
+                                                   "op": "+", "target": 40}]),
+     ["puzzle 4: cage at (1,1),(1,2),(1,3),(1,4),(2,1),(2,2),(2,3),(2,4),(3,1),(3,2),(3,3),(3,4),(4,1),(4,2),(4,3),"
+     "(4,4) has 16 cells; the rules allow at most 4"]),
     ("wrong label", 1, dict(difficulty="expert"), ["puzzle 1: grades easy, but is labelled 'expert'"]),
     ("label not a word", 1, dict(difficulty=3), ["puzzle 1: grades easy, but is labelled 3"]),
 ]

@@ -588,10 +588,13 @@ class KenKenVariant:
                     errs.append(f"column {c + 1} does not hold 1..{n} once each")
         errs.extend(_cage_problems(puzzle.cages, n))
         allowed = set(puzzle.rules.get("ops", OPS))
+        max_cage = puzzle.rules.get("max_cage", DEFAULT_RULES["max_cage"])
         for cage in puzzle.cages:
             where = _where(cage.cells)
             if cage.op and cage.op not in allowed:
                 errs.append(f"cage at {where} uses {cage.op!r}, which the rules don't allow")
+            if len(cage.cells) > max_cage:  # also keeps the exact solver's cage tables small
+                errs.append(f"cage at {where} has {len(cage.cells)} cells; the rules allow at most {max_cage}")
             if grid is not None and all(0 <= r < n and 0 <= c < n for r, c in cage.cells):
                 got = cage_value(cage.op, [grid[r][c] for r, c in cage.cells])
                 if got != cage.target:
