@@ -17,7 +17,8 @@ single-cell cages: ``none``, ``few`` or ``normal``).
 Techniques per tier (see ``bookgen.solve.kenken_ladder``):
 
 - easy: single-cell cages, the cage's arithmetic alone (3÷ is 1,3 or 2,6),
-  the last open cell of a cage, naked singles in rows and columns.
+  the last open cell of a cage, cage combinations that fix a cell, naked
+  singles in rows and columns.
 - medium: cage combinations checked against row/column candidates, hidden
   singles.
 - hard: a digit every combination of a cage puts in one row or column, naked
@@ -84,8 +85,12 @@ def _technique_table() -> tuple[Technique, ...]:
          "When all but one cell of a cage are filled, the target fixes the last one."),
         ("cage_static", Level.EASY, "Cage arithmetic",
          "Some targets can be made only a few ways: 3÷ is 1 and 3 or 2 and 6, so the cells take only those digits."),
+        ("cage_fix", Level.EASY, "Cage fixes a cell",
+         "Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
+         "when they all put the same digit in a cell, write it in."),
         ("cage_combos", Level.MEDIUM, "Cage combinations",
-         "List the ways to fill a cage and strike those that clash with digits already in its rows and columns."),
+         "List the ways to fill a cage, strike those that clash with its rows and columns, "
+         "and cross out every digit no remaining way uses."),
         ("hidden_single", Level.MEDIUM, "Only place left",
          "When a digit fits only one cell of a row or column, it goes there."),
         ("cage_line", Level.HARD, "Cage forces a digit into a line",
