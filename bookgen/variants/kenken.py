@@ -64,6 +64,8 @@ OP_ALIASES: dict[str, str] = {
     "+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "\u00d7": "*", "/": "/", "\u00f7": "/",
 }
 
+# Fresh Latin squares tried before giving up (each gets up to 3N local moves).
+ATTEMPTS = 150
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -248,12 +250,11 @@ class _Layout:
         singles = sum(1 for c in cages if len(c) == 1)
         # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
         for k in range(len(self.cages)):
-            cage = self.cages[k]
-            if len(cage) != 1 or singles <= self.cap:
+            if len(self.cages[k]) != 1 or singles <= self.cap:
                 continue
             if self._absorb(k):
-                singles -= 1
-        if sum(1 for c in self.cages if len(c) == 1) > self.cap:
+                singles = sum(1 for c in self.cages if len(c) == 1)
+        if singles > self.cap:
             return False
         self._compact()
         self.ops = []
@@ -287,6 +288,38 @@ class _Layout:
                         self.cages[k] = [cell, x]
                         self.owner[x] = k
                         return True
+        return self._walk(k)
+
+    def _walk(self, k: int) -> bool:
+        """Pair single cell cage ``k`` by re-pairing two-cell cages along a random path.
+
+        The orphan takes one cell of a neighbouring pair, whose other cell
+        becomes the orphan, until the orphan meets another single cell: the
+        same idea as an augmenting path in a domino tiling.
+        """
+        (cell,) = self.cages[k]
+        for _ in range(4 * self.n * self.n):
+            nbs = _neighbours(cell, self.n)
+            lone = [x for x in nbs if len(self.cages[self.owner[x]]) == 1 and self.owner[x] != k
+                    and self.op_options([cell, x])]
+            if lone:
+                x = self.rng.choice(lone)
+                j = self.owner[x]
+                self.cages[j] = []
+                self.cages[k] = [cell, x]
+                self.owner[x] = k
+                return True
+            pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and self.op_options([cell, x])]
+            if not pairs:
+                return False
+            x = self.rng.choice(pairs)
+            j = self.owner[x]
+            (y,) = [z for z in self.cages[j] if z != x]
+            self.cages[k] = [cell, x]
+            self.owner[x] = k
+            self.cages[j] = [y]
+            self.owner[y] = j
+            k, cell = j, y
         return False
 
     def _compact(self) -> None:
@@ -497,7 +530,7 @@ class KenKenVariant:
     ) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget.
 
-        ``options``: ``attempts`` (fresh Latin squares to try, default 60) and
+        ``options``: ``attempts`` (fresh Latin squares to try, default ``ATTEMPTS``) and
         ``moves`` (local changes per square, default 3N).
         """
         rules = self.parse_rules(rules, size)
@@ -505,7 +538,7 @@ class KenKenVariant:
         if why:
             raise GenerationError(why)
         options = options or {}
-        attempts = int(options.get("attempts", 60))
+        attempts = int(options.get("attempts", ATTEMPTS))
         moves = int(options.get("moves", 3 * size))
         hidden = _hidden_ops(rules)
         for _ in range(attempts):
@@ -523,8 +556,10 @@ class KenKenVariant:
                     if not layout.tighten():
                         break
                     continue
-                cell_i = rng.choice(verdict)
-                if not layout.loosen(divmod(cell_i, size)):
+                # Loosen around a stuck cell; some cages can't change, so try a few.
+                cells = sorted(verdict)
+                rng.shuffle(cells)
+                if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
                     break
         hint = "try another seed, a lower level, a larger grid or more ops"
         raise GenerationError(
