@@ -234,8 +234,15 @@ class BinaryEngine:
         key = (known, value, eq, neq)
         hit = self._memo.get(key)
         if hit is None:
-            cands = tuple(p for p in _signed_patterns(self.n, self.max_run, key[2], key[3])
-                          if not (p ^ value) & known)
+            if known:
+                # Filter the (memoised) completions of the state with one cell
+                # fewer: a short list instead of every pattern.
+                high = 1 << (known.bit_length() - 1)
+                parent = self.line_options(known ^ high, value & ~high, eq, neq)[0]
+                bit = value & high
+                cands = tuple(p for p in parent if p & high == bit)
+            else:
+                cands = _signed_patterns(self.n, self.max_run, eq, neq)
             a, o = self.full, 0
             for p in cands:
                 a &= p
