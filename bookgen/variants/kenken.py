@@ -506,20 +506,37 @@ class KenKenVariant:
         return dict(sorted(out.items()))
 
     def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
-        """Why this request can't be generated reliably, or None (conservative, measured)."""
+        """Why this request can't be generated reliably, or None.
+
+        Conservative: each refusal below is a combination that failed in
+        measured runs of this generator (or can't exist at all), so a book
+        build that passes this check doesn't stall.
+        """
         if size not in SIZES:
             return f"Calcudoku size must be between 3 and 9, not {size}"
         ops = set(rules.get("ops", OPS))
         singles = rules.get("singles", "few")
+        pairs_only = rules.get("max_cage", 4) <= 2 or not ops & {"+", "*"}
+        grid = f"{size}\u00d7{size}"
         if not ops & {"+", "*"}:
             return ("Calcudoku needs '+' or '*' among its ops: with only '-' and '/' every cage "
-                    "is a pair, which can't cut most grids")
-        if level == Level.EXPERT and size <= 4:
-            return f"an expert Calcudoku needs at least a 5\u00d75 grid, not {size}\u00d7{size}"
-        if level == Level.HARD and size <= 3:
-            return "a hard Calcudoku needs at least a 4\u00d74 grid"
-        if rules.get("max_cage", 4) <= 2 and level >= Level.EXPERT and singles == "none":
-            return "an expert Calcudoku with only two-cell cages and no singles is out of reach"
+                    "is a pair, and pairs alone make few good puzzles")
+        if pairs_only and singles == "none":
+            if size % 2:
+                return (f"a {grid} grid has an odd number of cells, so it can't be cut into "
+                        "two-cell cages only; allow singles or a larger max_cage")
+            if level in (Level.EASY, Level.EXPERT):
+                return (f"an {level.key} Calcudoku with only two-cell cages and no singles is out of reach; "
+                        "allow singles or a larger max_cage")
+        if size == 3 and level >= Level.HARD:
+            return f"a {level.key} Calcudoku needs at least a 4\u00d74 grid"
+        if "+" not in ops and size <= 5 and level == Level.EXPERT:
+            return f"an expert Calcudoku without '+' needs at least a 6\u00d76 grid"
+        if "+" not in ops and size <= 4 and level == Level.HARD:
+            return f"a hard Calcudoku without '+' needs at least a 5\u00d75 grid"
+        if level == Level.EASY and singles == "none" and not ops & {"*", "/"} and size >= 6:
+            return (f"an easy {grid} Calcudoku with only '+'/'-' cages and no singles is out of reach; "
+                    "allow '*' or '/', or singles")
         return None
 
     # --- generation -----------------------------------------------------------------
@@ -543,13 +560,14 @@ class KenKenVariant:
         hidden = _hidden_ops(rules)
         for _ in range(attempts):
             square = random_latin_square(size, rng)
+            flat = [d for row in square for d in row]
             layout = _Layout(size, square, rules, level, rng)
             if not layout.tile():
                 continue
             for _ in range(moves):
                 cages = layout.cage_list()
                 board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                verdict, result = self._judge(board, level)
+                verdict, result = self._judge(board, level, flat)
                 if verdict == "ok":
                     return self._finish(size, rules, square, cages, result)
                 if verdict == "easy":
@@ -566,8 +584,11 @@ class KenKenVariant:
             f"could not make a {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
         )
 
-    def _judge(self, board: Board, level: Level):
-        """('ok', counts), ('easy', None), or a list of cell indices to loosen around."""
+    def _judge(self, board: Board, level: Level, flat: list[int]):
+        """('ok', counts), ('easy', None), or a list of cell indices to loosen around.
+
+        ``flat`` is the intended solution, row-major.
+        """
         n = board.n
         st = State(board)
         run = Run()
@@ -580,9 +601,12 @@ class KenKenVariant:
             open_cells = [i for i in range(n * n) if not st.placed[i]]
             if level < Level.EXPERT:
                 return open_cells, None
-            sols = latin_solutions(n, list(zip(board.cells, board.assigns)), limit=2)
-            if len(sols) > 1:
-                return [i for i in range(n * n) if sols[0][i] != sols[1][i]], None
+            # Is there a second solution? The ladder's deductions are sound, so the
+            # search may start from its candidates and live cage combinations.
+            other = latin_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
+                                    exclude=[flat])
+            if other:
+                return [i for i in range(n * n) if other[0][i] != flat[i]], None
             solved = ladder_solve(st, Level.EXPERT, run)
             if solved:
                 return ("ok", (run.counts, st))
