@@ -23,7 +23,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.geometry import page_count_warning, plan_answers, plan_book
-from bookgen.layout.render import Cover, Entry, render_book, render_worksheets
+from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant
 
 FORMAT = "bookgen-book/1"
@@ -186,10 +186,15 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     _prepare_dir(out_dir)
     puzzles = generate(plan(book), workers, progress)
     entries = entries_for(book, puzzles)
-    shape = book.shape
-    layout = plan_book(shape)
     cover = Cover(book.title, book.subtitle, book.author, book.seed)
     worksheet = book.layout == "worksheet"
+    examples: dict[str, Puzzle] = {}
+    if worksheet:
+        shape = book.shape
+        layout = plan_book(shape)
+    else:
+        examples = {v: worked_example(book.seed, v, rules) for v, rules in rule_sets(book)}
+        shape, layout = plan_with_rules(book.shape, examples)
     if not worksheet and warn:
         message = page_count_warning(len(layout.pages), book.trim)
         if message:
@@ -203,7 +208,6 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         if worksheet:
             render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
         else:
-            examples = {v: worked_example(book.seed, v, rules) for v, rules in rule_sets(book)}
             render_book(temps[0], cover, shape, layout, entries, examples)
         pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))

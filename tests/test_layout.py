@@ -134,7 +134,9 @@ def kdp(tmp_path_factory):
         build(book, out, workers=2, warn=warnings.append)
     finally:
         mp.undo()
-    return book, out, made[0].pages, warnings
+    drawn = [c for c in made if isinstance(c._filename, str)]  # not the measuring canvases
+    assert len(drawn) == 1
+    return book, out, drawn[0].pages, warnings
 
 
 def test_kdp_pages_are_trim_plus_bleed_with_mirrored_trim_boxes(kdp):
@@ -271,6 +273,7 @@ def test_classroom_writes_worksheets_json_and_a_separate_answer_pdf(classroom):
 
 FORMATS = {
     "6x9-bleed": "page: 6x9\nbleed: true\n",
+    "6x9-large": "page: 6x9\nlarge_print: true\n",
     "a4-large": "page: a4\nlarge_print: true\n",
     "custom": "page: {width: 150mm, height: 8.5in}\nper_page: 2\n",
     "worksheet-letter-large": "page: letter\nlayout: worksheet\nlarge_print: true\n",
@@ -290,6 +293,10 @@ seed: 5
     size: 6
     count: 2
     difficulty: medium
+  - variant: kenken
+    size: 4
+    count: 1
+    difficulty: easy
 """
 
 
@@ -307,7 +314,11 @@ def test_every_format_is_deterministic_and_stays_in_its_safe_area(name, write_co
         assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes(), file
     assert (book.layout == "book") == any("at least 24" in w for w in warnings)
     spec = book.shape.spec
-    for canvas, file in zip(tracked[: len(files) - 1], [f for f in files if f.endswith(".pdf")]):
+    by_name = {c._filename: c for c in tracked
+               if isinstance(c._filename, str) and Path(c._filename).parent.name == "a"}
+    # temp files are renamed into place: match them by the final name they start with
+    for file in [f for f in files if f.endswith(".pdf")]:
+        canvas = next(c for name, c in by_name.items() if Path(name).name.startswith(f".{file}."))
         reader = PdfReader(str(tmp_path / "a" / file))
         gutter = gutter_for(len(reader.pages)) if spec.mirrored else spec.margin
         for n, (page, marks) in enumerate(zip(reader.pages, canvas.pages), start=1):

@@ -16,7 +16,7 @@ inside (spine) edge is on the left.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 INCH = 72.0
@@ -281,6 +281,7 @@ class BookShape:
     style: Style = Style()
     worksheet: bool = False
     per_page: int | None = None  # the book's default, under each section's own
+    rules_pages: tuple[int, ...] = ()  # how-to-play pages per variant (1 when not measured)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -299,6 +300,7 @@ class PagePlan:
     section: int = -1
     variant: str = ""
     first: bool = False  # the first page of its kind: carries the heading
+    part: int = 0  # a how-to-play page's place among its variant's pages
 
 
 @dataclass(frozen=True)
@@ -378,7 +380,10 @@ def _paginate(shape: BookShape, gutter: float) -> Plan:
         pages.append(PagePlan("title"))
         pages.append(PagePlan("imprint"))
         pages.append(PagePlan("contents", "Contents", first=True))
-        pages += [PagePlan("rules", "How to play", variant=v) for v in shape.variants]
+        for k, variant in enumerate(shape.variants):
+            count = shape.rules_pages[k] if k < len(shape.rules_pages) else 1
+            pages += [PagePlan("rules", "How to play", variant=variant, first=i == 0, part=i)
+                      for i in range(count)]
     grid = _grid_pages(shape, gutter)
     pages += grid
     if not shape.worksheet:
@@ -416,7 +421,13 @@ def plan_answers(shape: BookShape) -> Plan:
 
 
 def fit_problems(shape: BookShape) -> list[tuple[int, int, str]]:
-    """(section, size, why) for every section size the page can't hold legibly."""
+    """(section, size, why) for every section size the page can't hold legibly.
+
+    Before the how-to-play pages are measured, each is counted as two pages:
+    the gutter can only come out wider than in the real book, never narrower.
+    """
+    if not shape.rules_pages:
+        shape = replace(shape, rules_pages=(2,) * len(shape.variants))
     gutter = plan_book(shape).gutter if shape.spec.mirrored else shape.spec.margin
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     out = []

@@ -10,7 +10,8 @@ variant's own ``draw`` through the same pen. The canvas runs in reportlab's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from io import BytesIO
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -23,7 +24,7 @@ from bookgen.core.types import Puzzle
 from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
     BOLD, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan, Style,
-    worksheet_top,
+    plan_book, worksheet_top,
 )
 from bookgen.layout.pen import CanvasPen
 from bookgen.variants.registry import get_variant
@@ -55,12 +56,12 @@ class Cover:
 class Document:
     """A canvas that knows the page spec: boxes, safe area, header, folio."""
 
-    def __init__(self, path: Path, cover: Cover, spec: PageSpec, style: Style, gutter: float,
+    def __init__(self, path: Path | BytesIO, cover: Cover, spec: PageSpec, style: Style, gutter: float,
                  subject: str = "Puzzle book"):
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
-        self.canvas = Canvas(str(path), pagesize=spec.media, invariant=1, initialFontName=FONT,
-                             pageCompression=1)
+        self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
+                             invariant=1, initialFontName=FONT, pageCompression=1)
         self.canvas.setTitle(cover.title)
         self.canvas.setAuthor(cover.author or "bookgen")
         self.canvas.setCreator(f"bookgen {__version__}")
@@ -235,11 +236,14 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
     doc.finish(folio=False)
 
 
-def heading(doc: Document, text: str, top: float) -> float:
-    """A page heading at ``top``; returns the y below it."""
+def heading(doc: Document, text: str, top: float, draw: bool = True) -> float:
+    """A page heading at ``top``, made smaller if the line is too long; returns the y below it."""
     size = doc.style.heading
-    doc.text(doc.safe[0], top - size * ASCENT, text, size, bold=True)
-    return top - size * 2.1
+    x0, _, x1, _ = doc.safe
+    size = min(size, size * (x1 - x0) / max(doc.width(text, size, bold=True), 1e-9))
+    if draw:
+        doc.text(x0, top - doc.style.heading * ASCENT, text, size, bold=True)
+    return top - doc.style.heading * 2.1
 
 
 def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
@@ -288,47 +292,85 @@ def _leader(doc: Document, a: float, b: float, y: float, size: float) -> None:
 
 
 # ----- how to play ----------------------------------------------------------------------
-def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None) -> None:
-    """How to play one variant: its exact rules, a worked example drawn by the variant itself,
-    and the techniques by level. Type shrinks a little if a long text would overflow."""
-    box = doc.content()
-    for scale in (1.0, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64):
-        if _rules_body(doc, variant_name, rules, example, scale, draw=False) >= box[1]:
+SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64)  # how far a how-to page's text may shrink
+SPLIT_BELOW = 0.88  # shrinking more than this splits the how-to into two pages instead
+
+# What each page of a variant's how-to holds: (rules and example, techniques).
+RULES_PARTS = {1: ((True, True),), 2: ((True, False), (False, True))}
+
+
+def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
+                       example: Puzzle) -> int:
+    """1 when a variant's how-to fits one page with little shrinking, else 2."""
+    doc = Document(BytesIO(), Cover("", None, None, 0), spec, style, gutter)
+    low = doc.content()[1]
+    fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False) >= low
+    return 1 if fits else 2
+
+
+def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle]) -> tuple[BookShape, Plan]:
+    """Paginate a book, measuring each how-to against the gutter the book settles on."""
+    plan = plan_book(shape)
+    for _ in range(3):  # a how-to page more can move the gutter, which can move the text
+        counts = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, v, examples[v])
+                       if v in examples else 1 for v in shape.variants)
+        if counts == shape.rules_pages:
             break
-    _rules_body(doc, variant_name, rules, example, scale, draw=True)
+        shape = replace(shape, rules_pages=counts)
+        plan = plan_book(shape)
+    return shape, plan
+
+
+def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
+               part: int = 0, parts: int = 1) -> None:
+    """How to play one variant: its exact rules, a worked example drawn by the variant itself,
+    and the techniques by level; over two pages when one can't hold them. Type shrinks a
+    little if a long text would still overflow."""
+    low = doc.content()[1]
+    what = RULES_PARTS[parts][part]
+    for scale in SCALES:
+        if _rules_body(doc, variant_name, rules, example, scale, what, draw=False) >= low:
+            break
+    _rules_body(doc, variant_name, rules, example, scale, what, draw=True)
     doc.finish(f"How to play {get_variant(variant_name).title}")
 
 
 def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
-                scale: float, draw: bool) -> float:
-    """Lay the rules page out at ``scale``; draws only when ``draw``. Returns the lowest y used."""
+                scale: float, what: tuple[bool, bool], draw: bool) -> float:
+    """Lay a how-to page out at ``scale``; draws only when ``draw``. Returns the lowest y used."""
     variant = get_variant(variant_name)
     x0, _, x1, top = doc.content()
     st = doc.style
     body, small = st.body * scale, st.small * max(scale, 0.85)
     lead = body * 1.38
+    show_rules, show_techniques = what
 
     def text(x, y, s, size, **kw):
         if draw:
             doc.text(x, y, s, size, **kw)
 
-    y = top - st.heading * ASCENT
-    text(x0, y, f"How to play {variant.title}", st.heading, bold=True)
-    y -= st.heading * 1.2
-    rule_lines = variant.rules_for(rules) if hasattr(variant, "rules_for") else variant.rules_text
     indent = body * 1.3
-    for rule in rule_lines:
-        for k, line in enumerate(doc.wrap(rule, body, x1 - x0 - indent)):
-            y -= lead
-            if k == 0:
-                text(x0, y, "•", body)
-            text(x0 + indent, y, line, body)
-        y -= body * 0.3
-    if example is not None:
-        y = _worked_example(doc, variant, example, y - body * 1.2, scale, draw)
-    y -= body * 1.8
-    text(x0, y, "Techniques you'll need", body * 1.25, bold=True)
-    y -= body * 0.5
+    title = f"How to play {variant.title}" if show_rules else f"{variant.title} techniques"
+    y = heading(doc, title, top, draw) + st.heading * 0.9
+    if show_rules:
+        rule_lines = variant.rules_for(rules) if hasattr(variant, "rules_for") else variant.rules_text
+        for rule in rule_lines:
+            for k, line in enumerate(doc.wrap(rule, body, x1 - x0 - indent)):
+                y -= lead
+                if k == 0:
+                    text(x0, y, "•", body)
+                text(x0 + indent, y, line, body)
+            y -= body * 0.3
+        if example is not None:
+            y = _worked_example(doc, variant, example, y - body * 1.2, scale, draw)
+    if not show_techniques:
+        return y - small * DESCENT
+    if show_rules:
+        y -= body * 1.8
+        text(x0, y, "Techniques you'll need", body * 1.25, bold=True)
+        y -= body * 0.5
+    else:
+        y -= st.heading * 0.2
     mbox = round(small * 0.72, 2)
     for level in LEVELS:
         techs = [t for t in variant.techniques if t.level == level]
@@ -533,7 +575,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
         elif page.kind == "rules":
             example = examples.get(page.variant)
             rules = example.rules if example else {}
-            rules_page(doc, page.variant, rules, example)
+            parts = sum(1 for p in plan.pages if p.kind == "rules" and p.variant == page.variant)
+            rules_page(doc, page.variant, rules, example, page.part, parts)
         elif page.kind == "puzzles":
             puzzle_page(doc, page, entries)
         elif page.kind == "answers":
