@@ -448,6 +448,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             else:
                 report(path, _difficulty_message(value))
             continue
+        if not prefix and err["loc"][:1] == ("page",):
+            if "page" not in seen:  # one message for both halves of the union
+                seen.add("page")
+                report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)} or "
+                       f"{{width: 6in, height: 9in}}, got {data.get('page')!r}")
+            continue
         path, key, message = _pydantic_message(dict(err, loc=loc), data)
         report(path, message, key)
 

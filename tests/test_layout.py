@@ -357,6 +357,8 @@ CASES = [
     ("page too small", dict(top="page: {width: 2in, height: 9in}\n", size=8, section=""),
          "3:7", "between 3in and 20in"),
     ("page name typo", dict(top="page: 6x10\n", size=8, section=""), "3:7", "page must be one of"),
+    ("page not a name or mapping", dict(top="page: [6, 9]\n", size=8, section=""), "3:7",
+     "page must be one of letter, a4, 6x9, 7x10, 8x10, 8.5x11 or {width"),
     ("layout typo", dict(top="layout: worksheets\n", size=8, section=""), "3:9", "did you mean 'worksheet'?"),
     ("bleed on a worksheet", dict(top="layout: worksheet\nbleed: true\n", size=8, section=""),
          "4:8", "bleed is for print-on-demand books"),
