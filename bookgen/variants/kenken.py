@@ -53,7 +53,7 @@ from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import latin_solutions
+from bookgen.solve.latin_sat import latin_solutions, search_solutions
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
 SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
@@ -64,6 +64,8 @@ OP_ALIASES: dict[str, str] = {
     "+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "\u00d7": "*", "/": "/", "\u00f7": "/",
 }
 
+# Conflicts the SAT solver may spend looking for a second solution of a stuck draft.
+SAT_BUDGET = 500
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
@@ -534,9 +536,12 @@ class KenKenVariant:
             return f"an expert Calcudoku without '+' needs at least a 6\u00d76 grid"
         if "+" not in ops and size <= 4 and level == Level.HARD:
             return f"a hard Calcudoku without '+' needs at least a 5\u00d75 grid"
-        if level == Level.EASY and singles == "none" and not ops & {"*", "/"} and size >= 6:
-            return (f"an easy {grid} Calcudoku with only '+'/'-' cages and no singles is out of reach; "
-                    "allow '*' or '/', or singles")
+        if level == Level.EXPERT and "*" not in ops and size >= 8:
+            return (f"an expert {grid} Calcudoku without '*' takes too long to generate; "
+                    "allow '*' or pick a smaller grid")
+        if level == Level.EASY and not ops & {"*", "/"} and (size >= 8 or (singles == "none" and size >= 6)):
+            return (f"an easy {grid} Calcudoku with only '+'/'-' cages is out of reach; "
+                    "allow '*' or '/'" + (", or singles" if singles == "none" else ""))
         return None
 
     # --- generation -----------------------------------------------------------------
@@ -603,8 +608,9 @@ class KenKenVariant:
                 return open_cells, None
             # Is there a second solution? The ladder's deductions are sound, so the
             # search may start from its candidates and live cage combinations.
-            other = latin_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
-                                    exclude=[flat])
+            # A bounded search: when it runs out, the trial below decides anyway.
+            other, _ = search_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
+                                        exclude=[flat], budget=SAT_BUDGET)
             if other:
                 return [i for i in range(n * n) if other[0][i] != flat[i]], None
             solved = ladder_solve(st, Level.EXPERT, run)
