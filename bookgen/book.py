@@ -158,6 +158,16 @@ def rule_sets(book: Book) -> list[tuple[str, dict]]:
     return list(seen.items())
 
 
+def walkthroughs(book: Book, entries: list[Entry]) -> list[Entry]:
+    """The first puzzle of every section marked ``explain: true``, in book order."""
+    out, start = [], 0
+    for section in book.sections:
+        if section.explain:
+            out.append(entries[start])
+        start += section.count
+    return out
+
+
 def build(book: Book, out_dir: Path, workers: int = 1,
           progress: Progress | None = None) -> tuple[Path, Path]:
     """Generate and write ``NAME.pdf`` and ``NAME.json``; old files survive any failure."""
@@ -171,7 +181,7 @@ def build(book: Book, out_dir: Path, workers: int = 1,
         tmp_pdf = _temp_in(out_dir, pdf_path.name)
         temps.append(tmp_pdf)
         pages = render_book(tmp_pdf, book.title, book.subtitle, book.author, book.seed,
-                            book.page, entries, rule_sets(book))
+                            book.page, entries, rule_sets(book), walkthroughs(book, entries))
         tmp_json = _temp_in(out_dir, json_path.name)
         temps.append(tmp_json)
         tmp_json.write_bytes(dumps(book_json(book, entries, pages)))

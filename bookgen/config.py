@@ -181,6 +181,7 @@ class SectionModel(_Strict):
     rules: dict[str, Any] | None = None
     title: str | None = None
     givens: Literal["few", "normal", "many"] | None = None
+    explain: bool = False
 
 
 class BookModel(_Strict):
@@ -203,6 +204,7 @@ class Section:
     levels: tuple[Level, ...]  # one per puzzle
     rules: tuple[tuple[str, Any], ...]
     options: tuple[tuple[str, Any], ...]
+    explain: bool = False  # a worked walkthrough of the first puzzle on the rules pages
 
     @property
     def count(self) -> int:
@@ -242,7 +244,7 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "sections"),
-    ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens"),
+    ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "explain"),
     ("difficulty",): ("from", "to"),
 }
 
@@ -455,7 +457,7 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
         return None
     title = raw.title or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
-                   tuple(sorted(rules.items())), tuple(sorted(options.items())))
+                   tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.explain)
 
 
 def load_book(path: str | Path) -> Book:

@@ -388,3 +388,51 @@ def test_report_object_matches_cli(tmp_path):
     _, result = _solve_file(tmp_path, KENKEN_4, "--explain")
     assert report.code == result.exit_code == 0 and report.text == result.output
     assert report.solution == _unique(puzzle)
+
+
+# ----- explain: true puts a walkthrough on the rules pages ---------------------------------
+def test_explain_section_adds_a_walkthrough(write_config, tmp_path):
+    from pypdf import PdfReader
+
+    from bookgen.config import load_book
+
+    config = write_config("""\
+        title: Walkthrough
+        seed: 4
+        sections:
+          - variant: tango
+            title: Warm-up
+            size: 6
+            count: 2
+            difficulty: easy
+            explain: true
+          - variant: takuzu
+            size: 6
+            count: 1
+            difficulty: easy
+        """)
+    book = load_book(config)
+    assert [s.explain for s in book.sections] == [True, False]
+    result = runner.invoke(app, ["build", str(config), "--out", str(tmp_path), "--quiet", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "book.json").read_text())
+    first = data["puzzles"][0]
+    texts = [page.extract_text() for page in PdfReader(str(tmp_path / "book.pdf")).pages]
+    at = [i for i, t in enumerate(texts) if "Worked example: Puzzle 1" in t]
+    assert len(at) == 1
+    assert "How to play Tango" in texts[at[0] - 1]  # right after its rules page
+    assert at[0] + 1 < first["page"]  # before the puzzle itself
+    puzzle = get_variant("tango").from_json(first)
+    steps, _, _ = get_variant("tango").explain(puzzle)
+    body = " ".join(texts[at[0]:first["page"] - 1])
+    assert f"{len(steps)}. " in body and "1. " in body
+    assert not any("Worked example" in t for t in texts[first["page"] - 1:])  # takuzu: none
+
+
+def test_explain_must_be_a_bool(write_config):
+    from bookgen.config import ConfigError, load_book
+
+    config = write_config("title: T\nsections:\n  - variant: tango\n    count: 1\n    explain: yes\n")
+    with pytest.raises(ConfigError) as info:
+        load_book(config)
+    assert "book.yaml:5:14: explain must be true or false, got 'yes'" in str(info.value)

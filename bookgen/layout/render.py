@@ -19,6 +19,7 @@ from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.types import Puzzle
 from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
 from bookgen.layout.pen import CanvasPen
+from bookgen.layout.walkthrough import walkthrough_pages
 from bookgen.variants.registry import get_variant
 
 PAGE_SIZES = {"letter": LETTER, "a4": A4}
@@ -275,12 +276,19 @@ def answer_key(doc: Document, entries: Sequence[Entry], pages: dict[int, int]) -
 
 
 def render_book(path: Path, title: str, subtitle: str | None, author: str | None, seed: int,
-                page: str, entries: Sequence[Entry], rule_sets: Sequence[tuple[str, dict]]) -> dict[int, int]:
-    """Write the whole PDF to ``path``; returns puzzle number -> page."""
+                page: str, entries: Sequence[Entry], rule_sets: Sequence[tuple[str, dict]],
+                walkthroughs: Sequence[Entry] = ()) -> dict[int, int]:
+    """Write the whole PDF to ``path``; returns puzzle number -> page.
+
+    ``walkthroughs`` (puzzles of ``explain: true`` sections) follow their variant's rules page.
+    """
     doc = Document(path, title, page)
     title_page(doc, title, subtitle, author, entries, seed)
     for variant_name, rules in rule_sets:
         rules_page(doc, variant_name, rules, None)
+        for entry in walkthroughs:
+            if entry.puzzle.variant == variant_name:
+                walkthrough_pages(doc, entry.number, entry.section, entry.puzzle)
     pages = puzzle_pages(doc, entries)
     answer_key(doc, entries, pages)
     doc.save()

@@ -319,7 +319,7 @@ class BinaryGrid:
                 given = puzzle.givens[r][c]
                 if given != EMPTY:
                     self.draw_symbol(pen, r, c, int(given), given=True)
-                elif solved:
+                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     self.draw_symbol(pen, r, c, int(puzzle.solution[r][c]), given=False)
         for edge in puzzle.edges:
             draw_sign(pen, edge)
