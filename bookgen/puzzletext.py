@@ -668,7 +668,8 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
     used = ", ".join(f"{t.title.lower()} \u00d7{grade.techniques[t.name]}"
                      for t in variant.techniques if grade.techniques.get(t.name))
     if solved:
-        out.append(f"Difficulty: {grade.level.key} (score {grade.score}), {len(steps)} steps: {used}.")
+        out += textwrap.wrap(f"Difficulty: {grade.level.key} (score {grade.score}), "
+                             f"{len(steps)} steps: {used}.", WIDTH, subsequent_indent="  ")
     else:
         out.append(f"Difficulty: beyond {grade.level.key}: needs guessing.")
     return _report(out, EXIT_SOLVED if solved else EXIT_UNSOLVED, ascii, solution)

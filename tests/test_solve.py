@@ -436,3 +436,13 @@ def test_explain_must_be_a_bool(write_config):
     with pytest.raises(ConfigError) as info:
         load_book(config)
     assert "book.yaml:5:14: explain must be true or false, got 'yes'" in str(info.value)
+
+
+def test_kenken_without_operations_uses_every_op(tmp_path):
+    text = KENKEN_4.replace("1-", "1").replace("4+", "4").replace("2/", "2").replace("10+", "10").replace("8+", "8")
+    puzzle = parse_text(text, "k.txt")
+    assert puzzle.rules["show_ops"] is False
+    found = get_variant("kenken").solutions(puzzle, 2)
+    _, result = _solve_file(tmp_path, text)
+    assert result.exit_code == (0 if len(found) == 1 else 1)
+    assert "|10 " in result.output and "10+" not in result.output  # targets only, as printed
