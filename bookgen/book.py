@@ -20,13 +20,16 @@ from typing import Any, Callable
 from bookgen import __version__
 from bookgen.config import Book
 from bookgen.core.difficulty import Level
-from bookgen.core.rng import derive_seed, rng_for
+from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.render import Entry, render_book
+from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
+from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant
 
 FORMAT = "bookgen-book/1"
 Progress = Callable[[int, int], None]
+Warn = Callable[[str], None]
+EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 
 
 class BuildError(Exception):
@@ -158,42 +161,70 @@ def rule_sets(book: Book) -> list[tuple[str, dict]]:
     return list(seen.items())
 
 
-def walkthroughs(book: Book, entries: list[Entry]) -> list[Entry]:
-    """The first puzzle of every section marked ``explain: true``, in book order."""
-    out, start = [], 0
-    for section in book.sections:
-        if section.explain:
-            out.append(entries[start])
-        start += section.count
-    return out
+def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
+    """The small easy puzzle a how-to-play page solves, the same for the same book seed.
+
+    It keeps the section's rules, on the smallest size those rules allow."""
+    variant = get_variant(variant_name)
+    sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    for size in sizes:
+        try:
+            size_rules = variant.parse_rules(rules, size)
+        except ValueError:
+            continue
+        if variant.check_request(size, size_rules, Level.EASY) is None:
+            return variant.generate(size, size_rules, Level.EASY,
+                                    rng_for(example_seed(book_seed, variant_name)))
+    raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
 
 
-def build(book: Book, out_dir: Path, workers: int = 1,
-          progress: Progress | None = None) -> tuple[Path, Path]:
-    """Generate and write ``NAME.pdf`` and ``NAME.json``; old files survive any failure."""
+def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
+          warn: Warn | None = None) -> tuple[Path, ...]:
+    """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
+    ``NAME-answers.pdf``); all appear together, and old files survive any failure."""
     out_dir = Path(out_dir)
     _prepare_dir(out_dir)
     puzzles = generate(plan(book), workers, progress)
     entries = entries_for(book, puzzles)
-    pdf_path, json_path = out_dir / f"{book.name}.pdf", out_dir / f"{book.name}.json"
+    cover = Cover(book.title, book.subtitle, book.author, book.seed)
+    worksheet = book.layout == "worksheet"
+    examples: dict[str, Puzzle] = {}
+    if worksheet:
+        shape = book.shape
+        layout = plan_book(shape)
+    else:
+        examples = {v: worked_example(book.seed, v, rules) for v, rules in rule_sets(book)}
+        shape, layout = plan_with_rules(book.shape, examples, entries)
+        # walkthroughs can make a book longer than the config check guessed, and its gutter wider
+        problems = fit_problems(shape, layout.gutter)
+        if problems:
+            s, _, problem = problems[0]
+            raise BuildError(f"{book.source}: section {s + 1} ({book.sections[s].title}): {problem}")
+    if not worksheet and warn:
+        message = page_count_warning(len(layout.pages), book.trim)
+        if message:
+            warn(message)
+    names = [f"{book.name}.pdf", f"{book.name}.json"] + ([f"{book.name}-answers.pdf"] if worksheet else [])
+    finals = [out_dir / name for name in names]
     temps: list[Path] = []
     try:
-        tmp_pdf = _temp_in(out_dir, pdf_path.name)
-        temps.append(tmp_pdf)
-        pages = render_book(tmp_pdf, book.title, book.subtitle, book.author, book.seed,
-                            book.page, entries, rule_sets(book), walkthroughs(book, entries))
-        tmp_json = _temp_in(out_dir, json_path.name)
-        temps.append(tmp_json)
-        tmp_json.write_bytes(dumps(book_json(book, entries, pages)))
+        for name in names:
+            temps.append(_temp_in(out_dir, name))
+        if worksheet:
+            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
+        else:
+            render_book(temps[0], cover, shape, layout, entries, examples)
+        pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
+        temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)
-        os.replace(tmp_pdf, pdf_path)
-        os.replace(tmp_json, json_path)
+        for tmp, final in zip(temps, finals):
+            os.replace(tmp, final)
         temps.clear()
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
-    return pdf_path, json_path
+    return tuple(finals)
 
 
 def _prepare_dir(out_dir: Path) -> None:

@@ -65,17 +65,20 @@ def build(
         _fail("--jobs must be 0 (all cores) or more", EXIT_CONFIG)
     workers = jobs or os.cpu_count() or 1
     bar, update = _progress(not quiet and sys.stderr.isatty())
+    warnings: list[str] = []
     try:
         if bar:
             with bar:
-                pdf, data = build_book(book, out, workers, update)
+                written = build_book(book, out, workers, update, warnings.append)
         else:
-            pdf, data = build_book(book, out, workers, None)
+            written = build_book(book, out, workers, None, warnings.append)
     except (BuildError, GenerationError) as exc:
         _fail(str(exc))
+    for message in warnings:
+        typer.echo(f"warning: {message}", err=True)
     if not quiet:
         count = sum(s.count for s in book.sections)
-        typer.echo(f"wrote {pdf} and {data} ({count} puzzles)", err=True)
+        typer.echo(f"wrote {', '.join(map(str, written))} ({count} puzzles)", err=True)
 
 
 @app.command()

@@ -418,15 +418,19 @@ def test_explain_section_adds_a_walkthrough(write_config, tmp_path):
     data = json.loads((tmp_path / "book.json").read_text())
     first = data["puzzles"][0]
     texts = [page.extract_text() for page in PdfReader(str(tmp_path / "book.pdf")).pages]
-    at = [i for i, t in enumerate(texts) if "Worked example: Puzzle 1" in t]
+    at = [i for i, t in enumerate(texts) if "Puzzle 1, step by step" in t and "Contents" not in t]
     assert len(at) == 1
-    assert "How to play Tango" in texts[at[0] - 1]  # right after its rules page
+    assert "How to play Tango" in texts[at[0] - 1]  # right after its rules pages
+    assert "How to play Binairo" in texts[at[-1] + 1] or "How to play Binairo" in texts[at[-1] + 2]
     assert at[0] + 1 < first["page"]  # before the puzzle itself
+    assert f"Puzzle 1, page {first['page']}" in texts[at[0]]
     puzzle = get_variant("tango").from_json(first)
     steps, _, _ = get_variant("tango").explain(puzzle)
-    body = " ".join(texts[at[0]:first["page"] - 1])
-    assert f"{len(steps)}. " in body and "1. " in body
-    assert not any("Worked example" in t for t in texts[first["page"] - 1:])  # takuzu: none
+    body = " ".join(" ".join(texts[at[0]:first["page"] - 1]).split())
+    titles = {t.name: t.title for t in get_variant("tango").techniques}
+    places = [body.find(f"{i}. {titles[step.technique]}") for i, step in enumerate(steps, start=1)]
+    assert -1 not in places and places == sorted(places)  # every step, in order
+    assert not any("step by step" in t for t in texts[first["page"] - 1:])  # takuzu: none
 
 
 def test_explain_must_be_a_bool(write_config):
