@@ -13,8 +13,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 import bookgen.layout.render as render
-from bookgen.book import build
+from bookgen.book import build, rule_sets, worked_example
 from bookgen.config import ConfigError, load_book
+from bookgen.layout.walkthrough import sentence
+from bookgen.variants.registry import get_variant
 from bookgen.layout.geometry import (
     INCH, MM, BookShape, PageSpec, SectionShape, Style, content_size, fit_problem, fit_problems,
     gutter_for, plan_book, trim_for,
@@ -225,6 +227,19 @@ def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp):
     walk = [start]
     contents = " ".join(texts[2].split())
     assert f"{title} " in contents and re.search(rf"{re.escape(title)}[ .]*{walk[0]}\b", contents), contents
+
+
+def test_how_to_worked_examples_print_the_engines_reasons_as_they_are(kdp):
+    book, out, _, _ = kdp
+    texts = [" ".join(p.extract_text().split()) for p in PdfReader(str(out / "kdp-6x9.pdf")).pages]
+    for variant, rules in rule_sets(book):
+        title = get_variant(variant).title
+        page = next(t for t in texts if f"How to play {title}" in t and "A worked example" in t)
+        example = worked_example(book.seed, variant, rules)
+        steps = [s for s in get_variant(variant).explain(example)[0] if s.cells][:render.EXAMPLE_STEPS]
+        assert len(steps) == render.EXAMPLE_STEPS
+        for k, step in enumerate(steps, start=1):  # the reasons name their cells: no second naming
+            assert f"{k}. {sentence(step.reason)}" in page, (title, k)
 
 
 def test_gutter_table():

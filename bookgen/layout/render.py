@@ -27,7 +27,7 @@ from bookgen.layout.geometry import (
     Style, plan_book, worksheet_top,
 )
 from bookgen.layout.pen import CanvasPen
-from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, walkthrough_title
+from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
 
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
@@ -455,26 +455,14 @@ def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: 
     y = grid_top - grid - BOLD
     indent = doc.width("0. ", small, bold=True)
     for k, step in enumerate(steps, start=1):
-        filled = ", ".join(f"row {r + 1}, column {c + 1} is {_symbol_name(variant, s)}"
-                           for (r, c), s in step.cells)
-        sentence = f"{filled}: {step.reason}."
-        sentence = (sentence[0].upper() + sentence[1:]).replace("..", ".")
-        for j, line in enumerate(doc.wrap(sentence, small, x1 - x0 - indent)):
+        # the engine's reasons name the cells they fill and the symbols, so they stand alone
+        for j, line in enumerate(doc.wrap(sentence(step.reason), small, x1 - x0 - indent)):
             y -= small * 1.35
             if draw:
                 if j == 0:
                     doc.text(x0, y, f"{k}.", small, bold=True)
                 doc.text(x0 + indent, y, line, small)
     return y
-
-
-def _symbol_name(variant, symbol: str) -> str:
-    """How a step's symbol reads in words: a digit as itself, a named symbol with 'a'."""
-    names = getattr(variant, "symbol_names", None)
-    if names and symbol.isdigit() and int(symbol) < len(names):
-        name = names[int(symbol)]
-        return name if name.isdigit() else f"a {name}"
-    return symbol
 
 
 # ----- puzzles and answers -----------------------------------------------------------------
