@@ -22,7 +22,7 @@ from bookgen.config import Book
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.geometry import page_count_warning, plan_answers, plan_book
+from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant
 
@@ -194,7 +194,12 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         layout = plan_book(shape)
     else:
         examples = {v: worked_example(book.seed, v, rules) for v, rules in rule_sets(book)}
-        shape, layout = plan_with_rules(book.shape, examples)
+        shape, layout = plan_with_rules(book.shape, examples, entries)
+        # walkthroughs can make a book longer than the config check guessed, and its gutter wider
+        problems = fit_problems(shape, layout.gutter)
+        if problems:
+            s, _, problem = problems[0]
+            raise BuildError(f"{book.source}: section {s + 1} ({book.sections[s].title}): {problem}")
     if not worksheet and warn:
         message = page_count_warning(len(layout.pages), book.trim)
         if message:

@@ -187,6 +187,7 @@ class SectionModel(_Strict):
     title: str | None = None
     givens: Literal["few", "normal", "many"] | None = None
     per_page: int | None = None
+    explain: bool = False
 
 
 class BookModel(_Strict):
@@ -214,6 +215,7 @@ class Section:
     rules: tuple[tuple[str, Any], ...]
     options: tuple[tuple[str, Any], ...]
     per_page: int | None = None
+    explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
 
     @property
     def count(self) -> int:
@@ -258,8 +260,8 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
                sections: tuple[Section, ...]) -> BookShape:
     """The page shape of a book: page spec, type scale and each section's grid sizes."""
     worksheet = layout == "worksheet"
-    shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page)
-                   for s in sections)
+    shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
+                                s.explain and not worksheet) for s in sections)
     return BookShape(PageSpec(trim, bleed, mirrored=not worksheet), shapes, Style(large_print),
                      worksheet, per_page)
 
@@ -274,7 +276,8 @@ def _hint(word: Any, choices) -> str:
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
          "sections"),
-    ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page"),
+    ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
+                    "explain"),
     ("difficulty",): ("from", "to"),
 }
 
@@ -358,6 +361,12 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         section = _parse_section(s_index, section_model, report)
         if section is not None:
             sections.append(section)
+    if model is not None and model.layout == "worksheet":
+        for section in sections:
+            if section.explain:  # worksheets have no rules pages to put a walkthrough after
+                report(("sections", section.index, "explain"),
+                       "explain adds a walkthrough after a book's how-to-play pages; worksheets have "
+                       "none (remove 'explain' or use layout: book)")
     if not issues:
         assert model is not None and trim is not None
         book = Book(file, name, model.title, model.subtitle, model.author, model.seed, trim.name,
@@ -558,7 +567,8 @@ def _parse_section(s_index: int, raw: SectionModel, report) -> Section | None:
         return None
     title = raw.title or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
-                   tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page)
+                   tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
+                   raw.explain)
 
 
 def load_book(path: str | Path) -> Book:

@@ -13,11 +13,13 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 import bookgen.layout.render as render
-from bookgen.book import build
+from bookgen.book import build, rule_sets, worked_example
 from bookgen.config import ConfigError, load_book
+from bookgen.layout.walkthrough import sentence
+from bookgen.variants.registry import get_variant
 from bookgen.layout.geometry import (
-    INCH, MM, BookShape, PageSpec, SectionShape, Style, content_size, fit_problem, gutter_for,
-    plan_book, trim_for,
+    INCH, MM, BookShape, PageSpec, SectionShape, Style, content_size, fit_problem, fit_problems,
+    gutter_for, plan_book, trim_for,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,6 +211,37 @@ def test_kdp_front_matter_and_json_pages(kdp):
     assert answers and any(f"page {data['puzzles'][-1]['page']}" in t for t in answers)
 
 
+def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp):
+    book, out, _, _ = kdp
+    texts = [p.extract_text() for p in PdfReader(str(out / "kdp-6x9.pdf")).pages]
+    data = json.loads((out / "kdp-6x9.json").read_text())
+    s = next(i for i, section in enumerate(book.sections) if section.explain)
+    first = data["puzzles"][sum(section.count for section in book.sections[:s])]
+    title = f"Puzzle {first['number']}, step by step"
+    start = next(n for n, t in enumerate(texts, start=1) if title in t and n > 3)  # not the contents
+    end = next(n for n, t in enumerate(texts, start=1) if "How to play Calcudoku" in t and n > 3)
+    assert end - start >= 2  # a 6x6 Tango takes more than one page; the next variant's rules follow
+    assert f"Puzzle {first['number']}, page {first['page']}" in texts[start - 1]
+    assert all("How to play Tango" in texts[n - 1] for n in range(start - 1, end))
+    assert "Tango" in texts[start - 2] and "techniques" in texts[start - 2]  # the rules come first
+    walk = [start]
+    contents = " ".join(texts[2].split())
+    assert f"{title} " in contents and re.search(rf"{re.escape(title)}[ .]*{walk[0]}\b", contents), contents
+
+
+def test_how_to_worked_examples_print_the_engines_reasons_as_they_are(kdp):
+    book, out, _, _ = kdp
+    texts = [" ".join(p.extract_text().split()) for p in PdfReader(str(out / "kdp-6x9.pdf")).pages]
+    for variant, rules in rule_sets(book):
+        title = get_variant(variant).title
+        page = next(t for t in texts if f"How to play {title}" in t and "A worked example" in t)
+        example = worked_example(book.seed, variant, rules)
+        steps = [s for s in get_variant(variant).explain(example)[0] if s.cells][:render.EXAMPLE_STEPS]
+        assert len(steps) == render.EXAMPLE_STEPS
+        for k, step in enumerate(steps, start=1):  # the reasons name their cells: no second naming
+            assert f"{k}. {sentence(step.reason)}" in page, (title, k)
+
+
 def test_gutter_table():
     table = {24: 0.375, 150: 0.375, 151: 0.5, 300: 0.5, 301: 0.625, 500: 0.625, 501: 0.75,
              700: 0.75, 701: 0.875, 828: 0.875}
@@ -293,16 +326,18 @@ seed: 5
     size: 6
     count: 2
     difficulty: medium
-  - variant: kenken
+{explain}  - variant: kenken
     size: 4
     count: 1
     difficulty: easy
-"""
+{explain}"""
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
 def test_every_format_is_deterministic_and_stays_in_its_safe_area(name, write_config, tmp_path, tracked):
-    config = write_config(SMALL.format(format=FORMATS[name]), "fmt")
+    # books walk through their Tango and KenKen puzzles; worksheets have no rules pages for it
+    explain = "" if "worksheet" in name else "    explain: true\n"
+    config = write_config(SMALL.format(format=FORMATS[name], explain=explain), "fmt")
     book = load_book(config)
     warnings: list[str] = []
     build(book, tmp_path / "a", workers=1, warn=warnings.append)
@@ -312,7 +347,8 @@ def test_every_format_is_deterministic_and_stays_in_its_safe_area(name, write_co
     assert ("fmt-answers.pdf" in files) == (book.layout == "worksheet")
     for file in files:
         assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes(), file
-    assert (book.layout == "book") == any("at least 24" in w for w in warnings)
+    short = book.layout == "book" and len(PdfReader(str(tmp_path / "a" / "fmt.pdf")).pages) < 24
+    assert short == any("at least 24" in w for w in warnings)
     spec = book.shape.spec
     by_name = {c._filename: c for c in tracked
                if isinstance(c._filename, str) and Path(c._filename).parent.name == "a"}
@@ -321,6 +357,9 @@ def test_every_format_is_deterministic_and_stays_in_its_safe_area(name, write_co
         canvas = next(c for name, c in by_name.items() if Path(name).name.startswith(f".{file}."))
         reader = PdfReader(str(tmp_path / "a" / file))
         gutter = gutter_for(len(reader.pages)) if spec.mirrored else spec.margin
+        walkthrough = [n for n, marks in enumerate(canvas.pages, start=1)
+                       if any("step by step" in t[3] for t in marks["texts"])]
+        assert len(walkthrough) == (3 if file == "fmt.pdf" and book.layout == "book" else 0), file
         for n, (page, marks) in enumerate(zip(reader.pages, canvas.pages), start=1):
             sx0, sy0, sx1, sy1 = spec.safe(n, gutter)
             x0, y0, x1, y1 = marks["box"]
@@ -364,6 +403,8 @@ CASES = [
          "4:8", "bleed is for print-on-demand books"),
     ("bleed yes", dict(top="bleed: yes\n", size=8, section=""), "3:8", "bleed must be true or false"),
     ("large_print type", dict(top="large_print: 1\n", size=8, section=""), "3:14", "must be true or false"),
+    ("explain on a worksheet", dict(top="layout: worksheet\n", size=8, section="    explain: true\n"),
+         "8:14", "worksheets have none"),
 ]
 
 
@@ -382,3 +423,31 @@ def test_layout_config_accepts_every_format(write_config):
     book = load_book(write_config(BASE.format(top="page: 6x9\nbleed: true\nper_page: 2\n", size=8,
                                               section="    per_page: 1\n")))
     assert book.bleed and book.per_page == 2 and book.sections[0].per_page == 1 and book.page == "6x9"
+
+
+def test_walkthrough_pages_follow_their_variants_rules_and_count_for_the_gutter():
+    spec = PageSpec(trim_for("6x9"), bleed=True)
+    sections = (SectionShape("A", "takuzu", (6,) * 40, explain=True), SectionShape("B", "tango", (6,) * 40),
+                SectionShape("C", "takuzu", (8,) * 30, explain=True))
+    shape = BookShape(spec, sections, rules_pages=(2, 1), walkthrough_pages=(3, 4))
+    plan = plan_book(shape)
+    kinds = [(p.kind, p.variant, p.section, p.part) for p in plan.pages[:13]]
+    assert kinds == [("title", "", -1, 0), ("imprint", "", -1, 0), ("contents", "", -1, 0),
+                     ("rules", "takuzu", -1, 0), ("rules", "takuzu", -1, 1),
+                     *[("walkthrough", "takuzu", 0, i) for i in range(3)],
+                     *[("walkthrough", "takuzu", 2, i) for i in range(4)],
+                     ("rules", "tango", -1, 0)]
+    assert plan.first_page("walkthrough", 2) == 9 and plan.first_page("puzzles", 0) == 14
+    # the same book without the walkthroughs is seven pages shorter; near 150 pages that moves the gutter
+    bare = plan_book(BookShape(spec, tuple(SectionShape(s.title, s.variant, s.sizes) for s in sections),
+                               rules_pages=(2, 1)))
+    assert len(plan.pages) == len(bare.pages) + 7
+    long = BookShape(spec, sections, rules_pages=(2, 1), walkthrough_pages=(3, 150 - len(plan.pages) + 5))
+    assert plan.gutter == gutter_for(len(plan.pages)) and plan_book(long).gutter > plan.gutter
+
+
+def test_fit_problems_check_the_gutter_a_book_really_got():
+    spec = PageSpec(trim_for("6x9"), bleed=True)
+    shape = BookShape(spec, (SectionShape("A", "takuzu", (14,) * 4, per_page=1, explain=True),))
+    assert fit_problems(shape) == []
+    assert fit_problems(shape, gutter=3 * INCH)[0][:2] == (0, 14)

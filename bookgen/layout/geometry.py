@@ -264,12 +264,14 @@ def fit_problem(width: float, height: float, size: int, per_page: int | None, st
 # ----- the page plan --------------------------------------------------------------
 @dataclass(frozen=True)
 class SectionShape:
-    """What pagination needs to know of a section: title, variant, sizes in order, per_page."""
+    """What pagination needs to know of a section: title, variant, sizes in order, per_page,
+    and whether its first puzzle gets a step-by-step walkthrough (``explain``)."""
 
     title: str
     variant: str
     sizes: tuple[int, ...]  # one per puzzle
     per_page: int | None = None
+    explain: bool = False
 
 
 @dataclass(frozen=True)
@@ -282,25 +284,35 @@ class BookShape:
     worksheet: bool = False
     per_page: int | None = None  # the book's default, under each section's own
     rules_pages: tuple[int, ...] = ()  # how-to-play pages per variant (1 when not measured)
+    walkthrough_pages: tuple[int, ...] = ()  # pages per explained section (1 when not measured)
 
     @property
     def variants(self) -> tuple[str, ...]:
         """Each variant once, in order of first use: one how-to-play page each."""
         return tuple(dict.fromkeys(s.variant for s in self.sections))
 
+    @property
+    def explained(self) -> tuple[int, ...]:
+        """Indices of the sections whose first puzzle is walked through, in book order."""
+        return tuple(s for s, section in enumerate(self.sections) if section.explain)
+
+    def first_item(self, section: int) -> int:
+        """Book-order index (zero-based) of a section's first puzzle."""
+        return sum(len(s.sizes) for s in self.sections[:section])
+
 
 @dataclass(frozen=True)
 class PagePlan:
     """One page: its kind, its running header and, for grid pages, what goes where."""
 
-    kind: str  # title, imprint, contents, rules, puzzles, answers
+    kind: str  # title, imprint, contents, rules, walkthrough, puzzles, answers
     header: str = ""
     items: tuple[int, ...] = ()  # puzzle indices (book order, zero-based)
     arrangement: Arrangement | None = None
     section: int = -1
     variant: str = ""
     first: bool = False  # the first page of its kind: carries the heading
-    part: int = 0  # a how-to-play page's place among its variant's pages
+    part: int = 0  # a how-to-play or walkthrough page's place among its pages
 
 
 @dataclass(frozen=True)
@@ -320,8 +332,8 @@ class Plan:
 
 
 def contents_lines(shape: BookShape) -> int:
-    """Entries in the table of contents: how-to pages, sections, the answer key."""
-    return len(shape.variants) + len(shape.sections) + 1
+    """Entries in the table of contents: how-to pages, walkthroughs, sections, the answer key."""
+    return len(shape.variants) + len(shape.explained) + len(shape.sections) + 1
 
 
 def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
@@ -384,6 +396,13 @@ def _paginate(shape: BookShape, gutter: float) -> Plan:
             count = shape.rules_pages[k] if k < len(shape.rules_pages) else 1
             pages += [PagePlan("rules", "How to play", variant=variant, first=i == 0, part=i)
                       for i in range(count)]
+            # walkthroughs follow the rules they use, one after another in section order
+            for w, s in enumerate(shape.explained):
+                if shape.sections[s].variant != variant:
+                    continue
+                count = shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
+                pages += [PagePlan("walkthrough", "Worked example", section=s, variant=variant,
+                                   first=i == 0, part=i) for i in range(count)]
     grid = _grid_pages(shape, gutter)
     pages += grid
     if not shape.worksheet:
@@ -420,15 +439,23 @@ def plan_answers(shape: BookShape) -> Plan:
     return Plan(tuple(key_pages(sizes, width, height, shape.style, "Answer key")), shape.spec.margin)
 
 
-def fit_problems(shape: BookShape) -> list[tuple[int, int, str]]:
-    """(section, size, why) for every section size the page can't hold legibly.
+def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[int, int, str]]:
+    """(section, size, why) for every section size the page can't hold legibly,
+    with ``gutter`` or, by default, the gutter the book is expected to get.
 
-    Before the how-to-play pages are measured, each is counted as two pages:
-    the gutter can only come out wider than in the real book, never narrower.
+    Before the how-to-play pages are measured, each is counted as two pages
+    (the gutter can only come out wider than in the real book, never
+    narrower), and each walkthrough as ``walkthrough_guess`` pages: a
+    walkthrough's length depends on its puzzle, so a build checks again with
+    the gutter it really got.
     """
     if not shape.rules_pages:
         shape = replace(shape, rules_pages=(2,) * len(shape.variants))
-    gutter = plan_book(shape).gutter if shape.spec.mirrored else shape.spec.margin
+    if not shape.walkthrough_pages:
+        shape = replace(shape, walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
+                                                        for s in shape.explained))
+    if gutter is None:
+        gutter = plan_book(shape).gutter if shape.spec.mirrored else shape.spec.margin
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     out = []
     for s, section in enumerate(shape.sections):
@@ -438,6 +465,17 @@ def fit_problems(shape: BookShape) -> list[tuple[int, int, str]]:
             if problem:
                 out.append((s, size, problem))
     return out
+
+
+def walkthrough_guess(size: int) -> int:
+    """A generous estimate of the pages a walkthrough of a ``size`` grid takes.
+
+    Puzzles take one to two steps per cell (KenKen also rules digits out), and
+    a 6 x 9 page in large print holds about five steps; letter pages in normal
+    print hold four times as many. Measured: 6 pages for a 6 x 6 Tango and 17
+    for a 7 x 7 expert KenKen in 6 x 9 large print, where this gives 13 and 18.
+    """
+    return 1 + -(-size * size // 3)
 
 
 def page_count_warning(pages: int, trim: Trim) -> str | None:

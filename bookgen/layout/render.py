@@ -1,5 +1,5 @@
-"""Draw a page plan as a PDF: title, imprint, contents, how-to-play pages,
-puzzle pages, answer key; or a worksheet packet and its answer key.
+"""Draw a page plan as a PDF: title, imprint, contents, how-to-play pages and
+walkthroughs, puzzle pages, answer key; or a worksheet packet and its answer key.
 
 Where things go is decided in ``geometry`` (pure, shared with config
 validation); this module only draws. Every drawing stays inside the page's
@@ -21,15 +21,15 @@ from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.pen import CENTER
 from bookgen.core.types import Puzzle
-from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
+from bookgen.layout.fonts import ASCENT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
-    BOLD, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan, Style,
-    plan_book, worksheet_top,
+    BOLD, GUTTERS, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
+    Style, plan_book, worksheet_top,
 )
 from bookgen.layout.pen import CanvasPen
+from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
 
-ASCENT, DESCENT = 0.93, 0.24  # DejaVu Sans, in em: keeps text boxes inside the safe area
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
 EXAMPLE_STEPS = 3  # first deductions spelled out under the worked example
 
@@ -113,6 +113,15 @@ class Document:
                 lines.append(cur)
                 cur = word
         return lines + ([cur] if cur else [])
+
+    def heading(self, text: str, top: float, draw: bool = True) -> float:
+        """A page heading at ``top``, made smaller if the line is too long; returns the y below it."""
+        size = self.style.heading
+        x0, _, x1, _ = self.safe
+        size = min(size, size * (x1 - x0) / max(self.width(text, size, bold=True), 1e-9))
+        if draw:
+            self.text(x0, top - self.style.heading * ASCENT, text, size, bold=True)
+        return top - self.style.heading * 2.1
 
     def rule(self, x0: float, y: float, x1: float, grey: float = RULE_GREY) -> None:
         """A thin horizontal rule."""
@@ -236,25 +245,20 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
     doc.finish(folio=False)
 
 
-def heading(doc: Document, text: str, top: float, draw: bool = True) -> float:
-    """A page heading at ``top``, made smaller if the line is too long; returns the y below it."""
-    size = doc.style.heading
-    x0, _, x1, _ = doc.safe
-    size = min(size, size * (x1 - x0) / max(doc.width(text, size, bold=True), 1e-9))
-    if draw:
-        doc.text(x0, top - doc.style.heading * ASCENT, text, size, bold=True)
-    return top - doc.style.heading * 2.1
-
-
 def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
-    """Table of contents: how-to pages, each section with its range of levels, answers."""
+    """Table of contents: how-to pages, walkthroughs, sections with their levels, answers."""
     x0, _, x1, top = doc.content()
     st = doc.style
-    y = heading(doc, "Contents", top)
+    y = doc.heading("Contents", top)
     rows: list[tuple[str, str, int]] = []
     for variant in shape.variants:
         page = next(n for n, pg in enumerate(plan.pages, 1) if pg.kind == "rules" and pg.variant == variant)
         rows.append((f"How to play {get_variant(variant).title}", "the rules, a worked example, techniques", page))
+        for s in shape.explained:  # walkthroughs follow their variant's how-to
+            if shape.sections[s].variant == variant:
+                detail = f"the first puzzle of \u201c{shape.sections[s].title}\u201d, every deduction"
+                rows.append((walkthrough_title(entries[shape.first_item(s)].number), detail,
+                             plan.first_page("walkthrough", s)))
     start = 0
     for s, section in enumerate(shape.sections):
         levels = [e.puzzle.grade.level for e in entries[start:start + len(section.sizes)] if e.puzzle.grade]
@@ -299,24 +303,43 @@ SPLIT_BELOW = 0.88  # shrinking more than this splits the how-to into two pages 
 RULES_PARTS = {1: ((True, True),), 2: ((True, False), (False, True))}
 
 
+def _measuring(spec: PageSpec, style: Style, gutter: float) -> Document:
+    """A document that is never saved, to lay pages out before the book is drawn."""
+    return Document(BytesIO(), Cover("", None, None, 0), spec, style, gutter)
+
+
 def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
                        example: Puzzle) -> int:
     """1 when a variant's how-to fits one page with little shrinking, else 2."""
-    doc = Document(BytesIO(), Cover("", None, None, 0), spec, style, gutter)
+    doc = _measuring(spec, style, gutter)
     low = doc.content()[1]
     fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False) >= low
     return 1 if fits else 2
 
 
-def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle]) -> tuple[BookShape, Plan]:
-    """Paginate a book, measuring each how-to against the gutter the book settles on."""
+def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry: Entry) -> int:
+    """Pages the walkthrough of ``entry`` takes at this gutter."""
+    return len(lay_out(_measuring(spec, style, gutter), entry.puzzle, entry.number, entry.section).pages)
+
+
+def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle],
+                    entries: Sequence[Entry] = ()) -> tuple[BookShape, Plan]:
+    """Paginate a book, measuring each how-to and each walkthrough (of the first of
+    ``entries`` in every ``explain`` section) against the gutter the book settles on.
+
+    A page more can widen the gutter, which narrows the text and can only add
+    pages, never remove them: the counts grow until they settle, within one
+    round per gutter step.
+    """
     plan = plan_book(shape)
-    for _ in range(3):  # a how-to page more can move the gutter, which can move the text
-        counts = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, v, examples[v])
-                       if v in examples else 1 for v in shape.variants)
-        if counts == shape.rules_pages:
+    for _ in range(len(GUTTERS) + 2):
+        rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, v, examples[v])
+                      if v in examples else 1 for v in shape.variants)
+        walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
+                                               entries[shape.first_item(s)]) for s in shape.explained)
+        if (rules, walks) == (shape.rules_pages, shape.walkthrough_pages):
             break
-        shape = replace(shape, rules_pages=counts)
+        shape = replace(shape, rules_pages=rules, walkthrough_pages=walks)
         plan = plan_book(shape)
     return shape, plan
 
@@ -351,7 +374,7 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
 
     indent = body * 1.3
     title = f"How to play {variant.title}" if show_rules else f"{variant.title} techniques"
-    y = heading(doc, title, top, draw) + st.heading * 0.9
+    y = doc.heading(title, top, draw) + st.heading * 0.9
     if show_rules:
         rule_lines = variant.rules_for(rules) if hasattr(variant, "rules_for") else variant.rules_text
         for rule in rule_lines:
@@ -432,26 +455,14 @@ def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: 
     y = grid_top - grid - BOLD
     indent = doc.width("0. ", small, bold=True)
     for k, step in enumerate(steps, start=1):
-        filled = ", ".join(f"row {r + 1}, column {c + 1} is {_symbol_name(variant, s)}"
-                           for (r, c), s in step.cells)
-        sentence = f"{filled}: {step.reason}."
-        sentence = (sentence[0].upper() + sentence[1:]).replace("..", ".")
-        for j, line in enumerate(doc.wrap(sentence, small, x1 - x0 - indent)):
+        # the engine's reasons name the cells they fill and the symbols, so they stand alone
+        for j, line in enumerate(doc.wrap(sentence(step.reason), small, x1 - x0 - indent)):
             y -= small * 1.35
             if draw:
                 if j == 0:
                     doc.text(x0, y, f"{k}.", small, bold=True)
                 doc.text(x0 + indent, y, line, small)
     return y
-
-
-def _symbol_name(variant, symbol: str) -> str:
-    """How a step's symbol reads in words: a digit as itself, a named symbol with 'a'."""
-    names = getattr(variant, "symbol_names", None)
-    if names and symbol.isdigit() and int(symbol) < len(names):
-        name = names[int(symbol)]
-        return name if name.isdigit() else f"a {name}"
-    return symbol
 
 
 # ----- puzzles and answers -----------------------------------------------------------------
@@ -538,7 +549,7 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
     assert arr is not None
     x0, y0, x1, y1 = doc.content()
     if page.first:
-        heading(doc, heading_text, y1)
+        doc.heading(heading_text, y1)
     top = y1 - st.heading * 2
     label = st.small * 2.2
     slot_w = (x1 - x0) / arr.columns
@@ -561,10 +572,18 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
 
 
 # ----- whole documents ------------------------------------------------------------------------
+def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: Entry,
+                     puzzle_page_number: int) -> None:
+    """One page of a laid-out walkthrough, under the running header of its variant's how-to."""
+    draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
+    doc.finish(f"How to play {get_variant(page.variant).title}")
+
+
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
                 examples: Mapping[str, Puzzle]) -> None:
     """Write the whole book to ``path`` following ``plan``."""
     doc = Document(path, cover, shape.spec, shape.style, plan.gutter)
+    walks: dict[int, Walkthrough] = {}
     for page in plan.pages:
         if page.kind == "title":
             title_page(doc, cover)
@@ -577,6 +596,14 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
             rules = example.rules if example else {}
             parts = sum(1 for p in plan.pages if p.kind == "rules" and p.variant == page.variant)
             rules_page(doc, page.variant, rules, example, page.part, parts)
+        elif page.kind == "walkthrough":
+            index = shape.first_item(page.section)
+            entry = entries[index]
+            if page.section not in walks:
+                walks[page.section] = lay_out(doc, entry.puzzle, entry.number, entry.section)
+                planned = sum(1 for p in plan.pages if p.kind == "walkthrough" and p.section == page.section)
+                assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
+            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
         elif page.kind == "puzzles":
             puzzle_page(doc, page, entries)
         elif page.kind == "answers":

@@ -207,17 +207,20 @@ class BinaryGrid:
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The ladder's steps, the grid it reached, and whether that grid is full."""
+        return self._ladder(puzzle, explain=True)
+
+    def _ladder(self, puzzle: Puzzle, explain: bool) -> tuple[list[Step], tuple[str, ...], bool]:
         engine = self.engine(puzzle.size, puzzle.rules)
         board = Board.from_rows(puzzle.givens, puzzle.edges)
         try:
-            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules))
+            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain)
         except Contradiction:
             return [], board.rows(), False
         return steps, board.rows(), solved
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""
-        steps, _, solved = self.explain(puzzle)
+        steps, _, solved = self._ladder(puzzle, explain=False)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         effort = sum(TECHNIQUE_WEIGHT[t] * k for t, k in counts.items())
@@ -316,7 +319,7 @@ class BinaryGrid:
                 given = puzzle.givens[r][c]
                 if given != EMPTY:
                     self.draw_symbol(pen, r, c, int(given), given=True)
-                elif solved:
+                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     self.draw_symbol(pen, r, c, int(puzzle.solution[r][c]), given=False)
         for edge in puzzle.edges:
             draw_sign(pen, edge)

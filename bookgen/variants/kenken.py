@@ -751,7 +751,7 @@ class KenKenVariant:
                 g = puzzle.givens[r][c] if r < len(puzzle.givens) else EMPTY
                 if g != EMPTY:
                     pen.text(c + 0.5, r + 0.58, g, size=0.42, bold=True, anchor=CENTER)
-                elif solved:
+                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=0.42, anchor=CENTER)
 
     # --- JSON -----------------------------------------------------------------------
