@@ -130,21 +130,38 @@ def test_contradictions_are_detected():
 
 # ----- exact counting against brute force --------------------------------------------------
 def _brute(n, max_run, unique, givens, edges=()):
-    pats = [format(p, f"0{n}b")[::-1] for p in line_patterns(n, max_run)]
+    """Every valid grid, by plain row-by-row search (no solver, no techniques)."""
+    valid = {format(p, f"0{n}b")[::-1] for p in line_patterns(n, max_run)}
+    rows_ok = sorted(valid)
     out = []
-    for rows in itertools.product(pats, repeat=n):
-        if unique and len(set(rows)) < n:
-            continue
-        cols = ["".join(r[c] for r in rows) for c in range(n)]
-        if any(c[::-1] not in {format(p, f"0{n}b") for p in line_patterns(n, max_run)} for c in cols):
-            continue
-        if unique and len(set(cols)) < n:
-            continue
-        if any(g != "." and g != rows[r][c] for r, row in enumerate(givens) for c, g in enumerate(row)):
-            continue
-        if any((rows[a[0]][a[1]] == rows[b[0]][b[1]]) != (s == "=") for a, b, s in edges):
-            continue
-        out.append(tuple(rows))
+
+    def column_prefix_ok(rows):
+        k = len(rows)
+        for c in range(n):
+            col = "".join(r[c] for r in rows)
+            if col.count("1") > n // 2 or col.count("0") > n // 2:
+                return False
+            if "0" * (max_run + 1) in col or "1" * (max_run + 1) in col:
+                return False
+        return True
+
+    def extend(rows):
+        r = len(rows)
+        if r == n:
+            cols = ["".join(row[c] for row in rows) for c in range(n)]
+            if unique and (len(set(rows)) < n or len(set(cols)) < n):
+                return
+            if any((rows[a[0]][a[1]] == rows[b[0]][b[1]]) != (s == "=") for a, b, s in edges):
+                return
+            out.append(tuple(rows))
+            return
+        for row in rows_ok:
+            if any(g != "." and g != row[c] for c, g in enumerate(givens[r])):
+                continue
+            if column_prefix_ok(rows + [row]):
+                extend(rows + [row])
+
+    extend([])
     return sorted(out)
 
 
