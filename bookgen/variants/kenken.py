@@ -531,7 +531,7 @@ class KenKenVariant:
                 return (f"an {level.key} Calcudoku with only two-cell cages and no singles is out of reach; "
                         "allow singles or a larger max_cage")
         if size == 3 and level >= Level.HARD:
-            return f"a {level.key} Calcudoku needs at least a 4\u00d74 grid"
+            return f"{'an' if level == Level.EXPERT else 'a'} {level.key} Calcudoku needs at least a 4\u00d74 grid"
         if "+" not in ops and size <= 5 and level == Level.EXPERT:
             return f"an expert Calcudoku without '+' needs at least a 6\u00d76 grid"
         if "+" not in ops and size <= 4 and level == Level.HARD:
@@ -585,8 +585,9 @@ class KenKenVariant:
                 if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
                     break
         hint = "try another seed, a lower level, a larger grid or more ops"
+        article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
         raise GenerationError(
-            f"could not make a {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
+            f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
         )
 
     def _judge(self, board: Board, level: Level, flat: list[int]):
