@@ -25,13 +25,16 @@ from typing import Any, Callable, Iterator
 from bookgen import __version__
 from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
-from bookgen.core.rng import derive_seed, rng_for
+from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.render import Entry, render_book
+from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
+from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant
 
 FORMAT = "bookgen-book/1"
 Progress = Callable[[int, int], None]
+Warn = Callable[[str], None]
+EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 
 
 class BuildError(Exception):
@@ -258,13 +261,44 @@ def rule_sets(book: Book) -> list[tuple[str, dict]]:
     return list(seen.items())
 
 
-def build(book: Book, out_dir: Path, workers: int = 1,
-          progress: Progress | None = None) -> tuple[Path, Path]:
-    """Generate and write ``NAME.pdf`` and ``NAME.json``; old files survive any failure.
+def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
+    """The small easy puzzle a how-to-play page solves, the same for the same book seed.
 
-    Both files are written under temporary names in ``out_dir`` and renamed
-    into place together at the end; on an exception or Ctrl-C the temporary
-    files and any directory this call created are removed again.
+    It keeps the section's rules, on the smallest size those rules allow."""
+    variant = get_variant(variant_name)
+    sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    for size in sizes:
+        try:
+            size_rules = variant.parse_rules(rules, size)
+        except ValueError:
+            continue
+        if variant.check_request(size, size_rules, Level.EASY) is None:
+            return variant.generate(size, size_rules, Level.EASY,
+                                    rng_for(example_seed(book_seed, variant_name)))
+    raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
+
+
+def _examples(book: Book) -> dict[str, Puzzle]:
+    """The worked example of every variant; ``BuildError`` names the section whose rules rule it out."""
+    examples = {}
+    for variant_name, rules in rule_sets(book):
+        try:
+            examples[variant_name] = worked_example(book.seed, variant_name, rules)
+        except GenerationError as exc:
+            first = next(s for s in book.sections if s.variant == variant_name)
+            raise BuildError(f"section {first.index + 1} ({first.title}): the how-to-play page needs an easy "
+                             f"example under the section's rules, but {exc}; loosen the rules") from None
+    return examples
+
+
+def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
+          warn: Warn | None = None) -> tuple[Path, ...]:
+    """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
+    ``NAME-answers.pdf``); all appear together, and old files survive any failure.
+
+    Every file is written under a temporary name in ``out_dir`` and renamed
+    into place at the end; on an exception or Ctrl-C the temporary files and
+    any directory this call created are removed again.
     """
     out_dir = Path(out_dir)
     created = _prepare_dir(out_dir)
@@ -272,17 +306,39 @@ def build(book: Book, out_dir: Path, workers: int = 1,
     try:
         puzzles = generate(plan(book), workers, progress)
         entries = entries_for(book, puzzles)
-        pdf_path, json_path = out_dir / f"{book.name}.pdf", out_dir / f"{book.name}.json"
-        tmp_pdf = _temp_in(out_dir, pdf_path.name, temps)
-        pages = render_book(tmp_pdf, book.title, book.subtitle, book.author, book.seed,
-                            book.page, entries, rule_sets(book))
-        tmp_json = _temp_in(out_dir, json_path.name, temps)
-        tmp_json.write_bytes(dumps(book_json(book, entries, pages)))
+        cover = Cover(book.title, book.subtitle, book.author, book.seed)
+        worksheet = book.layout == "worksheet"
+        examples: dict[str, Puzzle] = {}
+        if worksheet:
+            shape = book.shape
+            layout = plan_book(shape)
+        else:
+            examples = _examples(book)
+            shape, layout = plan_with_rules(book.shape, examples, entries)
+            # walkthroughs can make a book longer than the config check guessed, and its gutter wider
+            problems = fit_problems(shape, layout.gutter)
+            if problems:
+                s, _, problem = problems[0]
+                raise BuildError(f"{book.source}: section {s + 1} ({book.sections[s].title}): {problem}")
+        if not worksheet and warn:
+            message = page_count_warning(len(layout.pages), book.trim)
+            if message:
+                warn(message)
+        names = [f"{book.name}.pdf", f"{book.name}.json"] + ([f"{book.name}-answers.pdf"] if worksheet else [])
+        finals = [out_dir / name for name in names]
+        for name in names:
+            _temp_in(out_dir, name, temps)
+        if worksheet:
+            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
+        else:
+            render_book(temps[0], cover, shape, layout, entries, examples)
+        pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
+        temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)
-        with _interrupts_deferred():  # the two renames go together: never a new PDF beside an old JSON
-            os.replace(tmp_pdf, pdf_path)
-            os.replace(tmp_json, json_path)
+        with _interrupts_deferred():  # the renames go together: never a new PDF beside an old JSON
+            for tmp, final in zip(temps, finals):
+                os.replace(tmp, final)
             temps.clear()
             created.clear()
     except OSError as exc:
@@ -295,7 +351,7 @@ def build(book: Book, out_dir: Path, workers: int = 1,
                 folder.rmdir()
             except OSError:
                 break
-    return pdf_path, json_path
+    return tuple(finals)
 
 
 def _prepare_dir(out_dir: Path) -> list[Path]:

@@ -1,4 +1,4 @@
-"""The ``bookgen`` command line: build, check. Commands only; the work is elsewhere."""
+"""The ``bookgen`` command line: build, check, solve. Commands only; the work is elsewhere."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from bookgen.book import (
 )
 from bookgen.config import ConfigError, load_book
 from bookgen.core.types import GenerationError
+from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
@@ -77,19 +78,22 @@ def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool)
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
     workers = jobs or os.cpu_count() or 1
     bar, update = _progress(not quiet and sys.stderr.isatty())
+    warnings: list[str] = []
     try:
         if bar:
             with bar:
-                pdf, data = build_book(book, out, workers, update)
+                written = build_book(book, out, workers, update, warnings.append)
         else:
-            pdf, data = build_book(book, out, workers, None)
+            written = build_book(book, out, workers, None, warnings.append)
     except OutputError as exc:
         _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
         _fail(str(exc))
+    for message in warnings:
+        typer.echo(f"warning: {message}", err=True)
     if not quiet:
         count = sum(s.count for s in book.sections)
-        typer.echo(f"wrote {pdf} and {data} ({count} puzzles)", err=True)
+        typer.echo(f"wrote {', '.join(map(str, written))} ({count} puzzles)", err=True)
 
 
 @app.command()
@@ -106,6 +110,24 @@ def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bo
         typer.echo(f"{len(failures)} problem(s) in {count} puzzles", err=True)
         raise typer.Exit(EXIT_FAIL)
     typer.echo(f"{file}: all {count} puzzles check out")
+
+
+@app.command()
+def solve(
+    file: Path = typer.Argument(..., help="A puzzle typed as text, or a book JSON file."),
+    number: Optional[int] = typer.Option(None, "--number", "-n", help="Which puzzle of a book JSON file."),
+    explain: bool = typer.Option(False, "--explain", "-e", help="Print every deduction, in order."),
+    grids: bool = typer.Option(False, "--grids", help="With --explain: the grid after each step."),
+    ascii: bool = typer.Option(False, "--ascii", help="S and M instead of \u2600 and \u263e."),
+) -> None:
+    """Solve one puzzle: its solution, difficulty and (--explain) the steps. Exit 0 only if unique and solved."""
+    try:
+        puzzle = read_puzzle(file, number)
+    except PuzzleTextError as exc:
+        _fail(str(exc), EXIT_CONFIG)
+    report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+    typer.echo(report.text, nl=False)
+    raise typer.Exit(report.code)
 
 
 @app.command()

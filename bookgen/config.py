@@ -14,7 +14,7 @@ import difflib
 import math
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -22,12 +22,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
+from bookgen.layout.geometry import (
+    PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, fit_problems, parse_length,
+    trim_for,
+)
 from bookgen.variants.registry import get_variant, variant_names
 
 MAX_COUNT = 100_000
 MAX_NODES = 100_000  # YAML values after alias expansion: a "billion laughs" file stops here
 MAX_DEPTH = 32  # nesting of lists and mappings; a book needs about six
-PAGE_FORMATS = ("letter", "a4")
+PAGE_FORMATS = tuple(TRIMS)
+LAYOUTS = ("book", "worksheet")
 GIVENS_AMOUNTS = ("few", "normal", "many")
 
 Path_ = tuple[Union[str, int], ...]
@@ -221,6 +226,8 @@ class SectionModel(_Strict):
     rules: dict[str, Any] | None = None
     title: str | None = None
     givens: Literal["few", "normal", "many"] | None = None
+    per_page: int | None = None
+    explain: bool = False
 
 
 class BookModel(_Strict):
@@ -228,7 +235,11 @@ class BookModel(_Strict):
     subtitle: str | None = None
     author: str | None = None
     seed: int = 1
-    page: str = "letter"
+    page: str | dict[str, Any] = "letter"
+    bleed: bool = False
+    layout: str = "book"
+    per_page: int | None = None
+    large_print: bool = False
     sections: list[dict[str, Any]] = Field(min_length=1)
 
 
@@ -243,6 +254,8 @@ class Section:
     levels: tuple[Level, ...]  # one per puzzle
     rules: tuple[tuple[str, Any], ...]
     options: tuple[tuple[str, Any], ...]
+    per_page: int | None = None
+    explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
 
     @property
     def count(self) -> int:
@@ -264,13 +277,33 @@ class Book:
     subtitle: str | None
     author: str | None
     seed: int
-    page: str
+    page: str  # the format's name ("6x9", or "6.5x9.5in" for a custom size)
     sections: tuple[Section, ...]
+    trim: Trim = Trim("letter", *TRIMS["letter"])
+    bleed: bool = False
+    layout: str = "book"
+    per_page: int | None = None
+    large_print: bool = False
 
     def with_seed(self, seed: int) -> "Book":
         """The same book with another seed."""
-        return Book(self.source, self.name, self.title, self.subtitle, self.author, seed,
-                    self.page, self.sections)
+        return replace(self, seed=seed)
+
+    @property
+    def shape(self) -> BookShape:
+        """What layout needs to paginate the book before any puzzle exists."""
+        return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
+                          self.sections)
+
+
+def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large_print: bool,
+               sections: tuple[Section, ...]) -> BookShape:
+    """The page shape of a book: page spec, type scale and each section's grid sizes."""
+    worksheet = layout == "worksheet"
+    shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
+                                s.explain and not worksheet) for s in sections)
+    return BookShape(PageSpec(trim, bleed, mirrored=not worksheet), shapes, Style(large_print),
+                     worksheet, per_page)
 
 
 def _show(value: Any, limit: int = 40) -> str:
@@ -287,8 +320,10 @@ def _hint(word: Any, choices) -> str:
 
 
 _FIELDS = {
-    (): ("title", "subtitle", "author", "seed", "page", "sections"),
-    ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens"),
+    (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
+         "sections"),
+    ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
+                    "explain"),
     ("difficulty",): ("from", "to"),
 }
 
@@ -356,10 +391,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         model = BookModel.model_validate({k: v for k, v in data.items() if k in known})
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
-    else:
-        if model.page not in PAGE_FORMATS:
-            report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)}, got {model.page!r}"
-                   f"{_hint(model.page, PAGE_FORMATS)}")
+    trim = None if model is None else _parse_page(model, report)
     sections: list[Section] = []
     raw_sections = data.get("sections")
     for s_index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
@@ -384,11 +416,82 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         section = _parse_section(s_index, section_model, report, frozenset(bad))
         if section is not None:
             sections.append(section)
+    if model is not None and model.layout == "worksheet":
+        for section in sections:
+            if section.explain:  # worksheets have no rules pages to put a walkthrough after
+                report(("sections", section.index, "explain"),
+                       "explain adds a walkthrough after a book's how-to-play pages; worksheets have "
+                       "none (remove 'explain' or use layout: book)")
+    if not issues:
+        assert model is not None and trim is not None
+        book = Book(file, name, model.title, model.subtitle, model.author, model.seed, trim.name,
+                    tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print)
+        _check_fit(book, raw_sections, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
-    assert model is not None
-    return Book(file, name, model.title, model.subtitle, model.author, model.seed, model.page,
-                tuple(sections))
+    return book
+
+
+def _parse_page(model: BookModel, report) -> Trim | None:
+    """The page format, layout and per-page options of the book; None after a problem."""
+    trim = None
+    if isinstance(model.page, str):
+        try:
+            trim = trim_for(model.page)
+        except ValueError:
+            report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)} or {{width: 6in, height: 9in}}, "
+                   f"got {model.page!r}{_hint(model.page.lower(), PAGE_FORMATS)}")
+    else:
+        for key in sorted(set(model.page) - {"width", "height"}, key=str):
+            report(("page", key), f"unknown key {key!r} in page{_hint(key, ('width', 'height'))}", key=True)
+        good = True
+        for key in ("width", "height"):
+            if key not in model.page:
+                report(("page",), f"a custom page needs '{key}', e.g. {{width: 6in, height: 9in}}")
+                good = False
+                continue
+            try:
+                parse_length(model.page[key])
+            except ValueError as exc:
+                report(("page", key), f"page {key}: {exc}")
+                good = False
+        if good and set(model.page) == {"width", "height"}:
+            try:
+                trim = trim_for(model.page)
+            except ValueError as exc:
+                report(("page",), str(exc))
+    if model.layout not in LAYOUTS:
+        report(("layout",), f"layout must be one of {', '.join(LAYOUTS)}, got {model.layout!r}"
+               f"{_hint(model.layout, LAYOUTS)}")
+        trim = None
+    elif model.layout == "worksheet" and model.bleed:
+        report(("bleed",), "bleed is for print-on-demand books; worksheets print on office paper "
+               "(remove 'bleed' or use layout: book)")
+        trim = None
+    if model.per_page is not None and model.per_page not in PER_PAGE:
+        report(("per_page",), _per_page_message(model.per_page))
+        trim = None
+    return trim
+
+
+def _per_page_message(value: int) -> str:
+    return f"per_page must be one of {', '.join(map(str, PER_PAGE))}, got {value}"
+
+
+def _check_fit(book: Book, raw_sections: list, report) -> None:
+    """Report every section whose grids the page cannot hold at a writable cell size."""
+    for s, size, problem in fit_problems(book.shape):
+        section = book.sections[s]
+        raw = raw_sections[section.index]
+        if section.per_page is not None:
+            path: Path_ = ("sections", section.index, "per_page")
+        elif book.per_page is not None:
+            path = ("per_page",)
+        elif isinstance(raw.get("size"), list):
+            path = ("sections", section.index, "size", raw["size"].index(size))
+        else:
+            path = ("sections", section.index, "size")
+        report(path, problem)
 
 
 def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> None:
@@ -424,6 +527,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
                        key=True)
             else:
                 report(path, _difficulty_message(value))
+            continue
+        if not prefix and err["loc"][:1] == ("page",):
+            if "page" not in seen:  # one message for both halves of the union
+                seen.add("page")
+                report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)} or "
+                       f"{{width: 6in, height: 9in}}, got {data.get('page')!r}")
             continue
         path, key, message = _pydantic_message(dict(err, loc=loc), data)
         report(path, message, key)
@@ -490,6 +599,9 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
     options: dict[str, Any] = {}
+    if raw.per_page is not None and raw.per_page not in PER_PAGE:
+        report(base + ("per_page",), _per_page_message(raw.per_page))
+        ok = False
     if raw.givens is not None:
         if not getattr(variant, "uses_signs", False):
             report(base + ("givens",), f"'givens' steers Tango sign/given mix; {variant.name} has no such option",
@@ -500,7 +612,8 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         return None
     title = raw.title or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
-                   tuple(sorted(rules.items())), tuple(sorted(options.items())))
+                   tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
+                   raw.explain)
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:

@@ -70,7 +70,7 @@ CASES = [
     ("not a mapping", "- just\n- a list\n", "1:1", "must be a mapping"),
     ("empty file", "", "1:1", "the file is empty"),
     ("no sections", "title: T\nsections: []\n", "2:11", "at least one section"),
-    ("hard 4x4", BASE.replace("size: 8", "size: 4") + "    difficulty: hard\n", "7:17", "never harder than medium"),
+    ("hard 4x4", BASE.replace("size: 8", "size: 4") + "    difficulty: hard\n", "7:17", "never harder than easy"),
 ]
 
 

@@ -82,7 +82,7 @@ CASES = [
     ("unknown level", BASE + "    difficulty: hardest\n", "7:17", "unknown level 'hardest'"),
     ("level typo in ramp", BASE + "    difficulty: {from: easy, to: meduim}\n", "7:17", "did you mean 'medium'?"),
     ("ramp backwards", BASE + "    difficulty: {from: hard, to: easy}\n", "7:17", "put the easier level in 'from'"),
-    ("bad page", BASE + "page: a5\n", "7:7", "page must be one of letter, a4, got 'a5'"),
+    ("bad page", BASE + "page: a5\n", "7:7", "page must be one of letter, a4, 6x9, 7x10, 8x10, 8.5x11 or {width: 6in, height: 9in}, got 'a5'"),
     ("bad givens amount", BASE.replace("takuzu", "tango").replace("size: 8", "size: 6") + "    givens: lots\n",
      "7:13", "givens must be one of few, normal, many"),
     # sizes
@@ -102,7 +102,7 @@ CASES = [
      "block count must be at least 1, got 0"),
     ("blocks disagree with count", BASE + "    difficulty: [{easy: 1}, {hard: 1}]\n", "6:12", "add up to 2"),
     # requests a variant can't honour
-    ("expert 3x3 kenken", KENKEN + "    difficulty: expert\n", "6:17", "an expert Calcudoku needs at least a 5×5 grid, not 3×3"),
+    ("expert 3x3 kenken", KENKEN + "    difficulty: expert\n", "6:17", "an expert Calcudoku needs at least a 4×4 grid"),
     ("hard 3x3 kenken", KENKEN + "    difficulty: hard\n", "6:17", "a hard Calcudoku needs at least a 4×4 grid"),
     ("kenken without + or *", KENKEN.replace("size: 3", "size: 5") + "    rules: {ops: ['-', '/']}\n", "6:18",
      "Calcudoku needs '+' or '*' among its ops"),
@@ -110,8 +110,11 @@ CASES = [
      "max_run: 3 needs a grid of at least 8x8 (this one is 6x6)"),
     ("max_run 4", BASE + "    rules: {max_run: 4}\n", "7:22", "max_run must be 2 or 3, got 4"),
     ("hard 4x4 takuzu", BASE.replace("size: 8", "size: 4") + "    difficulty: hard\n", "7:17",
-     "a 4x4 Binairo is never harder than medium; choose a size of 6 or more"),
+     "a 4x4 Binairo is never harder than easy under these rules; choose a larger size or an easier level"),
     ("givens on takuzu", BASE + "    givens: few\n", "7:5", "'givens' steers Tango sign/given mix"),
+    # the page (issue 5's formats): grids too small to write in
+    ("page too small for the grids", BASE.replace("size: 8", "size: 14") + "    per_page: 6\npage: 6x9\n", "7:15",
+     "6 14x14 grids per page on a 6x9 page get 3.5 mm cells, below the 8 mm needed for handwriting"),
 ]
 
 
@@ -163,7 +166,7 @@ def test_every_error_at_once_in_file_order(tmp_path):
         "book.yaml:7:12: count must be a whole number, got 1000.0 (write it without a decimal point or exponent)",
         "book.yaml:8:14: unknown variant 'tanga'; expected one of binairo, binary, calcudoku, kendoku, kenken, "
         "mathdoku, sun-moon, sunmoon, takuzu, tango; did you mean 'tango'?",
-        "book.yaml:13:17: an expert Calcudoku needs at least a 5×5 grid, not 3×3",
+        "book.yaml:13:17: an expert Calcudoku needs at least a 4×4 grid",
         "book.yaml:17:5: unknown key 'dificulty'; did you mean 'difficulty'?",
         "book.yaml:18:22: max_run: 3 needs a grid of at least 8x8 (this one is 6x6)",
         "book.yaml:18:39: unique_lines must be true or false, got 'no' (YAML 1.1 would have read it as a boolean; "

@@ -17,6 +17,12 @@ def derive_seed(book_seed: int, section: int, index: int) -> str:
     return hashlib.sha256(text).hexdigest()[:16]
 
 
+def example_seed(book_seed: int, label: str) -> str:
+    """A seed for something a book shows once, like a rules page's worked example."""
+    text = f"bookgen/{book_seed}/example/{label}".encode()
+    return hashlib.sha256(text).hexdigest()[:16]
+
+
 def rng_for(seed: str) -> random.Random:
     """A private generator for a derived seed string."""
     return random.Random(int(seed, 16))

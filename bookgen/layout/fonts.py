@@ -12,6 +12,7 @@ FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
 FILES = {FONT: "DejaVuSans.ttf", FONT_BOLD: "DejaVuSans-Bold.ttf"}
 CAP_HEIGHT = 0.729  # DejaVu Sans cap height, in em: centres digits optically
+ASCENT, DESCENT = 0.93, 0.24  # DejaVu Sans, in em: keeps text boxes inside the safe area
 
 
 def fonts_dir() -> Path:

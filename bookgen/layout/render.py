@@ -1,34 +1,37 @@
-"""Lay a book out as a PDF: title page, rules pages, puzzle pages, answer key.
+"""Draw a page plan as a PDF: title, imprint, contents, how-to-play pages and
+walkthroughs, puzzle pages, answer key; or a worksheet packet and its answer key.
 
-Everything is drawn with the embedded DejaVu fonts; the canvas runs in
-reportlab's ``invariant`` mode so the same book gives the same bytes.
+Where things go is decided in ``geometry`` (pure, shared with config
+validation); this module only draws. Every drawing stays inside the page's
+safe area. Puzzles, answers and worked examples are all drawn by the
+variant's own ``draw`` through the same pen. The canvas runs in reportlab's
+``invariant`` mode so the same book gives the same bytes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from io import BytesIO
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
-from reportlab.lib.pagesizes import A4, LETTER
-from reportlab.lib.units import inch, mm
 from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
+from bookgen.core.pen import CENTER
 from bookgen.core.types import Puzzle
-from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
+from bookgen.layout.fonts import ASCENT, DESCENT, FONT, FONT_BOLD, register_fonts
+from bookgen.layout.geometry import (
+    BOLD, GUTTERS, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
+    Style, plan_book, worksheet_top,
+)
 from bookgen.layout.pen import CanvasPen
+from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
 
-PAGE_SIZES = {"letter": LETTER, "a4": A4}
-MIN_CELL = 10 * mm  # roomy enough to write a symbol by hand
-FLOOR_CELL = 9 * mm  # never smaller than this for puzzles up to 10x10
-MAX_CELL = 16 * mm
-LABEL_H = 26  # points above each grid for its number and difficulty
-PER_PAGE = ((6, 2, 3), (4, 2, 2), (2, 1, 2), (1, 1, 1))  # (count, columns, rows)
-KEY_COLUMNS, KEY_ROWS = 3, 4
-THIN, BOLD = 0.75, 2.25
+RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
+EXAMPLE_STEPS = 3  # first deductions spelled out under the worked example
 
 
 @dataclass(frozen=True)
@@ -41,247 +44,585 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Frame:
-    """The printable area of a page, in points."""
+class Cover:
+    """The words of the title and imprint pages."""
 
-    width: float
-    height: float
-    left: float
-    right: float
-    top: float
-    bottom: float
-
-    @property
-    def inner_w(self) -> float:
-        return self.width - self.left - self.right
-
-    @property
-    def inner_h(self) -> float:
-        return self.height - self.top - self.bottom
-
-
-def frame_for(page: str) -> Frame:
-    """Page size and margins for a page format name."""
-    w, h = PAGE_SIZES[page]
-    return Frame(w, h, 0.6 * inch, 0.6 * inch, 0.75 * inch, 0.75 * inch)
-
-
-def slots_for(size: int, frame: Frame) -> tuple[int, int, int, float]:
-    """(per page, columns, rows, cell size): the most puzzles that keep cells roomy."""
-    best = None
-    for count, cols, rows in PER_PAGE:
-        slot_w = frame.inner_w / cols
-        slot_h = frame.inner_h / rows
-        cell = min((slot_w - 18) / size, (slot_h - LABEL_H - 18) / size, MAX_CELL)
-        if cell >= MIN_CELL or (count == 1):
-            best = (count, cols, rows, cell)
-            if cell >= MIN_CELL:
-                break
-    return best
+    title: str
+    subtitle: str | None
+    author: str | None
+    seed: int
 
 
 class Document:
-    """A canvas with page bookkeeping: numbers, running header, footer."""
+    """A canvas that knows the page spec: boxes, safe area, header, folio."""
 
-    def __init__(self, path: Path, title: str, page: str):
+    def __init__(self, path: Path | BytesIO, cover: Cover, spec: PageSpec, style: Style, gutter: float,
+                 subject: str = "Puzzle book"):
         register_fonts()
-        self.frame = frame_for(page)
-        self.canvas = Canvas(str(path), pagesize=(self.frame.width, self.frame.height),
+        self.spec, self.style, self.gutter = spec, style, gutter
+        self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
                              invariant=1, initialFontName=FONT, pageCompression=1)
-        self.canvas.setTitle(title)
-        self.canvas.setAuthor("bookgen")
+        self.canvas.setTitle(cover.title)
+        self.canvas.setAuthor(cover.author or "bookgen")
         self.canvas.setCreator(f"bookgen {__version__}")
-        self.canvas.setSubject("Puzzle book")
+        self.canvas.setSubject(subject)
         self.page = 1
-        self.header = ""
 
-    def new_page(self) -> None:
-        """Finish the current page (footer and header) and start the next."""
-        c, f = self.canvas, self.frame
-        if self.page > 1:
-            c.setFont(FONT, 9)
-            c.setFillGray(0.25)
-            c.drawCentredString(f.width / 2, f.bottom / 2, str(self.page))
-            if self.header:
-                c.drawCentredString(f.width / 2, f.height - f.top / 2, self.header)
-                c.setStrokeGray(0.6)
-                c.setLineWidth(0.5)
-                c.line(f.left, f.height - f.top + 10, f.width - f.right, f.height - f.top + 10)
-        c.showPage()
+    @property
+    def safe(self) -> Box:
+        """The current page's safe area."""
+        return self.spec.safe(self.page, self.gutter)
+
+    @property
+    def recto(self) -> bool:
+        """A right-hand page (odd number)."""
+        return self.page % 2 == 1
+
+    def content(self, worksheet: bool = False) -> Box:
+        """The safe area less header and footer bands (and a worksheet's name line)."""
+        x0, y0, x1, y1 = self.safe
+        band = self.style.band
+        top = y1 - band - (worksheet_top(self.style) if worksheet else 0.0)
+        return (x0, y0 + band, x1, top)
+
+    def text(self, x: float, y: float, s: str, size: float, bold: bool = False, grey: float = 0.0,
+             align: str = "left") -> float:
+        """Draw one line of text; returns its width."""
+        c = self.canvas
+        font = FONT_BOLD if bold else FONT
+        c.setFont(font, size)
+        c.setFillGray(grey)
+        {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align](x, y, s)
+        return c.stringWidth(s, font, size)
+
+    def width(self, s: str, size: float, bold: bool = False) -> float:
+        """Width of a line of text."""
+        return self.canvas.stringWidth(s, FONT_BOLD if bold else FONT, size)
+
+    def wrap(self, text: str, size: float, width: float, bold: bool = False,
+             first_indent: float = 0.0) -> list[str]:
+        """Greedy line breaking to ``width``; the first line is ``first_indent`` shorter."""
+        lines: list[str] = []
+        cur = ""
+        for word in text.split():
+            trial = f"{cur} {word}".strip()
+            room = width - (first_indent if not lines else 0.0)
+            if self.width(trial, size, bold) <= room or not cur:
+                cur = trial
+            else:
+                lines.append(cur)
+                cur = word
+        return lines + ([cur] if cur else [])
+
+    def heading(self, text: str, top: float, draw: bool = True) -> float:
+        """A page heading at ``top``, made smaller if the line is too long; returns the y below it."""
+        size = self.style.heading
+        x0, _, x1, _ = self.safe
+        size = min(size, size * (x1 - x0) / max(self.width(text, size, bold=True), 1e-9))
+        if draw:
+            self.text(x0, top - self.style.heading * ASCENT, text, size, bold=True)
+        return top - self.style.heading * 2.1
+
+    def rule(self, x0: float, y: float, x1: float, grey: float = RULE_GREY) -> None:
+        """A thin horizontal rule."""
+        c = self.canvas
+        c.setLineWidth(THIN)
+        c.setStrokeGray(grey)
+        c.setLineCap(0)
+        c.line(x0, y, x1, y)
+
+    def finish(self, header: str = "", folio: bool = True, footer: str = "") -> None:
+        """Running header, page number, the PDF boxes; then start the next page."""
+        x0, y0, x1, y1 = self.safe
+        st = self.style
+        outside_left = not self.recto and self.spec.mirrored
+        if header:
+            base = y1 - st.small * ASCENT
+            if self.spec.mirrored:
+                self.text(x0 if outside_left else x1, base, header, st.small, grey=0.25,
+                          align="left" if outside_left else "right")
+            else:
+                self.text((x0 + x1) / 2, base, header, st.small, grey=0.25, align="center")
+            self.rule(x0, y1 - st.band * 0.62, x1)
+        if folio or footer:
+            base = y0 + st.small * DESCENT
+            label = footer or str(self.page)
+            if self.spec.mirrored:
+                self.text(x0 if outside_left else x1, base, label, st.small, grey=0.2,
+                          align="left" if outside_left else "right")
+            else:
+                self.text((x0 + x1) / 2, base, label, st.small, grey=0.2, align="center")
+        mw, mh = self.spec.media
+        self.canvas.setTrimBox(list(self.spec.trim_box(self.page)))
+        self.canvas.setBleedBox([0, 0, mw, mh])
+        self.canvas.showPage()
         self.page += 1
 
     def save(self) -> None:
+        """Write the file."""
         self.canvas.save()
 
 
-def _text(c: Canvas, x: float, y: float, s: str, size: float, bold: bool = False,
-          grey: float = 0.0, align: str = "left") -> None:
-    c.setFont(FONT_BOLD if bold else FONT, size)
-    c.setFillGray(grey)
-    {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align](x, y, s)
-
-
-def _wrap(text: str, font: str, size: float, width: float, c: Canvas) -> list[str]:
-    words, lines, cur = text.split(), [], ""
-    for word in words:
-        trial = f"{cur} {word}".strip()
-        if c.stringWidth(trial, font, size) <= width or not cur:
-            cur = trial
-        else:
-            lines.append(cur)
-            cur = word
-    if cur:
-        lines.append(cur)
-    return lines
-
-
-def _marker(c: Canvas, x: float, y: float, level: Level, box: float = 6.0) -> None:
-    """A 1-4 row of small squares, filled up to the level: readable in black and white."""
+def marker(doc: Document, x: float, y: float, level: Level, box: float) -> float:
+    """A 1-4 row of small squares filled up to the level; returns its width."""
+    c = doc.canvas
+    c.setLineWidth(THIN)
+    c.setStrokeGray(0)
+    gap = box * 0.35
     for i in range(len(LEVELS)):
-        c.setLineWidth(0.6)
-        c.setStrokeGray(0)
         c.setFillGray(0 if i <= level else 1)
-        c.rect(x + i * (box + 2), y, box, box, stroke=1, fill=1)
+        c.rect(x + i * (box + gap), y, box, box, stroke=1, fill=1)
+    return len(LEVELS) * box + (len(LEVELS) - 1) * gap
 
 
-def title_page(doc: Document, title: str, subtitle: str | None, author: str | None,
-               entries: Sequence[Entry], seed: int) -> None:
-    """Title, subtitle, author, what is inside, and the seed that regenerates the book."""
-    c, f = doc.canvas, doc.frame
-    y = f.height * 0.62
-    for line in _wrap(title, FONT_BOLD, 30, f.inner_w, c):
-        _text(c, f.width / 2, y, line, 30, bold=True, align="center")
-        y -= 38
-    if subtitle:
-        _text(c, f.width / 2, y - 4, subtitle, 16, align="center", grey=0.2)
-        y -= 30
-    if author:
-        _text(c, f.width / 2, y - 10, author, 13, align="center", grey=0.2)
-        y -= 30
-    kinds: dict[str, int] = {}
-    for e in entries:
-        kinds[e.section] = kinds.get(e.section, 0) + 1
-    summary = " · ".join(f"{n} {name}" for name, n in kinds.items())
-    _text(c, f.width / 2, y - 30, f"{len(entries)} puzzles with solutions", 12, align="center")
-    _text(c, f.width / 2, y - 48, summary, 10, align="center", grey=0.3)
-    _text(c, f.width / 2, f.bottom, f"Generated by bookgen {__version__} · seed {seed}", 8,
-          align="center", grey=0.4)
-    doc.new_page()
+def _marker_width(box: float) -> float:
+    return len(LEVELS) * box + (len(LEVELS) - 1) * box * 0.35
 
 
-def rules_page(doc: Document, variant_name: str, rules: dict, example: Puzzle | None) -> None:
-    """How to play one variant: the exact rules and the techniques by level."""
+def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) -> None:
+    """'Puzzle 12' on the left, the level in words and as a 1-4 marker on the right."""
+    st = doc.style
+    doc.text(x, y, f"Puzzle {entry.number}", st.label, bold=True)
+    p = entry.puzzle
+    level = p.grade.level if p.grade else Level.EASY
+    box = round(st.small * 0.72, 2)
+    mw = _marker_width(box)
+    marker(doc, x + width - mw, y, level, box)
+    doc.text(x + width - mw - box * 0.9, y, level.label, st.small, grey=0.2, align="right")
+
+
+# ----- front matter -------------------------------------------------------------------
+def title_page(doc: Document, cover: Cover) -> None:
+    """Title, subtitle and author, set on the upper third of the page."""
+    x0, y0, x1, y1 = doc.safe
+    mid = (x0 + x1) / 2
+    size = doc.style.heading * 1.6
+    lines = doc.wrap(cover.title, size, x1 - x0, bold=True)
+    while len(lines) > 3 and size > 16:
+        size -= 2
+        lines = doc.wrap(cover.title, size, x1 - x0, bold=True)
+    y = y1 - (y1 - y0) * 0.3
+    for line in lines:
+        doc.text(mid, y, line, size, bold=True, align="center")
+        y -= size * 1.2
+    y -= size * 0.2
+    doc.rule(mid - INCH * 0.6, y, mid + INCH * 0.6, grey=0)
+    y -= doc.style.body * 2.6
+    if cover.subtitle:
+        for line in doc.wrap(cover.subtitle, doc.style.body * 1.35, x1 - x0):
+            doc.text(mid, y, line, doc.style.body * 1.35, grey=0.15, align="center")
+            y -= doc.style.body * 1.8
+    if cover.author:
+        doc.text(mid, y0 + (y1 - y0) * 0.12, cover.author, doc.style.body * 1.25, align="center")
+    doc.finish(folio=False)
+
+
+def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: int) -> None:
+    """The copyright page: who, what, and the seed and version that regenerate the book."""
+    x0, y0, x1, y1 = doc.safe
+    st = doc.style
+    size = st.small
+    spec = doc.spec
+    trim = f"{spec.trim.width / INCH:g} × {spec.trim.height / INCH:g} in".replace(".0 ", " ")
+    paras = [
+        cover.title + (f": {cover.subtitle}" if cover.subtitle else ""),
+        f"Copyright © {cover.author}. All rights reserved." if cover.author else "",
+        f"{len(entries)} puzzles. Every puzzle has exactly one solution, and it can be reached by "
+        "logic alone: no guessing is needed.",
+        f"Made with bookgen {__version__} from seed {cover.seed}. The same configuration and seed "
+        "regenerate this book exactly.",
+        f"Trim size {trim}{', printed to the edge' if spec.bleed else ''}; {pages} pages.",
+    ]
+    lines: list[tuple[str, bool]] = []
+    for k, para in enumerate(p for p in paras if p):
+        lines += [(line, k == 0) for line in doc.wrap(para, size, x1 - x0, bold=k == 0)]
+        lines.append(("", False))
+    y = y0 + len(lines) * size * 1.45
+    for line, bold in lines:
+        if line:
+            doc.text(x0, y, line, size, bold=bold, grey=0.1)
+        y -= size * 1.45
+    doc.finish(folio=False)
+
+
+def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
+    """Table of contents: how-to pages, walkthroughs, sections with their levels, answers."""
+    x0, _, x1, top = doc.content()
+    st = doc.style
+    y = doc.heading("Contents", top)
+    rows: list[tuple[str, str, int]] = []
+    for variant in shape.variants:
+        page = next(n for n, pg in enumerate(plan.pages, 1) if pg.kind == "rules" and pg.variant == variant)
+        rows.append((f"How to play {get_variant(variant).title}", "the rules, a worked example, techniques", page))
+        for s in shape.explained:  # walkthroughs follow their variant's how-to
+            if shape.sections[s].variant == variant:
+                detail = f"the first puzzle of \u201c{shape.sections[s].title}\u201d, every deduction"
+                rows.append((walkthrough_title(entries[shape.first_item(s)].number), detail,
+                             plan.first_page("walkthrough", s)))
+    start = 0
+    for s, section in enumerate(shape.sections):
+        levels = [e.puzzle.grade.level for e in entries[start:start + len(section.sizes)] if e.puzzle.grade]
+        start += len(section.sizes)
+        span = ""
+        if levels:
+            lo, hi = min(levels), max(levels)
+            span = lo.key if lo == hi else f"{lo.key} to {hi.key}"
+        detail = f"{len(section.sizes)} puzzles" + (f", {span}" if span else "")
+        rows.append((section.title, detail, plan.first_page("puzzles", s)))
+    rows.append(("Answers", "every solution, with the page of its puzzle", plan.first_page("answers")))
+    gap = st.body * 2.5
+    for title, detail, page in rows:
+        w = doc.text(x0, y, title, st.body, bold=True)
+        num = str(page)
+        nw = doc.text(x1, y, num, st.body, align="right")
+        _leader(doc, x0 + w + 6, x1 - nw - 6, y, st.body)
+        if detail:
+            doc.text(x0, y - st.body * 1.15, detail, st.small, grey=0.3)
+        y -= gap
+    doc.finish("Contents")
+
+
+def _leader(doc: Document, a: float, b: float, y: float, size: float) -> None:
+    """Dot leaders between a contents title and its page number."""
+    step = size * 0.55
+    dot = "."
+    x = a - (a % step) + step  # dots on a fixed pitch line up from row to row
+    c = doc.canvas
+    c.setFont(FONT, size)
+    c.setFillGray(0.45)
+    while x + doc.width(dot, size) <= b:
+        c.drawString(x, y, dot)
+        x += step
+
+
+# ----- how to play ----------------------------------------------------------------------
+SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64)  # how far a how-to page's text may shrink
+SPLIT_BELOW = 0.88  # shrinking more than this splits the how-to into two pages instead
+
+# What each page of a variant's how-to holds: (rules and example, techniques).
+RULES_PARTS = {1: ((True, True),), 2: ((True, False), (False, True))}
+
+
+def _measuring(spec: PageSpec, style: Style, gutter: float) -> Document:
+    """A document that is never saved, to lay pages out before the book is drawn."""
+    return Document(BytesIO(), Cover("", None, None, 0), spec, style, gutter)
+
+
+def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
+                       example: Puzzle) -> int:
+    """1 when a variant's how-to fits one page with little shrinking, else 2."""
+    doc = _measuring(spec, style, gutter)
+    low = doc.content()[1]
+    fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False) >= low
+    return 1 if fits else 2
+
+
+def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry: Entry) -> int:
+    """Pages the walkthrough of ``entry`` takes at this gutter."""
+    return len(lay_out(_measuring(spec, style, gutter), entry.puzzle, entry.number, entry.section).pages)
+
+
+def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle],
+                    entries: Sequence[Entry] = ()) -> tuple[BookShape, Plan]:
+    """Paginate a book, measuring each how-to and each walkthrough (of the first of
+    ``entries`` in every ``explain`` section) against the gutter the book settles on.
+
+    A page more can widen the gutter, which narrows the text and can only add
+    pages, never remove them: the counts grow until they settle, within one
+    round per gutter step.
+    """
+    plan = plan_book(shape)
+    for _ in range(len(GUTTERS) + 2):
+        rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, v, examples[v])
+                      if v in examples else 1 for v in shape.variants)
+        walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
+                                               entries[shape.first_item(s)]) for s in shape.explained)
+        if (rules, walks) == (shape.rules_pages, shape.walkthrough_pages):
+            break
+        shape = replace(shape, rules_pages=rules, walkthrough_pages=walks)
+        plan = plan_book(shape)
+    return shape, plan
+
+
+def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
+               part: int = 0, parts: int = 1) -> None:
+    """How to play one variant: its exact rules, a worked example drawn by the variant itself,
+    and the techniques by level; over two pages when one can't hold them. Type shrinks a
+    little if a long text would still overflow."""
+    low = doc.content()[1]
+    what = RULES_PARTS[parts][part]
+    for scale in SCALES:
+        if _rules_body(doc, variant_name, rules, example, scale, what, draw=False) >= low:
+            break
+    _rules_body(doc, variant_name, rules, example, scale, what, draw=True)
+    doc.finish(f"How to play {get_variant(variant_name).title}")
+
+
+def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
+                scale: float, what: tuple[bool, bool], draw: bool) -> float:
+    """Lay a how-to page out at ``scale``; draws only when ``draw``. Returns the lowest y used."""
     variant = get_variant(variant_name)
-    c, f = doc.canvas, doc.frame
-    doc.header = f"How to play {variant.title}"
-    y = f.height - f.top - 20
-    _text(c, f.left, y, f"How to play {variant.title}", 22, bold=True)
-    y -= 34
-    rule_lines = variant.rules_for(rules) if hasattr(variant, "rules_for") else variant.rules_text
-    for rule in rule_lines:
-        for k, line in enumerate(_wrap(rule, FONT, 11.5, f.inner_w - 16, c)):
-            if k == 0:
-                _text(c, f.left, y, "•", 11.5)
-            _text(c, f.left + 14, y, line, 11.5)
-            y -= 16
-        y -= 4
-    if example is not None:
-        y -= 8
-        cell = min(22.0, 150.0 / example.size)
-        left = f.left + 14
-        variant.draw(CanvasPen(c, left, y, cell, THIN, BOLD), example, solved=False)
-        variant.draw(CanvasPen(c, left + example.size * cell + 40, y, cell, THIN, BOLD), example, solved=True)
-        _text(c, left, y - example.size * cell - 14, "A small puzzle", 9, grey=0.3)
-        _text(c, left + example.size * cell + 40, y - example.size * cell - 14, "and its solution", 9, grey=0.3)
-        y -= example.size * cell + 40
-    y -= 10
-    _text(c, f.left, y, "Techniques you'll need", 15, bold=True)
-    y -= 24
+    x0, _, x1, top = doc.content()
+    st = doc.style
+    body, small = st.body * scale, st.small * max(scale, 0.85)
+    lead = body * 1.38
+    show_rules, show_techniques = what
+
+    def text(x, y, s, size, **kw):
+        if draw:
+            doc.text(x, y, s, size, **kw)
+
+    indent = body * 1.3
+    title = f"How to play {variant.title}" if show_rules else f"{variant.title} techniques"
+    y = doc.heading(title, top, draw) + st.heading * 0.9
+    if show_rules:
+        rule_lines = variant.rules_for(rules) if hasattr(variant, "rules_for") else variant.rules_text
+        for rule in rule_lines:
+            for k, line in enumerate(doc.wrap(rule, body, x1 - x0 - indent)):
+                y -= lead
+                if k == 0:
+                    text(x0, y, "•", body)
+                text(x0 + indent, y, line, body)
+            y -= body * 0.3
+        if example is not None:
+            y = _worked_example(doc, variant, example, y - body * 1.2, scale, draw)
+    if not show_techniques:
+        return y - small * DESCENT
+    if show_rules:
+        y -= body * 1.8
+        text(x0, y, "Techniques you'll need", body * 1.25, bold=True)
+        y -= body * 0.5
+    else:
+        y -= st.heading * 0.2
+    mbox = round(small * 0.72, 2)
     for level in LEVELS:
         techs = [t for t in variant.techniques if t.level == level]
         if not techs:
             continue
-        _text(c, f.left, y, level.label, 11.5, bold=True)
-        _marker(c, f.left + 70, y, level)
-        y -= 17
+        y -= lead * 1.15
+        w = doc.width(level.label, body, bold=True)
+        text(x0, y, level.label, body, bold=True)
+        if draw:
+            marker(doc, x0 + w + body * 0.6, y, level, mbox)
         for t in techs:
-            lines = _wrap(f"{t.title}: {t.description}", FONT, 10.5, f.inner_w - 16, c)
-            for line in lines:
-                _text(c, f.left + 14, y, line, 10.5)
-                y -= 14
-            y -= 3
-        y -= 6
-    doc.new_page()
+            lead_w = doc.width(f"{t.title}: ", small, bold=True)
+            lines = doc.wrap(t.description, small, x1 - x0 - indent, first_indent=lead_w)
+            for k, line in enumerate(lines):
+                y -= small * 1.35
+                if k == 0:
+                    text(x0 + indent, y, f"{t.title}:", small, bold=True)
+                text(x0 + indent + (lead_w if k == 0 else 0.0), y, line, small)
+    return y - small * DESCENT
 
 
-def puzzle_pages(doc: Document, entries: Sequence[Entry]) -> dict[int, int]:
-    """Puzzles, several per page by size; returns puzzle number -> page."""
-    pages: dict[int, int] = {}
-    c, f = doc.canvas, doc.frame
-    i = 0
-    while i < len(entries):
-        first = entries[i]
-        count, cols, rows, cell = slots_for(first.puzzle.size, f)
-        batch = [first]
-        while len(batch) < count and i + len(batch) < len(entries):
-            nxt = entries[i + len(batch)]
-            if nxt.section != first.section or nxt.puzzle.size != first.puzzle.size:
-                break
-            batch.append(nxt)
-        doc.header = first.section
-        slot_w, slot_h = f.inner_w / cols, f.inner_h / rows
-        for k, entry in enumerate(batch):
-            col, row = k % cols, k // cols
-            p = entry.puzzle
-            grid = p.size * cell
-            x0 = f.left + col * slot_w + (slot_w - grid) / 2
-            top = f.height - f.top - row * slot_h
-            block = LABEL_H + grid
-            y_label = top - (slot_h - block) / 2
-            _text(c, x0, y_label - 14, f"Puzzle {entry.number}", 13, bold=True)
-            level = p.grade.level if p.grade else Level.EASY
-            _marker(c, x0 + grid - 4 * 8 + 2, y_label - 14, level)
-            _text(c, x0 + grid - 4 * 8 - 4, y_label - 13, level.label, 9.5, grey=0.25, align="right")
-            variant = get_variant(p.variant)
-            variant.draw(CanvasPen(c, x0, y_label - LABEL_H, cell, THIN, BOLD), p, solved=False)
-            pages[entry.number] = doc.page
-        doc.new_page()
-        i += len(batch)
-    return pages
+def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: float,
+                    draw: bool) -> float:
+    """The example puzzle with its first deductions numbered, its solution beside it, and
+    those deductions in words. Returns the y below."""
+    x0, _, x1, _ = doc.content()
+    st = doc.style
+    body, small = st.body * scale, st.small * max(scale, 0.85)
+    n = example.size
+    gap = SLOT_GAP * 1.5
+    cell = min((x1 - x0 - gap) / (2 * n) - BOLD, st.min_cell * scale * 0.9)
+    grid = n * cell
+    left = x0 + (x1 - x0 - 2 * grid - gap) / 2
+    right = left + grid + gap
+    y = top - body * ASCENT
+    if draw:
+        doc.text(x0, y, "A worked example", body * 1.25, bold=True)
+    y -= body * 1.2
+    caption_y = y - small * ASCENT
+    grid_top = caption_y - small * 0.9
+    steps = []
+    explained = variant.explain(example)[0]
+    for step in explained:
+        if step.cells:
+            steps.append(step)
+        if len(steps) == EXAMPLE_STEPS:
+            break
+    if draw:
+        doc.text(left, caption_y, "The puzzle", small, grey=0.2)
+        doc.text(right, caption_y, "Its solution", small, grey=0.2)
+        pen = CanvasPen(doc.canvas, left, grid_top, cell, THIN, BOLD)
+        variant.draw(pen, example, solved=False)
+        for k, step in enumerate(steps, start=1):
+            for (r, c), _ in step.cells:
+                # bottom-right: clear of a variant's corner labels and centred clues
+                pen.circle(c + 0.68, r + 0.68, 0.25, fill=1.0, stroke="thin")
+                pen.text(c + 0.68, r + 0.68, str(k), 0.24, bold=True, anchor=CENTER)
+        variant.draw(CanvasPen(doc.canvas, right, grid_top, cell, THIN, BOLD), example, solved=True)
+    y = grid_top - grid - BOLD
+    indent = doc.width("0. ", small, bold=True)
+    for k, step in enumerate(steps, start=1):
+        # the engine's reasons name the cells they fill and the symbols, so they stand alone
+        for j, line in enumerate(doc.wrap(sentence(step.reason), small, x1 - x0 - indent)):
+            y -= small * 1.35
+            if draw:
+                if j == 0:
+                    doc.text(x0, y, f"{k}.", small, bold=True)
+                doc.text(x0 + indent, y, line, small)
+    return y
 
 
-def answer_key(doc: Document, entries: Sequence[Entry], pages: dict[int, int]) -> None:
-    """Solved grids, several per page, each labelled with its number and page."""
-    c, f = doc.canvas, doc.frame
-    doc.header = "Answers"
-    per = KEY_COLUMNS * KEY_ROWS
-    slot_w = f.inner_w / KEY_COLUMNS
-    heading = 34
-    slot_h = (f.inner_h - heading) / KEY_ROWS
-    for start in range(0, len(entries), per):
-        batch = entries[start:start + per]
-        _text(c, f.left, f.height - f.top - 18, "Answers", 18, bold=True)
-        for k, entry in enumerate(batch):
-            p = entry.puzzle
-            col, row = k % KEY_COLUMNS, k // KEY_COLUMNS
-            cell = min((slot_w - 24) / p.size, (slot_h - 30) / p.size, 7 * mm)
-            grid = p.size * cell
-            x0 = f.left + col * slot_w + (slot_w - grid) / 2
-            top = f.height - f.top - heading - row * slot_h - 6
-            _text(c, x0, top - 11, f"{entry.number}", 10, bold=True)
-            _text(c, x0 + grid, top - 11, f"page {pages[entry.number]}", 8, grey=0.35, align="right")
-            get_variant(p.variant).draw(CanvasPen(c, x0, top - 16, cell, 0.5, 1.5), p, solved=True)
-        doc.new_page()
+# ----- puzzles and answers -----------------------------------------------------------------
+def _spread(room: float, count: int, item: float) -> tuple[float, float]:
+    """(first offset, pitch) sharing ``room`` evenly around ``count`` items, yet keeping
+    at least ``SLOT_GAP`` between neighbours."""
+    free = room - count * item
+    inner = free / (count + 1)
+    if count > 1 and inner < SLOT_GAP:
+        inner = min(SLOT_GAP, free / (count - 1))
+    return (free - (count - 1) * inner) / 2, item + inner
 
 
-def render_book(path: Path, title: str, subtitle: str | None, author: str | None, seed: int,
-                page: str, entries: Sequence[Entry], rule_sets: Sequence[tuple[str, dict]]) -> dict[int, int]:
-    """Write the whole PDF to ``path``; returns puzzle number -> page."""
-    doc = Document(path, title, page)
-    title_page(doc, title, subtitle, author, entries, seed)
-    for variant_name, rules in rule_sets:
-        rules_page(doc, variant_name, rules, None)
-    pages = puzzle_pages(doc, entries)
-    answer_key(doc, entries, pages)
+def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -> list[tuple[float, float]]:
+    """Top-left corners of the grid blocks, whitespace shared evenly around and between them."""
+    x0, y0, x1, y1 = box
+    ox, px = _spread(x1 - x0, columns, grid)
+    oy, py = _spread(y1 - y0, rows, block)
+    return [(x0 + ox + c * px, y1 - oy - r * py) for r in range(rows) for c in range(columns)]
+
+
+def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
+                title: str = "") -> None:
+    """Puzzles of one section and size, in the plan's arrangement."""
+    st = doc.style
+    arr = page.arrangement
+    assert arr is not None
+    if worksheet:
+        worksheet_head(doc, entries[page.items[0]].puzzle)
+    box = doc.content(worksheet)
+    n = entries[page.items[0]].puzzle.size
+    grid = n * arr.cell
+    block = st.label_h + grid
+    for (x, top), index in zip(slot_origins(box, arr.columns, arr.rows, grid, block), page.items):
+        entry = entries[index]
+        grid_label(doc, x, top - st.label_h + st.label * 0.55, grid, entry)
+        pen = CanvasPen(doc.canvas, x, top - st.label_h, arr.cell, THIN, BOLD)
+        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=False)
+    if worksheet:
+        doc.finish(page.header, folio=False, footer=f"{title} · page {doc.page}")
+    else:
+        doc.finish(page.header)
+
+
+def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
+    """Name, date and class to fill in, and the rules in a few lines."""
+    x0, _, x1, y1 = doc.safe
+    st = doc.style
+    y = y1 - st.band - st.body
+    parts = (("Name", 0.5), ("Date", 0.25), ("Class", 0.25))
+    x = x0
+    width = x1 - x0
+    for k, (word, share) in enumerate(parts):
+        w = doc.text(x, y, word, st.body, bold=True)
+        end = x + share * width - (st.body * 1.5 if k < len(parts) - 1 else 0)
+        doc.rule(x + w + 5, y - 2, end, grey=0)
+        x += share * width
+    variant = get_variant(puzzle.variant)
+    rules = variant.rules_for(puzzle.rules) if hasattr(variant, "rules_for") else variant.rules_text
+    text = " ".join(rules[:-1] if len(rules) > 2 else rules)
+    size = st.small
+    lines = doc.wrap(f"{variant.title} rules: {text}", size, width - 16)
+    while len(lines) > REMINDER_LINES and size > 6:
+        size -= 0.5
+        lines = doc.wrap(f"{variant.title} rules: {text}", size, width - 16)
+    top = y - st.body * 1.6
+    height = REMINDER_LINES * st.small * 1.35 + 10
+    c = doc.canvas
+    c.setFillGray(0.9)
+    c.setStrokeGray(0.45)
+    c.setLineWidth(THIN)
+    c.rect(x0 + THIN / 2, top - height, width - THIN, height, stroke=1, fill=1)
+    ty = top - 5 - size * ASCENT - (height - 10 - len(lines) * size * 1.35) / 2
+    for line in lines:
+        doc.text(x0 + 8, ty, line, size, grey=0.0)
+        ty -= size * 1.35
+
+
+def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
+                title: str = "", heading_text: str = "Answers") -> None:
+    """Solved grids, several per page, each with its number and the page of its puzzle."""
+    st = doc.style
+    arr = page.arrangement
+    assert arr is not None
+    x0, y0, x1, y1 = doc.content()
+    if page.first:
+        doc.heading(heading_text, y1)
+    top = y1 - st.heading * 2
+    label = st.small * 2.2
+    slot_w = (x1 - x0) / arr.columns
+    slot_h = (top - y0) / arr.rows
+    for k, index in enumerate(page.items):
+        entry = entries[index]
+        col, row = k % arr.columns, k // arr.columns
+        width = entry.puzzle.size * arr.cell  # one cell size per page: the key reads as one table
+        x = x0 + col * slot_w + (slot_w - width) / 2
+        y = top - row * slot_h
+        doc.text(x, y - st.small * ASCENT, str(entry.number), st.small, bold=True)
+        doc.text(x + width, y - st.small * ASCENT, f"page {pages[index]}", st.small * 0.9,
+                 grey=0.3, align="right")
+        pen = CanvasPen(doc.canvas, x, y - label, arr.cell, THIN, BOLD)
+        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=True)
+    if title:
+        doc.finish(folio=False, footer=f"{title} · answer key · page {doc.page}")
+    else:
+        doc.finish(page.header)
+
+
+# ----- whole documents ------------------------------------------------------------------------
+def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: Entry,
+                     puzzle_page_number: int) -> None:
+    """One page of a laid-out walkthrough, under the running header of its variant's how-to."""
+    draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
+    doc.finish(f"How to play {get_variant(page.variant).title}")
+
+
+def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
+                examples: Mapping[str, Puzzle]) -> None:
+    """Write the whole book to ``path`` following ``plan``."""
+    doc = Document(path, cover, shape.spec, shape.style, plan.gutter)
+    walks: dict[int, Walkthrough] = {}
+    for page in plan.pages:
+        if page.kind == "title":
+            title_page(doc, cover)
+        elif page.kind == "imprint":
+            imprint_page(doc, cover, entries, len(plan.pages))
+        elif page.kind == "contents":
+            contents_page(doc, plan, shape, entries)
+        elif page.kind == "rules":
+            example = examples.get(page.variant)
+            rules = example.rules if example else {}
+            parts = sum(1 for p in plan.pages if p.kind == "rules" and p.variant == page.variant)
+            rules_page(doc, page.variant, rules, example, page.part, parts)
+        elif page.kind == "walkthrough":
+            index = shape.first_item(page.section)
+            entry = entries[index]
+            if page.section not in walks:
+                walks[page.section] = lay_out(doc, entry.puzzle, entry.number, entry.section)
+                planned = sum(1 for p in plan.pages if p.kind == "walkthrough" and p.section == page.section)
+                assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
+            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
+        elif page.kind == "puzzles":
+            puzzle_page(doc, page, entries)
+        elif page.kind == "answers":
+            answer_page(doc, page, entries, plan.puzzle_pages)
     doc.save()
-    return pages
+
+
+def render_worksheets(path: Path, answers_path: Path, cover: Cover, shape: BookShape, plan: Plan,
+                      key: Plan, entries: Sequence[Entry]) -> None:
+    """Write a worksheet packet to ``path`` and its answer key to ``answers_path``."""
+    doc = Document(path, cover, shape.spec, shape.style, plan.gutter, subject="Worksheets")
+    for page in plan.pages:
+        puzzle_page(doc, page, entries, worksheet=True, title=cover.title)
+    doc.save()
+    answers = Document(answers_path, Cover(f"{cover.title}: answer key", cover.subtitle, cover.author,
+                                           cover.seed), shape.spec, shape.style, key.gutter,
+                       subject="Answer key")
+    for page in key.pages:
+        answer_page(answers, page, entries, plan.puzzle_pages, title=cover.title,
+                    heading_text=f"Answer key: {cover.title}")
+    answers.save()
+

@@ -188,6 +188,20 @@ def line_name(n: int, line: int) -> str:
     return f"row {line + 1}" if line < n else f"column {line - n + 1}"
 
 
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _count(k: int) -> str:
+    """Small counts as words (``three``), larger ones as digits."""
+    return _NUMBER_WORDS[k] if 0 <= k < len(_NUMBER_WORDS) else str(k)
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -234,8 +248,15 @@ class BinaryEngine:
         key = (known, value, eq, neq)
         hit = self._memo.get(key)
         if hit is None:
-            cands = tuple(p for p in _signed_patterns(self.n, self.max_run, key[2], key[3])
-                          if not (p ^ value) & known)
+            if known:
+                # Filter the (memoised) completions of the state with one cell
+                # fewer: a short list instead of every pattern.
+                high = 1 << (known.bit_length() - 1)
+                parent = self.line_options(known ^ high, value & ~high, eq, neq)[0]
+                bit = value & high
+                cands = tuple(p for p in parent if p & high == bit)
+            else:
+                cands = _signed_patterns(self.n, self.max_run, eq, neq)
             a, o = self.full, 0
             for p in cands:
                 a &= p
@@ -443,62 +464,209 @@ class BinaryEngine:
         return None
 
     # ----- the ladder: easiest technique first, restart after progress -------
-    def _find(self, board: Board, technique: str) -> LineFind | None:
-        n, names = self.n, self.names
+    def _find(self, board: Board, technique: str, explain: bool = True) -> LineFind | None:
+        """The first line on which ``technique`` fixes cells; ``why`` only when ``explain``."""
+        n = self.n
         for line in range(2 * n):
             if board.known[line] == self.full:
                 continue
-            where = line_name(n, line)
             empty = n - board.known[line].bit_count()
             if technique in ("pair", "sandwich"):
                 p1, p0, s1, s0 = self._runs(board, line)
                 ones, zeros = (p1, p0) if technique == "pair" else (s1, s0)
-                if ones | zeros:
-                    sym = names[1] if zeros else names[0]
-                    if technique == "pair":
-                        why = (f"{where} has {self.max_run} {sym}s side by side, "
-                               "so the cell next to them takes the other symbol")
-                    else:
-                        why = (f"{where} has a gap between {sym}s that would make a run "
-                               f"longer than {self.max_run}, so the gap takes the other symbol")
-                    return LineFind(technique, line, ones, zeros, why)
             elif technique == "balance":
                 ones, zeros = self._balance(board, line)
-                if ones | zeros:
-                    sym, rest = (names[1], names[0]) if zeros else (names[0], names[1])
-                    why = f"{where} already has {self.half} {sym}s (half of {n}), so the rest are {rest}s"
-                    return LineFind(technique, line, ones, zeros, why)
             elif technique == "sign":
                 ones, zeros = self._signs(board, line)
-                if ones | zeros:
-                    why = (f"a sign in {where} joins a filled cell to an empty one: "
-                           "'=' copies its symbol, 'x' takes the other")
-                    return LineFind(technique, line, ones, zeros, why)
             elif technique in ("line", "long_line"):
                 if (technique == "line") != (empty <= SHORT_LINE):
                     continue
                 ones, zeros = self._enumerate(board, line)
-                if ones | zeros:
-                    why = (f"{where} has {empty} empty cells; every way to fill them without "
-                           "a long run, unbalanced counts or a broken sign agrees here")
-                    return LineFind(technique, line, ones, zeros, why)
             elif technique == "distinct":
                 done = self._complete_lines(board, line)
                 if not done:
                     continue
                 ones, zeros = self._enumerate(board, line, done)
-                if ones | zeros:
-                    kind = "rows" if line < n else "columns"
-                    why = (f"{where} must not copy a finished {kind[:-1]}; the only completions "
-                           f"left that differ from the finished {kind} agree here")
-                    return LineFind(technique, line, ones, zeros, why)
+            else:
+                return None
+            if ones | zeros:
+                why = self._why(board, technique, line, ones, zeros) if explain else ""
+                return LineFind(technique, line, ones, zeros, why)
         return None
 
-    def ladder(self, board: Board, techniques: Sequence[str]) -> tuple[list[Step], bool]:
+    # ----- explanations: built only for ``explain``, never in ``closure`` -----
+    def _sym(self, v: int, count: int = 1) -> str:
+        """``a sun`` / ``suns`` for named symbols, the bare digit (``0``) for Takuzu."""
+        name = self.names[v]
+        if not name.isalpha():
+            return name
+        return f"a {name}" if count == 1 else f"{name}s"
+
+    def _plural(self, v: int) -> str:
+        return f"{self.names[v]}s"
+
+    def _at(self, line: int, js: Sequence[int]) -> str:
+        """Positions along a line: ``columns 2 and 4`` in a row, ``rows 1 and 3`` in a column."""
+        kind = "column" if line < self.n else "row"
+        nums = [str(j + 1) for j in sorted(js)]
+        return f"{kind}{'s' if len(nums) > 1 else ''} {_and(nums)}"
+
+    def _forced(self, ones: int, zeros: int) -> list[tuple[int, int]]:
+        """(position, symbol) of every cell a finding fixes, in line order."""
+        return sorted([(j, 1) for j in _bits(ones)] + [(j, 0) for j in _bits(zeros)])
+
+    def _fills(self, line: int, cells: Sequence[tuple[int, int]]) -> str:
+        """``column 1 is a moon and columns 4 and 5 are suns``."""
+        parts = []
+        for v in sorted((1, 0), key=lambda v: min((j for j, x in cells if x == v), default=self.n)):
+            js = [j for j, x in cells if x == v]
+            if js:
+                verb = "is" if len(js) == 1 else "are"
+                parts.append(f"{self._at(line, js)} {verb} {self._sym(v, len(js))}")
+        return _and(parts)
+
+    def _why(self, board: Board, technique: str, line: int, ones: int, zeros: int) -> str:
+        """A player's explanation of one finding, naming the cells and symbols involved."""
+        n = self.n
+        where = line_name(n, line)
+        cells = self._forced(ones, zeros)
+        known, value = board.known[line], board.value[line]
+        if technique in ("pair", "sandwich"):
+            groups: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+            for j, v in cells:
+                for w in self.windows:
+                    rest = w & ~(1 << j)
+                    at_end = j in (_bits(w)[0], _bits(w)[-1])
+                    if (w >> j) & 1 and at_end == (technique == "pair") and rest & known == rest and (
+                            (value & rest == rest) if v == 0 else not value & rest):
+                        groups.setdefault(tuple(_bits(rest)), []).append((j, v))
+                        break
+            parts = []
+            for src, got in groups.items():
+                other = 1 - got[0][1]
+                k = len(src)
+                if technique == "pair":
+                    parts.append(f"{self._at(line, src)} hold {_count(k)} {self._plural(other)} side "
+                                 f"by side, so {self._fills(line, got)}, or there would be "
+                                 f"{_count(k + 1)} in a row")
+                elif k == 2:
+                    parts.append(f"{self._at(line, src)} hold {self._plural(other)}, so "
+                                 f"{self._fills(line, got)}: the same symbol between them would "
+                                 f"make three in a row")
+                else:
+                    parts.append(f"{self._at(line, src)} hold {self._plural(other)}, so "
+                                 f"{self._fills(line, got)}, or there would be {_count(k + 1)} "
+                                 f"{self._plural(other)} in a row")
+            return f"In {where}, " + "; ".join(parts) + "."
+        if technique == "balance":
+            v = 1 if zeros else 0  # the symbol the line already holds half of
+            have = [j for j in _bits(known) if ((value >> j) & 1) == v]
+            return (f"{where.capitalize()} already has {_count(self.half)} {self._plural(v)} "
+                    f"({self._at(line, have)}), half of its {n} cells, so the rest are "
+                    f"{self._plural(1 - v)}: {self._at(line, [j for j, _ in cells])}.")
+        if technique == "sign":
+            parts = []
+            for j, v in cells:
+                for i, nb in ((j - 1, j - 1), (j, j + 1)):  # sign bit i joins cells i and i+1
+                    if not 0 <= nb < n or not (known >> nb) & 1:
+                        continue
+                    if (board.eq[line] >> i) & 1:
+                        sign, rule = "=", "the same symbol"
+                    elif (board.neq[line] >> i) & 1:
+                        sign, rule = "×", "the other symbol"
+                    else:
+                        continue
+                    src = (value >> nb) & 1
+                    parts.append(f"{self._at(line, [nb])} is {self._sym(src)} and '{sign}' joins it to "
+                                 f"{self._at(line, [j])}, which takes {rule}: {self._sym(v)}")
+                    break
+            return f"In {where}, " + "; ".join(parts) + "."
+        if technique == "trial":
+            return ""
+        blanks = [j for j in _bits(self.full & ~known)]
+        signed = bool(board.eq[line] | board.neq[line])
+        if technique == "distinct":
+            lo = 0 if line < n else n
+            twins = [i for i in range(lo, lo + n) if i != line and board.known[i] == self.full
+                     and not (board.value[i] ^ value) & known]
+            cands = self.completions(board, line)[0]
+            left = [p for p in cands if p not in {board.value[i] for i in twins}]
+            copies = _and([line_name(n, i) for i in twins])
+            return (f"{where.capitalize()} may not be a copy of the finished {copies}. "
+                    f"{self._ways(len(cands), signed, f'its empty {self._at(line, blanks)}')}, "
+                    f"and {'only one is' if len(left) == 1 else f'only {_count(len(left))} are'} "
+                    f"not a copy: {self._fills(line, cells)}.")
+        cands = self.completions(board, line)[0]
+        agree = ":" if len(cands) == 1 else ", and all of them agree:"
+        return (f"{where.capitalize()} has {_count(len(blanks))} empty cells ({self._at(line, blanks)}). "
+                f"{self._ways(len(cands), signed, 'them')}{agree} {self._fills(line, cells)}.")
+
+    def _ways(self, k: int, signed: bool, what: str) -> str:
+        """``There are only two ways to fill WHAT without three in a row and with three of each symbol``."""
+        rules = f"without {_count(self.max_run + 1)} in a row"
+        rules += f", with {_count(self.half)} of each symbol and keeping its signs" if signed else \
+            f" and with {_count(self.half)} of each symbol"
+        head = "There is only one way" if k == 1 else f"There are only {_count(k)} ways"
+        return f"{head} to fill {what} {rules}"
+
+    def _trial_why(self, board: Board, cell: Cell, v: int) -> str:
+        """Why assuming the other symbol in ``cell`` fails (re-runs that one trial)."""
+        r, c = cell
+        trial = board.copy()
+        trial.assign(r, c, 1 - v)
+        clash = "the grid breaks a rule"
+        try:
+            self.closure(trial, Level.HARD, start=(r, self.n + c))
+        except Contradiction as exc:
+            clash = self._clash(trial) or str(exc)
+        return (f"Suppose row {r + 1}, column {c + 1} were {self._sym(1 - v)}. Following that "
+                f"with the techniques above leads to a contradiction ({clash}), so it is "
+                f"{self._sym(v)}.")
+
+    def _clash(self, board: Board) -> str:
+        """The first broken rule on a board that reached a contradiction, in words ('' if none)."""
+        n, k = self.n, self.max_run
+        for line in range(2 * n):
+            known, value = board.known[line], board.value[line]
+            where = line_name(n, line)
+            for v in (1, 0):
+                have = (value if v else known & ~value).bit_count()
+                if have > self.half:
+                    return f"{where} would hold {_count(have)} {self._plural(v)}"
+                mine = value if v else known & ~value
+                for w in self.windows:
+                    if mine & w == w:
+                        return f"{where} would hold {_count(k + 1)} {self._plural(v)} in a row"
+            for mask, same in ((board.eq[line], True), (board.neq[line], False)):
+                for j in _bits(mask):
+                    both = 3 << j
+                    if known & both == both and (((value >> j) ^ (value >> (j + 1))) & 1 == 0) != same:
+                        a, b = line_cell(n, line, j), line_cell(n, line, j + 1)
+                        return (f"the '{'=' if same else '×'}' between row {a[0] + 1}, column {a[1] + 1} "
+                                f"and row {b[0] + 1}, column {b[1] + 1} would be broken")
+        for line in range(2 * n):
+            if not self.completions(board, line)[0]:
+                return f"{line_name(n, line)} could no longer be completed"
+        if self.unique_lines:
+            for lo in (0, n):
+                for i in range(lo, lo + n):
+                    for j in range(i + 1, lo + n):
+                        if board.known[i] == board.known[j] == self.full and board.value[i] == board.value[j]:
+                            return f"{line_name(n, i)} and {line_name(n, j)} would be the same"
+            for line in range(2 * n):
+                done = self._complete_lines(board, line)
+                if done and not [p for p in self.completions(board, line)[0] if p not in done]:
+                    return f"{line_name(n, line)} could only be completed as a copy of a finished line"
+        return ""
+
+    def ladder(self, board: Board, techniques: Sequence[str],
+               explain: bool = True) -> tuple[list[Step], bool]:
         """Solve like a person: always the easiest technique that makes progress.
 
         Returns the steps and whether the board got filled. ``board`` is
-        filled in place. Raises ``Contradiction`` for a broken position.
+        filled in place. The steps' reasons are only written when
+        ``explain`` (grading needs just the techniques). Raises
+        ``Contradiction`` for a broken position.
         """
         order = sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t)))
         steps: list[Step] = []
@@ -512,12 +680,11 @@ class BinaryEngine:
                     if hit is None:
                         continue
                     (r, c), v = hit
+                    why = self._trial_why(board, (r, c), v) if explain else ""
                     board.assign(r, c, v)
-                    why = (f"if row {r + 1}, column {c + 1} were {self.names[1 - v]}, the "
-                           f"techniques above would reach a contradiction, so it is {self.names[v]}")
                     steps.append(Step("trial", (((r, c), str(v)),), why))
                     break
-                found = self._find(board, technique)
+                found = self._find(board, technique, explain)
                 if found is None:
                     continue
                 cells = []

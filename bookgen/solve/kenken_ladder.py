@@ -15,9 +15,11 @@ Tiers (the grade's level is the hardest tier used):
   (every other digit is already in the row or column), ``cage_last`` (the
   last open cell of a cage is fixed by the others), ``cage_static`` (the
   cage's arithmetic alone allows only some digits, e.g. 3÷ is 1 and 3 or
-  2 and 6).
+  2 and 6), ``cage_fix`` (of the cage's combinations that fit the rows and
+  columns, all give a cell the same digit).
 - medium: ``cage_combos`` (the cage's combinations are checked against what
-  rows and columns still allow), ``hidden_single`` (a digit fits only one
+  rows and columns still allow, removing digits from cells they don't fix),
+  ``hidden_single`` (a digit fits only one
   cell of a row or column).
 - hard: ``cage_line`` (every combination of a cage puts a digit in one row
   or column, so the rest of that line can't have it), ``naked_pair`` /
@@ -47,6 +49,7 @@ TECHNIQUE_LEVEL: dict[str, Level] = {
     "naked_single": Level.EASY,
     "cage_last": Level.EASY,
     "cage_static": Level.EASY,
+    "cage_fix": Level.EASY,
     "cage_combos": Level.MEDIUM,
     "hidden_single": Level.MEDIUM,
     "cage_line": Level.HARD,
@@ -60,7 +63,7 @@ TECHNIQUE_LEVEL: dict[str, Level] = {
 # Effort of one use, for the score inside a level.
 TECHNIQUE_WEIGHT: dict[str, float] = {
     "single_cage": 0.2, "naked_single": 0.5, "cage_last": 0.7, "cage_static": 1.0,
-    "cage_combos": 2.0, "hidden_single": 2.0,
+    "cage_fix": 1.5, "cage_combos": 2.0, "hidden_single": 2.0,
     "cage_line": 4.0, "naked_pair": 4.0, "hidden_pair": 5.0, "naked_triple": 6.0,
     "hidden_triple": 7.0, "line_sum": 5.0, "trial": 12.0,
 }
@@ -371,35 +374,72 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
 
 # --- medium --------------------------------------------------------------------
 
+def _refresh(b: Board, st: State, k: int) -> list[int]:
+    """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
+    idx = b.cells[k]
+    cand = st.cand
+    union = st.union[k]
+    # Only cells that lost a digit the live assignments still use need filtering.
+    stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
+    if not stale:
+        return union
+    live = st.live[k]
+    for j in stale:
+        m = cand[idx[j]]
+        live = [a for a in live if m >> (a[j] - 1) & 1]
+    if not live:
+        raise Contradiction(f"{b.labels[k]} has no combination left")
+    st.live[k] = live
+    st.line_done[k] = False
+    new_union = [0] * len(idx)
+    for a in live:
+        for j, d in enumerate(a):
+            new_union[j] |= 1 << (d - 1)
+    st.union[k] = new_union
+    return new_union
+
+
+def _live_text(b: Board, st: State, k: int) -> str:
+    live = st.live[k]
+    shown = [_combo_text(b.clues[k], a) for a in live[:4]]
+    more = f" and {len(live) - 4} more" if len(live) > 4 else ""
+    return f"{', '.join(shown)}{more}"
+
+
+def t_cage_fix(b: Board, st: State, run: Run) -> int:
+    """Easy: the combinations of a cage that still fit leave one digit for some cell."""
+    cand = st.cand
+    for k, idx in enumerate(b.cells):
+        if len(idx) < 2:
+            continue
+        union = st.union[k]
+        if all(u == cand[i] for u, i in zip(union, idx)):
+            continue
+        union = _refresh(b, st, k)
+        for j, i in enumerate(idx):
+            u = union[j]
+            if not u & (u - 1) and cand[i] != u:
+                cuts = _apply(st, [i], [~u])
+                if run.explain:
+                    run.reason = (f"the only ways to fill {b.labels[k]} that fit its rows and columns are "
+                                  f"{_live_text(b, st, k)}, so {_describe_cuts(st, cuts)}.")
+                return 1
+    return 0
+
+
 def t_cage_combos(b: Board, st: State, run: Run) -> int:
     cand = st.cand
     for k, idx in enumerate(b.cells):
         if len(idx) < 2:
             continue
         union = st.union[k]
-        # Only cells that lost a digit the live assignments still use need filtering.
-        stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
-        if not stale:
+        if all(u == cand[i] for u, i in zip(union, idx)):
             continue
-        live = st.live[k]
-        for j in stale:
-            m = cand[idx[j]]
-            live = [a for a in live if m >> (a[j] - 1) & 1]
-        if not live:
-            raise Contradiction(f"{b.labels[k]} has no combination left")
-        st.live[k] = live
-        st.line_done[k] = False
-        new_union = [0] * len(idx)
-        for a in live:
-            for j, d in enumerate(a):
-                new_union[j] |= 1 << (d - 1)
-        st.union[k] = new_union
-        cuts = _apply(st, idx, [~u for u in new_union])
+        union = _refresh(b, st, k)
+        cuts = _apply(st, idx, [~u for u in union])
         if cuts:
             if run.explain:
-                shown = [_combo_text(b.clues[k], a) for a in live[:4]]
-                more = f" and {len(live) - 4} more" if len(live) > 4 else ""
-                run.reason = (f"of the ways to fill {b.labels[k]}, only {', '.join(shown)}{more} "
+                run.reason = (f"of the ways to fill {b.labels[k]}, only {_live_text(b, st, k)} "
                               f"fit what its rows and columns allow, so {_describe_cuts(st, cuts)}.")
             return 1
     return 0
@@ -624,6 +664,7 @@ LADDER: tuple[tuple[str, Callable[[Board, State, Run], int]], ...] = (
     ("naked_single", t_naked_single),
     ("cage_last", t_cage_last),
     ("cage_static", t_cage_static),
+    ("cage_fix", t_cage_fix),
     ("cage_combos", t_cage_combos),
     ("hidden_single", t_hidden_single),
     ("cage_line", t_cage_line),
@@ -657,7 +698,8 @@ def solve(st: State, max_level: Level, run: Run) -> bool:
             if name != "naked_single":
                 # Cells this technique itself reduced to one candidate are its result.
                 fixed = []
-                for i in st.fresh:
+                fresh, st.fresh = st.fresh, []  # cells emptied by these placements are naked singles
+                for i in fresh:
                     if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1):
                         fixed.append(i)
                         st.place(i)

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from pysat.solvers import Solver
 
-SOLVER_NAME = "minisat22"
+SOLVER_NAME = "glucose3"
 
 # A cage for the solver: cell indices and the digit tuples it admits.
 CageSpec = tuple[tuple[int, ...], Sequence[tuple[int, ...]]]
@@ -77,13 +77,54 @@ def cage_clauses(n: int, cages: Sequence[CageSpec]) -> list[list[int]]:
     return out
 
 
-def latin_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[list[int]]:
-    """Up to ``limit`` solutions, each a flat row-major list of digits."""
+def latin_solutions(
+    n: int, cages: Sequence[CageSpec], limit: int = 2,
+    cand: Sequence[int] | None = None, exclude: Sequence[Sequence[int]] = (),
+) -> list[list[int]]:
+    """Up to ``limit`` solutions, each a flat row-major list of digits (exact, no budget).
+
+    ``cand`` (one bitmask per cell, bit d-1 = digit d) narrows each cell to
+    digits already known possible, e.g. by sound deductions; ``exclude``
+    lists solutions not to report again (known ones), so "is there another
+    solution?" costs one call.
+    """
+    found, _ = search_solutions(n, cages, limit, cand, exclude)
+    return found
+
+
+def search_solutions(
+    n: int, cages: Sequence[CageSpec], limit: int = 2,
+    cand: Sequence[int] | None = None, exclude: Sequence[Sequence[int]] = (),
+    budget: int | None = None,
+) -> tuple[list[list[int]], bool]:
+    """Like ``latin_solutions``, with an optional conflict ``budget`` per call.
+
+    Returns (solutions, complete): ``complete`` is False when the budget ran
+    out before the search could say whether more solutions exist. Latin
+    squares with weak cages are close kin of quasigroup completion, a classic
+    hard SAT family, so the generator bounds its exploratory calls.
+    """
     found: list[list[int]] = []
     grid_vars = n * n * n
     with Solver(name=SOLVER_NAME, bootstrap_with=latin_clauses(n)) as solver:
         solver.append_formula(cage_clauses(n, cages))
-        while len(found) < limit and solver.solve():
+        if cand is not None:
+            for i, mask in enumerate(cand):
+                for d in range(1, n + 1):
+                    if not mask >> (d - 1) & 1:
+                        solver.add_clause([-(i * n + d)])
+        for sol in exclude:
+            solver.add_clause([-(i * n + d) for i, d in enumerate(sol)])
+        while len(found) < limit:
+            if budget is None:
+                sat = solver.solve()
+            else:
+                solver.conf_budget(budget)
+                sat = solver.solve_limited()
+                if sat is None:
+                    return found, False
+            if not sat:
+                break
             model = solver.get_model()
             digits = [0] * (n * n)
             true_vars = []
@@ -94,4 +135,4 @@ def latin_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[l
                     true_vars.append(lit)
             found.append(digits)
             solver.add_clause([-v for v in true_vars])
-    return found
+    return found, True

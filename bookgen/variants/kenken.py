@@ -17,7 +17,8 @@ single-cell cages: ``none``, ``few`` or ``normal``).
 Techniques per tier (see ``bookgen.solve.kenken_ladder``):
 
 - easy: single-cell cages, the cage's arithmetic alone (3÷ is 1,3 or 2,6),
-  the last open cell of a cage, naked singles in rows and columns.
+  the last open cell of a cage, cage combinations that fix a cell, naked
+  singles in rows and columns.
 - medium: cage combinations checked against row/column candidates, hidden
   singles.
 - hard: a digit every combination of a cage puts in one row or column, naked
@@ -52,7 +53,7 @@ from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import latin_solutions
+from bookgen.solve.latin_sat import latin_solutions, search_solutions
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
 SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
@@ -63,6 +64,10 @@ OP_ALIASES: dict[str, str] = {
     "+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "\u00d7": "*", "/": "/", "\u00f7": "/",
 }
 
+# Conflicts the SAT solver may spend looking for a second solution of a stuck draft.
+SAT_BUDGET = 500
+# Fresh Latin squares tried before giving up (each gets up to 3N local moves).
+ATTEMPTS = 150
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -84,8 +89,12 @@ def _technique_table() -> tuple[Technique, ...]:
          "When all but one cell of a cage are filled, the target fixes the last one."),
         ("cage_static", Level.EASY, "Cage arithmetic",
          "Some targets can be made only a few ways: 3÷ is 1 and 3 or 2 and 6, so the cells take only those digits."),
+        ("cage_fix", Level.EASY, "Cage fixes a cell",
+         "Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
+         "when they all put the same digit in a cell, write it in."),
         ("cage_combos", Level.MEDIUM, "Cage combinations",
-         "List the ways to fill a cage and strike those that clash with digits already in its rows and columns."),
+         "List the ways to fill a cage, strike those that clash with its rows and columns, "
+         "and cross out every digit no remaining way uses."),
         ("hidden_single", Level.MEDIUM, "Only place left",
          "When a digit fits only one cell of a row or column, it goes there."),
         ("cage_line", Level.HARD, "Cage forces a digit into a line",
@@ -243,12 +252,11 @@ class _Layout:
         singles = sum(1 for c in cages if len(c) == 1)
         # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
         for k in range(len(self.cages)):
-            cage = self.cages[k]
-            if len(cage) != 1 or singles <= self.cap:
+            if len(self.cages[k]) != 1 or singles <= self.cap:
                 continue
             if self._absorb(k):
-                singles -= 1
-        if sum(1 for c in self.cages if len(c) == 1) > self.cap:
+                singles = sum(1 for c in self.cages if len(c) == 1)
+        if singles > self.cap:
             return False
         self._compact()
         self.ops = []
@@ -282,6 +290,38 @@ class _Layout:
                         self.cages[k] = [cell, x]
                         self.owner[x] = k
                         return True
+        return self._walk(k)
+
+    def _walk(self, k: int) -> bool:
+        """Pair single cell cage ``k`` by re-pairing two-cell cages along a random path.
+
+        The orphan takes one cell of a neighbouring pair, whose other cell
+        becomes the orphan, until the orphan meets another single cell: the
+        same idea as an augmenting path in a domino tiling.
+        """
+        (cell,) = self.cages[k]
+        for _ in range(4 * self.n * self.n):
+            nbs = _neighbours(cell, self.n)
+            lone = [x for x in nbs if len(self.cages[self.owner[x]]) == 1 and self.owner[x] != k
+                    and self.op_options([cell, x])]
+            if lone:
+                x = self.rng.choice(lone)
+                j = self.owner[x]
+                self.cages[j] = []
+                self.cages[k] = [cell, x]
+                self.owner[x] = k
+                return True
+            pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and self.op_options([cell, x])]
+            if not pairs:
+                return False
+            x = self.rng.choice(pairs)
+            j = self.owner[x]
+            (y,) = [z for z in self.cages[j] if z != x]
+            self.cages[k] = [cell, x]
+            self.owner[x] = k
+            self.cages[j] = [y]
+            self.owner[y] = j
+            k, cell = j, y
         return False
 
     def _compact(self) -> None:
@@ -468,20 +508,40 @@ class KenKenVariant:
         return dict(sorted(out.items()))
 
     def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
-        """Why this request can't be generated reliably, or None (conservative, measured)."""
+        """Why this request can't be generated reliably, or None.
+
+        Conservative: each refusal below is a combination that failed in
+        measured runs of this generator (or can't exist at all), so a book
+        build that passes this check doesn't stall.
+        """
         if size not in SIZES:
             return f"Calcudoku size must be between 3 and 9, not {size}"
         ops = set(rules.get("ops", OPS))
         singles = rules.get("singles", "few")
+        pairs_only = rules.get("max_cage", 4) <= 2 or not ops & {"+", "*"}
+        grid = f"{size}\u00d7{size}"
         if not ops & {"+", "*"}:
             return ("Calcudoku needs '+' or '*' among its ops: with only '-' and '/' every cage "
-                    "is a pair, which can't cut most grids")
-        if level == Level.EXPERT and size <= 4:
-            return f"an expert Calcudoku needs at least a 5\u00d75 grid, not {size}\u00d7{size}"
-        if level == Level.HARD and size <= 3:
-            return "a hard Calcudoku needs at least a 4\u00d74 grid"
-        if rules.get("max_cage", 4) <= 2 and level >= Level.EXPERT and singles == "none":
-            return "an expert Calcudoku with only two-cell cages and no singles is out of reach"
+                    "is a pair, and pairs alone make few good puzzles")
+        if pairs_only and singles == "none":
+            if size % 2:
+                return (f"a {grid} grid has an odd number of cells, so it can't be cut into "
+                        "two-cell cages only; allow singles or a larger max_cage")
+            if level in (Level.EASY, Level.EXPERT):
+                return (f"an {level.key} Calcudoku with only two-cell cages and no singles is out of reach; "
+                        "allow singles or a larger max_cage")
+        if size == 3 and level >= Level.HARD:
+            return f"{'an' if level == Level.EXPERT else 'a'} {level.key} Calcudoku needs at least a 4\u00d74 grid"
+        if "+" not in ops and size <= 5 and level == Level.EXPERT:
+            return f"an expert Calcudoku without '+' needs at least a 6\u00d76 grid"
+        if "+" not in ops and size <= 4 and level == Level.HARD:
+            return f"a hard Calcudoku without '+' needs at least a 5\u00d75 grid"
+        if level == Level.EXPERT and "*" not in ops and size >= 8:
+            return (f"an expert {grid} Calcudoku without '*' takes too long to generate; "
+                    "allow '*' or pick a smaller grid")
+        if level == Level.EASY and not ops & {"*", "/"} and (size >= 8 or (singles == "none" and size >= 6)):
+            return (f"an easy {grid} Calcudoku with only '+'/'-' cages is out of reach; "
+                    "allow '*' or '/'" + (", or singles" if singles == "none" else ""))
         return None
 
     # --- generation -----------------------------------------------------------------
@@ -492,7 +552,7 @@ class KenKenVariant:
     ) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget.
 
-        ``options``: ``attempts`` (fresh Latin squares to try, default 60) and
+        ``options``: ``attempts`` (fresh Latin squares to try, default ``ATTEMPTS``) and
         ``moves`` (local changes per square, default 3N).
         """
         rules = self.parse_rules(rules, size)
@@ -500,34 +560,41 @@ class KenKenVariant:
         if why:
             raise GenerationError(why)
         options = options or {}
-        attempts = int(options.get("attempts", 60))
+        attempts = int(options.get("attempts", ATTEMPTS))
         moves = int(options.get("moves", 3 * size))
         hidden = _hidden_ops(rules)
         for _ in range(attempts):
             square = random_latin_square(size, rng)
+            flat = [d for row in square for d in row]
             layout = _Layout(size, square, rules, level, rng)
             if not layout.tile():
                 continue
             for _ in range(moves):
                 cages = layout.cage_list()
                 board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                verdict, result = self._judge(board, level)
+                verdict, result = self._judge(board, level, flat)
                 if verdict == "ok":
                     return self._finish(size, rules, square, cages, result)
                 if verdict == "easy":
                     if not layout.tighten():
                         break
                     continue
-                cell_i = rng.choice(verdict)
-                if not layout.loosen(divmod(cell_i, size)):
+                # Loosen around a stuck cell; some cages can't change, so try a few.
+                cells = sorted(verdict)
+                rng.shuffle(cells)
+                if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
                     break
         hint = "try another seed, a lower level, a larger grid or more ops"
+        article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
         raise GenerationError(
-            f"could not make a {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
+            f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
         )
 
-    def _judge(self, board: Board, level: Level):
-        """('ok', counts), ('easy', None), or a list of cell indices to loosen around."""
+    def _judge(self, board: Board, level: Level, flat: list[int]):
+        """('ok', counts), ('easy', None), or a list of cell indices to loosen around.
+
+        ``flat`` is the intended solution, row-major.
+        """
         n = board.n
         st = State(board)
         run = Run()
@@ -540,9 +607,13 @@ class KenKenVariant:
             open_cells = [i for i in range(n * n) if not st.placed[i]]
             if level < Level.EXPERT:
                 return open_cells, None
-            sols = latin_solutions(n, list(zip(board.cells, board.assigns)), limit=2)
-            if len(sols) > 1:
-                return [i for i in range(n * n) if sols[0][i] != sols[1][i]], None
+            # Is there a second solution? The ladder's deductions are sound, so the
+            # search may start from its candidates and live cage combinations.
+            # A bounded search: when it runs out, the trial below decides anyway.
+            other, _ = search_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
+                                        exclude=[flat], budget=SAT_BUDGET)
+            if other:
+                return [i for i in range(n * n) if other[0][i] != flat[i]], None
             solved = ladder_solve(st, Level.EXPERT, run)
             if solved:
                 return ("ok", (run.counts, st))
@@ -684,7 +755,7 @@ class KenKenVariant:
                 g = puzzle.givens[r][c] if r < len(puzzle.givens) else EMPTY
                 if g != EMPTY:
                     pen.text(c + 0.5, r + 0.58, g, size=0.42, bold=True, anchor=CENTER)
-                elif solved:
+                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=0.42, anchor=CENTER)
 
     # --- JSON -----------------------------------------------------------------------

@@ -20,6 +20,7 @@ Techniques by tier:
 
 from __future__ import annotations
 
+from bookgen.core.difficulty import Level
 from bookgen.variants.binarygrid import BinaryGrid
 
 TECHNIQUE_TEXT = {
@@ -52,6 +53,14 @@ class Takuzu(BinaryGrid):
         "No two rows are the same, and no two columns are the same.",
         "Each puzzle has exactly one solution, reachable by logic alone.",
     )
+
+    def max_level(self, size, rules) -> Level:
+        """4x4 grids only ever need pairs and balance; without distinct lines a 6x6 tops out at medium."""
+        if size == 4:
+            return Level.EASY
+        if size == 6 and not rules.get("unique_lines", True):
+            return Level.MEDIUM
+        return Level.EXPERT
 
     def rules_for(self, rules) -> tuple[str, ...]:
         """The rules text adjusted to a section's options."""

@@ -23,6 +23,7 @@ Techniques by tier:
 
 from __future__ import annotations
 
+from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
 from bookgen.variants.binarygrid import BinaryGrid
 from bookgen.variants.shapes import SUN_CORE, crescent, sun_rays
@@ -60,6 +61,10 @@ class Tango(BinaryGrid):
         "Cells joined by = hold the same symbol; cells joined by × hold opposite symbols.",
         "There is exactly one solution, and it can be reached by deduction alone.",
     )
+
+    def max_level(self, size, rules) -> Level:
+        """A 4x4 board is too small for long lines or a useful trial."""
+        return Level.MEDIUM if size == 4 else Level.EXPERT
 
     def rules_for(self, rules) -> tuple[str, ...]:
         """The rules text adjusted to a section's options."""

@@ -1,0 +1,569 @@
+"""Calcudoku (KenKen): techniques, exact solver, generator, JSON, drawing, rules."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
+from bookgen.core.rng import derive_seed, rng_for
+from bookgen.core.types import Cage, GenerationError, Puzzle
+from bookgen.solve.kenken_ladder import (
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, run_ladder, solve, t_cage_combos,
+    t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
+    t_single_cage, t_trial, LADDER,
+)
+from bookgen.solve.latin import (
+    bit, cage_assignments, cage_value, digits_of, is_latin, random_latin_square,
+)
+from bookgen.solve.latin_sat import latin_solutions
+from bookgen.variants.kenken import KENKEN, _Layout
+
+TECH = dict(LADDER)
+
+
+# --- helpers -----------------------------------------------------------------------
+
+def _cages_from_rows(square: list[list[int]], groups: list[list[tuple[int, int]]], ops: list[str]) -> list[Cage]:
+    out = []
+    for cells, op in zip(groups, ops):
+        cells = sorted(cells)
+        out.append(Cage(tuple(cells), op, cage_value(op, [square[r][c] for r, c in cells])))
+    return out
+
+
+def _puzzle(square, cages, rules=None) -> Puzzle:
+    n = len(square)
+    return Puzzle("kenken", n, KENKEN.parse_rules(rules or {}, n), tuple("." * n for _ in range(n)),
+                  tuple("".join(map(str, row)) for row in square), cages=tuple(cages))
+
+
+def _board(n: int, cages: list[tuple[list[tuple[int, int]], str, int]]) -> Board:
+    """A board whose unlisted cells are single-cell cages of a dummy value (never read here)."""
+    covered = {cell for cells, _, _ in cages for cell in cells}
+    rest = [([(r, c)], "", 1) for r in range(n) for c in range(n) if (r, c) not in covered]
+    return Board.build(n, [(sorted(cells), op, t) for cells, op, t in cages] + rest)
+
+
+def _set(st: State, n: int, cell: tuple[int, int], digits: list[int]) -> None:
+    mask = sum(bit(d) for d in digits)
+    st.elim(cell[0] * n + cell[1], ~mask)
+
+
+def _cand(st: State, n: int, cell: tuple[int, int]) -> list[int]:
+    return digits_of(st.cand[cell[0] * n + cell[1]])
+
+
+def _brute(n: int, cages: list[Cage], hidden=None, limit: int = 2) -> int:
+    grid = [[0] * n for _ in range(n)]
+    last = {cage.cells[-1]: k for k, cage in enumerate(cages)}
+    allowed = [set(cage_assignments(c.cells, c.op, c.target, n, hidden)) for c in cages]
+    count = 0
+
+    def rec(i: int) -> bool:
+        nonlocal count
+        if i == n * n:
+            count += 1
+            return count >= limit
+        r, c = divmod(i, n)
+        for d in range(1, n + 1):
+            if any(grid[r][j] == d for j in range(c)) or any(grid[j][c] == d for j in range(r)):
+                continue
+            grid[r][c] = d
+            k = last.get((r, c))
+            ok = k is None or tuple(grid[x][y] for x, y in cages[k].cells) in allowed[k]
+            if ok and rec(i + 1):
+                grid[r][c] = 0
+                return True
+            grid[r][c] = 0
+        return False
+
+    rec(0)
+    return count
+
+
+def _random_cages(n: int, rng: random.Random, level: Level, rules=None):
+    square = random_latin_square(n, rng)
+    parsed = KENKEN.parse_rules(rules or {}, n)
+    while True:
+        lay = _Layout(n, square, parsed, level, rng)
+        if lay.tile():
+            return square, list(lay.cage_list())
+
+
+# --- arithmetic and squares ------------------------------------------------------
+
+def test_random_latin_squares_are_latin_and_varied():
+    rng = random.Random(5)
+    seen = set()
+    for n in range(3, 10):
+        for _ in range(5):
+            sq = random_latin_square(n, rng)
+            assert is_latin(sq, n)
+            if n >= 5:  # orders 3 and 4 have too few squares to never repeat
+                seen.add(tuple(map(tuple, sq)))
+    assert len(seen) == 25
+
+
+def test_cage_assignments_respect_lines_and_ops():
+    # an L cage: (0,0) and (1,1) may repeat a digit, (0,0)/(0,1) and (0,1)/(1,1) may not
+    shape = [(0, 0), (0, 1), (1, 1)]
+    got = cage_assignments(shape, "*", 4, 4)
+    assert (2, 1, 2) in got and (1, 4, 1) in got and (2, 2, 1) not in got
+    assert set(cage_assignments([(0, 0), (0, 1)], "/", 3, 6)) == {(1, 3), (3, 1), (2, 6), (6, 2)}
+    assert cage_assignments([(0, 0), (0, 1), (0, 2)], "-", 1, 6) == ()
+    assert set(cage_assignments([(0, 0), (0, 1)], "+", 5, 4, hidden_ops=("+", "*"))) >= {(1, 4), (2, 3)}
+    assert cage_value("/", (2, 5)) is None and cage_value("-", (2, 5)) == 3
+
+
+# --- techniques on hand-made positions -------------------------------------------
+
+def test_single_cage():
+    b = _board(3, [([(0, 0)], "", 2), ([(0, 1), (0, 2)], "+", 4)])
+    st, run = State(b), Run(explain=True)
+    assert t_single_cage(b, st, run) == 1
+    assert _cand(st, 3, (0, 0)) == [2] and "row 1, column 1" in run.reason
+
+
+def test_naked_single():
+    b = _board(3, [])
+    st = State(b)
+    for cell, d in (((0, 0), 1), ((1, 2), 2)):
+        _set(st, 3, cell, [d])
+        st.place(cell[0] * 3 + cell[1])
+    # (0,2): 1 is in its row, 2 in its column, so only 3 is left
+    assert _cand(st, 3, (0, 2)) == [3]
+    run = Run(explain=True)
+    assert t_naked_single(b, st, run) >= 1
+    assert st.placed[2] and run.steps[0].cells == (((0, 2), "3"),)
+
+
+def test_cage_static_and_last():
+    b = _board(4, [([(0, 0), (0, 1)], "/", 3), ([(1, 0), (1, 1)], "+", 5)])
+    st, run = State(b), Run(explain=True)
+    assert t_cage_static(b, st, run) == 1
+    assert _cand(st, 4, (0, 0)) == [1, 3] == _cand(st, 4, (0, 1))
+    assert "1÷3" in run.reason
+    # the 5+ cage: once (1,0) is 1, the last cell must be 4
+    st = State(b)
+    _set(st, 4, (1, 0), [1])
+    st.place(4)
+    assert t_cage_last(b, st, Run()) == 1
+    assert _cand(st, 4, (1, 1)) == [4]
+
+
+def test_cage_combos_uses_row_and_column_candidates():
+    b = _board(4, [([(0, 0), (1, 0)], "+", 5)])
+    st = State(b)
+    _set(st, 4, (0, 0), [2, 3])  # 1 and 4 are ruled out elsewhere
+    run = Run(explain=True)
+    assert t_cage_combos(b, st, run) == 1
+    assert _cand(st, 4, (1, 0)) == [2, 3]
+    assert "2+3" in run.reason
+
+
+def test_hidden_single():
+    b = _board(4, [])
+    st = State(b)
+    for c in range(3):
+        st.elim(c, bit(2))
+    run = Run(explain=True)
+    assert t_hidden_single(b, st, run) == 1
+    assert _cand(st, 4, (0, 3)) == [2] and "row 1" in run.reason
+
+
+def test_cage_line_forces_digits_out_of_the_rest_of_the_line():
+    b = _board(4, [([(0, 0), (0, 1)], "*", 12)])
+    st = State(b)
+    run = Run(explain=True)
+    t_cage_combos(b, st, Run())  # bring the live combinations up to date: 3x4, 4x3
+    assert t_cage_line(b, st, run) == 1
+    assert _cand(st, 4, (0, 2)) == [1, 2] == _cand(st, 4, (0, 3))
+    assert _cand(st, 4, (1, 0)) == [1, 2, 3, 4]  # other lines keep their candidates
+    assert "puts 3 and 4 in row 1" in run.reason
+
+
+def test_cage_line_with_an_l_shaped_cage():
+    # 10+ over (1,1),(1,2),(2,2) in a 4x4 is 3,4,3 or 4,2,4: either way row 1 and column 2 get a 4
+    b = _board(4, [([(0, 0), (0, 1), (1, 1)], "+", 10)])
+    st = State(b)
+    t_cage_combos(b, st, Run())
+    assert sorted(st.live[0]) == [(3, 4, 3), (4, 2, 4)]
+    while t_cage_line(b, st, Run()):
+        pass
+    for cell in ((0, 2), (0, 3), (2, 1), (3, 1)):
+        assert 4 not in _cand(st, 4, cell)
+    assert 4 in _cand(st, 4, (1, 0)) and 4 in _cand(st, 4, (2, 0))
+
+
+@pytest.mark.parametrize("size,name", [(2, "naked_pair"), (3, "naked_triple")])
+def test_naked_subsets(size, name):
+    b = _board(5, [])
+    st = State(b)
+    groups = {2: [[1, 2], [1, 2]], 3: [[1, 2], [2, 3], [1, 3]]}[size]
+    for c, ds in enumerate(groups):
+        _set(st, 5, (0, c), ds)
+    run = Run(explain=True)
+    assert TECH[name](b, st, run) == 1
+    for c in range(size, 5):
+        assert not set(_cand(st, 5, (0, c))) & set(range(1, size + 1))
+    assert TECHNIQUE_LEVEL[name] == Level.HARD
+
+
+@pytest.mark.parametrize("size,name", [(2, "hidden_pair"), (3, "hidden_triple")])
+def test_hidden_subsets(size, name):
+    b = _board(5, [])
+    st = State(b)
+    digits = list(range(1, size + 1))
+    for c in range(size, 5):
+        st.elim(c, sum(bit(d) for d in digits))  # 1..size fit only in the first cells of row 1
+    run = Run(explain=True)
+    assert TECH[name](b, st, run) == 1
+    for c in range(size):
+        assert _cand(st, 5, (0, c)) == digits
+    assert "fit only in" in run.reason
+
+
+def test_line_sum():
+    # row 1 = 1 2 3 4; the 3+ cage lies inside it, so the other two cells add up to 7
+    b = _board(4, [([(0, 0), (0, 1)], "+", 3), ([(0, 2), (1, 2)], "+", 4), ([(0, 3), (1, 3)], "+", 7)])
+    st2 = State(b)
+    run = Run(explain=True)
+    assert t_line_sum(b, st2, run) == 1
+    assert _cand(st2, 4, (0, 2)) == [3, 4] == _cand(st2, 4, (0, 3))
+    assert "adds up to 10" in run.reason
+
+
+def _expert_puzzle() -> Puzzle:
+    return KENKEN.generate(5, KENKEN.parse_rules({}, 5), Level.EXPERT, rng_for(derive_seed(3, 3, 1)))
+
+
+def test_trial_eliminates_only_wrong_candidates():
+    p = _expert_puzzle()
+    n = p.size
+    b = Board.build(n, [(c.cells, c.op, c.target) for c in p.cages])
+    st = State(b)
+    assert solve(st, Level.HARD, Run()) is False  # the lower tiers get stuck
+    before = list(st.cand)
+    run = Run(explain=True)
+    assert t_trial(b, st, run) == 1
+    assert "suppose" in run.reason
+    for i, (old, new) in enumerate(zip(before, st.cand)):
+        answer = int(p.solution[i // n][i % n])
+        assert new & bit(answer), "trial removed the true digit"
+        assert new & old == new
+    assert p.grade.techniques.get("trial", 0) >= 1 and p.grade.level == Level.EXPERT
+
+
+def test_contradictions_are_raised():
+    b = _board(3, [([(0, 0), (0, 1)], "+", 3)])
+    st = State(b)
+    _set(st, 3, (0, 0), [3])
+    with pytest.raises(Contradiction):
+        _set(st, 3, (0, 1), [3])
+        t_cage_combos(b, st, Run())
+
+
+# --- whole-puzzle grading --------------------------------------------------------
+
+def test_grade_easy_hand_made():
+    # 3x3 with single cells and small cages: the easy tier alone finishes it
+    square = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    groups = [[(0, 0)], [(0, 1), (1, 1)], [(0, 2), (1, 2)], [(1, 0), (2, 0)], [(2, 1), (2, 2)]]
+    p = _puzzle(square, _cages_from_rows(square, groups, ["", "+", "*", "+", "-"]))
+    g = KENKEN.grade(p)
+    assert g.solved and g.level == Level.EASY and g.techniques["naked_single"] >= 1
+    assert set(g.techniques) <= {t for t, lv in TECHNIQUE_LEVEL.items() if lv == Level.EASY}
+    steps, grid, solved = KENKEN.explain(p)
+    assert solved and grid == p.solution and steps
+    assert all("row" in s.reason or "cage" in s.reason for s in steps)
+
+
+def test_grade_stuck_puzzle_is_not_solved():
+    # one big cage over a 3x3: many Latin squares fit, so the ladder must get stuck
+    square = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    cells = tuple((r, c) for r in range(3) for c in range(3))
+    p = _puzzle(square, [Cage(cells, "+", 18)], {"max_cage": 6})
+    g = KENKEN.grade(p)
+    assert not g.solved and g.level == Level.EXPERT
+    assert len(KENKEN.solutions(p, 2)) == 2
+
+
+# --- exact solver vs. plain backtracking ---------------------------------------
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_sat_agrees_with_backtracking(n):
+    rng = random.Random(100 + n)
+    unique = ambiguous = 0
+    for k in range(14):
+        level = Level.EXPERT if k % 2 else Level.MEDIUM
+        rules = {"show_ops": False} if k % 3 == 0 else {"max_cage": 5}
+        square, cages = _random_cages(n, rng, level, rules)
+        p = _puzzle(square, cages, rules)
+        hidden = None if p.rules["show_ops"] else tuple(p.rules["ops"])
+        sat = KENKEN.solutions(p, 2)
+        assert len(sat) == _brute(n, cages, hidden, 2)
+        assert p.solution in sat or len(sat) == 2
+        for s in sat:
+            # (with hidden ops a second solution may use another op than the stored one)
+            if hidden is None:
+                assert KENKEN.validate(replace(p, solution=s)) == []
+        unique += len(sat) == 1
+        ambiguous += len(sat) == 2
+        # the ladder is sound: when it finishes, it found the one solution
+        g = KENKEN.grade(p)
+        if g.solved:
+            assert sat == [p.solution]
+    assert unique and ambiguous  # both cases were exercised
+
+
+def test_latin_solutions_counts_all_latin_squares_of_order_3():
+    assert len(latin_solutions(3, [], limit=20)) == 12
+
+
+# --- generation ---------------------------------------------------------------------
+
+GEN_CASES = [(4, Level.EASY), (4, Level.MEDIUM), (4, Level.HARD), (5, Level.EASY), (5, Level.HARD),
+             (5, Level.EXPERT), (6, Level.MEDIUM), (6, Level.HARD), (6, Level.EXPERT), (7, Level.EASY),
+             (3, Level.EASY), (3, Level.MEDIUM)]
+
+
+@pytest.mark.parametrize("n,level", GEN_CASES, ids=[f"{n}-{lv.key}" for n, lv in GEN_CASES])
+def test_generate_unique_valid_and_graded(n, level):
+    for i in range(2):
+        p = KENKEN.generate(n, KENKEN.parse_rules({}, n), level, rng_for(derive_seed(42, n, i)))
+        assert KENKEN.solutions(p, 2) == [p.solution]
+        assert KENKEN.validate(p) == []
+        assert p.grade.level == level and p.grade.solved
+        assert KENKEN.grade(p) == p.grade
+        assert int(level) <= p.grade.score < int(level) + 1
+        assert all(c.cells == tuple(sorted(c.cells)) for c in p.cages)
+        assert set(p.givens) == {"." * n}
+        assert max(len(c.cells) for c in p.cages) <= p.rules["max_cage"]
+
+
+@pytest.mark.parametrize("rules", [
+    {"ops": ["+"]}, {"ops": ["*", "-"]}, {"singles": "none"}, {"singles": "normal"},
+    {"max_cage": 2}, {"max_cage": 6}, {"show_ops": False},
+])
+def test_generate_respects_rule_options(rules):
+    n = 5
+    parsed = KENKEN.parse_rules(rules, n)
+    for level in (Level.EASY, Level.HARD):
+        p = KENKEN.generate(n, parsed, level, rng_for(derive_seed(8, int(level), 2)))
+        assert KENKEN.validate(p) == [] and KENKEN.solutions(p, 2) == [p.solution]
+        assert p.grade.level == level
+        assert {c.op for c in p.cages if c.op} <= set(parsed["ops"])
+        assert max(len(c.cells) for c in p.cages) <= parsed["max_cage"]
+        if parsed["singles"] == "none":
+            assert all(len(c.cells) > 1 for c in p.cages)
+
+
+def test_determinism():
+    seed = derive_seed(2026, 1, 7)
+    rules = KENKEN.parse_rules({}, 6)
+    a = KENKEN.generate(6, rules, Level.HARD, rng_for(seed))
+    b = KENKEN.generate(6, rules, Level.HARD, rng_for(seed))
+    c = KENKEN.generate(6, rules, Level.HARD, rng_for(derive_seed(2026, 1, 8)))
+    assert a == b
+    assert a.cages != c.cages
+
+
+def test_generation_budget_raises_clear_error():
+    with pytest.raises(GenerationError, match="could not make a hard 6×6 Calcudoku in 1 attempts"):
+        # one attempt with no local moves at all can't reach a graded puzzle
+        KENKEN.generate(6, KENKEN.parse_rules({}, 6), Level.HARD, rng_for("00"), {"attempts": 1, "moves": 0})
+
+
+def test_check_request():
+    rules = KENKEN.parse_rules({}, 4)
+    assert KENKEN.check_request(4, rules, Level.HARD) is None
+    assert KENKEN.check_request(6, KENKEN.parse_rules({}, 6), Level.EXPERT) is None
+    assert KENKEN.check_request(4, rules, Level.EXPERT) is None
+    assert "4×4" in KENKEN.check_request(3, KENKEN.parse_rules({}, 3), Level.EXPERT)
+    assert "odd" in KENKEN.check_request(5, KENKEN.parse_rules({"max_cage": 2, "singles": "none"}, 5),
+                                         Level.MEDIUM)
+    assert KENKEN.check_request(4, KENKEN.parse_rules({"ops": ["*"]}, 4), Level.EXPERT)
+    assert KENKEN.check_request(3, KENKEN.parse_rules({}, 3), Level.HARD)
+    assert "'+' or '*'" in KENKEN.check_request(6, KENKEN.parse_rules({"ops": ["-", "/"]}, 6), Level.EASY)
+    with pytest.raises(GenerationError):
+        KENKEN.generate(3, KENKEN.parse_rules({}, 3), Level.EXPERT, rng_for("01"))
+
+
+# --- rules ----------------------------------------------------------------------------
+
+def test_parse_rules_defaults_and_canonical_order():
+    got = KENKEN.parse_rules(None, 6)
+    assert got == {"max_cage": 4, "ops": ["+", "-", "*", "/"], "show_ops": True, "singles": "few"}
+    assert list(got) == sorted(got)
+    assert KENKEN.parse_rules({"ops": ["/", "+", "x", "*"]}, 6)["ops"] == ["+", "*", "/"]
+
+
+@pytest.mark.parametrize("raw,word", [
+    ({"colour": 1}, "unknown"), ({"ops": []}, "at least one"), ({"ops": ["^"]}, "operation"),
+    ({"ops": "+-"}, "list"), ({"max_cage": 7}, "max_cage"), ({"max_cage": 1}, "max_cage"),
+    ({"max_cage": True}, "max_cage"), ({"max_cage": 3.0}, "max_cage"), ({"show_ops": "yes"}, "show_ops"),
+    ({"singles": "many"}, "singles"), ([1, 2], "mapping"),
+])
+def test_parse_rules_rejects(raw, word):
+    with pytest.raises(ValueError, match=word) as info:
+        KENKEN.parse_rules(raw, 6)
+    assert "\n" not in str(info.value)
+
+
+def test_parse_rules_rejects_bad_size():
+    with pytest.raises(ValueError, match="between 3 and 9"):
+        KENKEN.parse_rules({}, 10)
+
+
+# --- JSON -----------------------------------------------------------------------------
+
+def _entry(p: Puzzle) -> dict:
+    return {**KENKEN.to_json(p), "size": p.size, "givens": list(p.givens), "solution": list(p.solution),
+            "variant": "kenken", "difficulty": p.grade.level.key, "number": 1}
+
+
+def test_json_round_trip():
+    p = KENKEN.generate(5, KENKEN.parse_rules({"show_ops": False}, 5), Level.MEDIUM, rng_for("abc"))
+    data = KENKEN.to_json(p)
+    assert set(data) == {"rules", "cages"}
+    assert data["cages"][0]["cells"][0] == [0, 0]
+    assert all(set(c) == {"cells", "op", "target"} for c in data["cages"])
+    back = KENKEN.from_json(_entry(p))
+    assert back.grade is None and back.seed == ""
+    assert back == replace(p, grade=None, seed="")
+
+
+def _good_entry():
+    square = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    groups = [[(0, 0)], [(0, 1), (0, 2)], [(1, 0), (2, 0)], [(1, 1), (1, 2)], [(2, 1), (2, 2)]]
+    p = _puzzle(square, _cages_from_rows(square, groups, ["", "*", "+", "*", "-"]))
+    return {**KENKEN.to_json(p), "size": 3, "givens": ["..."] * 3, "solution": list(p.solution)}
+
+
+def _with_cages(cages):
+    return {**_good_entry(), "cages": cages}
+
+
+@pytest.mark.parametrize("mutate,word", [
+    (lambda e: _with_cages(e["cages"][1:]), "miss"),
+    (lambda e: _with_cages(e["cages"] + [{"cells": [[0, 0]], "op": "", "target": 1}]), "two cages"),
+    (lambda e: _with_cages([{"cells": [[0, 0], [2, 2]], "op": "+", "target": 3}] + e["cages"][1:]),
+     "not connected"),
+    (lambda e: _with_cages([{**e["cages"][1], "op": "%"}] + e["cages"][:1] + e["cages"][2:]), "op"),
+    (lambda e: _with_cages([{"cells": [[1, 0], [2, 0], [2, 1]], "op": "-", "target": 1}]
+                           + [c for c in e["cages"] if [2, 1] not in c["cells"] and [1, 0] not in c["cells"]]
+                           + [{"cells": [[2, 2]], "op": "", "target": 2}]), "not 2"),
+    (lambda e: _with_cages([{**e["cages"][1], "target": True}] + e["cages"][:1] + e["cages"][2:]), "target"),
+    (lambda e: _with_cages([{**e["cages"][0], "cells": [[0, 3]]}] + e["cages"][1:]), "bad cell"),
+    (lambda e: _with_cages([{**e["cages"][0], "op": "+"}] + e["cages"][1:]), "single-cell"),
+    (lambda e: _with_cages("nope"), "cages"),
+    (lambda e: {**e, "size": 12}, "size"),
+    (lambda e: {**e, "solution": ["123", "231"]}, "solution"),
+    (lambda e: {**e, "givens": ["1..", "...", "..x"]}, "givens"),
+    (lambda e: {**e, "rules": {"ops": ["^"]}}, "operation"),
+])
+def test_from_json_rejects_malformed(mutate, word):
+    KENKEN.from_json(_good_entry())  # the unmodified entry is fine
+    with pytest.raises(ValueError, match=word):
+        KENKEN.from_json(mutate(_good_entry()))
+
+
+def test_validate_finds_violations():
+    p = KENKEN.from_json(_good_entry())
+    assert KENKEN.validate(p) == []
+    broken = replace(p, solution=("123", "321", "312"))
+    errs = KENKEN.validate(broken)
+    assert any("column" in e for e in errs) and any("should make" in e for e in errs)
+    wrong_given = replace(p, givens=("2..", "...", "..."))
+    assert any("given" in e for e in KENKEN.validate(wrong_given))
+    no_div = replace(p, rules={**p.rules, "ops": ["+", "*"]})
+    assert any("don't allow" in e for e in KENKEN.validate(no_div))
+    overlap = replace(p, cages=p.cages + (Cage(((0, 0),), "", 1),))
+    assert any("two cages" in e for e in KENKEN.validate(overlap))
+
+
+# --- drawing --------------------------------------------------------------------------
+
+def test_draw():
+    p = KENKEN.generate(6, KENKEN.parse_rules({}, 6), Level.MEDIUM, rng_for("d1"))
+    pen = RecordingPen()
+    KENKEN.draw(pen, p)
+    lines = [op for op in pen.ops if op[0] == "line"]
+    assert any(op[-1] == THIN for op in lines) and any(op[-1] == BOLD for op in lines)
+    assert ("rect", 0, 0, 6, 6, None, BOLD) in pen.ops
+    texts = [op for op in pen.ops if op[0] == "text"]
+    assert len(texts) == len(p.cages)  # one clue per cage, no digits
+    for cage, op in zip(p.cages, texts):
+        r, c = cage.cells[0]
+        assert op[6] == TOP_LEFT and op[5] is True
+        assert c < op[1] < c + 0.5 and r < op[2] < r + 0.5
+        assert op[3].startswith(str(cage.target))
+    assert any(ch in "".join(pen.texts()) for ch in "+−×÷")
+    # bold walls never cross the inside of a cage
+    owner = {cell: k for k, cage in enumerate(p.cages) for cell in cage.cells}
+    for _, x1, y1, x2, y2, w in lines:
+        if w != BOLD:
+            continue
+        if y1 == y2:
+            assert all(owner[(y1 - 1, x)] != owner[(y1, x)] for x in range(x1, x2))
+        else:
+            assert all(owner[(y, x1 - 1)] != owner[(y, x1)] for y in range(y1, y2))
+    solved = RecordingPen()
+    KENKEN.draw(solved, p, solved=True)
+    digits = [op for op in solved.ops if op[0] == "text" and op[6] == CENTER]
+    assert len(digits) == 36 and {op[3] for op in digits} == set("123456")
+
+
+def test_draw_hidden_ops_prints_targets_only():
+    p = KENKEN.generate(4, KENKEN.parse_rules({"show_ops": False}, 4), Level.EASY, rng_for("d2"))
+    pen = RecordingPen()
+    KENKEN.draw(pen, p)
+    assert all(t.isdigit() for t in pen.texts())
+
+
+# --- metadata and purity -------------------------------------------------------------
+
+def test_variant_metadata():
+    assert KENKEN.name == "kenken" and "calcudoku" in KENKEN.aliases and KENKEN.title == "Calcudoku"
+    assert KENKEN.sizes == tuple(range(3, 10)) and KENKEN.default_size == 6
+    assert {t.name for t in KENKEN.techniques} == set(TECHNIQUE_LEVEL)
+    assert all(TECHNIQUE_LEVEL[t.name] == t.level for t in KENKEN.techniques)
+    assert {t.level for t in KENKEN.techniques} == set(Level)
+    assert len(KENKEN.rules_text) >= 3
+
+
+def test_explain_steps_write_the_solution():
+    p = KENKEN.generate(6, KENKEN.parse_rules({}, 6), Level.HARD, rng_for("e1"))
+    steps, grid, solved = KENKEN.explain(p)
+    assert solved and grid == p.solution
+    written = {}
+    for step in steps:
+        assert step.reason and step.technique in TECHNIQUE_LEVEL
+        for (r, c), d in step.cells:
+            assert p.solution[r][c] == d
+            written[(r, c)] = d
+    assert len(written) == 36
+    assert any(TECHNIQUE_LEVEL[s.technique] == Level.HARD for s in steps)
+
+
+def test_no_io_libraries_imported():
+    code = ("import sys; import bookgen.variants.kenken, bookgen.solve.latin, bookgen.solve.latin_sat, "
+            "bookgen.solve.kenken_ladder; "
+            "bad = [m for m in ('reportlab', 'yaml', 'typer') if m in sys.modules]; print(bad); "
+            "sys.exit(1 if bad else 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ladder_result_reports_open_cells():
+    square = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    b = Board.build(3, [(tuple((r, c) for r in range(3) for c in range(3)), "+", 18)])
+    res = run_ladder(b, Level.EXPERT)
+    assert not res.solved and len(res.open_cells) == 9 and res.grid == ("...",) * 3
+    assert square  # the square fits the cage; the ladder just can't tell which one
