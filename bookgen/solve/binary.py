@@ -442,6 +442,38 @@ class BinaryEngine:
                 flagged[other] = True
                 dirty.append(other)
 
+    def trials_solve(self, board: Board, cells: Sequence[Cell]) -> bool:
+        """Whether the hard tier plus trials on ``cells`` only fills the board.
+
+        A cheap, sufficient test that a board is expert-solvable (the full
+        test tries every empty cell): the generator uses it to let a sign go.
+        """
+        n = self.n
+        state = board.copy()
+        try:
+            if self.closure(state, Level.HARD):
+                return True
+            progress = True
+            while progress:
+                progress = False
+                for r, c in cells:
+                    if state.get(r, c) >= 0:
+                        continue
+                    for v in (0, 1):
+                        trial = state.copy()
+                        trial.assign(r, c, v)
+                        try:
+                            self.closure(trial, Level.HARD, start=(r, n + c))
+                        except Contradiction:
+                            state.assign(r, c, 1 - v)
+                            if self.closure(state, Level.HARD, start=(r, n + c)):
+                                return True
+                            progress = True
+                            break
+        except Contradiction:
+            return False
+        return False
+
     def _trial(self, board: Board, first: Cell | None = None) -> tuple[Cell, int] | None:
         """The first empty cell (row-major) one of whose symbols fails by the hard tier.
 

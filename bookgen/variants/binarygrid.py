@@ -29,7 +29,6 @@ GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
 SIGN_FILL = 1.0
 MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
 EXPERT_EXTRA = 3  # givens removed beyond the hard-minimal puzzle at expert
-EXPERT_SIGN_TRIES = 3  # signs tried (each a full trial scan) when no given can go
 SIGN_SHARE = {"few": 0.25, "normal": 0.15, "many": 0.08}  # LinkedIn-like at normal: ~5 givens, ~6 signs on 6x6
 
 
@@ -190,11 +189,11 @@ class BinaryGrid:
                     board.clear(*cell)
                     removed += 1
             if not removed and edges:
-                # Few givens survive in a signed puzzle: let a sign go instead,
-                # paying for a full trial scan, a bounded number of times.
-                for edge in rng.sample(edges, min(EXPERT_SIGN_TRIES, len(edges))):
+                # Few givens survive in a signed puzzle: let a sign go instead
+                # when one trial on either of its cells settles the rest.
+                for edge in rng.sample(edges, len(edges)):
                     rest = [e for e in edges if e != edge]
-                    if engine.closure(Board.from_rows(board.rows(), rest), Level.EXPERT):
+                    if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b)):
                         edges = rest
                         board = Board.from_rows(board.rows(), edges)
                         break
