@@ -29,7 +29,7 @@ from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
-from bookgen.variants.registry import get_variant
+from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
 Progress = Callable[[int, int], None]
@@ -436,12 +436,9 @@ def check_puzzle(entry: Any) -> list[str]:
 def _puzzle_problems(entry: Any) -> list[str]:
     if not isinstance(entry, dict):
         return [f"is not a JSON object but {reprlib.repr(entry)}"]
-    name = entry.get("variant")
-    try:
-        variant = get_variant(name) if isinstance(name, str) else None
-    except KeyError:
-        variant = None
+    variant = variant_of(entry)
     if variant is None:
+        name = entry.get("variant")
         return [f"unknown variant {reprlib.repr(name)}" if "variant" in entry else "missing field 'variant'"]
     missing = [f"missing field {k!r}" for k in REQUIRED if k not in entry]
     if missing:

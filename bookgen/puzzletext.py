@@ -33,7 +33,7 @@ from typing import Any, Sequence
 from bookgen.core.types import EMPTY, Cage, Cell, Edge, Puzzle
 from bookgen.core.variant import Step
 from bookgen.solve.latin import OP_GLYPHS, OPS, PAIR_OPS, cage_assignments
-from bookgen.variants.registry import get_variant
+from bookgen.variants.registry import get_variant, variant_of
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVED = 1  # no solution, several, or guessing needed
@@ -124,13 +124,9 @@ def parse_book_json(text: str, file: str, number: int | None = None) -> Puzzle:
         raise PuzzleTextError(file, None, None, "not a bookgen book: expected an object with "
                               "'puzzles' (or a single puzzle with 'variant')")
     where = f"puzzle {number}: " if number is not None else ""
-    name = entry.get("variant")
-    try:
-        variant = get_variant(name) if isinstance(name, str) else None
-    except KeyError:
-        variant = None
+    variant = variant_of(entry)
     if variant is None:
-        raise PuzzleTextError(file, None, None, f"{where}unknown variant {name!r}")
+        raise PuzzleTextError(file, None, None, f"{where}unknown variant {entry.get('variant')!r}")
     for key in ("size", "givens"):
         if key not in entry:
             raise PuzzleTextError(file, None, None, f"{where}missing field {key!r}")

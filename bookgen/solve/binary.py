@@ -448,40 +448,30 @@ class BinaryEngine:
         A cheap, sufficient test that a board is expert-solvable (the full
         test tries every empty cell): the generator uses it to let a sign go.
         """
-        n = self.n
         state = board.copy()
         try:
-            if self.closure(state, Level.HARD):
-                return True
-            progress = True
-            while progress:
-                progress = False
-                for r, c in cells:
-                    if state.get(r, c) >= 0:
-                        continue
-                    for v in (0, 1):
-                        trial = state.copy()
-                        trial.assign(r, c, v)
-                        try:
-                            self.closure(trial, Level.HARD, start=(r, n + c))
-                        except Contradiction:
-                            state.assign(r, c, 1 - v)
-                            if self.closure(state, Level.HARD, start=(r, n + c)):
-                                return True
-                            progress = True
-                            break
+            while not self.closure(state, Level.HARD):
+                hit = self._trial(state, cells=cells)
+                if hit is None:
+                    return False
+                (r, c), v = hit
+                state.assign(r, c, v)
+            return True
         except Contradiction:
             return False
-        return False
 
-    def _trial(self, board: Board, first: Cell | None = None) -> tuple[Cell, int] | None:
-        """The first empty cell (row-major) one of whose symbols fails by the hard tier.
+    def _trial(self, board: Board, first: Cell | None = None,
+               cells: Sequence[Cell] | None = None) -> tuple[Cell, int] | None:
+        """The first empty cell (row-major, or of ``cells``) one of whose symbols fails by the hard tier.
 
         ``first`` is tried before the others: when the closure only asks
         whether one cell can be reached, trying it first often answers at once.
         """
         n = self.n
-        order = [(r, c) for r in range(n) for c in _bits(self.full & ~board.known[r])]
+        if cells is None:
+            order = [(r, c) for r in range(n) for c in _bits(self.full & ~board.known[r])]
+        else:
+            order = [(r, c) for r, c in cells if board.get(r, c) < 0]
         if first is not None and first in order:
             order.remove(first)
             order.insert(0, first)

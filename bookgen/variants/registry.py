@@ -39,6 +39,17 @@ def variant_names() -> list[str]:
     return sorted(_ALIASES)
 
 
+def variant_of(entry: object) -> Variant | None:
+    """The variant a JSON puzzle entry names, or None when it names none we know."""
+    name = entry.get("variant") if isinstance(entry, dict) else None
+    if not isinstance(name, str):
+        return None
+    try:
+        return get_variant(name)
+    except KeyError:
+        return None
+
+
 def get_variant(name: str) -> Variant:
     """The variant called ``name`` (or one of its aliases); ``KeyError`` otherwise."""
     key = name.strip().lower()
