@@ -130,6 +130,8 @@ class BinaryGrid:
         for _ in range(MAX_ATTEMPTS):
             solution = random_solution(engine, rng)
             board, edges = self._carve(engine, solution, level, rng, share)
+            if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
+                continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
             grade = self.grade(puzzle)
             if grade.solved and grade.level == level:
