@@ -158,11 +158,18 @@ class BinaryGrid:
         cells = [(r, c) for r in range(n) for c in range(n)]
         rng.shuffle(cells)
         first = min(level, Level.HARD)
+        removed = 0  # givens that only a trial brings back (expert)
         for cell in cells:
             trial = board.copy()
             trial.clear(*cell)
             if engine.closure(trial, first, target=cell):
                 board.clear(*cell)
+            elif level == Level.EXPERT and not edges and removed < EXPERT_EXTRA:
+                # Without signs to prune later, a trial-only given can go while
+                # the board is still rich, where such givens are far more common.
+                if self._refutes(engine, board, cell):
+                    board.clear(*cell)
+                    removed += 1
         if edges:
             rng.shuffle(edges)
             kept = []
@@ -175,19 +182,10 @@ class BinaryGrid:
         if level == Level.EXPERT:
             # Each further given may go when assuming its wrong symbol fails by
             # the hard tier: one closure per given instead of a full trial scan.
-            removed = 0
             for cell in cells:
                 if removed >= EXPERT_EXTRA:
                     break
-                v = board.get(*cell)
-                if v < 0:
-                    continue
-                trial = board.copy()
-                trial.clear(*cell)
-                trial.assign(cell[0], cell[1], 1 - v)
-                try:
-                    engine.closure(trial, Level.HARD)
-                except Contradiction:
+                if board.get(*cell) >= 0 and self._refutes(engine, board, cell):
                     board.clear(*cell)
                     removed += 1
             if not removed and edges:
@@ -200,6 +198,18 @@ class BinaryGrid:
                         board = Board.from_rows(board.rows(), edges)
                         break
         return board, tuple(edges)
+
+    @staticmethod
+    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int]) -> bool:
+        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier."""
+        trial = board.copy()
+        trial.clear(*cell)
+        trial.assign(cell[0], cell[1], 1 - board.get(*cell))
+        try:
+            engine.closure(trial, Level.HARD)
+        except Contradiction:
+            return True
+        return False
 
     # ----- checking ----------------------------------------------------------
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
