@@ -170,27 +170,33 @@ class BinaryGrid:
                 if self._refutes(engine, board, cell):
                     board.clear(*cell)
                     removed += 1
-        if edges:
-            rng.shuffle(edges)
-            kept = []
-            for i, edge in enumerate(edges):
-                trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
-                if not engine.closure(trial, first):
-                    kept.append(edge)
-            edges = sorted(kept, key=lambda e: (e.a, e.b))
-            board = Board.from_rows(board.rows(), edges)
+        trial_cells: list[tuple[int, int]] = []
         if level == Level.EXPERT:
             # Each further given may go when assuming its wrong symbol fails by
             # the hard tier: one closure per given instead of a full trial scan.
+            # Signs are still all there, which makes such givens more common.
             for cell in cells:
                 if removed >= EXPERT_EXTRA:
                     break
                 if board.get(*cell) >= 0 and self._refutes(engine, board, cell):
                     board.clear(*cell)
+                    trial_cells.append(cell)
                     removed += 1
-            if not removed and edges:
-                # Few givens survive in a signed puzzle: let a sign go instead
-                # when one trial on either of its cells settles the rest.
+        if edges:
+            rng.shuffle(edges)
+            kept: list[Edge] = []
+            for i, edge in enumerate(edges):
+                trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
+                # After trial-only removals, a sign may go if trials on those
+                # same cells still settle the board.
+                if not (engine.trials_solve(trial, trial_cells) if trial_cells
+                        else engine.closure(trial, first)):
+                    kept.append(edge)
+            edges = sorted(kept, key=lambda e: (e.a, e.b))
+            board = Board.from_rows(board.rows(), edges)
+            if level == Level.EXPERT and not removed:
+                # No given could go: let a sign go instead when one trial on
+                # either of its cells settles the rest.
                 for edge in rng.sample(edges, len(edges)):
                     rest = [e for e in edges if e != edge]
                     if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b)):
