@@ -22,6 +22,7 @@ from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, random_latin_square,
 )
 from bookgen.solve.latin_sat import latin_solutions
+from bookgen.solve.latin_table import cage_set, latin_table, open_cells, solution_set, solutions_of
 from bookgen.variants.kenken import KENKEN, _Layout
 
 TECH = dict(LADDER)
@@ -326,9 +327,46 @@ def test_latin_solutions_counts_all_latin_squares_of_order_3():
     assert len(latin_solutions(3, [], limit=20)) == 12
 
 
+def test_latin_table_lists_every_square_once():
+    for n, count in ((1, 1), (2, 2), (3, 12), (4, 576)):
+        squares, masks = latin_table(n)
+        assert len(squares) == len(set(squares)) == count
+        assert all(is_latin([list(s[r * n:(r + 1) * n]) for r in range(n)], n) for s in squares)
+        assert squares == tuple(sorted(squares))
+        for i in range(n * n):
+            assert sum(bin(masks[i][d]).count("1") for d in range(1, n + 1)) == count
+    assert solution_set(3, []) == (1 << 12) - 1
+    with pytest.raises(ValueError):
+        latin_table(5)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_latin_table_agrees_with_sat(n):
+    rng = random.Random(7 + n)
+    unique = ambiguous = 0
+    for k in range(30):
+        level = (Level.EASY, Level.MEDIUM)[k % 2] if n == 3 else Level(k % 4)
+        rules = {"show_ops": False} if k % 3 == 0 else {}
+        square, cages = _random_cages(n, rng, level, rules)
+        hidden = None if KENKEN.parse_rules(rules, n)["show_ops"] else tuple(KENKEN.parse_rules(rules, n)["ops"])
+        specs = [(tuple(r * n + c for r, c in cg.cells), cage_assignments(cg.cells, cg.op, cg.target, n, hidden))
+                 for cg in cages]
+        sols = solution_set(n, specs)
+        listed = solutions_of(n, sols)
+        assert sorted(listed) == sorted(latin_solutions(n, specs, limit=len(listed) + 1))
+        assert [d for row in square for d in row] in listed
+        assert solutions_of(n, sols, limit=1) == listed[:1]
+        assert all(cage_set(n, *sp) & sols == sols for sp in specs)
+        varying = open_cells(n, sols)
+        assert varying == sorted({i for s in listed for i in range(n * n) if s[i] != listed[0][i]})
+        unique += len(listed) == 1
+        ambiguous += len(listed) > 1
+    assert unique and ambiguous
+
+
 # --- generation ---------------------------------------------------------------------
 
-GEN_CASES = [(4, Level.EASY), (4, Level.MEDIUM), (4, Level.HARD), (5, Level.EASY), (5, Level.HARD),
+GEN_CASES = [(4, Level.EASY), (4, Level.MEDIUM), (4, Level.HARD), (4, Level.EXPERT), (5, Level.EASY), (5, Level.HARD),
              (5, Level.EXPERT), (6, Level.MEDIUM), (6, Level.HARD), (6, Level.EXPERT), (7, Level.EASY),
              (3, Level.EASY), (3, Level.MEDIUM)]
 
@@ -372,6 +410,24 @@ def test_determinism():
     c = KENKEN.generate(6, rules, Level.HARD, rng_for(derive_seed(2026, 1, 8)))
     assert a == b
     assert a.cages != c.cages
+
+
+@pytest.mark.parametrize("level", [Level.HARD, Level.EXPERT])
+def test_determinism_small_grid(level):
+    # 4x4 takes the table-driven search; the same seed must still give the same puzzle
+    rules = KENKEN.parse_rules({}, 4)
+    seeds = [derive_seed(2026, 40 + int(level), i) for i in range(3)]
+    first = [KENKEN.generate(4, rules, level, rng_for(s)) for s in seeds]
+    again = [KENKEN.generate(4, rules, level, rng_for(s)) for s in seeds]
+    assert first == again
+    assert len({p.cages for p in first}) == 3
+
+
+def test_small_grid_with_hidden_ops_is_unique():
+    rules = KENKEN.parse_rules({"show_ops": False}, 4)
+    for i in range(3):
+        p = KENKEN.generate(4, rules, Level.HARD, rng_for(derive_seed(5, 4, i)))
+        assert KENKEN.solutions(p, 2) == [p.solution] and p.grade.level == Level.HARD
 
 
 def test_generation_budget_raises_clear_error():

@@ -36,6 +36,7 @@ solution of the puzzle.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Sequence
 
@@ -115,40 +116,55 @@ class Board:
         hidden_ops: Sequence[str] | None = None,
     ) -> "Board":
         """Board for ``cages`` given as (cells, op, target); ``hidden_ops`` when ops aren't shown."""
+        hidden = None if hidden_ops is None else tuple(hidden_ops)
         cells_list: list[tuple[int, ...]] = []
         assigns: list[tuple[tuple[int, ...], ...]] = []
         labels: list[str] = []
         clues: list[str] = []
+        static: list[list[int]] = []
         cage_of = [-1] * (n * n)
         for k, (cells, op, target) in enumerate(cages):
-            idx = tuple(r * n + c for r, c in cells)
+            idx, ass, clue, label, masks = _cage_parts(n, tuple(cells), op, target, hidden)
             cells_list.append(idx)
-            assigns.append(cage_assignments(cells, op, target, n, hidden_ops))
-            clue = f"{target}{'' if hidden_ops is not None else OP_GLYPHS.get(op, op)}"
+            assigns.append(ass)
             clues.append(clue)
-            where = ",".join(f"({r + 1},{c + 1})" for r, c in cells)
-            labels.append(f"the {clue} cage at {where}")
+            labels.append(label)
+            static.append(list(masks))
             for i in idx:
                 cage_of[i] = k
-        lines = [[r * n + c for c in range(n)] for r in range(n)]
-        lines += [[r * n + c for r in range(n)] for c in range(n)]
-        peers = []
-        for i in range(n * n):
-            r, c = divmod(i, n)
-            peers.append([r * n + j for j in range(n) if j != c] + [j * n + c for j in range(n) if j != r])
-        static = []
-        for idx, ass in zip(cells_list, assigns):
-            masks = [0] * len(idx)
-            for a in ass:
-                for k, d in enumerate(a):
-                    masks[k] |= 1 << (d - 1)
-            static.append(masks)
-        inner = []
-        for line in lines:
-            members = set(line)
-            inner.append([k for k, idx in enumerate(cells_list) if all(i in members for i in idx)])
-        names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
-        return cls(n, cells_list, assigns, labels, clues, cage_of, lines, peers, static, inner, names)
+        lines, peers, names, line_sets = _geometry(n)
+        inner = [[k for k, idx in enumerate(cells_list) if members.issuperset(idx)] for members in line_sets]
+        return cls(n, cells_list, assigns, labels, clues, cage_of, [x[:] for x in lines],
+                   [x[:] for x in peers], static, inner, list(names))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cage_parts(
+    n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None,
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, str, tuple[int, ...]]:
+    """(cell indices, assignments, clue, label, per-cell digits the arithmetic allows) of a cage."""
+    idx = tuple(r * n + c for r, c in cells)
+    ass = cage_assignments(cells, op, target, n, hidden)
+    clue = f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}"
+    where = ",".join(f"({r + 1},{c + 1})" for r, c in cells)
+    masks = [0] * len(idx)
+    for a in ass:
+        for k, d in enumerate(a):
+            masks[k] |= 1 << (d - 1)
+    return idx, ass, clue, f"the {clue} cage at {where}", tuple(masks)
+
+
+@lru_cache(maxsize=None)
+def _geometry(n: int) -> tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[str, ...], tuple[frozenset[int], ...]]:
+    """(lines, peers, line names, line cell sets) of an n x n grid; callers copy the lists."""
+    lines = [[r * n + c for c in range(n)] for r in range(n)]
+    lines += [[r * n + c for r in range(n)] for c in range(n)]
+    peers = []
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        peers.append([r * n + j for j in range(n) if j != c] + [j * n + c for j in range(n) if j != r])
+    names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+    return tuple(lines), tuple(peers), tuple(names), tuple(frozenset(x) for x in lines)
 
 
 class State:

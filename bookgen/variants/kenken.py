@@ -33,12 +33,17 @@ size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
 level. Uniqueness follows from the sound ladder and is proven again by the
-SAT solver before a puzzle is returned.
+SAT solver before a puzzle is returned. Grids up to ``TABLE_MAX`` (4×4) know
+every draft's exact solution set from a table of all Latin squares
+(``bookgen.solve.latin_table``): the ladder grades only unique drafts, an
+ambiguous draft is loosened where its solutions differ, and a draft that
+grades too easy is tightened by moves that keep it unique.
 """
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -54,6 +59,8 @@ from bookgen.solve.latin import (
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_sat import latin_solutions, search_solutions
+from bookgen.solve.latin_table import TABLE_MAX, cage_set
+from bookgen.solve.latin_table import open_cells as table_open_cells
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
 SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
@@ -68,6 +75,10 @@ OP_ALIASES: dict[str, str] = {
 SAT_BUDGET = 500
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
+# Small grids (``latin_table``): tightenings tried per too-easy draft for one that keeps
+# the solution unique (else a plain one is made), and loosenings compared per ambiguous draft.
+TIGHTEN_TRIES = 4
+LOOSEN_TRIES = 3
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -184,6 +195,7 @@ class _Layout:
         self.cages: list[list[Cell]] = []
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
+        self._options: dict[tuple[Cell, ...], list[tuple[str, int, int]]] = {}
 
     # --- operations ---------------------------------------------------------------
 
@@ -191,6 +203,13 @@ class _Layout:
         """(op, target, number of fillings) for every allowed op that fits these cells."""
         if len(cells) == 1:
             return [("", self.square[cells[0][0]][cells[0][1]], 1)]
+        key = tuple(sorted(cells))  # the options don't depend on the cells' order
+        got = self._options.get(key)
+        if got is None:
+            got = self._options[key] = self._op_options(key)
+        return list(got)
+
+    def _op_options(self, cells: Sequence[Cell]) -> list[tuple[str, int, int]]:
         digits = [self.square[r][c] for r, c in cells]
         shape = normal_shape(cells)
         out = []
@@ -437,6 +456,15 @@ class _Layout:
                     return True
         return False
 
+    def snapshot(self) -> tuple[list[list[Cell]], list[str], dict[Cell, int]]:
+        """The caging as it stands, for ``restore`` (moves replace cage lists, never edit them)."""
+        return self.cages[:], self.ops[:], dict(self.owner)
+
+    def restore(self, snap: tuple[list[list[Cell]], list[str], dict[Cell, int]]) -> None:
+        """Go back to a ``snapshot``."""
+        cages, ops, owner = snap
+        self.cages, self.ops, self.owner = cages[:], ops[:], dict(owner)
+
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
         out = []
@@ -563,6 +591,55 @@ class KenKenVariant:
         attempts = int(options.get("attempts", ATTEMPTS))
         moves = int(options.get("moves", 3 * size))
         hidden = _hidden_ops(rules)
+        if size <= TABLE_MAX:
+            found = self._search_small(size, rules, level, rng, attempts, moves)
+            if found is not None:
+                return found
+        else:
+            for _ in range(attempts):
+                square = random_latin_square(size, rng)
+                flat = [d for row in square for d in row]
+                layout = _Layout(size, square, rules, level, rng)
+                if not layout.tile():
+                    continue
+                for _ in range(moves):
+                    cages = layout.cage_list()
+                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                    verdict, result = self._judge(board, level, flat)
+                    if verdict == "ok":
+                        return self._finish(size, rules, square, cages, result)
+                    if verdict == "easy":
+                        if not layout.tighten():
+                            break
+                        continue
+                    # Loosen around a stuck cell; some cages can't change, so try a few.
+                    cells = sorted(verdict)
+                    rng.shuffle(cells)
+                    if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
+                        break
+        hint = "try another seed, a lower level, a larger grid or more ops"
+        article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
+        raise GenerationError(
+            f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
+        )
+
+    def _search_small(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                      attempts: int, moves: int) -> Puzzle | None:
+        """``generate`` for grids small enough to list every Latin square (``latin_table``).
+
+        The exact solution set of a draft costs tens of microseconds there, so
+        the ladder only ever grades drafts with one solution; a draft with more
+        is loosened where its solutions differ, and a draft that grades too easy
+        is tightened only by moves that keep it unique.
+        """
+        hidden = _hidden_ops(rules)
+
+        def solutions(cages: Sequence[Cage]) -> int:
+            acc = -1
+            for cage in cages:
+                acc &= _cage_set(size, cage.cells, cage.op, cage.target, hidden)
+            return acc
+
         for _ in range(attempts):
             square = random_latin_square(size, rng)
             flat = [d for row in square for d in row]
@@ -571,29 +648,55 @@ class KenKenVariant:
                 continue
             for _ in range(moves):
                 cages = layout.cage_list()
-                board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                verdict, result = self._judge(board, level, flat)
+                sols = solutions(cages)
+                if sols & (sols - 1):
+                    verdict, result = table_open_cells(size, sols), None
+                else:
+                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                    verdict, result = self._judge(board, level, flat, unique=True)
                 if verdict == "ok":
                     return self._finish(size, rules, square, cages, result)
                 if verdict == "easy":
-                    if not layout.tighten():
+                    moved = False
+                    for _ in range(TIGHTEN_TRIES):
+                        snap = layout.snapshot()
+                        if not layout.tighten():
+                            break
+                        sols = solutions(layout.cage_list())
+                        if not sols & (sols - 1):
+                            moved = True
+                            break
+                        layout.restore(snap)
+                    if not moved and not layout.tighten():
                         break
                     continue
-                # Loosen around a stuck cell; some cages can't change, so try a few.
+                # Loosen around a stuck cell: of a few such moves, take the first that
+                # leaves one solution, else the one leaving fewest.
                 cells = sorted(verdict)
                 rng.shuffle(cells)
-                if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
-                    break
-        hint = "try another seed, a lower level, a larger grid or more ops"
-        article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
-        raise GenerationError(
-            f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
-        )
+                best: tuple[int, Any] | None = None
+                for i in cells[:LOOSEN_TRIES]:
+                    snap = layout.snapshot()
+                    if not layout.loosen(divmod(i, size)):
+                        continue
+                    left = solutions(layout.cage_list()).bit_count()
+                    if left == 1:
+                        best = None
+                        break
+                    if best is None or left < best[0]:
+                        best = (left, layout.snapshot())
+                    layout.restore(snap)
+                else:
+                    if best is None:
+                        break
+                    layout.restore(best[1])
+        return None
 
-    def _judge(self, board: Board, level: Level, flat: list[int]):
+    def _judge(self, board: Board, level: Level, flat: list[int], unique: bool = False):
         """('ok', counts), ('easy', None), or a list of cell indices to loosen around.
 
-        ``flat`` is the intended solution, row-major.
+        ``flat`` is the intended solution, row-major; ``unique`` says it is already
+        known to be the only one (so no search for a second solution is needed).
         """
         n = board.n
         st = State(board)
@@ -610,8 +713,10 @@ class KenKenVariant:
             # Is there a second solution? The ladder's deductions are sound, so the
             # search may start from its candidates and live cage combinations.
             # A bounded search: when it runs out, the trial below decides anyway.
-            other, _ = search_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
-                                        exclude=[flat], budget=SAT_BUDGET)
+            other = None
+            if not unique:
+                other, _ = search_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
+                                            exclude=[flat], budget=SAT_BUDGET)
             if other:
                 return [i for i in range(n * n) if other[0][i] != flat[i]], None
             solved = ladder_solve(st, Level.EXPERT, run)
@@ -815,6 +920,12 @@ class KenKenVariant:
             variant=self.name, size=n, rules=rules, givens=givens, solution=solution,
             grade=None, seed="", cages=tuple(cages),
         )
+
+
+@lru_cache(maxsize=1 << 16)
+def _cage_set(n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None) -> int:
+    """The Latin squares of ``latin_table(n)`` a cage admits (a bit per square)."""
+    return cage_set(n, [r * n + c for r, c in cells], cage_assignments(cells, op, target, n, hidden))
 
 
 def _tier(name: str) -> Level:
