@@ -242,7 +242,7 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
         if line:
             doc.text(x0, y, line, size, bold=bold, grey=0.1)
         y -= size * 1.45
-    doc.finish(folio=False)
+    doc.finish()  # every page after the title carries its number
 
 
 def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
