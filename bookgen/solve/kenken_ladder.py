@@ -422,16 +422,22 @@ def _live_text(b: Board, st: State, k: int) -> str:
     return f"{', '.join(shown)}{more}"
 
 
-def t_cage_fix(b: Board, st: State, run: Run) -> int:
-    """Easy: the combinations of a cage that still fit leave one digit for some cell."""
+def _stale_cages(b: Board, st: State):
+    """(cage, its cells, refreshed union per cell) for every multi-cell cage whose
+    combinations may now allow less than its cells' candidates."""
     cand = st.cand
     for k, idx in enumerate(b.cells):
         if len(idx) < 2:
             continue
-        union = st.union[k]
-        if all(u == cand[i] for u, i in zip(union, idx)):
+        if all(u == cand[i] for u, i in zip(st.union[k], idx)):
             continue
-        union = _refresh(b, st, k)
+        yield k, idx, _refresh(b, st, k)
+
+
+def t_cage_fix(b: Board, st: State, run: Run) -> int:
+    """Easy: the combinations of a cage that still fit leave one digit for some cell."""
+    cand = st.cand
+    for k, idx, union in _stale_cages(b, st):
         for j, i in enumerate(idx):
             u = union[j]
             if not u & (u - 1) and cand[i] != u:
@@ -444,14 +450,8 @@ def t_cage_fix(b: Board, st: State, run: Run) -> int:
 
 
 def t_cage_combos(b: Board, st: State, run: Run) -> int:
-    cand = st.cand
-    for k, idx in enumerate(b.cells):
-        if len(idx) < 2:
-            continue
-        union = st.union[k]
-        if all(u == cand[i] for u, i in zip(union, idx)):
-            continue
-        union = _refresh(b, st, k)
+    """Medium: strike every digit no remaining combination of a cage uses."""
+    for k, idx, union in _stale_cages(b, st):
         cuts = _apply(st, idx, [~u for u in union])
         if cuts:
             if run.explain:
