@@ -32,9 +32,12 @@ from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, re
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
-Progress = Callable[[int, int], None]
+Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
 Warn = Callable[[str], None]
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
+EXAMPLE_WIDTH = 300.0  # points: two example grids side by side at the type floor, on most pages
+EXAMPLE_TRIES = 40  # candidate examples looked at for one that teaches a technique above the easiest
+EXAMPLE_STEPS = 4  # ... within its first few deductions
 
 
 class BuildError(Exception):
@@ -253,60 +256,110 @@ def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
     return [Entry(i + 1, titles[job.section], p) for i, (job, p) in enumerate(zip(jobs, puzzles))]
 
 
+def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The puzzles with each run of one level and one size inside a section sorted by
+    score (ties keep generation order), so a ramp climbs from its first puzzle to its last.
+
+    A deterministic step of assembling the book, after generation: a single puzzle
+    replaced later keeps the number this order gave its predecessor.
+    """
+    out = list(puzzles)
+    start = 0
+    for section in book.sections:
+        keys = [(section.levels[i], section.size_of(i)) for i in range(section.count)]
+        i = 0
+        while i < section.count:
+            j = i
+            while j < section.count and keys[j] == keys[i]:
+                j += 1
+            run = out[start + i:start + j]
+            out[start + i:start + j] = sorted(run, key=lambda p: p.grade.score if p.grade else 0.0)
+            i = j
+        start += section.count
+    return out
+
+
 def rule_sets(book: Book) -> list[tuple[str, dict]]:
-    """One (variant, rules) per variant in order of first use, for the rules pages."""
-    seen: dict[str, dict] = {}
-    for s in book.sections:
-        seen.setdefault(s.variant, dict(s.rules))
-    return list(seen.items())
+    """Each distinct (variant, rules) in the book, in the order of its how-to-play pages."""
+    return [(book.sections[s].variant, dict(book.sections[s].rules)) for s in book.shape.rule_sets]
 
 
 def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
-    """The small easy puzzle a how-to-play page solves, the same for the same book seed.
+    """The small puzzle a how-to-play page solves, the same for the same book seed and rules.
 
-    It keeps the section's rules, on the smallest size those rules allow."""
+    It keeps the section's rules, on the smallest size those rules allow whose two grids
+    fit side by side at the type floor; a medium one (easy where the rules allow no more)
+    whose first few deductions include one above the easiest techniques, where one of
+    ``EXAMPLE_TRIES`` candidates has it."""
     variant = get_variant(variant_name)
     sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    fallback = None
     for size in sizes:
         try:
             size_rules = variant.parse_rules(rules, size)
         except ValueError:
             continue
-        if variant.check_request(size, size_rules, Level.EASY) is None:
-            return variant.generate(size, size_rules, Level.EASY,
-                                    rng_for(example_seed(book_seed, variant_name)))
+        if variant.check_request(size, size_rules, Level.EASY) is not None:
+            continue
+        floor = 8.0 / min(variant.smallest_type(size, size_rules), 1.0)
+        if 2 * size * floor > EXAMPLE_WIDTH and fallback is None:
+            fallback = (size, size_rules)
+            continue
+        return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
+    if fallback:
+        return _teaching_example(variant, *fallback, book_seed, variant_name, rules)
     raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
 
 
-def _examples(book: Book) -> dict[str, Puzzle]:
-    """The worked example of every variant; ``BuildError`` names the section whose rules rule it out."""
+def _teaching_example(variant, size: int, rules: dict, book_seed: int, variant_name: str,
+                      raw_rules: dict) -> Puzzle:
+    level = Level.MEDIUM if variant.check_request(size, rules, Level.MEDIUM) is None else Level.EASY
+    rng = rng_for(example_seed(book_seed, variant_name + repr(sorted(raw_rules.items()))))
+    easiest = min(t.level for t in variant.techniques)
+    tiers = {t.name: t.level for t in variant.techniques}
+    first = None
+    for _ in range(EXAMPLE_TRIES if level > Level.EASY else 1):
+        puzzle = variant.generate(size, rules, level, rng)
+        first = first or puzzle
+        steps = [s for s in variant.explain(puzzle)[0] if s.cells][:EXAMPLE_STEPS]
+        if any(tiers.get(s.technique, easiest) > easiest for s in steps):
+            return puzzle
+    return first
+
+
+def _examples(book: Book) -> dict[int, Puzzle]:
+    """The worked example of every rule set, keyed by its first section; ``BuildError``
+    names the section whose rules rule it out."""
     examples = {}
-    for variant_name, rules in rule_sets(book):
+    for s in book.shape.rule_sets:
+        section = book.sections[s]
         try:
-            examples[variant_name] = worked_example(book.seed, variant_name, rules)
+            examples[s] = worked_example(book.seed, section.variant, dict(section.rules))
         except GenerationError as exc:
-            first = next(s for s in book.sections if s.variant == variant_name)
-            raise BuildError(f"section {first.index + 1} ({first.title}): the how-to-play page needs an easy "
+            raise BuildError(f"section {section.index + 1} ({section.title}): the how-to-play page needs an "
                              f"example under the section's rules, but {exc}; loosen the rules") from None
     return examples
 
 
 def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
-          warn: Warn | None = None) -> tuple[Path, ...]:
+          warn: Warn | None = None, summary: dict | None = None) -> tuple[Path, ...]:
     """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
     ``NAME-answers.pdf``); all appear together, and old files survive any failure.
 
     Every file is written under a temporary name in ``out_dir`` and renamed
     into place at the end; on an exception or Ctrl-C the temporary files and
-    any directory this call created are removed again.
+    any directory this call created are removed again. ``summary``, when given, receives
+    the book's ``pages`` and ``puzzles``.
     """
     out_dir = Path(out_dir)
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
     try:
-        puzzles = generate(plan(book), workers, progress)
+        puzzles = in_score_order(book, generate(plan(book), workers, progress))
         entries = entries_for(book, puzzles)
-        cover = Cover(book.title, book.subtitle, book.author, book.seed)
+        im = book.imprint
+        cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
+                      im.edition, im.show_seed, book.names)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
         if worksheet:
@@ -328,10 +381,13 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         finals = [out_dir / name for name in names]
         for name in names:
             _temp_in(out_dir, name, temps)
+        laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
         if worksheet:
-            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
+            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries, laying)
         else:
-            render_book(temps[0], cover, shape, layout, entries, examples)
+            render_book(temps[0], cover, shape, layout, entries, examples, laying)
+        if summary is not None:
+            summary.update(pages=len(layout.pages), puzzles=len(entries))
         pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -19,7 +20,7 @@ from bookgen.config import ConfigError, load_book
 from bookgen.core.types import GenerationError
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
 
 EXIT_FAIL = 1
@@ -36,13 +37,20 @@ def _progress(enabled: bool):
     if not enabled:
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn,
+    )
 
     bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), transient=True, console=Console(stderr=True))
+                   TimeElapsedColumn(), "eta", TimeRemainingColumn(), transient=True,
+                   console=Console(stderr=True))
     task = bar.add_task("generating", total=None)
+    phase = ["generating"]
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int, stage: str = "generating") -> None:
+        if stage != phase[0]:  # a new phase: its own bar and ETA (laying out the PDF, pages)
+            phase[0] = stage
+            bar.reset(task, total=total, description=stage)
         bar.update(task, completed=done, total=total)
 
     return bar, update
@@ -79,12 +87,14 @@ def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool)
     workers = jobs or os.cpu_count() or 1
     bar, update = _progress(not quiet and sys.stderr.isatty())
     warnings: list[str] = []
+    summary: dict = {}
+    started = time.monotonic()
     try:
         if bar:
             with bar:
-                written = build_book(book, out, workers, update, warnings.append)
+                written = build_book(book, out, workers, update, warnings.append, summary)
         else:
-            written = build_book(book, out, workers, None, warnings.append)
+            written = build_book(book, out, workers, None, warnings.append, summary)
     except OutputError as exc:
         _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
@@ -93,7 +103,9 @@ def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool)
         typer.echo(f"warning: {message}", err=True)
     if not quiet:
         count = sum(s.count for s in book.sections)
-        typer.echo(f"wrote {', '.join(map(str, written))} ({count} puzzles)", err=True)
+        took = time.monotonic() - started
+        typer.echo(f"wrote {', '.join(map(str, written))}: {summary.get('pages', 0)} pages, {count} puzzles "
+                   f"in {took:.1f} s", err=True)
 
 
 @app.command()
@@ -102,7 +114,12 @@ def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bo
     try:
         data = read_book_json(file)
     except CheckError as exc:
-        _fail(str(exc))
+        message = str(exc)
+        if "not valid JSON" in message or "not usable JSON" in message:
+            message += ("; 'check' expects the book JSON file that 'bookgen build' writes beside the PDF"
+                        + (f" (for {file}, run 'bookgen build {file}' first)"
+                           if file.suffix.lower() in (".yaml", ".yml") else ""))
+        _fail(message)
     count, failures = check_book(data)
     for line in failures:
         typer.echo(f"{file}: {line}")
@@ -128,6 +145,20 @@ def solve(
     report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
     typer.echo(report.text, nl=False)
     raise typer.Exit(report.code)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"bookgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Printable puzzle books with proven-unique, deduction-solvable puzzles."""
 
 
 @app.command()

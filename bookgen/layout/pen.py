@@ -65,7 +65,7 @@ class CanvasPen:
         self.c.setLineJoin(1)
         self.c.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill is not None else 0)
 
-    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0):
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
         cap = size * self.unit
         font_size = cap / CAP_HEIGHT
         self.c.setFont(FONT_BOLD if bold else FONT, font_size)

@@ -41,6 +41,7 @@ from itertools import combinations
 from typing import Callable, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask
@@ -766,6 +767,5 @@ def run_ladder(
 
 
 def score_of(counts: dict[str, int], level: Level, n: int) -> float:
-    """A finer measure inside ``level``: level + a fraction growing with the weighted effort."""
-    effort = sum(TECHNIQUE_WEIGHT[t] * c for t, c in counts.items()) / (n * n)
-    return round(int(level) + effort / (effort + 1.0), 3)
+    """The shared score (``bookgen.core.score``) with this ladder's weights and tiers."""
+    return work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, n * n)

@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, THIN, Pen
+from bookgen.core.score import work_score
 from bookgen.core.types import EMPTY, Edge, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.binary import (
@@ -25,6 +26,7 @@ from bookgen.solve.binary import (
     random_solution,
 )
 
+SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
 SIGN_FILL = 1.0
 MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
@@ -62,6 +64,7 @@ class BinaryGrid:
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")
+    symbols_in_type = True  # 0 and 1 are printed as digits; Tango draws suns and moons
     technique_text: dict[str, tuple[str, str]] = {}
 
     # ----- description -----------------------------------------------------
@@ -81,6 +84,14 @@ class BinaryGrid:
         if not self.uses_signs:
             names = [t for t in names if t != "sign"]
         return names
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The printed rules for these options (subclasses adjust run length and distinct lines)."""
+        return self.rules_text
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The symbols' font size in cells (1.0 when symbols are drawn, not set in type)."""
+        return SYMBOL_CAP / CAP_HEIGHT if self.symbols_in_type else 1.0
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Rule options with defaults filled in; ``ValueError`` on a bad one."""
@@ -240,8 +251,7 @@ class BinaryGrid:
         steps, _, solved = self._ladder(puzzle, explain=False)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
-        effort = sum(TECHNIQUE_WEIGHT[t] * k for t, k in counts.items())
-        score = round(10 * effort / (puzzle.size * puzzle.size), 2)
+        score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)
         return Grade(level, score, dict(sorted(counts.items())), solved)
 
     def validate(self, puzzle: Puzzle) -> list[str]:
@@ -345,7 +355,7 @@ class BinaryGrid:
 
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
         """One symbol in cell (r, c); givens bold and black, answers lighter."""
-        pen.text(c + 0.5, r + 0.5, str(v), 0.42, bold=given, grey=0.0 if given else 0.3)
+        pen.text(c + 0.5, r + 0.5, str(v), SYMBOL_CAP, bold=given, grey=0.0 if given else 0.3)
 
 
 def draw_sign(pen: Pen, edge: Edge) -> None:

@@ -53,6 +53,7 @@ class Tango(BinaryGrid):
     default_unique = False
     uses_signs = True
     symbol_names = ("moon", "sun")
+    symbols_in_type = False
     technique_text = TECHNIQUE_TEXT
     rules_text = (
         "Fill every cell with a sun or a moon.",
