@@ -28,7 +28,9 @@ from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
-from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
+from bookgen.layout.render import (
+    Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
+)
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
@@ -362,12 +364,12 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
                       im.edition, im.show_seed, book.names)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
+        shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints
         if worksheet:
-            shape = book.shape
             layout = plan_book(shape)
         else:
             examples = _examples(book)
-            shape, layout = plan_with_rules(book.shape, examples, entries)
+            shape, layout = plan_with_rules(shape, examples, entries)
             # walkthroughs can make a book longer than the config check guessed, and its gutter wider
             problems = fit_problems(shape, layout.gutter)
             if problems:

@@ -314,6 +314,7 @@ class BookShape:
     per_page: int | None = None  # the book's default, under each section's own
     rules_pages: tuple[int, ...] = ()  # how-to-play pages per rule set (1 when not measured)
     walkthrough_pages: tuple[int, ...] = ()  # pages per explained section (1 when not measured)
+    item_types: tuple[float, ...] = ()  # each puzzle's smallest type, measured once they exist
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -399,11 +400,14 @@ def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
     current: list[tuple[int, int, int]] = []  # (index, section, size) on the page being filled
     count = 0
 
-    def own(s: int, size: int) -> tuple[int, float, float]:
+    def own(i: int, s: int, size: int) -> tuple[int, float, float]:
+        """A puzzle's own per_page, cell and floor: from its section's bound on the type, or
+        from the type it really prints once measured (a 9x9 without four-digit clues may
+        share its page)."""
         section = shape.sections[s]
-        floor = style.floor_cell(section.type_scale)
-        per = section.per_page or shape.per_page or best_per_page(width, height, size, style,
-                                                                  section.type_scale)
+        scale = shape.item_types[i] if i < len(shape.item_types) else section.type_scale
+        floor = style.floor_cell(scale)
+        per = section.per_page or shape.per_page or best_per_page(width, height, size, style, scale)
         return per, arrange(width, height, size, per, style).cell, floor
 
     def cell_for(items: list[tuple[int, int, int]], per: int) -> float:
@@ -411,11 +415,11 @@ def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
 
     def fits(items: list[tuple[int, int, int]], per: int) -> bool:
         cell = cell_for(items, per)
-        return all(cell >= max(own(s, size)[2], SHARE * own(s, size)[1]) - 1e-9 for _, s, size in items)
+        return all(cell >= max(own(*it)[2], SHARE * own(*it)[1]) - 1e-9 for it in items)
 
     def close(last: bool) -> None:
         per = count
-        if last or 2 * len(current) < count:
+        if last or 2 * len(current) <= count:
             per = min(k for k in PER_PAGE if k >= len(current))
             per = per if fits(current, per) else count
         cols, rows = PER_PAGE[per]
@@ -435,14 +439,14 @@ def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
                 joins = not (section.new_page or before.new_page or shape.worksheet)
             if joins and not fits(current + [item], count):
                 # the page may still take the newcomer's arrangement, if all it holds fit it
-                per = own(s, size)[0]
+                per = own(*item)[0]
                 joins = len(current) < per and fits(current + [item], per)
                 count = per if joins else count
             if current and not joins:
                 close(False)
                 current = []
             if not current:
-                count = own(s, size)[0]
+                count = own(*item)[0]
             current.append(item)
             index += 1
     if current:

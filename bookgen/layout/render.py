@@ -262,7 +262,7 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
     st = doc.style
     size = st.small
     spec = doc.spec
-    trim = f"{spec.trim.width / INCH:g} × {spec.trim.height / INCH:g} in".replace(".0 ", " ")
+    trim = f"{spec.trim.width / INCH:g} by {spec.trim.height / INCH:g} in"
     holder = cover.author or cover.publisher
     year = f"{cover.year} " if cover.year else ""
     paras = [
@@ -442,7 +442,7 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
         y -= st.heading * 0.2
     mbox = round(small * 0.72, 2)
     for level in LEVELS:
-        techs = [t for t in variant.techniques if t.level == level]
+        techs = [t for t in variant.techniques_for(rules) if t.level == level]
         if not techs:
             continue
         y -= lead * 1.15
@@ -485,6 +485,11 @@ def smallest_text(variant, puzzle: Puzzle) -> float:
     variant.draw(pen, puzzle, solved=False)
     sizes = [op[4] for op in pen.ops if op[0] == "text"]
     return min(sizes, default=CAP_HEIGHT) / CAP_HEIGHT
+
+
+def measured_types(entries: Sequence[Entry]) -> tuple[float, ...]:
+    """Each puzzle's smallest type as drawn (a fraction of the cell), in book order."""
+    return tuple(smallest_text(get_variant(e.puzzle.variant), e.puzzle) for e in entries)
 
 
 def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: float,

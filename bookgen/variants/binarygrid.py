@@ -89,6 +89,11 @@ class BinaryGrid:
         """The printed rules for these options (subclasses adjust run length and distinct lines)."""
         return self.rules_text
 
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """The ladder under these rules: no distinct lines where lines may repeat."""
+        allowed = set(self.ladder_techniques(rules))
+        return tuple(t for t in self.techniques if t.name in allowed)
+
     def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
         """The symbols' font size in cells (1.0 when symbols are drawn, not set in type)."""
         return SYMBOL_CAP / CAP_HEIGHT if self.symbols_in_type else 1.0

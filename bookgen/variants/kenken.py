@@ -531,9 +531,8 @@ class KenKenVariant:
         ops = [op for op in OPS if op in rules.get("ops", OPS)]
         show = rules.get("show_ops", True)
         max_cage = int(rules.get("max_cage", DEFAULT_RULES["max_cage"]))
-        lines = ["Fill the grid so that every row and every column holds each digit from 1 to N "
-                 "exactly once, where N is the number of cells in a row (digits 1 to 4 on a grid "
-                 "four cells wide)."]
+        lines = ["Every row and every column holds the digits from 1 to the grid's width once each "
+                 "(1 to 4 on a grid four cells wide)."]
         glyphs = [OP_GLYPHS[op] for op in ops]
         listed = glyphs[0] if len(glyphs) == 1 else ", ".join(glyphs[:-1]) + " or " + glyphs[-1]
         if ops == ["+"]:
@@ -562,6 +561,10 @@ class KenKenVariant:
             lines.append("A digit may repeat inside a cage, as long as it is not in the same row or column.")
         lines.append("Each puzzle has exactly one solution, reachable by logic alone.")
         return tuple(lines)
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """Every technique serves every rule set."""
+        return self.techniques
 
     def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
         """The font size (in cells) of the longest clue these rules allow on this size."""
