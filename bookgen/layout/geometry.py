@@ -38,6 +38,7 @@ GUTTERS = ((150, 0.375 * INCH), (300, 0.5 * INCH), (500, 0.625 * INCH),
 MIN_PAGES, MAX_PAGES = 24, 828
 PER_PAGE = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3)}  # count -> (columns, rows)
 KEY_DIGIT = 0.42 / 0.729  # an answer digit's font size, in cells (cap 0.42 of DejaVu Sans)
+KEY_SHARE = 0.1  # the most of a book's pages its answer key should take
 KEY_COLUMNS = 8  # answer grids side by side, at most
 KEY_GAP = 0.15 * INCH  # between answer grids side by side: they are small, and numbered
 SHARE = 0.8  # puzzles share a page when none of them loses more than a fifth of its cell size
@@ -455,19 +456,20 @@ def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
 
 
 def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
-              header: str) -> list[PagePlan]:
+              header: str, largest: float | None = None) -> list[PagePlan]:
     """Answer-key pages: solved grids in rows, in puzzle order, as many as stay legible.
 
     A row holds grids of one size class: the grids that fit the same number of
     columns at the smallest key cell. Each grid then gets the cell its own size
-    allows in that column (up to the largest key cell), so a 6x6 beside 6x6s is
-    not shrunk to the cell a 14x14 needs. Rows stack down the page; every page
-    keeps room for the heading, so grids sit at the same height on every page.
+    allows in that column (up to ``largest``, by default the largest key cell), so
+    a 6x6 beside 6x6s is not shrunk to the cell a 14x14 needs. Rows stack down the page; only the
+    first page gives room to the heading: the key is paid for in every copy.
     """
     low, high = style.key_cell
+    high = max(low, largest if largest is not None else high)
     label = key_label(style) * 1.5
     gap = key_label(style) * 0.6
-    room = height - style.heading * 2
+    heading = style.heading * 2
 
     def columns(size: int) -> int:
         for k in range(KEY_COLUMNS, 1, -1):
@@ -489,6 +491,7 @@ def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
     pages: list[PagePlan] = []
     page_rows: list[tuple[list[int], float, list[float], int]] = []
     for row in rows + [None]:  # type: ignore[list-item]
+        room = height - (heading if not pages else 0.0)
         if row is not None and (not page_rows or sum(r[1] for r in page_rows) + row[1] <= room):
             page_rows.append(row)
             continue
@@ -528,7 +531,14 @@ def _paginate(shape: BookShape, gutter: float) -> Plan:
     if not shape.worksheet:
         width, height = content_size(shape.spec, gutter, shape.style, False)
         sizes = [size for s in shape.sections for size in s.sizes]
-        pages += key_pages(sizes, width, height, shape.style, "Answers")
+        low = shape.style.key_cell[0]
+        # the key is paid for in every copy: tighter cells (never below the floor) until
+        # it takes at most KEY_SHARE of the book
+        for largest in (None, low * 1.25, low * 1.1, low):
+            key = key_pages(sizes, width, height, shape.style, "Answers", largest)
+            if len(key) <= KEY_SHARE * (len(pages) + len(key)):
+                break
+        pages += key
     where = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "puzzles"}
     answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "answers"}
     return Plan(tuple(pages), gutter, where, answers)

@@ -649,9 +649,10 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
     and the page of its puzzle."""
     st = doc.style
     x0, y0, x1, y1 = doc.content()
+    y = y1
     if page.first:
         doc.heading(heading_text, y1)
-    y = y1 - st.heading * 2
+        y -= st.heading * 2
     size = key_label(st)
     k = 0
     for count, height, columns in page.rows:
