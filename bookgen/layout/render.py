@@ -26,7 +26,7 @@ from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
     Style, key_label, plan_book, worksheet_top,
 )
-from bookgen.layout.pen import CanvasPen
+from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
 
@@ -479,14 +479,6 @@ def example_steps(variant, example: Puzzle) -> list:
 MAX_STEPS = 5
 
 
-def smallest_text(variant, puzzle: Puzzle) -> float:
-    """The smallest font size a puzzle's drawing sets, as a fraction of the cell."""
-    pen = RecordingPen()
-    variant.draw(pen, puzzle, solved=False)
-    sizes = [op[4] for op in pen.ops if op[0] == "text"]
-    return min(sizes, default=CAP_HEIGHT) / CAP_HEIGHT
-
-
 def measured_types(entries: Sequence[Entry]) -> tuple[float, ...]:
     """Each puzzle's smallest type as drawn (a fraction of the cell), in book order."""
     return tuple(smallest_text(get_variant(e.puzzle.variant), e.puzzle) for e in entries)
@@ -634,15 +626,6 @@ def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
         ty -= size * 1.35
 
 
-class _KeyPen(CanvasPen):
-    """The answer key's pen: answers and walls, but no clue text (it would be too small
-    to read, and the digits already answer it)."""
-
-    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
-        if not clue:
-            super().text(x, y, s, size, bold, anchor, grey)
-
-
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
                 title: str = "", heading_text: str = "Answers") -> None:
     """Solved grids in rows of one size class, each grid with its own cell size, its number
@@ -665,7 +648,7 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
             x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
             doc.text(x, y - size * ASCENT, str(entry.number), size, bold=True)
             doc.text(x + width, y - size * ASCENT, f"page {pages[index]}", size * 0.9, grey=0.3, align="right")
-            pen = _KeyPen(doc.canvas, x, y - size * 1.5, cell, THIN, BOLD)
+            pen = AnswerPen(doc.canvas, x, y - size * 1.5, cell, THIN, BOLD)
             get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=True)
         y -= height
     if title:
