@@ -204,14 +204,19 @@ def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
     return section.title if name.lower() in section.title.lower() else f"{name}: {section.title}"
 
 
-def rules_header(cover: Cover, shape: BookShape, plan: Plan, section: int) -> str:
-    """' · rules on page N' for a section whose rules are not its variant's defaults."""
-    sec = shape.sections[section]
-    defaults = get_variant(sec.variant).parse_rules({}, sec.sizes[0])
-    plain = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items()))
-    if plain == sec.rules:
-        return ""
-    return f" \u00b7 rules on page {plan.first_page('rules', shape.rule_set_of(section))}"
+def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
+    """The titles of the sections on a puzzle page; a section whose rules are not its
+    variant's defaults says where they are ("Addition only (rules: page 5)")."""
+    starts = [shape.first_item(s) for s in range(len(shape.sections))]
+    sections = dict.fromkeys(max(s for s, first in enumerate(starts) if first <= i) for i in page.items)
+    parts = []
+    for s in sections:
+        sec = shape.sections[s]
+        defaults = get_variant(sec.variant).parse_rules({}, sec.sizes[0])
+        plain = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items()))
+        where = f" (rules: page {plan.first_page('rules', shape.rule_set_of(s))})" if plain != sec.rules else ""
+        parts.append(sec.title + where)
+    return " \u00b7 ".join(dict.fromkeys(parts))
 
 
 def _marker_width(box: float) -> float:
@@ -694,8 +699,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                 assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
             walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
         elif page.kind == "puzzles":
-            header = page.header + rules_header(cover, shape, plan, page.section)
-            puzzle_page(doc, page, entries, answers=plan.answer_pages.get(page.items[0]), header=header)
+            puzzle_page(doc, page, entries, answers=plan.answer_pages.get(page.items[0]),
+                        header=running_header(shape, plan, page))
         elif page.kind == "answers":
             answer_page(doc, page, entries, plan.puzzle_pages)
     doc.save()
