@@ -358,6 +358,8 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     temps: list[Path] = []
     try:
         puzzles = in_score_order(book, generate(plan(book), workers, progress))
+        if progress:  # worked examples and page measuring come first: the layout phase has begun
+            progress(0, 1, "laying out")
         entries = entries_for(book, puzzles)
         im = book.imprint
         cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
