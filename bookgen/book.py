@@ -27,7 +27,7 @@ from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
+from bookgen.layout.geometry import Style, fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import (
     Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
 )
@@ -303,7 +303,7 @@ def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
             continue
         if variant.check_request(size, size_rules, Level.EASY) is not None:
             continue
-        floor = 8.0 / min(variant.smallest_type(size, size_rules), 1.0)
+        floor = Style().min_type / min(variant.smallest_type(size, size_rules), 1.0)
         if 2 * size * floor > EXAMPLE_WIDTH and fallback is None:
             fallback = (size, size_rules)
             continue

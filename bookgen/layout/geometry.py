@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
+from bookgen.core.pen import CAP_HEIGHT
+
 INCH = 72.0
 MM = 72.0 / 25.4
 UNITS = {"in": INCH, "mm": MM, "pt": 1.0}
@@ -37,7 +39,7 @@ GUTTERS = ((150, 0.375 * INCH), (300, 0.5 * INCH), (500, 0.625 * INCH),
            (700, 0.75 * INCH), (828, 0.875 * INCH))
 MIN_PAGES, MAX_PAGES = 24, 828
 PER_PAGE = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3)}  # count -> (columns, rows)
-KEY_DIGIT = 0.42 / 0.729  # an answer digit's font size, in cells (cap 0.42 of DejaVu Sans)
+KEY_DIGIT = 0.42 / CAP_HEIGHT  # an answer digit's font size, in cells (the variants' digit cap 0.42)
 KEY_SHARE = 0.1  # the most of a book's pages its answer key should take
 KEY_COLUMNS = 8  # answer grids side by side, at most
 KEY_GAP = 0.15 * INCH  # between answer grids side by side: they are small, and numbered
