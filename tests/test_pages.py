@@ -317,10 +317,12 @@ def test_puzzle_pages_say_where_their_answers_are(feature_book):
     _, texts, data = feature_book
     for entry in data["puzzles"]:
         page = texts[entry["page"] - 1]
-        found = re.search(r"Answers on page (\d+)", page)
+        found = re.search(r"Answers on pages? (\d+)(?:\u2013(\d+))?", page)
         assert found, entry["number"]
-        key = texts[int(found.group(1)) - 1]
-        assert key.startswith("Answers") or " Answers" in key[:40]
+        first, last = int(found.group(1)), int(found.group(2) or found.group(1))
+        keys = texts[first - 1:last]
+        assert any(re.search(rf"(^|\s){entry['number']} page {entry['page']}\b", key) for key in keys), \
+            entry["number"]
 
 
 # ----- 5. imprint ------------------------------------------------------------------------

@@ -567,7 +567,7 @@ def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -
 
 
 def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
-                title: str = "", answers: int | None = None, header: str = "") -> None:
+                title: str = "", answers: Sequence[int] = (), header: str = "") -> None:
     """The puzzles of one page in the plan's arrangement: one cell size for all, each grid
     centred in its slot; the footer says where the answers are."""
     st = doc.style
@@ -591,7 +591,9 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
         return
     if answers:
         x0, y0, x1, _ = doc.safe
-        doc.text((x0 + x1) / 2, y0 + st.small * DESCENT, f"Answers on page {answers}", st.small,
+        lo, hi = min(answers), max(answers)
+        where = f"page {lo}" if lo == hi else f"pages {lo}\u2013{hi}"
+        doc.text((x0 + x1) / 2, y0 + st.small * DESCENT, f"Answers on {where}", st.small,
                  grey=0.35, align="center")
     doc.finish(header or page.header)
 
@@ -699,7 +701,7 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                 assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
             walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
         elif page.kind == "puzzles":
-            puzzle_page(doc, page, entries, answers=plan.answer_pages.get(page.items[0]),
+            puzzle_page(doc, page, entries, answers=[plan.answer_pages[i] for i in page.items],
                         header=running_header(shape, plan, page))
         elif page.kind == "answers":
             answer_page(doc, page, entries, plan.puzzle_pages)
