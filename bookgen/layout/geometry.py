@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Sequence
 
 from bookgen.core.pen import CAP_HEIGHT
@@ -409,12 +410,19 @@ def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
         share its page)."""
         section = shape.sections[s]
         scale = shape.item_types[i] if i < len(shape.item_types) else section.type_scale
-        floor = style.floor_cell(scale)
-        per = section.per_page or shape.per_page or best_per_page(width, height, size, style, scale)
-        return per, arrange(width, height, size, per, style).cell, floor
+        return alone(section.per_page or shape.per_page, size, scale)
+
+    @lru_cache(maxsize=None)
+    def alone(per: int | None, size: int, scale: float) -> tuple[int, float, float]:
+        per = per or best_per_page(width, height, size, style, scale)
+        return per, cell_of(size, per), style.floor_cell(scale)
+
+    @lru_cache(maxsize=None)
+    def cell_of(size: int, per: int) -> float:
+        return arrange(width, height, size, per, style).cell
 
     def cell_for(items: list[tuple[int, int, int]], per: int) -> float:
-        return min(arrange(width, height, size, per, style).cell for _, _, size in items)
+        return min(cell_of(size, per) for _, _, size in items)
 
     def fits(items: list[tuple[int, int, int]], per: int) -> bool:
         cell = cell_for(items, per)
