@@ -192,16 +192,23 @@ def marker(doc: Document, x: float, y: float, level: Level, box: float) -> float
 
 def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
     """What the how-to-play page of the rule set starting at section ``first`` is called:
-    the variant's printed name, with the section's title for a second rule set."""
+    the variant's printed name for its standard rules (the variant's first rule set, with
+    the default options), with the section's title for any other rule set."""
     section = shape.sections[first]
     variant = get_variant(section.variant)
     name = cover.name_of(section.variant)
     sets = [s for s in shape.rule_sets if shape.sections[s].variant == section.variant]
     if section.title.lower() in (variant.name, *variant.aliases):
         name = section.title  # a section titled "KenKen" is told how to play KenKen
-    if first == sets[0]:
+    if (first == sets[0] and default_rules(section)) or section.title == name:
         return name
     return section.title if name.lower() in section.title.lower() else f"{name}: {section.title}"
+
+
+def default_rules(section) -> bool:
+    """Whether a section plays by its variant's default options."""
+    defaults = get_variant(section.variant).parse_rules({}, section.sizes[0])
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items())) == section.rules
 
 
 def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
@@ -212,9 +219,7 @@ def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
     parts = []
     for s in sections:
         sec = shape.sections[s]
-        defaults = get_variant(sec.variant).parse_rules({}, sec.sizes[0])
-        plain = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items()))
-        where = f" (rules: page {plan.first_page('rules', shape.rule_set_of(s))})" if plain != sec.rules else ""
+        where = "" if default_rules(sec) else f" (rules: page {plan.first_page('rules', shape.rule_set_of(s))})"
         parts.append(sec.title + where)
     return " \u00b7 ".join(dict.fromkeys(parts))
 
