@@ -34,6 +34,7 @@ from bookgen.variants.registry import get_variant, variant_of
 FORMAT = "bookgen-book/1"
 Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
+SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 
 
@@ -68,6 +69,11 @@ class Job:
     level: Level
     seed: str
     options: tuple[tuple[str, Any], ...]
+    book_seed: int = 0
+
+    def attempt_seed(self, attempt: int) -> str:
+        """The seed of try number ``attempt``; try 0 is the puzzle's original seed."""
+        return self.seed if attempt == 0 else derive_seed(self.book_seed, self.section, self.index, attempt)
 
 
 def plan(book: Book) -> list[Job]:
@@ -76,15 +82,29 @@ def plan(book: Book) -> list[Job]:
     for section in book.sections:
         for i, level in enumerate(section.levels):
             jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
-                            level, derive_seed(book.seed, section.index, i), section.options))
+                            level, derive_seed(book.seed, section.index, i), section.options, book.seed))
     return jobs
 
 
 def run_job(job: Job) -> Puzzle:
-    """Generate one puzzle (runs in a worker process)."""
+    """Generate one puzzle (runs in a worker process).
+
+    A try that runs out of its budget is followed by one with the next derived
+    seed, so a rare unlucky seed can't fail a build; the puzzle records the seed
+    that made it. ``GenerationError`` only when every try failed.
+    """
     variant = get_variant(job.variant)
-    puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(job.seed), dict(job.options))
-    return replace(puzzle, seed=job.seed)
+    failure = GenerationError("no attempt made")
+    for attempt in range(SEED_ATTEMPTS):
+        seed = job.attempt_seed(attempt)
+        try:
+            puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(seed), dict(job.options))
+        except GenerationError as exc:
+            failure = exc
+            continue
+        return replace(puzzle, seed=seed)
+    what, _, hint = str(failure).partition("; try ")
+    raise GenerationError(f"{what} with any of {SEED_ATTEMPTS} seeds; try {hint or _remedy(job)}")
 
 
 def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None) -> list[Puzzle]:
@@ -205,8 +225,19 @@ def _run_named(job: Job) -> Puzzle:
 def _where(job: Job, exc: Exception) -> str:
     text = str(exc)
     if "; try" not in text:
-        text += "; try an easier level, a larger size or fewer restrictions"
+        text += f"; try {_remedy(job)}"
     return f"section {job.section + 1}, puzzle {job.index + 1}: {text}"
+
+
+def _remedy(job: Job) -> str:
+    """What the user can change when a puzzle can't be made: only what is actually possible."""
+    sizes = get_variant(job.variant).sizes
+    ways = ["an easier level"] if job.level > Level.EASY else []
+    if job.size < max(sizes):
+        ways.append("a larger size")
+    ways.append("fewer restrictions")
+    ways.append("another seed")
+    return ", ".join(ways[:-1]) + " or " + ways[-1]
 
 
 # ----- JSON ---------------------------------------------------------------------

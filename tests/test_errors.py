@@ -289,8 +289,9 @@ def test_budget_exhausted_names_the_section(tmp_path, monkeypatch, jobs):
     result = _run(config, out, "--jobs", jobs)
     assert result.exit_code == 1
     # with two workers either of the section's puzzles may be the first to give up
-    assert re.fullmatch(r"error: section 2, puzzle [123]: could not make a hard 6x6 Binairo in 0 attempts; "
-                        r"try an easier level, a larger size or fewer restrictions\n", result.output), result.output
+    assert re.fullmatch(r"error: section 2, puzzle [123]: could not make a hard 6x6 Binairo in 0 attempts "
+                        r"with any of 4 seeds; try an easier level, a larger size, fewer restrictions or "
+                        r"another seed\n", result.output), result.output
     assert len(result.output.splitlines()) == 1
     assert _nothing_written(out)
 

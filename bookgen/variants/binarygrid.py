@@ -128,7 +128,10 @@ class BinaryGrid:
         engine = self.engine(size, rules)
         share = SIGN_SHARE[(options or {}).get("givens", "normal")] if self.uses_signs else 0.0
         for _ in range(MAX_ATTEMPTS):
-            solution = random_solution(engine, rng)
+            try:
+                solution = random_solution(engine, rng)
+            except GenerationError:
+                continue  # this grid's search ran out of budget: one failed attempt, not the puzzle's end
             board, edges = self._carve(engine, solution, level, rng, share)
             if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
@@ -140,7 +143,8 @@ class BinaryGrid:
                 return Puzzle(self.name, size, rules, puzzle.givens, puzzle.solution,
                               grade=grade, edges=edges)
         raise GenerationError(
-            f"could not make a {level.key} {size}x{size} {self.title} in {MAX_ATTEMPTS} attempts")
+            f"could not make {_article(level.key)} {level.key} {size}x{size} {self.title} "
+            f"in {MAX_ATTEMPTS} attempts")
 
     def _carve(self, engine: BinaryEngine, solution: Board, level: Level, rng: random.Random,
                share: float) -> tuple[Board, tuple[Edge, ...]]:
@@ -364,6 +368,10 @@ def draw_sign(pen: Pen, edge: Edge) -> None:
             pts = [(-h - t * 0.7, -h + t * 0.7), (-h + t * 0.7, -h - t * 0.7),
                    (h + t * 0.7, h - t * 0.7), (h - t * 0.7, h + t * 0.7)]
             pen.polygon([(x + sx * px, y + py) for px, py in pts], fill=0.0)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _cell_name(cell: tuple[int, int]) -> str:
