@@ -437,6 +437,7 @@ def _fsync(path: Path) -> None:
 
 # ----- checking -----------------------------------------------------------------------
 REQUIRED = ("size", "givens", "solution", "difficulty")
+MAX_JSON_BYTES = 256 << 20  # ~200,000 puzzles; larger is not a book this program wrote
 MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
 
 
@@ -447,7 +448,7 @@ class CheckError(Exception):
 def read_book_json(path: str | Path) -> Any:
     """The parsed JSON document at ``path``; ``CheckError`` with FILE[:LINE:COL] otherwise."""
     try:
-        text = read_text_file(path)
+        text = read_text_file(path, MAX_JSON_BYTES, "a book's JSON is about 1 KB per puzzle")
     except ValueError as exc:
         raise CheckError(f"{path}: {exc}") from None
     try:

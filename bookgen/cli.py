@@ -15,8 +15,9 @@ from bookgen.book import (
     BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
     interrupts_handled, read_book_json,
 )
-from bookgen.config import ConfigError, load_book
+from bookgen.config import ConfigError, load_book, seed_problem
 from bookgen.core.types import GenerationError
+from bookgen.limits import TooSlow, time_limit
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -25,6 +26,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 EXIT_FAIL = 1
 EXIT_CONFIG = 2  # also a bad option or output directory: the command line is the input
 MAX_JOBS = 256  # more worker processes than this is a typo, not a plan
+SOLVE_SECONDS = 60.0  # a legal puzzle that takes longer is reported, not waited on
 
 
 def _fail(message: str, code: int = EXIT_FAIL) -> None:
@@ -73,6 +75,8 @@ def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool)
             typer.echo(str(issue), err=True)
         raise typer.Exit(EXIT_CONFIG)
     if seed is not None:
+        if seed_problem(seed):
+            _fail(f"--seed: {seed_problem(seed)}", EXIT_CONFIG)
         book = book.with_seed(seed)
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
@@ -125,7 +129,11 @@ def solve(
         puzzle = read_puzzle(file, number)
     except PuzzleTextError as exc:
         _fail(str(exc), EXIT_CONFIG)
-    report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+    try:
+        with time_limit(SOLVE_SECONDS):
+            report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+    except TooSlow as exc:
+        _fail(f"{file}: {exc}; the puzzle is legal but its search is too large")
     typer.echo(report.text, nl=False)
     raise typer.Exit(report.code)
 

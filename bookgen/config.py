@@ -60,10 +60,12 @@ class ConfigError(Exception):
 
 
 # ----- YAML with positions --------------------------------------------------
-_INT = re.compile(r"[-+]?(0|[1-9][0-9_]*)$")
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)$")  # YAML 1.2 core: no '_' separators
+HUGE = 10**100  # numbers this long are refused where they are read
+MAX_SEED = 10**30
 _HEX = re.compile(r"0x[0-9a-fA-F]+$")
 _OCT = re.compile(r"0o[0-7]+$")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
 
 
@@ -97,16 +99,21 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if low in ("true", "false"):
         return low == "true"
     try:
+        number = None
         if _INT.match(text):
-            return int(text.replace("_", ""))
-        if _HEX.match(text):
-            return int(text, 16)
-        if _OCT.match(text):
-            return int(text[2:], 8)
+            number = int(text)
+        elif _HEX.match(text):
+            number = int(text, 16)
+        elif _OCT.match(text):
+            number = int(text[2:], 8)
     except ValueError:  # Python refuses to convert integers of thousands of digits
-        raise _NodeError(node, f"number {_show(text)} is far too long") from None
+        number = HUGE
+    if number is not None:
+        if abs(number) >= HUGE:  # no setting needs it, and printing it back could fail
+            raise _NodeError(node, f"number {_show(text)} is far too long")
+        return number
     if _FLOAT.match(text) and any(ch.isdigit() for ch in text):
-        return float(text.replace("_", ""))
+        return float(text)
     if low in (".inf", "+.inf", "-.inf", ".nan"):
         return float(low.replace(".", "")) if "nan" not in low else math.nan
     return text
@@ -169,11 +176,48 @@ def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tupl
     raise _NodeError(node, "unsupported YAML node")
 
 
+class _Loader(yaml.SafeLoader):
+    """Composes nodes, counting them as they are made, with no implicit tags but ``<<``.
+
+    Plain scalars are typed by ``_scalar`` under YAML 1.2's core schema, so the
+    1.1 resolvers (timestamps, ``=``) must not tag ``2024-01-01`` or ``=`` as
+    anything but text.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag == "tag:yaml.org,2002:merge"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.composed = 0
+
+    def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
+        self.composed += 1
+        if self.composed > MAX_NODES:
+            raise _TooMany(self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
+class _TooMany(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
 def load_yaml(text: str, file: str) -> tuple[Any, Located]:
     """Parse YAML text into plain data plus positions; ``ConfigError`` on bad YAML."""
     where = Located()
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except _TooMany as exc:
+        raise ConfigError([ConfigIssue(file, exc.mark.line + 1, exc.mark.column + 1,
+                                       f"the file holds more than {MAX_NODES} values; a book needs "
+                                       "far fewer")]) from None
     except RecursionError:
         raise ConfigError([ConfigIssue(file, 1, 1, f"lists and mappings are nested more than "
                                        f"{MAX_DEPTH} deep")]) from None
@@ -306,6 +350,13 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
                      worksheet, per_page)
 
 
+def seed_problem(seed: int) -> str | None:
+    """Why a book seed can't be used, or None (the config's and ``--seed``'s check)."""
+    if not -MAX_SEED < seed < MAX_SEED:
+        return f"seed must have at most {len(str(MAX_SEED)) - 1} digits"
+    return None
+
+
 def _show(value: Any, limit: int = 40) -> str:
     """``repr`` cut short, so one bad value can't flood the terminal."""
     text = repr(value)
@@ -351,6 +402,8 @@ def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
         extra = ""
         if isinstance(value, float):
             extra = " (write it without a decimal point or exponent)"
+        elif isinstance(value, str) and "_" in value and value.replace("_", "").isdigit():
+            extra = " (write it without '_' separators)"
         elif isinstance(value, bool):
             extra = ""
         return loc, False, f"{field} must be a whole number, got {_show(value)}{extra}"
@@ -392,6 +445,9 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
     trim = None if model is None else _parse_page(model, report)
+    if model is not None and seed_problem(model.seed):
+        report(("seed",), seed_problem(model.seed))
+        model = None
     sections: list[Section] = []
     raw_sections = data.get("sections")
     for s_index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
@@ -675,10 +731,15 @@ def _rule_path(rules: Any, message: str) -> tuple[Path_, bool]:
     return (key,), "unknown" in message
 
 
-def read_text_file(path: str | Path) -> str:
+MAX_CONFIG_BYTES = 1 << 20  # a book file is a few KB; refused before parsing beyond this
+
+
+def read_text_file(path: str | Path, limit: int = MAX_CONFIG_BYTES, what: str = "a book file is a few KB") -> str:
     """A regular UTF-8 text file's contents; ``OSError``-free: problems become ``ValueError``.
 
-    Only regular files are read: a FIFO or device could block forever.
+    Only regular files are read: a FIFO or device could block forever. A file
+    over ``limit`` bytes is refused before it is read (``what`` says why the
+    limit is plenty).
     """
     p = Path(path)
     try:
@@ -691,15 +752,37 @@ def read_text_file(path: str | Path) -> str:
         raise ValueError("is a directory, not a file")
     if not stat.S_ISREG(info.st_mode):
         raise ValueError("is not a regular file (a pipe or device?); save the text to a file first")
+    too_big = ValueError(f"the file is larger than {_bytes(limit)} ({what}); is it the right file?")
+    if info.st_size > limit:
+        raise too_big
     try:
-        raw = p.read_bytes()
+        raw = p.read_bytes()  # a regular file: finite, and checked small above
     except OSError as exc:
         raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise too_big
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line})") from None
+        hint = _encoding_hint(raw)
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line}){hint}") from None
+
+
+def _encoding_hint(raw: bytes) -> str:
+    """A guess at the encoding of text that is not UTF-8, as advice to append to the message."""
+    head = raw[:4096]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head.count(b"\0") * 4 > len(head):
+        return "; it looks like UTF-16: save it as UTF-8"
+    try:
+        head.decode("cp1252")
+    except UnicodeDecodeError:
+        return "; save it as UTF-8"
+    return "; it looks like a Latin-1/Windows-1252 file: save it as UTF-8"
+
+
+def _bytes(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
 
 
 def load_book(path: str | Path) -> Book:

@@ -80,3 +80,189 @@ def test_every_try_failing_gives_a_possible_remedy(monkeypatch):
     assert text.startswith("section 1, puzzle 1: could not make a hard 14x14 Binairo")
     assert f"any of {book_mod.SEED_ATTEMPTS} seeds" in text
     assert "larger size" not in text and "an easier level" in text
+
+
+# ----- helpers for the command line ------------------------------------------------------------------
+import json  # noqa: E402
+import os  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from typer.testing import CliRunner  # noqa: E402
+
+import bookgen.cli as cli  # noqa: E402
+from bookgen.cli import app  # noqa: E402
+
+runner = CliRunner()
+BASE = "title: T\nseed: 1\nsections:\n  - variant: takuzu\n    size: 6\n    count: 2\n"
+
+
+def _build(tmp_path: Path, text: str, *extra: str, name: str = "book"):
+    config = tmp_path / f"{name}.yaml"
+    config.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    return config, out, runner.invoke(app, ["build", str(config), "--out", str(out), "--quiet", *extra])
+
+
+def _solve(path: Path, *extra: str):
+    return runner.invoke(app, ["solve", str(path), *extra])
+
+
+def _one_error(result, code: int = 2) -> str:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+# ----- 3. located errors instead of tracebacks --------------------------------------------------------
+def test_seed_of_thousands_of_hex_digits_is_a_config_error(tmp_path):
+    config, out, result = _build(tmp_path, BASE.replace("seed: 1", "seed: 0x" + "f" * 5000))
+    assert _one_error(result) == f"{config}:2:7: number '0x" + "f" * 34 + "... is far too long"
+    assert not out.exists()
+
+
+def test_seed_beyond_the_limit_is_refused_in_config_and_on_the_command_line(tmp_path):
+    config, out, result = _build(tmp_path, BASE.replace("seed: 1", "seed: " + "9" * 40))
+    assert _one_error(result) == f"{config}:2:7: seed must have at most 30 digits"
+    config, out, result = _build(tmp_path, BASE, "--seed", "9" * 40)
+    assert _one_error(result) == "error: --seed: seed must have at most 30 digits"
+    assert not out.exists()
+
+
+def test_kenken_legend_target_of_thousands_of_digits(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("abc\nabc\nabc\na: " + "9" * 5000 + "+ b: 6+ c: 6+\n")
+    line = _one_error(_solve(path))
+    assert line.startswith(f"error: {path}:4:4: cage 'a': target 99999999999999999... is far too large")
+
+
+def test_header_option_of_thousands_of_digits(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("takuzu max_run=" + "1" * 5000 + "\n0...\n....\n....\n....\n")
+    assert _one_error(_solve(path)) == f"error: {path}:1:16: max_run: 11111111111111111... is not a usable number"
+
+
+@pytest.mark.parametrize("entry,fragment", [
+    (None, "puzzle 1: is not a JSON object but None"),
+    (7, "puzzle 1: is not a JSON object but 7"),
+    ("takuzu", "puzzle 1: is not a JSON object but 'takuzu'"),
+    ([1, 2], "puzzle 1: is not a JSON object but [1, 2]"),
+    ({"variant": "takuzu", "size": 10**30, "givens": []}, "puzzle 1: malformed: Binairo size must be one of"),
+    ({"variant": "takuzu", "size": 10**9, "givens": []}, "got 1000000000"),
+    ({"variant": "kenken", "size": True, "givens": []}, "size must be one of 3, 4, 5, 6, 7, 8, 9, got True"),
+])
+def test_solve_book_json_entry_shapes(tmp_path, entry, fragment):
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"format": "bookgen-book/1", "puzzles": [entry]}))
+    assert fragment in _one_error(_solve(path))
+
+
+def test_solve_refuses_fifo_and_devices(tmp_path):
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    message = "is not a regular file (a pipe or device?); save the text to a file first"
+    assert _one_error(_solve(fifo)) == f"error: {fifo}: {message}"
+    assert _one_error(_solve(Path("/dev/zero"))) == f"error: /dev/zero: {message}"
+
+
+def test_solve_refuses_an_oversized_text_file(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("# comment\n" * 20_000 + "takuzu\n01\n10\n")
+    assert "longer than 100000 characters" in _one_error(_solve(path))
+
+
+def test_solve_json_with_absurd_numbers_or_nesting(tmp_path):
+    path = tmp_path / "b.json"
+    path.write_text('{"puzzles": [' + "1" * 5000 + "]}")
+    assert "not usable JSON" in _one_error(_solve(path))
+    path.write_text("[" * 100_000)
+    assert "nested too deeply" in _one_error(_solve(path))
+
+
+# ----- 2. bounded work for solve ------------------------------------------------------------------------
+@pytest.mark.parametrize("grid,legend,cells", [
+    (["a" * 9] * 9, "a: 405+", 81),
+    (["a" * 6] * 6, "a: 126+", 36),
+    ([chr(97 + r) * 9 for r in range(9)], " ".join(f"{chr(97 + r)}: 45+" for r in range(9)), 9),
+    (["a" * 9] * 4 + ["aaaabbbbb"] + ["b" * 9] * 4, "a: 185+ b: 220+", 40),
+])
+def test_solve_refuses_kenken_cages_beyond_six_cells(tmp_path, grid, legend, cells):
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(grid) + "\n" + legend + "\n")
+    t = time.perf_counter()
+    line = _one_error(_solve(path))
+    assert time.perf_counter() - t < 5
+    assert line == f"error: {path}:1:1: cage 'a' has {cells} cells; a Calcudoku cage has at most 6 (max_cage)"
+
+
+def test_solve_refuses_a_giant_cage_in_book_json(tmp_path):
+    sol = ["123456", "234561", "345612", "456123", "561234", "612345"]
+    cage = {"cells": [[r, c] for r in range(6) for c in range(6)], "op": "+", "target": 126}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"puzzles": [{"variant": "kenken", "size": 6, "givens": ["......"] * 6,
+                                             "solution": sol, "cages": [cage], "rules": {"max_cage": 6}}]}))
+    assert _one_error(_solve(path)) == f"error: {path}: puzzle 1: a cage has 36 cells; the rules allow at most 6"
+
+
+def test_solve_has_a_time_budget(tmp_path, monkeypatch):
+    """A legal puzzle that costs too much ends with a clear sentence and exit 1 (budget forced tiny)."""
+    monkeypatch.setattr(cli, "SOLVE_SECONDS", 0.001)
+    real = cli.solve_report
+
+    def slow(*args, **kwargs):
+        time.sleep(0.5)  # stands in for a long search: the limit must cut it short
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "solve_report", slow)
+    path = tmp_path / "p.txt"
+    path.write_text("takuzu\n0...\n....\n....\n....\n")
+    t = time.perf_counter()
+    line = _one_error(_solve(path), code=1)
+    assert time.perf_counter() - t < 0.4
+    assert line == f"error: {path}: too hard to solve within 0.001 s; the puzzle is legal but its search is too large"
+
+
+# ----- 5. config size --------------------------------------------------------------------------------------
+def test_config_over_a_megabyte_is_refused_before_parsing(tmp_path):
+    text = BASE + "".join(f"k{i}: {i}\n" for i in range(120_000))
+    t = time.perf_counter()
+    config, out, result = _build(tmp_path, text)
+    assert time.perf_counter() - t < 2
+    assert _one_error(result) == f"{config}:1:1: the file is larger than 1 MB (a book file is a few KB); " \
+        "is it the right file?"
+    assert not out.exists()
+
+
+def test_many_keys_counted_while_composing_not_blamed_on_aliases(tmp_path):
+    text = BASE + "x: {" + ", ".join(f"k{i}: 1" for i in range(60_000)) + "}\n"
+    assert len(text) < 1 << 20
+    config, out, result = _build(tmp_path, text)
+    line = _one_error(result)
+    assert line.startswith(f"{config}:7:") and line.endswith("the file holds more than 100000 values; "
+                                                            "a book needs far fewer")
+    assert "alias" not in line and not out.exists()
+
+
+# ----- 9. smaller points -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("title", ["2024-01-01", "=", "2001-12-14t21:59:43.10-05:00"])
+def test_plain_yaml_12_strings_are_titles(tmp_path, title):
+    from bookgen.config import load_book
+
+    config = tmp_path / "t.yaml"
+    config.write_text(BASE.replace("title: T", f"title: {title}"))
+    assert load_book(config).title == title
+
+
+def test_underscores_in_numbers_are_not_yaml_12(tmp_path):
+    config, out, result = _build(tmp_path, BASE.replace("count: 2", "count: 1_000"))
+    assert _one_error(result) == f"{config}:6:12: count must be a whole number, got '1_000' " \
+        "(write it without '_' separators)"
+
+
+def test_utf16_config_says_so(tmp_path):
+    config = tmp_path / "u.yaml"
+    config.write_bytes(BASE.encode("utf-16"))
+    result = runner.invoke(app, ["build", str(config), "--out", str(tmp_path / "out"), "--quiet"])
+    assert _one_error(result).endswith("it looks like UTF-16: save it as UTF-8")
