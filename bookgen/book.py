@@ -9,6 +9,7 @@ depend on the number of workers.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import reprlib
@@ -334,7 +335,10 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     out_dir = Path(out_dir)
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
+    lock: int | None = None
     try:
+        with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
+            lock = _lock(out_dir, book.name)
         puzzles = generate(plan(book), workers, progress)
         entries = entries_for(book, puzzles)
         cover = Cover(book.title, book.subtitle, book.author, book.seed)
@@ -377,12 +381,48 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
+        if lock is not None:
+            _unlock(out_dir, book.name, lock)
         for folder in reversed(created):  # deepest first; only if still empty
             try:
                 folder.rmdir()
             except OSError:
                 break
     return tuple(finals)
+
+
+def _lock_path(out_dir: Path, name: str) -> Path:
+    return out_dir / f".{name}.lock"
+
+
+def _lock(out_dir: Path, name: str) -> int:
+    """Hold the output name for this build: a second build into it is refused, not interleaved.
+
+    Without it, two builds with slow renames (a network disk) can leave the PDF
+    of one beside the JSON of the other. The lock file goes when the build ends.
+    """
+    path = _lock_path(out_dir, name)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise BuildError(f"another bookgen build is writing {name}.pdf in {out_dir} right now; "
+                             "wait for it to finish or choose another --out") from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the build before us removed the file after we opened it: take the new one
+
+
+def _unlock(out_dir: Path, name: str, fd: int) -> None:
+    with suppress(OSError):
+        _lock_path(out_dir, name).unlink()  # while still held, so no one locks a file about to vanish
+    os.close(fd)
 
 
 def _prepare_dir(out_dir: Path) -> list[Path]:

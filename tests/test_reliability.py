@@ -266,3 +266,51 @@ def test_utf16_config_says_so(tmp_path):
     config.write_bytes(BASE.encode("utf-16"))
     result = runner.invoke(app, ["build", str(config), "--out", str(tmp_path / "out"), "--quiet"])
     assert _one_error(result).endswith("it looks like UTF-16: save it as UTF-8")
+
+
+# ----- 7. one build at a time per output name ---------------------------------------------------------------
+def test_second_build_into_the_same_name_is_refused(tmp_path):
+    import fcntl
+
+    config, out, result = _build(tmp_path, BASE)
+    assert result.exit_code == 0 and sorted(p.name for p in out.iterdir()) == ["book.json", "book.pdf"]
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    fd = os.open(out / ".book.lock", os.O_RDWR | os.O_CREAT)  # a build in progress holds this
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        result = runner.invoke(app, ["build", str(config), "--out", str(out), "--quiet", "--seed", "5"])
+        assert _one_error(result, 1) == (f"error: another bookgen build is writing book.pdf in {out} right now; "
+                                         "wait for it to finish or choose another --out")
+        assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != ".book.lock"} == before
+        assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []
+    finally:
+        os.close(fd)
+    result = runner.invoke(app, ["build", str(config), "--out", str(out), "--quiet", "--seed", "5"])
+    assert result.exit_code == 0 and (out / "book.pdf").read_bytes() != before["book.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["book.json", "book.pdf"]  # the lock file is gone
+
+
+def test_a_new_output_directory_goes_again_when_the_build_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(binarygrid, "MAX_ATTEMPTS", 0)
+    config, out, result = _build(tmp_path, BASE, "--jobs", "1")
+    assert result.exit_code == 1 and not out.exists()
+
+
+# ----- 8. the environment can't change the PDF --------------------------------------------------------------
+def test_pdf_is_the_same_with_or_without_source_date_epoch_and_rl_settings(tmp_path, monkeypatch):
+    from reportlab import rl_config
+
+    config = tmp_path / "book.yaml"
+    config.write_text(BASE)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    plain = tmp_path / "plain"
+    assert runner.invoke(app, ["build", str(config), "--out", str(plain), "-q", "-j", "1"]).exit_code == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    # what RL_pdfComments=1 in the environment does when reportlab is imported
+    monkeypatch.setenv("RL_pdfComments", "1")
+    monkeypatch.setattr(rl_config, "pdfComments", 1)
+    dated = tmp_path / "dated"
+    assert runner.invoke(app, ["build", str(config), "--out", str(dated), "-q", "-j", "1"]).exit_code == 0
+    assert (dated / "book.pdf").read_bytes() == (plain / "book.pdf").read_bytes()
+    assert (dated / "book.json").read_bytes() == (plain / "book.json").read_bytes()
+    assert os.environ["SOURCE_DATE_EPOCH"] == "1700000000"  # the user's environment is left as it was

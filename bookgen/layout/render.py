@@ -26,6 +26,7 @@ from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
     Style, plan_book, worksheet_top,
 )
+from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import CanvasPen
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
@@ -60,8 +61,9 @@ class Document:
                  subject: str = "Puzzle book"):
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
-        self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
-                             invariant=1, initialFontName=FONT, pageCompression=1)
+        with plain_environment():  # SOURCE_DATE_EPOCH would stamp a date into the file
+            self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
+                                 invariant=1, initialFontName=FONT, pageCompression=1)
         self.canvas.setTitle(cover.title)
         self.canvas.setAuthor(cover.author or "bookgen")
         self.canvas.setCreator(f"bookgen {__version__}")
@@ -160,7 +162,8 @@ class Document:
 
     def save(self) -> None:
         """Write the file."""
-        self.canvas.save()
+        with plain_environment():
+            self.canvas.save()
 
 
 def marker(doc: Document, x: float, y: float, level: Level, box: float) -> float:
