@@ -541,8 +541,8 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_PROBLEM else text[: MAX_PROBLEM - 3] + "..."
 
 
-def check_book(data: Any) -> tuple[int, list[str]]:
-    """(puzzles checked, failure lines) for a parsed book JSON document."""
+def check_book(data: Any, progress: Progress | None = None) -> tuple[int, list[str]]:
+    """(puzzles checked, failure lines) for a parsed book JSON document; ``progress(done, total)``."""
     if not isinstance(data, dict):
         return 0, ["not a bookgen book: the top level is not a JSON object"]
     failures = []
@@ -557,4 +557,6 @@ def check_book(data: Any) -> tuple[int, list[str]]:
             number = i + 1
         for problem in check_puzzle(entry):
             failures.append(f"puzzle {number}: {problem}")
+        if progress:
+            progress(i + 1, len(puzzles))
     return len(puzzles), failures

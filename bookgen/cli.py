@@ -34,7 +34,7 @@ def _fail(message: str, code: int = EXIT_FAIL) -> None:
     raise typer.Exit(code)
 
 
-def _progress(enabled: bool):
+def _progress(enabled: bool, what: str = "generating"):
     if not enabled:
         return None, None
     from rich.console import Console
@@ -42,7 +42,7 @@ def _progress(enabled: bool):
 
     bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), transient=True, console=Console(stderr=True))
-    task = bar.add_task("generating", total=None)
+    task = bar.add_task(what, total=None)
 
     def update(done: int, total: int) -> None:
         bar.update(task, completed=done, total=total)
@@ -54,7 +54,7 @@ def _progress(enabled: bool):
 def build(
     config: Path = typer.Argument(..., help="The book's YAML file."),
     seed: Optional[int] = typer.Option(None, help="Override the config's seed."),
-    out: Path = typer.Option(Path("output"), "--out", help="Output directory."),
+    out: str = typer.Option("output", "--out", help="Output directory."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
 ) -> None:
@@ -67,7 +67,10 @@ def build(
             _fail("interrupted; no partial files were left behind", 128 + signum)
 
 
-def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
+def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool) -> None:
+    if not out_text.strip():  # Path("") is the current directory: never what an empty --out meant
+        _fail("--out is empty; name the output directory (--out . for the current one)", EXIT_CONFIG)
+    out = Path(out_text)
     try:
         book = load_book(config)
     except ConfigError as exc:
@@ -107,7 +110,12 @@ def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bo
         data = read_book_json(file)
     except CheckError as exc:
         _fail(str(exc))
-    count, failures = check_book(data)
+    bar, update = _progress(sys.stderr.isatty(), "checking")
+    if bar:
+        with bar:
+            count, failures = check_book(data, update)
+    else:
+        count, failures = check_book(data)
     for line in failures:
         typer.echo(f"{file}: {line}")
     if failures:

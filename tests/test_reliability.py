@@ -314,3 +314,44 @@ def test_pdf_is_the_same_with_or_without_source_date_epoch_and_rl_settings(tmp_p
     assert (dated / "book.pdf").read_bytes() == (plain / "book.pdf").read_bytes()
     assert (dated / "book.json").read_bytes() == (plain / "book.json").read_bytes()
     assert os.environ["SOURCE_DATE_EPOCH"] == "1700000000"  # the user's environment is left as it was
+
+
+def test_a_page_with_no_room_says_so_instead_of_negative_cells(tmp_path):
+    text = BASE.replace("seed: 1", "page: {width: 20in, height: 3in}")
+    config, out, result = _build(tmp_path, text)
+    line = _one_error(result)
+    assert "no room for a 6x6 grid" in line and "-" not in line.split(": ", 1)[1].split("page")[0]
+    assert "mm cells" not in line
+
+
+def test_empty_out_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "book.yaml"
+    config.write_text(BASE)
+    result = runner.invoke(app, ["build", str(config), "--out", "", "--quiet"])
+    assert _one_error(result) == "error: --out is empty; name the output directory (--out . for the current one)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.yaml"]
+
+
+def test_check_refuses_duplicated_tango_edges_quickly(tmp_path):
+    from bookgen.book import check_book
+
+    entry = {"variant": "tango", "size": 6, "difficulty": "easy", "givens": ["......"] * 6,
+             "solution": ["101010", "010101"] * 3, "rules": {"max_run": 2, "unique_lines": False},
+             "edges": [{"cells": [[0, 0], [0, 1]], "sign": "x"}] * 2}
+    count, failures = check_book({"format": "bookgen-book/1", "puzzles": [entry]})
+    assert failures == ["puzzle 1: malformed: edge 2 joins the same cells as edge 1"]
+    entry["edges"] = entry["edges"] * 700_000
+    t = time.perf_counter()
+    count, failures = check_book({"format": "bookgen-book/1", "puzzles": [entry]})
+    assert time.perf_counter() - t < 1
+    assert failures == ["puzzle 1: malformed: 1400000 edges, but a 6x6 grid has only 60 places for one"]
+
+
+def test_check_reports_progress_per_puzzle():
+    from bookgen.book import check_book
+
+    seen = []
+    count, failures = check_book({"format": "bookgen-book/1", "puzzles": [{}] * 5},
+                                 lambda done, total: seen.append((done, total)))
+    assert count == 5 and len(failures) == 5 and seen == [(k, 5) for k in range(1, 6)]

@@ -308,6 +308,10 @@ class BinaryGrid:
             raise ValueError(f"{self.name} puzzles have no edges")
         if not isinstance(raw_edges, list):
             raise ValueError("edges must be a list")
+        most = 2 * size * (size - 1)
+        if len(raw_edges) > most:  # before any work on them: a hand-made file may hold millions
+            raise ValueError(f"{len(raw_edges)} edges, but a {size}x{size} grid has only {most} places for one")
+        seen: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
         for i, raw in enumerate(raw_edges):
             try:
                 (r1, c1), (r2, c2) = raw["cells"]
@@ -322,6 +326,10 @@ class BinaryGrid:
             if not all(0 <= v < size for cell in cells for v in cell) or \
                     abs(cells[0][0] - cells[1][0]) + abs(cells[0][1] - cells[1][1]) != 1:
                 raise ValueError(f"edge {i + 1}: cells {cells} are not neighbours inside the grid")
+            key = (min(cells[0], cells[1]), max(cells[0], cells[1]))
+            if key in seen:
+                raise ValueError(f"edge {i + 1} joins the same cells as edge {seen[key] + 1}")
+            seen[key] = i
             edges.append(Edge(cells[0], cells[1], sign))
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
 
