@@ -125,19 +125,20 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         return results  # type: ignore[return-value]
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_worker_init)
     try:
-        with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
-            pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-        for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
-            i = pending[future]
-            try:
-                results[i] = future.result()
-            except GenerationError as exc:
-                raise GenerationError(_where(jobs[i], exc)) from None
-            except BrokenProcessPool:
-                raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
-            done += 1
-            if progress:
-                progress(done, len(jobs))
+        try:
+            with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
+                pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+            for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
+                i = pending[future]
+                try:
+                    results[i] = future.result()
+                except GenerationError as exc:
+                    raise GenerationError(_where(jobs[i], exc)) from None
+                done += 1
+                if progress:
+                    progress(done, len(jobs))
+        except BrokenProcessPool:  # from a result, or from submit when a worker dies that early
+            raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
     except BaseException:
         _stop_workers(pool)
         raise

@@ -13,10 +13,11 @@ import typer
 from bookgen import __version__
 from bookgen.book import (
     BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
-    interrupts_handled, read_book_json,
+    interrupts_handled, plan, read_book_json,
 )
 from bookgen.config import ConfigError, load_book, seed_problem
 from bookgen.core.types import GenerationError
+from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
 from bookgen.limits import TooSlow, time_limit
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
@@ -57,17 +58,18 @@ def build(
     out: str = typer.Option("output", "--out", help="Output directory."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Build even when it is expected to take over an hour."),
 ) -> None:
     """Generate a book: NAME.pdf and NAME.json in the output directory."""
     with interrupts_handled():
         try:
-            _build(config, seed, out, jobs, quiet)
+            _build(config, seed, out, jobs, quiet, yes)
         except KeyboardInterrupt as exc:
             signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
             _fail("interrupted; no partial files were left behind", 128 + signum)
 
 
-def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool) -> None:
+def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool) -> None:
     if not out_text.strip():  # Path("") is the current directory: never what an empty --out meant
         _fail("--out is empty; name the output directory (--out . for the current one)", EXIT_CONFIG)
     out = Path(out_text)
@@ -84,6 +86,14 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
     workers = jobs or os.cpu_count() or 1
+    seconds = build_seconds(((job.variant, job.size, job.level) for job in plan(book)), workers)
+    if seconds > CONFIRM_SECONDS and not yes:
+        _fail(f"this book would take {say_duration(seconds)} to build with {workers} worker"
+              f"{'s' if workers > 1 else ''} (estimated from measured puzzle times); add --yes to build "
+              "it anyway, or lower the counts or levels", EXIT_CONFIG)
+    if seconds >= 60 and not quiet:
+        typer.echo(f"estimated build time: {say_duration(seconds)} with {workers} worker"
+                   f"{'s' if workers > 1 else ''}", err=True)
     bar, update = _progress(not quiet and sys.stderr.isatty())
     warnings: list[str] = []
     try:

@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.layout.geometry import (
-    PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, fit_problems, parse_length,
-    trim_for,
+    MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, fit_problems, parse_length,
+    plan_book, trim_for,
 )
 from bookgen.variants.registry import get_variant, variant_names
 
@@ -483,6 +483,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         book = Book(file, name, model.title, model.subtitle, model.author, model.seed, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print)
         _check_fit(book, raw_sections, report)
+        _check_pages(book, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     return book
@@ -548,6 +549,18 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
         else:
             path = ("sections", section.index, "size")
         report(path, problem)
+
+
+def _check_pages(book: Book, report) -> None:
+    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
+    if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
+        return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
+    pages = len(plan_book(book.shape).pages)
+    if pages > MAX_PAGES:
+        biggest = max(book.sections, key=lambda s: s.count)
+        report(("sections", biggest.index, "count"),
+               f"the book would have about {pages} pages; print-on-demand services print at most "
+               f"{MAX_PAGES}: split it into volumes, lower the counts, or use layout: worksheet")
 
 
 def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> None:

@@ -355,3 +355,52 @@ def test_check_reports_progress_per_puzzle():
     count, failures = check_book({"format": "bookgen-book/1", "puzzles": [{}] * 5},
                                  lambda done, total: seen.append((done, total)))
     assert count == 5 and len(failures) == 5 and seen == [(k, 5) for k in range(1, 6)]
+
+
+# ----- 9. an estimate before a long build; no book past the page limit ----------------------------------------
+def test_every_generatable_request_has_a_measured_cost():
+    from bookgen.core.difficulty import LEVELS
+    from bookgen.estimate import COST_MS
+    from bookgen.variants.registry import VARIANTS
+
+    for variant in VARIANTS.values():
+        for size in variant.sizes:
+            row = COST_MS[(variant.name, size)]
+            rules = variant.parse_rules({}, size)
+            for level in LEVELS:
+                if variant.check_request(size, rules, level) is None:
+                    assert row[level] is not None and row[level] > 0, (variant.name, size, level)
+
+
+def test_a_build_of_hours_needs_yes(tmp_path):
+    text = "title: L\nlayout: worksheet\nsections:\n  - variant: kenken\n    size: 9\n    count: 5000\n" \
+           "    difficulty: expert\n"
+    config, out, result = _build(tmp_path, text, "--jobs", "2")
+    line = _one_error(result)
+    assert line.startswith("error: this book would take about ") and " h " in line
+    assert line.endswith("with 2 workers (estimated from measured puzzle times); add --yes to build it anyway, "
+                         "or lower the counts or levels")
+    assert not out.exists()
+
+
+def test_yes_lets_a_long_build_go(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "CONFIRM_SECONDS", 0.0)  # every build counts as long
+    config, out, result = _build(tmp_path, BASE)
+    assert result.exit_code == 2 and "add --yes" in result.output and not out.exists()
+    config, out, result = _build(tmp_path, BASE, "--yes")
+    assert result.exit_code == 0 and (out / "book.pdf").exists()
+
+
+def test_a_book_past_828_pages_is_refused_but_a_worksheet_set_is_not(tmp_path):
+    from bookgen.config import ConfigError, load_book
+
+    text = "title: B\nsections:\n  - variant: takuzu\n    size: 14\n    count: 2000\n"
+    config, out, result = _build(tmp_path, text)
+    line = _one_error(result)
+    assert line.startswith(f"{config}:5:12: the book would have about ") and "at most 828" in line
+    assert not out.exists()
+    config.write_text(text.replace("title: B\n", "title: B\nlayout: worksheet\n"))
+    assert load_book(config).sections[0].count == 2000
+    with pytest.raises(ConfigError):
+        config.write_text(text)
+        load_book(config)
