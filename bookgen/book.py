@@ -201,20 +201,29 @@ def _interrupts_deferred() -> Iterator[None]:
 
 
 @contextmanager
-def interrupts_handled() -> Iterator[None]:
-    """Turn SIGTERM into ``Interrupted`` like Ctrl-C, so both clean up the same way."""
+def interrupts_handled(ignore_after: bool = False) -> Iterator[None]:
+    """Turn Ctrl-C and SIGTERM into ``Interrupted``, so both clean up the same way.
+
+    The first signal raises; any further one is ignored, so a second Ctrl-C
+    can't break into the cleanup (or the interpreter's shutdown) that the first
+    started. With ``ignore_after`` signals stay ignored once the block is left:
+    the command's work is done and its last word said.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum, frame):
+        for sig in DEFERRED:
+            signal.signal(sig, signal.SIG_IGN)
         raise Interrupted(signum)
 
-    old = signal.signal(signal.SIGTERM, stop)
+    old = {sig: signal.signal(sig, stop) for sig in DEFERRED}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_IGN if ignore_after else handler)
 
 
 def _run_named(job: Job) -> Puzzle:
@@ -325,13 +334,17 @@ def _examples(book: Book) -> dict[str, Puzzle]:
 
 
 def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
-          warn: Warn | None = None) -> tuple[Path, ...]:
+          warn: Warn | None = None, complete: Callable[[tuple[Path, ...]], None] | None = None
+          ) -> tuple[Path, ...]:
     """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
     ``NAME-answers.pdf``); all appear together, and old files survive any failure.
 
     Every file is written under a temporary name in ``out_dir`` and renamed
     into place at the end; on an exception or Ctrl-C the temporary files and
-    any directory this call created are removed again.
+    any directory this call created are removed again. ``complete(paths)`` is
+    called as soon as the new book is in place, before any signal that came
+    during the renames is acted on, so the caller knows which book a Ctrl-C
+    left behind.
     """
     out_dir = Path(out_dir)
     created = _prepare_dir(out_dir)
@@ -377,6 +390,8 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
                 os.replace(tmp, final)
             temps.clear()
             created.clear()
+            if complete:  # still inside the hold: no signal can come between the renames and this
+                complete(tuple(finals))
     except OSError as exc:
         raise BuildError(f"cannot write the book to {out_dir}: {exc.strerror or exc}") from None
     finally:

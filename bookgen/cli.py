@@ -27,6 +27,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 EXIT_FAIL = 1
 EXIT_CONFIG = 2  # also a bad option or output directory: the command line is the input
 MAX_JOBS = 256  # more worker processes than this is a typo, not a plan
+_STANDALONE = False  # True when this process is the bookgen program (not a test calling the app)
 SOLVE_SECONDS = 60.0  # a legal puzzle that takes longer is reported, not waited on
 
 
@@ -61,15 +62,20 @@ def build(
     yes: bool = typer.Option(False, "--yes", "-y", help="Build even when it is expected to take over an hour."),
 ) -> None:
     """Generate a book: NAME.pdf and NAME.json in the output directory."""
-    with interrupts_handled():
+    written: list[Path] = []
+    with interrupts_handled(ignore_after=_STANDALONE):
         try:
-            _build(config, seed, out, jobs, quiet, yes)
+            _build(config, seed, out, jobs, quiet, yes, written.extend)
         except KeyboardInterrupt as exc:
             signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+            if written:
+                _fail(f"interrupted, but the new book was already complete: {', '.join(map(str, written))}",
+                      128 + signum)
             _fail("interrupted; no partial files were left behind", 128 + signum)
 
 
-def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool) -> None:
+def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool,
+           complete) -> None:
     if not out_text.strip():  # Path("") is the current directory: never what an empty --out meant
         _fail("--out is empty; name the output directory (--out . for the current one)", EXIT_CONFIG)
     out = Path(out_text)
@@ -99,9 +105,9 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     try:
         if bar:
             with bar:
-                written = build_book(book, out, workers, update, warnings.append)
+                written = build_book(book, out, workers, update, warnings.append, complete)
         else:
-            written = build_book(book, out, workers, None, warnings.append)
+            written = build_book(book, out, workers, None, warnings.append, complete)
     except OutputError as exc:
         _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
@@ -164,6 +170,8 @@ def version() -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    global _STANDALONE
+    _STANDALONE = True  # once a build has said its last word, later signals can only be ignored
     app()
 
 

@@ -404,3 +404,104 @@ def test_a_book_past_828_pages_is_refused_but_a_worksheet_set_is_not(tmp_path):
     with pytest.raises(ConfigError):
         config.write_text(text)
         load_book(config)
+
+
+# ----- 6. interrupts at the edges: one true sentence, exit 130/143, never a traceback ------------------------
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def own_signals():
+    """Whatever a test does to the handlers, the test runner gets its own Ctrl-C and SIGTERM back."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_during_the_renames_reports_the_new_book(tmp_path, monkeypatch, own_signals, sig):
+    real = os.replace
+    calls = []
+
+    def replace_and_signal(a, b):
+        calls.append(b)
+        if len(calls) == 1:
+            os.kill(os.getpid(), sig)  # held until both files are in place
+        real(a, b)
+
+    config = tmp_path / "book.yaml"
+    config.write_text(BASE)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "book.pdf").write_bytes(b"old")
+    (out / "book.json").write_bytes(b"old")
+    monkeypatch.setattr(book_mod.os, "replace", replace_and_signal)
+    result = runner.invoke(app, ["build", str(config), "--out", str(out), "--quiet", "--jobs", "1"])
+    assert result.exit_code == 128 + sig
+    assert result.output == (f"error: interrupted, but the new book was already complete: {out / 'book.pdf'}, "
+                             f"{out / 'book.json'}\n")
+    assert (out / "book.pdf").read_bytes().startswith(b"%PDF") and (out / "book.json").read_bytes() != b"old"
+    assert sorted(p.name for p in out.iterdir()) == ["book.json", "book.pdf"]
+
+
+def test_sigterm_just_after_the_build_reports_the_new_book(tmp_path, monkeypatch, own_signals):
+    real = cli.build_book
+
+    def build_then_signal(*args, **kwargs):
+        written = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return written
+
+    monkeypatch.setattr(cli, "build_book", build_then_signal)
+    config, out, result = _build(tmp_path, BASE, "--jobs", "1")
+    assert result.exit_code == 143
+    assert result.output.startswith("error: interrupted, but the new book was already complete: ")
+    assert (out / "book.pdf").exists()
+
+
+def _start(tmp_path: Path, *args: str) -> subprocess.Popen:
+    def child_setup():
+        os.setpgrp()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    return subprocess.Popen([sys.executable, "-m", "bookgen", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path,
+                            preexec_fn=child_setup)
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.25])
+def test_ctrl_c_while_starting_up(tmp_path, delay):
+    config = tmp_path / "book.yaml"
+    config.write_text(BASE)
+    proc = _start(tmp_path, "build", str(config), "--out", str(tmp_path / "out"), "--jobs", "1")
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    text = stderr.decode()
+    if proc.returncode == 0:  # the machine was quick: the book was done before the signal
+        return
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and len(text.splitlines()) == 1, text
+    assert text.startswith("error: interrupted")
+
+
+def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
+    config = tmp_path / "slow.yaml"
+    config.write_text("title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 12\n    count: 60\n"
+                      "    difficulty: hard\n")
+    proc = _start(tmp_path, "build", str(config), "--out", str(tmp_path / "out"), "--jobs", "2")
+    time.sleep(1.5)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.12)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert stderr.decode() == "error: interrupted; no partial files were left behind\n"
+    assert not (tmp_path / "out").exists()
