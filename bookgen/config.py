@@ -23,8 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.layout.geometry import (
-    MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, fit_problems, parse_length,
-    plan_book, trim_for,
+    GUTTERS, MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, content_size,
+    fit_problems, parse_length, plan_book, trim_for,
+)
+from bookgen.layout.textfit import (
+    author_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
 from bookgen.variants.registry import get_variant, variant_names
 
@@ -480,10 +483,12 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                        "none (remove 'explain' or use layout: book)")
     if not issues:
         assert model is not None and trim is not None
-        book = Book(file, name, model.title, model.subtitle, model.author, model.seed, trim.name,
+        book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
+                    model.seed, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print)
         _check_fit(book, raw_sections, report)
         _check_pages(book, report)
+        _check_texts(book, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     return book
@@ -549,6 +554,33 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
         else:
             path = ("sections", section.index, "size")
         report(path, problem)
+
+
+def printed_width(book: Book) -> float:
+    """The width of a line of text on every page of the book (with the widest gutter it could get)."""
+    shape = book.shape
+    return content_size(shape.spec, GUTTERS[-1][1], shape.style, shape.worksheet)[0]
+
+
+def _check_texts(book: Book, report) -> None:
+    """Every config text the book prints: drawable by its fonts, and fitting where it goes."""
+    style, width = book.shape.style, printed_width(book)
+    worksheet = book.layout == "worksheet"
+    fields = [(("title",), "title", book.title, title_rooms(style, width, worksheet)),
+              (("subtitle",), "subtitle", book.subtitle, [subtitle_room(style, width)]),
+              (("author",), "author", book.author, [author_room(style, width)])]
+    for section in book.sections:
+        fields.append((("sections", section.index, "title"), "section title", section.title,
+                       section_rooms(style, width, section.explain and not worksheet)))
+    for path, what, text, rooms in fields:
+        problem = printed_text_problem(text, what, rooms) if text is not None else None
+        if problem:
+            report(path, problem)
+
+
+def printed(text: str | None) -> str | None:
+    """Config text as it is printed: runs of spaces, tabs and line breaks become one space."""
+    return None if text is None else " ".join(text.split())
 
 
 def _check_pages(book: Book, report) -> None:
@@ -679,7 +711,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         options["givens"] = raw.givens
     if not ok:
         return None
-    title = raw.title or variant.title
+    title = printed(raw.title) or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
                    raw.explain)
