@@ -493,7 +493,31 @@ def _fsync(path: Path) -> None:
 
 # ----- checking -----------------------------------------------------------------------
 REQUIRED = ("size", "givens", "solution", "difficulty")
-MAX_JSON_BYTES = 256 << 20  # ~200,000 puzzles; larger is not a book this program wrote
+MAX_JSON_BYTES = 64 << 20  # ~50,000 puzzles: beyond what an hour's build makes
+MAX_JSON_OBJECTS = 2_000_000  # JSON objects in one file; a real puzzle entry holds about 20
+
+
+class TooManyObjects(ValueError):
+    """A JSON document with more objects than any book holds (memory would run out first)."""
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` that stops once the document holds more than ``MAX_JSON_OBJECTS`` objects.
+
+    Small objects in a file of bounded size could still take gigabytes in memory.
+    """
+    count = 0
+
+    def hook(pairs: list) -> dict:
+        nonlocal count
+        count += 1
+        if count > MAX_JSON_OBJECTS:
+            raise TooManyObjects(f"more than {MAX_JSON_OBJECTS} JSON objects (no book holds that many)")
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=hook)
+
+
 MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
 
 
@@ -508,7 +532,7 @@ def read_book_json(path: str | Path) -> Any:
     except ValueError as exc:
         raise CheckError(f"{path}: {exc}") from None
     try:
-        return json.loads(text)
+        return load_json(text)
     except json.JSONDecodeError as exc:
         raise CheckError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits; absurd nesting

@@ -99,7 +99,8 @@ def read_puzzle(path: str | Path, number: int | None = None) -> Puzzle:
 def parse_book_json(text: str, file: str, number: int | None = None) -> Puzzle:
     """One puzzle of a book JSON document (or a single puzzle entry)."""
     try:
-        data = json.loads(text)
+        from bookgen.book import load_json  # one JSON reader, with ``check``'s limits
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise PuzzleTextError(file, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits; absurd nesting
