@@ -614,3 +614,16 @@ def test_check_and_solve_stop_at_a_bounded_number_of_json_objects(tmp_path, monk
     line = _one_error(runner.invoke(app, ["check", str(path)]), code=1)
     assert line == f"error: {path}: not usable JSON: more than 1000 JSON objects (no book holds that many)"
     assert _one_error(_solve(path)) == line
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(["a", "grid", "Sun", "W" * 12, "i" * 40, "Straße", "—"]), max_size=12),
+       width=st.floats(30, 300), indent=st.sampled_from([0.0, 20.0]))
+def test_no_broken_line_is_wider_than_its_box(words, width, indent):
+    from bookgen.layout.textfit import break_lines, text_width
+
+    text = " ".join(words)
+    lines = break_lines(text, 10, width, first_indent=indent)
+    for k, line in enumerate(lines):
+        assert text_width(line, 10) <= width - (indent if k == 0 else 0) + 1e-6, (line, width)
+    assert "".join("".join(lines).split()) == "".join(text.split())  # nothing lost, nothing added

@@ -93,9 +93,12 @@ def break_lines(text: str, size: float, width: float, bold: bool = False,
         if text_width(trial, size, bold) <= room:
             cur = trial
             continue
-        if cur:
-            lines.append(cur)
+        if cur or (not lines and text_width(word, size, bold) <= width):
+            lines.append(cur)  # (an empty first line when the word only misses the indented one)
             room = width
+            if text_width(word, size, bold) <= room:
+                cur = word
+                continue
         cur = ""
         for ch in word:  # only reached by a word wider than the line
             if cur and text_width(cur + ch, size, bold) > room:
