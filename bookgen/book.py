@@ -30,6 +30,7 @@ from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
+from bookgen.limits import TooSlow, time_limit
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
@@ -519,6 +520,7 @@ def load_json(text: str) -> Any:
 
 
 MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
+CHECK_SECONDS = 60.0  # per puzzle: a legal hand-made entry may still be too costly to verify
 
 
 class CheckError(Exception):
@@ -595,7 +597,12 @@ def check_book(data: Any, progress: Progress | None = None) -> tuple[int, list[s
         number = entry.get("number") if isinstance(entry, dict) else None
         if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 10**9:
             number = i + 1
-        for problem in check_puzzle(entry):
+        try:
+            with time_limit(CHECK_SECONDS):
+                problems = check_puzzle(entry)
+        except TooSlow:
+            problems = [f"too hard to check within {CHECK_SECONDS:g} s (its exact search is too large)"]
+        for problem in problems:
             failures.append(f"puzzle {number}: {problem}")
         if progress:
             progress(i + 1, len(puzzles))

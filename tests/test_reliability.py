@@ -627,3 +627,21 @@ def test_no_broken_line_is_wider_than_its_box(words, width, indent):
     for k, line in enumerate(lines):
         assert text_width(line, 10) <= width - (indent if k == 0 else 0) + 1e-6, (line, width)
     assert "".join("".join(lines).split()) == "".join(text.split())  # nothing lost, nothing added
+
+
+def test_check_has_a_time_budget_per_puzzle(monkeypatch):
+    from bookgen.book import check_book
+
+    monkeypatch.setattr(book_mod, "CHECK_SECONDS", 0.001)
+    real = book_mod.check_puzzle
+
+    def slow(entry):
+        time.sleep(0.3)  # stands in for an exact search that runs long
+        return real(entry)
+
+    monkeypatch.setattr(book_mod, "check_puzzle", slow)
+    t = time.perf_counter()
+    count, failures = check_book({"format": "bookgen-book/1", "puzzles": [{}, {}]})
+    assert time.perf_counter() - t < 0.3
+    assert failures == [f"puzzle {k}: too hard to check within 0.001 s (its exact search is too large)"
+                        for k in (1, 2)]
