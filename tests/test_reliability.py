@@ -645,3 +645,11 @@ def test_check_has_a_time_budget_per_puzzle(monkeypatch):
     assert time.perf_counter() - t < 0.3
     assert failures == [f"puzzle {k}: too hard to check within 0.001 s (its exact search is too large)"
                         for k in (1, 2)]
+
+
+def test_a_huge_title_is_refused_quickly(tmp_path):
+    t = time.perf_counter()
+    config, out, result = _build(tmp_path, BASE.replace("title: T", "title: " + "word " * 180_000))
+    assert time.perf_counter() - t < 3
+    line = _one_error(result)
+    assert line.startswith(f"{config}:1:8: title is too long to print on the title page") and not out.exists()
