@@ -185,3 +185,101 @@ def test_a_dead_worker_is_a_clear_build_error(monkeypatch):
     with pytest.raises(BuildError, match=r"a worker process died \(out of memory\?\); try fewer --jobs"):
         generate(jobs, workers=2)
     assert multiprocessing.active_children() == []
+
+
+# ----- every command: one sentence and 130/143 on a real signal, whatever it is doing ---------------------------
+def _book_json_of(tmp_path: Path, tiny_config: Path, copies: int) -> Path:
+    """A book JSON with ``copies`` times the tiny book's puzzles: seconds of work for ``check``."""
+    import json
+
+    pdf, data = build(load_book(tiny_config), tmp_path / "made")
+    doc = json.loads(data.read_text())
+    doc["puzzles"] = doc["puzzles"] * copies
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _run_and_signal(args: list[str], sig: int, after: float, cwd: Path) -> tuple[int, str, str]:
+    def child_setup():
+        os.setpgrp()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=cwd, preexec_fn=child_setup)
+    try:
+        time.sleep(after)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, stdout.decode(), stderr.decode()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_signal_during_check_is_one_sentence(tmp_path, tiny_config, sig):
+    big = _book_json_of(tmp_path, tiny_config, 2000)  # 10,000 puzzles: far longer than the test waits
+    code, stdout, stderr = _run_and_signal(["-m", "bookgen", "check", str(big)], sig, 2.5, tmp_path)
+    assert code == 128 + sig, stderr
+    assert stdout == ""
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr and "Aborted" not in stderr, stderr
+    assert lines[0].startswith("error: interrupted after checking ") \
+        and lines[0].endswith(" of 10000 puzzles; the check did not finish"), stderr
+
+
+def test_sigterm_after_start_up_before_the_command_is_one_sentence(tmp_path):
+    """The window between the imports and a command's own handlers: no silent death."""
+    start = ("import sys, time; import bookgen.cli as cli\n"
+             "def parsing():\n"
+             "    sys.stderr.write('ready\\n'); sys.stderr.flush(); time.sleep(20)\n"
+             "cli.main = parsing\n"
+             "from bookgen.__main__ import main; main()\n")
+    proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
+    try:
+        assert proc.stderr.readline() == b"ready\n"
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 143
+    assert stderr.decode() == "error: interrupted while starting; nothing was written\n"
+
+
+class _SatInterrupt(Exception):
+    """What pysat raises when Ctrl-C arrives during a search (``pysolvers.error``)."""
+
+
+_SatInterrupt.__module__ = "pysolvers"
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt(), _SatInterrupt("Caught keyboard interrupt")],
+                         ids=["KeyboardInterrupt", "pysat's own error"])
+def test_ctrl_c_while_solving_is_one_sentence(tmp_path, monkeypatch, raised):
+    from typer.testing import CliRunner
+
+    import bookgen.cli as cli
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(". . . . 1 .\n. 0 . 0 . .\n. . 1 . . .\n. 0 . . 0 .\n. . . . . 0\n. . 1 . 1 .\n")
+
+    def interrupted(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(cli, "solve_report", interrupted)
+    result = CliRunner().invoke(cli.app, ["solve", str(puzzle)])
+    assert result.exit_code == 130
+    assert result.output == "error: interrupted before the puzzle was solved; nothing was printed\n"
+
+
+def test_other_solver_errors_are_not_taken_for_interrupts(tmp_path, monkeypatch):
+    import bookgen.cli as cli
+
+    assert cli._interrupt_signal(_SatInterrupt("some other failure")) is None
+    assert cli._interrupt_signal(ValueError("Caught keyboard interrupt")) is None
