@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.layout.geometry import (
     GUTTERS, MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, content_size,
-    fit_problems, parse_length, plan_book, trim_for,
+    fit_problems, page_count, parse_length, trim_for,
 )
 from bookgen.layout.textfit import (
     author_room, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
@@ -604,7 +604,7 @@ def _check_pages(book: Book, report) -> None:
     """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
     if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
         return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
-    pages = len(plan_book(book.shape).pages)
+    pages, _ = page_count(book.shape)  # counted, not laid out: cheap for any count
     if pages > MAX_PAGES:
         biggest = max(book.sections, key=lambda s: s.count)
         report(("sections", biggest.index, "count"),

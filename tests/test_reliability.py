@@ -687,3 +687,44 @@ def test_a_worksheet_title_too_long_for_the_answer_key_heading_is_refused(tmp_pa
     assert line.startswith(f"{config}:1:8: title is too long to print in the answer key's heading "
                            "(one line at 12 pt or more): at most about ")
     assert not out.exists()
+
+
+# ----- the page limit is counted, not laid out --------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(runs=st.lists(st.tuples(st.sampled_from([4, 6, 8, 10, 12, 14]), st.integers(1, 400)), min_size=1,
+                     max_size=4),
+       page=st.sampled_from(["6x9", "letter", "7x10"]), large=st.booleans(), worksheet=st.booleans(),
+       per_page=st.sampled_from([None, 1, 2, 4]), explain=st.booleans(), rules=st.integers(1, 2),
+       walk=st.integers(1, 20))
+def test_page_count_agrees_with_the_page_plan(runs, page, large, worksheet, per_page, explain, rules, walk):
+    """The config's cheap count gives the same pages and gutter as laying the book out."""
+    from bookgen.layout.geometry import (
+        BookShape, PageSpec, SectionShape, Style, page_count, plan_book, trim_for,
+    )
+
+    sections = tuple(SectionShape(f"S{k}", ("takuzu", "tango")[k % 2], (size,) * count, explain=explain and k == 0)
+                     for k, (size, count) in enumerate(runs))
+    shape = BookShape(PageSpec(trim_for(page), mirrored=not worksheet), sections, Style(large), worksheet, per_page,
+                      rules_pages=(rules,) * min(2, len(sections)),
+                      walkthrough_pages=(walk,) if explain and not worksheet else ())
+    plan = plan_book(shape)
+    assert page_count(shape) == (len(plan.pages), plan.gutter)
+
+
+def test_the_page_limit_check_does_not_lay_the_book_out(tmp_path, monkeypatch):
+    from bookgen.config import ConfigError, load_book
+    from bookgen.layout import geometry
+
+    def no_layout(*args, **kwargs):
+        raise AssertionError("the config check laid every page out")
+
+    monkeypatch.setattr(geometry, "_paginate", no_layout)
+    config = tmp_path / "big.yaml"
+    config.write_text("title: B\nsections:\n  - variant: takuzu\n    size: [6, 8]\n    count: 100000\n")
+    with pytest.raises(ConfigError) as caught:
+        load_book(config)
+    assert str(caught.value.issues[0]) == (
+        f"{config}:5:12: the book would have about 29172 pages; print-on-demand services print at most 828: "
+        "split it into volumes, lower the counts, or use layout: worksheet")
+    config.write_text("title: B\nsections:\n  - variant: takuzu\n    size: [6, 8]\n    count: 1600\n")
+    assert load_book(config).sections[0].count == 1600  # 472 pages: within the limit
