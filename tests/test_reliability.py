@@ -375,7 +375,7 @@ def test_every_generatable_request_has_a_measured_cost():
 
 
 def test_a_build_of_hours_needs_yes(tmp_path):
-    text = "title: L\nlayout: worksheet\nsections:\n  - variant: kenken\n    size: 9\n    count: 5000\n" \
+    text = "title: L\nlayout: worksheet\nsections:\n  - variant: kenken\n    size: 9\n    count: 20000\n" \
            "    difficulty: expert\n"
     config, out, result = _build(tmp_path, text, "--jobs", "2")
     line = _one_error(result)
