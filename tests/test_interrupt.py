@@ -65,27 +65,16 @@ def test_signal_mid_build(tmp_path, sig, group):
     proc = subprocess.Popen(
         [sys.executable, "-m", "bookgen.cli", "build", str(config), "--out", str(out), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, preexec_fn=child_setup)
-    try:
-        deadline = time.monotonic() + 30
-        while len(_children(proc.pid)) < 2:  # the two workers are up and generating
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "workers never started"
-            time.sleep(0.02)
-        workers = _children(proc.pid)
-        time.sleep(0.5)
-        assert proc.poll() is None, "the build finished before it could be interrupted"
-        if group:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 128 + sig  # 130 for Ctrl-C, as shells report it
-    assert stdout == b""
-    assert stderr.decode() == "error: interrupted; no partial files were left behind\n"
+    workers: list[int] = []
+
+    def generating() -> bool:  # the two workers are up and generating
+        workers[:] = _children(proc.pid)
+        return len(workers) >= 2
+
+    code, stdout, stderr = _signal_when_ready(proc, generating, sig, group)
+    assert code == 128 + sig  # 130 for Ctrl-C, as shells report it
+    assert stdout == ""
+    assert stderr == "error: interrupted; no partial files were left behind\n"
     assert _contents(out) == OLD  # no temporary file, previous book untouched
     assert not any(_running(pid) for pid in workers)
 
@@ -200,17 +189,21 @@ def _book_json_of(tmp_path: Path, tiny_config: Path, copies: int) -> Path:
     return path
 
 
-def _run_and_signal(args: list[str], sig: int, after: float, cwd: Path) -> tuple[int, str, str]:
-    def child_setup():
-        os.setpgrp()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=cwd, preexec_fn=child_setup)
+def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = False) -> tuple[int, str, str]:
+    """Wait until ``ready()`` (the child is at work), send ``sig`` (to its process group: as Ctrl-C in a
+    shell does), and return (exit code, stdout, stderr)."""
     try:
-        time.sleep(after)
-        assert proc.poll() is None, proc.communicate()
-        proc.send_signal(sig)
+        deadline = time.monotonic() + 30
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the child never got to work"
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert proc.poll() is None, "the work finished before it could be interrupted"
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
         stdout, stderr = proc.communicate(timeout=20)
     finally:
         if proc.poll() is None:
@@ -222,7 +215,23 @@ def _run_and_signal(args: list[str], sig: int, after: float, cwd: Path) -> tuple
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_signal_during_check_is_one_sentence(tmp_path, tiny_config, sig):
     big = _book_json_of(tmp_path, tiny_config, 2000)  # 10,000 puzzles: far longer than the test waits
-    code, stdout, stderr = _run_and_signal(["-m", "bookgen", "check", str(big)], sig, 2.5, tmp_path)
+    marker = tmp_path / "checking"
+    start = ("import sys; from pathlib import Path; import bookgen.cli as cli\n"
+             "real = cli.check_book\n"
+             "def check_book(*args):\n"
+             f"    Path({str(marker)!r}).touch()  # the check has begun\n"
+             "    return real(*args)\n"
+             "cli.check_book = check_book\n"
+             f"sys.argv = ['bookgen', 'check', {str(big)!r}]\n"
+             "from bookgen.__main__ import main; main()\n")
+
+    def child_setup():
+        os.setpgrp()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, preexec_fn=child_setup)
+    code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig)
     assert code == 128 + sig, stderr
     assert stdout == ""
     lines = stderr.splitlines()
@@ -240,16 +249,10 @@ def test_sigterm_after_start_up_before_the_command_is_one_sentence(tmp_path):
              "from bookgen.__main__ import main; main()\n")
     proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
-    try:
-        assert proc.stderr.readline() == b"ready\n"
-        proc.send_signal(signal.SIGTERM)
-        stdout, stderr = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 143
-    assert stderr.decode() == "error: interrupted while starting; nothing was written\n"
+    assert proc.stderr.readline() == b"ready\n"
+    code, stdout, stderr = _signal_when_ready(proc, lambda: True, signal.SIGTERM)
+    assert code == 143
+    assert stderr == "error: interrupted while starting; nothing was written\n"
 
 
 class _SatInterrupt(Exception):
