@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import groupby
 from typing import Sequence
 
 from bookgen.core.pen import CAP_HEIGHT
@@ -391,7 +392,7 @@ def contents_lines(shape: BookShape) -> int:
     return len(shape.rule_sets) + len(shape.explained) + len(shape.sections) + 1
 
 
-def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
+def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[PagePlan]:
     """Puzzle pages: puzzles flow from size to size and section to section.
 
     A puzzle joins the page being filled when it has room, no ``new_page`` (or, on
@@ -443,26 +444,53 @@ def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
         pages.append(PagePlan("puzzles", header, tuple(i for i, _, _ in current),
                               Arrangement(cols, rows, cell_for(current, per)), sections[0], first.variant))
 
-    index = 0
-    for s, section in enumerate(shape.sections):
-        for size in section.sizes:
-            item = (index, s, size)
-            joins = bool(current) and len(current) < count
-            if joins and s != current[-1][1]:
-                before = shape.sections[current[-1][1]]
-                joins = not (section.new_page or before.new_page or shape.worksheet)
-            if joins and not fits(current + [item], count):
-                # the page may still take the newcomer's arrangement, if all it holds fit it
-                per = own(*item)[0]
-                joins = len(current) < per and fits(current + [item], per)
-                count = per if joins else count
-            if current and not joins:
-                close(False)
-                current = []
-            if not current:
-                count = own(*item)[0]
-            current.append(item)
-            index += 1
+    items = [(i, s, size) for s, section in enumerate(shape.sections)
+             for i, size in enumerate(section.sizes, start=shape.first_item(s))]
+
+    def kind(k: int) -> tuple:
+        i, s, size = items[k]
+        return s, size, shape.item_types[i] if i < len(shape.item_types) else None
+
+    k = 0
+    while k < len(items):
+        item = items[k]
+        i, s, size = item
+        section = shape.sections[s]
+        if not current:
+            # a run of like puzzles fills whole pages at once (cheap for huge sections)
+            per = own(*item)[0]
+            run = k
+            while run < len(items) and kind(run) == kind(k):
+                run += 1
+            full = (run - k) // per
+            if full > 1:
+                for f in range(full - 1):
+                    chunk = items[k + f * per:k + (f + 1) * per]
+                    if count_only:
+                        pages.append(None)  # type: ignore[arg-type]
+                    else:
+                        current[:] = chunk
+                        count = per
+                        close(False)
+                        current = []
+                k += (full - 1) * per
+                continue
+        joins = bool(current) and len(current) < count
+        if joins and s != current[-1][1]:
+            before = shape.sections[current[-1][1]]
+            joins = not (section.new_page or before.new_page or shape.worksheet)
+        if joins and not fits(current + [item], count):
+            # the page may still take the newcomer's arrangement, if all it holds fit it
+            per = own(*item)[0]
+            joins = len(current) < per and fits(current + [item], per)
+            count = per if joins else count
+        if current and not joins:
+            close(False)
+            current = []
+        if not current:
+            count = own(*item)[0]
+        current.append(item)
+        k += 1
     if current:
         close(True)
     return pages
@@ -522,6 +550,15 @@ def key_label(style: Style) -> float:
 
 
 def _paginate(shape: BookShape, gutter: float) -> Plan:
+    pages = _pages(shape, gutter)
+    where = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "puzzles"}
+    answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "answers"}
+    return Plan(tuple(pages), gutter, where, answers)
+
+
+def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[PagePlan]:
+    """Every page of the book; with ``count_only``, whole pages of like puzzles are only
+    counted (``None`` in their place)."""
     pages: list[PagePlan] = []
     if not shape.worksheet:
         pages.append(PagePlan("title"))
@@ -539,8 +576,7 @@ def _paginate(shape: BookShape, gutter: float) -> Plan:
                 count = shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
                 pages += [PagePlan("walkthrough", "Worked example", section=s, variant=variant,
                                    first=i == 0, part=i) for i in range(count)]
-    grid = _grid_pages(shape, gutter)
-    pages += grid
+    pages += _grid_pages(shape, gutter, count_only)
     if not shape.worksheet:
         width, height = content_size(shape.spec, gutter, shape.style, False)
         sizes = [size for s in shape.sections for size in s.sizes]
@@ -552,9 +588,7 @@ def _paginate(shape: BookShape, gutter: float) -> Plan:
             if len(key) <= KEY_SHARE * (len(pages) + len(key)):
                 break
         pages += key
-    where = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "puzzles"}
-    answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "answers"}
-    return Plan(tuple(pages), gutter, where, answers)
+    return pages
 
 
 def plan_book(shape: BookShape) -> Plan:
@@ -574,6 +608,31 @@ def plan_book(shape: BookShape) -> Plan:
         gutter = gutter_for(len(seen[gutter].pages))
     enough = [g for g, plan in seen.items() if g >= gutter_for(len(plan.pages))]
     return seen[max(enough)] if enough else _paginate(shape, GUTTERS[-1][1])
+
+
+def page_count(shape: BookShape) -> tuple[int, float]:
+    """(pages, gutter) of ``plan_book(shape)``, counted without laying out every page.
+
+    The config check runs this on books of up to hundreds of thousands of
+    puzzles; the grid pages of a run of same-size puzzles are one division.
+    The gutter settles by the same rule as in ``plan_book``.
+    """
+    if not shape.spec.mirrored:
+        return _count_pages(shape, shape.spec.margin), shape.spec.margin
+    gutter = gutter_for(0)
+    seen: dict[float, int] = {}
+    while gutter not in seen:
+        seen[gutter] = _count_pages(shape, gutter)
+        gutter = gutter_for(seen[gutter])
+    enough = [g for g, pages in seen.items() if g >= gutter_for(pages)]
+    gutter = max(enough) if enough else GUTTERS[-1][1]
+    return (seen[gutter] if gutter in seen else _count_pages(shape, gutter)), gutter
+
+
+def _count_pages(shape: BookShape, gutter: float) -> int:
+    """``len(_paginate(shape, gutter).pages)``, without drawing up every page: runs of like
+    puzzles fill whole pages by count, and only the pages where runs meet are walked."""
+    return len(_pages(shape, gutter, count_only=True))
 
 
 def plan_answers(shape: BookShape) -> Plan:
@@ -601,7 +660,7 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
         shape = replace(shape, walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
                                                         for s in shape.explained))
     if gutter is None:
-        gutter = plan_book(shape).gutter if shape.spec.mirrored else shape.spec.margin
+        gutter = page_count(shape)[1]
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     out = []
     for s, section in enumerate(shape.sections):
