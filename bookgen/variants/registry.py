@@ -11,6 +11,7 @@ _MODULES = (
     ("bookgen.variants.takuzu", "TAKUZU"),
     ("bookgen.variants.tango", "TANGO"),
     ("bookgen.variants.kenken", "KENKEN"),
+    ("bookgen.variants.sudoku", "SUDOKU"),
 )
 
 

@@ -1,0 +1,639 @@
+"""Latin squares with houses: the engine of Sudoku (and of Killer and Futoshiki next).
+
+A *house* is a group of N cells that holds every digit 1..N exactly once:
+rows and columns (the Latin square), Sudoku's boxes, Sudoku X's two
+diagonals. A ``Geometry`` lists the houses of one rule set, each cell's
+peers (the cells sharing a house with it) and every pair of houses that
+overlap in two or more cells (where locked candidates live). Cells are
+indexed ``i = row * N + col`` and candidates are bitmasks (bit d-1 = digit
+d), as in ``bookgen.solve.latin``.
+
+Other constraints plug in beside the houses: a variant hands the ladder extra
+techniques (Killer's cage sums, Futoshiki's inequalities) and the SAT encoder
+extra clauses; the techniques below only ever look at houses, so they hold
+for all of them.
+
+The ladder (the grade's level is the hardest tier used):
+
+- easy: ``naked_single`` (a cell with one candidate left), ``hidden_single``
+  (a digit fits only one cell of a house);
+- medium: ``locked_candidates`` (a digit of one house confined to where it
+  meets another house is ruled out of the rest of that other house:
+  pointing and claiming), ``naked_pair``, ``hidden_pair``;
+- hard: ``naked_triple``, ``hidden_triple``, ``x_wing`` (a digit in two
+  rows confined to the same two columns, or the other way round),
+  ``xy_wing`` (a two-candidate pivot with two two-candidate pincers);
+- expert: ``trial`` (assume one candidate of a cell with two, follow the
+  easy..hard tiers to a contradiction, remove it). Never nested.
+
+Every technique is sound, so a grid the ladder fills completely is the only
+solution of the puzzle. Exact counting is SAT (``solutions``): the Latin
+clauses of ``bookgen.solve.latin_sat`` plus one exactly-once group per extra
+house and digit.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Callable, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.variant import Step
+from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
+from bookgen.solve.latin import bit, digits_of, full_mask
+from bookgen.solve.latin_sat import latin_clauses
+from bookgen.solve.sat import models
+
+TECHNIQUE_LEVEL: dict[str, Level] = {
+    "naked_single": Level.EASY,
+    "hidden_single": Level.EASY,
+    "locked_candidates": Level.MEDIUM,
+    "naked_pair": Level.MEDIUM,
+    "hidden_pair": Level.MEDIUM,
+    "naked_triple": Level.HARD,
+    "hidden_triple": Level.HARD,
+    "x_wing": Level.HARD,
+    "xy_wing": Level.HARD,
+    "trial": Level.EXPERT,
+}
+# Effort of one use, for the score inside a level.
+TECHNIQUE_WEIGHT: dict[str, float] = {
+    "naked_single": 0.5, "hidden_single": 0.7, "locked_candidates": 2.0, "naked_pair": 2.5,
+    "hidden_pair": 3.0, "naked_triple": 4.0, "hidden_triple": 5.0, "x_wing": 4.5, "xy_wing": 5.0,
+    "trial": 12.0,
+}
+# A trial assumes a digit in a cell with at most this many candidates ...
+TRIAL_MAX_CANDIDATES = 2
+# ... and follows it with the techniques up to this tier.
+TRIAL_DEPTH = Level.HARD
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The houses of one rule set and what techniques derive from them."""
+
+    n: int
+    houses: tuple[tuple[int, ...], ...]      # rows 0..n-1, columns n..2n-1, then the extra houses
+    names: tuple[str, ...]                   # "row 3", "column 2", "the box at rows 1-3, columns 4-6"
+    peers: tuple[tuple[int, ...], ...]       # per cell: every other cell sharing a house with it
+    houses_of: tuple[tuple[int, ...], ...]   # per cell: the houses it is in
+    overlaps: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    # (house a, house b, cells of both, cells only in a, cells only in b) for overlaps of 2+ cells
+
+    @property
+    def line_names(self) -> tuple[str, ...]:
+        """Alias used by the shared description helpers."""
+        return self.names
+
+
+def box_houses(n: int, box: tuple[int, int]) -> list[tuple[tuple[int, ...], str]]:
+    """Sudoku's boxes of ``box`` = (rows, columns) cells, with their names."""
+    rows, cols = box
+    out = []
+    for r0 in range(0, n, rows):
+        for c0 in range(0, n, cols):
+            cells = tuple((r0 + r) * n + c0 + c for r in range(rows) for c in range(cols))
+            out.append((cells, f"the box of rows {r0 + 1}-{r0 + rows}, columns {c0 + 1}-{c0 + cols}"))
+    return out
+
+
+def diagonal_houses(n: int) -> list[tuple[tuple[int, ...], str]]:
+    """Sudoku X's two main diagonals, with their names."""
+    return [(tuple(k * n + k for k in range(n)), "the main diagonal"),
+            (tuple(k * n + n - 1 - k for k in range(n)), "the anti-diagonal")]
+
+
+@lru_cache(maxsize=None)
+def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False) -> Geometry:
+    """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals."""
+    houses = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    houses += [tuple(r * n + c for r in range(n)) for c in range(n)]
+    names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+    extra = (box_houses(n, box) if box else []) + (diagonal_houses(n) if diagonal else [])
+    for cells, name in extra:
+        houses.append(cells)
+        names.append(name)
+    houses_of: list[list[int]] = [[] for _ in range(n * n)]
+    for h, cells in enumerate(houses):
+        for i in cells:
+            houses_of[i].append(h)
+    peers = []
+    for i in range(n * n):
+        seen = sorted({j for h in houses_of[i] for j in houses[h] if j != i})
+        peers.append(tuple(seen))
+    overlaps = []
+    sets = [frozenset(h) for h in houses]
+    for a, b in combinations(range(len(houses)), 2):
+        both = sets[a] & sets[b]
+        if len(both) >= 2:
+            overlaps.append((a, b, tuple(sorted(both)), tuple(sorted(sets[a] - both)),
+                             tuple(sorted(sets[b] - both))))
+    return Geometry(n, tuple(houses), tuple(names), tuple(peers),
+                    tuple(tuple(h) for h in houses_of), tuple(overlaps))
+
+
+# --- state -----------------------------------------------------------------------
+
+class State:
+    """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
+
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh")
+
+    def __init__(self, geo: Geometry) -> None:
+        self.board = geo
+        self.cand = [full_mask(geo.n)] * (geo.n * geo.n)
+        self.placed = [False] * (geo.n * geo.n)
+        self.unplaced = geo.n * geo.n
+        self.fresh: list[int] = []  # cells the current technique reduced to one candidate
+
+    def copy(self) -> "State":
+        """An independent copy."""
+        other = State.__new__(State)
+        other.board = self.board
+        other.cand = self.cand[:]
+        other.placed = self.placed[:]
+        other.unplaced = self.unplaced
+        other.fresh = []
+        return other
+
+    def elim(self, i: int, mask: int) -> bool:
+        """Remove ``mask`` from cell ``i``; True when something went."""
+        old = self.cand[i]
+        new = old & ~mask
+        if new == old:
+            return False
+        if not new:
+            raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
+        self.cand[i] = new
+        if not new & (new - 1):
+            self.fresh.append(i)
+        return True
+
+    def place(self, i: int) -> None:
+        """Mark a single-candidate cell placed and clear its digit from its peers."""
+        self.placed[i] = True
+        self.unplaced -= 1
+        b = self.cand[i]
+        cand = self.cand
+        for j in self.board.peers[i]:
+            if cand[j] & b:
+                self.elim(j, b)
+
+    def give(self, i: int, d: int) -> None:
+        """A given (or assumed) digit: fix it and place it."""
+        self.elim(i, ~bit(d))
+        if not self.placed[i]:
+            self.place(i)
+
+    def grid(self) -> tuple[str, ...]:
+        """Rows of placed digits, ``.`` where a cell is still open."""
+        n = self.board.n
+        return tuple("".join(str(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
+                             for c in range(n)) for r in range(n))
+
+
+def _and_list(items: Sequence[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
+    """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
+    out = []
+    cand = st.cand
+    for i in cells:
+        removed = cand[i] & mask
+        if removed:
+            st.elim(i, mask)
+            out.append((i, removed))
+    return out
+
+
+def _cuts_text(st: State, cuts: list[tuple[int, int]]) -> str:
+    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
+    n = st.board.n
+    parts = []
+    for i, removed in cuts:
+        left = st.cand[i]
+        if not left & (left - 1):
+            parts.append(f"{cell_name(i, n)} must be {left.bit_length()}")
+        else:
+            parts.append(f"{cell_name(i, n)} can't be {_and_list([str(d) for d in digits_of(removed)], 'or')}")
+    return "; ".join(parts)
+
+
+# --- easy ------------------------------------------------------------------------
+
+def t_naked_single(g: Geometry, st: State, run: Run) -> int:
+    placed = 0
+    cand = st.cand
+    for i in range(g.n * g.n):
+        if not st.placed[i] and not cand[i] & (cand[i] - 1):
+            st.place(i)
+            placed += 1
+            if run.steps is not None:
+                d = cand[i].bit_length()
+                run.steps.append(Step(
+                    "naked_single", (((i // g.n, i % g.n), str(d)),),
+                    f"{cell_name(i, g.n)} can only be {d}: every other digit is already "
+                    "in one of its houses.",
+                ))
+    return placed
+
+
+def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
+    cand = st.cand
+    placed = st.placed
+    for h, cells in enumerate(g.houses):
+        once = 0   # digits seen in exactly one open cell so far
+        more = 0   # digits seen in two or more
+        done = 0   # digits already placed in the house
+        for i in cells:
+            m = cand[i]
+            if placed[i]:
+                done |= m
+            else:
+                more |= once & m
+                once = (once | m) & ~more
+        if (once | more | done) != full_mask(g.n):
+            missing = digits_of(full_mask(g.n) & ~(once | more | done))[0]
+            raise Contradiction(f"{g.names[h]} has no place for {missing}")
+        once &= ~done
+        while once:
+            m = once & -once
+            once &= ~m
+            where = next(i for i in cells if not placed[i] and cand[i] & m)
+            if cand[where] == m:
+                continue  # a naked single the next pass places
+            st.elim(where, ~m)
+            if run.explain:
+                run.reason = f"in {g.names[h]}, {m.bit_length()} fits only at {cell_name(where, g.n)}."
+            return 1
+    return 0
+
+
+# --- medium ----------------------------------------------------------------------
+
+def _open_union(st: State, cells: Sequence[int]) -> int:
+    u = 0
+    cand, placed = st.cand, st.placed
+    for i in cells:
+        if not placed[i]:
+            u |= cand[i]
+    return u
+
+
+def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
+    for a, b, both, only_a, only_b in g.overlaps:
+        inside = _open_union(st, both)
+        if not inside:
+            continue
+        for first, second, rest_first, rest_second in ((a, b, only_a, only_b), (b, a, only_b, only_a)):
+            locked = inside & ~_open_union(st, rest_first) & ~_placed_digits(st, rest_first)
+            if not locked:
+                continue
+            locked &= _open_union(st, rest_second)
+            if not locked:
+                continue
+            cuts = _cut(st, [i for i in rest_second if not st.placed[i]], locked)
+            if cuts:
+                if run.explain:
+                    ds = _and_list([str(d) for d in digits_of(locked)])
+                    run.reason = (f"in {g.names[first]}, {ds} can only go where it meets {g.names[second]}, "
+                                  f"so the rest of {g.names[second]} can't hold {'it' if locked & (locked - 1) == 0 else 'them'}; "
+                                  f"{_cuts_text(st, cuts)}.")
+                return 1
+    return 0
+
+
+def _placed_digits(st: State, cells: Sequence[int]) -> int:
+    u = 0
+    for i in cells:
+        if st.placed[i]:
+            u |= st.cand[i]
+    return u
+
+
+def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        cand, placed = st.cand, st.placed
+        for h, cells in enumerate(g.houses):
+            open_all = [i for i in cells if not placed[i]]
+            if len(open_all) <= size:
+                continue
+            small = [i for i in open_all if cand[i].bit_count() <= size]
+            for group in combinations(small, size):
+                u = 0
+                for i in group:
+                    u |= cand[i]
+                if u.bit_count() != size:
+                    continue
+                cuts = _cut(st, [i for i in open_all if i not in group], u)
+                if cuts:
+                    if run.explain:
+                        where = _and_list([cell_name(i, g.n) for i in group])
+                        ds = _and_list([str(d) for d in digits_of(u)])
+                        run.reason = (f"in {g.names[h]}, {where} can only hold {ds} between them, "
+                                      f"so the other cells can't; {_cuts_text(st, cuts)}.")
+                    return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        cand, placed = st.cand, st.placed
+        for h, cells in enumerate(g.houses):
+            open_all = [i for i in cells if not placed[i]]
+            if len(open_all) <= size:
+                continue
+            spots: dict[int, list[int]] = {}
+            for d in range(g.n):
+                where = [i for i in open_all if cand[i] >> d & 1]
+                if 1 <= len(where) <= size:
+                    spots[d] = where
+            for ds in combinations(sorted(spots), size):
+                group = sorted({i for d in ds for i in spots[d]})
+                if len(group) != size:
+                    continue
+                keep = 0
+                for d in ds:
+                    keep |= 1 << d
+                cuts = _cut(st, group, ~keep)
+                if cuts:
+                    if run.explain:
+                        where = _and_list([cell_name(i, g.n) for i in group])
+                        dtext = _and_list([str(d + 1) for d in ds])
+                        run.reason = (f"in {g.names[h]}, {dtext} fit only in {where}, "
+                                      f"so those cells hold nothing else; {_cuts_text(st, cuts)}.")
+                    return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+# --- hard ------------------------------------------------------------------------
+
+def t_x_wing(g: Geometry, st: State, run: Run) -> int:
+    n = g.n
+    cand, placed = st.cand, st.placed
+    for base, cover in ((0, n), (n, 0)):  # rows then columns as the base lines
+        for d in range(n):
+            m = 1 << d
+            pos: dict[tuple[int, int], list[int]] = {}
+            for k in range(n):
+                cells = g.houses[base + k]
+                where = [j for j, i in enumerate(cells) if not placed[i] and cand[i] & m]
+                if len(where) == 2:
+                    pos.setdefault((where[0], where[1]), []).append(k)
+            for (j1, j2), lines in pos.items():
+                if len(lines) < 2:
+                    continue
+                k1, k2 = lines[0], lines[1]
+                wing = {g.houses[base + k1][j1], g.houses[base + k1][j2],
+                        g.houses[base + k2][j1], g.houses[base + k2][j2]}
+                others = [i for j in (j1, j2) for i in g.houses[cover + j]
+                          if i not in wing and not placed[i]]
+                cuts = _cut(st, others, m)
+                if cuts:
+                    if run.explain:
+                        lines_t = f"{g.names[base + k1]} and {g.names[base + k2]}"
+                        cover_t = f"{g.names[cover + j1]} and {g.names[cover + j2]}"
+                        run.reason = (f"in {lines_t}, {d + 1} can only go in {cover_t}; whichever way "
+                                      f"round, it takes both of those, so no other cell of {cover_t} "
+                                      f"can be {d + 1}; {_cuts_text(st, cuts)}.")
+                    return 1
+    return 0
+
+
+def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
+    n = g.n
+    cand, placed = st.cand, st.placed
+    pairs = [i for i in range(n * n) if not placed[i] and cand[i].bit_count() == 2]
+    pair_set = set(pairs)
+    for pivot in pairs:
+        pm = cand[pivot]
+        wings = [j for j in g.peers[pivot] if j in pair_set and (cand[j] & pm).bit_count() == 1]
+        for a, b in combinations(wings, 2):
+            za, zb = cand[a] & ~pm, cand[b] & ~pm
+            if za != zb or cand[a] & cand[b] & pm:
+                continue
+            peers_b = set(g.peers[b])
+            targets = [i for i in g.peers[a] if i in peers_b and i != pivot and not placed[i]]
+            cuts = _cut(st, targets, za)
+            if cuts:
+                if run.explain:
+                    z = za.bit_length()
+                    x, y = digits_of(pm)
+                    run.reason = (f"{cell_name(pivot, n)} is {x} or {y}; either way one of "
+                                  f"{cell_name(a, n)} ({_and_list([str(v) for v in digits_of(cand[a])], 'or')}) and "
+                                  f"{cell_name(b, n)} ({_and_list([str(v) for v in digits_of(cand[b])], 'or')}) "
+                                  f"is {z}, so no cell that sees both can be {z}; {_cuts_text(st, cuts)}.")
+                return 1
+    return 0
+
+
+# --- expert ----------------------------------------------------------------------
+
+def t_trial(g: Geometry, st: State, run: Run) -> int:
+    n = g.n
+    # Only cells with few candidates: a player tries a pair, not a spread of six.
+    order = sorted((st.cand[i].bit_count(), i) for i in range(n * n)
+                   if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES)
+    for _, i in order:
+        for d in digits_of(st.cand[i]):
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+                solve(sub, TRIAL_DEPTH, Run())
+            except Contradiction:
+                st.elim(i, bit(d))
+                if run.explain:
+                    run.reason = (f"suppose {cell_name(i, n)} were {d}: following it through with the "
+                                  f"simpler techniques leads to a contradiction, so it can't be {d}.")
+                return 1
+    return 0
+
+
+Technique = Callable[[Geometry, State, Run], int]
+LADDER: tuple[tuple[str, Technique], ...] = (
+    ("naked_single", t_naked_single),
+    ("hidden_single", t_hidden_single),
+    ("locked_candidates", t_locked_candidates),
+    ("naked_pair", _naked(2, "naked_pair")),
+    ("hidden_pair", _hidden(2, "hidden_pair")),
+    ("naked_triple", _naked(3, "naked_triple")),
+    ("hidden_triple", _hidden(3, "hidden_triple")),
+    ("x_wing", t_x_wing),
+    ("xy_wing", t_xy_wing),
+    ("trial", t_trial),
+)
+
+
+def solve(st: State, max_level: Level, run: Run) -> bool:
+    """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
+
+    After any progress it restarts with the easiest technique. Raises
+    ``Contradiction`` when the position has no solution.
+    """
+    techs = [(name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level]
+    counts = run.counts
+    g = st.board
+    while st.unplaced:
+        for name, fn in techs:
+            st.fresh = []
+            used = fn(g, st, run)
+            if not used:
+                continue
+            counts[name] = counts.get(name, 0) + used
+            if name != "naked_single":
+                # Cells this technique itself reduced to one candidate are its result.
+                fixed = []
+                fresh, st.fresh = st.fresh, []
+                for i in fresh:
+                    if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1):
+                        fixed.append(i)
+                        st.place(i)
+                if run.steps is not None:
+                    run.steps.append(Step(
+                        name, tuple(((i // g.n, i % g.n), str(st.cand[i].bit_length())) for i in fixed),
+                        run.reason))
+            break
+        else:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """What one ladder run found."""
+
+    solved: bool
+    level: Level                 # hardest tier used
+    counts: dict[str, int]
+    grid: tuple[str, ...]
+    steps: list[Step] | None
+    contradiction: bool = False
+
+
+def start(geo: Geometry, givens: Sequence[tuple[int, int]]) -> State:
+    """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash."""
+    st = State(geo)
+    for i, d in givens:
+        st.give(i, d)
+    return st
+
+
+def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level = Level.EXPERT,
+               explain: bool = False) -> LadderResult:
+    """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``."""
+    run = Run(explain)
+    st = State(geo)
+    contradiction = False
+    try:
+        for i, d in givens:
+            st.give(i, d)
+        solved = solve(st, max_level, run)
+    except Contradiction:
+        solved, contradiction = False, True
+    level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
+    return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
+
+
+def score_of(counts: dict[str, int], level: Level, n: int) -> float:
+    """A finer measure inside ``level``: level + a fraction growing with the weighted effort."""
+    effort = sum(TECHNIQUE_WEIGHT[t] * c for t, c in counts.items()) / (n * n)
+    return round(int(level) + effort / (effort + 1.0), 3)
+
+
+# --- filling and exact counting --------------------------------------------------
+
+def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> list[int] | None:
+    """A random complete grid (flat digits) keeping every house, or None past ``budget`` nodes.
+
+    Depth-first with the fewest-candidates cell first and digits in random
+    order; for Sudoku sizes this almost never backtracks far.
+    """
+    n = geo.n
+    cand = [full_mask(n)] * (n * n)
+    grid = [0] * (n * n)
+    peers = geo.peers
+    nodes = 0
+
+    def rec(cand: list[int], left: int) -> list[int] | None:
+        nonlocal nodes
+        if not left:
+            return grid
+        nodes += 1
+        if nodes > budget:
+            return None
+        best, best_count = -1, n + 1
+        for i in range(n * n):
+            if not grid[i]:
+                k = cand[i].bit_count()
+                if k < best_count:
+                    best, best_count = i, k
+                    if k <= 1:
+                        break
+        if best_count == 0:
+            return None
+        ds = digits_of(cand[best])
+        rng.shuffle(ds)
+        for d in ds:
+            b = bit(d)
+            nxt = cand[:]
+            ok = True
+            for j in peers[best]:
+                if not grid[j] and nxt[j] & b:
+                    nxt[j] &= ~b
+                    if not nxt[j]:
+                        ok = False
+                        break
+            if not ok:
+                continue
+            grid[best] = d
+            if rec(nxt, left - 1) is not None:
+                return grid
+            grid[best] = 0
+            if nodes > budget:
+                return None
+        return None
+
+    got = rec(cand, n * n)
+    return list(got) if got is not None else None
+
+
+@lru_cache(maxsize=None)
+def house_clauses(geo: Geometry) -> tuple[tuple[int, ...], ...]:
+    """Latin clauses plus, for every extra house, each digit exactly once (variable (i*n)+d)."""
+    n = geo.n
+    out = list(latin_clauses(n))
+    for cells in geo.houses[2 * n:]:
+        for d in range(1, n + 1):
+            group = [i * n + d for i in cells]
+            out.append(tuple(group))
+            out += [(-a, -b) for a, b in combinations(group, 2)]
+    return tuple(out)
+
+
+def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
+              extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
+    """Up to ``limit`` solutions (flat digit lists) by SAT; ``extra`` clauses for other constraints."""
+    n = geo.n
+    clauses = list(house_clauses(geo)) + [list(c) for c in extra]
+    clauses += [[i * n + d] for i, d in givens]
+    watch = list(range(1, n * n * n + 1))
+    out = []
+    for model in models(clauses, watch, limit):
+        digits = [0] * (n * n)
+        for v in model:
+            i, d = divmod(v - 1, n)
+            digits[i] = d + 1
+        out.append(digits)
+    return out

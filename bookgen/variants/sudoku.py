@@ -1,0 +1,444 @@
+"""Sudoku (and Sudoku X with ``diagonal: true``).
+
+Rules: fill an N x N grid (N = 4, 6, 8 or 9) so that every row, every column
+and every box (2x2, 2x3, 2x4 or 3x3 cells: R rows by C columns, R x C = N)
+holds each digit 1..N exactly once. With ``diagonal: true`` (Sudoku X) both
+main diagonals hold every digit once too.
+
+Representation: a ``Puzzle`` with ``variant="sudoku"``, givens as N row
+strings of digits and ``.``, the solution as N digit strings, and rules
+``{"box": (R, C), "diagonal": bool}`` (the box is fixed by the size; JSON
+writes it as a list). Solving, grading and counting are the house engine
+(``bookgen.solve.houses``): rows and columns of a Latin square plus the
+boxes and, for Sudoku X, the diagonals as extra houses.
+
+Techniques by tier:
+- easy: naked singles (a cell with one candidate left), hidden singles (a
+  digit that fits only one cell of a row, column, box or diagonal);
+- medium: locked candidates (pointing and claiming: a digit of a box
+  confined to one row or column, or the other way round), naked and hidden
+  pairs;
+- hard: naked and hidden triples, X-wing, XY-wing;
+- expert: one trial on a two-candidate cell refuted by the tiers above;
+  never nested.
+
+Generation: a random full grid (depth first, fewest candidates first, digits
+in random order), then givens are removed in random order: first every
+given the others give back at once by a single, then (above easy) every
+given the target tier's techniques still recover, and for expert a few more
+that only a trial recovers. The result is kept only when the ladder grades
+it exactly at the target level, and the SAT solver proves it unique.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import BOLD, CENTER, THIN, Pen
+from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
+from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
+from bookgen.core.variant import Step, Technique
+from bookgen.variants.binarygrid import _shape_problems
+from bookgen.solve.houses import (
+    TECHNIQUE_LEVEL, Contradiction, Geometry, Run, geometry, random_filling, run_ladder, score_of,
+    solutions, solve, start,
+)
+
+BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
+SIZES: tuple[int, ...] = tuple(BOXES)
+ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: ~1 in 20 grades hard)
+FILL_BUDGET = 20000    # search nodes for one random full grid
+EXPERT_EXTRA = 4       # givens removed beyond the hard-minimal puzzle at expert
+GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
+ANSWER_GREY = 0.3
+# The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
+MAX_LEVEL: dict[tuple[int, bool], Level] = {
+    (4, False): Level.EASY, (4, True): Level.EASY,
+    (6, False): Level.EASY,  # 0 mediums in 200 minimal 6x6 grids; with diagonals all levels occur
+}
+
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    "naked_single": ("Naked singles", "A cell whose row, column and box already hold every other digit takes the one left."),
+    "hidden_single": ("Hidden singles", "A digit that fits in only one cell of a row, column or box goes there."),
+    "locked_candidates": ("Locked candidates", "If a digit of a box can only go in one row (or column), the rest of that row can't have it; "
+                          "and if a digit of a row can only go in one box, the rest of that box can't."),
+    "naked_pair": ("Naked pairs", "Two cells of a house that can only hold the same two digits take them both: no other cell of the house can."),
+    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a house fill them: those cells hold nothing else."),
+    "naked_triple": ("Naked triples", "The same with three cells that hold only three digits between them."),
+    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells of a house."),
+    "x_wing": ("X-wing", "A digit that fits only in the same two columns of two rows fills those four corners two ways; "
+               "either way the rest of both columns can't have it (and the same with rows and columns swapped)."),
+    "xy_wing": ("XY-wing", "A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
+                "so a cell that sees both can't be z."),
+    "trial": ("One trial", "Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
+              "the cell holds the other one."),
+}
+
+
+class SudokuVariant:
+    """Sudoku on 4x4 to 9x9 grids, optionally with both diagonals (Sudoku X); stateless."""
+
+    name = "sudoku"
+    aliases: tuple[str, ...] = ("classic-sudoku",)
+    title = "Sudoku"
+    rules_text: tuple[str, ...] = (
+        "Fill the grid so that every row, every column and every bold box holds each digit "
+        "from 1 to N exactly once.",
+        "Some digits are given; they can't be changed.",
+        "Each puzzle has exactly one solution, reachable by logic alone.",
+    )
+    techniques: tuple[Technique, ...] = tuple(
+        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    sizes: tuple[int, ...] = SIZES
+    default_size = 9
+
+    # --- rules ----------------------------------------------------------------------
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Complete and check the rule options; ``ValueError`` with a one-line message.
+
+        ``box`` is fixed by the size; a box that belongs to another Sudoku size
+        (a section listing several sizes) is replaced by this size's box.
+        """
+        if size not in SIZES:
+            raise ValueError(f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
+        raw = {} if raw is None else raw
+        if not isinstance(raw, Mapping):
+            raise ValueError("Sudoku rules must be a mapping of options")
+        unknown = sorted(str(k) for k in raw if k not in ("box", "diagonal"))
+        if unknown:
+            raise ValueError(f"unknown Sudoku rule option {unknown[0]!r}; expected diagonal (or box)")
+        diagonal = raw.get("diagonal", False)
+        if type(diagonal) is not bool:
+            raise ValueError(f"diagonal must be true or false, got {diagonal!r}")
+        box = BOXES[size]
+        if "box" in raw:
+            got = raw["box"]
+            ok = isinstance(got, (list, tuple)) and len(got) == 2 and all(type(x) is int for x in got)
+            if not ok or (tuple(got) != box and tuple(got) not in BOXES.values()):
+                raise ValueError(f"a {size}\u00d7{size} Sudoku has boxes of {box[0]}\u00d7{box[1]} cells "
+                                 f"(box: [{box[0]}, {box[1]}]), not {got!r}")
+        return {"box": box, "diagonal": diagonal}
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rule sentences for these options (Sudoku X adds the diagonals)."""
+        lines = list(self.rules_text)
+        if rules.get("diagonal"):
+            lines.insert(1, "Sudoku X: both long diagonals, marked in the grid, also hold each digit once.")
+        return tuple(lines)
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably, or None."""
+        if size not in SIZES:
+            return f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
+        top = MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
+        if level > top:
+            grid = f"{size}\u00d7{size}"
+            return (f"a {grid} Sudoku{' X' if rules.get('diagonal') else ''} is never harder than "
+                    f"{top.key}; choose a larger size or an easier level")
+        return None
+
+    # --- generation -----------------------------------------------------------------
+
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle that grades exactly ``level``; ``GenerationError`` when out of budget."""
+        rules = self.parse_rules(rules, size)
+        problem = self.check_request(size, rules, level)
+        if problem:
+            raise GenerationError(problem)
+        geo = _geometry(size, rules)
+        for _ in range(ATTEMPTS):
+            sol = random_filling(geo, rng, FILL_BUDGET)
+            if sol is None:
+                continue
+            given = _carve(geo, sol, level, rng)
+            givens = [(i, sol[i]) for i in range(size * size) if given[i]]
+            res = run_ladder(geo, givens, Level.EXPERT)
+            if not (res.solved and res.level == level):
+                continue
+            if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
+                raise AssertionError("ladder-solved Sudoku is not unique: engine bug")
+            grade = Grade(res.level, score_of(res.counts, res.level, size), dict(sorted(res.counts.items())))
+            return Puzzle(self.name, size, rules, _rows(given, sol, size), _rows(None, sol, size), grade=grade)
+        raise GenerationError(
+            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
+            f"Sudoku{' X' if rules['diagonal'] else ''} in {ATTEMPTS} attempts; "
+            "try another seed, a lower level or a larger grid")
+
+    # --- checking -------------------------------------------------------------------
+
+    def validate(self, puzzle: Puzzle) -> list[str]:
+        """Every house the solution breaks, and givens that disagree with it."""
+        n = puzzle.size
+        digits = "".join(str(d) for d in range(1, n + 1))
+        problems = _shape_problems(puzzle.solution, n, digits, "solution")
+        problems += _shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
+        if problems:
+            return problems
+        geo = _geometry(n, puzzle.rules)
+        flat = "".join(puzzle.solution)
+        for h, cells in enumerate(geo.houses):
+            have = {flat[i] for i in cells}
+            if len(have) != n:
+                missing = sorted(set(digits) - have)
+                problems.append(f"{geo.names[h]} lacks {', '.join(missing)}")
+        for r in range(n):
+            for c in range(n):
+                g = puzzle.givens[r][c]
+                if g != EMPTY and g != puzzle.solution[r][c]:
+                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        return problems
+
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions by the exact SAT solver."""
+        n = puzzle.size
+        found = solutions(_geometry(n, puzzle.rules), _givens(puzzle), limit)
+        return [tuple("".join(str(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
+
+    def _ladder(self, puzzle: Puzzle, explain: bool):
+        return run_ladder(_geometry(puzzle.size, puzzle.rules), _givens(puzzle), Level.EXPERT, explain)
+
+    def grade(self, puzzle: Puzzle) -> Grade:
+        """Hardest technique the ladder needed, a score, and technique counts."""
+        res = self._ladder(puzzle, False)
+        return Grade(res.level, score_of(res.counts, res.level, puzzle.size),
+                     dict(sorted(res.counts.items())), res.solved)
+
+    def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
+        """The ladder's steps, the grid it reached, and whether it is solved."""
+        res = self._ladder(puzzle, True)
+        return list(res.steps or []), res.grid, res.solved
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Shaded givens, thin cell lines, bold box lines and frame, diagonals for Sudoku X."""
+        n = puzzle.size
+        rows, cols = BOXES[n]
+        for r in range(n):
+            for c in range(n):
+                if puzzle.givens[r][c] != EMPTY:
+                    pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
+        if puzzle.rules.get("diagonal"):
+            pen.line(0, 0, n, n, THIN)
+            pen.line(n, 0, 0, n, THIN)
+        for k in range(1, n):
+            pen.line(k, 0, k, n, BOLD if k % cols == 0 else THIN)
+            pen.line(0, k, n, k, BOLD if k % rows == 0 else THIN)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        for r in range(n):
+            for c in range(n):
+                g = puzzle.givens[r][c]
+                if g != EMPTY:
+                    pen.text(c + 0.5, r + 0.5, g, 0.42, bold=True, anchor=CENTER)
+                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
+                    pen.text(c + 0.5, r + 0.5, puzzle.solution[r][c], 0.42, anchor=CENTER, grey=ANSWER_GREY)
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """``{"rules": {"box": [R, C], "diagonal": false}}``."""
+        return {"rules": {"box": list(puzzle.rules["box"]), "diagonal": puzzle.rules["diagonal"]}}
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
+        size = data.get("size")
+        if type(size) is not int or size not in SIZES:
+            raise ValueError(f"size must be one of {', '.join(map(str, SIZES))}, got {size!r}")
+        raw_rules = data.get("rules")
+        if isinstance(raw_rules, Mapping) and "box" in raw_rules and \
+                (not isinstance(raw_rules["box"], (list, tuple)) or tuple(raw_rules["box"]) != BOXES[size]):
+            box = BOXES[size]
+            raise ValueError(f"a {size}\u00d7{size} Sudoku has boxes [{box[0]}, {box[1]}], not {raw_rules['box']!r}")
+        rules = self.parse_rules(raw_rules, size)
+        givens, solution = data.get("givens"), data.get("solution")
+        digits = "".join(str(d) for d in range(1, size + 1))
+        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        if problems:
+            raise ValueError(problems[0])
+        return Puzzle(self.name, size, rules, tuple(givens), tuple(solution))
+
+    # --- text (``bookgen solve``) ------------------------------------------------------
+
+    def sniff_text(self, text: str) -> int:
+        """Digits 2..9 in a grid say Sudoku (a legend with ``:`` says KenKen first)."""
+        return 20 if any(ch in text for ch in "23456789") else 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """Rows of digits with ``.`` (or ``0``) for an empty cell; ``|`` and rule lines are ignored."""
+        rows: list[list[str]] = []
+        row_lines: list[_Line] = []
+        for line in lines:
+            if all(ch in "-+|=_ " for ch in line.text):
+                continue  # a box rule such as ------+-------+------
+            cells = []
+            for k, ch in enumerate(line.text):
+                if ch.isspace() or ch == "|":
+                    continue
+                if ch in "0.":
+                    cells.append(EMPTY)
+                elif ch in "123456789":
+                    cells.append(ch)
+                else:
+                    raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}; Sudoku cells "
+                                          "are digits, or . (or 0) for an empty cell")
+            rows.append(cells)
+            row_lines.append(line)
+        if not rows:
+            raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+        n = _square(rows, row_lines, SIZES, self.title, file)
+        for cells, line in zip(rows, row_lines):
+            for k, ch in enumerate(cells):
+                if ch != EMPTY and int(ch) > n:
+                    raise PuzzleTextError(file, line.number, None, f"digit {ch} in a {n}\u00d7{n} Sudoku, "
+                                          f"whose digits are 1 to {n}")
+        rules = _rules(self, options, n, header, file)
+        blank = tuple(EMPTY * n for _ in range(n))
+        return Puzzle(self.name, n, rules, tuple("".join(r) for r in rows), blank)
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        head = self.name + (" diagonal=true" if puzzle.rules.get("diagonal") else "")
+        return head + "\n" + "\n".join(self.text_lines(puzzle, puzzle.givens, ascii=True)) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """``rows`` with ``|`` between boxes and a rule line between bands of boxes."""
+        n = puzzle.size
+        box_rows, box_cols = BOXES[n]
+        out = []
+        for r, row in enumerate(rows):
+            if r and r % box_rows == 0:
+                out.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
+            out.append(" | ".join(" ".join(row[c:c + box_cols]) for c in range(0, n, box_cols)))
+        return out
+
+    def symbol_text(self, symbol: str, ascii: bool = False) -> str:
+        """A digit prints as itself."""
+        return symbol
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """``30 givens`` (and ``diagonals`` for Sudoku X)."""
+        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        if puzzle.rules.get("diagonal"):
+            parts.append("diagonals")
+        return parts
+
+
+def _geometry(n: int, rules: Mapping[str, Any]) -> Geometry:
+    return geometry(n, BOXES[n], bool(rules.get("diagonal")))
+
+
+def _givens(puzzle: Puzzle) -> list[tuple[int, int]]:
+    n = puzzle.size
+    return [(r * n + c, int(ch)) for r, row in enumerate(puzzle.givens) for c, ch in enumerate(row) if ch != EMPTY]
+
+
+def _rows(given: Sequence[bool] | None, sol: Sequence[int], n: int) -> tuple[str, ...]:
+    return tuple("".join(str(sol[r * n + c]) if given is None or given[r * n + c] else EMPTY
+                         for c in range(n)) for r in range(n))
+
+
+def _single_here(geo: Geometry, sol: Sequence[int], given: Sequence[bool], i: int) -> bool:
+    """Whether the other givens give cell ``i`` back at once, by a naked or a hidden single."""
+    n = geo.n
+    seen = 0
+    for j in geo.peers[i]:
+        if given[j]:
+            seen |= 1 << sol[j]
+    if seen.bit_count() == n - 1:
+        return True
+    d = sol[i]
+    for h in geo.houses_of[i]:
+        for j in geo.houses[h]:
+            if j == i or given[j]:
+                continue
+            if not any(given[k] and sol[k] == d for k in geo.peers[j]):
+                break  # d could still go at j
+        else:
+            return True
+    return False
+
+
+def _carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random) -> list[bool]:
+    """Which cells stay given: removed in random order while the target tier still solves."""
+    n = geo.n
+    given = [True] * (n * n)
+    cells = list(range(n * n))
+    rng.shuffle(cells)
+    for i in cells:
+        given[i] = False
+        if not _single_here(geo, sol, given, i):
+            given[i] = True
+    if level == Level.EASY:
+        return given
+    tier = min(level, Level.HARD)
+
+    def rest() -> list[tuple[int, int]]:
+        return [(j, sol[j]) for j in range(n * n) if given[j]]
+
+    # Removals that keep the puzzle below the target tier wait until one has
+    # raised it: minimal puzzles reached in plain random order mostly grade easy.
+    reached = False
+    waiting = []
+    for i in cells:
+        if not given[i]:
+            continue
+        given[i] = False
+        res = run_ladder(geo, rest(), tier)
+        if res.solved and (reached or res.level == tier):
+            reached = True
+        else:
+            given[i] = True
+            if res.solved:
+                waiting.append(i)
+    for i in waiting:
+        given[i] = False
+        if not run_ladder(geo, rest(), tier).solved:
+            given[i] = True
+    if level == Level.EXPERT:
+        removed = 0
+        for i in cells:
+            if removed >= EXPERT_EXTRA:
+                break
+            if given[i]:
+                given[i] = False
+                if _trial_settles(geo, rest(), i, sol[i]):
+                    removed += 1
+                else:
+                    given[i] = True
+    return given
+
+
+def _trial_settles(geo: Geometry, givens: Sequence[tuple[int, int]], cell: int, digit: int) -> bool:
+    """Whether, with ``cell`` open, the hard tier stalls and one trial on ``cell`` settles the rest."""
+    st = start(geo, givens)
+    if solve(st, Level.HARD, Run()):
+        return False  # the hard tier alone: not an expert removal
+    cand = st.cand[cell]
+    if cand.bit_count() != 2:
+        return False
+    wrong = st.copy()
+    try:
+        wrong.elim(cell, 1 << (digit - 1))
+        wrong.elim(cell, ~(cand & ~(1 << (digit - 1))))
+        solve(wrong, Level.HARD, Run())
+        return False
+    except Contradiction:
+        pass
+    try:
+        st.give(cell, digit)
+        return solve(st, Level.HARD, Run())
+    except Contradiction:  # pragma: no cover - the right digit can't contradict
+        return False
+
+
+SUDOKU = SudokuVariant()
