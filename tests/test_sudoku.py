@@ -15,7 +15,7 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import GenerationError
 from bookgen.puzzletext import PuzzleTextError, grid_lines, parse_text, solve_report, to_text
 from bookgen.solve.houses import (
-    LADDER, TECHNIQUE_LEVEL, Contradiction, Run, State, geometry, run_ladder, solutions,
+    LADDER, TECHNIQUE_LEVEL, Contradiction, Run, State, geometry, run_ladder, solutions, start,
 )
 from bookgen.solve.latin import bit
 from bookgen.variants.sudoku import SUDOKU
@@ -138,10 +138,12 @@ def test_each_tier_has_a_puzzle_the_tiers_below_cannot_solve(level, text):
 
 
 def test_a_contradiction_is_reported():
-    st = _state({(0, c): {1} for c in range(2)})
-    with pytest.raises(Contradiction):
-        for name, fn in LADDER[:2]:
-            fn(st.board, st, Run())
+    with pytest.raises(Contradiction, match="two 1s"):
+        start(G9, [(0, 1), (5, 1)])  # two 1s in row 1
+    st = _state({(0, c): set(range(2, 10)) for c in range(9)})  # row 1 has no place for 1
+    with pytest.raises(Contradiction, match="no place for 1"):
+        dict(LADDER)["hidden_single"](G9, st, Run())
+    assert not run_ladder(G9, [(0, 1), (1, 1)]).solved
 
 
 # ----- exact counting against brute force on 4x4 ---------------------------------------------

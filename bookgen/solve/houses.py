@@ -44,7 +44,6 @@ from bookgen.core.difficulty import Level
 from bookgen.core.variant import Step
 from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
 from bookgen.solve.latin import bit, digits_of, full_mask
-from bookgen.solve.latin_sat import latin_clauses
 from bookgen.solve.sat import models
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -140,14 +139,17 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "fresh")
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued")
 
     def __init__(self, geo: Geometry) -> None:
         self.board = geo
         self.cand = [full_mask(geo.n)] * (geo.n * geo.n)
         self.placed = [False] * (geo.n * geo.n)
         self.unplaced = geo.n * geo.n
-        self.fresh: list[int] = []  # cells the current technique reduced to one candidate
+        # Every cell reduced to one candidate, in order; naked singles take them from ``queued``
+        # on, and the driver credits those a technique produced to that technique.
+        self.fresh: list[int] = []
+        self.queued = 0
 
     def copy(self) -> "State":
         """An independent copy."""
@@ -156,7 +158,8 @@ class State:
         other.cand = self.cand[:]
         other.placed = self.placed[:]
         other.unplaced = self.unplaced
-        other.fresh = []
+        other.fresh = self.fresh[:]
+        other.queued = self.queued
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -178,9 +181,16 @@ class State:
         self.unplaced -= 1
         b = self.cand[i]
         cand = self.cand
+        fresh = self.fresh
         for j in self.board.peers[i]:
-            if cand[j] & b:
-                self.elim(j, b)
+            c = cand[j]
+            if c & b:  # elim(j, b), inlined: this is the hottest loop of the ladder
+                c &= ~b
+                if not c:
+                    raise Contradiction(f"{cell_name(j, self.board.n)} has no digit left")
+                cand[j] = c
+                if not c & (c - 1):
+                    fresh.append(j)
 
     def give(self, i: int, d: int) -> None:
         """A given (or assumed) digit: fix it and place it."""
@@ -232,7 +242,11 @@ def _cuts_text(st: State, cuts: list[tuple[int, int]]) -> str:
 def t_naked_single(g: Geometry, st: State, run: Run) -> int:
     placed = 0
     cand = st.cand
-    for i in range(g.n * g.n):
+    fresh = st.fresh
+    k = st.queued
+    while k < len(fresh):  # placing a cell may queue more
+        i = fresh[k]
+        k += 1
         if not st.placed[i] and not cand[i] & (cand[i] - 1):
             st.place(i)
             placed += 1
@@ -243,12 +257,14 @@ def t_naked_single(g: Geometry, st: State, run: Run) -> int:
                     f"{cell_name(i, g.n)} can only be {d}: every other digit is already "
                     "in one of its houses.",
                 ))
+    st.queued = k
     return placed
 
 
 def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
     cand = st.cand
     placed = st.placed
+    full = full_mask(g.n)
     for h, cells in enumerate(g.houses):
         once = 0   # digits seen in exactly one open cell so far
         more = 0   # digits seen in two or more
@@ -260,8 +276,8 @@ def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
             else:
                 more |= once & m
                 once = (once | m) & ~more
-        if (once | more | done) != full_mask(g.n):
-            missing = digits_of(full_mask(g.n) & ~(once | more | done))[0]
+        if (once | more | done) != full:
+            missing = digits_of(full & ~(once | more | done))[0]
             raise Contradiction(f"{g.names[h]} has no place for {missing}")
         once &= ~done
         while once:
@@ -279,44 +295,34 @@ def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
 
 # --- medium ----------------------------------------------------------------------
 
-def _open_union(st: State, cells: Sequence[int]) -> int:
-    u = 0
-    cand, placed = st.cand, st.placed
-    for i in cells:
-        if not placed[i]:
-            u |= cand[i]
-    return u
-
-
 def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
+    # A placed digit is gone from every other cell of its houses, so unions over
+    # whole segments (placed cells included) never let it look locked somewhere.
+    cand = st.cand
     for a, b, both, only_a, only_b in g.overlaps:
-        inside = _open_union(st, both)
-        if not inside:
-            continue
-        for first, second, rest_first, rest_second in ((a, b, only_a, only_b), (b, a, only_b, only_a)):
-            locked = inside & ~_open_union(st, rest_first) & ~_placed_digits(st, rest_first)
-            if not locked:
-                continue
-            locked &= _open_union(st, rest_second)
+        inside = 0
+        for i in both:
+            inside |= cand[i]
+        rest_a = 0
+        for i in only_a:
+            rest_a |= cand[i]
+        rest_b = 0
+        for i in only_b:
+            rest_b |= cand[i]
+        for first, second, locked, rest_second in ((a, b, inside & ~rest_a & rest_b, only_b),
+                                                   (b, a, inside & ~rest_b & rest_a, only_a)):
             if not locked:
                 continue
             cuts = _cut(st, [i for i in rest_second if not st.placed[i]], locked)
             if cuts:
                 if run.explain:
                     ds = _and_list([str(d) for d in digits_of(locked)])
+                    them = "it" if not locked & (locked - 1) else "them"
                     run.reason = (f"in {g.names[first]}, {ds} can only go where it meets {g.names[second]}, "
-                                  f"so the rest of {g.names[second]} can't hold {'it' if locked & (locked - 1) == 0 else 'them'}; "
+                                  f"so the rest of {g.names[second]} can't hold {them}; "
                                   f"{_cuts_text(st, cuts)}.")
                 return 1
     return 0
-
-
-def _placed_digits(st: State, cells: Sequence[int]) -> int:
-    u = 0
-    for i in cells:
-        if st.placed[i]:
-            u |= st.cand[i]
-    return u
 
 
 def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
@@ -346,6 +352,19 @@ def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     return tech
 
 
+
+def _positions(cand: Sequence[int], cells: Sequence[int], n: int) -> list[int]:
+    """Per digit (0-based), a bitmask of the positions in ``cells`` where it is still possible."""
+    pos = [0] * n
+    for k, i in enumerate(cells):
+        m = cand[i]
+        while m:
+            b = m & -m
+            pos[b.bit_length() - 1] |= 1 << k
+            m ^= b
+    return pos
+
+
 def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
         cand, placed = st.cand, st.placed
@@ -353,15 +372,15 @@ def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
             open_all = [i for i in cells if not placed[i]]
             if len(open_all) <= size:
                 continue
-            spots: dict[int, list[int]] = {}
-            for d in range(g.n):
-                where = [i for i in open_all if cand[i] >> d & 1]
-                if 1 <= len(where) <= size:
-                    spots[d] = where
-            for ds in combinations(sorted(spots), size):
-                group = sorted({i for d in ds for i in spots[d]})
-                if len(group) != size:
+            pos = _positions(cand, open_all, g.n)
+            digits = [d for d in range(g.n) if pos[d] and pos[d].bit_count() <= size]
+            for ds in combinations(digits, size):
+                u = 0
+                for d in ds:
+                    u |= pos[d]
+                if u.bit_count() != size:
                     continue
+                group = [i for k, i in enumerate(open_all) if u >> k & 1]
                 keep = 0
                 for d in ds:
                     keep |= 1 << d
@@ -384,22 +403,32 @@ def t_x_wing(g: Geometry, st: State, run: Run) -> int:
     n = g.n
     cand, placed = st.cand, st.placed
     for base, cover in ((0, n), (n, 0)):  # rows then columns as the base lines
-        for d in range(n):
-            m = 1 << d
-            pos: dict[tuple[int, int], list[int]] = {}
-            for k in range(n):
-                cells = g.houses[base + k]
-                where = [j for j, i in enumerate(cells) if not placed[i] and cand[i] & m]
-                if len(where) == 2:
-                    pos.setdefault((where[0], where[1]), []).append(k)
-            for (j1, j2), lines in pos.items():
-                if len(lines) < 2:
+        # where[d][k]: positions of digit d in base line k (a mask over the cover lines)
+        where = [[0] * n for _ in range(n)]
+        for k in range(n):
+            line = g.houses[base + k]
+            for j, i in enumerate(line):
+                if placed[i]:
                     continue
-                k1, k2 = lines[0], lines[1]
-                wing = {g.houses[base + k1][j1], g.houses[base + k1][j2],
-                        g.houses[base + k2][j1], g.houses[base + k2][j2]}
-                others = [i for j in (j1, j2) for i in g.houses[cover + j]
-                          if i not in wing and not placed[i]]
+                m = cand[i]
+                while m:
+                    b = m & -m
+                    where[b.bit_length() - 1][k] |= 1 << j
+                    m ^= b
+        for d in range(n):
+            seen: dict[int, int] = {}
+            for k, mask in enumerate(where[d]):
+                if mask.bit_count() != 2:
+                    continue
+                if mask not in seen:
+                    seen[mask] = k
+                    continue
+                k1, k2 = seen[mask], k
+                j1 = (mask & -mask).bit_length() - 1
+                j2 = mask.bit_length() - 1
+                m = 1 << d
+                others = [i for j in (j1, j2) for kk, i in enumerate(g.houses[cover + j])
+                          if kk not in (k1, k2) and not placed[i]]
                 cuts = _cut(st, others, m)
                 if cuts:
                     if run.explain:
@@ -476,18 +505,21 @@ LADDER: tuple[tuple[str, Technique], ...] = (
 )
 
 
-def solve(st: State, max_level: Level, run: Run) -> bool:
+def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
     """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
 
     After any progress it restarts with the easiest technique. Raises
-    ``Contradiction`` when the position has no solution.
+    ``Contradiction`` when the position has no solution. With ``until`` (a
+    cell) it stops, True, once that cell is placed: the generator asks
+    whether a given it removed comes back.
     """
     techs = [(name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level]
     counts = run.counts
     g = st.board
-    while st.unplaced:
+    placed = st.placed
+    while st.unplaced and (until < 0 or not placed[until]):
         for name, fn in techs:
-            st.fresh = []
+            mark = len(st.fresh)
             used = fn(g, st, run)
             if not used:
                 continue
@@ -495,8 +527,7 @@ def solve(st: State, max_level: Level, run: Run) -> bool:
             if name != "naked_single":
                 # Cells this technique itself reduced to one candidate are its result.
                 fixed = []
-                fresh, st.fresh = st.fresh, []
-                for i in fresh:
+                for i in st.fresh[mark:]:
                     if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1):
                         fixed.append(i)
                         st.place(i)
@@ -523,27 +554,63 @@ class LadderResult:
 
 
 def start(geo: Geometry, givens: Sequence[tuple[int, int]]) -> State:
-    """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash."""
+    """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash.
+
+    Candidates come straight from the digits given in each cell's houses, one
+    pass instead of an elimination per given and peer.
+    """
+    n = geo.n
     st = State(geo)
+    have = [0] * len(geo.houses)
     for i, d in givens:
-        st.give(i, d)
+        b = bit(d)
+        for h in geo.houses_of[i]:
+            if have[h] & b:
+                raise Contradiction(f"{geo.names[h]} has two {d}s")
+            have[h] |= b
+    full = full_mask(n)
+    cand, houses_of = st.cand, geo.houses_of
+    for i in range(n * n):
+        m = full
+        for h in houses_of[i]:
+            m &= ~have[h]
+        cand[i] = m
+    for i, d in givens:
+        cand[i] = bit(d)
+        st.placed[i] = True
+    st.unplaced = n * n - len(givens)
+    for i in range(n * n):
+        m = cand[i]
+        if not m:
+            raise Contradiction(f"{cell_name(i, n)} has no digit left")
+        if not m & (m - 1) and not st.placed[i]:
+            st.fresh.append(i)
     return st
 
 
 def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level = Level.EXPERT,
-               explain: bool = False) -> LadderResult:
-    """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``."""
+               explain: bool = False, until: int = -1) -> LadderResult:
+    """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``
+    (with ``until``, only until that cell is placed)."""
     run = Run(explain)
     st = State(geo)
     contradiction = False
     try:
-        for i, d in givens:
-            st.give(i, d)
-        solved = solve(st, max_level, run)
+        st = start(geo, givens)
+        solved = solve(st, max_level, run, until)
     except Contradiction:
         solved, contradiction = False, True
     level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
     return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
+
+
+def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1) -> bool:
+    """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``): the
+    generator's question, without the grid and the steps ``run_ladder`` reports."""
+    try:
+        return solve(start(geo, givens), max_level, Run(), until)
+    except Contradiction:
+        return False
 
 
 def score_of(counts: dict[str, int], level: Level, n: int) -> float:
@@ -609,26 +676,36 @@ def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> li
     return list(got) if got is not None else None
 
 
-@lru_cache(maxsize=None)
-def house_clauses(geo: Geometry) -> tuple[tuple[int, ...], ...]:
-    """Latin clauses plus, for every extra house, each digit exactly once (variable (i*n)+d)."""
-    n = geo.n
-    out = list(latin_clauses(n))
-    for cells in geo.houses[2 * n:]:
-        for d in range(1, n + 1):
-            group = [i * n + d for i in cells]
-            out.append(tuple(group))
-            out += [(-a, -b) for a, b in combinations(group, 2)]
-    return tuple(out)
-
-
 def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
               extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
-    """Up to ``limit`` solutions (flat digit lists) by SAT; ``extra`` clauses for other constraints."""
+    """Up to ``limit`` solutions (flat digit lists) by SAT; ``extra`` clauses for other constraints.
+
+    Variable ``i * n + d`` says cell ``i`` holds digit ``d``. Only the digits
+    no given peer rules out get a variable (the plain house rule, applied to
+    the givens, not the ladder's deductions), so the formula stays small:
+    every cell holds exactly one of its digits and every house holds every
+    digit at least once, which with N cells per house means exactly once.
+    """
     n = geo.n
-    clauses = list(house_clauses(geo)) + [list(c) for c in extra]
-    clauses += [[i * n + d] for i, d in givens]
-    watch = list(range(1, n * n * n + 1))
+    cand = [full_mask(n)] * (n * n)
+    for i, d in givens:
+        for j in geo.peers[i]:
+            cand[j] &= ~bit(d)
+    for i, d in givens:
+        if not cand[i] & bit(d):
+            return []  # an equal given in one of its houses
+        cand[i] = bit(d)
+    clauses: list[list[int]] = [list(c) for c in extra]
+    for i in range(n * n):
+        ds = [i * n + d for d in digits_of(cand[i])]
+        if not ds:
+            return []
+        clauses.append(ds)
+        clauses += [[-a, -b] for a, b in combinations(ds, 2)]
+    for cells in geo.houses:
+        for d in range(1, n + 1):
+            clauses.append([i * n + d for i in cells if cand[i] >> (d - 1) & 1])
+    watch = [i * n + d for i in range(n * n) for d in digits_of(cand[i])]
     out = []
     for model in models(clauses, watch, limit):
         digits = [0] * (n * n)

@@ -47,7 +47,7 @@ from bookgen.core.variant import Step, Technique
 from bookgen.variants.binarygrid import _shape_problems
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Contradiction, Geometry, Run, geometry, random_filling, run_ladder, score_of,
-    solutions, solve, start,
+    solutions, solve, solves, start,
 )
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -347,75 +347,81 @@ def _rows(given: Sequence[bool] | None, sol: Sequence[int], n: int) -> tuple[str
                          for c in range(n)) for r in range(n))
 
 
-def _single_here(geo: Geometry, sol: Sequence[int], given: Sequence[bool], i: int) -> bool:
-    """Whether the other givens give cell ``i`` back at once, by a naked or a hidden single."""
-    n = geo.n
-    seen = 0
-    for j in geo.peers[i]:
-        if given[j]:
-            seen |= 1 << sol[j]
-    if seen.bit_count() == n - 1:
-        return True
-    d = sol[i]
-    for h in geo.houses_of[i]:
-        for j in geo.houses[h]:
-            if j == i or given[j]:
-                continue
-            if not any(given[k] and sol[k] == d for k in geo.peers[j]):
-                break  # d could still go at j
-        else:
+class _Givens:
+    """Which cells are given, with per-house digit counts so singles are checked in a few lookups."""
+
+    def __init__(self, geo: Geometry, sol: Sequence[int]) -> None:
+        n = geo.n
+        self.geo, self.sol = geo, sol
+        self.given = [True] * (n * n)
+        self.count = [[0] * (n + 1) for _ in geo.houses]  # per house: givens per digit
+        for h, cells in enumerate(geo.houses):
+            for i in cells:
+                self.count[h][sol[i]] += 1
+
+    def remove(self, i: int) -> None:
+        self.given[i] = False
+        for h in self.geo.houses_of[i]:
+            self.count[h][self.sol[i]] -= 1
+
+    def restore(self, i: int) -> None:
+        self.given[i] = True
+        for h in self.geo.houses_of[i]:
+            self.count[h][self.sol[i]] += 1
+
+    def blocked(self, j: int, d: int) -> bool:
+        """Whether a given in one of cell ``j``'s houses is ``d``."""
+        count = self.count
+        return any(count[h][d] for h in self.geo.houses_of[j])
+
+    def single_here(self, i: int) -> bool:
+        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
+        geo, count = self.geo, self.count
+        n = geo.n
+        if sum(1 for d in range(1, n + 1) if any(count[h][d] for h in geo.houses_of[i])) == n - 1:
             return True
-    return False
+        d = self.sol[i]
+        given = self.given
+        for h in geo.houses_of[i]:
+            if all(j == i or given[j] or self.blocked(j, d) for j in geo.houses[h]):
+                return True
+        return False
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """(cell, digit) of every given."""
+        return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
 
 
 def _carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random) -> list[bool]:
     """Which cells stay given: removed in random order while the target tier still solves."""
     n = geo.n
-    given = [True] * (n * n)
+    gv = _Givens(geo, sol)
     cells = list(range(n * n))
     rng.shuffle(cells)
     for i in cells:
-        given[i] = False
-        if not _single_here(geo, sol, given, i):
-            given[i] = True
+        gv.remove(i)
+        if not gv.single_here(i):
+            gv.restore(i)
     if level == Level.EASY:
-        return given
+        return gv.given
     tier = min(level, Level.HARD)
-
-    def rest() -> list[tuple[int, int]]:
-        return [(j, sol[j]) for j in range(n * n) if given[j]]
-
-    # Removals that keep the puzzle below the target tier wait until one has
-    # raised it: minimal puzzles reached in plain random order mostly grade easy.
-    reached = False
-    waiting = []
     for i in cells:
-        if not given[i]:
-            continue
-        given[i] = False
-        res = run_ladder(geo, rest(), tier)
-        if res.solved and (reached or res.level == tier):
-            reached = True
-        else:
-            given[i] = True
-            if res.solved:
-                waiting.append(i)
-    for i in waiting:
-        given[i] = False
-        if not run_ladder(geo, rest(), tier).solved:
-            given[i] = True
+        if gv.given[i]:
+            gv.remove(i)
+            if not solves(geo, gv.pairs(), tier, until=i):
+                gv.restore(i)
     if level == Level.EXPERT:
         removed = 0
         for i in cells:
             if removed >= EXPERT_EXTRA:
                 break
-            if given[i]:
-                given[i] = False
-                if _trial_settles(geo, rest(), i, sol[i]):
+            if gv.given[i]:
+                gv.remove(i)
+                if _trial_settles(geo, gv.pairs(), i, sol[i]):
                     removed += 1
                 else:
-                    given[i] = True
-    return given
+                    gv.restore(i)
+    return gv.given
 
 
 def _trial_settles(geo: Geometry, givens: Sequence[tuple[int, int]], cell: int, digit: int) -> bool:
