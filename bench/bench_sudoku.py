@@ -38,7 +38,7 @@ SOLO = "/usr/games/sgt-solo"
 SOLO_LEVELS = {"t": "Trivial", "b": "Basic", "i": "Intermediate", "a": "Advanced", "e": "Extreme",
                "u": "Unreasonable"}
 # Which Solo level each of ours is timed against (the best match in the grade table).
-MATCH = {Level.EASY: "b", Level.MEDIUM: "i", Level.HARD: "a", Level.EXPERT: "e"}
+MATCH = {Level.EASY: "b", Level.MEDIUM: "i", Level.HARD: "e", Level.EXPERT: "u"}
 
 
 def solo_params(level: str, diagonal: bool) -> str:

@@ -81,6 +81,7 @@ class Geometry:
     houses_of: tuple[tuple[int, ...], ...]   # per cell: the houses it is in
     overlaps: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
     # (house a, house b, cells of both, cells only in a, cells only in b) for overlaps of 2+ cells
+    scan: tuple[int, ...]                    # houses in the order a player looks for hidden singles
 
     @property
     def line_names(self) -> tuple[str, ...]:
@@ -130,8 +131,10 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
         if len(both) >= 2:
             overlaps.append((a, b, tuple(sorted(both)), tuple(sorted(sets[a] - both)),
                              tuple(sorted(sets[b] - both))))
+    # Players spot hidden singles in boxes first, so explanations name boxes first.
+    scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
     return Geometry(n, tuple(houses), tuple(names), tuple(peers),
-                    tuple(tuple(h) for h in houses_of), tuple(overlaps))
+                    tuple(tuple(h) for h in houses_of), tuple(overlaps), scan)
 
 
 # --- state -----------------------------------------------------------------------
@@ -265,7 +268,9 @@ def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
     cand = st.cand
     placed = st.placed
     full = full_mask(g.n)
-    for h, cells in enumerate(g.houses):
+    houses = g.houses
+    for h in g.scan:
+        cells = houses[h]
         once = 0   # digits seen in exactly one open cell so far
         more = 0   # digits seen in two or more
         done = 0   # digits already placed in the house

@@ -25,9 +25,11 @@ Techniques by tier:
 Generation: a random full grid (depth first, fewest candidates first, digits
 in random order), then givens are removed in random order: first every
 given the others give back at once by a single, then (above easy) every
-given the target tier's techniques still recover, and for expert a few more
-that only a trial recovers. The result is kept only when the ladder grades
-it exactly at the target level, and the SAT solver proves it unique.
+given the target tier's techniques still recover; at expert, a given the
+hard tier can't recover may also go when one trial on it does (a few per
+puzzle, taken during the carve while the board is rich enough to stay
+unique). The result is kept only when the ladder grades it exactly at the
+target level, and the SAT solver proves it unique.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 SIZES: tuple[int, ...] = tuple(BOXES)
 ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: ~1 in 20 grades hard)
 FILL_BUDGET = 20000    # search nodes for one random full grid
-EXPERT_EXTRA = 4       # givens removed beyond the hard-minimal puzzle at expert
+EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3
 # The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
@@ -405,46 +407,53 @@ def _carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random) 
     if level == Level.EASY:
         return gv.given
     tier = min(level, Level.HARD)
+    trials: list[tuple[int, int]] = []  # expert: givens only a trial brings back, in order
     for i in cells:
-        if gv.given[i]:
-            gv.remove(i)
-            if not solves(geo, gv.pairs(), tier, until=i):
-                gv.restore(i)
-    if level == Level.EXPERT:
-        removed = 0
-        for i in cells:
-            if removed >= EXPERT_EXTRA:
-                break
-            if gv.given[i]:
-                gv.remove(i)
-                if _trial_settles(geo, gv.pairs(), i, sol[i]):
-                    removed += 1
-                else:
-                    gv.restore(i)
+        if not gv.given[i]:
+            continue
+        gv.remove(i)
+        if not trials and solves(geo, gv.pairs(), tier, until=i):
+            continue
+        if trials and _settles(geo, gv.pairs(), trials, until=i):
+            continue
+        # A given the hard tier can't bring back may go at expert when a trial on it
+        # does: taken during the carve, while the board is still rich enough to stay unique.
+        if level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
+                _settles(geo, gv.pairs(), trials + [(i, sol[i])]):
+            trials.append((i, sol[i]))
+            continue
+        gv.restore(i)
     return gv.given
 
 
-def _trial_settles(geo: Geometry, givens: Sequence[tuple[int, int]], cell: int, digit: int) -> bool:
-    """Whether, with ``cell`` open, the hard tier stalls and one trial on ``cell`` settles the rest."""
-    st = start(geo, givens)
-    if solve(st, Level.HARD, Run()):
-        return False  # the hard tier alone: not an expert removal
-    cand = st.cand[cell]
-    if cand.bit_count() != 2:
-        return False
-    wrong = st.copy()
+def _settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[tuple[int, int]],
+             until: int = -1) -> bool:
+    """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
+    turn, solves the puzzle (or places ``until``): each trial cell must be down to two
+    candidates and its wrong one must fail by the hard tier."""
     try:
-        wrong.elim(cell, 1 << (digit - 1))
-        wrong.elim(cell, ~(cand & ~(1 << (digit - 1))))
-        solve(wrong, Level.HARD, Run())
+        st = start(geo, givens)
+        if solve(st, Level.HARD, Run(), until):
+            return True
+        for cell, digit in trials:
+            if st.placed[cell]:
+                continue
+            cand = st.cand[cell]
+            if cand.bit_count() != 2 or not cand & (1 << (digit - 1)):
+                return False
+            wrong = st.copy()
+            try:
+                wrong.elim(cell, 1 << (digit - 1))
+                solve(wrong, Level.HARD, Run())
+                return False  # the wrong digit survives the hard tier: no single trial settles it
+            except Contradiction:
+                pass
+            st.give(cell, digit)
+            if solve(st, Level.HARD, Run(), until):
+                return True
+    except Contradiction:  # pragma: no cover - the givens agree with a solution
         return False
-    except Contradiction:
-        pass
-    try:
-        st.give(cell, digit)
-        return solve(st, Level.HARD, Run())
-    except Contradiction:  # pragma: no cover - the right digit can't contradict
-        return False
+    return False
 
 
 SUDOKU = SudokuVariant()
