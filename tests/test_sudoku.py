@@ -230,7 +230,9 @@ def test_drawing_marks_boxes_and_diagonals():
         bold = [op for op in pen.ops if op[0] == "line" and op[-1] == BOLD]
         assert len(bold) == 1 + 2  # one box line across (2x3 boxes: x=3), two down (y=2, 4)
         diagonals = [op for op in pen.ops if op[0] == "line" and op[1] != op[3] and op[2] != op[4]]
-        assert len(diagonals) == (2 if diagonal else 0)
+        assert len(diagonals) == (4 * 6 if diagonal else 0)  # two strokes per diagonal cell, none across a digit
+        for op in diagonals:
+            assert abs(op[3] - op[1]) < 0.5
 
 
 # ----- text ----------------------------------------------------------------------------------

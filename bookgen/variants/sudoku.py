@@ -59,6 +59,7 @@ FILL_BUDGET = 20000    # search nodes for one random full grid
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3
+DIAGONAL_GAP = 0.27     # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
 # The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
 MAX_LEVEL: dict[tuple[int, bool], Level] = {
     (4, False): Level.EASY, (4, True): Level.EASY,
@@ -229,8 +230,14 @@ class SudokuVariant:
                 if puzzle.givens[r][c] != EMPTY:
                     pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
         if puzzle.rules.get("diagonal"):
-            pen.line(0, 0, n, n, THIN)
-            pen.line(n, 0, 0, n, THIN)
+            # The diagonals run corner to corner in every diagonal cell, but stop short of
+            # the middle where the digit goes, so no digit is struck through.
+            g = DIAGONAL_GAP
+            for k in range(n):
+                pen.line(k, k, k + g, k + g, THIN)
+                pen.line(k + 1 - g, k + 1 - g, k + 1, k + 1, THIN)
+                pen.line(n - k, k, n - k - g, k + g, THIN)
+                pen.line(n - k - 1 + g, k + 1 - g, n - k - 1, k + 1, THIN)
         for k in range(1, n):
             pen.line(k, 0, k, n, BOLD if k % cols == 0 else THIN)
             pen.line(0, k, n, k, BOLD if k % rows == 0 else THIN)
