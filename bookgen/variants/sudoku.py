@@ -49,7 +49,7 @@ from bookgen.core.variant import Step, Technique
 from bookgen.variants.binarygrid import _shape_problems
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Contradiction, Geometry, Run, geometry, random_filling, run_ladder, score_of,
-    solutions, solve, solves, start,
+    closure, solutions, solve, solves,
 )
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -438,10 +438,10 @@ def _settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[
     """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
     turn, solves the puzzle (or places ``until``): each trial cell must be down to two
     candidates and its wrong one must fail by the hard tier."""
+    done, st = closure(geo, givens, Level.HARD, until)
+    if done or st is None:
+        return done
     try:
-        st = start(geo, givens)
-        if solve(st, Level.HARD, Run(), until):
-            return True
         for cell, digit in trials:
             if st.placed[cell]:
                 continue
