@@ -38,7 +38,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.variant import Step
@@ -139,13 +139,26 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
 
 # --- state -----------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Extra:
+    """Constraints beside the houses, plugged into the ladder: their techniques as
+    (name, tier, function) and their data. Futoshiki's signs are ``less`` pairs."""
+
+    techniques: tuple[tuple[str, Level, Callable], ...] = ()
+    less: tuple[tuple[int, int], ...] = ()  # (smaller cell, larger cell)
+
+
+NO_EXTRA = Extra()
+
+
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued")
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra")
 
-    def __init__(self, geo: Geometry) -> None:
+    def __init__(self, geo: Geometry, extra: Extra = NO_EXTRA) -> None:
         self.board = geo
+        self.extra = extra
         self.cand = [full_mask(geo.n)] * (geo.n * geo.n)
         self.placed = [False] * (geo.n * geo.n)
         self.unplaced = geo.n * geo.n
@@ -163,6 +176,7 @@ class State:
         other.unplaced = self.unplaced
         other.fresh = self.fresh[:]
         other.queued = self.queued
+        other.extra = self.extra
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -518,7 +532,7 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
     cell) it stops, True, once that cell is placed: the generator asks
     whether a given it removed comes back.
     """
-    techs = [(name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level]
+    techs = [(name, fn) for name, level, fn in ladder_for(st.extra) if level <= max_level]
     counts = run.counts
     g = st.board
     placed = st.placed
@@ -558,14 +572,29 @@ class LadderResult:
     contradiction: bool = False
 
 
-def start(geo: Geometry, givens: Sequence[tuple[int, int]]) -> State:
+@lru_cache(maxsize=64)
+def ladder_for(extra: Extra) -> tuple[tuple[str, Level, Callable], ...]:
+    """The house techniques and ``extra``'s, easiest tier first (house techniques first in a tier)."""
+    base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
+    return tuple(sorted(base + list(extra.techniques), key=lambda t: t[1]))
+
+
+def level_of(name: str, extra: Extra = NO_EXTRA) -> Level:
+    """The tier of a technique, the extra constraints' included."""
+    for tname, level, _ in extra.techniques:
+        if tname == name:
+            return level
+    return TECHNIQUE_LEVEL[name]
+
+
+def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA) -> State:
     """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash.
 
     Candidates come straight from the digits given in each cell's houses, one
     pass instead of an elimination per given and peer.
     """
     n = geo.n
-    st = State(geo)
+    st = State(geo, extra)
     have = [0] * len(geo.houses)
     for i, d in givens:
         b = bit(d)
@@ -594,18 +623,18 @@ def start(geo: Geometry, givens: Sequence[tuple[int, int]]) -> State:
 
 
 def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level = Level.EXPERT,
-               explain: bool = False, until: int = -1) -> LadderResult:
+               explain: bool = False, until: int = -1, extra: Extra = NO_EXTRA) -> LadderResult:
     """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``
     (with ``until``, only until that cell is placed)."""
     run = Run(explain)
     st = State(geo)
     contradiction = False
     try:
-        st = start(geo, givens)
+        st = start(geo, givens, extra)
         solved = solve(st, max_level, run, until)
     except Contradiction:
         solved, contradiction = False, True
-    level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
+    level = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
     return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
 
 
@@ -685,16 +714,16 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int) -> tu
 
 
 def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
-            until: int = -1) -> tuple[bool, State | None]:
+            until: int = -1, extra: Extra = NO_EXTRA) -> tuple[bool, State | None]:
     """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``), and the
     state it stalled in (None when solved or contradictory). Singles run on bitboards first."""
     done, pos, placed = _singles(geo, givens, until)
     if done is not None:
         return done, None
-    if max_level == Level.EASY:
-        return False, None  # pragma: no cover - the generator never asks above singles this way
+    if max_level == Level.EASY and not extra.techniques:
+        return False, None
     n = geo.n
-    st = State(geo)
+    st = State(geo, extra)
     cand = st.cand
     for i in range(n * n):
         m = 0
@@ -711,15 +740,48 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
         return False, None
 
 
-def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1) -> bool:
+def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1,
+           extra: Extra = NO_EXTRA) -> bool:
     """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``): the
     generator's question, without the grid and the steps ``run_ladder`` reports."""
-    return closure(geo, givens, max_level, until)[0]
+    return closure(geo, givens, max_level, until, extra)[0]
 
 
-def score_of(counts: dict[str, int], level: Level, n: int) -> float:
-    """A finer measure inside ``level``: level + a fraction growing with the weighted effort."""
-    effort = sum(TECHNIQUE_WEIGHT[t] * c for t, c in counts.items()) / (n * n)
+def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[tuple[int, int]],
+            until: int = -1, extra: Extra = NO_EXTRA) -> bool:
+    """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
+    turn, solves the puzzle (or places ``until``): each trial cell must be down to two
+    candidates and its wrong one must fail by the hard tier. The expert carve's question."""
+    done, st = closure(geo, givens, Level.HARD, until, extra)
+    if done or st is None:
+        return done
+    try:
+        for cell, digit in trials:
+            if st.placed[cell]:
+                continue
+            cand = st.cand[cell]
+            if cand.bit_count() != 2 or not cand & bit(digit):
+                return False
+            wrong = st.copy()
+            try:
+                wrong.elim(cell, bit(digit))
+                solve(wrong, Level.HARD, Run())
+                return False  # the wrong digit survives the hard tier: no single trial settles it
+            except Contradiction:
+                pass
+            st.give(cell, digit)
+            if solve(st, Level.HARD, Run(), until):
+                return True
+    except Contradiction:  # pragma: no cover - the givens agree with a solution
+        return False
+    return False
+
+
+def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str, float] | None = None) -> float:
+    """A finer measure inside ``level``: level + a fraction growing with the weighted effort
+    (``weights`` adds the extra constraints' techniques)."""
+    table = {**TECHNIQUE_WEIGHT, **(weights or {})}
+    effort = sum(table[t] * c for t, c in counts.items()) / (n * n)
     return round(int(level) + effort / (effort + 1.0), 3)
 
 

@@ -35,7 +35,6 @@ target level, and the SAT solver proves it unique.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -48,8 +47,8 @@ from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.variants.binarygrid import _shape_problems
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Contradiction, Geometry, Run, geometry, random_filling, run_ladder, score_of,
-    closure, solutions, solve, solves,
+    TECHNIQUE_LEVEL, Geometry, geometry, random_filling, run_ladder, score_of, settles, solutions,
+    solves,
 )
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -421,46 +420,16 @@ def _carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random) 
         gv.remove(i)
         if not trials and solves(geo, gv.pairs(), tier, until=i):
             continue
-        if trials and _settles(geo, gv.pairs(), trials, until=i):
+        if trials and settles(geo, gv.pairs(), trials, until=i):
             continue
         # A given the hard tier can't bring back may go at expert when a trial on it
         # does: taken during the carve, while the board is still rich enough to stay unique.
         if level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                _settles(geo, gv.pairs(), trials + [(i, sol[i])]):
+                settles(geo, gv.pairs(), trials + [(i, sol[i])]):
             trials.append((i, sol[i]))
             continue
         gv.restore(i)
     return gv.given
-
-
-def _settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[tuple[int, int]],
-             until: int = -1) -> bool:
-    """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
-    turn, solves the puzzle (or places ``until``): each trial cell must be down to two
-    candidates and its wrong one must fail by the hard tier."""
-    done, st = closure(geo, givens, Level.HARD, until)
-    if done or st is None:
-        return done
-    try:
-        for cell, digit in trials:
-            if st.placed[cell]:
-                continue
-            cand = st.cand[cell]
-            if cand.bit_count() != 2 or not cand & (1 << (digit - 1)):
-                return False
-            wrong = st.copy()
-            try:
-                wrong.elim(cell, 1 << (digit - 1))
-                solve(wrong, Level.HARD, Run())
-                return False  # the wrong digit survives the hard tier: no single trial settles it
-            except Contradiction:
-                pass
-            st.give(cell, digit)
-            if solve(st, Level.HARD, Run(), until):
-                return True
-    except Contradiction:  # pragma: no cover - the givens agree with a solution
-        return False
-    return False
 
 
 SUDOKU = SudokuVariant()
