@@ -880,3 +880,90 @@ def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
             digits[i] = d + 1
         out.append(digits)
     return out
+
+
+# --- carving ---------------------------------------------------------------------
+
+class _Givens:
+    """Which cells are given, with per-house digit counts so singles are checked in a few lookups."""
+
+    def __init__(self, geo: Geometry, sol: Sequence[int]) -> None:
+        n = geo.n
+        self.geo, self.sol = geo, sol
+        self.given = [True] * (n * n)
+        self.count = [[0] * (n + 1) for _ in geo.houses]  # per house: givens per digit
+        for h, cells in enumerate(geo.houses):
+            for i in cells:
+                self.count[h][sol[i]] += 1
+
+    def remove(self, i: int) -> None:
+        self.given[i] = False
+        for h in self.geo.houses_of[i]:
+            self.count[h][self.sol[i]] -= 1
+
+    def restore(self, i: int) -> None:
+        self.given[i] = True
+        for h in self.geo.houses_of[i]:
+            self.count[h][self.sol[i]] += 1
+
+    def blocked(self, j: int, d: int) -> bool:
+        """Whether a given in one of cell ``j``'s houses is ``d``."""
+        count = self.count
+        return any(count[h][d] for h in self.geo.houses_of[j])
+
+    def single_here(self, i: int) -> bool:
+        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
+        geo, count = self.geo, self.count
+        n = geo.n
+        if sum(1 for d in range(1, n + 1) if any(count[h][d] for h in geo.houses_of[i])) == n - 1:
+            return True
+        d = self.sol[i]
+        given = self.given
+        for h in geo.houses_of[i]:
+            if all(j == i or given[j] or self.blocked(j, d) for j in geo.houses[h]):
+                return True
+        return False
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """(cell, digit) of every given."""
+        return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
+
+
+def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, expert_extra: int,
+          extra: Extra = NO_EXTRA) -> tuple[list[bool], list[tuple[int, int]]]:
+    """Which cells stay given, removed in random order while the target tier still solves, and
+    (expert) the givens only a trial brings back, at most ``expert_extra`` of them.
+
+    Givens the others give back at once by a single go first (a cheap test);
+    above easy, every given the target tier still recovers; at expert, a given
+    the hard tier can't recover may also go when one trial on it does, taken
+    during the carve while the board is still rich enough to stay unique.
+    """
+    n = geo.n
+    gv = _Givens(geo, sol)
+    cells = list(range(n * n))
+    rng.shuffle(cells)
+    for i in cells:
+        gv.remove(i)
+        if not gv.single_here(i):
+            gv.restore(i)
+    if level == Level.EASY and not extra.techniques:
+        return gv.given, []  # singles are the whole easy tier
+    tier = min(level, Level.HARD)
+    trials: list[tuple[int, int]] = []  # expert: givens only a trial brings back, in order
+    for i in cells:
+        if not gv.given[i]:
+            continue
+        gv.remove(i)
+        if not trials and solves(geo, gv.pairs(), tier, until=i, extra=extra):
+            continue
+        if trials and settles(geo, gv.pairs(), trials, until=i, extra=extra):
+            continue
+        # A given the hard tier can't bring back may go at expert when a trial on it
+        # does: taken during the carve, while the board is still rich enough to stay unique.
+        if level == Level.EXPERT and len(trials) < expert_extra and \
+                settles(geo, gv.pairs(), trials + [(i, sol[i])], extra=extra):
+            trials.append((i, sol[i]))
+            continue
+        gv.restore(i)
+    return gv.given, trials

@@ -47,8 +47,7 @@ from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.variants.binarygrid import _shape_problems
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, geometry, random_filling, run_ladder, score_of, settles, solutions,
-    solves,
+    TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder, score_of, solutions,
 )
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -160,7 +159,7 @@ class SudokuVariant:
             sol = random_filling(geo, rng, FILL_BUDGET)
             if sol is None:
                 continue
-            given = _carve(geo, sol, level, rng)
+            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
             givens = [(i, sol[i]) for i in range(size * size) if given[i]]
             res = run_ladder(geo, givens, Level.EXPERT)
             if not (res.solved and res.level == level):
@@ -353,83 +352,6 @@ def _givens(puzzle: Puzzle) -> list[tuple[int, int]]:
 def _rows(given: Sequence[bool] | None, sol: Sequence[int], n: int) -> tuple[str, ...]:
     return tuple("".join(str(sol[r * n + c]) if given is None or given[r * n + c] else EMPTY
                          for c in range(n)) for r in range(n))
-
-
-class _Givens:
-    """Which cells are given, with per-house digit counts so singles are checked in a few lookups."""
-
-    def __init__(self, geo: Geometry, sol: Sequence[int]) -> None:
-        n = geo.n
-        self.geo, self.sol = geo, sol
-        self.given = [True] * (n * n)
-        self.count = [[0] * (n + 1) for _ in geo.houses]  # per house: givens per digit
-        for h, cells in enumerate(geo.houses):
-            for i in cells:
-                self.count[h][sol[i]] += 1
-
-    def remove(self, i: int) -> None:
-        self.given[i] = False
-        for h in self.geo.houses_of[i]:
-            self.count[h][self.sol[i]] -= 1
-
-    def restore(self, i: int) -> None:
-        self.given[i] = True
-        for h in self.geo.houses_of[i]:
-            self.count[h][self.sol[i]] += 1
-
-    def blocked(self, j: int, d: int) -> bool:
-        """Whether a given in one of cell ``j``'s houses is ``d``."""
-        count = self.count
-        return any(count[h][d] for h in self.geo.houses_of[j])
-
-    def single_here(self, i: int) -> bool:
-        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
-        geo, count = self.geo, self.count
-        n = geo.n
-        if sum(1 for d in range(1, n + 1) if any(count[h][d] for h in geo.houses_of[i])) == n - 1:
-            return True
-        d = self.sol[i]
-        given = self.given
-        for h in geo.houses_of[i]:
-            if all(j == i or given[j] or self.blocked(j, d) for j in geo.houses[h]):
-                return True
-        return False
-
-    def pairs(self) -> list[tuple[int, int]]:
-        """(cell, digit) of every given."""
-        return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
-
-
-def _carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random) -> list[bool]:
-    """Which cells stay given: removed in random order while the target tier still solves."""
-    n = geo.n
-    gv = _Givens(geo, sol)
-    cells = list(range(n * n))
-    rng.shuffle(cells)
-    for i in cells:
-        gv.remove(i)
-        if not gv.single_here(i):
-            gv.restore(i)
-    if level == Level.EASY:
-        return gv.given
-    tier = min(level, Level.HARD)
-    trials: list[tuple[int, int]] = []  # expert: givens only a trial brings back, in order
-    for i in cells:
-        if not gv.given[i]:
-            continue
-        gv.remove(i)
-        if not trials and solves(geo, gv.pairs(), tier, until=i):
-            continue
-        if trials and settles(geo, gv.pairs(), trials, until=i):
-            continue
-        # A given the hard tier can't bring back may go at expert when a trial on it
-        # does: taken during the carve, while the board is still rich enough to stay unique.
-        if level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                settles(geo, gv.pairs(), trials + [(i, sol[i])]):
-            trials.append((i, sol[i]))
-            continue
-        gv.restore(i)
-    return gv.given
 
 
 SUDOKU = SudokuVariant()
