@@ -12,6 +12,7 @@ _MODULES = (
     ("bookgen.variants.tango", "TANGO"),
     ("bookgen.variants.kenken", "KENKEN"),
     ("bookgen.variants.sudoku", "SUDOKU"),
+    ("bookgen.variants.futoshiki", "FUTOSHIKI"),
 )
 
 
