@@ -82,6 +82,7 @@ class Geometry:
     overlaps: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
     # (house a, house b, cells of both, cells only in a, cells only in b) for overlaps of 2+ cells
     scan: tuple[int, ...]                    # houses in the order a player looks for hidden singles
+    kinds: str = "row or column"             # the houses a cell is in, for explanations
 
     @property
     def line_names(self) -> tuple[str, ...]:
@@ -133,8 +134,10 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
                              tuple(sorted(sets[b] - both))))
     # Players spot hidden singles in boxes first, so explanations name boxes first.
     scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
+    kinds = ["row", "column"] + (["box"] if box else []) + (["diagonal"] if diagonal else [])
+    words = ", ".join(kinds[:-1]) + " or " + kinds[-1]
     return Geometry(n, tuple(houses), tuple(names), tuple(peers),
-                    tuple(tuple(h) for h in houses_of), tuple(overlaps), scan)
+                    tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words)
 
 
 # --- state -----------------------------------------------------------------------
@@ -272,10 +275,19 @@ def t_naked_single(g: Geometry, st: State, run: Run) -> int:
                 run.steps.append(Step(
                     "naked_single", (((i // g.n, i % g.n), str(d)),),
                     f"{cell_name(i, g.n)} can only be {d}: every other digit is already "
-                    "in one of its houses.",
+                    f"in its {g.kinds}{'' if _by_houses(st, i) else ', or ruled out above'}.",
                 ))
     st.queued = k
     return placed
+
+
+def _by_houses(st: State, i: int) -> bool:
+    """Whether the digits placed in cell ``i``'s houses alone leave it one candidate."""
+    seen = 0
+    for j in st.board.peers[i]:
+        if st.placed[j]:
+            seen |= st.cand[j]
+    return (full_mask(st.board.n) & ~seen).bit_count() == 1
 
 
 def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
