@@ -21,9 +21,9 @@ Techniques by tier:
   never nested.
 
 Generation: a random Latin square, signs on a random share of the
-neighbouring pairs, givens carved away in random order while the target
-tier still solves (trial-only givens at expert), then every sign the target
-tier can do without is dropped. Kept only when graded exactly at the target
+neighbouring pairs, then givens and signs removed, mixed in one random
+order (signs a little later), while the target tier still solves (at expert, a few givens that
+only one trial brings back go too). Kept only when graded exactly at the target
 level; the SAT solver proves it unique.
 """
 
@@ -42,7 +42,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, carve, geometry, run_ladder, score_of, settles, solutions, solves,
+    TECHNIQUE_LEVEL, Geometry, geometry, run_ladder, score_of, settles, solutions, solves,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -51,6 +51,7 @@ from bookgen.variants.binarygrid import _shape_problems, all_edges
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 200
 SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
+SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
 EXPERT_EXTRA = 3
 GIVEN_FILL = 0.88
 ANSWER_GREY = 0.3
@@ -136,9 +137,9 @@ class FutoshikiVariant:
             sol = [d for row in random_latin_square(n, rng) for d in row]
             chosen = rng.sample(pairs, round(SIGN_SHARE * len(pairs)))
             less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
-            given, trials = carve(geo, sol, level, rng, EXPERT_EXTRA, extra_for(less))
+            given, kept = _carve(geo, sol, less, level, rng)
             givens = [(i, sol[i]) for i in range(n * n) if given[i]]
-            edges = _edges(_prune(geo, givens, less, trials, min(level, Level.HARD), rng), n)
+            edges = _edges(kept, n)
             less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
             extra = extra_for(less)
             res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
@@ -385,19 +386,43 @@ def draw_sign(pen: Pen, edge: Edge) -> None:
         pen.line(end[0], end[1], tip[0], tip[1], BOLD)
 
 
-def _prune(geo: Geometry, givens: Sequence[tuple[int, int]], less: Sequence[tuple[int, int]],
-           trials: Sequence[tuple[int, int]], tier: Level, rng: random.Random) -> list[tuple[int, int]]:
-    """Drop, in random order, every sign the puzzle can do without at ``tier`` (with the carve's trials)."""
-    kept = list(less)
-    order = list(less)
-    rng.shuffle(order)
-    for sign in order:
-        rest = [s for s in kept if s != sign]
-        extra = extra_for(rest)
-        ok = settles(geo, givens, trials, extra=extra) if trials else solves(geo, givens, tier, extra=extra)
-        if ok:
-            kept = rest
-    return sorted(kept)
+def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], level: Level,
+           rng: random.Random) -> tuple[list[bool], list[tuple[int, int]]]:
+    """Givens and signs both removed in one random order (signs a little later), while the
+    target tier still solves; at expert a given only one trial brings back may also go.
+
+    Mixing the two, rather than all givens before any sign, grades at hard about
+    twice as often (measured on 5x5) and still leaves more signs than givens.
+    """
+    n = geo.n
+    given = [True] * (n * n)
+    signs = set(less)
+    # Signs tend to come later, so most puzzles keep more signs than givens, as players expect.
+    keyed = [(rng.random(), "g", i) for i in range(n * n)] + [(SIGN_LAG + rng.random(), "s", x) for x in less]
+    clues = [(kind, x) for _, kind, x in sorted(keyed, key=lambda t: t[0])]
+    tier = min(level, Level.HARD)
+    trials: list[tuple[int, int]] = []
+
+    def state() -> tuple[list[tuple[int, int]], Any]:
+        return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
+
+    for kind, x in clues:
+        if kind == "g":
+            given[x] = False
+        else:
+            signs.discard(x)
+        givens, extra = state()
+        if settles(geo, givens, trials, extra=extra) if trials else solves(geo, givens, tier, extra=extra):
+            continue
+        if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
+                settles(geo, givens, [*trials, (x, sol[x])], extra=extra):
+            trials.append((x, sol[x]))
+            continue
+        if kind == "g":
+            given[x] = True
+        else:
+            signs.add(x)
+    return given, sorted(signs)
 
 
 def _edges(less: Sequence[tuple[int, int]], n: int) -> tuple[Edge, ...]:
