@@ -941,6 +941,17 @@ class _Givens:
         return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
 
 
+def drop_singles(geo: Geometry, sol: Sequence[int], cells: Sequence[int]) -> _Givens:
+    """All givens, then, in the order of ``cells``, every one the others give back at once by
+    a naked or hidden single: a cheap first carve, sound for any extra constraints."""
+    gv = _Givens(geo, sol)
+    for i in cells:
+        gv.remove(i)
+        if not gv.single_here(i):
+            gv.restore(i)
+    return gv
+
+
 def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, expert_extra: int,
           extra: Extra = NO_EXTRA) -> tuple[list[bool], list[tuple[int, int]]]:
     """Which cells stay given, removed in random order while the target tier still solves, and
@@ -952,13 +963,9 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
     during the carve while the board is still rich enough to stay unique.
     """
     n = geo.n
-    gv = _Givens(geo, sol)
     cells = list(range(n * n))
     rng.shuffle(cells)
-    for i in cells:
-        gv.remove(i)
-        if not gv.single_here(i):
-            gv.restore(i)
+    gv = drop_singles(geo, sol, cells)
     if level == Level.EASY and not extra.techniques:
         return gv.given, []  # singles are the whole easy tier
     tier = min(level, Level.HARD)

@@ -33,13 +33,13 @@ def t_sign_known(g: Geometry, st: State, run: Run) -> int:
         if placed[a]:
             x = cand[a].bit_length()
             cuts = _cut(st, [b], (1 << x) - 1)  # b is more than x
-            why = f"{cell_name(b, g.n)} is more than {cell_name(a, g.n)}, which is {x}"
         else:
             y = cand[b].bit_length()
             cuts = _cut(st, [a], full_mask(g.n) & ~((1 << (y - 1)) - 1))  # a is less than y
-            why = f"{cell_name(a, g.n)} is less than {cell_name(b, g.n)}, which is {y}"
         if cuts:
             if run.explain:
+                why = (f"{cell_name(b, g.n)} is more than {cell_name(a, g.n)}, which is {x}" if placed[a] else
+                       f"{cell_name(a, g.n)} is less than {cell_name(b, g.n)}, which is {y}")
                 run.reason = f"{why}, so {_cuts_text(st, cuts)}."
             return 1
     return 0
