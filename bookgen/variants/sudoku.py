@@ -69,10 +69,10 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "hidden_single": ("Hidden singles", "A digit that fits in only one cell of a row, column or box goes there."),
     "locked_candidates": ("Locked candidates", "If a digit of a box can only go in one row (or column), the rest of that row can't have it; "
                           "and if a digit of a row can only go in one box, the rest of that box can't."),
-    "naked_pair": ("Naked pairs", "Two cells of a house that can only hold the same two digits take them both: no other cell of the house can."),
-    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a house fill them: those cells hold nothing else."),
+    "naked_pair": ("Naked pairs", "Two cells of a row, column or box that can only hold the same two digits take them both: no other cell there can."),
+    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a row, column or box fill them: those cells hold nothing else."),
     "naked_triple": ("Naked triples", "The same with three cells that hold only three digits between them."),
-    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells of a house."),
+    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells of a row, column or box."),
     "x_wing": ("X-wing", "A digit that fits only in the same two columns of two rows fills those four corners two ways; "
                "either way the rest of both columns can't have it (and the same with rows and columns swapped)."),
     "xy_wing": ("XY-wing", "A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
