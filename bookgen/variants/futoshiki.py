@@ -33,28 +33,27 @@ import random
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import BOLD, CENTER, THIN, Pen
+from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Edge, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
+from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, geometry, run_ladder, score_of, settles, solutions, solves,
+    TECHNIQUE_LEVEL, Extra, Geometry, geometry, run_ladder, settles, solutions, solves,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import _shape_problems, all_edges
+from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 200
 SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
 SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
 EXPERT_EXTRA = 3
-GIVEN_FILL = 0.88
-ANSWER_GREY = 0.3
 # The hardest level each size reaches reliably (measured; see tests and bench).
 MAX_LEVEL: dict[int, Level] = {4: Level.HARD}  # no 4x4 in 200 grids needed a trial
 # Signs as typed: across (< >) and down (^ v, or ∧ ∨): the sign points at the smaller cell.
@@ -80,7 +79,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
 
 
-class FutoshikiVariant:
+class FutoshikiVariant(HouseGrid):
     """Futoshiki on 4x4 to 9x9 grids; stateless."""
 
     name = "futoshiki"
@@ -96,6 +95,7 @@ class FutoshikiVariant:
         if key not in ("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
     default_size = 5
+    weights = TECHNIQUE_WEIGHT
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Futoshiki has no rule options; ``ValueError`` names any given."""
@@ -147,85 +147,47 @@ class FutoshikiVariant:
                 continue
             if len(solutions(geo, givens, 2, sign_clauses(n, less))) != 1:
                 raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
-            grade = Grade(res.level, score_of(res.counts, res.level, n, TECHNIQUE_WEIGHT),
-                          dict(sorted(res.counts.items())))
-            rows = tuple("".join(str(sol[r * n + c]) if given[r * n + c] else EMPTY for c in range(n))
-                         for r in range(n))
-            full = tuple("".join(str(sol[r * n + c]) for c in range(n)) for r in range(n))
-            return Puzzle(self.name, n, rules, rows, full, grade=grade, edges=edges)
+            return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
+                          grade=self.grade_of(res, n), edges=edges)
         raise GenerationError(
             f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {n}\u00d7{n} Futoshiki "
             f"in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
 
-    # --- checking -------------------------------------------------------------------
+    # --- the house engine's hooks ---------------------------------------------------
 
-    def validate(self, puzzle: Puzzle) -> list[str]:
-        """Rows and columns the solution breaks, signs that don't hold, givens that disagree."""
-        n = puzzle.size
-        digits = "".join(str(d) for d in range(1, n + 1))
-        problems = _shape_problems(puzzle.solution, n, digits, "solution")
-        problems += _shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
-        if problems:
-            return problems
-        geo = geometry(n)
-        flat = "".join(puzzle.solution)
-        for h, cells in enumerate(geo.houses):
-            have = {flat[i] for i in cells}
-            if len(have) != n:
-                problems.append(f"{geo.names[h]} lacks {', '.join(sorted(set(digits) - have))}")
+    def geometry_of(self, puzzle: Puzzle) -> Geometry:
+        """Rows and columns."""
+        return geometry(puzzle.size)
+
+    def extra_of(self, puzzle: Puzzle) -> Extra:
+        """The signs, for the ladder."""
+        return extra_for(_less(puzzle))
+
+    def clauses_of(self, puzzle: Puzzle) -> list[list[int]]:
+        """The signs, for the SAT solver."""
+        return sign_clauses(puzzle.size, _less(puzzle))
+
+    def extra_problems(self, puzzle: Puzzle) -> list[str]:
+        """Signs the solution breaks."""
+        problems = []
         for e in puzzle.edges:
             a, b = int(puzzle.answer(e.a)), int(puzzle.answer(e.b))
             if (a < b) != (e.sign == "<"):
                 problems.append(f"sign {e.sign!r} between row {e.a[0] + 1}, column {e.a[1] + 1} and "
                                 f"row {e.b[0] + 1}, column {e.b[1] + 1} does not hold")
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
         return problems
-
-    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by the exact SAT solver."""
-        n = puzzle.size
-        found = solutions(geometry(n), _givens(puzzle), limit, sign_clauses(n, _less(puzzle)))
-        return [tuple("".join(str(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
-
-    def _ladder(self, puzzle: Puzzle, explain: bool):
-        return run_ladder(geometry(puzzle.size), _givens(puzzle), Level.EXPERT, explain,
-                          extra=extra_for(_less(puzzle)))
-
-    def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed, a score, and technique counts."""
-        res = self._ladder(puzzle, False)
-        return Grade(res.level, score_of(res.counts, res.level, puzzle.size, TECHNIQUE_WEIGHT),
-                     dict(sorted(res.counts.items())), res.solved)
-
-    def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
-        """The ladder's steps, the grid it reached, and whether it is solved."""
-        res = self._ladder(puzzle, True)
-        return list(res.steps or []), res.grid, res.solved
 
     # --- drawing --------------------------------------------------------------------
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Shaded givens, thin cell lines, a bold frame, and the signs on the shared edges."""
         n = puzzle.size
-        for r in range(n):
-            for c in range(n):
-                if puzzle.givens[r][c] != EMPTY:
-                    pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
+        self.shade_givens(pen, puzzle)
         for k in range(1, n):
             pen.line(k, 0, k, n, THIN)
             pen.line(0, k, n, k, THIN)
         pen.rect(0, 0, n, n, stroke=BOLD)
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, g, 0.42, bold=True, anchor=CENTER)
-                elif solved and puzzle.solution[r][c] != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, puzzle.solution[r][c], 0.42, anchor=CENTER, grey=ANSWER_GREY)
+        self.draw_digits(pen, puzzle, solved)
         for e in puzzle.edges:
             draw_sign(pen, e)
 
@@ -333,11 +295,7 @@ class FutoshikiVariant:
         if not rows:
             raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
         n = _square(rows, row_lines, SIZES, self.title, file)
-        for cells, line in zip(rows, row_lines):
-            for ch in cells:
-                if ch != EMPTY and int(ch) > n:
-                    raise PuzzleTextError(file, line.number, None, f"digit {ch} in a {n}\u00d7{n} Futoshiki, "
-                                          f"whose digits are 1 to {n}")
+        check_digits(rows, row_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
         edges.sort(key=lambda e: (e.a, e.b))
@@ -363,10 +321,6 @@ class FutoshikiVariant:
             if r + 1 < n:
                 out.append("   ".join(below.get((r, c), " ") for c in range(n)).rstrip())
         return out
-
-    def symbol_text(self, symbol: str, ascii: bool = False) -> str:
-        """A digit prints as itself."""
-        return symbol
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``6 givens`` and ``14 signs``."""
@@ -444,11 +398,6 @@ def _less_of(edges: Sequence[Edge], n: int) -> list[tuple[int, int]]:
         a, b = e.a[0] * n + e.a[1], e.b[0] * n + e.b[1]
         out.append((a, b) if e.sign == "<" else (b, a))
     return out
-
-
-def _givens(puzzle: Puzzle) -> list[tuple[int, int]]:
-    n = puzzle.size
-    return [(r * n + c, int(ch)) for r, row in enumerate(puzzle.givens) for c, ch in enumerate(row) if ch != EMPTY]
 
 
 FUTOSHIKI = FutoshikiVariant()

@@ -38,25 +38,22 @@ import random
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import BOLD, CENTER, THIN, Pen
+from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.types import EMPTY, GenerationError, Puzzle
+from bookgen.core.variant import Technique
+from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder, solutions
 from bookgen.variants.binarygrid import _shape_problems
-from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder, score_of, solutions,
-)
+from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 SIZES: tuple[int, ...] = tuple(BOXES)
 ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: ~1 in 20 grades hard)
 FILL_BUDGET = 20000    # search nodes for one random full grid
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
-GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
-ANSWER_GREY = 0.3
 DIAGONAL_GAP = 0.27     # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
 # The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
 MAX_LEVEL: dict[tuple[int, bool], Level] = {
@@ -82,7 +79,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 }
 
 
-class SudokuVariant:
+class SudokuVariant(HouseGrid):
     """Sudoku on 4x4 to 9x9 grids, optionally with both diagonals (Sudoku X); stateless."""
 
     name = "sudoku"
@@ -166,56 +163,18 @@ class SudokuVariant:
                 continue
             if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
                 raise AssertionError("ladder-solved Sudoku is not unique: engine bug")
-            grade = Grade(res.level, score_of(res.counts, res.level, size), dict(sorted(res.counts.items())))
-            return Puzzle(self.name, size, rules, _rows(given, sol, size), _rows(None, sol, size), grade=grade)
+            return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
+                          grade=self.grade_of(res, size))
         raise GenerationError(
             f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
             f"Sudoku{' X' if rules['diagonal'] else ''} in {ATTEMPTS} attempts; "
             "try another seed, a lower level or a larger grid")
 
-    # --- checking -------------------------------------------------------------------
+    # --- the house engine's hooks ---------------------------------------------------
 
-    def validate(self, puzzle: Puzzle) -> list[str]:
-        """Every house the solution breaks, and givens that disagree with it."""
-        n = puzzle.size
-        digits = "".join(str(d) for d in range(1, n + 1))
-        problems = _shape_problems(puzzle.solution, n, digits, "solution")
-        problems += _shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
-        if problems:
-            return problems
-        geo = _geometry(n, puzzle.rules)
-        flat = "".join(puzzle.solution)
-        for h, cells in enumerate(geo.houses):
-            have = {flat[i] for i in cells}
-            if len(have) != n:
-                missing = sorted(set(digits) - have)
-                problems.append(f"{geo.names[h]} lacks {', '.join(missing)}")
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
-        return problems
-
-    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by the exact SAT solver."""
-        n = puzzle.size
-        found = solutions(_geometry(n, puzzle.rules), _givens(puzzle), limit)
-        return [tuple("".join(str(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
-
-    def _ladder(self, puzzle: Puzzle, explain: bool):
-        return run_ladder(_geometry(puzzle.size, puzzle.rules), _givens(puzzle), Level.EXPERT, explain)
-
-    def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed, a score, and technique counts."""
-        res = self._ladder(puzzle, False)
-        return Grade(res.level, score_of(res.counts, res.level, puzzle.size),
-                     dict(sorted(res.counts.items())), res.solved)
-
-    def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
-        """The ladder's steps, the grid it reached, and whether it is solved."""
-        res = self._ladder(puzzle, True)
-        return list(res.steps or []), res.grid, res.solved
+    def geometry_of(self, puzzle: Puzzle) -> Geometry:
+        """Rows, columns, boxes and (Sudoku X) the diagonals."""
+        return _geometry(puzzle.size, puzzle.rules)
 
     # --- drawing --------------------------------------------------------------------
 
@@ -223,10 +182,7 @@ class SudokuVariant:
         """Shaded givens, thin cell lines, bold box lines and frame, diagonals for Sudoku X."""
         n = puzzle.size
         rows, cols = BOXES[n]
-        for r in range(n):
-            for c in range(n):
-                if puzzle.givens[r][c] != EMPTY:
-                    pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
+        self.shade_givens(pen, puzzle)
         if puzzle.rules.get("diagonal"):
             # The diagonals run corner to corner in every diagonal cell, but stop short of
             # the middle where the digit goes, so no digit is struck through.
@@ -240,13 +196,7 @@ class SudokuVariant:
             pen.line(k, 0, k, n, BOLD if k % cols == 0 else THIN)
             pen.line(0, k, n, k, BOLD if k % rows == 0 else THIN)
         pen.rect(0, 0, n, n, stroke=BOLD)
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, g, 0.42, bold=True, anchor=CENTER)
-                elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
-                    pen.text(c + 0.5, r + 0.5, puzzle.solution[r][c], 0.42, anchor=CENTER, grey=ANSWER_GREY)
+        self.draw_digits(pen, puzzle, solved)
 
     # --- JSON -----------------------------------------------------------------------
 
@@ -303,11 +253,7 @@ class SudokuVariant:
         if not rows:
             raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
         n = _square(rows, row_lines, SIZES, self.title, file)
-        for cells, line in zip(rows, row_lines):
-            for k, ch in enumerate(cells):
-                if ch != EMPTY and int(ch) > n:
-                    raise PuzzleTextError(file, line.number, None, f"digit {ch} in a {n}\u00d7{n} Sudoku, "
-                                          f"whose digits are 1 to {n}")
+        check_digits(rows, row_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in rows), blank)
@@ -328,10 +274,6 @@ class SudokuVariant:
             out.append(" | ".join(" ".join(row[c:c + box_cols]) for c in range(0, n, box_cols)))
         return out
 
-    def symbol_text(self, symbol: str, ascii: bool = False) -> str:
-        """A digit prints as itself."""
-        return symbol
-
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` for Sudoku X)."""
         parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
@@ -342,16 +284,6 @@ class SudokuVariant:
 
 def _geometry(n: int, rules: Mapping[str, Any]) -> Geometry:
     return geometry(n, BOXES[n], bool(rules.get("diagonal")))
-
-
-def _givens(puzzle: Puzzle) -> list[tuple[int, int]]:
-    n = puzzle.size
-    return [(r * n + c, int(ch)) for r, row in enumerate(puzzle.givens) for c, ch in enumerate(row) if ch != EMPTY]
-
-
-def _rows(given: Sequence[bool] | None, sol: Sequence[int], n: int) -> tuple[str, ...]:
-    return tuple("".join(str(sol[r * n + c]) if given is None or given[r * n + c] else EMPTY
-                         for c in range(n)) for r in range(n))
 
 
 SUDOKU = SudokuVariant()
