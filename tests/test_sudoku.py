@@ -276,3 +276,23 @@ def test_cli_solves_a_sudoku_with_two_solutions_and_exits_1(tmp_path):
     path.write_text("sudoku\n12..\n34..\n....\n....\n", encoding="utf-8")
     result = runner.invoke(app, ["solve", str(path)])
     assert result.exit_code == 1 and "More than one solution" in result.output
+
+
+# ----- the example book ----------------------------------------------------------------------------
+def test_sudoku_book_config_covers_every_size_and_level():
+    from pathlib import Path
+
+    from bookgen.book import check_puzzle, plan, puzzle_json, run_job
+    from bookgen.config import load_book
+
+    book = load_book(Path(__file__).resolve().parent.parent / "configs" / "sudoku.yaml")
+    jobs = plan(book)
+    sudoku = [j for j in jobs if j.variant == "sudoku"]
+    assert {j.size for j in sudoku} == {4, 6, 8, 9}
+    assert {j.level for j in sudoku} == set(Level)
+    assert any(dict(j.rules)["diagonal"] and j.size == 9 and j.level == Level.EXPERT for j in sudoku)
+    assert {j.variant for j in jobs} == {"sudoku", "futoshiki"}
+    # the small ones are quick: make them as the build would and check them as `bookgen check` does
+    for number, job in enumerate(jobs, start=1):
+        if job.size <= 6 and job.level <= Level.MEDIUM:
+            assert check_puzzle(puzzle_json(number, run_job(job), page=1)) == []
