@@ -50,7 +50,7 @@ from bookgen.variants.binarygrid import _shape_problems, all_edges
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
-ATTEMPTS = 200
+ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
 SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
 SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
 EXPERT_EXTRA = 3
