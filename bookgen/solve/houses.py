@@ -1,4 +1,4 @@
-"""Latin squares with houses: the engine of Sudoku (and of Killer and Futoshiki next).
+"""Latin squares with houses: the engine of Sudoku and Futoshiki (and of Killer next).
 
 A *house* is a group of N cells that holds every digit 1..N exactly once:
 rows and columns (the Latin square), Sudoku's boxes, Sudoku X's two
@@ -8,10 +8,11 @@ overlap in two or more cells (where locked candidates live). Cells are
 indexed ``i = row * N + col`` and candidates are bitmasks (bit d-1 = digit
 d), as in ``bookgen.solve.latin``.
 
-Other constraints plug in beside the houses: a variant hands the ladder extra
-techniques (Killer's cage sums, Futoshiki's inequalities) and the SAT encoder
-extra clauses; the techniques below only ever look at houses, so they hold
-for all of them.
+Other constraints plug in beside the houses: a variant hands the ladder an
+``Extra`` (its techniques by tier and its data: Futoshiki's signs in
+``bookgen.solve.inequalities``, Killer's cages next) and the SAT encoder extra
+clauses; the techniques below only ever look at houses, so they hold for all
+of them.
 
 The ladder (the grade's level is the hardest tier used):
 
@@ -27,9 +28,13 @@ The ladder (the grade's level is the hardest tier used):
   easy..hard tiers to a contradiction, remove it). Never nested.
 
 Every technique is sound, so a grid the ladder fills completely is the only
-solution of the puzzle. Exact counting is SAT (``solutions``): the Latin
-clauses of ``bookgen.solve.latin_sat`` plus one exactly-once group per extra
-house and digit.
+solution of the puzzle. Exact counting is SAT (``solutions``): every cell
+holds one of the digits its given peers leave it, every house every digit.
+
+The generator's side: ``random_filling`` (a random full grid), ``carve``
+(givens removed while the target tier still solves, singles first on
+bitboards) and ``settles`` (whether one trial per cell finishes what the hard
+tier can't), shared by every house variant.
 """
 
 from __future__ import annotations
