@@ -13,6 +13,9 @@ Input formats (documented with examples in the README):
   rows puts each sign directly under the cell it joins to the one below;
 - KenKen: a grid of cage labels (one letter or digit per cell, one label
   per cage) followed by a legend of ``label: target op`` entries;
+- Sudoku: rows of digits and ``.`` (``|`` and box rules ignored);
+- Futoshiki: digits and ``.`` with ``<``/``>`` between cells and lines of
+  ``^``/``v`` under the cells they join to the row below;
 - a book JSON file (``bookgen-book/1``): one of its puzzles by number.
 
 ``#`` starts a comment; blank lines are ignored. Every problem is a
