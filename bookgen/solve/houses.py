@@ -946,6 +946,34 @@ class _Givens:
         return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
 
 
+def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int, ...]]]:
+    """Per cell, the 4-cell rectangles of ``sol`` (digits x y / y x on two rows and two
+    columns) whose swap keeps every house whole: if all four are open, the puzzle has two
+    solutions, so the carve need not run the ladder to learn that a removal fails."""
+    n = geo.n
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(n * n)]
+    for r1 in range(n):
+        for r2 in range(r1 + 1, n):
+            for c1 in range(n):
+                x = sol[r1 * n + c1]
+                for c2 in range(c1 + 1, n):
+                    a, b, c, d = r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2
+                    y = sol[b]
+                    if sol[d] != x or sol[c] != y:
+                        continue
+                    swapped = {a: y, b: x, c: x, d: y}
+                    ok = True
+                    for h in {h for i in swapped for h in geo.houses_of[i]}:
+                        inside = [i for i in swapped if h in geo.houses_of[i]]
+                        if sorted(sol[i] for i in inside) != sorted(swapped[i] for i in inside):
+                            ok = False
+                            break
+                    if ok:
+                        for i in swapped:
+                            out[i].append((a, b, c, d))
+    return out
+
+
 def drop_singles(geo: Geometry, sol: Sequence[int], cells: Sequence[int]) -> _Givens:
     """All givens, then, in the order of ``cells``, every one the others give back at once by
     a naked or hidden single: a cheap first carve, sound for any extra constraints."""
@@ -975,10 +1003,16 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
         return gv.given, []  # singles are the whole easy tier
     tier = min(level, Level.HARD)
     trials: list[tuple[int, int]] = []  # expert: givens only a trial brings back, in order
+    # Extra constraints may tell a rectangle's two fillings apart, so only plain houses use them.
+    deadly = deadly_rectangles(geo, sol) if not extra.techniques else [[] for _ in cells]
+    given = gv.given
     for i in cells:
-        if not gv.given[i]:
+        if not given[i]:
             continue
         gv.remove(i)
+        if any(not (given[r[0]] or given[r[1]] or given[r[2]] or given[r[3]]) for r in deadly[i]):
+            gv.restore(i)  # an open rectangle: two solutions, whatever the ladder would say
+            continue
         if not trials and solves(geo, gv.pairs(), tier, until=i, extra=extra):
             continue
         if trials and settles(geo, gv.pairs(), trials, until=i, extra=extra):
