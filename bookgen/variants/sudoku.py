@@ -51,10 +51,10 @@ from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 SIZES: tuple[int, ...] = tuple(BOXES)
-ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: ~1 in 20 grades hard)
+ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: about 1 in 9 grades hard)
 FILL_BUDGET = 20000    # search nodes for one random full grid
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
-DIAGONAL_GAP = 0.27     # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
+DIAGONAL_GAP = 0.27    # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
 # The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
 MAX_LEVEL: dict[tuple[int, bool], Level] = {
     (4, False): Level.EASY, (4, True): Level.EASY,
