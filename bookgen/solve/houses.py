@@ -591,9 +591,10 @@ class LadderResult:
 
 @lru_cache(maxsize=64)
 def ladder_for(extra: Extra) -> tuple[tuple[str, Level, Callable], ...]:
-    """The house techniques and ``extra``'s, easiest tier first (house techniques first in a tier)."""
+    """The house techniques and ``extra``'s, easiest tier first; in a tier the extra ones come
+    first: they look at a few cells each (a sign, a cage), cheaper than scanning every house."""
     base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
-    return tuple(sorted(base + list(extra.techniques), key=lambda t: t[1]))
+    return tuple(sorted(list(extra.techniques) + base, key=lambda t: t[1]))
 
 
 def level_of(name: str, extra: Extra = NO_EXTRA) -> Level:
