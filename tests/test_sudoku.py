@@ -151,18 +151,29 @@ def _all_grids(diagonal: bool) -> list[tuple[int, ...]]:
     """Every 4x4 Sudoku (X) by brute force over row permutations, no engine code."""
     rows = list(permutations(range(1, 5)))
     out = []
-    for a in rows:
-        for b in rows:
-            for c in rows:
-                for d in rows:
-                    g = a + b + c + d
-                    cols_ok = all(len({g[r * 4 + k] for r in range(4)}) == 4 for k in range(4))
-                    boxes_ok = all(len({g[(r0 + r) * 4 + c0 + c] for r in range(2) for c in range(2)}) == 4
-                                   for r0 in (0, 2) for c0 in (0, 2))
-                    diag_ok = not diagonal or (len({g[k * 5] for k in range(4)}) == 4
-                                               and len({g[k * 4 + 3 - k] for k in range(4)}) == 4)
-                    if cols_ok and boxes_ok and diag_ok:
-                        out.append(g)
+
+    def fits(grid: tuple[int, ...], row: tuple[int, ...]) -> bool:
+        r = len(grid) // 4
+        for c in range(4):
+            if any(grid[k * 4 + c] == row[c] for k in range(r)):
+                return False  # column
+        if r % 2:  # second row of a band: the two boxes
+            above = grid[-4:]
+            if {above[0], above[1]} & {row[0], row[1]} or {above[2], above[3]} & {row[2], row[3]}:
+                return False
+        return True
+
+    def extend(grid: tuple[int, ...]) -> None:
+        if len(grid) == 16:
+            if not diagonal or (len({grid[k * 5] for k in range(4)}) == 4
+                                and len({grid[k * 4 + 3 - k] for k in range(4)}) == 4):
+                out.append(grid)
+            return
+        for row in rows:
+            if fits(grid, row):
+                extend(grid + row)
+
+    extend(())
     return out
 
 
