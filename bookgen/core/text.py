@@ -72,3 +72,7 @@ def or_list(items) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
+
+def clip(text: str, limit: int = 20) -> str:
+    """``text`` cut to ``limit`` characters with ``...``, for quoting input in a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."

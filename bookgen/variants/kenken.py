@@ -49,7 +49,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, Pen
-from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import PuzzleTextError, clip
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
@@ -623,7 +623,8 @@ class KenKenVariant:
                     rng.shuffle(cells)
                     if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
                         break
-        hint = "try another seed, a lower level, a larger grid or more ops"
+        larger = ", a larger grid" if size < max(self.sizes) else ""
+        hint = f"try another seed, a lower level{larger} or more ops"
         article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
         raise GenerationError(
             f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
@@ -1042,6 +1043,8 @@ CAGE_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 OP_INPUT = {"+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "X": "*", "\u00d7": "*",
             "/": "/", "\u00f7": "/"}
 ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
+MAX_CAGE = 6  # the largest cage ``build`` makes (the rule option max_cage goes to 6)
+MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
 _LEGEND = re.compile(
     r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d+)\s*"
     r"(?P<op>[+\-\u2212*\u00d7/\u00f7]|[xX](?!\s*:))?\s*[,;]?")
@@ -1091,6 +1094,10 @@ def _parse_kenken(variant: KenKenVariant, lines: Sequence[_Line], options: dict[
             if label not in where:
                 raise PuzzleTextError(file, line.number, col, f"cage {label!r} is not in the grid")
             op = OP_INPUT[m.group("op")] if m.group("op") else ""
+            if len(m.group("target")) > MAX_TARGET_DIGITS:
+                raise PuzzleTextError(file, line.number, m.start("target") + 1,
+                                      f"cage {label!r}: target {clip(m.group('target'))} is far too large "
+                                      f"for any cage (at most {MAX_TARGET_DIGITS} digits)")
             clues[label] = (int(m.group("target")), op, line, col)
             pos = m.end()
     for label in sorted(where, key=lambda x: (where[x][0][1], where[x][0][2])):
@@ -1110,6 +1117,10 @@ def _parse_kenken(variant: KenKenVariant, lines: Sequence[_Line], options: dict[
             _, line_no, c = next(s for s in spots if s[0] == stray)
             raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does "
                                   "not touch the rest of the cage (give a separate cage its own label)")
+        if len(cells) > MAX_CAGE:  # before any enumeration: its fillings grow as n ** cells
+            _, line_no, c = spots[0]
+            raise PuzzleTextError(file, line_no, c, f"cage {label!r} has {len(cells)} cells; a Calcudoku "
+                                  f"cage has at most {MAX_CAGE} (max_cage)")
         if len(cells) == 1:
             op = ""  # a single cell shows its digit, whatever operation was typed
         elif not op and not hidden:
