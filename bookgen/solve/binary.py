@@ -44,6 +44,7 @@ from bookgen.core.types import Cell, Edge, EMPTY, GenerationError
 from bookgen.core.variant import Step
 from bookgen.solve.sat import models
 
+HARD = int(Level.HARD)
 SHORT_LINE = 4  # the most empty cells a "medium" player enumerates in their head
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -235,6 +236,7 @@ class BinaryEngine:
         self.half = n // 2
         self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
         self._memo: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int, int]] = {}
+        self._deduced: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
 
     # ----- per-line deductions -------------------------------------------------
     def completions(self, board: Board, line: int) -> tuple[tuple[int, ...], int, int]:
@@ -361,7 +363,27 @@ class BinaryEngine:
                 raise Contradiction(f"{line_name(self.n, line)} copies another line")
 
     def deduce(self, board: Board, line: int, level: Level) -> tuple[int, int]:
-        """Everything the techniques up to ``level`` fix on one line (ones, zeros)."""
+        """Everything the techniques up to ``level`` fix on one line (ones, zeros).
+
+        What a line forces depends only on its own masks (and, for ``distinct``,
+        on the finished parallel lines), so answers are memoised per line state:
+        the closure asks the same few thousand questions over and over.
+        """
+        known = board.known[line]
+        if known != self.full:
+            tier = HARD if level >= HARD else int(level)
+            if not (tier == HARD and self.unique_lines and self._complete_lines(board, line)):
+                key = (known, board.value[line], board.eq[line], board.neq[line], tier)
+                hit = self._deduced.get(key)
+                if hit is None:
+                    hit = self._deduce(board, line, level)  # a contradiction raises, uncached
+                    if len(self._deduced) > 400_000:
+                        self._deduced.clear()
+                    self._deduced[key] = hit
+                return hit
+        return self._deduce(board, line, level)
+
+    def _deduce(self, board: Board, line: int, level: Level) -> tuple[int, int]:
         if board.known[line] == self.full:
             if not self.completions(board, line)[0]:
                 raise Contradiction(f"{line_name(self.n, line)} breaks a rule")
@@ -416,15 +438,10 @@ class BinaryEngine:
             flagged = [False] * lines
             for line in dirty:
                 flagged[line] = True
+        tier = min(level, Level.HARD)
         while True:
-            while dirty:
-                line = dirty.pop()
-                flagged[line] = False
-                ones, zeros = self.deduce(board, line, min(level, Level.HARD))
-                if ones | zeros:
-                    self._apply(board, line, ones, zeros, dirty, flagged)
-                    if target is not None and (board.known[target[0]] >> target[1]) & 1:
-                        return True
+            if self._propagate(board, tier, dirty, flagged, target):
+                return True
             if board.empty_count() == 0:
                 for line in range(lines):
                     self._check_distinct(board, line)
@@ -441,6 +458,91 @@ class BinaryEngine:
             for other in (r, n + c):
                 flagged[other] = True
                 dirty.append(other)
+
+    def _propagate(self, board: Board, tier: Level, dirty: list[int], flagged: list[bool],
+                   target: Cell | None) -> bool:
+        """Run ``deduce`` on dirty lines until none is left; True as soon as ``target`` is filled.
+
+        The hot loop of every generator: answers come from the per-line memo
+        and are written straight into the masks. Lines are visited and queued
+        in the same order as ``deduce`` + ``_apply`` would.
+        """
+        n, full = self.n, self.full
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        memo = self._deduced
+        itier = int(tier)
+        distinct = self.unique_lines and itier == HARD
+        if target is not None:
+            t_line, t_bit = target[0], 1 << target[1]
+        else:
+            t_line, t_bit = 0, 0
+        while dirty:
+            line = dirty.pop()
+            flagged[line] = False
+            k = known[line]
+            hit = None
+            if k != full:
+                v = value[line]
+                if distinct:
+                    lo = 0 if line < n else n
+                    for i in range(lo, lo + n):
+                        if known[i] == full and i != line and not (value[i] ^ v) & k:
+                            break
+                    else:
+                        hit = memo.get((k, v, eq[line], neq[line], itier))
+                else:
+                    hit = memo.get((k, v, eq[line], neq[line], itier))
+            if hit is None:
+                hit = self.deduce(board, line, tier)
+            ones, zeros = hit
+            if not (ones | zeros):
+                continue
+            if line < n:  # a row: bit j is column j, whose line is n + j
+                for mask, sym in ((ones, 1), (zeros, 0)):
+                    while mask:
+                        low = mask & -mask
+                        mask ^= low
+                        j = low.bit_length() - 1
+                        known[line] |= low
+                        cross = n + j
+                        bit = 1 << line
+                        known[cross] |= bit
+                        if sym:
+                            value[line] |= low
+                            value[cross] |= bit
+                        if not flagged[line]:
+                            flagged[line] = True
+                            dirty.append(line)
+                        if not flagged[cross]:
+                            flagged[cross] = True
+                            dirty.append(cross)
+            else:
+                c = line - n
+                for mask, sym in ((ones, 1), (zeros, 0)):
+                    while mask:
+                        low = mask & -mask
+                        mask ^= low
+                        j = low.bit_length() - 1
+                        known[line] |= low
+                        bit = 1 << c
+                        known[j] |= bit
+                        if sym:
+                            value[line] |= low
+                            value[j] |= bit
+                        if not flagged[j]:
+                            flagged[j] = True
+                            dirty.append(j)
+                        if not flagged[line]:
+                            flagged[line] = True
+                            dirty.append(line)
+            if self.unique_lines and known[line] == full:
+                for other in (range(n) if line < n else range(n, 2 * n)):
+                    if not flagged[other]:
+                        flagged[other] = True
+                        dirty.append(other)
+            if t_bit and known[t_line] & t_bit:
+                return True
+        return False
 
     def trials_solve(self, board: Board, cells: Sequence[Cell]) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
