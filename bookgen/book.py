@@ -105,7 +105,7 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_worker_init)
     try:
         with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
-            pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+            pending = {pool.submit(run_job, jobs[i]): i for i in schedule(jobs)}
         for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
             i = pending[future]
             try:
@@ -122,6 +122,18 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         raise
     pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
+
+
+def schedule(jobs: list[Job]) -> list[int]:
+    """Job indices in the order to hand them to workers: the likely slowest first.
+
+    A plan runs easy to expert and small to large, so in plan order the most
+    expensive puzzles come last and one worker grinds through them while the
+    others sit idle. Longest-first keeps the workers' loads even to the end;
+    the estimate needs only to be rough (harder and larger costs more), and
+    results still go back in plan order, so the output is the same.
+    """
+    return sorted(range(len(jobs)), key=lambda i: (-int(jobs[i].level), -jobs[i].size, i))
 
 
 def _worker_init() -> None:
