@@ -38,13 +38,15 @@ from typing import Iterable, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
+from pysat.solvers import Solver
 
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Cell, Edge, EMPTY, GenerationError
 from bookgen.core.variant import Step
-from bookgen.solve.sat import models
+from bookgen.solve.sat import SOLVER_NAME, models
 
 HARD = int(Level.HARD)
+SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)
 SHORT_LINE = 4  # the most empty cells a "medium" player enumerates in their head
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -62,6 +64,9 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
     "pair": 1.0, "sandwich": 1.0, "balance": 1.5, "sign": 1.0,
     "line": 3.0, "long_line": 6.0, "distinct": 6.0, "trial": 20.0,
 }
+
+
+LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
 
 
 class Contradiction(Exception):
@@ -237,6 +242,10 @@ class BinaryEngine:
         self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
         self._memo: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int, int]] = {}
         self._deduced: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+        self._found: dict[tuple[str, int, int, int, int], tuple[int, int]] = {}
+        self._sat: Solver | None = None
+        self._sat_top = 0
+        self._sat_calls = 0
 
     # ----- per-line deductions -------------------------------------------------
     def completions(self, board: Board, line: int) -> tuple[tuple[int, ...], int, int]:
@@ -590,33 +599,48 @@ class BinaryEngine:
     # ----- the ladder: easiest technique first, restart after progress -------
     def _find(self, board: Board, technique: str, explain: bool = True) -> LineFind | None:
         """The first line on which ``technique`` fixes cells; ``why`` only when ``explain``."""
-        n = self.n
+        if technique not in LINE_TECHNIQUES:
+            return None
+        n, full = self.n, self.full
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        memo = self._found
         for line in range(2 * n):
-            if board.known[line] == self.full:
+            k = known[line]
+            if k == full:
                 continue
-            empty = n - board.known[line].bit_count()
-            if technique in ("pair", "sandwich"):
-                p1, p0, s1, s0 = self._runs(board, line)
-                ones, zeros = (p1, p0) if technique == "pair" else (s1, s0)
-            elif technique == "balance":
-                ones, zeros = self._balance(board, line)
-            elif technique == "sign":
-                ones, zeros = self._signs(board, line)
-            elif technique in ("line", "long_line"):
-                if (technique == "line") != (empty <= SHORT_LINE):
-                    continue
-                ones, zeros = self._enumerate(board, line)
-            elif technique == "distinct":
+            if technique == "distinct":
                 done = self._complete_lines(board, line)
                 if not done:
                     continue
                 ones, zeros = self._enumerate(board, line, done)
             else:
-                return None
+                # Everything but ``distinct`` looks at the line alone: memoise per line state.
+                key = (technique, k, value[line], eq[line], neq[line])
+                hit = memo.get(key)
+                if hit is None:
+                    hit = self._line_finds(board, line, technique)  # a contradiction raises, uncached
+                    if len(memo) > 400_000:
+                        memo.clear()
+                    memo[key] = hit
+                ones, zeros = hit
             if ones | zeros:
                 why = self._why(board, technique, line, ones, zeros) if explain else ""
                 return LineFind(technique, line, ones, zeros, why)
         return None
+
+    def _line_finds(self, board: Board, line: int, technique: str) -> tuple[int, int]:
+        """(ones, zeros) one single-line technique fixes on ``line``."""
+        if technique in ("pair", "sandwich"):
+            p1, p0, s1, s0 = self._runs(board, line)
+            return (p1, p0) if technique == "pair" else (s1, s0)
+        if technique == "balance":
+            return self._balance(board, line)
+        if technique == "sign":
+            return self._signs(board, line)
+        empty = self.n - board.known[line].bit_count()
+        if (technique == "line") != (empty <= SHORT_LINE):
+            return 0, 0
+        return self._enumerate(board, line)
 
     # ----- explanations: built only for ``explain``, never in ``closure`` -----
     def _sym(self, v: int, count: int = 1) -> str:
@@ -827,6 +851,59 @@ class BinaryEngine:
         return steps, True
 
     # ----- exact counting ------------------------------------------------------
+    def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """Whether SAT finds ``solution`` and no other solution for these givens and signs.
+
+        The generator's proof for every puzzle it returns. One incremental
+        solver per engine holds the rules; givens and signs are assumptions,
+        so a call costs two solves instead of building the whole formula. The
+        answer is exact, whatever the solver learned from earlier calls.
+        """
+        if self._sat is None or self._sat_calls >= SAT_RENEW:
+            self._new_sat()
+        self._sat_calls += 1
+        n, solver = self.n, self._sat
+        assume = [_var(n, r, c) if ch == "1" else -_var(n, r, c)
+                  for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != EMPTY]
+        for edge in edges:
+            assume.append(self._edge_selector(edge))
+        if not solver.solve(assumptions=assume):
+            return False
+        model = solver.get_model()
+        found = tuple("".join("1" if model[_var(n, r, c) - 1] > 0 else "0" for c in range(n)) for r in range(n))
+        if found != tuple(solution):
+            return False
+        self._sat_top += 1
+        act = self._sat_top
+        solver.add_clause([-act] + [-_var(n, r, c) if ch == "1" else _var(n, r, c)
+                                    for r, row in enumerate(solution) for c, ch in enumerate(row)])
+        other = solver.solve(assumptions=assume + [act])
+        solver.add_clause([-act])  # retire this call's blocking clause
+        return not other
+
+    def _new_sat(self) -> None:
+        if self._sat is not None:
+            self._sat.delete()
+        base, top = _base_cnf(self.n, self.max_run, self.unique_lines)
+        self._sat = Solver(name=SOLVER_NAME, bootstrap_with=[list(c) for c in base])
+        self._sat_top = top
+        self._sat_calls = 0
+        self._selectors: dict[tuple[Cell, Cell, str], int] = {}
+
+    def _edge_selector(self, edge: Edge) -> int:
+        """A variable that, assumed true, imposes ``edge``'s sign (clauses added once per solver)."""
+        key = (edge.a, edge.b, edge.sign)
+        sel = self._selectors.get(key)
+        if sel is None:
+            self._sat_top += 1
+            sel = self._selectors[key] = self._sat_top
+            a, b = _var(self.n, *edge.a), _var(self.n, *edge.b)
+            if edge.sign == "=":
+                self._sat.append_formula([[-sel, a, -b], [-sel, -a, b]])
+            else:
+                self._sat.append_formula([[-sel, a, b], [-sel, -a, -b]])
+        return sel
+
     def sat_solutions(self, rows: Sequence[str], edges: Iterable[Edge] = (),
                       limit: int = 2) -> list[tuple[str, ...]]:
         """Up to ``limit`` solutions by SAT (no technique involved)."""
