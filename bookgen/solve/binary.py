@@ -489,20 +489,31 @@ class BinaryEngine:
             line = dirty.pop()
             flagged[line] = False
             k = known[line]
-            hit = None
-            if k != full:
-                v = value[line]
-                if distinct:
+            v = value[line]
+            if k == full:  # a finished line: check it breaks no rule
+                key = (k, v, eq[line], neq[line], -1)
+                if key not in memo:
+                    self.deduce(board, line, tier)  # raises on a broken rule
+                    memo[key] = (0, 0)
+                elif self.unique_lines:
                     lo = 0 if line < n else n
                     for i in range(lo, lo + n):
-                        if known[i] == full and i != line and not (value[i] ^ v) & k:
-                            break
-                    else:
-                        hit = memo.get((k, v, eq[line], neq[line], itier))
-                else:
-                    hit = memo.get((k, v, eq[line], neq[line], itier))
+                        if value[i] == v and known[i] == full and i != line:
+                            self.deduce(board, line, tier)  # raises: a copy
+                continue
+            key = (k, v, eq[line], neq[line], itier)
+            if distinct:
+                lo = 0 if line < n else n
+                copies = [value[i] for i in range(lo, lo + n)
+                          if known[i] == full and i != line and not (value[i] ^ v) & k]
+                if copies:
+                    key = key + (frozenset(copies),)
+            hit = memo.get(key)
             if hit is None:
-                hit = self.deduce(board, line, tier)
+                hit = self.deduce(board, line, tier)  # a contradiction raises, uncached
+                if len(memo) > 400_000:
+                    memo.clear()
+                memo[key] = hit
             ones, zeros = hit
             if not (ones | zeros):
                 continue
