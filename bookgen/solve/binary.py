@@ -442,6 +442,13 @@ class BinaryEngine:
         if start is None:
             dirty = list(range(lines - 1, -1, -1))
             flagged = [True] * lines
+            if target is not None:
+                # The target's own lines first: when they alone force it, the
+                # answer comes after two lines instead of a sweep. The verdict
+                # is the same in any order (the techniques are monotone).
+                for line in (n + target[1], target[0]):
+                    dirty.remove(line)
+                    dirty.append(line)
         else:
             dirty = list(start)
             flagged = [False] * lines
