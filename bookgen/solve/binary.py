@@ -242,6 +242,7 @@ class BinaryEngine:
         self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
         self._memo: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int, int]] = {}
         self._deduced: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+        self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
         self._found: dict[tuple[str, int, int, int, int], tuple[int, int]] = {}
         self._sat: Solver | None = None
         self._sat_top = 0
@@ -485,8 +486,12 @@ class BinaryEngine:
         """
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memo = self._deduced
         itier = int(tier)
+        # One memo per (tier, signs of the line): the key is then one small int.
+        tables = self._tables
+        if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
+            tables.clear()
+        memos = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
         distinct = self.unique_lines and itier == HARD
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
@@ -497,8 +502,11 @@ class BinaryEngine:
             flagged[line] = False
             k = known[line]
             v = value[line]
+            memo = memos[line]
+            if memo is None:
+                memo = memos[line] = tables.setdefault((itier, eq[line], neq[line]), {})
             if k == full:  # a finished line: check it breaks no rule
-                key = (k, v, eq[line], neq[line], -1)
+                key = -1 - v
                 if key not in memo:
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = (0, 0)
@@ -508,17 +516,17 @@ class BinaryEngine:
                         if value[i] == v and known[i] == full and i != line:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
-            key = (k, v, eq[line], neq[line], itier)
+            key = k << n | v
             if distinct:
                 lo = 0 if line < n else n
                 copies = [value[i] for i in range(lo, lo + n)
                           if known[i] == full and i != line and not (value[i] ^ v) & k]
                 if copies:
-                    key = key + (frozenset(copies),)
+                    key = (key, frozenset(copies))
             hit = memo.get(key)
             if hit is None:
                 hit = self.deduce(board, line, tier)  # a contradiction raises, uncached
-                if len(memo) > 400_000:
+                if len(memo) > 200_000:
                     memo.clear()
                 memo[key] = hit
             ones, zeros = hit
