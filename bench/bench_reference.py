@@ -6,9 +6,10 @@ For every row (variant, size, level) it alternates, in ``--rounds`` rounds,
 a batch of our puzzles (one process, one core, derived seeds so the figures
 repeat) and a batch of Tatham's (``sgt-unruly`` / ``sgt-keen --generate K
 PARAMS --time-generation``, which times each puzzle inside the program, so
-process start-up is not counted). Alternating keeps a busy machine from
-favouring one side: the ratio of the two medians is what to read, the
-milliseconds move with the load.
+process start-up is not counted). Both sides count CPU time per puzzle
+(``--time-generation`` reports ``clock()``; ours is ``time.process_time``),
+so other processes on a shared machine inflate neither; alternating keeps
+what is left (caches, frequency) from favouring one side.
 
 Columns: our median ms per puzzle, our worst of N over that median (the
 tail), Tatham's median ms, and the ratio ours / Tatham's. The issue-13 goals
@@ -82,20 +83,20 @@ def default_rows() -> list[Row]:
 
 
 def ours(row: Row, start: int, count: int) -> list[float]:
-    """Seconds per puzzle for ``count`` of our puzzles, seeds ``start``..."""
+    """CPU seconds per puzzle for ``count`` of our puzzles, seeds ``start``..."""
     variant = get_variant(row.variant)
     rules = variant.parse_rules({}, row.size)
     out = []
     for i in range(start, start + count):
         rng = rng_for(derive_seed(13_13, row.size * 10 + int(row.level), i))
-        t = time.perf_counter()
+        t = time.process_time()
         variant.generate(row.size, rules, row.level, rng)
-        out.append(time.perf_counter() - t)
+        out.append(time.process_time() - t)
     return out
 
 
 def theirs(row: Row, count: int) -> list[float]:
-    """Seconds per puzzle for ``count`` of Tatham's, as the program itself times them."""
+    """CPU seconds per puzzle for ``count`` of Tatham's, as the program itself times them."""
     program, params = row.reference
     done = subprocess.run([str(REF_DIR / program), "--generate", str(count), params, "--time-generation"],
                           capture_output=True, text=True, check=True)
