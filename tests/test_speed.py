@@ -53,3 +53,75 @@ def test_pdf_bytes_do_not_depend_on_reportlabs_accelerator(write_config, tmp_pat
         out[mode] = done.stdout.split()
     assert out["pure"][0] == "function"  # the fallback really ran
     assert out["pure"][1] == out["default"][1]
+
+
+# ----- the binary engine's bit tricks against the rules spelled out cell by cell ----------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from bookgen.solve.binary import BinaryEngine, Board, Contradiction  # noqa: E402
+
+
+def _reference_local(n, cells, eq, neq):
+    """(runs contradiction?, pair1, pair0, sand1, sand0, signs broken?, sign1, sign0) by brute force."""
+    p1 = p0 = s1 = s0 = g1 = g0 = 0
+    run_bad = sign_bad = False
+    for s in range(n - 2):
+        w = cells[s:s + 3]
+        holes = [i for i, x in enumerate(w) if x is None]
+        if not holes and w[0] == w[1] == w[2]:
+            run_bad = True
+        if len(holes) == 1:
+            h = holes[0]
+            known = [x for x in w if x is not None]
+            if known[0] == known[1]:
+                bit = 1 << (s + h)
+                if h == 1:
+                    s0, s1 = (s0 | bit, s1) if known[0] == 1 else (s0, s1 | bit)
+                else:
+                    p0, p1 = (p0 | bit, p1) if known[0] == 1 else (p0, p1 | bit)
+    for j in range(n - 1):
+        for mask, same in ((eq, True), (neq, False)):
+            if not mask >> j & 1:
+                continue
+            a, b = cells[j], cells[j + 1]
+            if a is not None and b is not None:
+                sign_bad |= (a == b) != same
+            elif a is not None or b is not None:
+                src, dst = (a, j + 1) if a is not None else (b, j)
+                v = src if same else 1 - src
+                g1, g0 = (g1 | 1 << dst, g0) if v else (g1, g0 | 1 << dst)
+    return run_bad, p1, p0, s1, s0, sign_bad, g1, g0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([6, 8, 10, 14]).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.sampled_from([None, 0, 1]), min_size=n, max_size=n),
+    st.integers(0, (1 << (n - 1)) - 1), st.integers(0, (1 << (n - 1)) - 1))))
+def test_line_runs_and_signs_match_the_rules_cell_by_cell(case):
+    n, cells, eq, neq = case
+    neq &= ~eq
+    engine = BinaryEngine(n, 2, False)
+    board = Board(n)
+    for j, v in enumerate(cells):
+        if v is not None:
+            board.assign(0, j, v)
+    board.eq[0], board.neq[0] = eq, neq
+    run_bad, p1, p0, s1, s0, sign_bad, g1, g0 = _reference_local(n, cells, eq, neq)
+    if run_bad:
+        try:
+            engine._runs(board, 0)
+        except Contradiction:
+            pass
+        else:
+            raise AssertionError("a run too long went unnoticed")
+    else:
+        assert engine._runs(board, 0) == (p1, p0, s1, s0)
+    if sign_bad:
+        try:
+            engine._signs(board, 0)
+        except Contradiction:
+            pass
+        else:
+            raise AssertionError("a broken sign went unnoticed")
+    else:
+        assert engine._signs(board, 0) == (g1, g0)

@@ -298,6 +298,12 @@ class BinaryEngine:
         ones, zeros = value, known & ~value
         unknown = self.full & ~known
         k = self.max_run
+        if k == 2:  # the usual rule, as shifts: a bit per window start
+            if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
+                raise Contradiction(f"{line_name(self.n, line)} has a run too long")
+            o2, z2 = ones & ones >> 1, zeros & zeros >> 1
+            return ((z2 << 2 | z2 >> 1) & unknown, (o2 << 2 | o2 >> 1) & unknown,
+                    (zeros & zeros >> 2) << 1 & unknown, (ones & ones >> 2) << 1 & unknown)
         p1 = p0 = s1 = s0 = 0
         for w in self.windows:
             hole = unknown & w
@@ -334,23 +340,22 @@ class BinaryEngine:
         return 0, 0
 
     def _signs(self, board: Board, line: int) -> tuple[int, int]:
+        """Cells a sign fixes from its known end: (ones, zeros). Bit j of a sign mask joins cells j, j+1."""
         known, value = board.known[line], board.value[line]
-        f1 = f0 = 0
-        for sign_mask, same in ((board.eq[line], True), (board.neq[line], False)):
-            for j in _bits(sign_mask):
-                a_known, b_known = (known >> j) & 1, (known >> (j + 1)) & 1
-                a_val, b_val = (value >> j) & 1, (value >> (j + 1)) & 1
-                if a_known and b_known:
-                    if (a_val == b_val) != same:
-                        raise Contradiction(f"a sign in {line_name(self.n, line)} is broken")
-                elif a_known or b_known:
-                    src = a_val if a_known else b_val
-                    dst = j + 1 if a_known else j
-                    v = src if same else 1 - src
-                    if v:
-                        f1 |= 1 << dst
-                    else:
-                        f0 |= 1 << dst
+        eq, neq = board.eq[line], board.neq[line]
+        if not (eq | neq):
+            return 0, 0
+        differ = value ^ value >> 1
+        both = known & known >> 1
+        if eq & both & differ or neq & both & ~differ:
+            raise Contradiction(f"a sign in {line_name(self.n, line)} is broken")
+        low = known & ~(known >> 1)  # cell j known, j + 1 not: j + 1 follows j
+        high = ~known & known >> 1  # cell j + 1 known, j not: j follows j + 1
+        above = value >> 1
+        f1 = ((eq & low & value) | (neq & low & ~value)) << 1
+        f0 = ((eq & low & ~value) | (neq & low & value)) << 1
+        f1 |= (eq & high & above) | (neq & high & ~above)
+        f0 |= (eq & high & ~above) | (neq & high & above)
         return f1, f0
 
     def _local(self, board: Board, line: int) -> tuple[int, int]:
