@@ -106,18 +106,21 @@ def _signed_patterns(n: int, max_run: int, eq: int, neq: int) -> tuple[int, ...]
 class Board:
     """Known cells and signs of a binary grid, one pair of bitmasks per line."""
 
-    __slots__ = ("n", "known", "value", "eq", "neq")
+    __slots__ = ("n", "known", "value", "eq", "neq", "memos")
 
-    def __init__(self, n: int, known=None, value=None, eq=None, neq=None):
+    def __init__(self, n: int, known=None, value=None, eq=None, neq=None, memos=None):
         self.n = n
         self.known = known if known is not None else [0] * (2 * n)
         self.value = value if value is not None else [0] * (2 * n)
         self.eq = eq if eq is not None else [0] * (2 * n)
         self.neq = neq if neq is not None else [0] * (2 * n)
+        # The closure's per-line memo tables for these signs, shared by copies;
+        # signs change only through add_edge / remove_edge, which drop them.
+        self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
         """An independent copy (search without undo)."""
-        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:])
+        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:], self.memos)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
@@ -134,17 +137,27 @@ class Board:
 
     def add_edge(self, edge: Edge) -> None:
         """Put a sign on the line that holds both cells."""
-        (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
-        if r1 == r2 and c2 == c1 + 1:
-            line, bit = r1, c1
-        elif c1 == c2 and r2 == r1 + 1:
-            line, bit = self.n + c1, r1
-        else:
-            raise ValueError(f"cells {edge.a} and {edge.b} are not neighbours")
+        line, bit = self._edge_bit(edge)
+        self.memos = {}
         if edge.sign == "=":
             self.eq[line] |= 1 << bit
         else:
             self.neq[line] |= 1 << bit
+
+    def remove_edge(self, edge: Edge) -> None:
+        """Take a sign away again."""
+        line, bit = self._edge_bit(edge)
+        self.memos = {}
+        self.eq[line] &= ~(1 << bit)
+        self.neq[line] &= ~(1 << bit)
+
+    def _edge_bit(self, edge: Edge) -> tuple[int, int]:
+        (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
+        if r1 == r2 and c2 == c1 + 1:
+            return r1, c1
+        if c1 == c2 and r2 == r1 + 1:
+            return self.n + c1, r1
+        raise ValueError(f"cells {edge.a} and {edge.b} are not neighbours")
 
     def get(self, r: int, c: int) -> int:
         """1, 0, or -1 for an empty cell."""
@@ -171,7 +184,7 @@ class Board:
 
     def empty_count(self) -> int:
         """How many cells are still empty."""
-        return sum(self.n - k.bit_count() for k in self.known[: self.n])
+        return self.n * self.n - sum(map(int.bit_count, self.known[: self.n]))
 
     def rows(self) -> tuple[str, ...]:
         """Row strings with ``.`` for empty cells."""
@@ -494,9 +507,11 @@ class BinaryEngine:
         itier = int(tier)
         # One memo per (tier, signs of the line): the key is then one small int.
         tables = self._tables
-        if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
-            tables.clear()
-        memos = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
+        memos = board.memos.get((self, itier))
+        if memos is None:
+            if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
+                tables.clear()
+            memos = board.memos[(self, itier)] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
         distinct = self.unique_lines and itier == HARD
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]

@@ -185,13 +185,17 @@ class BinaryGrid:
         if edges:
             rng.shuffle(edges)
             kept: list[Edge] = []
-            for i, edge in enumerate(edges):
-                trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
+            current = Board.from_rows(board.rows(), edges)  # the givens, kept signs and those still to try
+            for edge in edges:
+                trial = current.copy()
+                trial.remove_edge(edge)
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
                 if not (engine.trials_solve(trial, trial_cells) if trial_cells
                         else engine.closure(trial, first)):
                     kept.append(edge)
+                else:
+                    current.remove_edge(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = Board.from_rows(board.rows(), edges)
             if level == Level.EXPERT and not removed:
