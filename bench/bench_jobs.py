@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -32,8 +33,14 @@ from bookgen.book import plan, run_job, schedule  # noqa: E402
 from bookgen.config import load_book  # noqa: E402
 
 
-def timed_build(config: Path, workers: int) -> tuple[float, float, str]:
-    """(wall seconds, seconds spent generating puzzles, digest of the files written)."""
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children so far."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed_build(config: Path, workers: int) -> tuple[float, float, str, float]:
+    """(wall seconds, seconds spent generating puzzles, digest of the files written, CPU seconds)."""
     book = load_book(config)
     spent = [0.0]
     real_generate = book_module.generate
@@ -48,13 +55,13 @@ def timed_build(config: Path, workers: int) -> tuple[float, float, str]:
     book_module.generate = generate
     try:
         with tempfile.TemporaryDirectory(prefix="bookgen-bench-") as out:
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), _cpu()
             paths = book_module.build(book, Path(out), workers)
-            wall = time.perf_counter() - t
+            wall, cpu = time.perf_counter() - t, _cpu() - cpu
             digest = hashlib.sha256(b"".join(p.read_bytes() for p in paths)).hexdigest()
     finally:
         book_module.generate = real_generate
-    return wall, spent[0], digest
+    return wall, spent[0], digest, cpu
 
 
 def makespan(costs: list[float], order: list[int], workers: int) -> float:
@@ -97,12 +104,12 @@ def main() -> None:
     digests = set()
     for workers in (int(j) for j in args.jobs.split(",")):
         runs = [timed_build(args.config, workers) for _ in range(args.repeat)]
-        wall, gen, digest = min(runs)
+        wall, gen, digest, cpu = min(runs)
         digests.update(r[2] for r in runs)
         base = base or wall
         layout = wall - gen
         print(f"--jobs {workers}: {wall:6.2f} s  (puzzles {gen:6.2f} s, layout and files {layout:5.2f} s = "
-              f"{100 * layout / wall:4.1f} %)  speed-up {base / wall:4.2f}x", flush=True)
+              f"{100 * layout / wall:4.1f} %)  speed-up {base / wall:4.2f}x  CPU {cpu:6.2f} s", flush=True)
     print("outputs identical for every --jobs" if len(digests) == 1 else "OUTPUTS DIFFER between --jobs")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
