@@ -513,6 +513,9 @@ class BinaryEngine:
                 tables.clear()
             memos = board.memos[(self, itier)] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
         distinct = self.unique_lines and itier == HARD
+        # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
+        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
+            if distinct else ([], [])
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -538,9 +541,7 @@ class BinaryEngine:
                 continue
             key = k << n | v
             if distinct:
-                lo = 0 if line < n else n
-                copies = [value[i] for i in range(lo, lo + n)
-                          if known[i] == full and i != line and not (value[i] ^ v) & k]
+                copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
                     key = (key, frozenset(copies))
             hit = memo.get(key)
@@ -562,6 +563,8 @@ class BinaryEngine:
                         cross = n + j
                         bit = 1 << line
                         known[cross] |= bit
+                        if distinct and known[cross] == full:
+                            finished[1].append(cross)
                         if sym:
                             value[line] |= low
                             value[cross] |= bit
@@ -581,6 +584,8 @@ class BinaryEngine:
                         known[line] |= low
                         bit = 1 << c
                         known[j] |= bit
+                        if distinct and known[j] == full:
+                            finished[0].append(j)
                         if sym:
                             value[line] |= low
                             value[j] |= bit
@@ -591,6 +596,8 @@ class BinaryEngine:
                             flagged[line] = True
                             dirty.append(line)
             if self.unique_lines and known[line] == full:
+                if distinct:
+                    finished[line >= n].append(line)
                 for other in (range(n) if line < n else range(n, 2 * n)):
                     if not flagged[other]:
                         flagged[other] = True
