@@ -167,7 +167,7 @@ class BinaryGrid:
             elif level == Level.EXPERT and not edges and removed < EXPERT_EXTRA:
                 # Without signs to prune later, a trial-only given can go while
                 # the board is still rich, where such givens are far more common.
-                if self._refutes(engine, board, cell):
+                if self._refutes(engine, board, cell, closed=trial):
                     board.clear(*cell)
                     removed += 1
         trial_cells: list[tuple[int, int]] = []
@@ -210,13 +210,24 @@ class BinaryGrid:
         return board, tuple(edges)
 
     @staticmethod
-    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int]) -> bool:
-        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier."""
-        trial = board.copy()
-        trial.clear(*cell)
-        trial.assign(cell[0], cell[1], 1 - board.get(*cell))
+    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int],
+                 closed: Board | None = None) -> bool:
+        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier.
+
+        ``closed``, when given, is the board without this given already
+        closed at the hard tier (a failed removal test leaves exactly that):
+        the trial then only follows the news from the cell's row and column,
+        and reaches the same verdict as a closure from scratch.
+        """
+        r, c = cell
+        if closed is not None:
+            trial, start = closed, (r, engine.n + c)
+        else:
+            trial, start = board.copy(), None
+            trial.clear(r, c)
+        trial.assign(r, c, 1 - board.get(r, c))
         try:
-            engine.closure(trial, Level.HARD)
+            engine.closure(trial, Level.HARD, start=start)
         except Contradiction:
             return True
         return False
