@@ -56,7 +56,7 @@ def test_pdf_bytes_do_not_depend_on_reportlabs_accelerator(write_config, tmp_pat
 
 
 # ----- the binary engine's bit tricks against the rules spelled out cell by cell ----------
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import example, given, settings, strategies as st  # noqa: E402
 
 from bookgen.solve.binary import BinaryEngine, Board, Contradiction  # noqa: E402
 
@@ -125,3 +125,34 @@ def test_line_runs_and_signs_match_the_rules_cell_by_cell(case):
             raise AssertionError("a broken sign went unnoticed")
     else:
         assert engine._signs(board, 0) == (g1, g0)
+
+
+@settings(max_examples=80, deadline=None)
+@example(rules=(8, 2, True), seed=2441864, share=0.5)  # a row finished by a column's deduction
+@given(st.sampled_from([(6, 2, True), (8, 2, True), (8, 3, False), (10, 2, True)]), st.integers(0, 10**9),
+       st.floats(0.2, 0.7))
+def test_closure_is_a_fixpoint_reached_in_any_order(rules, seed, share):
+    # Closing a board from scratch and closing it one given at a time (each
+    # time only from the lines the new given touched) must meet: the generator
+    # relies on it when it follows only the news of a trial or a search step.
+    import random
+
+    from bookgen.core.difficulty import Level
+    from bookgen.solve.binary import random_solution
+
+    n, run, unique = rules
+    engine = BinaryEngine(n, run, unique)
+    rng = random.Random(seed)
+    solution = random_solution(engine, rng)
+    cells = [(r, c) for r in range(n) for c in range(n) if rng.random() < share]
+    scratch = Board(n)
+    for r, c in cells:
+        scratch.assign(r, c, solution.get(r, c))
+    engine.closure(scratch, Level.HARD)
+    step = Board(n)
+    engine.closure(step, Level.HARD)
+    for r, c in cells:
+        if step.get(r, c) < 0:
+            step.assign(r, c, solution.get(r, c))
+            engine.closure(step, Level.HARD, start=(r, n + c))
+    assert (step.known, step.value) == (scratch.known, scratch.value)

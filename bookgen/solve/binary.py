@@ -512,10 +512,12 @@ class BinaryEngine:
             if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
                 tables.clear()
             memos = board.memos[(self, itier)] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
-        distinct = self.unique_lines and itier == HARD
+        unique = self.unique_lines
+        distinct = unique and itier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
         finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
-            if distinct else ([], [])
+            if unique else ([], [])
+        requeue: list[int] = []
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -563,8 +565,9 @@ class BinaryEngine:
                         cross = n + j
                         bit = 1 << line
                         known[cross] |= bit
-                        if distinct and known[cross] == full:
+                        if unique and known[cross] == full:
                             finished[1].append(cross)
+                            requeue.append(cross)
                         if sym:
                             value[line] |= low
                             value[cross] |= bit
@@ -584,8 +587,9 @@ class BinaryEngine:
                         known[line] |= low
                         bit = 1 << c
                         known[j] |= bit
-                        if distinct and known[j] == full:
+                        if unique and known[j] == full:
                             finished[0].append(j)
+                            requeue.append(j)
                         if sym:
                             value[line] |= low
                             value[j] |= bit
@@ -595,13 +599,17 @@ class BinaryEngine:
                         if not flagged[line]:
                             flagged[line] = True
                             dirty.append(line)
-            if self.unique_lines and known[line] == full:
-                if distinct:
-                    finished[line >= n].append(line)
-                for other in (range(n) if line < n else range(n, 2 * n)):
+            if unique and known[line] == full:
+                finished[line >= n].append(line)
+                requeue.append(line)
+            # A finished line can rule out completions of its parallel lines
+            # (distinct): they get another look, whichever line finished it.
+            for done in requeue:
+                for other in (range(n) if done < n else range(n, 2 * n)):
                     if not flagged[other]:
                         flagged[other] = True
                         dirty.append(other)
+            requeue.clear()
             if t_bit and known[t_line] & t_bit:
                 return True
         return False
@@ -989,13 +997,14 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
     n = engine.n
     nodes = 0
 
-    def search(board: Board) -> Board | None:
+    def search(board: Board, start: tuple[int, int] | None) -> Board | None:
         nonlocal nodes
         nodes += 1
         if nodes > budget:
             return None
         try:
-            if engine.closure(board, Level.HARD):
+            # The parent was closed before this one cell was set: only its lines have news.
+            if engine.closure(board, Level.HARD, start=start):
                 return board
         except Contradiction:
             return None
@@ -1005,12 +1014,12 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
         for v in (first, 1 - first):
             trial = board.copy()
             trial.assign(r, c, v)
-            found = search(trial)
+            found = search(trial, (r, n + c))
             if found is not None:
                 return found
         return None
 
-    found = search(Board(n))
+    found = search(Board(n), None)
     if found is None:
         raise GenerationError(f"no valid {n}x{n} grid found within {budget} steps")
     return found
