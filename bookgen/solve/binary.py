@@ -273,7 +273,12 @@ class BinaryEngine:
         key = (known, value, eq, neq)
         hit = self._memo.get(key)
         if hit is None:
-            if known:
+            if eq | neq:
+                # Signs differ from puzzle to puzzle, cells' states recur:
+                # filter the unsigned completions (memoised, shared) by the signs.
+                cands = tuple([p for p in self.line_options(known, value)[0]
+                               if not ((p ^ p >> 1) & eq) and not (~(p ^ p >> 1) & neq)])
+            elif known:
                 # Filter the (memoised) completions of the state with one cell
                 # fewer: a short list instead of every pattern.
                 high = 1 << (known.bit_length() - 1)
