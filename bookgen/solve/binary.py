@@ -547,7 +547,7 @@ class BinaryEngine:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
             key = k << n | v
-            if distinct:
+            if distinct and finished[line >= n]:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
                     key = (key, frozenset(copies))
@@ -1013,8 +1013,17 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
                 return board
         except Contradiction:
             return None
-        empties = [(r, c) for r in range(n) for c in _bits(engine.full & ~board.known[r])]
-        r, c = empties[rng.randrange(len(empties))]
+        # A uniformly random empty cell in row-major order, without listing them all.
+        holes = [engine.full & ~k for k in board.known[:n]]
+        pick = rng.randrange(sum(map(int.bit_count, holes)))
+        r = 0
+        while pick >= holes[r].bit_count():
+            pick -= holes[r].bit_count()
+            r += 1
+        row = holes[r]
+        for _ in range(pick):
+            row &= row - 1  # drop the lowest empty cell
+        c = (row & -row).bit_length() - 1
         first = rng.randrange(2)
         for v in (first, 1 - first):
             trial = board.copy()
