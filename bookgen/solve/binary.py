@@ -32,6 +32,7 @@ completely has exactly one solution; the exact SAT check is run once on top.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -92,15 +93,6 @@ def line_patterns(n: int, max_run: int) -> tuple[int, ...]:
         if ok:
             out.append(p)
     return tuple(out)
-
-
-@lru_cache(maxsize=4096)
-def _signed_patterns(n: int, max_run: int, eq: int, neq: int) -> tuple[int, ...]:
-    pats = line_patterns(n, max_run)
-    if not (eq or neq):
-        return pats
-    # bit j of p ^ (p >> 1) says whether cells j and j+1 differ
-    return tuple(p for p in pats if not ((p ^ (p >> 1)) & eq) and not (~(p ^ (p >> 1)) & neq))
 
 
 class Board:
@@ -253,10 +245,14 @@ class BinaryEngine:
         self.full = (1 << n) - 1
         self.half = n // 2
         self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
-        self._memo: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int, int]] = {}
-        self._deduced: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+        self._code = "H" if n <= 16 else "Q"  # array type code wide enough for a line
+        self._cands: dict[int, bytes] = {}  # line_options: completions per packed line state
+        self._masks: dict[int, int] = {}  # and their AND << n | OR
         self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
-        self._found: dict[tuple[str, int, int, int, int], tuple[int, int]] = {}
+        # Memos hold only ints (keys and packed answers): the garbage collector
+        # never walks such dicts, however large they grow.
+        self._found: dict[str, dict[int, int]] = {}
+        self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -268,34 +264,45 @@ class BinaryEngine:
                                  board.eq[line], board.neq[line])
 
     def line_options(self, known: int, value: int, eq: int = 0,
-                     neq: int = 0) -> tuple[tuple[int, ...], int, int]:
-        """Completions of a line given as masks, with their AND and OR (memoised)."""
-        key = (known, value, eq, neq)
-        hit = self._memo.get(key)
-        if hit is None:
+                     neq: int = 0) -> tuple[Sequence[int], int, int]:
+        """Completions of a line given as masks, with their AND and OR (memoised).
+
+        The memo maps one int key to the completions packed in ``bytes`` and
+        one int to the packed AND/OR: objects the garbage collector never
+        tracks, so a large memo costs no collection pause.
+        """
+        n = self.n
+        key = known | value << n | eq << 2 * n | neq << 3 * n
+        packed = self._cands.get(key)
+        if packed is None:
             if eq | neq:
                 # Signs differ from puzzle to puzzle, cells' states recur:
                 # filter the unsigned completions (memoised, shared) by the signs.
-                cands = tuple([p for p in self.line_options(known, value)[0]
-                               if not ((p ^ p >> 1) & eq) and not (~(p ^ p >> 1) & neq)])
+                cands = array(self._code, [p for p in self.line_options(known, value)[0]
+                                    if not ((p ^ p >> 1) & eq) and not (~(p ^ p >> 1) & neq)])
             elif known:
                 # Filter the (memoised) completions of the state with one cell
                 # fewer: a short list instead of every pattern.
                 high = 1 << (known.bit_length() - 1)
-                parent = self.line_options(known ^ high, value & ~high, eq, neq)[0]
-                bit = value & high
-                cands = tuple(p for p in parent if p & high == bit)
+                parent = self.line_options(known ^ high, value & ~high)[0]
+                if value & high:
+                    cands = array(self._code, [p for p in parent if p & high])
+                else:
+                    cands = array(self._code, [p for p in parent if not p & high])
             else:
-                cands = _signed_patterns(self.n, self.max_run, eq, neq)
+                cands = array(self._code, line_patterns(n, self.max_run))
             a, o = self.full, 0
             for p in cands:
                 a &= p
                 o |= p
-            hit = (cands, a, o)
-            if len(self._memo) > 400_000:
-                self._memo.clear()
-            self._memo[key] = hit
-        return hit
+            if len(self._cands) > 400_000:
+                self._cands.clear()
+                self._masks.clear()
+            self._cands[key] = cands.tobytes()
+            self._masks[key] = a << n | o
+            return cands, a, o
+        both = self._masks[key]
+        return memoryview(packed).cast(self._code), both >> n, both & self.full
 
     def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
         cands, a, o = self.completions(board, line)
@@ -399,24 +406,8 @@ class BinaryEngine:
         """Everything the techniques up to ``level`` fix on one line (ones, zeros).
 
         What a line forces depends only on its own masks (and, for ``distinct``,
-        on the finished parallel lines), so answers are memoised per line state:
-        the closure asks the same few thousand questions over and over.
+        on the finished parallel lines): ``closure`` memoises the answers.
         """
-        known = board.known[line]
-        if known != self.full:
-            tier = HARD if level >= HARD else int(level)
-            if not (tier == HARD and self.unique_lines and self._complete_lines(board, line)):
-                key = (known, board.value[line], board.eq[line], board.neq[line], tier)
-                hit = self._deduced.get(key)
-                if hit is None:
-                    hit = self._deduce(board, line, level)  # a contradiction raises, uncached
-                    if len(self._deduced) > 400_000:
-                        self._deduced.clear()
-                    self._deduced[key] = hit
-                return hit
-        return self._deduce(board, line, level)
-
-    def _deduce(self, board: Board, line: int, level: Level) -> tuple[int, int]:
         if board.known[line] == self.full:
             if not self.completions(board, line)[0]:
                 raise Contradiction(f"{line_name(self.n, line)} breaks a rule")
@@ -539,7 +530,7 @@ class BinaryEngine:
                 key = -1 - v
                 if key not in memo:
                     self.deduce(board, line, tier)  # raises on a broken rule
-                    memo[key] = (0, 0)
+                    memo[key] = 0
                 elif self.unique_lines:
                     lo = 0 if line < n else n
                     for i in range(lo, lo + n):
@@ -547,17 +538,23 @@ class BinaryEngine:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
             key = k << n | v
+            copied = None
             if distinct and finished[line >= n]:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
-                    key = (key, frozenset(copies))
-            hit = memo.get(key)
+                    copied = self._copied
+                    key = (itier, eq[line], neq[line], key, frozenset(copies))
+                    hit = copied.get(key)
+            if copied is None:
+                hit = memo.get(key)
             if hit is None:
-                hit = self.deduce(board, line, tier)  # a contradiction raises, uncached
-                if len(memo) > 200_000:
-                    memo.clear()
-                memo[key] = hit
-            ones, zeros = hit
+                ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+                hit = ones << n | zeros
+                store = memo if copied is None else copied
+                if len(store) > 200_000:
+                    store.clear()
+                store[key] = hit
+            ones, zeros = hit >> n, hit & full
             if not (ones | zeros):
                 continue
             if line < n:  # a row: bit j is column j, whose line is n + j
@@ -669,7 +666,7 @@ class BinaryEngine:
             return None
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memo = self._found
+        memo = self._found.setdefault(technique, {})
         for line in range(2 * n):
             k = known[line]
             if k == full:
@@ -681,14 +678,15 @@ class BinaryEngine:
                 ones, zeros = self._enumerate(board, line, done)
             else:
                 # Everything but ``distinct`` looks at the line alone: memoise per line state.
-                key = (technique, k, value[line], eq[line], neq[line])
+                key = k | value[line] << n | eq[line] << 2 * n | neq[line] << 3 * n
                 hit = memo.get(key)
                 if hit is None:
-                    hit = self._line_finds(board, line, technique)  # a contradiction raises, uncached
+                    ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
+                    hit = ones << n | zeros
                     if len(memo) > 400_000:
                         memo.clear()
                     memo[key] = hit
-                ones, zeros = hit
+                ones, zeros = hit >> n, hit & full
             if ones | zeros:
                 why = self._why(board, technique, line, ones, zeros) if explain else ""
                 return LineFind(technique, line, ones, zeros, why)
