@@ -557,50 +557,30 @@ class BinaryEngine:
             ones, zeros = hit >> n, hit & full
             if not (ones | zeros):
                 continue
-            if line < n:  # a row: bit j is column j, whose line is n + j
-                for mask, sym in ((ones, 1), (zeros, 0)):
-                    while mask:
-                        low = mask & -mask
-                        mask ^= low
-                        j = low.bit_length() - 1
-                        known[line] |= low
-                        cross = n + j
-                        bit = 1 << line
-                        known[cross] |= bit
-                        if unique and known[cross] == full:
-                            finished[1].append(cross)
-                            requeue.append(cross)
-                        if sym:
-                            value[line] |= low
-                            value[cross] |= bit
-                        if not flagged[line]:
-                            flagged[line] = True
-                            dirty.append(line)
-                        if not flagged[cross]:
-                            flagged[cross] = True
-                            dirty.append(cross)
-            else:
-                c = line - n
-                for mask, sym in ((ones, 1), (zeros, 0)):
-                    while mask:
-                        low = mask & -mask
-                        mask ^= low
-                        j = low.bit_length() - 1
-                        known[line] |= low
-                        bit = 1 << c
-                        known[j] |= bit
-                        if unique and known[j] == full:
-                            finished[0].append(j)
-                            requeue.append(j)
-                        if sym:
-                            value[line] |= low
-                            value[j] |= bit
-                        if not flagged[j]:
-                            flagged[j] = True
-                            dirty.append(j)
-                        if not flagged[line]:
-                            flagged[line] = True
-                            dirty.append(line)
+            # Bit j of a row is column j (line n + j); bit j of a column is row j.
+            # The lines are queued row first, as assigning cell by cell would.
+            row = line < n
+            base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
+            for mask, sym in ((ones, 1), (zeros, 0)):
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    cross = base + low.bit_length() - 1
+                    known[line] |= low
+                    known[cross] |= bit
+                    if unique and known[cross] == full:
+                        finished[side].append(cross)
+                        requeue.append(cross)
+                    if sym:
+                        value[line] |= low
+                        value[cross] |= bit
+                    first, second = (line, cross) if row else (cross, line)
+                    if not flagged[first]:
+                        flagged[first] = True
+                        dirty.append(first)
+                    if not flagged[second]:
+                        flagged[second] = True
+                        dirty.append(second)
             if unique and known[line] == full:
                 finished[line >= n].append(line)
                 requeue.append(line)
