@@ -9,7 +9,8 @@ PARAMS --time-generation``, which times each puzzle inside the program, so
 process start-up is not counted). Both sides count CPU time per puzzle
 (``--time-generation`` reports ``clock()``; ours is ``time.process_time``),
 so other processes on a shared machine inflate neither; alternating keeps
-what is left (caches, frequency) from favouring one side.
+what is left (caches, frequency) from favouring one side. Each row runs in a
+process of its own, forked from the bench, so no row inherits another's caches.
 
 Columns: our median ms per puzzle, our worst of N over that median (the
 tail), Tatham's median ms, and the ratio ours / Tatham's. The issue-13 goals
@@ -30,6 +31,7 @@ Easy / Normal / Hard / Extreme at the same size.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import re
 import shutil
 import statistics
@@ -135,6 +137,28 @@ def measure(row: Row, count: int, per: int, rounds: int, reference: bool):
     return mine, refs
 
 
+def _child(conn, fn, args) -> None:
+    FAILED.clear()  # counts inherited from the parent belong to earlier rows
+    conn.send((*fn(*args), sum(FAILED.values())))
+    conn.close()
+
+
+def in_fresh_process(fn, *args):
+    """``fn(*args)`` in a process forked for it, plus its count of failed puzzles.
+
+    Each row starts from the same state (nothing cached by earlier rows, no
+    garbage-collector pause inherited from them), as in a build's worker.
+    """
+    ctx = multiprocessing.get_context("fork")
+    here, there = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child, args=(there, fn, args))
+    child.start()
+    there.close()
+    result = here.recv()
+    child.join()
+    return result
+
+
 def main() -> None:
     """Print the side-by-side table."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -161,7 +185,8 @@ def main() -> None:
         print(f"{'puzzle':24} {'reference':16} {'ours ms':>9} {'worst/med':>9} {'Tatham ms':>10} {'ratio':>7}")
     worst_ratio = worst_tail = 0.0
     for row in rows:
-        mine, refs = measure(row, args.count, args.per, args.rounds, reference)
+        mine, refs, failed = in_fresh_process(measure, row, args.count, args.per, args.rounds, reference)
+        FAILED[row] = failed
         med = statistics.median(mine)
         tail = max(mine) / med
         worst_tail = max(worst_tail, tail)
