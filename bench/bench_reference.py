@@ -110,7 +110,7 @@ def ours(row: Row, start: int, count: int) -> list[float]:
 def theirs(row: Row, count: int) -> list[float]:
     """CPU seconds per puzzle for ``count`` of Tatham's, as the program itself times them."""
     program, params = row.reference
-    done = subprocess.run([str(REF_DIR / program), "--generate", str(count), params, "--time-generation"],
+    done = subprocess.run([reference_path(program), "--generate", str(count), params, "--time-generation"],
                           capture_output=True, text=True, check=True)
     times = [float(m.group(1)) for m in map(TIME_LINE.search, done.stdout.splitlines()) if m]
     if len(times) != count:
@@ -118,9 +118,15 @@ def theirs(row: Row, count: int) -> list[float]:
     return times
 
 
+def reference_path(program: str) -> str | None:
+    """Where Tatham's ``program`` is installed (Debian puts it in /usr/games), or None."""
+    path = REF_DIR / program
+    return str(path) if path.exists() else shutil.which(program)
+
+
 def have_reference() -> bool:
     """Whether Tatham's two programs are installed."""
-    return all((REF_DIR / p).exists() or shutil.which(p) for p in ("sgt-unruly", "sgt-keen"))
+    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen"))
 
 
 def measure(row: Row, count: int, per: int, rounds: int, reference: bool):
