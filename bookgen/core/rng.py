@@ -11,9 +11,15 @@ import hashlib
 import random
 
 
-def derive_seed(book_seed: int, section: int, index: int) -> str:
-    """The printable seed of one puzzle (16 hex digits)."""
-    text = f"bookgen/{book_seed}/{section}/{index}".encode()
+def derive_seed(book_seed: int, section: int, index: int, attempt: int = 0) -> str:
+    """The printable seed of one puzzle (16 hex digits).
+
+    ``attempt`` > 0 gives the seeds tried after a generation attempt ran out of
+    budget; attempt 0 is the seed every puzzle has always had, so books made
+    before retries existed come out the same.
+    """
+    suffix = f"/{attempt}" if attempt else ""
+    text = f"bookgen/{book_seed}/{section}/{index}{suffix}".encode()
     return hashlib.sha256(text).hexdigest()[:16]
 
 

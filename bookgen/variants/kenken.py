@@ -628,7 +628,8 @@ class KenKenVariant:
                                 break
                     if not done:
                         break
-        hint = "try another seed, a lower level, a larger grid or more ops"
+        larger = ", a larger grid" if size < max(self.sizes) else ""
+        hint = f"try another seed, a lower level{larger} or more ops"
         article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
         raise GenerationError(
             f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
