@@ -25,6 +25,19 @@ def test_schedule_is_a_permutation_hardest_and_largest_first():
     assert order != list(range(len(jobs)))  # the plan itself runs easy to hard
 
 
+def test_batches_cover_the_plan_once_cheap_puzzles_together_dear_ones_alone():
+    from bookgen.book import BATCH_MS, batches
+    from bookgen.estimate import puzzle_ms
+
+    jobs = plan(load_book(ROOT / "configs" / "big-book.yaml"))
+    cut = batches(jobs)
+    assert [i for batch in cut for i in batch] == schedule(jobs)
+    for batch in cut:
+        costs = [puzzle_ms(jobs[i].variant, jobs[i].size, jobs[i].level) for i in batch]
+        assert batch and (len(batch) == 1 or sum(costs[:-1]) < BATCH_MS)
+    assert any(len(batch) > 1 for batch in cut) and any(len(batch) == 1 for batch in cut)
+
+
 BUILD = textwrap.dedent("""
     import hashlib, sys
     from pathlib import Path
