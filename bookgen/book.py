@@ -28,6 +28,7 @@ from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
+from bookgen.estimate import puzzle_ms
 from bookgen.layout.geometry import Style, fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import (
     Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
@@ -39,6 +40,7 @@ FORMAT = "bookgen-book/1"
 Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
 Warn = Callable[[str], None]
 SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
+BATCH_MS = 40.0  # estimated work per task handed to a worker (see ``batches``)
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 EXAMPLE_WIDTH = 300.0  # points: two example grids side by side at the type floor, on most pages
 EXAMPLE_TRIES = 40  # candidate examples looked at for one that teaches a technique above the easiest
@@ -133,14 +135,16 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
     try:
         try:
             with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
-                pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-            for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
-                i = pending[future]
+                pending = {pool.submit(run_batch, [jobs[i] for i in batch]): batch for batch in batches(jobs)}
+            for future in as_completed(pending):  # progress as each batch lands, not all at the end
+                batch = pending[future]
                 try:
-                    results[i] = future.result()
-                except GenerationError as exc:
-                    raise GenerationError(_where(jobs[i], exc)) from None
-                done += 1
+                    puzzles = future.result()
+                except GenerationError as exc:  # already names its section and puzzle
+                    raise GenerationError(str(exc)) from None
+                for i, puzzle in zip(batch, puzzles):
+                    results[i] = puzzle
+                done += len(batch)
                 if progress:
                     progress(done, len(jobs))
         except BrokenProcessPool:  # from a result, or from submit when a worker dies that early
@@ -150,6 +154,45 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         raise
     pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
+
+
+def schedule(jobs: list[Job]) -> list[int]:
+    """Job indices in the order to hand them to workers: the likely slowest first.
+
+    A plan runs easy to expert and small to large, so in plan order the most
+    expensive puzzles come last and one worker grinds through them while the
+    others sit idle. Longest-first keeps the workers' loads even to the end;
+    the estimate needs only to be rough (harder and larger costs more), and
+    results still go back in plan order, so the output is the same.
+    """
+    return sorted(range(len(jobs)), key=lambda i: (-int(jobs[i].level), -jobs[i].size, i))
+
+
+def batches(jobs: list[Job]) -> list[list[int]]:
+    """``schedule`` order cut into the tasks workers are handed: about ``BATCH_MS``
+    of estimated work each, at least one puzzle.
+
+    Handing a worker one puzzle at a time costs the parent a round trip per
+    puzzle; for puzzles of a millisecond or two that is more than the work,
+    and a second worker bought nothing. Expensive puzzles still go alone.
+    """
+    out: list[list[int]] = []
+    batch: list[int] = []
+    work = 0.0
+    for i in schedule(jobs):
+        batch.append(i)
+        work += puzzle_ms(jobs[i].variant, jobs[i].size, jobs[i].level)
+        if work >= BATCH_MS:
+            out.append(batch)
+            batch, work = [], 0.0
+    if batch:
+        out.append(batch)
+    return out
+
+
+def run_batch(batch: list[Job]) -> list[Puzzle]:
+    """Generate a batch of puzzles (runs in a worker process); errors name the puzzle."""
+    return [_run_named(job) for job in batch]
 
 
 def _worker_init() -> None:

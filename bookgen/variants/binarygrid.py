@@ -161,7 +161,7 @@ class BinaryGrid:
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
             grade = self.grade(puzzle)
             if grade.solved and grade.level == level:
-                if len(self.solutions(puzzle, 2)) != 1:  # the proof, independent of the ladder
+                if not engine.proves_unique(puzzle.givens, edges, puzzle.solution):  # independent of the ladder
                     raise AssertionError("ladder-solved puzzle is not unique: engine bug")
                 return Puzzle(self.name, size, rules, puzzle.givens, puzzle.solution,
                               grade=grade, edges=edges)
@@ -194,7 +194,7 @@ class BinaryGrid:
             elif level == Level.EXPERT and not edges and removed < EXPERT_EXTRA:
                 # Without signs to prune later, a trial-only given can go while
                 # the board is still rich, where such givens are far more common.
-                if self._refutes(engine, board, cell):
+                if self._refutes(engine, board, cell, closed=trial):
                     board.clear(*cell)
                     removed += 1
         trial_cells: list[tuple[int, int]] = []
@@ -212,13 +212,17 @@ class BinaryGrid:
         if edges:
             rng.shuffle(edges)
             kept: list[Edge] = []
-            for i, edge in enumerate(edges):
-                trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
+            current = Board.from_rows(board.rows(), edges)  # the givens, kept signs and those still to try
+            for edge in edges:
+                trial = current.copy()
+                trial.remove_edge(edge)
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
                 if not (engine.trials_solve(trial, trial_cells) if trial_cells
                         else engine.closure(trial, first)):
                     kept.append(edge)
+                else:
+                    current.remove_edge(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = Board.from_rows(board.rows(), edges)
             if level == Level.EXPERT and not removed:
@@ -233,13 +237,24 @@ class BinaryGrid:
         return board, tuple(edges)
 
     @staticmethod
-    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int]) -> bool:
-        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier."""
-        trial = board.copy()
-        trial.clear(*cell)
-        trial.assign(cell[0], cell[1], 1 - board.get(*cell))
+    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int],
+                 closed: Board | None = None) -> bool:
+        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier.
+
+        ``closed``, when given, is the board without this given already
+        closed at the hard tier (a failed removal test leaves exactly that):
+        the trial then only follows the news from the cell's row and column,
+        and reaches the same verdict as a closure from scratch.
+        """
+        r, c = cell
+        if closed is not None:
+            trial, start = closed, (r, engine.n + c)
+        else:
+            trial, start = board.copy(), None
+            trial.clear(r, c)
+        trial.assign(r, c, 1 - board.get(r, c))
         try:
-            engine.closure(trial, Level.HARD)
+            engine.closure(trial, Level.HARD, start=start)
         except Contradiction:
             return True
         return False

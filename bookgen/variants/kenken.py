@@ -85,6 +85,8 @@ ATTEMPTS = 150
 # the solution unique (else a plain one is made), and loosenings compared per ambiguous draft.
 TIGHTEN_TRIES = 4
 LOOSEN_TRIES = 3
+# Grids above that: one loosening per this many rows' worth of stuck cells.
+LOOSEN_SPREAD = 2
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -695,9 +697,18 @@ class KenKenVariant:
                             break
                         continue
                     # Loosen around a stuck cell; some cages can't change, so try a few.
+                    # A draft stuck with many open cells needs several changes:
+                    # make them in one go instead of one judge per change.
                     cells = sorted(verdict)
                     rng.shuffle(cells)
-                    if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
+                    wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
+                    done = 0
+                    for i in cells[:6 * wanted]:
+                        if layout.loosen(divmod(i, size)):
+                            done += 1
+                            if done == wanted:
+                                break
+                    if not done:
                         break
         larger = ", a larger grid" if size < max(self.sizes) else ""
         hint = f"try another seed, a lower level{larger} or more ops"
