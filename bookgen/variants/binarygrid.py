@@ -219,7 +219,7 @@ class BinaryGrid:
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
                 if not (engine.trials_solve(trial, trial_cells) if trial_cells
-                        else engine.closure(trial, first)):
+                        else engine.settles_ends(trial, first, edge)):
                     kept.append(edge)
                 else:
                     current.remove_edge(edge)
