@@ -514,6 +514,10 @@ class BinaryEngine:
         finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
             if unique else ([], [])
         requeue: list[int] = []
+        # At the hard tier a line's answer is everything its completions agree
+        # on (distinct lines included: lines finishing later queue it again):
+        # after it is written, the line itself has nothing more to say.
+        complete = itier == HARD
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -575,10 +579,10 @@ class BinaryEngine:
                         value[line] |= low
                         value[cross] |= bit
                     first, second = (line, cross) if row else (cross, line)
-                    if not flagged[first]:
+                    if not flagged[first] and not (complete and first == line):
                         flagged[first] = True
                         dirty.append(first)
-                    if not flagged[second]:
+                    if not flagged[second] and not (complete and second == line):
                         flagged[second] = True
                         dirty.append(second)
             if unique and known[line] == full:
