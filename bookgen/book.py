@@ -15,6 +15,7 @@ import reprlib
 import secrets
 import signal
 import threading
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
@@ -28,12 +29,15 @@ from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
+from bookgen.layout.classset import render_class_set
+from bookgen.layout.cover import cover_content, cover_geometry, render_cover
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
 Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
+VERSIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # class-set version letters
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 
 
@@ -68,15 +72,26 @@ class Job:
     level: Level
     seed: str
     options: tuple[tuple[str, Any], ...]
+    attempt: int = 0  # > 0: an earlier candidate was a repeat or was replaced
+    version: int = 0  # class sets: 0 is version A
+    book_seed: int = 0
+
+    def next_attempt(self) -> "Job":
+        """The same puzzle slot with the next derived seed."""
+        attempt = self.attempt + 1
+        return replace(self, attempt=attempt, seed=derive_seed(self.book_seed, self.section, self.index,
+                                                               attempt, self.version))
 
 
 def plan(book: Book) -> list[Job]:
-    """Every puzzle of the book, in book order."""
+    """Every puzzle of the book, in book order (a class set: version A's, then B's ...)."""
     jobs = []
-    for section in book.sections:
-        for i, level in enumerate(section.levels):
-            jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
-                            level, derive_seed(book.seed, section.index, i), section.options))
+    for version in range(book.versions):
+        for section in book.sections:
+            for i, level in enumerate(section.levels):
+                jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
+                                level, derive_seed(book.seed, section.index, i, 0, version), section.options,
+                                0, version, book.seed))
     return jobs
 
 
@@ -195,6 +210,74 @@ def interrupts_handled() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
+MAX_REPEATS = 30  # fresh candidates for one puzzle slot before a build gives up on finding a new puzzle
+
+
+def fingerprint(puzzle: Puzzle) -> str:
+    """The puzzle's fingerprint, by its variant."""
+    return get_variant(puzzle.variant).fingerprint(puzzle)
+
+
+def generate_unique(jobs: list[Job], excluded: frozenset[str] = frozenset(), replaced: tuple[int, ...] = (),
+                    workers: int = 1, progress: Progress | None = None) -> list[Puzzle]:
+    """Run every job so that no puzzle repeats an ``excluded`` fingerprint or an earlier
+    puzzle of the book; then give the (zero-based) ``replaced`` slots new puzzles.
+
+    A puzzle that repeats is made again from its slot's next derived seed, in
+    rounds, so the result depends on the jobs alone, not on the workers. The
+    replacements come last and only ever change their own slots: every other
+    puzzle is the one the book gets without ``replace``.
+    """
+    jobs = list(jobs)
+    puzzles = generate(jobs, workers, progress)
+    prints = [fingerprint(p) for p in puzzles]
+    forbid: dict[int, set[str]] = {}
+
+    def redo(slots: list[int]) -> None:
+        for i in slots:
+            jobs[i] = jobs[i].next_attempt()
+            if jobs[i].attempt > MAX_REPEATS:
+                raise BuildError(f"section {jobs[i].section + 1}, puzzle {jobs[i].index + 1}: {MAX_REPEATS} "
+                                 "new puzzles in a row repeated the excluded books or this book; the "
+                                 "section has run out of distinct puzzles: choose a larger size, another "
+                                 "level or fewer puzzles")
+        for i, puzzle in zip(slots, generate([jobs[i] for i in slots], workers)):
+            puzzles[i], prints[i] = puzzle, fingerprint(puzzle)
+
+    def settle(order, taken: set[str] | frozenset[str]) -> None:
+        while True:
+            clash = _repeats(prints, order, taken, forbid)
+            if not clash:
+                return
+            redo(clash)
+
+    settle(range(len(jobs)), excluded)
+    owed = Counter(replaced)
+    while owed:  # a number listed twice is replaced twice
+        slots = sorted(owed)
+        for i in slots:
+            forbid.setdefault(i, set()).add(prints[i])
+            owed[i] -= 1
+        owed = +owed
+        redo(slots)
+        dropped = set().union(*forbid.values())  # no replaced puzzle comes back in another slot
+        settle(sorted(forbid), excluded | dropped | {fp for i, fp in enumerate(prints) if i not in forbid})
+    return puzzles
+
+
+def _repeats(prints: list[str], order, taken: frozenset[str] | set[str],
+             forbid: dict[int, set[str]]) -> list[int]:
+    """The slots, in ``order``, whose fingerprint is taken already or forbidden to them."""
+    seen = set(taken)
+    clash = []
+    for i in order:
+        if prints[i] in seen or prints[i] in forbid.get(i, ()):
+            clash.append(i)
+        else:
+            seen.add(prints[i])
+    return clash
+
+
 def _run_named(job: Job) -> Puzzle:
     try:
         return run_job(job)
@@ -210,8 +293,8 @@ def _where(job: Job, exc: Exception) -> str:
 
 
 # ----- JSON ---------------------------------------------------------------------
-def puzzle_json(number: int, puzzle: Puzzle, page: int) -> dict[str, Any]:
-    """One puzzle entry of the book JSON (``bookgen-book/1``)."""
+def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "") -> dict[str, Any]:
+    """One puzzle entry of the book JSON (``bookgen-book/1``); ``version`` in class sets."""
     grade = puzzle.grade or Grade(Level.EASY, 0.0, {})
     out = {
         "number": number,
@@ -224,7 +307,10 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int) -> dict[str, Any]:
         "givens": list(puzzle.givens),
         "solution": list(puzzle.solution),
         "page": page,
+        "fingerprint": fingerprint(puzzle),
     }
+    if version:
+        out["version"] = version
     out.update(get_variant(puzzle.variant).to_json(puzzle))
     return out
 
@@ -241,7 +327,7 @@ def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[s
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
-        "puzzles": [puzzle_json(e.number, e.puzzle, pages[e.number]) for e in entries],
+        "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version) for i, e in enumerate(entries)],
     }
 
 
@@ -250,7 +336,10 @@ def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
     """Number the puzzles in book order and attach their section titles."""
     titles = {s.index: s.title for s in book.sections}
     jobs = plan(book)
-    return [Entry(i + 1, titles[job.section], p) for i, (job, p) in enumerate(zip(jobs, puzzles))]
+    per_version = len(jobs) // book.versions
+    return [Entry(i % per_version + 1, titles[job.section], p,
+                  VERSIONS[job.version] if book.versions > 1 else "")
+            for i, (job, p) in enumerate(zip(jobs, puzzles))]
 
 
 def rule_sets(book: Book) -> list[tuple[str, dict]]:
@@ -304,13 +393,14 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
     try:
-        puzzles = generate(plan(book), workers, progress)
+        replaced = tuple(n - 1 for n in book.replace)
+        puzzles = generate_unique(plan(book), book.excluded, replaced, workers, progress)
         entries = entries_for(book, puzzles)
         cover = Cover(book.title, book.subtitle, book.author, book.seed)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
         if worksheet:
-            shape = book.shape
+            shape = replace(book.shape, sections=book.shape.sections * book.versions)
             layout = plan_book(shape)
         else:
             examples = _examples(book)
@@ -325,14 +415,21 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
             if message:
                 warn(message)
         names = [f"{book.name}.pdf", f"{book.name}.json"] + ([f"{book.name}-answers.pdf"] if worksheet else [])
+        if book.cover is not None:
+            names.append(f"{book.name}-cover.pdf")
         finals = [out_dir / name for name in names]
         for name in names:
             _temp_in(out_dir, name, temps)
-        if worksheet:
+        if worksheet and book.versions > 1:
+            render_class_set(temps[0], temps[2], cover, shape, layout, entries)
+        elif worksheet:
             render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
         else:
             render_book(temps[0], cover, shape, layout, entries, examples)
-        pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
+        if book.cover is not None:
+            render_cover(temps[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
+                         cover_content(book, entries))
+        pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)

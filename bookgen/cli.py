@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -17,6 +17,8 @@ from bookgen.book import (
 )
 from bookgen.config import ConfigError, load_book
 from bookgen.core.types import GenerationError
+from bookgen.series import repeats
+from bookgen.plan import plan_report
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -65,13 +67,17 @@ def build(
             _fail("interrupted; no partial files were left behind", 128 + signum)
 
 
-def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
+def _load(config: Path):
     try:
-        book = load_book(config)
+        return load_book(config)
     except ConfigError as exc:
         for issue in exc.issues:
             typer.echo(str(issue), err=True)
         raise typer.Exit(EXIT_CONFIG)
+
+
+def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
+    book = _load(config)
     if seed is not None:
         book = book.with_seed(seed)
     if not 0 <= jobs <= MAX_JOBS:
@@ -97,13 +103,23 @@ def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool)
 
 
 @app.command()
-def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'.")) -> None:
-    """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade."""
+def check(
+    files: List[Path] = typer.Argument(..., help="A book JSON file written by 'bookgen build' "
+                                       "(after --against: more books to compare with)."),
+    against: Optional[List[Path]] = typer.Option(None, "--against", help="Books whose puzzles this one "
+                                                 "must not repeat (several may follow)."),
+) -> None:
+    """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade, no repeats."""
+    file, others = files[0], list(against or []) + files[1:]
+    if len(files) > 1 and not against:
+        _fail("check takes one book; compare it with others with --against OTHER.json ...", EXIT_CONFIG)
     try:
         data = read_book_json(file)
+        references = [(str(other), read_book_json(other)) for other in others]
     except CheckError as exc:
         _fail(str(exc))
     count, failures = check_book(data)
+    failures += repeats(data, references)
     for line in failures:
         typer.echo(f"{file}: {line}")
     if failures:
@@ -128,6 +144,21 @@ def solve(
     report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
     typer.echo(report.text, nl=False)
     raise typer.Exit(report.code)
+
+
+@app.command()
+def plan(
+    config: Path = typer.Argument(..., help="The book's YAML file."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes the estimate assumes (0: all cores)."),
+) -> None:
+    """Print the page plan and a build-time estimate without generating; writes nothing."""
+    book = _load(config)
+    if not 0 <= jobs <= MAX_JOBS:
+        _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
+    try:
+        typer.echo(plan_report(book, jobs or os.cpu_count() or 1), nl=False)
+    except BuildError as exc:
+        _fail(str(exc))
 
 
 @app.command()

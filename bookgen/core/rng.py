@@ -11,10 +11,19 @@ import hashlib
 import random
 
 
-def derive_seed(book_seed: int, section: int, index: int) -> str:
-    """The printable seed of one puzzle (16 hex digits)."""
-    text = f"bookgen/{book_seed}/{section}/{index}".encode()
-    return hashlib.sha256(text).hexdigest()[:16]
+def derive_seed(book_seed: int, section: int, index: int, attempt: int = 0, version: int = 0) -> str:
+    """The printable seed of one puzzle (16 hex digits).
+
+    ``attempt`` > 0 gives the puzzle's next candidate, when an earlier one had
+    to be dropped (a repeat, a replaced puzzle); ``version`` > 0 the same
+    puzzle slot in another version of a class set. Both 0 give the seed every
+    earlier bookgen gave, so books keep regenerating exactly."""
+    text = f"bookgen/{book_seed}/{section}/{index}"
+    if version:
+        text += f"/version/{version}"
+    if attempt:
+        text += f"/attempt/{attempt}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def example_seed(book_seed: int, label: str) -> str:

@@ -48,6 +48,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, Pen
+from bookgen.core.symmetry import canonical_fingerprint, moved_cells, moved_rows, symmetries
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
@@ -862,6 +863,18 @@ class KenKenVariant:
                     pen.text(c + 0.5, r + 0.58, g, size=0.42, bold=True, anchor=CENTER)
                 elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=0.42, anchor=CENTER)
+
+    # --- identity -------------------------------------------------------------------
+
+    def fingerprint(self, puzzle: Puzzle) -> str:
+        """Same for rotations, reflections and transposes; no relabelling, since the
+        cages' arithmetic fixes which digit is which."""
+        n = puzzle.size
+        forms = []
+        for move in symmetries(n):
+            cages = sorted((moved_cells(cage.cells, move), cage.op, cage.target) for cage in puzzle.cages)
+            forms.append("/".join(moved_rows(puzzle.givens, move)) + repr(cages))
+        return canonical_fingerprint(f"{self.name}/{n}", puzzle.rules, forms)
 
     # --- JSON -----------------------------------------------------------------------
 

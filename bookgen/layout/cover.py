@@ -1,0 +1,358 @@
+"""The full-wrap paperback cover: back, spine and front on one PDF page.
+
+Sizes follow Amazon KDP's paperback cover calculator and cover guide:
+- spine width = page count x paper thickness: 0.002252 in per page on white
+  paper, 0.0025 in on cream;
+- cover width = 0.125 in bleed + trim width (back) + spine + trim width
+  (front) + 0.125 in bleed; height = trim height + 2 x 0.125 in;
+- text only on the spine of books with at least 79 pages, and kept
+  0.0625 in from each spine fold;
+- the barcode goes at the lower right of the back cover: an area of
+  2 x 1.2 in, 0.25 in inside the trim's bottom and right edges, kept empty.
+All text stays at least 0.25 in inside the trim of its panel. Everything
+drawn goes through ``Sheet``, which records the box of every mark, so the
+tests can check the barcode area and the safe zones from the marks alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from bookgen import __version__
+from bookgen.core.types import Puzzle
+from bookgen.layout.fonts import ASCENT, DESCENT, FONT, FONT_BOLD, register_fonts
+from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim
+from bookgen.layout.pen import CanvasPen
+from bookgen.variants.registry import get_variant
+
+PAPERS = {"white": 0.002252, "cream": 0.0025}  # inches per page (KDP)
+BLEED = 0.125 * INCH
+SAFE = 0.25 * INCH  # text inside the trim of each panel
+FOLD_CLEAR = 0.0625 * INCH  # spine text from either fold
+SPINE_TEXT_PAGES = 79  # KDP: no spine text on thinner books
+BARCODE_W, BARCODE_H = 2.0 * INCH, 1.2 * INCH
+DEFAULT_COLOUR = (0.14, 0.28, 0.42)  # a dark slate blue: white type reads on it, it prints in grey
+
+# Every printed word of this module, in one place (for translation later).
+TEXT = {
+    "inside": "Inside this book",
+    "puzzles": "{count} {title} puzzles, {levels}",
+    "levels_one": "{lo}",
+    "levels_span": "{lo} to {hi}",
+    "rules": "How-to-play pages with worked examples",
+    "answers": "Answers to every puzzle",
+    "unique": "Every puzzle has exactly one solution, reached by logic alone",
+    "spine": "{title}  \u00b7  {author}",
+    "subject": "Cover",
+}
+
+
+@dataclass(frozen=True)
+class CoverGeometry:
+    """Where the panels of a full-wrap cover lie, in points, origin at the bottom left."""
+
+    trim: Trim
+    pages: int
+    paper: str
+
+    @property
+    def spine(self) -> float:
+        """The spine's width: pages x paper thickness."""
+        return self.pages * PAPERS[self.paper] * INCH
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height of the whole page, bleed included."""
+        return 2 * BLEED + 2 * self.trim.width + self.spine, self.trim.height + 2 * BLEED
+
+    @property
+    def trim_box(self) -> Box:
+        """The cover once trimmed: the whole page less the bleed."""
+        w, h = self.size
+        return (BLEED, BLEED, w - BLEED, h - BLEED)
+
+    @property
+    def back(self) -> Box:
+        """The back panel's trim."""
+        return (BLEED, BLEED, BLEED + self.trim.width, BLEED + self.trim.height)
+
+    @property
+    def spine_box(self) -> Box:
+        """Between the two folds."""
+        x = BLEED + self.trim.width
+        return (x, BLEED, x + self.spine, BLEED + self.trim.height)
+
+    @property
+    def front(self) -> Box:
+        """The front panel's trim."""
+        x = BLEED + self.trim.width + self.spine
+        return (x, BLEED, x + self.trim.width, BLEED + self.trim.height)
+
+    @property
+    def barcode(self) -> Box:
+        """The area kept empty for the barcode: lower right of the back, 0.25 in inside the trim."""
+        _, y0, x1, _ = self.back
+        return (x1 - SAFE - BARCODE_W, y0 + SAFE, x1 - SAFE, y0 + SAFE + BARCODE_H)
+
+    @property
+    def spine_text(self) -> bool:
+        """Whether the book is thick enough for words on its spine."""
+        return self.pages >= SPINE_TEXT_PAGES
+
+
+def cover_geometry(trim: Trim, pages: int, paper: str) -> CoverGeometry:
+    """The cover of a book with this trim, final interior page count and paper."""
+    return CoverGeometry(trim, pages, paper)
+
+
+def inset(box: Box, by: float) -> Box:
+    """``box`` shrunk by ``by`` on every side."""
+    return (box[0] + by, box[1] + by, box[2] - by, box[3] - by)
+
+
+@dataclass(frozen=True)
+class CoverContent:
+    """What the cover says and shows."""
+
+    title: str
+    subtitle: str | None
+    author: str | None
+    blurb: str
+    inside: tuple[str, ...]
+    art: Puzzle | None
+    colour: tuple[float, float, float]
+
+
+def cover_content(book, entries) -> CoverContent:
+    """The cover's words and front art from a built book (``sample`` or its largest grid)."""
+    spec = book.cover
+    art = None
+    if entries:
+        if spec.sample:
+            art = entries[spec.sample - 1].puzzle
+        else:
+            art = max(entries, key=lambda e: (e.puzzle.size, -e.number)).puzzle
+    lines = []
+    start = 0
+    for section in book.sections:
+        levels = [e.puzzle.grade.level for e in entries[start:start + section.count] if e.puzzle.grade]
+        start += section.count
+        lo, hi = min(levels), max(levels)
+        span = (TEXT["levels_one"] if lo == hi else TEXT["levels_span"]).format(lo=lo.key, hi=hi.key)
+        sizes = sorted(set(section.sizes))
+        title = f"{get_variant(section.variant).title} " + ", ".join(f"{n}\u00d7{n}" for n in sizes)
+        lines.append(TEXT["puzzles"].format(count=section.count, title=title, levels=span))
+    lines += [TEXT["rules"], TEXT["answers"], TEXT["unique"]]
+    return CoverContent(book.title, book.subtitle, book.author, spec.blurb, tuple(lines), art,
+                        spec.colour or DEFAULT_COLOUR)
+
+
+@dataclass
+class Sheet:
+    """The canvas plus a record of the box every mark covers (kind, box, text)."""
+
+    canvas: Canvas
+    marks: list[tuple[str, Box, str]] = field(default_factory=list)
+
+    def width(self, s: str, size: float, bold: bool = False) -> float:
+        return self.canvas.stringWidth(s, FONT_BOLD if bold else FONT, size)
+
+    def text(self, x: float, y: float, s: str, size: float, bold: bool = False, align: str = "left",
+             colour: tuple[float, float, float] = (0, 0, 0)) -> None:
+        """One line of text with its baseline at y."""
+        c = self.canvas
+        w = self.width(s, size, bold)
+        x0 = {"left": x, "center": x - w / 2, "right": x - w}[align]
+        c.setFont(FONT_BOLD if bold else FONT, size)
+        c.setFillColorRGB(*colour)
+        c.drawString(x0, y, s)
+        self.marks.append(("text", (x0, y - DESCENT * size, x0 + w, y + ASCENT * size), s))
+
+    def fill(self, box: Box, colour: tuple[float, float, float]) -> None:
+        """A solid rectangle."""
+        c = self.canvas
+        c.setFillColorRGB(*colour)
+        c.rect(box[0], box[1], box[2] - box[0], box[3] - box[1], stroke=0, fill=1)
+        self.marks.append(("fill", box, ""))
+
+    def spine_text(self, box: Box, s: str, size: float, colour: tuple[float, float, float]) -> None:
+        """A line read top to bottom, centred between the folds and along the spine."""
+        c = self.canvas
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        base = -(ASCENT - DESCENT) / 2 * size  # centres the glyph box across the spine
+        w = self.width(s, size, True)
+        c.saveState()
+        c.translate(cx, cy)
+        c.rotate(-90)  # local x runs down the spine, local y towards the front
+        c.setFont(FONT_BOLD, size)
+        c.setFillColorRGB(*colour)
+        c.drawCentredString(0, base, s)
+        c.restoreState()
+        self.marks.append(("text", (cx + base - DESCENT * size, cy - w / 2, cx + base + ASCENT * size,
+                                    cy + w / 2), s))
+
+    def art(self, puzzle: Puzzle, left: float, top: float, cell: float) -> None:
+        """A puzzle drawn by its variant, as on a puzzle page, with a white ground."""
+        n = puzzle.size
+        pad = BOLD / 2
+        box = (left - pad, top - n * cell - pad, left + n * cell + pad, top + pad)
+        self.canvas.setFillGray(1)
+        self.canvas.rect(left, top - n * cell, n * cell, n * cell, stroke=0, fill=1)
+        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, left, top, cell, THIN, BOLD), puzzle,
+                                         solved=False)
+        self.marks.append(("art", box, ""))
+
+
+def _ink(colour: tuple[float, float, float]) -> tuple[float, float, float]:
+    """Black or white, whichever reads on ``colour``."""
+    r, g, b = colour
+    return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else (1, 1, 1)
+
+
+def _wrap(sheet: Sheet, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    lines: list[str] = []
+    for para in text.splitlines() or [""]:
+        cur = ""
+        for word in para.split():
+            trial = f"{cur} {word}".strip()
+            if sheet.width(trial, size, bold) <= width or not cur:
+                cur = trial
+            else:
+                lines.append(cur)
+                cur = word
+        lines.append(cur)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _fitted(sheet: Sheet, text: str, size: float, width: float, most: int, bold: bool = True,
+            least: float = 9.0) -> tuple[list[str], float]:
+    """``text`` wrapped to ``width`` at the largest size up to ``size`` giving at most ``most`` lines,
+    every line no wider than ``width``."""
+    while True:
+        lines = _wrap(sheet, text, size, width, bold)
+        if size <= least or (len(lines) <= most and all(sheet.width(l, size, bold) <= width for l in lines)):
+            return lines, size
+        size = max(least, size * 0.92)
+
+
+def draw_cover(sheet: Sheet, geo: CoverGeometry, content: CoverContent) -> None:
+    """Lay out the whole wrap on ``sheet``."""
+    w, h = geo.size
+    colour, ink = content.colour, _ink(content.colour)
+    band_low = BLEED + geo.trim.height * 0.66
+    # the band runs across the whole wrap (into the bleed) and down the spine; never near the barcode
+    sheet.fill((0, band_low, w, h), colour)
+    sheet.fill((geo.spine_box[0], 0, geo.spine_box[2], h), colour)
+    _front(sheet, geo, content, band_low, ink)
+    _back(sheet, geo, content, band_low, ink)
+    if geo.spine_text:
+        _spine(sheet, geo, content, ink)
+
+
+def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: float,
+           ink: tuple[float, float, float]) -> None:
+    x0, y0, x1, y1 = inset(geo.front, SAFE)
+    width = x1 - x0
+    mid = (x0 + x1) / 2
+    scale = geo.trim.width / (6 * INCH)
+    lines, size = _fitted(sheet, content.title, 34 * scale, width, 3)
+    y = y1 - SAFE * 0.6 - size * ASCENT
+    for line in lines:
+        sheet.text(mid, y, line, size, bold=True, align="center", colour=ink)
+        y -= size * 1.15
+    if content.subtitle:
+        sub, sub_size = _fitted(sheet, content.subtitle, 15 * scale, width, 2, bold=False)
+        y -= sub_size * 0.4
+        for line in sub:
+            if y - sub_size * DESCENT < band_low + SAFE * 0.5:
+                break  # the band is full: the title keeps its room
+            sheet.text(mid, y, line, sub_size, align="center", colour=ink)
+            y -= sub_size * 1.3
+    author_size = 15 * scale
+    art_low = y0 + (author_size * 2.2 if content.author else 0.0)
+    if content.author:
+        sheet.text(mid, y0 + author_size * DESCENT, content.author, author_size, bold=True, align="center")
+    if content.art is not None:
+        room_top = band_low - SAFE * 0.6
+        side = min(width * 0.82, room_top - art_low - SAFE * 0.3)
+        n = content.art.size
+        cell = side / n
+        sheet.art(content.art, mid - side / 2, room_top, cell)
+
+
+def _back(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: float,
+          ink: tuple[float, float, float]) -> None:
+    x0, y0, x1, y1 = inset(geo.back, SAFE)
+    width = x1 - x0
+    scale = geo.trim.width / (6 * INCH)
+    head = 17 * scale
+    lines, size = _fitted(sheet, content.title, head, width, 2)
+    y = y1 - SAFE * 0.6 - size * ASCENT
+    for line in lines:
+        sheet.text(x0, y, line, size, bold=True, colour=ink)
+        y -= size * 1.2
+    body = 11 * scale
+    blurb_top = band_low - SAFE * 0.5
+    barcode_top = geo.barcode[3] + SAFE * 0.5
+    for attempt in range(12):  # shrink the blurb until blurb and list fit above the barcode
+        blurb = _wrap(sheet, content.blurb, body, width) if content.blurb.strip() else []
+        small = body * 0.92
+        needed = len(blurb) * body * 1.4 + body * 1.2 + (len(content.inside) + 1) * small * 1.5
+        if blurb_top - needed >= barcode_top or body < 7:
+            break
+        body *= 0.93
+    y = blurb_top - body * ASCENT
+    for line in blurb:
+        if line:
+            sheet.text(x0, y, line, body)
+        y -= body * 1.4
+    y -= body * 0.8
+    small = body * 0.92
+    if y - small * DESCENT > barcode_top:
+        sheet.text(x0, y, TEXT["inside"], body, bold=True)
+        y -= small * 1.6
+    for item in content.inside:
+        if y - small * DESCENT < barcode_top:
+            break  # never into the barcode's row
+        for k, line in enumerate(_wrap(sheet, item, small, width - small * 1.2)):
+            if y - small * DESCENT < barcode_top:
+                break
+            if k == 0:
+                sheet.text(x0, y, "\u2022", small)
+            sheet.text(x0 + small * 1.2, y, line, small)
+            y -= small * 1.4
+        y -= small * 0.1
+
+
+def _spine(sheet: Sheet, geo: CoverGeometry, content: CoverContent, ink: tuple[float, float, float]) -> None:
+    x0, y0, x1, y1 = geo.spine_box
+    room = (x1 - x0) - 2 * FOLD_CLEAR
+    size = min(14.0, room / (ASCENT + DESCENT))
+    text = TEXT["spine"].format(title=content.title, author=content.author) if content.author else content.title
+    length = (y1 - y0) - 2 * SAFE
+    size = min(size, size * length / max(sheet.width(text, size, True), 1e-9))
+    sheet.spine_text(geo.spine_box, text, size, ink)
+
+
+def render_cover(path: Path, geo: CoverGeometry, content: CoverContent, canvas_factory=Canvas) -> Sheet:
+    """Write the cover PDF to ``path``: one page, fonts embedded, TrimBox and BleedBox set."""
+    register_fonts()
+    w, h = geo.size
+    canvas = canvas_factory(str(path), pagesize=(w, h), invariant=1, initialFontName=FONT, pageCompression=1)
+    canvas.setTitle(f"{content.title}: {TEXT['subject'].lower()}")
+    canvas.setAuthor(content.author or "bookgen")
+    canvas.setCreator(f"bookgen {__version__}")
+    canvas.setSubject(TEXT["subject"])
+    sheet = Sheet(canvas)
+    draw_cover(sheet, geo, content)
+    canvas.setTrimBox(list(geo.trim_box))
+    canvas.setBleedBox([0, 0, w, h])
+    canvas.showPage()
+    canvas.save()
+    return sheet

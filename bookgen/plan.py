@@ -1,0 +1,221 @@
+"""``bookgen plan``: a book's page plan and a build-time estimate, without generating it.
+
+The page plan is the one ``build`` follows: how-to-play pages are measured
+with each variant's small worked example (generated from the book's seed, as
+the build does), walkthroughs are estimated (their length depends on the
+puzzle), everything else is exact. The time estimate adds up measured costs
+per puzzle from ``COSTS`` (median milliseconds per puzzle on the 2-core
+reference machine, from ``bench/``), shares them over the workers, and adds
+the layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bookgen.book import _examples
+from bookgen.config import Book
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import RecordingPen
+from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
+from bookgen.layout.fonts import CAP_HEIGHT
+from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_book, walkthrough_guess
+from bookgen.layout.render import rules_pages_needed
+from bookgen.variants.registry import get_variant
+
+# Median ms per puzzle by (variant, size) and level (easy, medium, hard, expert), one worker,
+# from bench/bench_binary.py and bench/bench_kenken.py (see the README's benchmark table).
+COSTS: dict[tuple[str, int], tuple[float, float, float, float]] = {
+    ("takuzu", 8): (10, 9, 9, 25),
+    ("takuzu", 10): (25, 22, 23, 32),
+    ("takuzu", 14): (101, 85, 90, 132),
+    ("tango", 6): (3.5, 2.8, 4.3, 11),
+    ("tango", 8): (11, 9, 7, 11),
+    ("tango", 10): (26, 23, 17, 22),
+    ("kenken", 4): (0.8, 1.6, 3.9, 6.0),
+    ("kenken", 6): (6, 8, 31, 31),
+    ("kenken", 9): (59, 32, 60, 272),
+}
+STARTUP_S = 1.2  # interpreter, imports, worker start-up, worked examples (measured: sampler 2.1 s)
+PAGE_MS = 12.0  # drawing and writing one page (measured on the sample books)
+REPEAT_SHARE = 0.02  # extra puzzles made again because they repeated, on average
+
+# Every printed word of this module, in one place (for translation later).
+TEXT = {
+    "head": "{title} ({source}): {trim}{bleed}, {layout}",
+    "bleed": ", printed to the edge",
+    "totals": "{pages} pages, gutter {gutter:g} in{why}",
+    "sheets": "{pages} pages, one-sided, margins {margin:g} in",
+    "gutter_why": " (inside margin for up to {most} pages)",
+    "table": "  {pages:>5}  {what}",
+    "pages": "pages",
+    "title": "title page",
+    "imprint": "imprint",
+    "contents": "contents",
+    "rules": "how to play {variant}",
+    "walkthrough": "worked example of puzzle {number} (a generous guess: its length depends on the puzzle)",
+    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}, {per} per page, cells {cell:.1f} mm{type}",
+    "type": ", digits {big:.1f} pt",
+    "clues": ", clues {small:.1f} pt",
+    "answers": "answer key: {count} grids, up to {per} per page, cells {cell:.1f} mm",
+    "versions": "{count} versions (A to {last}), each {pages} pages",
+    "key": "answer file {name}-answers.pdf: {pages} pages",
+    "cover": "cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, {spine_text}",
+    "spine_yes": "title on the spine",
+    "spine_no": "no spine text (needs {least} pages)",
+    "exclude": "excludes {count} puzzles of earlier volumes",
+    "replace": "replaces puzzle(s) {numbers}",
+    "estimate": "estimated build time: {seconds} with {workers} worker(s) ({puzzles} puzzles, about {work:.1f} s of generating)",
+    "unknown": " (no measured cost for {what}: estimated from the nearest size)",
+}
+
+
+def puzzle_cost(variant: str, size: int, level: Level) -> tuple[float, bool]:
+    """Estimated ms for one puzzle, and whether it was measured (else scaled from the nearest size
+    by the number of cells squared, which is how the carving and the ladder grow)."""
+    if (variant, size) in COSTS:
+        return COSTS[(variant, size)][level], True
+    known = sorted(n for v, n in COSTS if v == variant)
+    if not known:
+        return 50.0, False
+    near = min(known, key=lambda n: abs(n - size))
+    return COSTS[(variant, near)][level] * (size / near) ** 4, False
+
+
+def estimate_seconds(book: Book, workers: int, pages: int) -> tuple[float, float, list[str]]:
+    """(wall seconds, generating seconds, sizes without a measured cost)."""
+    work = 0.0
+    unknown: list[str] = []
+    for section in book.sections:
+        for i, level in enumerate(section.levels):
+            size = section.size_of(i)
+            ms, measured = puzzle_cost(section.variant, size, level)
+            work += ms * book.versions
+            what = f"{section.variant} {size}\u00d7{size}"
+            if not measured and what not in unknown:
+                unknown.append(what)
+    work = work * (1 + REPEAT_SHARE) / 1000
+    wall = STARTUP_S + work / max(1, workers) + pages * PAGE_MS / 1000
+    return wall, work, unknown
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} min"
+    return f"about {seconds / 3600:.1f} h"
+
+
+def _type_sizes(variant_name: str, example, cell: float) -> str:
+    """The printed digit and clue sizes at ``cell`` points per cell, from the example's drawing."""
+    if example is None:
+        return ""
+    pen = RecordingPen()
+    get_variant(variant_name).draw(pen, example, solved=True)
+    sizes = sorted({op[4] for op in pen.ops if op[0] == "text"})
+    if not sizes:
+        return ""
+    points = [s * cell / CAP_HEIGHT for s in sizes]
+    out = TEXT["type"].format(big=points[-1])
+    if len(points) > 1:
+        out += TEXT["clues"].format(small=points[0])
+    return out
+
+
+def plan_report(book: Book, workers: int) -> str:
+    """The text ``bookgen plan`` prints."""
+    worksheet = book.layout == "worksheet"
+    shape = book.shape
+    examples = _examples(book)  # tiny easy puzzles: they measure the how-to pages and the type
+    if not worksheet:
+        shape = replace(shape, walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
+                                                       for s in shape.explained))
+    layout = plan_book(shape)
+    for _ in range(len(GUTTERS) + 2):  # as plan_with_rules: the how-to pages at the gutter they get
+        if worksheet:
+            break
+        rules = tuple(rules_pages_needed(shape.spec, shape.style, layout.gutter, v, examples[v])
+                      for v in shape.variants)
+        if rules == shape.rules_pages:
+            break
+        shape = replace(shape, rules_pages=rules)
+        layout = plan_book(shape)
+    trim = book.trim
+    lines = [TEXT["head"].format(title=book.title, source=book.source,
+                                 trim=f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in",
+                                 bleed=TEXT["bleed"] if book.bleed else "", layout=book.layout)]
+    pages = len(layout.pages)
+    most = next((m for m, g in GUTTERS if g == layout.gutter), None)
+    why = TEXT["gutter_why"].format(most=most) if shape.spec.mirrored and most else ""
+    if shape.spec.mirrored:
+        lines.append(TEXT["totals"].format(pages=pages * book.versions, gutter=layout.gutter / INCH, why=why))
+    else:
+        lines.append(TEXT["sheets"].format(pages=pages * book.versions, margin=shape.spec.margin / INCH))
+    if book.versions > 1:
+        last = chr(ord("A") + book.versions - 1)
+        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
+    lines.append(TEXT["table"].format(pages=TEXT["pages"], what=""))
+    rows: list[tuple[int, str]] = []
+    for page in layout.pages:
+        if page.kind in ("title", "imprint", "contents"):
+            rows.append((1, TEXT[page.kind]))
+        elif page.kind == "rules":
+            _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))
+        elif page.kind == "walkthrough":
+            _add(rows, TEXT["walkthrough"].format(number=shape.first_item(page.section) + 1))
+        elif page.kind == "puzzles":
+            arr = page.arrangement
+            section = shape.sections[page.section]
+            size = section.sizes[page.items[0] - shape.first_item(page.section)]
+            count = sum(1 for n in section.sizes if n == size)
+            text = TEXT["puzzles"].format(title=section.title, count=count,
+                                          variant=get_variant(section.variant).title, size=size,
+                                          per=arr.count, cell=arr.cell / MM,
+                                          type=_type_sizes(section.variant, _sized(examples, section.variant, size), arr.cell))
+            _add(rows, text)
+        elif page.kind == "answers":
+            arr = page.arrangement
+            total = sum(len(s.sizes) for s in shape.sections)
+            _add(rows, TEXT["answers"].format(count=total, per=arr.count, cell=arr.cell / MM), merge=True)
+    lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
+    if worksheet:
+        key_pages = pages if book.versions > 1 else _key_pages(shape)
+        lines.append(TEXT["key"].format(name=book.name, pages=key_pages * book.versions if book.versions > 1
+                                        else key_pages))
+    if book.cover is not None:
+        geo = cover_geometry(trim, pages, book.cover.paper)
+        w, h = geo.size
+        spine_text = TEXT["spine_yes"] if geo.spine_text else TEXT["spine_no"].format(least=SPINE_TEXT_PAGES)
+        lines.append(TEXT["cover"].format(name=book.name, width=w / INCH, height=h / INCH,
+                                          spine=geo.spine / INCH, paper=book.cover.paper, spine_text=spine_text))
+    if book.excluded:
+        lines.append(TEXT["exclude"].format(count=len(book.excluded)))
+    if book.replace:
+        lines.append(TEXT["replace"].format(numbers=", ".join(map(str, book.replace))))
+    wall, work, unknown = estimate_seconds(book, workers, pages * book.versions)
+    count = sum(s.count for s in book.sections) * book.versions
+    line = TEXT["estimate"].format(seconds=_duration(wall), workers=workers, puzzles=count, work=work)
+    if unknown:
+        line += TEXT["unknown"].format(what=", ".join(unknown))
+    lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _add(rows: list[tuple[int, str]], what: str, merge: bool = False) -> None:
+    """Count a page towards the previous row when it is the same part."""
+    if rows and (rows[-1][1] == what or merge and rows[-1][1].startswith(what.split(":")[0])):
+        rows[-1] = (rows[-1][0] + 1, rows[-1][1])
+    else:
+        rows.append((1, what))
+
+
+def _sized(examples, variant: str, size: int):
+    """The worked example of ``variant``, standing in for any size (type scales with the cell)."""
+    return examples.get(variant)
+
+
+def _key_pages(shape) -> int:
+    from bookgen.layout.geometry import plan_answers
+
+    return len(plan_answers(shape).pages)
