@@ -30,7 +30,7 @@ from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.classset import render_class_set
-from bookgen.layout.cover import cover_content, cover_geometry, render_cover
+from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant, variant_of
 
@@ -427,8 +427,11 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         else:
             render_book(temps[0], cover, shape, layout, entries, examples)
         if book.cover is not None:
-            render_cover(temps[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
-                         cover_content(book, entries))
+            try:
+                render_cover(temps[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
+                             cover_content(book, entries))
+            except CoverError as exc:
+                raise BuildError(f"{book.source}: {exc}") from None
         pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:

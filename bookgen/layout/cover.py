@@ -48,7 +48,13 @@ TEXT = {
     "unique": "Every puzzle has exactly one solution, reached by logic alone",
     "spine": "{title}  \u00b7  {author}",
     "subject": "Cover",
+    "too_long": "the cover blurb takes {lines} lines on the back cover, where {fit} fit above the "
+                "barcode; shorten it to about {chars} characters",
 }
+
+
+class CoverError(ValueError):
+    """A cover whose text can't fit; the message says what to shorten."""
 
 
 @dataclass(frozen=True)
@@ -308,6 +314,10 @@ def _back(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: flo
             break
         body *= 0.93
     y = blurb_top - body * ASCENT
+    if blurb and y - (len(blurb) - 1) * body * 1.4 - body * DESCENT < barcode_top:
+        fit = max(0, int((y - barcode_top - body * DESCENT) / (body * 1.4)) + 1)
+        raise CoverError(TEXT["too_long"].format(lines=len(blurb), fit=fit,
+                                                 chars=len(content.blurb) * fit // len(blurb)))
     for line in blurb:
         if line:
             sheet.text(x0, y, line, body)
