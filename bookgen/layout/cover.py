@@ -16,6 +16,7 @@ tests can check the barcode area and the safe zones from the marks alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -220,8 +221,12 @@ def _ink(colour: tuple[float, float, float]) -> tuple[float, float, float]:
 
 
 def _wrap(sheet: Sheet, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """Greedy line breaking; a blank line in ``text`` starts a new paragraph (an empty line out)."""
     lines: list[str] = []
-    for para in text.splitlines() or [""]:
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip())]
+    for k, para in enumerate(paragraphs):
+        if k:
+            lines.append("")
         cur = ""
         for word in para.split():
             trial = f"{cur} {word}".strip()
@@ -231,8 +236,6 @@ def _wrap(sheet: Sheet, text: str, size: float, width: float, bold: bool = False
                 lines.append(cur)
                 cur = word
         lines.append(cur)
-    while lines and not lines[-1]:
-        lines.pop()
     return lines
 
 
@@ -243,8 +246,20 @@ def _fitted(sheet: Sheet, text: str, size: float, width: float, most: int, bold:
     while True:
         lines = _wrap(sheet, text, size, width, bold)
         if size <= least or (len(lines) <= most and all(sheet.width(l, size, bold) <= width for l in lines)):
-            return lines, size
+            return _balanced(sheet, text, size, width, bold, len(lines)), size
         size = max(least, size * 0.92)
+
+
+def _balanced(sheet: Sheet, text: str, size: float, width: float, bold: bool, count: int) -> list[str]:
+    """The same number of lines, as even as they go: no lone word on a title's last line."""
+    lo, hi = width * 0.3, width
+    for _ in range(14):
+        mid = (lo + hi) / 2
+        if len(_wrap(sheet, text, size, mid, bold)) <= count:
+            hi = mid
+        else:
+            lo = mid
+    return _wrap(sheet, text, size, hi, bold)
 
 
 def draw_cover(sheet: Sheet, geo: CoverGeometry, content: CoverContent) -> None:
@@ -285,11 +300,10 @@ def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: fl
     if content.author:
         sheet.text(mid, y0 + author_size * DESCENT, content.author, author_size, bold=True, align="center")
     if content.art is not None:
-        room_top = band_low - SAFE * 0.6
-        side = min(width * 0.82, room_top - art_low - SAFE * 0.3)
-        n = content.art.size
-        cell = side / n
-        sheet.art(content.art, mid - side / 2, room_top, cell)
+        room_top, room_low = band_low - SAFE * 0.6, art_low + SAFE * 0.3
+        side = min(width * 0.82, room_top - room_low)
+        cell = side / content.art.size
+        sheet.art(content.art, mid - side / 2, (room_top + room_low + side) / 2, cell)
 
 
 def _back(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: float,
@@ -303,8 +317,8 @@ def _back(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: flo
     for line in lines:
         sheet.text(x0, y, line, size, bold=True, colour=ink)
         y -= size * 1.2
-    body = 11 * scale
-    blurb_top = band_low - SAFE * 0.5
+    body = 12.5 * scale
+    blurb_top = band_low - SAFE * 1.2
     barcode_top = geo.barcode[3] + SAFE * 0.5
     for attempt in range(12):  # shrink the blurb until blurb and list fit above the barcode
         blurb = _wrap(sheet, content.blurb, body, width) if content.blurb.strip() else []
