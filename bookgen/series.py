@@ -22,6 +22,7 @@ TEXT = {
     "bad_entry": "puzzle {number}: {reason}; fix or remove it, or the exclusion would be incomplete",
     "unknown_variant": "unknown variant {name!r}",
     "repeat": "puzzle {number} repeats puzzle {other} of {file} (fingerprint {fingerprint})",
+    "versioned": "{number} (version {version})",
     "repeat_here": "puzzle {number} repeats puzzle {other} of the same book (fingerprint {fingerprint})",
 }
 
@@ -83,7 +84,7 @@ def read_fingerprints(path: Path) -> set[str]:
 def repeats(data: Any, others: list[tuple[str, Any]]) -> list[str]:
     """One line per puzzle of ``data`` that repeats a puzzle of itself or of ``others``
     ((file name, parsed JSON) pairs); entries that can't be read are left to ``check``."""
-    known: dict[str, tuple[str | None, int]] = {}
+    known: dict[str, tuple[str | None, int | str]] = {}
     for name, other in others:
         for number, fp in _readable(other):
             known.setdefault(fp, (name, number))
@@ -98,13 +99,18 @@ def repeats(data: Any, others: list[tuple[str, Any]]) -> list[str]:
     return lines
 
 
-def _readable(data: Any) -> list[tuple[int, str]]:
+def _readable(data: Any) -> list[tuple[int | str, str]]:
+    """(number, fingerprint) of each puzzle that can be read; a class set's numbers name the version."""
     puzzles = data.get("puzzles") if isinstance(data, dict) else None
-    out = []
+    out: list[tuple[int | str, str]] = []
     for i, entry in enumerate(puzzles if isinstance(puzzles, list) else []):
         number = entry.get("number") if isinstance(entry, dict) else None
+        label: int | str = number if type(number) is int else i + 1
+        version = entry.get("version") if isinstance(entry, dict) else None
+        if isinstance(version, str) and version:
+            label = TEXT["versioned"].format(number=label, version=version[:3])
         try:
-            out.append((number if type(number) is int else i + 1, entry_fingerprint(entry)))
+            out.append((label, entry_fingerprint(entry)))
         except ValueError:
             continue
     return out

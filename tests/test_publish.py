@@ -191,6 +191,9 @@ def test_no_repeats_within_a_book(tmp_path):
     build(book, tmp_path / "out")
     entries = _json(tmp_path / "out" / "small.json")["puzzles"]
     assert len({entry_fingerprint(e) for e in entries}) == 40
+    build(book, tmp_path / "two", workers=2)  # the rounds of remaking don't depend on the workers
+    for name in ("small.json", "small.pdf"):
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "out" / name).read_bytes()
 
 
 def test_exclude_files_missing_or_damaged_are_located_config_errors(tmp_path):
@@ -288,6 +291,12 @@ sections:
 """
 
 
+def _json_file(folder: Path, puzzles: list) -> Path:
+    path = folder / "forged.json"
+    path.write_text(json.dumps({"format": "bookgen-book/1", "puzzles": puzzles}), encoding="utf-8")
+    return path
+
+
 def test_class_set_versions(tmp_path, monkeypatch):
     placed: list[tuple] = []
     real = render.CanvasPen
@@ -305,6 +314,9 @@ def test_class_set_versions(tmp_path, monkeypatch):
     for e in data:
         by_number.setdefault(e["number"], []).append(entry_fingerprint(e))
     assert all(len(set(prints)) == 3 for prints in by_number.values())  # different puzzle by puzzle
+    forged = dict(data[5], version="A")  # version B's first puzzle copied into version A
+    repeat = runner.invoke(app, ["check", str(_json_file(tmp_path, [data[0], forged, data[5]]))])
+    assert "puzzle 1 (version B) repeats puzzle 1 (version A)" in repeat.output
     sheets = PdfReader(str(tmp_path / "out" / "class.pdf"))
     key = PdfReader(str(tmp_path / "out" / "class-answers.pdf"))
     assert len(sheets.pages) == len(key.pages) == 9  # 3 pages a version; one key page per sheet
