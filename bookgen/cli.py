@@ -132,13 +132,14 @@ def check(
 def solve(
     file: Path = typer.Argument(..., help="A puzzle typed as text, or a book JSON file."),
     number: Optional[int] = typer.Option(None, "--number", "-n", help="Which puzzle of a book JSON file."),
+    version: Optional[str] = typer.Option(None, "--version", help="A class set's version (A, B ...); default A."),
     explain: bool = typer.Option(False, "--explain", "-e", help="Print every deduction, in order."),
     grids: bool = typer.Option(False, "--grids", help="With --explain: the grid after each step."),
     ascii: bool = typer.Option(False, "--ascii", help="S and M instead of \u2600 and \u263e."),
 ) -> None:
     """Solve one puzzle: its solution, difficulty and (--explain) the steps. Exit 0 only if unique and solved."""
     try:
-        puzzle = read_puzzle(file, number)
+        puzzle = read_puzzle(file, number, version)
     except PuzzleTextError as exc:
         _fail(str(exc), EXIT_CONFIG)
     report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)

@@ -348,3 +348,16 @@ def test_plan_prints_the_page_plan_and_writes_nothing(tmp_path):
     assert f"spine {spine:.4f} in on white paper" in out
     bad = runner.invoke(app, ["plan", str(_write(tmp_path, "bad", "title: x\nsections: []\n"))])
     assert bad.exit_code == 2 and "bad.yaml:2:" in bad.output
+
+
+def test_solve_picks_a_class_set_version(tmp_path):
+    build(load_book(_write(tmp_path, "class", CLASS)), tmp_path / "out")
+    path = tmp_path / "out" / "class.json"
+    data = _json(path)["puzzles"]
+    for letter, entry in (("A", data[0]), ("c", data[10])):
+        result = runner.invoke(app, ["solve", str(path), "--number", "1", "--version", letter, "--ascii"])
+        assert result.exit_code == 0, result.output
+        solved = "".join(ch for ch in result.output if ch in "SM")
+        assert "".join(entry["solution"]).translate(str.maketrans("10", "SM")) in solved
+    wrong = runner.invoke(app, ["solve", str(path), "--number", "1", "--version", "D"])
+    assert wrong.exit_code == 2 and "no version 'D'; it has A, B, C" in wrong.output
