@@ -36,6 +36,7 @@ SAFE = 0.25 * INCH  # text inside the trim of each panel
 FOLD_CLEAR = 0.0625 * INCH  # spine text from either fold
 SPINE_TEXT_PAGES = 79  # KDP: no spine text on thinner books
 BARCODE_W, BARCODE_H = 2.0 * INCH, 1.2 * INCH
+ART_LINE = 0.025  # the front art's thin line, as a share of its cell
 DEFAULT_COLOUR = (0.14, 0.28, 0.42)  # a dark slate blue: white type reads on it, it prints in grey
 
 # Every printed word of this module, in one place (for translation later).
@@ -205,11 +206,13 @@ class Sheet:
     def art(self, puzzle: Puzzle, left: float, top: float, cell: float) -> None:
         """A puzzle drawn by its variant, as on a puzzle page, with a white ground."""
         n = puzzle.size
-        pad = BOLD / 2
+        thin = max(THIN, cell * ART_LINE)  # lines grow with the cells, so the art reads from afar
+        bold = thin * BOLD / THIN
+        pad = bold / 2
         box = (left - pad, top - n * cell - pad, left + n * cell + pad, top + pad)
         self.canvas.setFillGray(1)
         self.canvas.rect(left, top - n * cell, n * cell, n * cell, stroke=0, fill=1)
-        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, left, top, cell, THIN, BOLD), puzzle,
+        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, left, top, cell, thin, bold), puzzle,
                                          solved=False)
         self.marks.append(("art", box, ""))
 
