@@ -62,10 +62,16 @@ def _overlaps(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize("pages,trim", [(24, "6x9"), (78, "6x9"), (79, "6x9"), (400, "letter"), (828, "8x10")])
+WIDE = {"width": "10in", "height": "4in"}
+TINY = {"width": "3in", "height": "3.5in"}
+
+
+@pytest.mark.parametrize("pages,trim", [(24, "6x9"), (78, "6x9"), (79, "6x9"), (400, "letter"), (828, "8x10"),
+                                        (120, WIDE), (24, TINY)], ids=str)
 def test_cover_marks_keep_out_of_the_barcode_and_inside_the_safe_zones(tmp_path, pages, trim):
     geo = cover_geometry(trim_for(trim), pages, "white")
-    sheet = render_cover(tmp_path / "c.pdf", geo, _content())
+    small = isinstance(trim, dict)
+    sheet = render_cover(tmp_path / "c.pdf", geo, _content(blurb="A short blurb." if small else LONG))
     assert sheet.marks
     for kind, box, text in sheet.marks:
         assert not _overlaps(box, geo.barcode), (kind, text)
@@ -88,9 +94,16 @@ def test_cover_marks_keep_out_of_the_barcode_and_inside_the_safe_zones(tmp_path,
         assert abs((box[0] + box[2]) / 2 - (x0 + x1) / 2) < 0.01  # centred across the spine
         assert abs((box[1] + box[3]) / 2 - (y0 + y1) / 2) < 0.01  # and along it
         assert box[1] >= y0 + SAFE and box[3] <= y1 - SAFE
+    # the title stays on the band, where its colour reads
+    band = [box for kind, box, _ in sheet.marks if kind == "fill"][0]
+    assert all(_inside(box, band) for box, text in texts if text.startswith("Logic Grids") and
+               not _overlaps(box, geo.spine_box))
     # the front art: a puzzle drawn large on the front
+    if trim == TINY:
+        return
     (art,) = [box for kind, box, _ in sheet.marks if kind == "art"]
-    assert _inside(art, inset(geo.front, SAFE)) and art[2] - art[0] > geo.trim.width * 0.5
+    assert _inside(art, inset(geo.front, SAFE))
+    assert art[2] - art[0] > (geo.trim.height * 0.3 if small else geo.trim.width * 0.5)
 
 
 COVERED = """\

@@ -36,6 +36,8 @@ SAFE = 0.25 * INCH  # text inside the trim of each panel
 FOLD_CLEAR = 0.0625 * INCH  # spine text from either fold
 SPINE_TEXT_PAGES = 79  # KDP: no spine text on thinner books
 BARCODE_W, BARCODE_H = 2.0 * INCH, 1.2 * INCH
+MIN_TYPE = 6.0  # points: the least any cover text shrinks to
+MIN_ART = 0.75 * INCH  # a smaller front grid is left out
 ART_LINE = 0.025  # the front art's thin line, as a share of its cell
 DEFAULT_COLOUR = (0.14, 0.28, 0.42)  # a dark slate blue: white type reads on it, it prints in grey
 
@@ -167,6 +169,7 @@ class Sheet:
     marks: list[tuple[str, Box, str]] = field(default_factory=list)
 
     def width(self, s: str, size: float, bold: bool = False) -> float:
+        """The width of a line of text."""
         return self.canvas.stringWidth(s, FONT_BOLD if bold else FONT, size)
 
     def text(self, x: float, y: float, s: str, size: float, bold: bool = False, align: str = "left",
@@ -243,7 +246,7 @@ def _wrap(sheet: Sheet, text: str, size: float, width: float, bold: bool = False
 
 
 def _fitted(sheet: Sheet, text: str, size: float, width: float, most: int, bold: bool = True,
-            least: float = 9.0) -> tuple[list[str], float]:
+            least: float = MIN_TYPE) -> tuple[list[str], float]:
     """``text`` wrapped to ``width`` at the largest size up to ``size`` giving at most ``most`` lines,
     every line no wider than ``width``."""
     while True:
@@ -285,13 +288,19 @@ def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: fl
     width = x1 - x0
     mid = (x0 + x1) / 2
     scale = geo.trim.width / (6 * INCH)
-    lines, size = _fitted(sheet, content.title, 34 * scale, width, 3)
+    room = (y1 - SAFE * 0.6) - (band_low + SAFE * 0.5)  # the band's height for the title block
+    size = 34 * scale
+    while True:
+        lines, size = _fitted(sheet, content.title, size, width, 3)
+        if len(lines) * size * 1.15 <= room or size <= MIN_TYPE:
+            break
+        size = max(MIN_TYPE, min(size * 0.92, room / (len(lines) * 1.15)))
     y = y1 - SAFE * 0.6 - size * ASCENT
     for line in lines:
         sheet.text(mid, y, line, size, bold=True, align="center", colour=ink)
         y -= size * 1.15
     if content.subtitle:
-        sub, sub_size = _fitted(sheet, content.subtitle, 15 * scale, width, 2, bold=False)
+        sub, sub_size = _fitted(sheet, content.subtitle, min(15 * scale, size * 0.6), width, 2, bold=False)
         y -= sub_size * 0.4
         for line in sub:
             if y - sub_size * DESCENT < band_low + SAFE * 0.5:
@@ -305,6 +314,8 @@ def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: fl
     if content.art is not None:
         room_top, room_low = band_low - SAFE * 0.6, art_low + SAFE * 0.3
         side = min(width * 0.82, room_top - room_low)
+        if side < MIN_ART:
+            return  # a tiny cover: the title and author are enough
         cell = side / content.art.size
         sheet.art(content.art, mid - side / 2, (room_top + room_low + side) / 2, cell)
 
