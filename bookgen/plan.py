@@ -19,7 +19,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.pen import RecordingPen
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
-from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_book, walkthrough_guess
+from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book, walkthrough_guess
 from bookgen.layout.render import rules_pages_needed
 from bookgen.variants.registry import get_variant
 
@@ -49,6 +49,7 @@ TEXT = {
     "gutter_why": " (inside margin for up to {most} pages)",
     "table": "  {pages:>5}  {what}",
     "pages": "pages",
+    "part": "part",
     "title": "title page",
     "imprint": "imprint",
     "contents": "contents",
@@ -66,6 +67,9 @@ TEXT = {
     "exclude": "excludes {count} puzzles of earlier volumes",
     "replace": "replaces puzzle(s) {numbers}",
     "estimate": "estimated build time: {seconds} with {workers} worker(s) ({puzzles} puzzles, about {work:.1f} s of generating)",
+    "seconds": "about {n} s",
+    "minutes": "about {n} min",
+    "hours": "about {n:.1f} h",
     "unknown": " (no measured cost for {what}: estimated from the nearest size)",
 }
 
@@ -101,14 +105,15 @@ def estimate_seconds(book: Book, workers: int, pages: int) -> tuple[float, float
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
-        return f"about {max(1, round(seconds))} s"
+        return TEXT["seconds"].format(n=max(1, round(seconds)))
     if seconds < 5400:
-        return f"about {round(seconds / 60)} min"
-    return f"about {seconds / 3600:.1f} h"
+        return TEXT["minutes"].format(n=round(seconds / 60))
+    return TEXT["hours"].format(n=seconds / 3600)
 
 
 def _type_sizes(variant_name: str, example, cell: float) -> str:
-    """The printed digit and clue sizes at ``cell`` points per cell, from the example's drawing."""
+    """The printed digit and clue sizes at ``cell`` points per cell, from the worked example's
+    drawing (type is drawn in grid units, so any size of grid gives the same answer)."""
     if example is None:
         return ""
     pen = RecordingPen()
@@ -155,7 +160,7 @@ def plan_report(book: Book, workers: int) -> str:
     if book.versions > 1:
         last = chr(ord("A") + book.versions - 1)
         lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
-    lines.append(TEXT["table"].format(pages=TEXT["pages"], what=""))
+    lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
     rows: list[tuple[int, str]] = []
     for page in layout.pages:
         if page.kind in ("title", "imprint", "contents"):
@@ -172,7 +177,7 @@ def plan_report(book: Book, workers: int) -> str:
             text = TEXT["puzzles"].format(title=section.title, count=count,
                                           variant=get_variant(section.variant).title, size=size,
                                           per=arr.count, cell=arr.cell / MM,
-                                          type=_type_sizes(section.variant, _sized(examples, section.variant, size), arr.cell))
+                                          type=_type_sizes(section.variant, examples.get(section.variant), arr.cell))
             _add(rows, text)
         elif page.kind == "answers":
             arr = page.arrangement
@@ -210,12 +215,5 @@ def _add(rows: list[tuple[int, str]], what: str, merge: bool = False) -> None:
         rows.append((1, what))
 
 
-def _sized(examples, variant: str, size: int):
-    """The worked example of ``variant``, standing in for any size (type scales with the cell)."""
-    return examples.get(variant)
-
-
 def _key_pages(shape) -> int:
-    from bookgen.layout.geometry import plan_answers
-
     return len(plan_answers(shape).pages)
