@@ -28,9 +28,9 @@ from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.classset import render_class_set
 from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
+from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
 from bookgen.variants.registry import get_variant, variant_of
 

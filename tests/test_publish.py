@@ -183,7 +183,7 @@ def test_check_against_reports_repeats(series):
     assert runner.invoke(app, ["check", str(books / "vol1.json"), str(books / "vol2.json")]).exit_code == 2
 
 
-def test_no_repeats_within_a_book(tmp_path):
+def test_no_repeats_within_a_book(tmp_path, monkeypatch):
     text = "title: Small\nseed: 1\nsections:\n  - variant: takuzu\n    size: 4\n    count: 40\n    difficulty: easy\n"
     book = load_book(_write(tmp_path, "small", text))
     raw = generate(plan(book))
@@ -194,6 +194,13 @@ def test_no_repeats_within_a_book(tmp_path):
     build(book, tmp_path / "two", workers=2)  # the rounds of remaking don't depend on the workers
     for name in ("small.json", "small.pdf"):
         assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "out" / name).read_bytes()
+    # a section that runs out of distinct puzzles stops with a message, and writes nothing
+    import bookgen.book as book_module
+
+    monkeypatch.setattr(book_module, "MAX_REPEATS", 0)
+    with pytest.raises(book_module.BuildError, match=r"section 1, puzzle \d+: .*run out of distinct puzzles"):
+        build(book, tmp_path / "none")
+    assert not (tmp_path / "none").exists()
 
 
 def test_exclude_files_missing_or_damaged_are_located_config_errors(tmp_path):
