@@ -390,6 +390,11 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     any directory this call created are removed again.
     """
     out_dir = Path(out_dir)
+    own = (out_dir / f"{book.name}.json").absolute()
+    for name in book.exclude_files:
+        if Path(name).absolute() == own or (Path(name).exists() and own.exists() and Path(name).samefile(own)):
+            raise OutputError(f"--out {out_dir}: the book would replace {name}, which its exclude list "
+                              "names; build each volume under its own name (or another --out)")
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
     try:

@@ -301,6 +301,7 @@ class Book:
     per_page: int | None = None
     large_print: bool = False
     excluded: frozenset[str] = frozenset()  # fingerprints of earlier volumes' puzzles
+    exclude_files: tuple[str, ...] = ()  # where they came from
     replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
     versions: int = 1  # a worksheet class set: this many versions of every page
     cover: CoverSpec | None = None
@@ -473,6 +474,7 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
         except ExcludeError as exc:
             report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",), f"exclude {name}: {exc}")
     out["excluded"] = frozenset(excluded)
+    out["exclude_files"] = tuple(str(Path(file).parent / name) for name in names)
     if model.versions is not None:
         if not worksheet:
             report(("versions",), "versions makes a class set of worksheets; it needs layout: worksheet")
@@ -637,6 +639,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
                        key=True)
             else:
                 report(path, _difficulty_message(value))
+            continue
+        if not prefix and err["loc"][:1] == ("exclude",):
+            if "exclude" not in seen:  # one message for both halves of the union
+                seen.add("exclude")
+                report(("exclude",), f"exclude must be a book JSON file name or a list of them, got "
+                       f"{_show(data.get('exclude'))}")
             continue
         if not prefix and err["loc"][:1] == ("page",):
             if "page" not in seen:  # one message for both halves of the union

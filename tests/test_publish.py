@@ -368,3 +368,11 @@ def test_solve_picks_a_class_set_version(tmp_path):
         assert "".join(entry["solution"]).translate(str.maketrans("10", "SM")) in solved
     wrong = runner.invoke(app, ["solve", str(path), "--number", "1", "--version", "D"])
     assert wrong.exit_code == 2 and "no version 'D'; it has A, B, C" in wrong.output
+
+
+def test_a_book_may_not_exclude_its_own_output(series):
+    text = SERIES.format(volume=1, seed=3, extra="exclude: [books/vol1.json]")
+    path = _write(series, "vol1", text)
+    result = runner.invoke(app, ["build", str(path), "--out", str(series / "books")])
+    assert result.exit_code == 2 and "which its exclude list names" in result.output
+    _write(series, "vol1", SERIES.format(volume=1, seed=3, extra=""))
