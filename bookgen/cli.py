@@ -125,7 +125,8 @@ def check(
     if failures:
         typer.echo(f"{len(failures)} problem(s) in {count} puzzles", err=True)
         raise typer.Exit(EXIT_FAIL)
-    typer.echo(f"{file}: all {count} puzzles check out")
+    against_text = f", and none repeats a puzzle of {', '.join(map(str, others))}" if others else ""
+    typer.echo(f"{file}: all {count} puzzles check out{against_text}")
 
 
 @app.command()

@@ -161,6 +161,7 @@ def test_check_against_reports_repeats(series):
     books = series / "books"
     ok = runner.invoke(app, ["check", str(books / "vol2.json"), "--against", str(books / "vol1.json")])
     assert ok.exit_code == 0, ok.output
+    assert "all 60 puzzles check out, and none repeats a puzzle of" in ok.output
     # a copy of volume 1, turned a quarter and renumbered, repeats every puzzle
     data = _json(books / "vol1.json")
     turned = []
