@@ -218,51 +218,68 @@ def fingerprint(puzzle: Puzzle) -> str:
     return get_variant(puzzle.variant).fingerprint(puzzle)
 
 
-def generate_unique(jobs: list[Job], excluded: frozenset[str] = frozenset(), replaced: tuple[int, ...] = (),
-                    workers: int = 1, progress: Progress | None = None) -> list[Puzzle]:
-    """Run every job so that no puzzle repeats an ``excluded`` fingerprint or an earlier
-    puzzle of the book; then give the (zero-based) ``replaced`` slots new puzzles.
+@dataclass
+class Slots:
+    """The puzzles of a book in plan order, with the jobs (and attempts) that made them."""
 
-    A puzzle that repeats is made again from its slot's next derived seed, in
-    rounds, so the result depends on the jobs alone, not on the workers. The
-    replacements come last and only ever change their own slots: every other
-    puzzle is the one the book gets without ``replace``.
-    """
-    jobs = list(jobs)
-    puzzles = generate(jobs, workers, progress)
-    prints = [fingerprint(p) for p in puzzles]
-    forbid: dict[int, set[str]] = {}
+    jobs: list[Job]
+    puzzles: list[Puzzle]
+    prints: list[str]
+    workers: int = 1
 
-    def redo(slots: list[int]) -> None:
+    def redo(self, slots: list[int]) -> None:
+        """Make the puzzles of ``slots`` again, each from its next derived seed."""
         for i in slots:
-            jobs[i] = jobs[i].next_attempt()
-            if jobs[i].attempt > MAX_REPEATS:
-                raise BuildError(f"section {jobs[i].section + 1}, puzzle {jobs[i].index + 1}: {MAX_REPEATS} "
+            self.jobs[i] = self.jobs[i].next_attempt()
+            if self.jobs[i].attempt > MAX_REPEATS:
+                job = self.jobs[i]
+                raise BuildError(f"section {job.section + 1}, puzzle {job.index + 1}: {MAX_REPEATS} "
                                  "new puzzles in a row repeated the excluded books or this book; the "
                                  "section has run out of distinct puzzles: choose a larger size, another "
                                  "level or fewer puzzles")
-        for i, puzzle in zip(slots, generate([jobs[i] for i in slots], workers)):
-            puzzles[i], prints[i] = puzzle, fingerprint(puzzle)
+        for i, puzzle in zip(slots, generate([self.jobs[i] for i in slots], self.workers)):
+            self.puzzles[i], self.prints[i] = puzzle, fingerprint(puzzle)
 
-    def settle(order, taken: set[str] | frozenset[str]) -> None:
+    def settle(self, order, taken: set[str] | frozenset[str], forbid: dict[int, set[str]]) -> None:
+        """Remake, in rounds, the slots of ``order`` that repeat ``taken``, an earlier slot of
+        ``order`` or what ``forbid`` rules out for them."""
         while True:
-            clash = _repeats(prints, order, taken, forbid)
+            clash = _repeats(self.prints, order, taken, forbid)
             if not clash:
                 return
-            redo(clash)
+            self.redo(clash)
 
-    settle(range(len(jobs)), excluded)
+
+def generate_unique(jobs: list[Job], excluded: frozenset[str] = frozenset(), workers: int = 1,
+                    progress: Progress | None = None) -> Slots:
+    """Run every job so that no puzzle repeats an ``excluded`` fingerprint or an earlier
+    puzzle of the book.
+
+    A puzzle that repeats is made again from its slot's next derived seed, in
+    rounds, so the result depends on the jobs alone, not on the workers.
+    """
+    puzzles = generate(list(jobs), workers, progress)
+    slots = Slots(list(jobs), puzzles, [fingerprint(p) for p in puzzles], workers)
+    slots.settle(range(len(jobs)), excluded, {})
+    return slots
+
+
+def replace_slots(slots: Slots, replaced: tuple[int, ...], excluded: frozenset[str] = frozenset()) -> None:
+    """Give the (zero-based, plan-order) ``replaced`` slots new puzzles; a slot listed twice
+    is replaced twice. Every other slot keeps its puzzle, and no puzzle replaced away
+    comes back anywhere."""
+    forbid: dict[int, set[str]] = {}
     owed = Counter(replaced)
-    while owed:  # a number listed twice is replaced twice
-        slots = sorted(owed)
-        for i in slots:
-            forbid.setdefault(i, set()).add(prints[i])
+    while owed:
+        chosen = sorted(owed)
+        for i in chosen:
+            forbid.setdefault(i, set()).add(slots.prints[i])
             owed[i] -= 1
         owed = +owed
-        redo(slots)
-        dropped = set().union(*forbid.values())  # no replaced puzzle comes back in another slot
-        settle(sorted(forbid), excluded | dropped | {fp for i, fp in enumerate(prints) if i not in forbid})
-    return puzzles
+        slots.redo(chosen)
+        dropped = set().union(*forbid.values())
+        kept = {fp for i, fp in enumerate(slots.prints) if i not in forbid}
+        slots.settle(sorted(forbid), excluded | dropped | kept, forbid)
 
 
 def _repeats(prints: list[str], order, taken: frozenset[str] | set[str],
@@ -398,8 +415,9 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
     try:
-        replaced = tuple(n - 1 for n in book.replace)
-        puzzles = generate_unique(plan(book), book.excluded, replaced, workers, progress)
+        slots = generate_unique(plan(book), book.excluded, workers, progress)
+        replace_slots(slots, tuple(n - 1 for n in book.replace), book.excluded)
+        puzzles = slots.puzzles
         entries = entries_for(book, puzzles)
         cover = Cover(book.title, book.subtitle, book.author, book.seed)
         worksheet = book.layout == "worksheet"
