@@ -93,10 +93,17 @@ def test_fingerprint_differs_for_other_puzzles(name):
         givens = puzzle.givens[:r] + (row[:c] + puzzle.solution[r][c] + row[c + 1:],) + puzzle.givens[r + 1:]
         other = dc_replace(puzzle, givens=givens)
     assert variant.fingerprint(other) != variant.fingerprint(puzzle)
-    # other rules make another puzzle, even with the same clues
+    # other rules make another puzzle, even with the same clues; generator knobs don't
     if name == "takuzu":
         loose = dc_replace(puzzle, rules=dict(puzzle.rules, unique_lines=False))
         assert variant.fingerprint(loose) != variant.fingerprint(puzzle)
+    if name == "kenken":
+        knobs = dc_replace(puzzle, rules=dict(puzzle.rules, singles="none", max_cage=6, ops=["+", "*"]))
+        assert variant.fingerprint(knobs) == variant.fingerprint(puzzle)
+        hidden = dc_replace(puzzle, rules=dict(puzzle.rules, show_ops=False))
+        assert variant.fingerprint(hidden) != variant.fingerprint(puzzle)
+        relabelled = dc_replace(hidden, cages=tuple(dc_replace(c, op="+" if c.op else "") for c in hidden.cages))
+        assert variant.fingerprint(relabelled) == variant.fingerprint(hidden)  # hidden ops print the same
 
 
 def test_fingerprint_is_computed_not_trusted():

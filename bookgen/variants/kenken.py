@@ -868,13 +868,17 @@ class KenKenVariant:
 
     def fingerprint(self, puzzle: Puzzle) -> str:
         """Same for rotations, reflections and transposes; no relabelling, since the
-        cages' arithmetic fixes which digit is which."""
+        cages' arithmetic fixes which digit is which. Only what the page shows counts:
+        the generator's knobs (``ops``, ``max_cage``, ``singles``) don't make another
+        puzzle, hiding the operations does, and hidden operations are not compared."""
         n = puzzle.size
+        shown = bool(puzzle.rules.get("show_ops", True))
         forms = []
         for move in symmetries(n):
-            cages = sorted((moved_cells(cage.cells, move), cage.op, cage.target) for cage in puzzle.cages)
+            cages = sorted((moved_cells(cage.cells, move), cage.op if shown else "", cage.target)
+                           for cage in puzzle.cages)
             forms.append("/".join(moved_rows(puzzle.givens, move)) + repr(cages))
-        return canonical_fingerprint(f"{self.name}/{n}", puzzle.rules, forms)
+        return canonical_fingerprint(f"{self.name}/{n}", {"show_ops": shown}, forms)
 
     # --- JSON -----------------------------------------------------------------------
 
