@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from bookgen.core.rng import derive_seed, rng_for
 from bookgen.layout.cover import (
     FOLD_CLEAR, SAFE, CoverContent, cover_geometry, inset, render_cover,
 )
-from bookgen.layout.geometry import INCH, trim_for
+from bookgen.layout.geometry import trim_for
 from bookgen.variants.registry import get_variant
 
 # KDP's cover calculator, 6 x 9 in trim: (pages, paper) -> (full width, height) in inches.

@@ -13,15 +13,14 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 import bookgen.layout.render as render
-from bookgen.book import build, fingerprint, generate, plan
+from bookgen.book import build, fingerprint, generate, plan, puzzle_json
 from bookgen.cli import app
 from bookgen.config import ConfigError, load_book
-from bookgen.core.difficulty import LEVELS, Level
+from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.symmetry import symmetries
 from bookgen.core.types import Cage, Edge
 from bookgen.series import entry_fingerprint
-from bookgen.book import puzzle_json
 from bookgen.variants.registry import VARIANTS
 
 runner = CliRunner()

@@ -79,3 +79,15 @@ def canonical_fingerprint(kind: str, rules: Mapping[str, Any], forms: Iterable[s
                              for k, v in sorted(rules.items())}, sort_keys=True)
     text = f"{kind}|{rules_text}|{min(forms)}"
     return hashlib.sha256(text.encode()).hexdigest()[:FINGERPRINT_HEX]
+
+
+def grid_fingerprint(kind: str, rules: Mapping[str, Any], givens: Sequence[str], relabel: bool,
+                     clues: Callable[[Symmetry], str] = lambda move: "") -> str:
+    """The fingerprint of a square puzzle: its ``givens`` (relabelled by first appearance
+    when the variant's symbols are interchangeable) and whatever ``clues`` writes out for
+    each symmetry (signs, cages, inequalities), for all eight symmetries."""
+    forms = []
+    for move in symmetries(len(givens)):
+        rows = moved_rows(givens, move)
+        forms.append((first_seen(rows) if relabel else "/".join(rows)) + "|" + clues(move))
+    return canonical_fingerprint(kind, rules, forms)

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, THIN, Pen
-from bookgen.core.symmetry import canonical_fingerprint, first_seen, moved_cells, moved_rows, symmetries
+from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.types import EMPTY, Edge, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.binary import (
@@ -286,12 +286,10 @@ class BinaryGrid:
 
         Signs travel with their cells; swapping the symbols leaves ``=`` and
         ``x`` as they are, so they need no relabelling."""
-        n = puzzle.size
-        forms = []
-        for move in symmetries(n):
-            edges = sorted((moved_cells((e.a, e.b), move), e.sign) for e in puzzle.edges)
-            forms.append(first_seen(moved_rows(puzzle.givens, move)) + repr(edges))
-        return canonical_fingerprint(f"{self.name}/{n}", puzzle.rules, forms)
+        def signs(move) -> str:
+            return repr(sorted((moved_cells((e.a, e.b), move), e.sign) for e in puzzle.edges))
+
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", puzzle.rules, puzzle.givens, True, signs)
 
     # ----- JSON --------------------------------------------------------------
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:

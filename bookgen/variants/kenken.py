@@ -48,7 +48,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, Pen
-from bookgen.core.symmetry import canonical_fingerprint, moved_cells, moved_rows, symmetries
+from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
@@ -871,14 +871,13 @@ class KenKenVariant:
         cages' arithmetic fixes which digit is which. Only what the page shows counts:
         the generator's knobs (``ops``, ``max_cage``, ``singles``) don't make another
         puzzle, hiding the operations does, and hidden operations are not compared."""
-        n = puzzle.size
         shown = bool(puzzle.rules.get("show_ops", True))
-        forms = []
-        for move in symmetries(n):
-            cages = sorted((moved_cells(cage.cells, move), cage.op if shown else "", cage.target)
-                           for cage in puzzle.cages)
-            forms.append("/".join(moved_rows(puzzle.givens, move)) + repr(cages))
-        return canonical_fingerprint(f"{self.name}/{n}", {"show_ops": shown}, forms)
+
+        def cages(move) -> str:
+            return repr(sorted((moved_cells(cage.cells, move), cage.op if shown else "", cage.target)
+                               for cage in puzzle.cages))
+
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", {"show_ops": shown}, puzzle.givens, False, cages)
 
     # --- JSON -----------------------------------------------------------------------
 
