@@ -383,3 +383,21 @@ def test_a_book_may_not_exclude_its_own_output(series):
     result = runner.invoke(app, ["build", str(path), "--out", str(series / "books")])
     assert result.exit_code == 2 and "which its exclude list names" in result.output
     _write(series, "vol1", SERIES.format(volume=1, seed=3, extra=""))
+
+
+def test_plan_estimate_follows_the_cost_table(tmp_path):
+    from bookgen.plan import COSTS, estimate_seconds, puzzle_cost
+
+    assert puzzle_cost("kenken", 9, Level.EXPERT) == (COSTS[("kenken", 9)][3], True)
+    scaled, measured = puzzle_cost("takuzu", 12, Level.EASY)  # between 10 and 14: scaled, and said so
+    assert not measured and COSTS[("takuzu", 10)][0] < scaled < COSTS[("takuzu", 14)][0] * 1.2
+    text = "title: T\nsections:\n  - variant: kenken\n    size: 9\n    count: {n}\n    difficulty: expert\n"
+    small = load_book(_write(tmp_path, "a", text.format(n=100)))
+    big = load_book(_write(tmp_path, "b", text.format(n=1000)))
+    _, work_small, unknown = estimate_seconds(small, 1, 10)
+    _, work_big, _ = estimate_seconds(big, 1, 10)
+    assert unknown == [] and work_big == pytest.approx(10 * work_small)
+    assert work_small == pytest.approx(100 * COSTS[("kenken", 9)][3] / 1000, rel=0.05)
+    one, _, _ = estimate_seconds(big, 1, 10)
+    two, _, _ = estimate_seconds(big, 2, 10)
+    assert two < one * 0.6
