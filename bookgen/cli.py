@@ -148,8 +148,8 @@ def solve(
     raise typer.Exit(report.code)
 
 
-@app.command()
-def plan(
+@app.command("plan")
+def plan_command(
     config: Path = typer.Argument(..., help="The book's YAML file."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes the estimate assumes (0: all cores)."),
 ) -> None:
