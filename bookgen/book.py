@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator
 from bookgen import __version__
 from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
-from bookgen.core.rng import derive_seed, example_seed, rng_for
+from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.layout.classset import render_class_set
 from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
@@ -79,8 +79,8 @@ class Job:
     def next_attempt(self) -> "Job":
         """The same puzzle slot with the next derived seed."""
         attempt = self.attempt + 1
-        return replace(self, attempt=attempt, seed=derive_seed(self.book_seed, self.section, self.index,
-                                                               attempt, self.version))
+        return replace(self, attempt=attempt, seed=version_seed(self.book_seed, self.section, self.index,
+                                                                self.version, attempt))
 
 
 def plan(book: Book) -> list[Job]:
@@ -90,7 +90,7 @@ def plan(book: Book) -> list[Job]:
         for section in book.sections:
             for i, level in enumerate(section.levels):
                 jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
-                                level, derive_seed(book.seed, section.index, i, 0, version), section.options,
+                                level, version_seed(book.seed, section.index, i, version), section.options,
                                 0, version, book.seed))
     return jobs
 

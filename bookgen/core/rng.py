@@ -11,19 +11,16 @@ import hashlib
 import random
 
 
-def derive_seed(book_seed: int, section: int, index: int, attempt: int = 0, version: int = 0) -> str:
+def derive_seed(book_seed: int, section: int, index: int, attempt: int = 0) -> str:
     """The printable seed of one puzzle (16 hex digits).
 
-    ``attempt`` > 0 gives the puzzle's next candidate, when an earlier one had
-    to be dropped (a repeat, a replaced puzzle); ``version`` > 0 the same
-    puzzle slot in another version of a class set. Both 0 give the seed every
-    earlier bookgen gave, so books keep regenerating exactly."""
-    text = f"bookgen/{book_seed}/{section}/{index}"
-    if version:
-        text += f"/version/{version}"
-    if attempt:
-        text += f"/attempt/{attempt}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    ``attempt`` > 0 gives the seeds tried after a generation attempt ran out of
+    budget; attempt 0 is the seed every puzzle has always had, so books made
+    before retries existed come out the same.
+    """
+    suffix = f"/{attempt}" if attempt else ""
+    text = f"bookgen/{book_seed}/{section}/{index}{suffix}".encode()
+    return hashlib.sha256(text).hexdigest()[:16]
 
 
 def example_seed(book_seed: int, label: str) -> str:
@@ -35,3 +32,13 @@ def example_seed(book_seed: int, label: str) -> str:
 def rng_for(seed: str) -> random.Random:
     """A private generator for a derived seed string."""
     return random.Random(int(seed, 16))
+
+
+def version_seed(book_seed: int, section: int, index: int, version: int, attempt: int = 0) -> str:
+    """The seed of one puzzle of a class set: version 0 (A) has the book's usual seeds
+    (``derive_seed``), versions B, C ... seeds of their own, with the same attempts."""
+    if not version:
+        return derive_seed(book_seed, section, index, attempt)
+    suffix = f"/{attempt}" if attempt else ""
+    text = f"bookgen/{book_seed}/{section}/{index}/version/{version}{suffix}".encode()
+    return hashlib.sha256(text).hexdigest()[:16]
