@@ -444,7 +444,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                        "explain adds a walkthrough after a book's how-to-play pages; worksheets have "
                        "none (remove 'explain' or use layout: book)")
     complete = isinstance(raw_sections, list) and len(sections) == len(raw_sections)
-    extras = _parse_publishing(model, sections, file, report, complete) if model is not None else None
+    extras = _parse_publishing(model, sections, file, report, complete, trim) if model is not None else None
     if not issues:
         assert model is not None and trim is not None and extras is not None
         book = Book(file, name, model.title, model.subtitle, model.author, model.seed, trim.name,
@@ -457,9 +457,9 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
 
 
 def _parse_publishing(model: BookModel, sections: list[Section], file: str, report,
-                      complete: bool = True) -> dict[str, Any]:
+                      complete: bool = True, trim: Trim | None = None) -> dict[str, Any]:
     """``exclude``, ``replace``, ``versions`` and ``cover``: Book fields, after reporting problems."""
-    from bookgen.layout.cover import PAPERS  # cover geometry lives with the cover
+    from bookgen.layout.cover import PAPERS, blurb_problem  # cover geometry lives with the cover
     from bookgen.series import ExcludeError, read_fingerprints
 
     out: dict[str, Any] = {}
@@ -497,6 +497,11 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
     out["replace"] = tuple(sorted(numbers))
     if model.cover is not None:
         out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
+        blurb = out["cover"].blurb if out["cover"] else ""
+        problem = blurb_problem(trim, blurb) if trim is not None and blurb else None
+        if problem:
+            report(("cover", "blurb"), problem)
+            out["cover"] = None
     return out
 
 

@@ -158,9 +158,22 @@ def test_cover_mistakes_are_located(write_config):
     assert any(l.startswith("11:11: cover sample must be a puzzle number from 1 to 30, got 31") for l in lines), lines
 
 
-def test_a_blurb_too_long_for_the_back_is_refused_not_cut(tmp_path):
-    from bookgen.layout.cover import CoverError
+def test_a_blurb_too_long_for_the_back_is_refused_not_cut(tmp_path, write_config):
+    from bookgen.layout.cover import BLURB_FLOOR, CoverError, blurb_layout
 
-    geo = cover_geometry(trim_for({"width": "4in", "height": "6in"}), 100, "white")
+    small = trim_for({"width": "4in", "height": "6in"})
+    geo = cover_geometry(small, 100, "white")
     with pytest.raises(CoverError, match=r"shorten it to about \d+ characters"):
         render_cover(tmp_path / "c.pdf", geo, _content(blurb=LONG))
+    # the config check says so first, at the blurb, and what it passes always prints
+    text = COVERED.replace("page: 6x9", "page: {width: 4in, height: 6in}").replace(
+        "A short blurb for the back.", LONG[:1200])
+    with pytest.raises(ConfigError) as info:
+        load_book(write_config(text, "long"))
+    (issue,) = info.value.issues
+    assert (issue.line, issue.col) == (11, 10) and "shorten it to about" in issue.message
+    fit = int(issue.message.split("about ")[1].split(" ")[0])
+    assert blurb_layout(small, LONG[:fit - 60]) is not None
+    laid = blurb_layout(small, LONG[:fit - 60])
+    assert laid[0] >= BLURB_FLOOR
+    render_cover(tmp_path / "ok.pdf", geo, _content(blurb=LONG[:fit - 60]))

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
@@ -35,6 +36,11 @@ SAFE = 0.25 * INCH  # text inside the trim of each panel
 FOLD_CLEAR = 0.0625 * INCH  # spine text from either fold
 SPINE_TEXT_PAGES = 79  # KDP: no spine text on thinner books
 BARCODE_W, BARCODE_H = 2.0 * INCH, 1.2 * INCH
+BAND_SHARE = 0.34  # the top of the cover the colour band takes
+BLURB_BODY = 12.5  # points on a 6 in wide cover, scaled with the trim's width
+BLURB_FLOOR = 8.0  # the blurb never shrinks below this; a longer one is refused
+BLURB_LEAD = 1.4  # line pitch of the blurb, in its type size
+SMALL_SHARE = 0.92  # the list under the blurb, against the blurb's size
 MIN_TYPE = 6.0  # points: the least any cover text shrinks to
 MIN_ART = 0.75 * INCH  # a smaller front grid is left out
 ART_LINE = 0.025  # the front art's thin line, as a share of its cell
@@ -169,7 +175,7 @@ class Sheet:
 
     def width(self, s: str, size: float, bold: bool = False) -> float:
         """The width of a line of text."""
-        return self.canvas.stringWidth(s, FONT_BOLD if bold else FONT, size)
+        return text_width(s, size, bold)
 
     def text(self, x: float, y: float, s: str, size: float, bold: bool = False, align: str = "left",
              colour: tuple[float, float, float] = (0, 0, 0)) -> None:
@@ -225,7 +231,13 @@ def _ink(colour: tuple[float, float, float]) -> tuple[float, float, float]:
     return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else (1, 1, 1)
 
 
-def _wrap(sheet: Sheet, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+def text_width(s: str, size: float, bold: bool = False) -> float:
+    """The width of a line of text in the embedded fonts."""
+    register_fonts()
+    return stringWidth(s, FONT_BOLD if bold else FONT, size)
+
+
+def _wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """Greedy line breaking; a blank line in ``text`` starts a new paragraph (an empty line out)."""
     lines: list[str] = []
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip())]
@@ -235,7 +247,7 @@ def _wrap(sheet: Sheet, text: str, size: float, width: float, bold: bool = False
         cur = ""
         for word in para.split():
             trial = f"{cur} {word}".strip()
-            if sheet.width(trial, size, bold) <= width or not cur:
+            if text_width(trial, size, bold) <= width or not cur:
                 cur = trial
             else:
                 lines.append(cur)
@@ -249,7 +261,7 @@ def _fitted(sheet: Sheet, text: str, size: float, width: float, most: int, bold:
     """``text`` wrapped to ``width`` at the largest size up to ``size`` giving at most ``most`` lines,
     every line no wider than ``width``."""
     while True:
-        lines = _wrap(sheet, text, size, width, bold)
+        lines = _wrap(text, size, width, bold)
         if size <= least or (len(lines) <= most and all(sheet.width(l, size, bold) <= width for l in lines)):
             return _balanced(sheet, text, size, width, bold, len(lines)), size
         size = max(least, size * 0.92)
@@ -260,18 +272,18 @@ def _balanced(sheet: Sheet, text: str, size: float, width: float, bold: bool, co
     lo, hi = width * 0.3, width
     for _ in range(14):
         mid = (lo + hi) / 2
-        if len(_wrap(sheet, text, size, mid, bold)) <= count:
+        if len(_wrap(text, size, mid, bold)) <= count:
             hi = mid
         else:
             lo = mid
-    return _wrap(sheet, text, size, hi, bold)
+    return _wrap(text, size, hi, bold)
 
 
 def draw_cover(sheet: Sheet, geo: CoverGeometry, content: CoverContent) -> None:
     """Lay out the whole wrap on ``sheet``."""
     w, h = geo.size
     colour, ink = content.colour, _ink(content.colour)
-    band_low = BLEED + geo.trim.height * 0.66
+    band_low = _band_low(geo.trim)
     # the band runs across the whole wrap (into the bleed) and down the spine; never near the barcode
     sheet.fill((0, band_low, w, h), colour)
     sheet.fill((geo.spine_box[0], 0, geo.spine_box[2], h), colour)
@@ -319,47 +331,86 @@ def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: fl
         sheet.art(content.art, mid - side / 2, (room_top + room_low + side) / 2, cell)
 
 
+def blurb_area(trim: Trim) -> tuple[float, float, float]:
+    """(width, top, bottom) of the back cover's blurb: below the band, above the barcode,
+    the same for every page count."""
+    geo = CoverGeometry(trim, 0, "white")
+    x0, _, x1, _ = inset(geo.back, SAFE)
+    return x1 - x0, _band_low(trim) - SAFE * 1.2, geo.barcode[3] + SAFE * 0.5
+
+
+def _band_low(trim: Trim) -> float:
+    return BLEED + trim.height * (1 - BAND_SHARE)
+
+
+def _blurb_height(lines: list[str], size: float) -> float:
+    return (ASCENT + DESCENT + (len(lines) - 1) * BLURB_LEAD) * size if lines else 0.0
+
+
+def blurb_layout(trim: Trim, blurb: str, reserve=lambda size: 0.0) -> tuple[float, list[str]] | None:
+    """The blurb's type size and lines: the largest size, down to ``BLURB_FLOOR``, at which it
+    and ``reserve(size)`` (the list below it) fit above the barcode; else the largest at which
+    the blurb alone fits (the list is cut short); None when not even that fits."""
+    width, top, bottom = blurb_area(trim)
+    size = max(BLURB_BODY * trim.width / (6 * INCH), BLURB_FLOOR)
+    alone = None
+    while True:
+        lines = _wrap(blurb, size, width) if blurb.strip() else []
+        height = _blurb_height(lines, size)
+        if height + reserve(size) <= top - bottom:
+            return size, lines
+        if alone is None and height <= top - bottom:
+            alone = (size, lines)
+        if size <= BLURB_FLOOR:
+            return alone
+        size = max(BLURB_FLOOR, size - 0.5)
+
+
+def blurb_problem(trim: Trim, blurb: str) -> str | None:
+    """Why ``blurb`` can't go on the back cover of a book of this trim, or None."""
+    if blurb_layout(trim, blurb) is not None:
+        return None
+    width, top, bottom = blurb_area(trim)
+    lines = _wrap(blurb, BLURB_FLOOR, width)
+    fit = max(0, int(((top - bottom) / BLURB_FLOOR - ASCENT - DESCENT) / BLURB_LEAD) + 1)
+    return TEXT["too_long"].format(lines=len(lines), fit=fit, chars=len(blurb) * fit // max(1, len(lines)))
+
+
 def _back(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: float,
           ink: tuple[float, float, float]) -> None:
     x0, y0, x1, y1 = inset(geo.back, SAFE)
     width = x1 - x0
     scale = geo.trim.width / (6 * INCH)
-    head = 17 * scale
-    lines, size = _fitted(sheet, content.title, head, width, 2)
+    lines, size = _fitted(sheet, content.title, 17 * scale, width, 2)
     y = y1 - SAFE * 0.6 - size * ASCENT
     for line in lines:
         sheet.text(x0, y, line, size, bold=True, colour=ink)
         y -= size * 1.2
-    body = 12.5 * scale
-    blurb_top = band_low - SAFE * 1.2
-    barcode_top = geo.barcode[3] + SAFE * 0.5
-    for attempt in range(12):  # shrink the blurb until blurb and list fit above the barcode
-        blurb = _wrap(sheet, content.blurb, body, width) if content.blurb.strip() else []
-        small = body * 0.92
-        needed = len(blurb) * body * 1.4 + body * 1.2 + (len(content.inside) + 1) * small * 1.5
-        if blurb_top - needed >= barcode_top or body < 7:
-            break
-        body *= 0.93
+    _, blurb_top, barcode_top = blurb_area(geo.trim)
+
+    def inside(body: float) -> float:  # the height of the list under the blurb at this size
+        small = body * SMALL_SHARE
+        rows = sum(len(_wrap(item, small, width - small * 1.2)) for item in content.inside)
+        return body * (BLURB_LEAD + 0.8) + small * (1.6 + rows * 1.4 + len(content.inside) * 0.1)
+
+    laid = blurb_layout(geo.trim, content.blurb, inside)
+    if laid is None:
+        raise CoverError(blurb_problem(geo.trim, content.blurb))
+    body, blurb = laid
     y = blurb_top - body * ASCENT
-    if blurb and y - (len(blurb) - 1) * body * 1.4 - body * DESCENT < barcode_top:
-        fit = max(0, int((y - barcode_top - body * DESCENT) / (body * 1.4)) + 1)
-        raise CoverError(TEXT["too_long"].format(lines=len(blurb), fit=fit,
-                                                 chars=len(content.blurb) * fit // len(blurb)))
     for line in blurb:
         if line:
             sheet.text(x0, y, line, body)
-        y -= body * 1.4
+        y -= body * BLURB_LEAD
     y -= body * 0.8
-    small = body * 0.92
+    small = body * SMALL_SHARE
     if y - small * DESCENT > barcode_top:
         sheet.text(x0, y, TEXT["inside"], body, bold=True)
         y -= small * 1.6
     for item in content.inside:
-        if y - small * DESCENT < barcode_top:
-            break  # never into the barcode's row
-        for k, line in enumerate(_wrap(sheet, item, small, width - small * 1.2)):
+        for k, line in enumerate(_wrap(item, small, width - small * 1.2)):
             if y - small * DESCENT < barcode_top:
-                break
+                return  # never into the barcode's row
             if k == 0:
                 sheet.text(x0, y, "\u2022", small)
             sheet.text(x0 + small * 1.2, y, line, small)
