@@ -17,8 +17,8 @@ from bookgen.book import (
 )
 from bookgen.config import ConfigError, load_book
 from bookgen.core.types import GenerationError
-from bookgen.series import repeats
 from bookgen.plan import plan_report
+from bookgen.series import repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -32,6 +32,16 @@ MAX_JOBS = 256  # more worker processes than this is a typo, not a plan
 def _fail(message: str, code: int = EXIT_FAIL) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _load(config: Path):
+    """The validated book, or every config problem printed and exit code 2."""
+    try:
+        return load_book(config)
+    except ConfigError as exc:
+        for issue in exc.issues:
+            typer.echo(str(issue), err=True)
+        raise typer.Exit(EXIT_CONFIG)
 
 
 def _progress(enabled: bool):
@@ -67,17 +77,13 @@ def build(
             _fail("interrupted; no partial files were left behind", 128 + signum)
 
 
-def _load(config: Path):
+def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
     try:
-        return load_book(config)
+        book = load_book(config)
     except ConfigError as exc:
         for issue in exc.issues:
             typer.echo(str(issue), err=True)
         raise typer.Exit(EXIT_CONFIG)
-
-
-def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
-    book = _load(config)
     if seed is not None:
         book = book.with_seed(seed)
     if not 0 <= jobs <= MAX_JOBS:
