@@ -355,7 +355,7 @@ def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
     jobs = plan(book)
     per_version = len(jobs) // book.versions
     return [Entry(i % per_version + 1, titles[job.section], p,
-                  VERSIONS[job.version] if book.versions > 1 else "")
+                  version=VERSIONS[job.version] if book.versions > 1 else "")
             for i, (job, p) in enumerate(zip(jobs, puzzles))]
 
 
