@@ -9,6 +9,7 @@ from dataclasses import replace as dc_replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
@@ -401,3 +402,42 @@ def test_plan_estimate_follows_the_cost_table(tmp_path):
     one, _, _ = estimate_seconds(big, 1, 10)
     two, _, _ = estimate_seconds(big, 2, 10)
     assert two < one * 0.6
+
+
+# ----- fingerprints against an independent orbit computation ---------------------------------
+
+
+def _orbit(rows: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Every turn and mirror of a grid, with 0 and 1 swapped too: computed with zip, not the engine."""
+    out = set()
+    grid = rows
+    for _ in range(4):
+        grid = tuple("".join(col) for col in zip(*grid[::-1]))  # a quarter turn
+        for g in (grid, tuple(r[::-1] for r in grid)):
+            out.add(g)
+            out.add(tuple(r.translate(str.maketrans("01", "10")) for r in g))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 3 ** 16 - 1), st.integers(0, 3 ** 16 - 1), st.integers(-8, 15))
+def test_binary_fingerprints_match_the_orbits(a, b, pick):
+    variant = VARIANTS["takuzu"]
+    base = _puzzle("takuzu")
+
+    def grid(code: int) -> tuple[str, ...]:
+        cells = []
+        for _ in range(16):
+            code, digit = divmod(code, 3)
+            cells.append(".01"[digit])
+        return tuple("".join(cells[r * 4:r * 4 + 4]) for r in range(4))
+
+    first = grid(a)
+    orbit = sorted(_orbit(first))
+    second = orbit[pick % len(orbit)] if pick >= 0 else grid(b)  # a relative, or most likely a stranger
+
+    def fp(rows):
+        return variant.fingerprint(dc_replace(base, size=4, givens=rows, solution=rows))
+
+    assert all(fp(g) == fp(first) for g in _orbit(first))
+    assert (fp(first) == fp(second)) == (second in _orbit(first))
