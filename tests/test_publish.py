@@ -236,6 +236,9 @@ def test_exclude_files_missing_or_damaged_are_located_config_errors(tmp_path):
     assert lines[1].startswith(f"{tmp_path / 'vol2.yaml'}:6:5: exclude broken.json:")
     assert "broken.json:1:17: not valid JSON" in lines[1]
     assert lines[2].startswith(f"{tmp_path / 'vol2.yaml'}:7:5: exclude odd.json: puzzle 1:")
+    result = runner.invoke(app, ["build", str(tmp_path / "vol2.yaml"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "exclude nothere.json: no such file" in result.output
+    assert not (tmp_path / "out").exists()
 
 
 REPLACE = """\
