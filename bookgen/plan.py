@@ -2,8 +2,8 @@
 
 The page plan is the one ``build`` follows: how-to-play pages are measured
 with each variant's small worked example (generated from the book's seed, as
-the build does), walkthroughs are estimated (their length depends on the
-puzzle), everything else is exact. The time estimate adds up measured costs
+the build does), a walkthrough with the first puzzle its section generates
+(the only puzzles ``plan`` makes), everything else is exact. The time estimate adds up measured costs
 per puzzle from ``COSTS`` (median milliseconds per puzzle on the 2-core
 reference machine, from ``bench/``), shares them over the workers, and adds
 the layout.
@@ -11,16 +11,14 @@ the layout.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from bookgen.book import _examples
+from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import RecordingPen
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
-from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book, walkthrough_guess
-from bookgen.layout.render import rules_pages_needed
+from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book
+from bookgen.layout.render import Entry, plan_with_rules
 from bookgen.variants.registry import get_variant
 
 # Median ms per puzzle by (variant, size) and level (easy, medium, hard, expert), one worker,
@@ -54,7 +52,7 @@ TEXT = {
     "imprint": "imprint",
     "contents": "contents",
     "rules": "how to play {variant}",
-    "walkthrough": "worked example of puzzle {number} (a generous guess: its length depends on the puzzle)",
+    "walkthrough": "worked example of puzzle {number} (about: its length depends on the puzzle)",
     "puzzles": "{title}: {count} {variant} {size}\u00d7{size}, {per} per page, cells {cell:.1f} mm{type}",
     "type": ", digits {big:.1f} pt",
     "clues": ", clues {small:.1f} pt",
@@ -111,6 +109,11 @@ def _duration(seconds: float) -> str:
     return TEXT["hours"].format(n=seconds / 3600)
 
 
+def _example_of(examples, variant: str):
+    """A worked example of ``variant`` (type is drawn in grid units, so any one will do)."""
+    return next((e for e in examples.values() if e.variant == variant), None)
+
+
 def _type_sizes(variant_name: str, example, cell: float) -> str:
     """The printed digit and clue sizes at ``cell`` points per cell, from the worked example's
     drawing (type is drawn in grid units, so any size of grid gives the same answer)."""
@@ -131,21 +134,12 @@ def _type_sizes(variant_name: str, example, cell: float) -> str:
 def plan_report(book: Book, workers: int) -> str:
     """The text ``bookgen plan`` prints."""
     worksheet = book.layout == "worksheet"
-    shape = book.shape
     examples = _examples(book)  # tiny easy puzzles: they measure the how-to pages and the type
-    if not worksheet:
-        shape = replace(shape, walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
-                                                       for s in shape.explained))
-    layout = plan_book(shape)
-    for _ in range(len(GUTTERS) + 2):  # as plan_with_rules: the how-to pages at the gutter they get
-        if worksheet:
-            break
-        rules = tuple(rules_pages_needed(shape.spec, shape.style, layout.gutter, v, examples[v])
-                      for v in shape.variants)
-        if rules == shape.rules_pages:
-            break
-        shape = replace(shape, rules_pages=rules)
-        layout = plan_book(shape)
+    shape = book.shape
+    if worksheet:
+        layout = plan_book(shape)  # one version's pages: every version has the same
+    else:
+        shape, layout = plan_with_rules(shape, examples, _walked(book, shape))
     trim = book.trim
     lines = [TEXT["head"].format(title=book.title, source=book.source,
                                  trim=f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in",
@@ -177,7 +171,7 @@ def plan_report(book: Book, workers: int) -> str:
             text = TEXT["puzzles"].format(title=section.title, count=count,
                                           variant=get_variant(section.variant).title, size=size,
                                           per=arr.count, cell=arr.cell / MM,
-                                          type=_type_sizes(section.variant, examples.get(section.variant), arr.cell))
+                                          type=_type_sizes(section.variant, _example_of(examples, section.variant), arr.cell))
             _add(rows, text)
         elif page.kind == "answers":
             arr = page.arrangement
@@ -213,6 +207,17 @@ def _add(rows: list[tuple[int, str]], what: str, merge: bool = False) -> None:
         rows[-1] = (rows[-1][0] + 1, rows[-1][1])
     else:
         rows.append((1, what))
+
+
+def _walked(book: Book, shape) -> dict[int, Entry]:
+    """The first puzzle of each ``explain`` section, the one puzzle ``plan`` makes: its
+    walkthrough's length depends on it (keyed by book-order index, as ``entries`` are)."""
+    jobs = plan(book)
+    out = {}
+    for s in shape.explained:
+        first = shape.first_item(s)
+        out[first] = Entry(first + 1, book.sections[s].title, run_job(jobs[first]))
+    return out
 
 
 def _key_pages(shape) -> int:
