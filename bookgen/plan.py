@@ -3,10 +3,11 @@
 The page plan is the one ``build`` follows: how-to-play pages are measured
 with each variant's small worked example (generated from the book's seed, as
 the build does), a walkthrough with the first puzzle its section generates
-(the only puzzles ``plan`` makes), everything else is exact. The time estimate adds up measured costs
-per puzzle from ``COSTS`` (median milliseconds per puzzle on the 2-core
-reference machine, from ``bench/``), shares them over the workers, and adds
-the layout.
+(the only puzzles ``plan`` makes), everything else is exact.
+
+The time estimate adds up measured costs per puzzle from ``COSTS`` (median
+milliseconds per puzzle on the 2-core reference machine, from ``bench/``),
+shares them over the workers, and adds the layout.
 """
 
 from __future__ import annotations
