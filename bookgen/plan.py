@@ -57,7 +57,7 @@ TEXT = {
     "puzzles": "{title}: {count} {variant} {size}\u00d7{size}, {per} per page, cells {cell:.1f} mm{type}",
     "type": ", digits {big:.1f} pt",
     "clues": ", clues {small:.1f} pt",
-    "answers": "answer key: {count} grids, up to {per} per page, cells {cell:.1f} mm",
+    "answers": "answer key: {count} grids, up to {per} per page, cells {cell} mm",
     "versions": "{count} versions (A to {last}), each {pages} pages",
     "key": "answer file {name}-answers.pdf: {pages} pages",
     "cover": "cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, {spine_text}",
@@ -157,6 +157,7 @@ def plan_report(book: Book, workers: int) -> str:
         lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
     lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
     rows: list[tuple[int, str]] = []
+    key: list = []
     for page in layout.pages:
         if page.kind in ("title", "imprint", "contents"):
             rows.append((1, TEXT[page.kind]))
@@ -175,9 +176,9 @@ def plan_report(book: Book, workers: int) -> str:
                                           type=_type_sizes(section.variant, _example_of(examples, section.variant), arr.cell))
             _add(rows, text)
         elif page.kind == "answers":
-            arr = page.arrangement
-            total = sum(len(s.sizes) for s in shape.sections)
-            _add(rows, TEXT["answers"].format(count=total, per=arr.count, cell=arr.cell / MM), merge=True)
+            key.append(page)
+    if key:
+        rows.append((len(key), _key_row(key)))
     lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
     if worksheet:
         key_pages = pages if book.versions > 1 else _key_pages(shape)
@@ -202,10 +203,25 @@ def plan_report(book: Book, workers: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _add(rows: list[tuple[int, str]], what: str, merge: bool = False) -> None:
+def _key_row(key: list) -> str:
+    """The answer key's line: how many grids, at most how many a page, and the cell sizes."""
+    cells = [cell for page in key for cell in _cells(page)]
+    low, high = min(cells) / MM, max(cells) / MM
+    span = f"{low:.1f}" if round(low, 1) == round(high, 1) else f"{low:.1f}\u2013{high:.1f}"
+    return TEXT["answers"].format(count=sum(len(p.items) for p in key), per=max(len(p.items) for p in key),
+                                  cell=span)
+
+
+def _cells(page) -> tuple[float, ...]:
+    """An answer page's cell sizes: one for the page, or (a layout giving each grid its own) each."""
+    own = tuple(getattr(page, "cells", ()))
+    return own or (page.arrangement.cell,)
+
+
+def _add(rows: list[tuple[int, str]], what: str) -> None:
     """Count a page towards the previous row when it is the same part."""
-    if rows and (rows[-1][1] == what or merge and rows[-1][1].startswith(what.split(":")[0])):
-        rows[-1] = (rows[-1][0] + 1, rows[-1][1])
+    if rows and rows[-1][1] == what:
+        rows[-1] = (rows[-1][0] + 1, what)
     else:
         rows.append((1, what))
 
