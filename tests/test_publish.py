@@ -87,6 +87,12 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
         assert variant.fingerprint(moved) == print_
         if name in ("takuzu", "tango"):  # the symbols swapped, signs carried along
             assert variant.fingerprint(_swapped(moved)) == print_
+        if name == "sudoku":  # any permutation of the digits
+            digits = "123456789"[:puzzle.size]
+            table = str.maketrans(digits, digits[1:] + digits[0])
+            shifted = dc_replace(moved, givens=tuple(r.translate(table) for r in moved.givens),
+                                 solution=tuple(r.translate(table) for r in moved.solution))
+            assert variant.fingerprint(shifted) == print_
     assert len(seen_grids) == 8  # eight different grids: the moves are the eight symmetries
 
 
