@@ -9,6 +9,7 @@ depend on the number of workers.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import reprlib
@@ -32,12 +33,14 @@ from bookgen.layout.classset import render_class_set
 from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
 from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
+from bookgen.limits import TooSlow, time_limit
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
 Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
 VERSIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # class-set version letters
+SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 
 
@@ -72,13 +75,21 @@ class Job:
     level: Level
     seed: str
     options: tuple[tuple[str, Any], ...]
-    attempt: int = 0  # > 0: an earlier candidate was a repeat or was replaced
-    version: int = 0  # class sets: 0 is version A
     book_seed: int = 0
+    attempt: int = 0  # > 0: earlier candidates were repeats or were replaced
+    version: int = 0  # class sets: 0 is version A
 
-    def next_attempt(self) -> "Job":
-        """The same puzzle slot with the next derived seed."""
-        attempt = self.attempt + 1
+    def attempt_seed(self, attempt: int) -> str:
+        """The seed of try number ``attempt`` from this job on; try 0 is the job's own seed."""
+        if attempt == 0:
+            return self.seed
+        return version_seed(self.book_seed, self.section, self.index, self.version, self.attempt + attempt)
+
+    def next_attempt(self, made_by: str = "") -> "Job":
+        """The same puzzle slot with the first seed after the one ``made_by`` names
+        (after this job's own seed when it names none of its tries)."""
+        tried = next((k for k in range(SEED_ATTEMPTS) if self.attempt_seed(k) == made_by), 0)
+        attempt = self.attempt + tried + 1
         return replace(self, attempt=attempt, seed=version_seed(self.book_seed, self.section, self.index,
                                                                 self.version, attempt))
 
@@ -91,15 +102,29 @@ def plan(book: Book) -> list[Job]:
             for i, level in enumerate(section.levels):
                 jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
                                 level, version_seed(book.seed, section.index, i, version), section.options,
-                                0, version, book.seed))
+                                book_seed=book.seed, version=version))
     return jobs
 
 
 def run_job(job: Job) -> Puzzle:
-    """Generate one puzzle (runs in a worker process)."""
+    """Generate one puzzle (runs in a worker process).
+
+    A try that runs out of its budget is followed by one with the next derived
+    seed, so a rare unlucky seed can't fail a build; the puzzle records the seed
+    that made it. ``GenerationError`` only when every try failed.
+    """
     variant = get_variant(job.variant)
-    puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(job.seed), dict(job.options))
-    return replace(puzzle, seed=job.seed)
+    failure = GenerationError("no attempt made")
+    for attempt in range(SEED_ATTEMPTS):
+        seed = job.attempt_seed(attempt)
+        try:
+            puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(seed), dict(job.options))
+        except GenerationError as exc:
+            failure = exc
+            continue
+        return replace(puzzle, seed=seed)
+    what, _, hint = str(failure).partition("; try ")
+    raise GenerationError(f"{what} with any of {SEED_ATTEMPTS} seeds; try {hint or _remedy(job)}")
 
 
 def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None) -> list[Puzzle]:
@@ -119,19 +144,20 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         return results  # type: ignore[return-value]
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_worker_init)
     try:
-        with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
-            pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-        for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
-            i = pending[future]
-            try:
-                results[i] = future.result()
-            except GenerationError as exc:
-                raise GenerationError(_where(jobs[i], exc)) from None
-            except BrokenProcessPool:
-                raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
-            done += 1
-            if progress:
-                progress(done, len(jobs))
+        try:
+            with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
+                pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+            for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
+                i = pending[future]
+                try:
+                    results[i] = future.result()
+                except GenerationError as exc:
+                    raise GenerationError(_where(jobs[i], exc)) from None
+                done += 1
+                if progress:
+                    progress(done, len(jobs))
+        except BrokenProcessPool:  # from a result, or from submit when a worker dies that early
+            raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
     except BaseException:
         _stop_workers(pool)
         raise
@@ -194,20 +220,29 @@ def _interrupts_deferred() -> Iterator[None]:
 
 
 @contextmanager
-def interrupts_handled() -> Iterator[None]:
-    """Turn SIGTERM into ``Interrupted`` like Ctrl-C, so both clean up the same way."""
+def interrupts_handled(ignore_after: bool = False) -> Iterator[None]:
+    """Turn Ctrl-C and SIGTERM into ``Interrupted``, so both clean up the same way.
+
+    The first signal raises; any further one is ignored, so a second Ctrl-C
+    can't break into the cleanup (or the interpreter's shutdown) that the first
+    started. With ``ignore_after`` signals stay ignored once the block is left:
+    the command's work is done and its last word said.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum, frame):
+        for sig in DEFERRED:
+            signal.signal(sig, signal.SIG_IGN)
         raise Interrupted(signum)
 
-    old = signal.signal(signal.SIGTERM, stop)
+    old = {sig: signal.signal(sig, stop) for sig in DEFERRED}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_IGN if ignore_after else handler)
 
 
 MAX_REPEATS = 30  # fresh candidates for one puzzle slot before a build gives up on finding a new puzzle
@@ -230,7 +265,7 @@ class Slots:
     def redo(self, slots: list[int]) -> None:
         """Make the puzzles of ``slots`` again, each from its next derived seed."""
         for i in slots:
-            self.jobs[i] = self.jobs[i].next_attempt()
+            self.jobs[i] = self.jobs[i].next_attempt(self.puzzles[i].seed)
             if self.jobs[i].attempt > MAX_REPEATS:
                 job = self.jobs[i]
                 raise BuildError(f"section {job.section + 1}, puzzle {job.index + 1}: {MAX_REPEATS} "
@@ -305,8 +340,19 @@ def _run_named(job: Job) -> Puzzle:
 def _where(job: Job, exc: Exception) -> str:
     text = str(exc)
     if "; try" not in text:
-        text += "; try an easier level, a larger size or fewer restrictions"
+        text += f"; try {_remedy(job)}"
     return f"section {job.section + 1}, puzzle {job.index + 1}: {text}"
+
+
+def _remedy(job: Job) -> str:
+    """What the user can change when a puzzle can't be made: only what is actually possible."""
+    sizes = get_variant(job.variant).sizes
+    ways = ["an easier level"] if job.level > Level.EASY else []
+    if job.size < max(sizes):
+        ways.append("a larger size")
+    ways.append("fewer restrictions")
+    ways.append("another seed")
+    return ", ".join(ways[:-1]) + " or " + ways[-1]
 
 
 # ----- JSON ---------------------------------------------------------------------
@@ -398,13 +444,17 @@ def _examples(book: Book) -> dict[str, Puzzle]:
 
 
 def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
-          warn: Warn | None = None) -> tuple[Path, ...]:
+          warn: Warn | None = None, complete: Callable[[tuple[Path, ...]], None] | None = None
+          ) -> tuple[Path, ...]:
     """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
     ``NAME-answers.pdf``); all appear together, and old files survive any failure.
 
     Every file is written under a temporary name in ``out_dir`` and renamed
     into place at the end; on an exception or Ctrl-C the temporary files and
-    any directory this call created are removed again.
+    any directory this call created are removed again. ``complete(paths)`` is
+    called as soon as the new book is in place, before any signal that came
+    during the renames is acted on, so the caller knows which book a Ctrl-C
+    left behind.
     """
     out_dir = Path(out_dir)
     own = (out_dir / f"{book.name}.json").absolute()
@@ -414,7 +464,10 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
                               "names; build each volume under its own name (or another --out)")
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
+    lock: int | None = None
     try:
+        with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
+            lock = _lock(out_dir, book.name)
         slots = generate_unique(plan(book), book.excluded, workers, progress)
         replace_slots(slots, tuple(n - 1 for n in book.replace), book.excluded)
         puzzles = slots.puzzles
@@ -464,17 +517,55 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
                 os.replace(tmp, final)
             temps.clear()
             created.clear()
+            if complete:  # still inside the hold: no signal can come between the renames and this
+                complete(tuple(finals))
     except OSError as exc:
         raise BuildError(f"cannot write the book to {out_dir}: {exc.strerror or exc}") from None
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
+        if lock is not None:
+            _unlock(out_dir, book.name, lock)
         for folder in reversed(created):  # deepest first; only if still empty
             try:
                 folder.rmdir()
             except OSError:
                 break
     return tuple(finals)
+
+
+def _lock_path(out_dir: Path, name: str) -> Path:
+    return out_dir / f".{name}.lock"
+
+
+def _lock(out_dir: Path, name: str) -> int:
+    """Hold the output name for this build: a second build into it is refused, not interleaved.
+
+    Without it, two builds with slow renames (a network disk) can leave the PDF
+    of one beside the JSON of the other. The lock file goes when the build ends.
+    """
+    path = _lock_path(out_dir, name)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise BuildError(f"another bookgen build is writing {name}.pdf in {out_dir} right now; "
+                             "wait for it to finish or choose another --out") from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the build before us removed the file after we opened it: take the new one
+
+
+def _unlock(out_dir: Path, name: str, fd: int) -> None:
+    with suppress(OSError):
+        _lock_path(out_dir, name).unlink()  # while still held, so no one locks a file about to vanish
+    os.close(fd)
 
 
 def _prepare_dir(out_dir: Path) -> list[Path]:
@@ -529,7 +620,33 @@ def _fsync(path: Path) -> None:
 
 # ----- checking -----------------------------------------------------------------------
 REQUIRED = ("size", "givens", "solution", "difficulty")
+MAX_JSON_BYTES = 64 << 20  # ~50,000 puzzles: beyond what an hour's build makes
+MAX_JSON_OBJECTS = 2_000_000  # JSON objects in one file; a real puzzle entry holds about 20
+
+
+class TooManyObjects(ValueError):
+    """A JSON document with more objects than any book holds (memory would run out first)."""
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` that stops once the document holds more than ``MAX_JSON_OBJECTS`` objects.
+
+    Small objects in a file of bounded size could still take gigabytes in memory.
+    """
+    count = 0
+
+    def hook(pairs: list) -> dict:
+        nonlocal count
+        count += 1
+        if count > MAX_JSON_OBJECTS:
+            raise TooManyObjects(f"more than {MAX_JSON_OBJECTS} JSON objects (no book holds that many)")
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=hook)
+
+
 MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
+CHECK_SECONDS = 60.0  # per puzzle: a legal hand-made entry may still be too costly to verify
 
 
 class CheckError(Exception):
@@ -539,11 +656,11 @@ class CheckError(Exception):
 def read_book_json(path: str | Path) -> Any:
     """The parsed JSON document at ``path``; ``CheckError`` with FILE[:LINE:COL] otherwise."""
     try:
-        text = read_text_file(path)
+        text = read_text_file(path, MAX_JSON_BYTES, "a book's JSON is about 1 KB per puzzle")
     except ValueError as exc:
         raise CheckError(f"{path}: {exc}") from None
     try:
-        return json.loads(text)
+        return load_json(text)
     except json.JSONDecodeError as exc:
         raise CheckError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits; absurd nesting
@@ -592,8 +709,8 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_PROBLEM else text[: MAX_PROBLEM - 3] + "..."
 
 
-def check_book(data: Any) -> tuple[int, list[str]]:
-    """(puzzles checked, failure lines) for a parsed book JSON document."""
+def check_book(data: Any, progress: Progress | None = None) -> tuple[int, list[str]]:
+    """(puzzles checked, failure lines) for a parsed book JSON document; ``progress(done, total)``."""
     if not isinstance(data, dict):
         return 0, ["not a bookgen book: the top level is not a JSON object"]
     failures = []
@@ -606,6 +723,13 @@ def check_book(data: Any) -> tuple[int, list[str]]:
         number = entry.get("number") if isinstance(entry, dict) else None
         if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 10**9:
             number = i + 1
-        for problem in check_puzzle(entry):
+        try:
+            with time_limit(CHECK_SECONDS):
+                problems = check_puzzle(entry)
+        except TooSlow:
+            problems = [f"too hard to check within {CHECK_SECONDS:g} s (its exact search is too large)"]
+        for problem in problems:
             failures.append(f"puzzle {number}: {problem}")
+        if progress:
+            progress(i + 1, len(puzzles))
     return len(puzzles), failures

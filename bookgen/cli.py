@@ -13,10 +13,12 @@ import typer
 from bookgen import __version__
 from bookgen.book import (
     BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
-    interrupts_handled, read_book_json,
+    interrupts_handled, plan, read_book_json,
 )
-from bookgen.config import ConfigError, load_book
+from bookgen.config import ConfigError, load_book, seed_problem
 from bookgen.core.types import GenerationError
+from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
+from bookgen.limits import TooSlow, time_limit
 from bookgen.plan import plan_report
 from bookgen.series import repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
@@ -27,6 +29,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 EXIT_FAIL = 1
 EXIT_CONFIG = 2  # also a bad option or output directory: the command line is the input
 MAX_JOBS = 256  # more worker processes than this is a typo, not a plan
+_STANDALONE = False  # True when this process is the bookgen program (not a test calling the app)
+SOLVE_SECONDS = 60.0  # a legal puzzle that takes longer is reported, not waited on
 
 
 def _fail(message: str, code: int = EXIT_FAIL) -> None:
@@ -44,7 +48,7 @@ def _load(config: Path):
         raise typer.Exit(EXIT_CONFIG)
 
 
-def _progress(enabled: bool):
+def _progress(enabled: bool, what: str = "generating"):
     if not enabled:
         return None, None
     from rich.console import Console
@@ -52,7 +56,7 @@ def _progress(enabled: bool):
 
     bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), transient=True, console=Console(stderr=True))
-    task = bar.add_task("generating", total=None)
+    task = bar.add_task(what, total=None)
 
     def update(done: int, total: int) -> None:
         bar.update(task, completed=done, total=total)
@@ -64,39 +68,53 @@ def _progress(enabled: bool):
 def build(
     config: Path = typer.Argument(..., help="The book's YAML file."),
     seed: Optional[int] = typer.Option(None, help="Override the config's seed."),
-    out: Path = typer.Option(Path("output"), "--out", help="Output directory."),
+    out: str = typer.Option("output", "--out", help="Output directory."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Build even when it is expected to take over an hour."),
 ) -> None:
     """Generate a book: NAME.pdf and NAME.json in the output directory."""
-    with interrupts_handled():
+    written: list[Path] = []
+    with interrupts_handled(ignore_after=_STANDALONE):
         try:
-            _build(config, seed, out, jobs, quiet)
+            _build(config, seed, out, jobs, quiet, yes, written.extend)
         except KeyboardInterrupt as exc:
             signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+            if written:
+                _fail(f"interrupted, but the new book was already complete: {', '.join(map(str, written))}",
+                      128 + signum)
             _fail("interrupted; no partial files were left behind", 128 + signum)
 
 
-def _build(config: Path, seed: Optional[int], out: Path, jobs: int, quiet: bool) -> None:
-    try:
-        book = load_book(config)
-    except ConfigError as exc:
-        for issue in exc.issues:
-            typer.echo(str(issue), err=True)
-        raise typer.Exit(EXIT_CONFIG)
+def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool,
+           complete) -> None:
+    if not out_text.strip():  # Path("") is the current directory: never what an empty --out meant
+        _fail("--out is empty; name the output directory (--out . for the current one)", EXIT_CONFIG)
+    out = Path(out_text)
+    book = _load(config)
     if seed is not None:
+        if seed_problem(seed):
+            _fail(f"--seed: {seed_problem(seed)}", EXIT_CONFIG)
         book = book.with_seed(seed)
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
     workers = jobs or os.cpu_count() or 1
+    seconds = build_seconds(((job.variant, job.size, job.level) for job in plan(book)), workers)
+    if seconds > CONFIRM_SECONDS and not yes:
+        _fail(f"this book would take {say_duration(seconds)} to build with {workers} worker"
+              f"{'s' if workers > 1 else ''} (estimated from measured puzzle times); add --yes to build "
+              "it anyway, or lower the counts or levels", EXIT_CONFIG)
+    if seconds >= 60 and not quiet:
+        typer.echo(f"estimated build time: {say_duration(seconds)} with {workers} worker"
+                   f"{'s' if workers > 1 else ''}", err=True)
     bar, update = _progress(not quiet and sys.stderr.isatty())
     warnings: list[str] = []
     try:
         if bar:
             with bar:
-                written = build_book(book, out, workers, update, warnings.append)
+                written = build_book(book, out, workers, update, warnings.append, complete)
         else:
-            written = build_book(book, out, workers, None, warnings.append)
+            written = build_book(book, out, workers, None, warnings.append, complete)
     except OutputError as exc:
         _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
@@ -124,7 +142,12 @@ def check(
         references = [(str(other), read_book_json(other)) for other in others]
     except CheckError as exc:
         _fail(str(exc))
-    count, failures = check_book(data)
+    bar, update = _progress(sys.stderr.isatty(), "checking")
+    if bar:
+        with bar:
+            count, failures = check_book(data, update)
+    else:
+        count, failures = check_book(data)
     failures += repeats(data, references)
     for line in failures:
         typer.echo(f"{file}: {line}")
@@ -149,7 +172,11 @@ def solve(
         puzzle = read_puzzle(file, number, version)
     except PuzzleTextError as exc:
         _fail(str(exc), EXIT_CONFIG)
-    report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+    try:
+        with time_limit(SOLVE_SECONDS):
+            report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+    except TooSlow as exc:
+        _fail(f"{file}: {exc}; the puzzle is legal but its search is too large")
     typer.echo(report.text, nl=False)
     raise typer.Exit(report.code)
 
@@ -177,6 +204,8 @@ def version() -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    global _STANDALONE
+    _STANDALONE = True  # once a build has said its last word, later signals can only be ignored
     app()
 
 

@@ -23,8 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.layout.geometry import (
-    PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, fit_problems, parse_length,
-    trim_for,
+    GUTTERS, MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, content_size,
+    fit_problems, parse_length, plan_book, trim_for,
+)
+from bookgen.layout.textfit import (
+    author_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
 from bookgen.variants.registry import get_variant, variant_names
 
@@ -62,10 +65,12 @@ class ConfigError(Exception):
 
 
 # ----- YAML with positions --------------------------------------------------
-_INT = re.compile(r"[-+]?(0|[1-9][0-9_]*)$")
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)$")  # YAML 1.2 core: no '_' separators
+HUGE = 10**100  # numbers this long are refused where they are read
+MAX_SEED = 10**30
 _HEX = re.compile(r"0x[0-9a-fA-F]+$")
 _OCT = re.compile(r"0o[0-7]+$")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
 
 
@@ -99,16 +104,21 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if low in ("true", "false"):
         return low == "true"
     try:
+        number = None
         if _INT.match(text):
-            return int(text.replace("_", ""))
-        if _HEX.match(text):
-            return int(text, 16)
-        if _OCT.match(text):
-            return int(text[2:], 8)
+            number = int(text)
+        elif _HEX.match(text):
+            number = int(text, 16)
+        elif _OCT.match(text):
+            number = int(text[2:], 8)
     except ValueError:  # Python refuses to convert integers of thousands of digits
-        raise _NodeError(node, f"number {_show(text)} is far too long") from None
+        number = HUGE
+    if number is not None:
+        if abs(number) >= HUGE:  # no setting needs it, and printing it back could fail
+            raise _NodeError(node, f"number {_show(text)} is far too long")
+        return number
     if _FLOAT.match(text) and any(ch.isdigit() for ch in text):
-        return float(text.replace("_", ""))
+        return float(text)
     if low in (".inf", "+.inf", "-.inf", ".nan"):
         return float(low.replace(".", "")) if "nan" not in low else math.nan
     return text
@@ -171,11 +181,48 @@ def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tupl
     raise _NodeError(node, "unsupported YAML node")
 
 
+class _Loader(yaml.SafeLoader):
+    """Composes nodes, counting them as they are made, with no implicit tags but ``<<``.
+
+    Plain scalars are typed by ``_scalar`` under YAML 1.2's core schema, so the
+    1.1 resolvers (timestamps, ``=``) must not tag ``2024-01-01`` or ``=`` as
+    anything but text.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag == "tag:yaml.org,2002:merge"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.composed = 0
+
+    def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
+        self.composed += 1
+        if self.composed > MAX_NODES:
+            raise _TooMany(self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
+class _TooMany(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
 def load_yaml(text: str, file: str) -> tuple[Any, Located]:
     """Parse YAML text into plain data plus positions; ``ConfigError`` on bad YAML."""
     where = Located()
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except _TooMany as exc:
+        raise ConfigError([ConfigIssue(file, exc.mark.line + 1, exc.mark.column + 1,
+                                       f"the file holds more than {MAX_NODES} values; a book needs "
+                                       "far fewer")]) from None
     except RecursionError:
         raise ConfigError([ConfigIssue(file, 1, 1, f"lists and mappings are nested more than "
                                        f"{MAX_DEPTH} deep")]) from None
@@ -327,6 +374,13 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
                      worksheet, per_page)
 
 
+def seed_problem(seed: int) -> str | None:
+    """Why a book seed can't be used, or None (the config's and ``--seed``'s check)."""
+    if not -MAX_SEED < seed < MAX_SEED:
+        return f"seed must have at most {len(str(MAX_SEED)) - 1} digits"
+    return None
+
+
 def _show(value: Any, limit: int = 40) -> str:
     """``repr`` cut short, so one bad value can't flood the terminal."""
     text = repr(value)
@@ -372,6 +426,8 @@ def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
         extra = ""
         if isinstance(value, float):
             extra = " (write it without a decimal point or exponent)"
+        elif isinstance(value, str) and "_" in value and value.replace("_", "").isdigit():
+            extra = " (write it without '_' separators)"
         elif isinstance(value, bool):
             extra = ""
         return loc, False, f"{field} must be a whole number, got {_show(value)}{extra}"
@@ -413,6 +469,9 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
     trim = None if model is None else _parse_page(model, report)
+    if model is not None and seed_problem(model.seed):
+        report(("seed",), seed_problem(model.seed))
+        model = None
     sections: list[Section] = []
     raw_sections = data.get("sections")
     for s_index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
@@ -447,10 +506,13 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     extras = _parse_publishing(model, sections, file, report, complete, trim) if model is not None else None
     if not issues:
         assert model is not None and trim is not None and extras is not None
-        book = Book(file, name, model.title, model.subtitle, model.author, model.seed, trim.name,
+        book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
+                    model.seed, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
                     **extras)
         _check_fit(book, raw_sections, report)
+        _check_pages(book, report)
+        _check_texts(book, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     return book
@@ -498,7 +560,9 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
     if model.cover is not None:
         out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
         blurb = out["cover"].blurb if out["cover"] else ""
-        problem = blurb_problem(trim, blurb) if trim is not None and blurb else None
+        problem = printed_text_problem(" ".join(blurb.split()), "cover blurb") if blurb else None  # glyphs
+        if problem is None and trim is not None and blurb:
+            problem = blurb_problem(trim, blurb)
         if problem:
             report(("cover", "blurb"), problem)
             out["cover"] = None
@@ -609,6 +673,45 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
         else:
             path = ("sections", section.index, "size")
         report(path, problem)
+
+
+def printed_width(book: Book) -> float:
+    """The width of a line of text on every page of the book (with the widest gutter it could get)."""
+    shape = book.shape
+    return content_size(shape.spec, GUTTERS[-1][1], shape.style, shape.worksheet)[0]
+
+
+def _check_texts(book: Book, report) -> None:
+    """Every config text the book prints: drawable by its fonts, and fitting where it goes."""
+    style, width = book.shape.style, printed_width(book)
+    worksheet = book.layout == "worksheet"
+    fields = [(("title",), "title", book.title, title_rooms(style, width, worksheet)),
+              (("subtitle",), "subtitle", book.subtitle, [subtitle_room(style, width)]),
+              (("author",), "author", book.author, [author_room(style, width)])]
+    for section in book.sections:
+        fields.append((("sections", section.index, "title"), "section title", section.title,
+                       section_rooms(style, width, section.explain and not worksheet)))
+    for path, what, text, rooms in fields:
+        problem = printed_text_problem(text, what, rooms) if text is not None else None
+        if problem:
+            report(path, problem)
+
+
+def printed(text: str | None) -> str | None:
+    """Config text as it is printed: runs of spaces, tabs and line breaks become one space."""
+    return None if text is None else " ".join(text.split())
+
+
+def _check_pages(book: Book, report) -> None:
+    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
+    if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
+        return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
+    pages = len(plan_book(book.shape).pages)
+    if pages > MAX_PAGES:
+        biggest = max(book.sections, key=lambda s: s.count)
+        report(("sections", biggest.index, "count"),
+               f"the book would have about {pages} pages; print-on-demand services print at most "
+               f"{MAX_PAGES}: split it into volumes, lower the counts, or use layout: worksheet")
 
 
 def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> None:
@@ -733,7 +836,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         options["givens"] = raw.givens
     if not ok:
         return None
-    title = raw.title or variant.title
+    title = printed(raw.title) or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
                    raw.explain)
@@ -798,10 +901,15 @@ def _rule_path(rules: Any, message: str) -> tuple[Path_, bool]:
     return (key,), "unknown" in message
 
 
-def read_text_file(path: str | Path) -> str:
+MAX_CONFIG_BYTES = 1 << 20  # a book file is a few KB; refused before parsing beyond this
+
+
+def read_text_file(path: str | Path, limit: int = MAX_CONFIG_BYTES, what: str = "a book file is a few KB") -> str:
     """A regular UTF-8 text file's contents; ``OSError``-free: problems become ``ValueError``.
 
-    Only regular files are read: a FIFO or device could block forever.
+    Only regular files are read: a FIFO or device could block forever. A file
+    over ``limit`` bytes is refused before it is read (``what`` says why the
+    limit is plenty).
     """
     p = Path(path)
     try:
@@ -814,15 +922,37 @@ def read_text_file(path: str | Path) -> str:
         raise ValueError("is a directory, not a file")
     if not stat.S_ISREG(info.st_mode):
         raise ValueError("is not a regular file (a pipe or device?); save the text to a file first")
+    too_big = ValueError(f"the file is larger than {_bytes(limit)} ({what}); is it the right file?")
+    if info.st_size > limit:
+        raise too_big
     try:
-        raw = p.read_bytes()
+        raw = p.read_bytes()  # a regular file: finite, and checked small above
     except OSError as exc:
         raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise too_big
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line})") from None
+        hint = _encoding_hint(raw)
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line}){hint}") from None
+
+
+def _encoding_hint(raw: bytes) -> str:
+    """A guess at the encoding of text that is not UTF-8, as advice to append to the message."""
+    head = raw[:4096]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head.count(b"\0") * 4 > len(head):
+        return "; it looks like UTF-16: save it as UTF-8"
+    try:
+        head.decode("cp1252")
+    except UnicodeDecodeError:
+        return "; save it as UTF-8"
+    return "; it looks like a Latin-1/Windows-1252 file: save it as UTF-8"
+
+
+def _bytes(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
 
 
 def load_book(path: str | Path) -> Book:

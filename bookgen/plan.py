@@ -5,39 +5,21 @@ with each variant's small worked example (generated from the book's seed, as
 the build does), a walkthrough with the first puzzle its section generates
 (the only puzzles ``plan`` makes), everything else is exact.
 
-The time estimate adds up measured costs per puzzle from ``COSTS`` (median
-milliseconds per puzzle on the 2-core reference machine, from ``bench/``),
-shares them over the workers, and adds the layout.
+The time estimate is the one ``build`` makes, from the measured per-puzzle
+costs of ``bookgen.estimate``.
 """
 
 from __future__ import annotations
 
 from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
-from bookgen.core.difficulty import Level
 from bookgen.core.pen import RecordingPen
+from bookgen.estimate import COST_MS, build_seconds, say_duration
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
 from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book
 from bookgen.layout.render import Entry, plan_with_rules
 from bookgen.variants.registry import get_variant
-
-# Median ms per puzzle by (variant, size) and level (easy, medium, hard, expert), one worker,
-# from bench/bench_binary.py and bench/bench_kenken.py (see the README's benchmark table).
-COSTS: dict[tuple[str, int], tuple[float, float, float, float]] = {
-    ("takuzu", 8): (10, 9, 9, 25),
-    ("takuzu", 10): (25, 22, 23, 32),
-    ("takuzu", 14): (101, 85, 90, 132),
-    ("tango", 6): (3.5, 2.8, 4.3, 11),
-    ("tango", 8): (11, 9, 7, 11),
-    ("tango", 10): (26, 23, 17, 22),
-    ("kenken", 4): (0.8, 1.6, 3.9, 6.0),
-    ("kenken", 6): (6, 8, 31, 31),
-    ("kenken", 9): (59, 32, 60, 272),
-}
-STARTUP_S = 1.2  # interpreter, imports, worker start-up, worked examples (measured: sampler 2.1 s)
-PAGE_MS = 12.0  # drawing and writing one page (measured on the sample books)
-REPEAT_SHARE = 0.02  # extra puzzles made again because they repeated, on average
 
 # Every printed word of this module, in one place (for translation later).
 TEXT = {
@@ -65,49 +47,16 @@ TEXT = {
     "spine_no": "no spine text (needs {least} pages)",
     "exclude": "excludes {count} puzzles of earlier volumes",
     "replace": "replaces puzzle(s) {numbers}",
-    "estimate": "estimated build time: {seconds} with {workers} worker(s) ({puzzles} puzzles, about {work:.1f} s of generating)",
-    "seconds": "about {n} s",
-    "minutes": "about {n} min",
-    "hours": "about {n:.1f} h",
+    "estimate": "estimated build time: {seconds} with {workers} worker(s) ({puzzles} puzzles)",
     "unknown": " (no measured cost for {what}: estimated from the nearest size)",
 }
 
 
-def puzzle_cost(variant: str, size: int, level: Level) -> tuple[float, bool]:
-    """Estimated ms for one puzzle, and whether it was measured (else scaled from the nearest size
-    by the number of cells squared, which is how the carving and the ladder grow)."""
-    if (variant, size) in COSTS:
-        return COSTS[(variant, size)][level], True
-    known = sorted(n for v, n in COSTS if v == variant)
-    if not known:
-        return 50.0, False
-    near = min(known, key=lambda n: abs(n - size))
-    return COSTS[(variant, near)][level] * (size / near) ** 4, False
-
-
-def estimate_seconds(book: Book, workers: int, pages: int) -> tuple[float, float, list[str]]:
-    """(wall seconds, generating seconds, sizes without a measured cost)."""
-    work = 0.0
-    unknown: list[str] = []
-    for section in book.sections:
-        for i, level in enumerate(section.levels):
-            size = section.size_of(i)
-            ms, measured = puzzle_cost(section.variant, size, level)
-            work += ms * book.versions
-            what = f"{section.variant} {size}\u00d7{size}"
-            if not measured and what not in unknown:
-                unknown.append(what)
-    work = work * (1 + REPEAT_SHARE) / 1000
-    wall = STARTUP_S + work / max(1, workers) + pages * PAGE_MS / 1000
-    return wall, work, unknown
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return TEXT["seconds"].format(n=max(1, round(seconds)))
-    if seconds < 5400:
-        return TEXT["minutes"].format(n=round(seconds / 60))
-    return TEXT["hours"].format(n=seconds / 3600)
+def estimate_seconds(book: Book, workers: int) -> tuple[float, list[str]]:
+    """(wall seconds, sizes without a measured cost) from ``bookgen.estimate``'s table."""
+    jobs = [(s.variant, s.size_of(i), level) for s in book.sections for i, level in enumerate(s.levels)]
+    unknown = sorted({f"{v} {n}\u00d7{n}" for v, n, _ in jobs if (v, n) not in COST_MS})
+    return build_seconds(jobs * book.versions, workers), unknown
 
 
 def _example_of(examples, variant: str):
@@ -194,9 +143,9 @@ def plan_report(book: Book, workers: int) -> str:
         lines.append(TEXT["exclude"].format(count=len(book.excluded)))
     if book.replace:
         lines.append(TEXT["replace"].format(numbers=", ".join(map(str, book.replace))))
-    wall, work, unknown = estimate_seconds(book, workers, pages * book.versions)
+    wall, unknown = estimate_seconds(book, workers)
     count = sum(s.count for s in book.sections) * book.versions
-    line = TEXT["estimate"].format(seconds=_duration(wall), workers=workers, puzzles=count, work=work)
+    line = TEXT["estimate"].format(seconds=say_duration(wall), workers=workers, puzzles=count)
     if unknown:
         line += TEXT["unknown"].format(what=", ".join(unknown))
     lines.append(line)

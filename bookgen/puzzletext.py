@@ -51,6 +51,9 @@ ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
 # Symbols as printed: (unicode, ascii) per binary variant, index = cell value.
 SYMBOLS = {"tango": (("\u263e", "\u2600"), ("M", "S")), "takuzu": (("0", "1"), ("0", "1"))}
 WIDTH = 78
+MAX_TEXT_CHARS = 100_000  # a typed-in puzzle, comments and all, is far shorter
+MAX_CAGE = 6  # the largest cage ``build`` makes (the kenken rule option max_cage goes to 6)
+MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
 # With ``ascii`` the whole report is transliterated, reasons included.
 ASCII_TEXT = str.maketrans({"\u2600": "S", "\u263e": "M", "\u00d7": "x", "\u00f7": "/",
                             "\u2212": "-", "\u00b7": "-"})
@@ -76,18 +79,15 @@ class PuzzleTextError(Exception):
 def read_puzzle(path: str | Path, number: int | None = None, version: str | None = None) -> Puzzle:
     """The puzzle in a text file, or puzzle ``number`` (of ``version``, in a class set) of a book JSON file."""
     p, file = Path(path), str(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise PuzzleTextError(file, None, None, "no such file") from None
-    except IsADirectoryError:
-        raise PuzzleTextError(file, None, None, "is a directory, not a puzzle file") from None
-    except OSError as exc:
-        raise PuzzleTextError(file, None, None, f"cannot read the file: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PuzzleTextError(file, None, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    from bookgen.book import MAX_JSON_BYTES  # the book module reads the same files for ``check``
+    from bookgen.config import read_text_file
+    try:  # regular files only (a FIFO or /dev/zero would block or never end), of bounded size
+        text = read_text_file(p, MAX_JSON_BYTES, "a book's JSON is about 1 KB per puzzle")
+    except ValueError as exc:
+        raise PuzzleTextError(file, None, None, str(exc)) from None
+    if len(text) > MAX_TEXT_CHARS and not (p.suffix.lower() == ".json" or text.lstrip().startswith("{")):
+        raise PuzzleTextError(file, None, None, f"the file is longer than {MAX_TEXT_CHARS} characters; "
+                              "a typed-in puzzle is a few hundred")
     if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         return parse_book_json(text, file, number, version)
     if number is not None or version is not None:
@@ -100,9 +100,13 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
     """One puzzle of a book JSON document (or a single puzzle entry); in a class set, of
     ``version`` (default: the first)."""
     try:
-        data = json.loads(text)
+        from bookgen.book import load_json  # one JSON reader, with ``check``'s limits
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise PuzzleTextError(file, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits; absurd nesting
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise PuzzleTextError(file, None, None, f"not usable JSON: {reason}") from None
     if isinstance(data, dict) and isinstance(data.get("puzzles"), list):
         puzzles = data["puzzles"]
         if version is not None:
@@ -114,7 +118,8 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
             puzzles = [e for e in puzzles if isinstance(e, dict) and e.get("version") == version.upper()]
         if not puzzles:
             raise PuzzleTextError(file, None, None, "the book holds no puzzles")
-        numbers = [e.get("number") if isinstance(e, dict) else None for e in puzzles]
+        numbers = [e.get("number") if isinstance(e, dict) and type(e.get("number")) is int else None
+                   for e in puzzles]
         if number is None:
             if len(puzzles) > 1:
                 raise PuzzleTextError(file, None, None, f"the book holds {len(puzzles)} puzzles; "
@@ -132,19 +137,28 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
         raise PuzzleTextError(file, None, None, "not a bookgen book: expected an object with "
                               "'puzzles' (or a single puzzle with 'variant')")
     where = f"puzzle {number}: " if number is not None else ""
+    if not isinstance(entry, dict):
+        raise PuzzleTextError(file, None, None, f"{where}is not a JSON object but {_clip(repr(entry))}")
     variant = variant_of(entry)
     if variant is None:
-        raise PuzzleTextError(file, None, None, f"{where}unknown variant {entry.get('variant')!r}")
+        raise PuzzleTextError(file, None, None, f"{where}unknown variant {_clip(repr(entry.get('variant')))}")
     for key in ("size", "givens"):
         if key not in entry:
             raise PuzzleTextError(file, None, None, f"{where}missing field {key!r}")
+    size = entry["size"]
+    if type(size) is not int or size not in variant.sizes:  # before anything is sized by it
+        raise PuzzleTextError(file, None, None, f"{where}malformed: {variant.title} size must be one of "
+                              f"{', '.join(map(str, variant.sizes))}, got {_clip(repr(size))}")
     # The recorded answer is not trusted: the puzzle is solved again from its clues.
-    blank = [EMPTY * entry["size"]] * entry["size"] if isinstance(entry["size"], int) else None
-    entry = dict(entry, solution=entry.get("solution", blank))
+    entry = dict(entry, solution=entry.get("solution", [EMPTY * size] * size))
     try:
         puzzle = variant.from_json(entry)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise PuzzleTextError(file, None, None, f"{where}malformed: {exc}") from None
+    except (ValueError, TypeError, KeyError, OverflowError) as exc:
+        raise PuzzleTextError(file, None, None, f"{where}malformed: {_clip(str(exc), 160)}") from None
+    biggest = max((len(cage.cells) for cage in puzzle.cages), default=0)
+    if biggest > puzzle.rules.get("max_cage", MAX_CAGE):  # as ``check`` refuses it: enumeration would explode
+        raise PuzzleTextError(file, None, None, f"{where}a cage has {biggest} cells; the rules allow at most "
+                              f"{puzzle.rules['max_cage']}")
     return replace(puzzle, solution=tuple(EMPTY * puzzle.size for _ in range(puzzle.size)), grade=None)
 
 
@@ -190,7 +204,11 @@ def _header(line: _Line, file: str) -> tuple[str | None, dict[str, Any], _Line |
         if not eq or not key or not value:
             raise PuzzleTextError(file, line.number, col + 1,
                                   f"expected a rule option as key=value after the variant, got {word!r}")
-        options[key] = _option_value(value)
+        try:
+            options[key] = _option_value(value)
+        except ValueError:  # a number of thousands of digits, or digits int() can't read
+            raise PuzzleTextError(file, line.number, col + len(key) + 2,
+                                  f"{key}: {_clip(value)} is not a usable number") from None
         col += len(word)
     return name, options, line
 
@@ -371,6 +389,10 @@ def _parse_kenken(lines: Sequence[_Line], options: dict[str, Any], header: _Line
             if label not in where:
                 raise PuzzleTextError(file, line.number, col, f"cage {label!r} is not in the grid")
             op = OP_INPUT[m.group("op")] if m.group("op") else ""
+            if len(m.group("target")) > MAX_TARGET_DIGITS:
+                raise PuzzleTextError(file, line.number, m.start("target") + 1,
+                                      f"cage {label!r}: target {_clip(m.group('target'))} is far too large "
+                                      f"for any cage (at most {MAX_TARGET_DIGITS} digits)")
             clues[label] = (int(m.group("target")), op, line, col)
             pos = m.end()
     for label in sorted(where, key=lambda x: (where[x][0][1], where[x][0][2])):
@@ -390,6 +412,10 @@ def _parse_kenken(lines: Sequence[_Line], options: dict[str, Any], header: _Line
             _, line_no, c = next(s for s in spots if s[0] == stray)
             raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does "
                                   "not touch the rest of the cage (give a separate cage its own label)")
+        if len(cells) > MAX_CAGE:  # before any enumeration: its fillings grow as n ** cells
+            _, line_no, c = spots[0]
+            raise PuzzleTextError(file, line_no, c, f"cage {label!r} has {len(cells)} cells; a Calcudoku "
+                                  f"cage has at most {MAX_CAGE} (max_cage)")
         if len(cells) == 1:
             op = ""  # a single cell shows its digit, whatever operation was typed
         elif not op and not hidden:
@@ -452,6 +478,10 @@ def _disconnected(cells: Sequence[Cell]) -> Cell | None:
                 todo.append(nb)
     rest = [cell for cell in cells if cell not in seen]
     return rest[0] if rest else None
+
+
+def _clip(text: str, limit: int = 20) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _first_col(text: str) -> int:

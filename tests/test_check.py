@@ -247,11 +247,8 @@ def _mutate(doc, path, how, value):
     return doc
 
 
-@pytest.mark.parametrize("number", [1, 3, 4], ids=["takuzu", "tango", "kenken"])
-@settings(max_examples=int(os.environ.get("FUZZ", 150)), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(data=st.data())
-def test_random_damage_never_crashes(book, number, data):
+def _damage(book: dict, number: int, data) -> dict:
+    """Puzzle ``number`` of the book alone, with one to three random mutations drawn from ``data``."""
     doc = copy.deepcopy(book)
     doc["puzzles"] = [doc["puzzles"][number - 1]]
     for _ in range(data.draw(st.integers(1, 3), label="mutations")):
@@ -259,5 +256,40 @@ def test_random_damage_never_crashes(book, number, data):
         how = data.draw(st.sampled_from(["delete", "replace", "duplicate", "nudge"]), label="how")
         value = data.draw(st.sampled_from(NASTY) | VALUES, label="value")
         doc = _mutate(doc, path, how, copy.deepcopy(value))  # NASTY's lists must stay as they are
-    count, failures = check_book(doc)
+    return doc
+
+
+@pytest.mark.parametrize("number", [1, 3, 4], ids=["takuzu", "tango", "kenken"])
+@settings(max_examples=int(os.environ.get("FUZZ", 150)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_damage_never_crashes(book, number, data):
+    count, failures = check_book(_damage(book, number, data))
     assert isinstance(count, int) and all(isinstance(line, str) and len(line) < 250 for line in failures)
+
+
+@pytest.mark.parametrize("number", [1, 3, 4], ids=["takuzu", "tango", "kenken"])
+@settings(max_examples=int(os.environ.get("FUZZ", 60)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_damage_never_crashes_solve(book, number, data):
+    """The same damage through ``bookgen solve``'s reader: a located refusal or a puzzle it solves in bounds."""
+    from bookgen.limits import TooSlow, time_limit
+    from bookgen.puzzletext import PuzzleTextError, parse_book_json, solve_report
+
+    doc = _damage(book, number, data)
+    try:
+        text = json.dumps(doc)
+    except ValueError:  # nan and inf are fine; only what json itself refuses to write is skipped
+        return
+    try:
+        puzzle = parse_book_json(text, "b.json")
+    except PuzzleTextError as exc:
+        assert str(exc).startswith("b.json") and len(str(exc)) < 300
+        return
+    try:
+        with time_limit(10):
+            report = solve_report(puzzle)
+    except TooSlow:
+        return
+    assert report.code in (0, 1) and isinstance(report.text, str)

@@ -177,3 +177,11 @@ def test_a_blurb_too_long_for_the_back_is_refused_not_cut(tmp_path, write_config
     laid = blurb_layout(small, LONG[:fit - 60])
     assert laid[0] >= BLURB_FLOOR
     render_cover(tmp_path / "ok.pdf", geo, _content(blurb=LONG[:fit - 60]))
+
+
+def test_a_blurb_the_fonts_cannot_print_is_a_located_error(write_config):
+    text = COVERED.replace("A short blurb for the back.", "Sixty puzzles \u0627\u0644\u0639\u0631\u0628\u064a\u0629")
+    with pytest.raises(ConfigError) as info:
+        load_book(write_config(text, "rtl"))
+    (issue,) = info.value.issues
+    assert (issue.line, issue.col) == (11, 10) and issue.message.startswith("cover blurb:")

@@ -257,6 +257,9 @@ def fit_problem(width: float, height: float, size: int, per_page: int | None, st
     many = f"{count} {size}x{size} grids per page" if count > 1 else f"a {size}x{size} grid"
     fix = "fewer per page, a larger page or a smaller size" if count > 1 else "a larger page or a smaller size"
     verb = "get" if count > 1 else "gets"
+    if cell <= 0:  # the margins, header and labels alone fill the page
+        return (f"a {page_name} page has no room for {many} once its margins and header are taken; "
+                f"choose {fix}")
     return (f"{many} on a {page_name} page {verb} {cell / MM:.1f} mm cells, below the {need} "
             f"needed for handwriting; choose {fix}")
 

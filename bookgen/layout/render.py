@@ -26,7 +26,9 @@ from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
     Style, plan_book, worksheet_top,
 )
+from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import CanvasPen
+from bookgen.layout.textfit import author_room, break_lines, fit_size, section_rooms, title_rooms
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
 
@@ -61,8 +63,9 @@ class Document:
                  subject: str = "Puzzle book"):
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
-        self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
-                             invariant=1, initialFontName=FONT, pageCompression=1)
+        with plain_environment():  # SOURCE_DATE_EPOCH would stamp a date into the file
+            self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
+                                 invariant=1, initialFontName=FONT, pageCompression=1)
         self.canvas.setTitle(cover.title)
         self.canvas.setAuthor(cover.author or "bookgen")
         self.canvas.setCreator(f"bookgen {__version__}")
@@ -102,18 +105,10 @@ class Document:
 
     def wrap(self, text: str, size: float, width: float, bold: bool = False,
              first_indent: float = 0.0) -> list[str]:
-        """Greedy line breaking to ``width``; the first line is ``first_indent`` shorter."""
-        lines: list[str] = []
-        cur = ""
-        for word in text.split():
-            trial = f"{cur} {word}".strip()
-            room = width - (first_indent if not lines else 0.0)
-            if self.width(trial, size, bold) <= room or not cur:
-                cur = trial
-            else:
-                lines.append(cur)
-                cur = word
-        return lines + ([cur] if cur else [])
+        """Greedy line breaking to ``width``; the first line is ``first_indent`` shorter.
+
+        A word longer than a line is split, so no line runs past ``width``."""
+        return break_lines(text, size, width, bold, first_indent)
 
     def heading(self, text: str, top: float, draw: bool = True) -> float:
         """A page heading at ``top``, made smaller if the line is too long; returns the y below it."""
@@ -161,7 +156,8 @@ class Document:
 
     def save(self) -> None:
         """Write the file."""
-        self.canvas.save()
+        with plain_environment():
+            self.canvas.save()
 
 
 def marker(doc: Document, x: float, y: float, level: Level, box: float) -> float:
@@ -197,11 +193,9 @@ def title_page(doc: Document, cover: Cover) -> None:
     """Title, subtitle and author, set on the upper third of the page."""
     x0, y0, x1, y1 = doc.safe
     mid = (x0 + x1) / 2
-    size = doc.style.heading * 1.6
+    room = title_rooms(doc.style, x1 - x0)[0]
+    size = fit_size(cover.title, room) or room.floor  # the config check made sure it fits
     lines = doc.wrap(cover.title, size, x1 - x0, bold=True)
-    while len(lines) > 3 and size > 16:
-        size -= 2
-        lines = doc.wrap(cover.title, size, x1 - x0, bold=True)
     y = y1 - (y1 - y0) * 0.3
     for line in lines:
         doc.text(mid, y, line, size, bold=True, align="center")
@@ -214,7 +208,8 @@ def title_page(doc: Document, cover: Cover) -> None:
             doc.text(mid, y, line, doc.style.body * 1.35, grey=0.15, align="center")
             y -= doc.style.body * 1.8
     if cover.author:
-        doc.text(mid, y0 + (y1 - y0) * 0.12, cover.author, doc.style.body * 1.25, align="center")
+        size = fit_size(cover.author, author_room(doc.style, x1 - x0)) or doc.style.small
+        doc.text(mid, y0 + (y1 - y0) * 0.12, cover.author, size, align="center")
     doc.finish(folio=False)
 
 
@@ -273,7 +268,7 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
     rows.append(("Answers", "every solution, with the page of its puzzle", plan.first_page("answers")))
     gap = st.body * 2.5
     for title, detail, page in rows:
-        w = doc.text(x0, y, title, st.body, bold=True)
+        w = doc.text(x0, y, title, fit_size(title, section_rooms(st, x1 - x0)[0]) or st.small, bold=True)
         num = str(page)
         nw = doc.text(x1, y, num, st.body, align="right")
         _leader(doc, x0 + w + 6, x1 - nw - 6, y, st.body)

@@ -129,7 +129,10 @@ class BinaryGrid:
         engine = self.engine(size, rules)
         share = SIGN_SHARE[(options or {}).get("givens", "normal")] if self.uses_signs else 0.0
         for _ in range(MAX_ATTEMPTS):
-            solution = random_solution(engine, rng)
+            try:
+                solution = random_solution(engine, rng)
+            except GenerationError:
+                continue  # this grid's search ran out of budget: one failed attempt, not the puzzle's end
             board, edges = self._carve(engine, solution, level, rng, share)
             if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
@@ -141,7 +144,8 @@ class BinaryGrid:
                 return Puzzle(self.name, size, rules, puzzle.givens, puzzle.solution,
                               grade=grade, edges=edges)
         raise GenerationError(
-            f"could not make a {level.key} {size}x{size} {self.title} in {MAX_ATTEMPTS} attempts")
+            f"could not make {_article(level.key)} {level.key} {size}x{size} {self.title} "
+            f"in {MAX_ATTEMPTS} attempts")
 
     def _carve(self, engine: BinaryEngine, solution: Board, level: Level, rng: random.Random,
                share: float) -> tuple[Board, tuple[Edge, ...]]:
@@ -316,6 +320,10 @@ class BinaryGrid:
             raise ValueError(f"{self.name} puzzles have no edges")
         if not isinstance(raw_edges, list):
             raise ValueError("edges must be a list")
+        most = 2 * size * (size - 1)
+        if len(raw_edges) > most:  # before any work on them: a hand-made file may hold millions
+            raise ValueError(f"{len(raw_edges)} edges, but a {size}x{size} grid has only {most} places for one")
+        seen: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
         for i, raw in enumerate(raw_edges):
             try:
                 (r1, c1), (r2, c2) = raw["cells"]
@@ -330,6 +338,10 @@ class BinaryGrid:
             if not all(0 <= v < size for cell in cells for v in cell) or \
                     abs(cells[0][0] - cells[1][0]) + abs(cells[0][1] - cells[1][1]) != 1:
                 raise ValueError(f"edge {i + 1}: cells {cells} are not neighbours inside the grid")
+            key = (min(cells[0], cells[1]), max(cells[0], cells[1]))
+            if key in seen:
+                raise ValueError(f"edge {i + 1} joins the same cells as edge {seen[key] + 1}")
+            seen[key] = i
             edges.append(Edge(cells[0], cells[1], sign))
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
 
@@ -376,6 +388,10 @@ def draw_sign(pen: Pen, edge: Edge) -> None:
             pts = [(-h - t * 0.7, -h + t * 0.7), (-h + t * 0.7, -h - t * 0.7),
                    (h + t * 0.7, h - t * 0.7), (h - t * 0.7, h + t * 0.7)]
             pen.polygon([(x + sx * px, y + py) for px, py in pts], fill=0.0)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _cell_name(cell: tuple[int, int]) -> str:

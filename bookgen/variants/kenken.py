@@ -618,7 +618,8 @@ class KenKenVariant:
                     rng.shuffle(cells)
                     if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
                         break
-        hint = "try another seed, a lower level, a larger grid or more ops"
+        larger = ", a larger grid" if size < max(self.sizes) else ""
+        hint = f"try another seed, a lower level{larger} or more ops"
         article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
         raise GenerationError(
             f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"

@@ -1,0 +1,41 @@
+"""Measure the mean time per puzzle of every (variant, size, level) for the build-time estimate.
+
+Run: python bench/measure_costs.py [--runs N]
+Prints the ``COST_MS`` table of ``bookgen/estimate.py`` (mean ms per puzzle,
+one process, default rules, easy..expert; None where the level is refused).
+Paste it there after a change that moves generation speed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from bookgen.book import Job, run_job
+from bookgen.core.difficulty import LEVELS
+from bookgen.core.rng import derive_seed
+from bookgen.variants.registry import VARIANTS
+
+
+def main() -> None:
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
+    print("COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {")
+    for variant in VARIANTS.values():
+        for size in variant.sizes:
+            rules = variant.parse_rules({}, size)
+            row = []
+            for level in LEVELS:
+                if variant.check_request(size, rules, level):
+                    row.append(None)
+                    continue
+                t = time.perf_counter()
+                for i in range(runs):
+                    run_job(Job(0, i, variant.name, size, tuple(sorted(rules.items())), level,
+                                derive_seed(777, size, i), (), 777))
+                row.append(round(1000 * (time.perf_counter() - t) / runs, 1))
+            print(f"    ({variant.name!r}, {size}): {tuple(row)},", flush=True)
+    print("}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""Text a book prints from its config: can the fonts draw it, and does it fit its box?
+
+One check serves every printed config text (title, subtitle, author, section
+titles, and whatever a config adds later): ``printed_text_problem(text,
+what, rooms)`` says what is wrong, or None. A ``Room`` is one place the text
+is set: its width, how many lines it may wrap to, its type size and the
+smallest size it may shrink to (the type floor). The renderer sets text with
+the same ``break_lines`` and ``fit_size``, so what passes here fits there.
+
+Refused: control and format characters, right-to-left scripts (the layout
+sets text left to right, with no shaping), and characters the embedded
+DejaVu fonts have no glyph for (they would print as empty boxes).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+from reportlab.pdfbase import pdfmetrics
+
+from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
+
+MAX_CHARS = 2000  # no box in a book holds more; longer text is refused before it is measured
+RTL = {"R", "AL"}  # bidirectional classes of right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko ...)
+
+
+@dataclass(frozen=True)
+class Room:
+    """One place a text is printed."""
+
+    where: str     # "on the title page"
+    width: float   # points
+    lines: int     # lines it may wrap to
+    size: float    # the type size it is set in
+    floor: float   # the smallest size it may shrink to
+    bold: bool = False
+
+
+@lru_cache(maxsize=1)
+def _glyphs() -> frozenset[int]:
+    """Code points both embedded fonts can draw."""
+    register_fonts()
+    maps = [set(pdfmetrics.getFont(name).face.charToGlyph) for name in (FONT, FONT_BOLD)]
+    return frozenset(maps[0] & maps[1])
+
+
+def _name(ch: str) -> str:
+    return f"{ch!r} (U+{ord(ch):04X}{' ' + unicodedata.name(ch) if unicodedata.name(ch, '') else ''})"
+
+
+def unprintable(text: str) -> str | None:
+    """Why ``text`` can't be printed as typed (the first offending character, by position), or None."""
+    glyphs = None
+    for i, ch in enumerate(text, start=1):
+        if ch in " \u00a0":
+            continue
+        category = unicodedata.category(ch)
+        if category[0] == "C" or category in ("Zl", "Zp"):
+            kind = "a control character" if category == "Cc" else "an invisible formatting character"
+            return f"character {i} is {kind}, U+{ord(ch):04X}, which can't be printed; remove it"
+        if unicodedata.bidirectional(ch) in RTL:
+            return (f"character {i}, {_name(ch)}, is right-to-left script; bookgen sets text left to "
+                    "right only and would print it reversed and unshaped, so it is not supported yet")
+        if ord(ch) > 0x7E:
+            glyphs = glyphs or _glyphs()
+            if ord(ch) not in glyphs:
+                return (f"character {i}, {_name(ch)}, is not in the book's font (DejaVu Sans), which "
+                        "would print it as an empty box; remove or replace it")
+    return None
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Width of one line of text in points."""
+    register_fonts()
+    return pdfmetrics.stringWidth(text, FONT_BOLD if bold else FONT, size)
+
+
+def break_lines(text: str, size: float, width: float, bold: bool = False,
+                first_indent: float = 0.0) -> list[str]:
+    """Greedy line breaking to ``width`` (the first line ``first_indent`` shorter).
+
+    A word too long for a line of its own is split between characters, so no
+    line is ever wider than the box.
+    """
+    lines: list[str] = []
+    cur = ""
+    for word in text.split():
+        trial = f"{cur} {word}".strip()
+        room = width - (first_indent if not lines else 0.0)
+        if text_width(trial, size, bold) <= room:
+            cur = trial
+            continue
+        if cur or (not lines and text_width(word, size, bold) <= width):
+            lines.append(cur)  # (an empty first line when the word only misses the indented one)
+            room = width
+            if text_width(word, size, bold) <= room:
+                cur = word
+                continue
+        cur = ""
+        for ch in word:  # only reached by a word wider than the line
+            if cur and text_width(cur + ch, size, bold) > room:
+                lines.append(cur)
+                cur, room = "", width
+            cur += ch
+    return lines + ([cur] if cur else [])
+
+
+def fit_size(text: str, room: Room) -> float | None:
+    """The largest size, from ``room.size`` down to its floor, at which ``text`` fits; None if none does."""
+    size = room.size
+    while True:
+        if len(break_lines(text, size, room.width, room.bold)) <= room.lines:
+            return size
+        if size <= room.floor:
+            return None
+        size = max(room.floor, size - 0.5)
+
+
+def _longest(text: str, room: Room) -> int:
+    """How many characters of ``text`` fit the room at its floor."""
+    lo, hi = 0, min(len(text), MAX_CHARS)
+    floor = Room(room.where, room.width, room.lines, room.floor, room.floor, room.bold)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fit_size(text[:mid], floor) is not None:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def printed_text_problem(text: str, what: str, rooms: Iterable[Room] = ()) -> str | None:
+    """Why ``text`` can't be printed in all of ``rooms`` (``what`` names it: "title"), or None."""
+    bad = unprintable(text)
+    if bad:
+        return f"{what}: {bad}"
+    for room in rooms:
+        if len(text) > MAX_CHARS or fit_size(text, room) is None:
+            most = _longest(text, room)
+            lines = f"{room.lines} lines" if room.lines > 1 else "one line"
+            return (f"{what} is too long to print {room.where} ({lines} at {room.floor:g} pt or more): "
+                    f"at most about {most} characters fit, it has {len(text)}; shorten it")
+    return None
+
+
+# ----- where a book prints its config texts (the renderer sets them by these same rooms) -----
+CONTENTS_NUMBER = "9999"  # the widest page number a contents row keeps room for
+TITLE_FLOOR = 16.0  # a title page's title never shrinks below this
+
+
+def title_rooms(style, width: float, worksheet: bool = False) -> list[Room]:
+    """The title: three lines on the title page; on worksheets, one line in every footer."""
+    rooms = [Room("on the title page", width, 3, style.heading * 1.6, TITLE_FLOOR, bold=True)]
+    if worksheet:
+        rest = text_width(" \u00b7 answer key \u00b7 page 9999", style.small)
+        rooms.append(Room("in the worksheet footers", width - rest, 1, style.small, style.small))
+    return rooms
+
+
+def subtitle_room(style, width: float) -> Room:
+    """The subtitle: up to four lines under the title."""
+    return Room("on the title page", width, 4, style.body * 1.35, style.body * 1.35)
+
+
+def author_room(style, width: float) -> Room:
+    """The author: one line at the foot of the title page, shrunk to the floor if need be."""
+    return Room("on the title page", width, 1, style.body * 1.25, style.small)
+
+
+def section_rooms(style, width: float, explained: bool = False) -> list[Room]:
+    """A section title: a contents row beside its page number, and the running header."""
+    rooms = [Room("in the contents", width - text_width(CONTENTS_NUMBER, style.body) - 24, 1, style.body,
+                  style.small, bold=True),
+             Room("in the running header", width, 1, style.small, style.small)]
+    if explained:  # the walkthrough's contents line quotes it
+        rest = text_width("the first puzzle of \u201c\u201d, every deduction", style.small)
+        rooms.append(Room("in the contents", width - rest, 1, style.small, style.small))
+    return rooms

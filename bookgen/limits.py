@@ -1,0 +1,41 @@
+"""A wall-clock budget for work whose cost the input decides (``solve``, ``check``).
+
+The generator has counted budgets; a hand-typed puzzle can still be legal
+and yet too costly to solve, so the commands that take one put a time limit
+around the work and say so plainly instead of running on.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class TooSlow(Exception):
+    """The work did not finish within its time limit."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"too hard to solve within {seconds:g} s")
+        self.seconds = seconds
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise ``TooSlow`` in the block once ``seconds`` have passed (main thread only; elsewhere no limit)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TooSlow(seconds)
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
