@@ -461,3 +461,16 @@ def test_binary_fingerprints_match_the_orbits(a, b, pick):
 
     assert all(fp(g) == fp(first) for g in _orbit(first))
     assert (fp(first) == fp(second)) == (second in _orbit(first))
+
+
+def test_a_remade_puzzle_takes_the_seeds_after_the_one_that_made_it():
+    from bookgen.book import Job
+    from bookgen.core.rng import version_seed
+
+    job = Job(2, 5, "takuzu", 6, (), Level.EASY, derive_seed(9, 2, 5), (), book_seed=9)
+    assert [job.attempt_seed(k) for k in range(3)] == [derive_seed(9, 2, 5, k) for k in range(3)]
+    after = job.next_attempt(job.attempt_seed(2))  # tries 0 and 1 failed, try 2 made a repeat
+    assert after.attempt == 3 and after.seed == derive_seed(9, 2, 5, 3)
+    assert after.attempt_seed(1) == derive_seed(9, 2, 5, 4)
+    other = Job(2, 5, "takuzu", 6, (), Level.EASY, version_seed(9, 2, 5, 1), (), book_seed=9, version=1)
+    assert other.seed != job.seed and other.next_attempt(other.seed).seed == version_seed(9, 2, 5, 1, 1)
