@@ -414,12 +414,12 @@ def test_plan_estimate_follows_the_cost_table(tmp_path):
     from bookgen.plan import estimate_seconds
 
     text = "title: T\nsections:\n  - variant: kenken\n    size: {size}\n    count: {n}\n    difficulty: expert\n"
-    small = load_book(_write(tmp_path, "a", text.format(size=9, n=100)))
-    big = load_book(_write(tmp_path, "b", text.format(size=9, n=1000)))
+    small = load_book(_write(tmp_path, "a", text.format(size=9, n=40)))
+    big = load_book(_write(tmp_path, "b", text.format(size=9, n=400)))
     one, unknown = estimate_seconds(small, 1)
     ten, _ = estimate_seconds(big, 1)
     assert unknown == [] and ten == pytest.approx(10 * one)
-    assert one >= 100 * COST_MS[("kenken", 9)][3] / 1000
+    assert one >= 40 * COST_MS[("kenken", 9)][3] / 1000
     assert estimate_seconds(big, 2)[0] < ten * 0.6
 
 
