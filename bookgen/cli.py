@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
 from bookgen import __version__
 from bookgen.book import (
-    BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
+    DEFERRED, BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
     interrupts_handled, plan, read_book_json,
 )
 from bookgen.config import ConfigError, load_book, seed_problem
@@ -48,6 +49,36 @@ def _load(config: Path):
         raise typer.Exit(EXIT_CONFIG)
 
 
+def _interrupt_signal(exc: BaseException) -> int | None:
+    """The signal behind ``exc`` if it is an interrupt, else None.
+
+    pysat answers Ctrl-C during a search with its own ``pysolvers.error``
+    ("Caught keyboard interrupt") instead of Python's handler: that is an
+    interrupt too.
+    """
+    if isinstance(exc, Interrupted):
+        return exc.signum
+    if isinstance(exc, KeyboardInterrupt) or "keyboard interrupt" in str(exc).lower() \
+            and type(exc).__module__ in ("pysolvers", "pycard"):
+        return signal.SIGINT
+    return None
+
+
+@contextmanager
+def _interruptible(said: Callable[[], str]):
+    """Ctrl-C or SIGTERM in the block: ``error: <said()>`` and exit 130 or 143, never a traceback."""
+    with interrupts_handled(ignore_after=_STANDALONE):
+        try:
+            yield
+        except (KeyboardInterrupt, Exception) as exc:
+            signum = _interrupt_signal(exc)
+            if signum is None:
+                raise
+            for sig in DEFERRED:  # a second signal must not break into the last word
+                signal.signal(sig, signal.SIG_IGN)
+            _fail(said(), 128 + signum)
+
+
 def _progress(enabled: bool, what: str = "generating"):
     if not enabled:
         return None, None
@@ -75,15 +106,14 @@ def build(
 ) -> None:
     """Generate a book: NAME.pdf and NAME.json in the output directory."""
     written: list[Path] = []
-    with interrupts_handled(ignore_after=_STANDALONE):
-        try:
-            _build(config, seed, out, jobs, quiet, yes, written.extend)
-        except KeyboardInterrupt as exc:
-            signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
-            if written:
-                _fail(f"interrupted, but the new book was already complete: {', '.join(map(str, written))}",
-                      128 + signum)
-            _fail("interrupted; no partial files were left behind", 128 + signum)
+
+    def said() -> str:
+        if written:
+            return f"interrupted, but the new book was already complete: {', '.join(map(str, written))}"
+        return "interrupted; no partial files were left behind"
+
+    with _interruptible(said):
+        _build(config, seed, out, jobs, quiet, yes, written.extend)
 
 
 def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool,
@@ -137,25 +167,43 @@ def check(
     file, others = files[0], list(against or []) + files[1:]
     if len(files) > 1 and not against:
         _fail("check takes one book; compare it with others with --against OTHER.json ...", EXIT_CONFIG)
-    try:
-        data = read_book_json(file)
-        references = [(str(other), read_book_json(other)) for other in others]
-    except CheckError as exc:
-        _fail(str(exc))
-    bar, update = _progress(sys.stderr.isatty(), "checking")
-    if bar:
-        with bar:
-            count, failures = check_book(data, update)
-    else:
-        count, failures = check_book(data)
-    failures += repeats(data, references)
-    for line in failures:
+    done = [0, 0]  # puzzles checked, of how many
+
+    def said() -> str:
+        if done[1]:
+            return f"interrupted after checking {done[0]} of {done[1]} puzzles; the check did not finish"
+        return "interrupted before any puzzle was checked"
+
+    with _interruptible(said):
+        count, failures = _check(file, done, others)
+    for line in failures:  # (after the work: signals are ignored by now, the report is whole)
         typer.echo(f"{file}: {line}")
     if failures:
         typer.echo(f"{len(failures)} problem(s) in {count} puzzles", err=True)
         raise typer.Exit(EXIT_FAIL)
     against_text = f", and none repeats a puzzle of {', '.join(map(str, others))}" if others else ""
     typer.echo(f"{file}: all {count} puzzles check out{against_text}")
+
+
+def _check(file: Path, done: list[int], others: list[Path]) -> tuple[int, list[str]]:
+    try:
+        data = read_book_json(file)
+        references = [(str(other), read_book_json(other)) for other in others]
+    except CheckError as exc:
+        _fail(str(exc))
+    bar, show = _progress(sys.stderr.isatty(), "checking")
+
+    def update(checked: int, total: int) -> None:
+        done[:] = [checked, total]
+        if show:
+            show(checked, total)
+
+    if bar:
+        with bar:
+            count, failures = check_book(data, update)
+    else:
+        count, failures = check_book(data, update)
+    return count, failures + repeats(data, references)
 
 
 @app.command()
@@ -168,17 +216,23 @@ def solve(
     ascii: bool = typer.Option(False, "--ascii", help="S and M instead of \u2600 and \u263e."),
 ) -> None:
     """Solve one puzzle: its solution, difficulty and (--explain) the steps. Exit 0 only if unique and solved."""
+    with _interruptible(lambda: "interrupted before the puzzle was solved; nothing was printed"):
+        report = _solve(file, number, explain, ascii, grids, version)
+    typer.echo(report.text, nl=False)  # signals are ignored by now: the report is printed whole
+    raise typer.Exit(report.code)
+
+
+def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids: bool,
+           version: Optional[str] = None):
     try:
         puzzle = read_puzzle(file, number, version)
     except PuzzleTextError as exc:
         _fail(str(exc), EXIT_CONFIG)
     try:
         with time_limit(SOLVE_SECONDS):
-            report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+            return solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
     except TooSlow as exc:
         _fail(f"{file}: {exc}; the puzzle is legal but its search is too large")
-    typer.echo(report.text, nl=False)
-    raise typer.Exit(report.code)
 
 
 @app.command("plan")
@@ -187,11 +241,17 @@ def plan_command(
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes the estimate assumes (0: all cores)."),
 ) -> None:
     """Print the page plan and a build-time estimate without generating; writes nothing."""
-    book = _load(config)
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
+    with _interruptible(lambda: "interrupted before the plan was made; nothing was printed"):
+        report = _plan(config, jobs or os.cpu_count() or 1)
+    typer.echo(report, nl=False)
+
+
+def _plan(config: Path, workers: int) -> str:
+    book = _load(config)
     try:
-        typer.echo(plan_report(book, jobs or os.cpu_count() or 1), nl=False)
+        return plan_report(book, workers)
     except BuildError as exc:
         _fail(str(exc))
 
