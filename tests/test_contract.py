@@ -11,14 +11,16 @@ from bookgen.core.pen import BOLD, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.variants.registry import VARIANTS
 
-SMALL = {"takuzu": 6, "tango": 6, "kenken": 5}
+SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5}
+# Rule options for the contract run, where the defaults would be slow or cap the level.
+RULES = {"sudoku": {"diagonal": True}}  # a plain 6x6 Sudoku is never harder than easy
 CASES = [(name, level) for name in sorted(VARIANTS) for level in LEVELS]
 
 
 def _make(name: str, level: Level, index: int = 0):
     variant = VARIANTS[name]
     size = SMALL.get(name, variant.default_size)
-    rules = variant.parse_rules({}, size)
+    rules = variant.parse_rules(RULES.get(name, {}), size)
     seed = derive_seed(99, LEVELS.index(level), index)
     return variant, variant.generate(size, rules, level, rng_for(seed))
 

@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bookgen.cli import app
+from bookgen.variants.registry import variant_names
 
 runner = CliRunner()
 
@@ -77,7 +78,7 @@ CASES = [
     ("2.0 is not a size", BASE.replace("size: 8", "size: 8.0"), "5:11", "(write it without a decimal point)"),
     ("seed 1.5", BASE.replace("seed: 1", "seed: 1.5"), "2:7", "seed must be a whole number, got 1.5"),
     # names
-    ("unknown variant", BASE.replace("variant: takuzu", "variant: sudoku"), "4:14", "unknown variant 'sudoku'; expected one of"),
+    ("unknown variant", BASE.replace("variant: takuzu", "variant: nonogram"), "4:14", "unknown variant 'nonogram'; expected one of"),
     ("variant typo", BASE.replace("variant: takuzu", "variant: tanga"), "4:14", "did you mean 'tango'?"),
     ("unknown level", BASE + "    difficulty: hardest\n", "7:17", "unknown level 'hardest'"),
     ("level typo in ramp", BASE + "    difficulty: {from: easy, to: meduim}\n", "7:17", "did you mean 'medium'?"),
@@ -164,8 +165,8 @@ def test_every_error_at_once_in_file_order(tmp_path):
         "book.yaml:3:1: unknown key 'pgae'; did you mean 'page'?",
         "book.yaml:6:11: takuzu size must be one of 4, 6, 8, 10, 12, 14, got 7; sizes must be even",
         "book.yaml:7:12: count must be a whole number, got 1000.0 (write it without a decimal point or exponent)",
-        "book.yaml:8:14: unknown variant 'tanga'; expected one of binairo, binary, calcudoku, kendoku, kenken, "
-        "mathdoku, sun-moon, sunmoon, takuzu, tango; did you mean 'tango'?",
+        f"book.yaml:8:14: unknown variant 'tanga'; expected one of {', '.join(variant_names())}; "
+        "did you mean 'tango'?",
         "book.yaml:13:17: an expert Calcudoku needs at least a 4×4 grid",
         "book.yaml:17:5: unknown key 'dificulty'; did you mean 'difficulty'?",
         "book.yaml:18:22: max_run: 3 needs a grid of at least 8x8 (this one is 6x6)",

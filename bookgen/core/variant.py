@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping, Protocol, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
+from bookgen.core.text import TextLine
 from bookgen.core.types import Grade, Puzzle
 
 
@@ -82,3 +83,24 @@ class Variant(Protocol):
 
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
         """Rebuild a puzzle from a book JSON entry; ``ValueError`` on a malformed one."""
+
+    # The text format of ``bookgen solve`` (generic parts live in bookgen.puzzletext).
+    def sniff_text(self, text: str) -> int:
+        """How strongly a header-less puzzle file's symbols point to this variant (0: not at all)."""
+
+    def parse_text(
+        self, lines: Sequence[TextLine], options: dict[str, Any], header: TextLine | None, file: str,
+    ) -> Puzzle:
+        """The puzzle in ``lines`` (the header line removed); ``PuzzleTextError`` when malformed."""
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle as text that ``parse_text`` reads back, header line included."""
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """A state ``rows`` of the puzzle's grid drawn as text lines, clues included."""
+
+    def symbol_text(self, symbol: str, ascii: bool = False) -> str:
+        """How one cell's symbol prints in text."""
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """What the puzzle gives, for its one-line description (``8 givens``, ``6 signs``)."""

@@ -8,14 +8,20 @@ explanation, validation, exact counting and JSON are all here, once.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
-from bookgen.core.types import EMPTY, Edge, GenerationError, Grade, Puzzle
+from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import first_col as _first_col
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
+from bookgen.core.types import EMPTY, Cell, Edge, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.binary import (
     TECHNIQUE_LEVEL,
@@ -63,6 +69,7 @@ class BinaryGrid:
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")
+    text_symbols: tuple[tuple[str, str], tuple[str, str]] = (("0", "1"), ("0", "1"))  # (unicode, ascii) by value
     technique_text: dict[str, tuple[str, str]] = {}
 
     # ----- description -----------------------------------------------------
@@ -345,6 +352,63 @@ class BinaryGrid:
             edges.append(Edge(cells[0], cells[1], sign))
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
 
+    # ----- text (``bookgen solve``) ------------------------------------------------
+    def sniff_text(self, text: str) -> int:
+        """How strongly a header-less puzzle file's symbols say it is this variant (0: not)."""
+        if self.uses_signs:
+            return 30 if any(ch in text for ch in "SsMm\u2600\u263e=\u00d7") or re.search(r"[xX]", text) else 0
+        return 10 if any(ch in text for ch in "01") else 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """The grid of a puzzle file (header removed); ``PuzzleTextError`` when malformed."""
+        return _parse_binary(self, lines, options, header, file)
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        rules = puzzle.rules
+        defaults = self.parse_rules({}, puzzle.size)
+        opts = "".join(f" {k}={str(v).lower()}" for k, v in sorted(rules.items()) if defaults.get(k) != v)
+        return f"{puzzle.variant}{opts}\n" + "\n".join(self.text_lines(puzzle, puzzle.givens, ascii=True)) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """``rows`` (a state of the puzzle's grid) drawn as text lines, signs included."""
+        n = puzzle.size
+        symbols = self.text_symbols[1 if ascii else 0]
+        if not self.uses_signs:
+            return [" ".join(symbols[int(ch)] if ch != EMPTY else EMPTY for ch in row) for row in rows]
+        times = "x" if ascii else "\u00d7"
+        right: dict[Cell, str] = {}
+        below: dict[Cell, str] = {}
+        for e in puzzle.edges:
+            a, b = sorted((e.a, e.b))
+            sign = "=" if e.sign == "=" else times
+            (right if a[0] == b[0] else below)[a] = sign
+        out = []
+        for r, row in enumerate(rows):
+            parts = []
+            for c, ch in enumerate(row):
+                if c:
+                    parts.append(f" {right.get((r, c - 1), ' ')} ")
+                parts.append(symbols[int(ch)] if ch != EMPTY else EMPTY)
+            out.append("".join(parts))
+            if r + 1 < n:
+                out.append("   ".join(below.get((r, c), " ") for c in range(n)).rstrip())
+        return out
+
+    def symbol_text(self, symbol: str, ascii: bool = False) -> str:
+        """How one cell's symbol prints (``☀`` for a Tango 1)."""
+        if symbol in "01":
+            return self.text_symbols[1 if ascii else 0][int(symbol)]
+        return symbol
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """What the puzzle gives, for its one-line description: ``8 givens``, ``6 signs``."""
+        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        if self.uses_signs:
+            parts.append(f"{len(puzzle.edges)} signs")
+        return parts
+
     # ----- drawing -------------------------------------------------------------
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Grid, givens (shaded, solid), answers when ``solved``, and signs."""
@@ -408,3 +472,87 @@ def _shape_problems(rows: Any, n: int, alphabet: str, what: str) -> list[str]:
         if bad:
             return [f"{what} row {r + 1} has unexpected symbol {bad[0]!r}"]
     return []
+
+
+# ----- text ------------------------------------------------------------------
+# What a Tango cell may be typed as, and what it means (1 sun, 0 moon).
+TANGO_CELLS = {"S": "1", "s": "1", "\u2600": "1", "1": "1", "M": "0", "m": "0", "\u263e": "0", "0": "0"}
+TAKUZU_CELLS = {"0": "0", "1": "1"}
+SIGNS = {"=": "=", "x": "x", "X": "x", "\u00d7": "x"}
+
+
+def _parse_binary(variant: BinaryGrid, lines: Sequence[_Line], options: dict[str, Any],
+                  header: _Line | None, file: str) -> Puzzle:
+    signed = variant.uses_signs
+    alphabet = TANGO_CELLS if signed else TAKUZU_CELLS
+    expect = ("S (sun), M (moon) or . (empty), with = or x between cells" if signed
+              else "0, 1 or . (empty)")
+    rows: list[list[str]] = []
+    cols_of: list[list[int]] = []   # character column of each cell, per row
+    row_lines: list[_Line] = []
+    edges: list[Edge] = []
+    pending_vertical: list[tuple[_Line, int]] = []  # signs waiting for the row below
+    for line in lines:
+        text = line.text
+        if signed and all(ch in SIGNS or ch.isspace() for ch in text):
+            if not rows:
+                raise PuzzleTextError(file, line.number, _first_col(text),
+                                      "a line of signs must stand between two rows of cells")
+            if pending_vertical:
+                raise PuzzleTextError(file, line.number, _first_col(text),
+                                      "two lines of signs in a row; signs between rows join the row "
+                                      "above to the row below")
+            r = len(rows) - 1
+            for k, ch in enumerate(text):
+                if ch.isspace():
+                    continue
+                if k not in cols_of[r]:
+                    raise PuzzleTextError(file, line.number, k + 1,
+                                          f"this sign is not under a cell of the row above; put a sign "
+                                          f"between two rows directly under the cell it joins")
+                c = cols_of[r].index(k)
+                edges.append(Edge((r, c), (r + 1, c), SIGNS[ch]))
+                pending_vertical.append((line, k))
+            continue
+        cells, cols = [], []
+        sign_at: tuple[str, int] | None = None
+        for k, ch in enumerate(text):
+            if ch.isspace():
+                continue
+            if ch == EMPTY or ch in alphabet:
+                if sign_at is not None:
+                    edges.append(Edge((len(rows), len(cells) - 1), (len(rows), len(cells)), sign_at[0]))
+                    sign_at = None
+                cells.append(EMPTY if ch == EMPTY else alphabet[ch])
+                cols.append(k)
+            elif ch in SIGNS and signed:
+                if not cells:
+                    raise PuzzleTextError(file, line.number, k + 1, "a sign must stand between two cells; "
+                                          "this one has no cell on its left")
+                if sign_at is not None:
+                    raise PuzzleTextError(file, line.number, k + 1, "two signs side by side; a sign "
+                                          "joins the cells on its left and right")
+                sign_at = (SIGNS[ch], k)
+            elif ch in SIGNS:
+                raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}: Takuzu has no "
+                                      "signs (for suns, moons and signs, start the file with 'tango')")
+            else:
+                raise PuzzleTextError(file, line.number, k + 1,
+                                      f"unknown symbol {ch!r}; {variant.title} cells are {expect}")
+        if sign_at is not None:
+            raise PuzzleTextError(file, line.number, sign_at[1] + 1, "a sign must stand between two "
+                                  "cells; this one has no cell on its right")
+        pending_vertical = []
+        rows.append(cells)
+        cols_of.append(cols)
+        row_lines.append(line)
+    if pending_vertical:
+        line, k = pending_vertical[0]
+        raise PuzzleTextError(file, line.number, k + 1, "signs below the last row join nothing")
+    if not rows:
+        raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+    n = _square(rows, row_lines, variant.sizes, variant.title, file)
+    rules = _rules(variant, options, n, header, file)
+    givens = tuple("".join(r) for r in rows)
+    edges.sort(key=lambda e: (e.a, e.b))
+    return Puzzle(variant.name, n, rules, givens, tuple(EMPTY * n for _ in range(n)), edges=tuple(edges))

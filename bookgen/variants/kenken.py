@@ -43,12 +43,18 @@ grades too easy is tightened by moves that keep it unique.
 from __future__ import annotations
 
 import random
+import re
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, Pen
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
+from bookgen.core.text import PuzzleTextError, clip
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import first_col as _first_col
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
@@ -879,6 +885,45 @@ class KenKenVariant:
                                for cage in puzzle.cages))
 
         return grid_fingerprint(f"{self.name}/{puzzle.size}", {"show_ops": shown}, puzzle.givens, False, cages)
+    # --- text (``bookgen solve``) ------------------------------------------------------
+
+    def sniff_text(self, text: str) -> int:
+        """A legend (``a: 12+``) says KenKen, whatever else the file holds."""
+        return 40 if ":" in text else 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """A grid of cage labels and its legend (header removed); ``PuzzleTextError`` when malformed."""
+        ops = options.get("ops")
+        if isinstance(ops, str) and all(ch in OP_INPUT for ch in ops):  # ops=+-*/
+            options = dict(options, ops=[ch for ch in ops])
+        return _parse_kenken(self, lines, options, header, file)
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        n = puzzle.size
+        if len(puzzle.cages) > len(CAGE_LABELS):
+            raise ValueError(f"a text KenKen has at most {len(CAGE_LABELS)} cages")
+        label = {cell: CAGE_LABELS[k] for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
+        show = puzzle.rules.get("show_ops", True)
+        out = ["kenken" + ("" if show else " ops=" + "".join(puzzle.rules.get("ops", OPS)))]
+        out += [" ".join(label[(r, c)] for c in range(n)) for r in range(n)]
+        for k, cage in enumerate(puzzle.cages):
+            op = ASCII_OPS[cage.op] if show else ""
+            out.append(f"{CAGE_LABELS[k]}: {cage.target}{op}")
+        return "\n".join(out) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """``rows`` (a state of the puzzle's grid) as a boxed grid with the cage clues."""
+        return _kenken_lines(puzzle, rows, ascii)
+
+    def symbol_text(self, symbol: str, ascii: bool = False) -> str:
+        """A digit prints as itself."""
+        return symbol
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """What the puzzle gives, for its one-line description: ``12 cages``."""
+        return [f"{len(puzzle.cages)} cages"]
 
     # --- JSON -----------------------------------------------------------------------
 
@@ -1005,3 +1050,197 @@ def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
 
 
 KENKEN = KenKenVariant()
+
+
+# --- text -------------------------------------------------------------------------
+CAGE_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+# Operation spellings in a KenKen legend.
+OP_INPUT = {"+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "X": "*", "\u00d7": "*",
+            "/": "/", "\u00f7": "/"}
+ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
+MAX_CAGE = 6  # the largest cage ``build`` makes (the rule option max_cage goes to 6)
+MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
+_LEGEND = re.compile(
+    r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d+)\s*"
+    r"(?P<op>[+\-\u2212*\u00d7/\u00f7]|[xX](?!\s*:))?\s*[,;]?")
+
+
+def _parse_kenken(variant: KenKenVariant, lines: Sequence[_Line], options: dict[str, Any],
+                  header: _Line | None, file: str) -> Puzzle:
+    grid_lines = []
+    legend_lines = []
+    for line in lines:
+        if ":" in line.text:
+            legend_lines.append(line)
+        elif legend_lines:
+            raise PuzzleTextError(file, line.number, _first_col(line.text),
+                                  "grid rows must come before the legend (label: target op)")
+        else:
+            grid_lines.append(line)
+    if not grid_lines:
+        raise PuzzleTextError(file, lines[0].number, None, "no grid of cage labels before the legend")
+    rows: list[list[str]] = []
+    where: dict[str, list[tuple[Cell, int, int]]] = {}  # label -> (cell, line, col)
+    for r, line in enumerate(grid_lines):
+        cells = []
+        for k, ch in enumerate(line.text):
+            if ch.isspace():
+                continue
+            if ch not in CAGE_LABELS:
+                raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}; KenKen grid "
+                                      "cells are cage labels (letters a-z, A-Z or digits), one per cage")
+            where.setdefault(ch, []).append(((r, len(cells)), line.number, k + 1))
+            cells.append(ch)
+        rows.append(cells)
+    n = _square(rows, grid_lines, variant.sizes, "KenKen", file)
+    clues: dict[str, tuple[int, str, _Line, int]] = {}
+    for line in legend_lines:
+        pos = 0
+        text = line.text
+        while pos < len(text):
+            m = _LEGEND.match(text, pos)
+            if not m or m.end() == pos:
+                raise PuzzleTextError(file, line.number, pos + _first_col(text[pos:]),
+                                      "expected 'label: target op' such as 'a: 12+', 'b: 2/' or 'c: 3'")
+            label, col = m.group("label"), m.start("label") + 1
+            if label in clues:
+                raise PuzzleTextError(file, line.number, col, f"cage {label!r} has two clues "
+                                      f"(the first on line {clues[label][2].number})")
+            if label not in where:
+                raise PuzzleTextError(file, line.number, col, f"cage {label!r} is not in the grid")
+            op = OP_INPUT[m.group("op")] if m.group("op") else ""
+            if len(m.group("target")) > MAX_TARGET_DIGITS:
+                raise PuzzleTextError(file, line.number, m.start("target") + 1,
+                                      f"cage {label!r}: target {clip(m.group('target'))} is far too large "
+                                      f"for any cage (at most {MAX_TARGET_DIGITS} digits)")
+            clues[label] = (int(m.group("target")), op, line, col)
+            pos = m.end()
+    for label in sorted(where, key=lambda x: (where[x][0][1], where[x][0][2])):
+        if label not in clues:
+            _, line_no, col = where[label][0]
+            raise PuzzleTextError(file, line_no, col, f"cage {label!r} has no clue; add "
+                                  f"'{label}: TARGET OP' to the legend")
+    multi = [lb for lb in clues if len(where[lb]) > 1]
+    hidden = bool(multi) and all(not clues[lb][1] for lb in multi)
+    cages = []
+    for label in clues:
+        target, op, line, col = clues[label]
+        spots = where[label]
+        cells = sorted(cell for cell, _, _ in spots)
+        stray = _disconnected(cells)
+        if stray is not None:
+            _, line_no, c = next(s for s in spots if s[0] == stray)
+            raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does "
+                                  "not touch the rest of the cage (give a separate cage its own label)")
+        if len(cells) > MAX_CAGE:  # before any enumeration: its fillings grow as n ** cells
+            _, line_no, c = spots[0]
+            raise PuzzleTextError(file, line_no, c, f"cage {label!r} has {len(cells)} cells; a Calcudoku "
+                                  f"cage has at most {MAX_CAGE} (max_cage)")
+        if len(cells) == 1:
+            op = ""  # a single cell shows its digit, whatever operation was typed
+        elif not op and not hidden:
+            raise PuzzleTextError(file, line.number, col, f"cage {label!r} has no operation but others "
+                                  "do; give every cage of two or more cells its operation, or none")
+        elif op in PAIR_OPS and len(cells) != 2:
+            raise PuzzleTextError(file, line.number, col, f"cage {label!r} has {len(cells)} cells, but "
+                                  f"{OP_GLYPHS[op]} needs exactly two")
+        ops = tuple(options.get("ops", OPS)) if hidden else None
+        if hidden and len(cells) > 1:
+            fits = [o for o in OPS if cage_assignments(cells, o, target, n)]
+            op = fits[0] if fits else "+"
+        if not cage_assignments(cells, op, target, n, ops if len(cells) > 1 else None):
+            raise PuzzleTextError(file, line.number, col, _impossible(label, cells, op, target, n, hidden))
+        cages.append(Cage(tuple(cells), op, target))
+    cages.sort(key=lambda cage: cage.cells[0])
+    options = dict(options)
+    options.setdefault("show_ops", not hidden)
+    biggest = max(len(c.cells) for c in cages)
+    if biggest > 4:
+        options.setdefault("max_cage", min(biggest, 6))
+    rules = _rules(variant, options, n, header, file)
+    blank = tuple(EMPTY * n for _ in range(n))
+    return Puzzle(variant.name, n, rules, blank, blank, cages=tuple(cages))
+
+
+
+def _impossible(label: str, cells: Sequence[Cell], op: str, target: int, n: int, hidden: bool) -> str:
+    k = len(cells)
+    clue = f"{target}{'' if hidden else OP_GLYPHS[op]}"
+    base = f"cage {label!r} can't make {clue} with {k} cell{'s' if k > 1 else ''} of digits 1 to {n}"
+    if k == 1:
+        return f"cage {label!r} is one cell, so its target must be a digit from 1 to {n}, not {target}"
+    if op == "+" and not hidden:
+        return f"{base}: they add up to at most {_max_sum(cells, n)}"
+    if op == "-" and not hidden:
+        return f"{base}: two different digits differ by 1 to {n - 1}"
+    return base
+
+
+def _max_sum(cells: Sequence[Cell], n: int) -> int:
+    """An upper bound on a cage's sum: the cells of one row (or column) hold different digits."""
+    bounds = []
+    for axis in (0, 1):
+        count: dict[int, int] = {}
+        for cell in cells:
+            count[cell[axis]] = count.get(cell[axis], 0) + 1
+        bounds.append(sum(sum(range(n - k + 1, n + 1)) for k in count.values()))
+    return min(bounds)
+
+
+def _disconnected(cells: Sequence[Cell]) -> Cell | None:
+    """The first cell (row-major) not joined to the cage's first cell, or None."""
+    todo, seen = [cells[0]], {cells[0]}
+    members = set(cells)
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in members and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    rest = [cell for cell in cells if cell not in seen]
+    return rest[0] if rest else None
+
+
+
+def _kenken_lines(puzzle: Puzzle, rows: Sequence[str], ascii: bool) -> list[str]:
+    """A boxed grid: cage walls as ``|`` and ``---``, each cage's clue in its first cell."""
+    n = puzzle.size
+    owner = {cell: k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
+    show = puzzle.rules.get("show_ops", True)
+    glyphs = ASCII_OPS if ascii else OP_GLYPHS
+    clue = {}
+    for cage in puzzle.cages:
+        clue[cage.cells[0]] = f"{cage.target}{glyphs[cage.op] if show else ''}"
+    w = max(4, max(len(t) for t in clue.values()) + 1)
+
+    def wall(a: Cell, b: Cell) -> bool:
+        return owner.get(a, -1) != owner.get(b, -2) or a not in owner
+
+    out = []
+    for r in range(n + 1):
+        line = []
+        for c in range(n + 1):
+            around = [wall((r - 1, c - 1), (r - 1, c)) if r > 0 and 0 < c <= n - 1 else False,
+                      wall((r, c - 1), (r, c)) if r < n and 0 < c <= n - 1 else False,
+                      wall((r - 1, c - 1), (r, c - 1)) if 0 < r < n and c > 0 else False,
+                      wall((r - 1, c), (r, c)) if 0 < r < n and c < n else False]
+            edge = r in (0, n) or c in (0, n)
+            line.append("+" if edge or any(around) else " ")
+            if c < n:
+                line.append("-" * w if r in (0, n) or wall((r - 1, c), (r, c)) else " " * w)
+        out.append("".join(line))
+        if r == n:
+            break
+        tops, mids = [], []
+        for c in range(n + 1):
+            bar = "|" if c in (0, n) or wall((r, c - 1), (r, c)) else " "
+            tops.append(bar)
+            mids.append(bar)
+            if c < n:
+                tops.append(clue.get((r, c), "").ljust(w))
+                ch = rows[r][c]
+                mids.append((ch if ch != EMPTY else " ").center(w))
+        out.append("".join(tops))
+        out.append("".join(mids))
+    return out
+

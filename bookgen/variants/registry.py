@@ -11,6 +11,8 @@ _MODULES = (
     ("bookgen.variants.takuzu", "TAKUZU"),
     ("bookgen.variants.tango", "TANGO"),
     ("bookgen.variants.kenken", "KENKEN"),
+    ("bookgen.variants.sudoku", "SUDOKU"),
+    ("bookgen.variants.futoshiki", "FUTOSHIKI"),
 )
 
 

@@ -53,6 +53,7 @@ class Tango(BinaryGrid):
     default_unique = False
     uses_signs = True
     symbol_names = ("moon", "sun")
+    text_symbols = (("\u263e", "\u2600"), ("M", "S"))
     technique_text = TECHNIQUE_TEXT
     rules_text = (
         "Fill every cell with a sun or a moon.",

@@ -1,0 +1,1028 @@
+"""Latin squares with houses: the engine of Sudoku and Futoshiki (and of Killer next).
+
+A *house* is a group of N cells that holds every digit 1..N exactly once:
+rows and columns (the Latin square), Sudoku's boxes, Sudoku X's two
+diagonals. A ``Geometry`` lists the houses of one rule set, each cell's
+peers (the cells sharing a house with it) and every pair of houses that
+overlap in two or more cells (where locked candidates live). Cells are
+indexed ``i = row * N + col`` and candidates are bitmasks (bit d-1 = digit
+d), as in ``bookgen.solve.latin``.
+
+Other constraints plug in beside the houses: a variant hands the ladder an
+``Extra`` (its techniques by tier and its data: Futoshiki's signs in
+``bookgen.solve.inequalities``, Killer's cages next) and the SAT encoder extra
+clauses; the techniques below only ever look at houses, so they hold for all
+of them.
+
+The ladder (the grade's level is the hardest tier used):
+
+- easy: ``naked_single`` (a cell with one candidate left), ``hidden_single``
+  (a digit fits only one cell of a house);
+- medium: ``locked_candidates`` (a digit of one house confined to where it
+  meets another house is ruled out of the rest of that other house:
+  pointing and claiming), ``naked_pair``, ``hidden_pair``;
+- hard: ``naked_triple``, ``hidden_triple``, ``x_wing`` (a digit in two
+  rows confined to the same two columns, or the other way round),
+  ``xy_wing`` (a two-candidate pivot with two two-candidate pincers);
+- expert: ``trial`` (assume one candidate of a cell with two, follow the
+  easy..hard tiers to a contradiction, remove it). Never nested.
+
+Every technique is sound, so a grid the ladder fills completely is the only
+solution of the puzzle. Exact counting is SAT (``solutions``): every cell
+holds one of the digits its given peers leave it, every house every digit.
+
+The generator's side: ``random_filling`` (a random full grid), ``carve``
+(givens removed while the target tier still solves, singles first on
+bitboards) and ``settles`` (whether one trial per cell finishes what the hard
+tier can't), shared by every house variant.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Callable, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.variant import Step
+from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
+from bookgen.solve.latin import bit, digits_of, full_mask
+from bookgen.solve.sat import models
+
+TECHNIQUE_LEVEL: dict[str, Level] = {
+    "naked_single": Level.EASY,
+    "hidden_single": Level.EASY,
+    "locked_candidates": Level.MEDIUM,
+    "naked_pair": Level.MEDIUM,
+    "hidden_pair": Level.MEDIUM,
+    "naked_triple": Level.HARD,
+    "hidden_triple": Level.HARD,
+    "x_wing": Level.HARD,
+    "xy_wing": Level.HARD,
+    "trial": Level.EXPERT,
+}
+# Effort of one use, for the score inside a level.
+TECHNIQUE_WEIGHT: dict[str, float] = {
+    "naked_single": 0.5, "hidden_single": 0.7, "locked_candidates": 2.0, "naked_pair": 2.5,
+    "hidden_pair": 3.0, "naked_triple": 4.0, "hidden_triple": 5.0, "x_wing": 4.5, "xy_wing": 5.0,
+    "trial": 12.0,
+}
+# A trial assumes a digit in a cell with at most this many candidates ...
+TRIAL_MAX_CANDIDATES = 2
+# ... and follows it with the techniques up to this tier.
+TRIAL_DEPTH = Level.HARD
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The houses of one rule set and what techniques derive from them."""
+
+    n: int
+    houses: tuple[tuple[int, ...], ...]      # rows 0..n-1, columns n..2n-1, then the extra houses
+    names: tuple[str, ...]                   # "row 3", "column 2", "the box at rows 1-3, columns 4-6"
+    peers: tuple[tuple[int, ...], ...]       # per cell: every other cell sharing a house with it
+    houses_of: tuple[tuple[int, ...], ...]   # per cell: the houses it is in
+    overlaps: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    # (house a, house b, cells of both, cells only in a, cells only in b) for overlaps of 2+ cells
+    scan: tuple[int, ...]                    # houses in the order a player looks for hidden singles
+    kinds: str = "row or column"             # the houses a cell is in, for explanations
+
+    @property
+    def line_names(self) -> tuple[str, ...]:
+        """Alias used by the shared description helpers."""
+        return self.names
+
+
+def box_houses(n: int, box: tuple[int, int]) -> list[tuple[tuple[int, ...], str]]:
+    """Sudoku's boxes of ``box`` = (rows, columns) cells, with their names."""
+    rows, cols = box
+    out = []
+    for r0 in range(0, n, rows):
+        for c0 in range(0, n, cols):
+            cells = tuple((r0 + r) * n + c0 + c for r in range(rows) for c in range(cols))
+            out.append((cells, f"the box of rows {r0 + 1}-{r0 + rows}, columns {c0 + 1}-{c0 + cols}"))
+    return out
+
+
+def diagonal_houses(n: int) -> list[tuple[tuple[int, ...], str]]:
+    """Sudoku X's two main diagonals, with their names."""
+    return [(tuple(k * n + k for k in range(n)), "the main diagonal"),
+            (tuple(k * n + n - 1 - k for k in range(n)), "the anti-diagonal")]
+
+
+@lru_cache(maxsize=None)
+def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False) -> Geometry:
+    """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals."""
+    houses = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    houses += [tuple(r * n + c for r in range(n)) for c in range(n)]
+    names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+    extra = (box_houses(n, box) if box else []) + (diagonal_houses(n) if diagonal else [])
+    for cells, name in extra:
+        houses.append(cells)
+        names.append(name)
+    houses_of: list[list[int]] = [[] for _ in range(n * n)]
+    for h, cells in enumerate(houses):
+        for i in cells:
+            houses_of[i].append(h)
+    peers = []
+    for i in range(n * n):
+        seen = sorted({j for h in houses_of[i] for j in houses[h] if j != i})
+        peers.append(tuple(seen))
+    overlaps = []
+    sets = [frozenset(h) for h in houses]
+    for a, b in combinations(range(len(houses)), 2):
+        both = sets[a] & sets[b]
+        if len(both) >= 2:
+            overlaps.append((a, b, tuple(sorted(both)), tuple(sorted(sets[a] - both)),
+                             tuple(sorted(sets[b] - both))))
+    # Players spot hidden singles in boxes first, so explanations name boxes first.
+    scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
+    kinds = ["row", "column"] + (["box"] if box else []) + (["diagonal"] if diagonal else [])
+    words = ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    return Geometry(n, tuple(houses), tuple(names), tuple(peers),
+                    tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words)
+
+
+# --- state -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Extra:
+    """Constraints beside the houses, plugged into the ladder: their techniques as
+    (name, tier, function) and their data. Futoshiki's signs are ``less`` pairs."""
+
+    techniques: tuple[tuple[str, Level, Callable], ...] = ()
+    less: tuple[tuple[int, int], ...] = ()  # (smaller cell, larger cell)
+
+
+NO_EXTRA = Extra()
+
+
+class State:
+    """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
+
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra")
+
+    def __init__(self, geo: Geometry, extra: Extra = NO_EXTRA) -> None:
+        self.board = geo
+        self.extra = extra
+        self.cand = [full_mask(geo.n)] * (geo.n * geo.n)
+        self.placed = [False] * (geo.n * geo.n)
+        self.unplaced = geo.n * geo.n
+        # Every cell reduced to one candidate, in order; naked singles take them from ``queued``
+        # on, and the driver credits those a technique produced to that technique.
+        self.fresh: list[int] = []
+        self.queued = 0
+
+    def copy(self) -> "State":
+        """An independent copy."""
+        other = State.__new__(State)
+        other.board = self.board
+        other.cand = self.cand[:]
+        other.placed = self.placed[:]
+        other.unplaced = self.unplaced
+        other.fresh = self.fresh[:]
+        other.queued = self.queued
+        other.extra = self.extra
+        return other
+
+    def elim(self, i: int, mask: int) -> bool:
+        """Remove ``mask`` from cell ``i``; True when something went."""
+        old = self.cand[i]
+        new = old & ~mask
+        if new == old:
+            return False
+        if not new:
+            raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
+        self.cand[i] = new
+        if not new & (new - 1):
+            self.fresh.append(i)
+        return True
+
+    def place(self, i: int) -> None:
+        """Mark a single-candidate cell placed and clear its digit from its peers."""
+        self.placed[i] = True
+        self.unplaced -= 1
+        b = self.cand[i]
+        cand = self.cand
+        fresh = self.fresh
+        for j in self.board.peers[i]:
+            c = cand[j]
+            if c & b:  # elim(j, b), inlined: this is the hottest loop of the ladder
+                c &= ~b
+                if not c:
+                    raise Contradiction(f"{cell_name(j, self.board.n)} has no digit left")
+                cand[j] = c
+                if not c & (c - 1):
+                    fresh.append(j)
+
+    def give(self, i: int, d: int) -> None:
+        """A given (or assumed) digit: fix it and place it."""
+        self.elim(i, ~bit(d))
+        if not self.placed[i]:
+            self.place(i)
+
+    def grid(self) -> tuple[str, ...]:
+        """Rows of placed digits, ``.`` where a cell is still open."""
+        n = self.board.n
+        return tuple("".join(str(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
+                             for c in range(n)) for r in range(n))
+
+
+def _and_list(items: Sequence[str], word: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
+    """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
+    out = []
+    cand = st.cand
+    for i in cells:
+        removed = cand[i] & mask
+        if removed:
+            st.elim(i, mask)
+            out.append((i, removed))
+    return out
+
+
+def _cuts_text(st: State, cuts: list[tuple[int, int]]) -> str:
+    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
+    n = st.board.n
+    parts = []
+    for i, removed in cuts:
+        left = st.cand[i]
+        if not left & (left - 1):
+            parts.append(f"{cell_name(i, n)} must be {left.bit_length()}")
+        else:
+            parts.append(f"{cell_name(i, n)} can't be {_and_list([str(d) for d in digits_of(removed)], 'or')}")
+    return "; ".join(parts)
+
+
+# --- easy ------------------------------------------------------------------------
+
+def t_naked_single(g: Geometry, st: State, run: Run) -> int:
+    placed = 0
+    cand = st.cand
+    fresh = st.fresh
+    k = st.queued
+    while k < len(fresh):  # placing a cell may queue more
+        i = fresh[k]
+        k += 1
+        if not st.placed[i] and not cand[i] & (cand[i] - 1):
+            st.place(i)
+            placed += 1
+            if run.steps is not None:
+                d = cand[i].bit_length()
+                run.steps.append(Step(
+                    "naked_single", (((i // g.n, i % g.n), str(d)),),
+                    f"{cell_name(i, g.n)} can only be {d}: every other digit is already "
+                    f"in its {g.kinds}{'' if _by_houses(st, i) else ', or ruled out above'}.",
+                ))
+    st.queued = k
+    return placed
+
+
+def _by_houses(st: State, i: int) -> bool:
+    """Whether the digits placed in cell ``i``'s houses alone leave it one candidate."""
+    seen = 0
+    for j in st.board.peers[i]:
+        if st.placed[j]:
+            seen |= st.cand[j]
+    return (full_mask(st.board.n) & ~seen).bit_count() == 1
+
+
+def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
+    cand = st.cand
+    placed = st.placed
+    full = full_mask(g.n)
+    houses = g.houses
+    for h in g.scan:
+        cells = houses[h]
+        once = 0   # digits seen in exactly one open cell so far
+        more = 0   # digits seen in two or more
+        done = 0   # digits already placed in the house
+        for i in cells:
+            m = cand[i]
+            if placed[i]:
+                done |= m
+            else:
+                more |= once & m
+                once = (once | m) & ~more
+        if (once | more | done) != full:
+            missing = digits_of(full & ~(once | more | done))[0]
+            raise Contradiction(f"{g.names[h]} has no place for {missing}")
+        once &= ~done
+        while once:
+            m = once & -once
+            once &= ~m
+            where = next(i for i in cells if not placed[i] and cand[i] & m)
+            if cand[where] == m:
+                continue  # a naked single the next pass places
+            st.elim(where, ~m)
+            if run.explain:
+                run.reason = f"in {g.names[h]}, {m.bit_length()} fits only at {cell_name(where, g.n)}."
+            return 1
+    return 0
+
+
+# --- medium ----------------------------------------------------------------------
+
+def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
+    # A placed digit is gone from every other cell of its houses, so unions over
+    # whole segments (placed cells included) never let it look locked somewhere.
+    cand = st.cand
+    for a, b, both, only_a, only_b in g.overlaps:
+        inside = 0
+        for i in both:
+            inside |= cand[i]
+        rest_a = 0
+        for i in only_a:
+            rest_a |= cand[i]
+        rest_b = 0
+        for i in only_b:
+            rest_b |= cand[i]
+        for first, second, locked, rest_second in ((a, b, inside & ~rest_a & rest_b, only_b),
+                                                   (b, a, inside & ~rest_b & rest_a, only_a)):
+            if not locked:
+                continue
+            cuts = _cut(st, [i for i in rest_second if not st.placed[i]], locked)
+            if cuts:
+                if run.explain:
+                    ds = _and_list([str(d) for d in digits_of(locked)])
+                    them = "it" if not locked & (locked - 1) else "them"
+                    run.reason = (f"in {g.names[first]}, {ds} can only go where it meets {g.names[second]}, "
+                                  f"so the rest of {g.names[second]} can't hold {them}; "
+                                  f"{_cuts_text(st, cuts)}.")
+                return 1
+    return 0
+
+
+def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        cand, placed = st.cand, st.placed
+        for h, cells in enumerate(g.houses):
+            open_all = [i for i in cells if not placed[i]]
+            if len(open_all) <= size:
+                continue
+            small = [i for i in open_all if cand[i].bit_count() <= size]
+            for group in combinations(small, size):
+                u = 0
+                for i in group:
+                    u |= cand[i]
+                if u.bit_count() != size:
+                    continue
+                cuts = _cut(st, [i for i in open_all if i not in group], u)
+                if cuts:
+                    if run.explain:
+                        where = _and_list([cell_name(i, g.n) for i in group])
+                        ds = _and_list([str(d) for d in digits_of(u)])
+                        run.reason = (f"in {g.names[h]}, {where} can only hold {ds} between them, "
+                                      f"so the other cells can't; {_cuts_text(st, cuts)}.")
+                    return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+
+def _positions(cand: Sequence[int], cells: Sequence[int], n: int) -> list[int]:
+    """Per digit (0-based), a bitmask of the positions in ``cells`` where it is still possible."""
+    pos = [0] * n
+    for k, i in enumerate(cells):
+        m = cand[i]
+        while m:
+            b = m & -m
+            pos[b.bit_length() - 1] |= 1 << k
+            m ^= b
+    return pos
+
+
+def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        cand, placed = st.cand, st.placed
+        for h, cells in enumerate(g.houses):
+            open_all = [i for i in cells if not placed[i]]
+            if len(open_all) <= size:
+                continue
+            pos = _positions(cand, open_all, g.n)
+            digits = [d for d in range(g.n) if pos[d] and pos[d].bit_count() <= size]
+            for ds in combinations(digits, size):
+                u = 0
+                for d in ds:
+                    u |= pos[d]
+                if u.bit_count() != size:
+                    continue
+                group = [i for k, i in enumerate(open_all) if u >> k & 1]
+                keep = 0
+                for d in ds:
+                    keep |= 1 << d
+                cuts = _cut(st, group, ~keep)
+                if cuts:
+                    if run.explain:
+                        where = _and_list([cell_name(i, g.n) for i in group])
+                        dtext = _and_list([str(d + 1) for d in ds])
+                        run.reason = (f"in {g.names[h]}, {dtext} fit only in {where}, "
+                                      f"so those cells hold nothing else; {_cuts_text(st, cuts)}.")
+                    return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+# --- hard ------------------------------------------------------------------------
+
+def t_x_wing(g: Geometry, st: State, run: Run) -> int:
+    n = g.n
+    cand, placed = st.cand, st.placed
+    for base, cover in ((0, n), (n, 0)):  # rows then columns as the base lines
+        # where[d][k]: positions of digit d in base line k (a mask over the cover lines)
+        where = [[0] * n for _ in range(n)]
+        for k in range(n):
+            line = g.houses[base + k]
+            for j, i in enumerate(line):
+                if placed[i]:
+                    continue
+                m = cand[i]
+                while m:
+                    b = m & -m
+                    where[b.bit_length() - 1][k] |= 1 << j
+                    m ^= b
+        for d in range(n):
+            seen: dict[int, int] = {}
+            for k, mask in enumerate(where[d]):
+                if mask.bit_count() != 2:
+                    continue
+                if mask not in seen:
+                    seen[mask] = k
+                    continue
+                k1, k2 = seen[mask], k
+                j1 = (mask & -mask).bit_length() - 1
+                j2 = mask.bit_length() - 1
+                m = 1 << d
+                others = [i for j in (j1, j2) for kk, i in enumerate(g.houses[cover + j])
+                          if kk not in (k1, k2) and not placed[i]]
+                cuts = _cut(st, others, m)
+                if cuts:
+                    if run.explain:
+                        lines_t = f"{g.names[base + k1]} and {g.names[base + k2]}"
+                        cover_t = f"{g.names[cover + j1]} and {g.names[cover + j2]}"
+                        run.reason = (f"in {lines_t}, {d + 1} can only go in {cover_t}; whichever way "
+                                      f"round, it takes both of those, so no other cell of {cover_t} "
+                                      f"can be {d + 1}; {_cuts_text(st, cuts)}.")
+                    return 1
+    return 0
+
+
+def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
+    n = g.n
+    cand, placed = st.cand, st.placed
+    pairs = [i for i in range(n * n) if not placed[i] and cand[i].bit_count() == 2]
+    pair_set = set(pairs)
+    for pivot in pairs:
+        pm = cand[pivot]
+        wings = [j for j in g.peers[pivot] if j in pair_set and (cand[j] & pm).bit_count() == 1]
+        for a, b in combinations(wings, 2):
+            za, zb = cand[a] & ~pm, cand[b] & ~pm
+            if za != zb or cand[a] & cand[b] & pm:
+                continue
+            peers_b = set(g.peers[b])
+            targets = [i for i in g.peers[a] if i in peers_b and i != pivot and not placed[i]]
+            cuts = _cut(st, targets, za)
+            if cuts:
+                if run.explain:
+                    z = za.bit_length()
+                    x, y = digits_of(pm)
+                    run.reason = (f"{cell_name(pivot, n)} is {x} or {y}; either way one of "
+                                  f"{cell_name(a, n)} ({_and_list([str(v) for v in digits_of(cand[a])], 'or')}) and "
+                                  f"{cell_name(b, n)} ({_and_list([str(v) for v in digits_of(cand[b])], 'or')}) "
+                                  f"is {z}, so no cell that sees both can be {z}; {_cuts_text(st, cuts)}.")
+                return 1
+    return 0
+
+
+# --- expert ----------------------------------------------------------------------
+
+def t_trial(g: Geometry, st: State, run: Run) -> int:
+    n = g.n
+    # Only cells with few candidates: a player tries a pair, not a spread of six.
+    order = sorted((st.cand[i].bit_count(), i) for i in range(n * n)
+                   if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES)
+    for _, i in order:
+        for d in digits_of(st.cand[i]):
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+                solve(sub, TRIAL_DEPTH, Run())
+            except Contradiction:
+                st.elim(i, bit(d))
+                if run.explain:
+                    run.reason = (f"suppose {cell_name(i, n)} were {d}: following it through with the "
+                                  f"simpler techniques leads to a contradiction, so it can't be {d}.")
+                return 1
+    return 0
+
+
+Technique = Callable[[Geometry, State, Run], int]
+LADDER: tuple[tuple[str, Technique], ...] = (
+    ("naked_single", t_naked_single),
+    ("hidden_single", t_hidden_single),
+    ("locked_candidates", t_locked_candidates),
+    ("naked_pair", _naked(2, "naked_pair")),
+    ("hidden_pair", _hidden(2, "hidden_pair")),
+    ("naked_triple", _naked(3, "naked_triple")),
+    ("hidden_triple", _hidden(3, "hidden_triple")),
+    ("x_wing", t_x_wing),
+    ("xy_wing", t_xy_wing),
+    ("trial", t_trial),
+)
+
+
+def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
+    """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
+
+    After any progress it restarts with the easiest technique. Raises
+    ``Contradiction`` when the position has no solution. With ``until`` (a
+    cell) it stops, True, once that cell is placed: the generator asks
+    whether a given it removed comes back.
+    """
+    techs = [(name, fn) for name, level, fn in ladder_for(st.extra) if level <= max_level]
+    counts = run.counts
+    g = st.board
+    placed = st.placed
+    while st.unplaced and (until < 0 or not placed[until]):
+        for name, fn in techs:
+            mark = len(st.fresh)
+            used = fn(g, st, run)
+            if not used:
+                continue
+            counts[name] = counts.get(name, 0) + used
+            if name != "naked_single":
+                # Cells this technique itself reduced to one candidate are its result.
+                fixed = []
+                for i in st.fresh[mark:]:
+                    if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1):
+                        fixed.append(i)
+                        st.place(i)
+                if run.steps is not None:
+                    run.steps.append(Step(
+                        name, tuple(((i // g.n, i % g.n), str(st.cand[i].bit_length())) for i in fixed),
+                        run.reason))
+            break
+        else:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """What one ladder run found."""
+
+    solved: bool
+    level: Level                 # hardest tier used
+    counts: dict[str, int]
+    grid: tuple[str, ...]
+    steps: list[Step] | None
+    contradiction: bool = False
+
+
+@lru_cache(maxsize=64)
+def ladder_for(extra: Extra) -> tuple[tuple[str, Level, Callable], ...]:
+    """The house techniques and ``extra``'s, easiest tier first; in a tier the extra ones come
+    first: they look at a few cells each (a sign, a cage), cheaper than scanning every house."""
+    base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
+    return tuple(sorted(list(extra.techniques) + base, key=lambda t: t[1]))
+
+
+def level_of(name: str, extra: Extra = NO_EXTRA) -> Level:
+    """The tier of a technique, the extra constraints' included."""
+    for tname, level, _ in extra.techniques:
+        if tname == name:
+            return level
+    return TECHNIQUE_LEVEL[name]
+
+
+def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA) -> State:
+    """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash.
+
+    Candidates come straight from the digits given in each cell's houses, one
+    pass instead of an elimination per given and peer.
+    """
+    n = geo.n
+    st = State(geo, extra)
+    have = [0] * len(geo.houses)
+    for i, d in givens:
+        b = bit(d)
+        for h in geo.houses_of[i]:
+            if have[h] & b:
+                raise Contradiction(f"{geo.names[h]} has two {d}s")
+            have[h] |= b
+    full = full_mask(n)
+    cand, houses_of = st.cand, geo.houses_of
+    for i in range(n * n):
+        m = full
+        for h in houses_of[i]:
+            m &= ~have[h]
+        cand[i] = m
+    for i, d in givens:
+        cand[i] = bit(d)
+        st.placed[i] = True
+    st.unplaced = n * n - len(givens)
+    for i in range(n * n):
+        m = cand[i]
+        if not m:
+            raise Contradiction(f"{cell_name(i, n)} has no digit left")
+        if not m & (m - 1) and not st.placed[i]:
+            st.fresh.append(i)
+    return st
+
+
+def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level = Level.EXPERT,
+               explain: bool = False, until: int = -1, extra: Extra = NO_EXTRA) -> LadderResult:
+    """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``
+    (with ``until``, only until that cell is placed)."""
+    run = Run(explain)
+    st = State(geo)
+    contradiction = False
+    try:
+        st = start(geo, givens, extra)
+        solved = solve(st, max_level, run, until)
+    except Contradiction:
+        solved, contradiction = False, True
+    level = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
+    return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
+
+
+@lru_cache(maxsize=None)
+def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(per house, per cell's peers): cell sets as bitmasks over the whole grid."""
+    houses = tuple(sum(1 << i for i in cells) for cells in geo.houses)
+    peers = tuple(sum(1 << j for j in geo.peers[i]) for i in range(geo.n * geo.n))
+    return houses, peers
+
+
+def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int) -> tuple[bool | None, list[int], int]:
+    """Naked and hidden singles on bitboards (one mask of possible cells per digit).
+
+    The easy tier, an order of magnitude faster than the candidate-per-cell
+    ladder; the generator runs it first. Returns (True: solved or ``until``
+    placed, False: a contradiction, None: stuck), the per-digit masks and the
+    placed mask.
+    """
+    n = geo.n
+    house_bits, peer_bits = _bitboards(geo)
+    every = (1 << (n * n)) - 1
+    pos = [every] * n
+    placed = 0
+
+    def assign(i: int, d: int) -> None:
+        nonlocal placed
+        b = 1 << i
+        placed |= b
+        for e in range(n):
+            pos[e] &= ~b
+        pos[d] |= b
+        pos[d] &= ~peer_bits[i]
+
+    for i, d in givens:
+        if not pos[d - 1] >> i & 1:
+            return False, pos, placed
+        assign(i, d - 1)
+    stop = 1 << until if until >= 0 else 0
+    while True:
+        if placed == every or placed & stop:
+            return True, pos, placed
+        ones = twos = 0
+        for m in pos:
+            twos |= ones & m
+            ones |= m
+        if ones != every:
+            return False, pos, placed  # a cell with no digit left
+        single = ones & ~twos & ~placed
+        if single:
+            while single:
+                b = single & -single
+                single ^= b
+                i = b.bit_length() - 1
+                for d in range(n):
+                    if pos[d] & b:
+                        assign(i, d)
+                        break
+                else:
+                    return False, pos, placed
+            continue
+        found = False
+        for d in range(n):
+            m = pos[d]
+            for hb in house_bits:
+                x = m & hb
+                if x & placed:
+                    continue
+                if not x:
+                    return False, pos, placed  # a house with no place for d
+                if not x & (x - 1):
+                    assign(x.bit_length() - 1, d)
+                    m = pos[d]
+                    found = True
+        if not found:
+            return None, pos, placed
+
+
+def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
+            until: int = -1, extra: Extra = NO_EXTRA) -> tuple[bool, State | None]:
+    """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``), and the
+    state it stalled in (None when solved or contradictory). Singles run on bitboards first."""
+    done, pos, placed = _singles(geo, givens, until)
+    if done is not None:
+        return done, None
+    if max_level == Level.EASY and not extra.techniques:
+        return False, None
+    n = geo.n
+    st = State(geo, extra)
+    cand = st.cand
+    for i in range(n * n):
+        m = 0
+        for d in range(n):
+            if pos[d] >> i & 1:
+                m |= 1 << d
+        cand[i] = m
+        if placed >> i & 1:
+            st.placed[i] = True
+    st.unplaced = n * n - placed.bit_count()
+    try:
+        return solve(st, max_level, Run(), until), st
+    except Contradiction:
+        return False, None
+
+
+def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1,
+           extra: Extra = NO_EXTRA) -> bool:
+    """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``): the
+    generator's question, without the grid and the steps ``run_ladder`` reports."""
+    return closure(geo, givens, max_level, until, extra)[0]
+
+
+def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[tuple[int, int]],
+            until: int = -1, extra: Extra = NO_EXTRA) -> bool:
+    """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
+    turn, solves the puzzle (or places ``until``): each trial cell must be down to two
+    candidates and its wrong one must fail by the hard tier. The expert carve's question."""
+    done, st = closure(geo, givens, Level.HARD, until, extra)
+    if done or st is None:
+        return done
+    try:
+        for cell, digit in trials:
+            if st.placed[cell]:
+                continue
+            cand = st.cand[cell]
+            if cand.bit_count() != 2 or not cand & bit(digit):
+                return False
+            wrong = st.copy()
+            try:
+                wrong.elim(cell, bit(digit))
+                solve(wrong, Level.HARD, Run())
+                return False  # the wrong digit survives the hard tier: no single trial settles it
+            except Contradiction:
+                pass
+            st.give(cell, digit)
+            if solve(st, Level.HARD, Run(), until):
+                return True
+    except Contradiction:  # pragma: no cover - the givens agree with a solution
+        return False
+    return False
+
+
+def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str, float] | None = None) -> float:
+    """A finer measure inside ``level``: level + a fraction growing with the weighted effort
+    (``weights`` adds the extra constraints' techniques)."""
+    table = {**TECHNIQUE_WEIGHT, **(weights or {})}
+    effort = sum(table[t] * c for t, c in counts.items()) / (n * n)
+    return round(int(level) + effort / (effort + 1.0), 3)
+
+
+# --- filling and exact counting --------------------------------------------------
+
+def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> list[int] | None:
+    """A random complete grid (flat digits) keeping every house, or None past ``budget`` nodes.
+
+    Depth-first with the fewest-candidates cell first and digits in random
+    order; for Sudoku sizes this almost never backtracks far.
+    """
+    n = geo.n
+    cand = [full_mask(n)] * (n * n)
+    grid = [0] * (n * n)
+    peers = geo.peers
+    nodes = 0
+
+    def rec(cand: list[int], left: int) -> list[int] | None:
+        nonlocal nodes
+        if not left:
+            return grid
+        nodes += 1
+        if nodes > budget:
+            return None
+        best, best_count = -1, n + 1
+        for i in range(n * n):
+            if not grid[i]:
+                k = cand[i].bit_count()
+                if k < best_count:
+                    best, best_count = i, k
+                    if k <= 1:
+                        break
+        if best_count == 0:
+            return None
+        ds = digits_of(cand[best])
+        rng.shuffle(ds)
+        for d in ds:
+            b = bit(d)
+            nxt = cand[:]
+            ok = True
+            for j in peers[best]:
+                if not grid[j] and nxt[j] & b:
+                    nxt[j] &= ~b
+                    if not nxt[j]:
+                        ok = False
+                        break
+            if not ok:
+                continue
+            grid[best] = d
+            if rec(nxt, left - 1) is not None:
+                return grid
+            grid[best] = 0
+            if nodes > budget:
+                return None
+        return None
+
+    got = rec(cand, n * n)
+    return list(got) if got is not None else None
+
+
+def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
+              extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
+    """Up to ``limit`` solutions (flat digit lists) by SAT; ``extra`` clauses for other constraints.
+
+    Variable ``i * n + d`` says cell ``i`` holds digit ``d``. Only the digits
+    no given peer rules out get a variable (the plain house rule, applied to
+    the givens, not the ladder's deductions), so the formula stays small:
+    every cell holds exactly one of its digits and every house holds every
+    digit at least once, which with N cells per house means exactly once.
+    """
+    n = geo.n
+    cand = [full_mask(n)] * (n * n)
+    for i, d in givens:
+        for j in geo.peers[i]:
+            cand[j] &= ~bit(d)
+    for i, d in givens:
+        if not cand[i] & bit(d):
+            return []  # an equal given in one of its houses
+        cand[i] = bit(d)
+    clauses: list[list[int]] = [list(c) for c in extra]
+    for i in range(n * n):
+        ds = [i * n + d for d in digits_of(cand[i])]
+        if not ds:
+            return []
+        clauses.append(ds)
+        clauses += [[-a, -b] for a, b in combinations(ds, 2)]
+    for cells in geo.houses:
+        for d in range(1, n + 1):
+            clauses.append([i * n + d for i in cells if cand[i] >> (d - 1) & 1])
+    watch = [i * n + d for i in range(n * n) for d in digits_of(cand[i])]
+    out = []
+    for model in models(clauses, watch, limit):
+        digits = [0] * (n * n)
+        for v in model:
+            i, d = divmod(v - 1, n)
+            digits[i] = d + 1
+        out.append(digits)
+    return out
+
+
+# --- carving ---------------------------------------------------------------------
+
+class _Givens:
+    """Which cells are given, with per-house digit counts so singles are checked in a few lookups."""
+
+    def __init__(self, geo: Geometry, sol: Sequence[int]) -> None:
+        n = geo.n
+        self.geo, self.sol = geo, sol
+        self.given = [True] * (n * n)
+        self.count = [[0] * (n + 1) for _ in geo.houses]  # per house: givens per digit
+        for h, cells in enumerate(geo.houses):
+            for i in cells:
+                self.count[h][sol[i]] += 1
+
+    def remove(self, i: int) -> None:
+        self.given[i] = False
+        for h in self.geo.houses_of[i]:
+            self.count[h][self.sol[i]] -= 1
+
+    def restore(self, i: int) -> None:
+        self.given[i] = True
+        for h in self.geo.houses_of[i]:
+            self.count[h][self.sol[i]] += 1
+
+    def blocked(self, j: int, d: int) -> bool:
+        """Whether a given in one of cell ``j``'s houses is ``d``."""
+        count = self.count
+        return any(count[h][d] for h in self.geo.houses_of[j])
+
+    def single_here(self, i: int) -> bool:
+        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
+        geo, count = self.geo, self.count
+        n = geo.n
+        if sum(1 for d in range(1, n + 1) if any(count[h][d] for h in geo.houses_of[i])) == n - 1:
+            return True
+        d = self.sol[i]
+        given = self.given
+        for h in geo.houses_of[i]:
+            if all(j == i or given[j] or self.blocked(j, d) for j in geo.houses[h]):
+                return True
+        return False
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """(cell, digit) of every given."""
+        return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
+
+
+def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int, ...]]]:
+    """Per cell, the 4-cell rectangles of ``sol`` (digits x y / y x on two rows and two
+    columns) whose swap keeps every house whole: if all four are open, the puzzle has two
+    solutions, so the carve need not run the ladder to learn that a removal fails."""
+    n = geo.n
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(n * n)]
+    for r1 in range(n):
+        for r2 in range(r1 + 1, n):
+            for c1 in range(n):
+                x = sol[r1 * n + c1]
+                for c2 in range(c1 + 1, n):
+                    a, b, c, d = r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2
+                    y = sol[b]
+                    if sol[d] != x or sol[c] != y:
+                        continue
+                    swapped = {a: y, b: x, c: x, d: y}
+                    ok = True
+                    for h in {h for i in swapped for h in geo.houses_of[i]}:
+                        inside = [i for i in swapped if h in geo.houses_of[i]]
+                        if sorted(sol[i] for i in inside) != sorted(swapped[i] for i in inside):
+                            ok = False
+                            break
+                    if ok:
+                        for i in swapped:
+                            out[i].append((a, b, c, d))
+    return out
+
+
+def drop_singles(geo: Geometry, sol: Sequence[int], cells: Sequence[int]) -> _Givens:
+    """All givens, then, in the order of ``cells``, every one the others give back at once by
+    a naked or hidden single: a cheap first carve, sound for any extra constraints."""
+    gv = _Givens(geo, sol)
+    for i in cells:
+        gv.remove(i)
+        if not gv.single_here(i):
+            gv.restore(i)
+    return gv
+
+
+def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, expert_extra: int,
+          extra: Extra = NO_EXTRA) -> tuple[list[bool], list[tuple[int, int]]]:
+    """Which cells stay given, removed in random order while the target tier still solves, and
+    (expert) the givens only a trial brings back, at most ``expert_extra`` of them.
+
+    Givens the others give back at once by a single go first (a cheap test);
+    above easy, every given the target tier still recovers; at expert, a given
+    the hard tier can't recover may also go when one trial on it does, taken
+    during the carve while the board is still rich enough to stay unique.
+    """
+    n = geo.n
+    cells = list(range(n * n))
+    rng.shuffle(cells)
+    gv = drop_singles(geo, sol, cells)
+    if level == Level.EASY and not extra.techniques:
+        return gv.given, []  # singles are the whole easy tier
+    tier = min(level, Level.HARD)
+    trials: list[tuple[int, int]] = []  # expert: givens only a trial brings back, in order
+    # Extra constraints may tell a rectangle's two fillings apart, so only plain houses use them.
+    deadly = deadly_rectangles(geo, sol) if not extra.techniques else [[] for _ in cells]
+    given = gv.given
+    for i in cells:
+        if not given[i]:
+            continue
+        gv.remove(i)
+        if any(not (given[r[0]] or given[r[1]] or given[r[2]] or given[r[3]]) for r in deadly[i]):
+            gv.restore(i)  # an open rectangle: two solutions, whatever the ladder would say
+            continue
+        if not trials and solves(geo, gv.pairs(), tier, until=i, extra=extra):
+            continue
+        if trials and settles(geo, gv.pairs(), trials, until=i, extra=extra):
+            continue
+        # A given the hard tier can't bring back may go at expert when a trial on it
+        # does: taken during the carve, while the board is still rich enough to stay unique.
+        if level == Level.EXPERT and len(trials) < expert_extra and \
+                settles(geo, gv.pairs(), trials + [(i, sol[i])], extra=extra):
+            trials.append((i, sol[i]))
+            continue
+        gv.restore(i)
+    return gv.given, trials

@@ -1,0 +1,84 @@
+"""Inequality signs between neighbours (Futoshiki), plugged into the house ladder.
+
+The signs are ``Extra.less`` pairs (smaller cell, larger cell). Two
+techniques join the house ladder (``bookgen.solve.houses``):
+
+- easy ``sign_known``: a sign next to a placed digit: ``3 < x`` rules 1..3
+  out of x, ``x < 3`` rules 3..N out;
+- medium ``sign_bounds``: a sign between two open cells: the smaller can't
+  reach the larger's highest candidate, the larger can't go down to the
+  smaller's lowest. Applied again and again, it carries bounds along chains
+  (``a < b < c`` keeps a below N - 1 and c above 2).
+
+The SAT encoding adds, per sign, a clause for every pair of digits that would
+break it.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.solve.houses import Extra, Geometry, Run, State, _cut, _cuts_text, cell_name
+from bookgen.solve.latin import full_mask
+
+TECHNIQUE_WEIGHT: dict[str, float] = {"sign_known": 0.6, "sign_bounds": 1.5}
+
+
+def t_sign_known(g: Geometry, st: State, run: Run) -> int:
+    cand, placed = st.cand, st.placed
+    for a, b in st.extra.less:
+        if placed[a] == placed[b]:
+            continue
+        if placed[a]:
+            x = cand[a].bit_length()
+            cuts = _cut(st, [b], (1 << x) - 1)  # b is more than x
+        else:
+            y = cand[b].bit_length()
+            cuts = _cut(st, [a], full_mask(g.n) & ~((1 << (y - 1)) - 1))  # a is less than y
+        if cuts:
+            if run.explain:
+                why = (f"{cell_name(b, g.n)} is more than {cell_name(a, g.n)}, which is {x}" if placed[a] else
+                       f"{cell_name(a, g.n)} is less than {cell_name(b, g.n)}, which is {y}")
+                run.reason = f"{why}, so {_cuts_text(st, cuts)}."
+            return 1
+    return 0
+
+
+def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
+    cand, placed = st.cand, st.placed
+    full = full_mask(g.n)
+    for a, b in st.extra.less:
+        if placed[a] or placed[b]:
+            continue
+        top = cand[b].bit_length()                 # the largest digit b may still be
+        low = (cand[a] & -cand[a]).bit_length()    # the smallest digit a may still be
+        cuts = _cut(st, [a], full & ~((1 << (top - 1)) - 1)) + _cut(st, [b], (1 << low) - 1)
+        if cuts:
+            if run.explain:
+                run.reason = (f"{cell_name(a, g.n)} is less than {cell_name(b, g.n)}; {cell_name(b, g.n)} is "
+                              f"at most {top} and {cell_name(a, g.n)} at least {low}, so "
+                              f"{_cuts_text(st, cuts)}.")
+            return 1
+    return 0
+
+
+TECHNIQUES = (
+    ("sign_known", Level.EASY, t_sign_known),
+    ("sign_bounds", Level.MEDIUM, t_sign_bounds),
+)
+
+
+def extra_for(less: Sequence[tuple[int, int]]) -> Extra:
+    """The house ladder's extra constraints for these signs (smaller cell, larger cell)."""
+    return Extra(TECHNIQUES, tuple(less))
+
+
+def sign_clauses(n: int, less: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """Per sign, one clause per digit pair that breaks it (variable ``cell * n + digit``)."""
+    out = []
+    for a, b in less:
+        for da in range(1, n + 1):
+            for db in range(1, da + 1):
+                out.append([-(a * n + da), -(b * n + db)])
+    return out

@@ -1,0 +1,410 @@
+"""Futoshiki (also sold as Unequal): a Latin square with inequality signs.
+
+Rules: fill an N x N grid (N = 4..9) so that every row and every column
+holds each digit 1..N exactly once. A sign between two neighbouring cells
+says which is smaller: it points at the smaller digit (``<`` and ``>``
+across, ``∧`` and ``∨`` down). Some digits are given.
+
+Representation: a ``Puzzle`` with givens and solution as digit rows and
+``edges`` as ``Edge(a, b, sign)`` with ``a`` before ``b`` (row-major) and
+``sign`` ``<`` (a smaller) or ``>`` (a larger), as in the JSON. Rules are
+``{}``. Solving is the house engine (``bookgen.solve.houses``) on rows and
+columns with the signs plugged in (``bookgen.solve.inequalities``).
+
+Techniques by tier:
+- easy: naked and hidden singles; a sign next to a placed digit (``3 < x``:
+  x is 4 or more);
+- medium: bounds across a sign between open cells, carried along chains
+  (``a < b < c``: a is at most N - 2), naked and hidden pairs;
+- hard: naked and hidden triples, X-wing, XY-wing;
+- expert: one trial on a two-candidate cell refuted by the tiers above;
+  never nested.
+
+Generation: a random Latin square, signs on a random share of the
+neighbouring pairs, then givens and signs removed, mixed in one random
+order (signs a little later), while the target tier still solves (at expert, a few givens that
+only one trial brings back go too). Kept only when graded exactly at the target
+level; the SAT solver proves it unique.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.symmetry import moved_cells
+from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import first_col as _first_col
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
+from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
+from bookgen.core.variant import Technique
+from bookgen.solve.houses import (
+    TECHNIQUE_LEVEL, Extra, Geometry, geometry, run_ladder, settles, solutions, solves,
+)
+from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.latin import random_latin_square
+from bookgen.variants.binarygrid import _shape_problems, all_edges
+from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+
+SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
+ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
+SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
+SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
+EXPERT_EXTRA = 3
+# The hardest level each size reaches reliably (measured; see tests and bench).
+MAX_LEVEL: dict[int, Level] = {4: Level.HARD}  # no 4x4 in 200 grids needed a trial
+# Signs as typed: across (< >) and down (^ v, or ∧ ∨): the sign points at the smaller cell.
+ACROSS = {"<": "<", ">": ">"}
+DOWN = {"^": "<", "\u2227": "<", "v": ">", "V": ">", "\u2228": ">"}
+
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    "naked_single": ("Naked singles", "A cell whose row and column already hold every other digit takes the one left."),
+    "hidden_single": ("Hidden singles", "A digit that fits in only one cell of a row or column goes there."),
+    "sign_known": ("Signs next to a digit", "A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4."),
+    "sign_bounds": ("Sign chains", "Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
+                    "along a chain a < b < c, a can't be N or N\u22121 and c can't be 1 or 2."),
+    "naked_pair": ("Naked pairs", "Two cells of a row or column that can only hold the same two digits take them both."),
+    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a row or column fill them."),
+    "naked_triple": ("Naked triples", "The same with three cells that hold only three digits between them."),
+    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells."),
+    "x_wing": ("X-wing", "A digit that fits only in the same two columns of two rows takes both of those columns there, "
+               "so the rest of both columns can't have it (and the other way round)."),
+    "xy_wing": ("XY-wing", "A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z."),
+    "trial": ("One trial", "Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
+              "the cell holds the other one."),
+}
+LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+
+
+class FutoshikiVariant(HouseGrid):
+    """Futoshiki on 4x4 to 9x9 grids; stateless."""
+
+    name = "futoshiki"
+    aliases: tuple[str, ...] = ("unequal", "inequality")
+    title = "Futoshiki"
+    rules_text: tuple[str, ...] = (
+        "Fill the grid so that every row and every column holds each digit from 1 to N exactly once.",
+        "A sign between two cells points at the smaller digit: in 2 < 5 the point faces the 2.",
+        "Some digits are given; each puzzle has exactly one solution, reachable by logic alone.",
+    )
+    techniques: tuple[Technique, ...] = tuple(
+        Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items()
+        if key not in ("locked_candidates",))
+    sizes: tuple[int, ...] = SIZES
+    default_size = 5
+    weights = TECHNIQUE_WEIGHT
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Futoshiki has no rule options; ``ValueError`` names any given."""
+        if size not in SIZES:
+            raise ValueError(f"Futoshiki size must be from 4 to 9, not {size}")
+        if raw and not isinstance(raw, Mapping):
+            raise ValueError("Futoshiki rules must be a mapping of options")
+        if raw:
+            raise ValueError(f"unknown Futoshiki rule option {sorted(map(str, raw))[0]!r}; Futoshiki has none")
+        return {}
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rule sentences (no options change them)."""
+        return self.rules_text
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably, or None."""
+        if size not in SIZES:
+            return f"Futoshiki size must be from 4 to 9, not {size}"
+        top = MAX_LEVEL.get(size, Level.EXPERT)
+        if level > top:
+            return (f"a {size}\u00d7{size} Futoshiki is never harder than {top.key}; "
+                    "choose a larger size or an easier level")
+        return None
+
+    # --- generation -----------------------------------------------------------------
+
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
+        rules = self.parse_rules(rules, size)
+        problem = self.check_request(size, rules, level)
+        if problem:
+            raise GenerationError(problem)
+        n = size
+        geo = geometry(n)
+        pairs = [(a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)]
+        for _ in range(ATTEMPTS):
+            sol = [d for row in random_latin_square(n, rng) for d in row]
+            chosen = rng.sample(pairs, round(SIGN_SHARE * len(pairs)))
+            less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
+            given, kept = _carve(geo, sol, less, level, rng)
+            givens = [(i, sol[i]) for i in range(n * n) if given[i]]
+            edges = _edges(kept, n)
+            less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
+            extra = extra_for(less)
+            res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
+            if not (res.solved and res.level == level):
+                continue
+            if len(solutions(geo, givens, 2, sign_clauses(n, less))) != 1:
+                raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
+            return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
+                          grade=self.grade_of(res, n), edges=edges)
+        raise GenerationError(
+            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {n}\u00d7{n} Futoshiki "
+            f"in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+
+    # --- the house engine's hooks ---------------------------------------------------
+
+    def geometry_of(self, puzzle: Puzzle) -> Geometry:
+        """Rows and columns."""
+        return geometry(puzzle.size)
+
+    def extra_of(self, puzzle: Puzzle) -> Extra:
+        """The signs, for the ladder."""
+        return extra_for(_less(puzzle))
+
+    def clauses_of(self, puzzle: Puzzle) -> list[list[int]]:
+        """The signs, for the SAT solver."""
+        return sign_clauses(puzzle.size, _less(puzzle))
+
+    def extra_problems(self, puzzle: Puzzle) -> list[str]:
+        """Signs the solution breaks."""
+        problems = []
+        for e in puzzle.edges:
+            a, b = int(puzzle.answer(e.a)), int(puzzle.answer(e.b))
+            if (a < b) != (e.sign == "<"):
+                problems.append(f"sign {e.sign!r} between row {e.a[0] + 1}, column {e.a[1] + 1} and "
+                                f"row {e.b[0] + 1}, column {e.b[1] + 1} does not hold")
+        return problems
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Shaded givens, thin cell lines, a bold frame, and the signs on the shared edges."""
+        n = puzzle.size
+        self.shade_givens(pen, puzzle)
+        for k in range(1, n):
+            pen.line(k, 0, k, n, THIN)
+            pen.line(0, k, n, k, THIN)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        self.draw_digits(pen, puzzle, solved)
+        for e in puzzle.edges:
+            draw_sign(pen, e)
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def fingerprint_clues(self, puzzle: Puzzle, move) -> str:
+        """Each sign as (smaller cell, larger cell) after ``move``: a turned sign still points
+        at the smaller digit."""
+        pairs = ((e.a, e.b) if e.sign == "<" else (e.b, e.a) for e in puzzle.edges)
+        return repr(sorted((move(lo), move(hi)) for lo, hi in pairs))
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """``{"rules": {}, "edges": [{"cells": [[r, c], [r, c]], "sign": "<"}, ...]}``."""
+        return {"rules": {},
+                "edges": [{"cells": [list(e.a), list(e.b)], "sign": e.sign} for e in puzzle.edges]}
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
+        size = data.get("size")
+        if type(size) is not int or size not in SIZES:
+            raise ValueError(f"size must be a whole number from 4 to 9, got {size!r}")
+        rules = self.parse_rules(data.get("rules"), size)
+        givens, solution = data.get("givens"), data.get("solution")
+        digits = "".join(str(d) for d in range(1, size + 1))
+        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        if problems:
+            raise ValueError(problems[0])
+        raw_edges = data.get("edges", [])
+        if not isinstance(raw_edges, list):
+            raise ValueError("edges must be a list")
+        edges = []
+        for k, raw in enumerate(raw_edges):
+            try:
+                (r1, c1), (r2, c2) = raw["cells"]
+                sign = raw["sign"]
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"edge {k + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '<' or '>'}}") from None
+            cells = [(r1, c1), (r2, c2)]
+            if not all(type(v) is int and 0 <= v < size for cell in cells for v in cell) or \
+                    abs(r1 - r2) + abs(c1 - c2) != 1:
+                raise ValueError(f"edge {k + 1}: cells {cells} are not neighbours inside the grid")
+            if sign not in ("<", ">"):
+                raise ValueError(f"edge {k + 1}: sign must be '<' or '>', got {sign!r}")
+            edges.append(Edge(cells[0], cells[1], sign))
+        return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
+
+    # --- text (``bookgen solve``) ------------------------------------------------------
+
+    def sniff_text(self, text: str) -> int:
+        """``<`` or ``>`` between cells say Futoshiki (a KenKen legend with ``:`` wins)."""
+        return 35 if any(ch in text for ch in "<>\u2227\u2228") else 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """Rows of digits and ``.`` with ``<``/``>`` between cells; a line of ``^``/``v`` between two
+        rows puts each sign under the cell it joins to the one below."""
+        rows: list[list[str]] = []
+        cols_of: list[list[int]] = []
+        row_lines: list[_Line] = []
+        edges: list[Edge] = []
+        pending: list[tuple[_Line, int]] = []
+        for line in lines:
+            text = line.text
+            if all(ch in DOWN or ch.isspace() for ch in text):
+                if not rows or pending:
+                    raise PuzzleTextError(file, line.number, _first_col(text), "a line of \u2227/\u2228 "
+                                          "signs must stand between two rows of cells")
+                r = len(rows) - 1
+                for k, ch in enumerate(text):
+                    if ch.isspace():
+                        continue
+                    if k not in cols_of[r]:
+                        raise PuzzleTextError(file, line.number, k + 1, "this sign is not under a cell of the "
+                                              "row above; put it directly under the cell it joins")
+                    c = cols_of[r].index(k)
+                    edges.append(Edge((r, c), (r + 1, c), DOWN[ch]))
+                    pending.append((line, k))
+                continue
+            cells, cols = [], []
+            sign_at: tuple[str, int] | None = None
+            for k, ch in enumerate(text):
+                if ch.isspace():
+                    continue
+                if ch == EMPTY or ch.isdigit():
+                    if ch == "0":
+                        raise PuzzleTextError(file, line.number, k + 1, "Futoshiki digits start at 1; "
+                                              "use . for an empty cell")
+                    if sign_at is not None:
+                        edges.append(Edge((len(rows), len(cells) - 1), (len(rows), len(cells)), sign_at[0]))
+                        sign_at = None
+                    cells.append(ch)
+                    cols.append(k)
+                elif ch in ACROSS:
+                    if not cells or sign_at is not None:
+                        raise PuzzleTextError(file, line.number, k + 1, "a sign must stand between two cells")
+                    sign_at = (ACROSS[ch], k)
+                else:
+                    raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}; Futoshiki cells are "
+                                          "digits or . (empty), with < or > between cells and ^ or v below")
+            if sign_at is not None:
+                raise PuzzleTextError(file, line.number, sign_at[1] + 1, "a sign must stand between two cells; "
+                                      "this one has no cell on its right")
+            pending = []
+            rows.append(cells)
+            cols_of.append(cols)
+            row_lines.append(line)
+        if pending:
+            line, k = pending[0]
+            raise PuzzleTextError(file, line.number, k + 1, "signs below the last row join nothing")
+        if not rows:
+            raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+        n = _square(rows, row_lines, SIZES, self.title, file)
+        check_digits(rows, row_lines, n, self.title, PuzzleTextError, file)
+        rules = _rules(self, options, n, header, file)
+        blank = tuple(EMPTY * n for _ in range(n))
+        edges.sort(key=lambda e: (e.a, e.b))
+        return Puzzle(self.name, n, rules, tuple("".join(r) for r in rows), blank, edges=tuple(edges))
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        return self.name + "\n" + "\n".join(self.text_lines(puzzle, puzzle.givens, ascii=True)) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """Cells four columns apart with ``<``/``>`` between them and ``^``/``v`` lines between rows."""
+        n = puzzle.size
+        right: dict[tuple[int, int], str] = {}
+        below: dict[tuple[int, int], str] = {}
+        for e in puzzle.edges:
+            if e.a[0] == e.b[0]:
+                right[e.a] = e.sign
+            else:
+                below[e.a] = "^" if e.sign == "<" else "v"
+        out = []
+        for r, row in enumerate(rows):
+            out.append("".join((f" {right.get((r, c - 1), ' ')} " if c else "") + ch for c, ch in enumerate(row)))
+            if r + 1 < n:
+                out.append("   ".join(below.get((r, c), " ") for c in range(n)).rstrip())
+        return out
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """``6 givens`` and ``14 signs``."""
+        return [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens", f"{len(puzzle.edges)} signs"]
+
+
+def draw_sign(pen: Pen, edge: Edge) -> None:
+    """A chevron on the shared edge, pointing at the smaller cell, on a white disc."""
+    (r1, c1), (r2, c2) = edge.a, edge.b
+    x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
+    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
+    # The point faces the smaller cell: towards a for '<', towards b for '>'.
+    dx, dy = (c2 - c1, r2 - r1) if edge.sign == ">" else (c1 - c2, r1 - r2)
+    tip = (x + 0.09 * dx, y + 0.09 * dy)
+    for side in (1, -1):
+        end = (x - 0.09 * dx + side * 0.11 * dy, y - 0.09 * dy + side * 0.11 * dx)
+        pen.line(end[0], end[1], tip[0], tip[1], BOLD)
+
+
+def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], level: Level,
+           rng: random.Random) -> tuple[list[bool], list[tuple[int, int]]]:
+    """Givens and signs both removed in one random order (signs a little later), while the
+    target tier still solves; at expert a given only one trial brings back may also go.
+
+    Mixing the two, rather than all givens before any sign, grades at hard about
+    twice as often (measured on 5x5) and still leaves more signs than givens.
+    """
+    n = geo.n
+    given = [True] * (n * n)
+    signs = set(less)
+    # Signs tend to come later, so most puzzles keep more signs than givens, as players expect.
+    keyed = [(rng.random(), "g", i) for i in range(n * n)] + [(SIGN_LAG + rng.random(), "s", x) for x in less]
+    clues = [(kind, x) for _, kind, x in sorted(keyed, key=lambda t: t[0])]
+    tier = min(level, Level.HARD)
+    trials: list[tuple[int, int]] = []
+
+    def state() -> tuple[list[tuple[int, int]], Any]:
+        return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
+
+    for kind, x in clues:
+        if kind == "g":
+            given[x] = False
+        else:
+            signs.discard(x)
+        givens, extra = state()
+        if settles(geo, givens, trials, extra=extra) if trials else solves(geo, givens, tier, extra=extra):
+            continue
+        if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
+                settles(geo, givens, [*trials, (x, sol[x])], extra=extra):
+            trials.append((x, sol[x]))
+            continue
+        if kind == "g":
+            given[x] = True
+        else:
+            signs.add(x)
+    return given, sorted(signs)
+
+
+def _edges(less: Sequence[tuple[int, int]], n: int) -> tuple[Edge, ...]:
+    out = []
+    for small, big in less:
+        a, b = min(small, big), max(small, big)
+        out.append(Edge(divmod(a, n), divmod(b, n), "<" if a == small else ">"))
+    return tuple(sorted(out, key=lambda e: (e.a, e.b)))
+
+
+def _less(puzzle: Puzzle) -> list[tuple[int, int]]:
+    return _less_of(puzzle.edges, puzzle.size)
+
+
+def _less_of(edges: Sequence[Edge], n: int) -> list[tuple[int, int]]:
+    """(smaller cell, larger cell) per sign, in the edges' order."""
+    out = []
+    for e in edges:
+        a, b = e.a[0] * n + e.a[1], e.b[0] * n + e.b[1]
+        out.append((a, b) if e.sign == "<" else (b, a))
+    return out
+
+
+FUTOSHIKI = FutoshikiVariant()

@@ -1,0 +1,290 @@
+"""Sudoku (and Sudoku X with ``diagonal: true``).
+
+Rules: fill an N x N grid (N = 4, 6, 8 or 9) so that every row, every column
+and every box (2x2, 2x3, 2x4 or 3x3 cells: R rows by C columns, R x C = N)
+holds each digit 1..N exactly once. With ``diagonal: true`` (Sudoku X) both
+main diagonals hold every digit once too.
+
+Representation: a ``Puzzle`` with ``variant="sudoku"``, givens as N row
+strings of digits and ``.``, the solution as N digit strings, and rules
+``{"box": (R, C), "diagonal": bool}`` (the box is fixed by the size; JSON
+writes it as a list). Solving, grading and counting are the house engine
+(``bookgen.solve.houses``): rows and columns of a Latin square plus the
+boxes and, for Sudoku X, the diagonals as extra houses.
+
+Techniques by tier:
+- easy: naked singles (a cell with one candidate left), hidden singles (a
+  digit that fits only one cell of a row, column, box or diagonal);
+- medium: locked candidates (pointing and claiming: a digit of a box
+  confined to one row or column, or the other way round), naked and hidden
+  pairs;
+- hard: naked and hidden triples, X-wing, XY-wing;
+- expert: one trial on a two-candidate cell refuted by the tiers above;
+  never nested.
+
+Generation: a random full grid (depth first, fewest candidates first, digits
+in random order), then givens are removed in random order: first every
+given the others give back at once by a single, then (above easy) every
+given the target tier's techniques still recover; at expert, a given the
+hard tier can't recover may also go when one trial on it does (a few per
+puzzle, taken during the carve while the board is rich enough to stay
+unique). The result is kept only when the ladder grades it exactly at the
+target level, and the SAT solver proves it unique.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
+from bookgen.core.types import EMPTY, GenerationError, Puzzle
+from bookgen.core.variant import Technique
+from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder, solutions
+from bookgen.variants.binarygrid import _shape_problems
+from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+
+BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
+SIZES: tuple[int, ...] = tuple(BOXES)
+ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: about 1 in 9 grades hard)
+FILL_BUDGET = 20000    # search nodes for one random full grid
+EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
+DIAGONAL_GAP = 0.27    # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
+# The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
+MAX_LEVEL: dict[tuple[int, bool], Level] = {
+    (4, False): Level.EASY, (4, True): Level.EASY,
+    (6, False): Level.EASY,  # 0 mediums in 200 minimal 6x6 grids; with diagonals all levels occur
+}
+
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    "naked_single": ("Naked singles", "A cell whose row, column and box already hold every other digit takes the one left."),
+    "hidden_single": ("Hidden singles", "A digit that fits in only one cell of a row, column or box goes there."),
+    "locked_candidates": ("Locked candidates", "If a digit of a box can only go in one row (or column), the rest of that row can't have it; "
+                          "and if a digit of a row can only go in one box, the rest of that box can't."),
+    "naked_pair": ("Naked pairs", "Two cells of a row, column or box that can only hold the same two digits take them both: no other cell there can."),
+    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a row, column or box fill them: those cells hold nothing else."),
+    "naked_triple": ("Naked triples", "The same with three cells that hold only three digits between them."),
+    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells of a row, column or box."),
+    "x_wing": ("X-wing", "A digit that fits only in the same two columns of two rows fills those four corners two ways; "
+               "either way the rest of both columns can't have it (and the same with rows and columns swapped)."),
+    "xy_wing": ("XY-wing", "A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
+                "so a cell that sees both can't be z."),
+    "trial": ("One trial", "Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
+              "the cell holds the other one."),
+}
+
+
+class SudokuVariant(HouseGrid):
+    """Sudoku on 4x4 to 9x9 grids, optionally with both diagonals (Sudoku X); stateless."""
+
+    name = "sudoku"
+    relabel = True  # the digits are only labels: any permutation is the same puzzle
+    aliases: tuple[str, ...] = ("classic-sudoku",)
+    title = "Sudoku"
+    rules_text: tuple[str, ...] = (
+        "Fill the grid so that every row, every column and every bold box holds each digit "
+        "from 1 to N exactly once.",
+        "Some digits are given; they can't be changed.",
+        "Each puzzle has exactly one solution, reachable by logic alone.",
+    )
+    techniques: tuple[Technique, ...] = tuple(
+        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    sizes: tuple[int, ...] = SIZES
+    default_size = 9
+
+    # --- rules ----------------------------------------------------------------------
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Complete and check the rule options; ``ValueError`` with a one-line message.
+
+        ``box`` is fixed by the size; a box that belongs to another Sudoku size
+        (a section listing several sizes) is replaced by this size's box.
+        """
+        if size not in SIZES:
+            raise ValueError(f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
+        raw = {} if raw is None else raw
+        if not isinstance(raw, Mapping):
+            raise ValueError("Sudoku rules must be a mapping of options")
+        unknown = sorted(str(k) for k in raw if k not in ("box", "diagonal"))
+        if unknown:
+            raise ValueError(f"unknown Sudoku rule option {unknown[0]!r}; expected diagonal (or box)")
+        diagonal = raw.get("diagonal", False)
+        if type(diagonal) is not bool:
+            raise ValueError(f"diagonal must be true or false, got {diagonal!r}")
+        box = BOXES[size]
+        if "box" in raw:
+            got = raw["box"]
+            ok = isinstance(got, (list, tuple)) and len(got) == 2 and all(type(x) is int for x in got)
+            if not ok or (tuple(got) != box and tuple(got) not in BOXES.values()):
+                raise ValueError(f"a {size}\u00d7{size} Sudoku has boxes of {box[0]}\u00d7{box[1]} cells "
+                                 f"(box: [{box[0]}, {box[1]}]), not {got!r}")
+        return {"box": box, "diagonal": diagonal}
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rule sentences for these options (Sudoku X adds the diagonals)."""
+        lines = list(self.rules_text)
+        if rules.get("diagonal"):
+            lines.insert(1, "Sudoku X: both long diagonals, marked in the grid, also hold each digit once.")
+        return tuple(lines)
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably, or None."""
+        if size not in SIZES:
+            return f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
+        top = MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
+        if level > top:
+            grid = f"{size}\u00d7{size}"
+            return (f"a {grid} Sudoku{' X' if rules.get('diagonal') else ''} is never harder than "
+                    f"{top.key}; choose a larger size or an easier level")
+        return None
+
+    # --- generation -----------------------------------------------------------------
+
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle that grades exactly ``level``; ``GenerationError`` when out of budget."""
+        rules = self.parse_rules(rules, size)
+        problem = self.check_request(size, rules, level)
+        if problem:
+            raise GenerationError(problem)
+        geo = _geometry(size, rules)
+        for _ in range(ATTEMPTS):
+            sol = random_filling(geo, rng, FILL_BUDGET)
+            if sol is None:
+                continue
+            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+            givens = [(i, sol[i]) for i in range(size * size) if given[i]]
+            res = run_ladder(geo, givens, Level.EXPERT)
+            if not (res.solved and res.level == level):
+                continue
+            if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
+                raise AssertionError("ladder-solved Sudoku is not unique: engine bug")
+            return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
+                          grade=self.grade_of(res, size))
+        raise GenerationError(
+            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
+            f"Sudoku{' X' if rules['diagonal'] else ''} in {ATTEMPTS} attempts; "
+            "try another seed, a lower level or a larger grid")
+
+    # --- the house engine's hooks ---------------------------------------------------
+
+    def geometry_of(self, puzzle: Puzzle) -> Geometry:
+        """Rows, columns, boxes and (Sudoku X) the diagonals."""
+        return _geometry(puzzle.size, puzzle.rules)
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Shaded givens, thin cell lines, bold box lines and frame, diagonals for Sudoku X."""
+        n = puzzle.size
+        rows, cols = BOXES[n]
+        self.shade_givens(pen, puzzle)
+        if puzzle.rules.get("diagonal"):
+            # The diagonals run corner to corner in every diagonal cell, but stop short of
+            # the middle where the digit goes, so no digit is struck through.
+            g = DIAGONAL_GAP
+            for k in range(n):
+                pen.line(k, k, k + g, k + g, THIN)
+                pen.line(k + 1 - g, k + 1 - g, k + 1, k + 1, THIN)
+                pen.line(n - k, k, n - k - g, k + g, THIN)
+                pen.line(n - k - 1 + g, k + 1 - g, n - k - 1, k + 1, THIN)
+        for k in range(1, n):
+            pen.line(k, 0, k, n, BOLD if k % cols == 0 else THIN)
+            pen.line(0, k, n, k, BOLD if k % rows == 0 else THIN)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        self.draw_digits(pen, puzzle, solved)
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """``{"rules": {"box": [R, C], "diagonal": false}}``."""
+        return {"rules": {"box": list(puzzle.rules["box"]), "diagonal": puzzle.rules["diagonal"]}}
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
+        size = data.get("size")
+        if type(size) is not int or size not in SIZES:
+            raise ValueError(f"size must be one of {', '.join(map(str, SIZES))}, got {size!r}")
+        raw_rules = data.get("rules")
+        if isinstance(raw_rules, Mapping) and "box" in raw_rules and \
+                (not isinstance(raw_rules["box"], (list, tuple)) or tuple(raw_rules["box"]) != BOXES[size]):
+            box = BOXES[size]
+            raise ValueError(f"a {size}\u00d7{size} Sudoku has boxes [{box[0]}, {box[1]}], not {raw_rules['box']!r}")
+        rules = self.parse_rules(raw_rules, size)
+        givens, solution = data.get("givens"), data.get("solution")
+        digits = "".join(str(d) for d in range(1, size + 1))
+        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        if problems:
+            raise ValueError(problems[0])
+        return Puzzle(self.name, size, rules, tuple(givens), tuple(solution))
+
+    # --- text (``bookgen solve``) ------------------------------------------------------
+
+    def sniff_text(self, text: str) -> int:
+        """Digits 2..9 in a grid say Sudoku (a legend with ``:`` says KenKen first)."""
+        return 20 if any(ch in text for ch in "23456789") else 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """Rows of digits with ``.`` (or ``0``) for an empty cell; ``|`` and rule lines are ignored."""
+        rows: list[list[str]] = []
+        row_lines: list[_Line] = []
+        for line in lines:
+            if all(ch in "-+|=_ " for ch in line.text):
+                continue  # a box rule such as ------+-------+------
+            cells = []
+            for k, ch in enumerate(line.text):
+                if ch.isspace() or ch == "|":
+                    continue
+                if ch in "0.":
+                    cells.append(EMPTY)
+                elif ch in "123456789":
+                    cells.append(ch)
+                else:
+                    raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}; Sudoku cells "
+                                          "are digits, or . (or 0) for an empty cell")
+            rows.append(cells)
+            row_lines.append(line)
+        if not rows:
+            raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+        n = _square(rows, row_lines, SIZES, self.title, file)
+        check_digits(rows, row_lines, n, self.title, PuzzleTextError, file)
+        rules = _rules(self, options, n, header, file)
+        blank = tuple(EMPTY * n for _ in range(n))
+        return Puzzle(self.name, n, rules, tuple("".join(r) for r in rows), blank)
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        head = self.name + (" diagonal=true" if puzzle.rules.get("diagonal") else "")
+        return head + "\n" + "\n".join(self.text_lines(puzzle, puzzle.givens, ascii=True)) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """``rows`` with ``|`` between boxes and a rule line between bands of boxes."""
+        n = puzzle.size
+        box_rows, box_cols = BOXES[n]
+        out = []
+        for r, row in enumerate(rows):
+            if r and r % box_rows == 0:
+                out.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
+            out.append(" | ".join(" ".join(row[c:c + box_cols]) for c in range(0, n, box_cols)))
+        return out
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """``30 givens`` (and ``diagonals`` for Sudoku X)."""
+        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        if puzzle.rules.get("diagonal"):
+            parts.append("diagonals")
+        return parts
+
+
+def _geometry(n: int, rules: Mapping[str, Any]) -> Geometry:
+    return geometry(n, BOXES[n], bool(rules.get("diagonal")))
+
+
+SUDOKU = SudokuVariant()

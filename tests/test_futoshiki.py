@@ -1,0 +1,143 @@
+"""Futoshiki: the sign techniques, SAT against brute force, text format, drawing."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import RecordingPen
+from bookgen.core.rng import rng_for
+from bookgen.core.types import Edge
+from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
+from bookgen.solve.houses import LADDER, Run, State, geometry, solutions
+from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.latin import bit
+from bookgen.variants.futoshiki import FUTOSHIKI
+
+G5 = geometry(5)
+
+
+def _state(less, cands=None) -> State:
+    st = State(G5, extra_for(less))
+    for (r, c), digits in (cands or {}).items():
+        st.cand[r * 5 + c] = sum(bit(d) for d in digits)
+    return st
+
+
+def _house_techniques_fire(st: State) -> list[str]:
+    out = []
+    for name, fn in LADDER:
+        trial = st.copy()
+        if fn(trial.board, trial, Run()):
+            out.append(name)
+    return out
+
+
+def test_sign_next_to_a_digit():
+    # r1c1 is 3 and r1c1 < r1c2: r1c2 is 4 or 5.
+    st = _state([(0, 1)])
+    st.give(0, 3)
+    st.queued = len(st.fresh)  # the givens' own placement is done
+    assert _house_techniques_fire(st) == []
+    run = Run(explain=True)
+    assert TECHNIQUES[0][2](G5, st, run) == 1
+    assert st.cand[1] == bit(4) | bit(5) and "which is 3" in run.reason
+
+
+def test_sign_chain_bounds():
+    # r1c1 < r1c2 < r1c3, nothing placed: the ends can't be 4, 5 and 1, 2.
+    st = _state([(0, 1), (1, 2)])
+    assert _house_techniques_fire(st) == []
+    assert TECHNIQUES[0][2](G5, st, Run()) == 0  # no placed digit: the easy sign rule can't start
+    bounds = TECHNIQUES[1][2]
+    while bounds(G5, st, Run()):
+        pass
+    assert st.cand[0] == bit(1) | bit(2) | bit(3)
+    assert st.cand[1] == bit(2) | bit(3) | bit(4)
+    assert st.cand[2] == bit(3) | bit(4) | bit(5)
+
+
+def _latin4() -> list[tuple[int, ...]]:
+    rows = list(permutations(range(1, 5)))
+    out = []
+    for a in rows:
+        for b in rows:
+            for c in rows:
+                for d in rows:
+                    g = a + b + c + d
+                    if all(len({g[r * 4 + k] for r in range(4)}) == 4 for k in range(4)):
+                        out.append(g)
+    return out
+
+
+def test_sat_counts_agree_with_brute_force_on_4x4():
+    squares = _latin4()
+    assert len(squares) == 576  # the known number of Latin squares of order 4
+    geo = geometry(4)
+    pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+    pairs += [(r * 4 + c, r * 4 + c + 4) for r in range(3) for c in range(4)]
+    rng = random.Random(12)
+    for _ in range(50):
+        base = rng.choice(squares)
+        signs = rng.sample(pairs, rng.randint(0, 8))
+        less = [(a, b) if base[a] < base[b] else (b, a) for a, b in signs]
+        if less and rng.random() < 0.2:
+            less[0] = less[0][::-1]  # a sign that may contradict
+        givens = [(i, base[i]) for i in rng.sample(range(16), rng.randint(0, 4))]
+        expect = [s for s in squares if all(s[i] == d for i, d in givens) and all(s[a] < s[b] for a, b in less)]
+        got = solutions(geo, givens, 2, sign_clauses(4, less))
+        assert len(got) == min(2, len(expect))
+        assert all(tuple(s) in expect for s in got)
+
+
+def test_text_round_trip_and_solve():
+    puzzle = FUTOSHIKI.generate(5, {}, Level.MEDIUM, rng_for("f0" * 8))
+    text = to_text(puzzle)
+    back = parse_text(text, "f.txt")
+    assert (back.variant, back.givens, back.edges) == (puzzle.variant, puzzle.givens, puzzle.edges)
+    no_header = parse_text(text.split("\n", 1)[1], "f.txt")
+    assert no_header.variant == "futoshiki" or not any(ch in text for ch in "<>")
+    report = solve_report(back, explain=True)
+    assert report.code == 0 and report.solution == puzzle.solution
+
+
+def test_typed_puzzle_with_all_four_signs():
+    text = ("futoshiki\n.   < .   .   .   .\n^\n.   .   .   .   > .\n                v\n"
+            ".   .   .   .   .\n.   .   .   .   .\n.   .   .   .   .\n").replace("   < ", " < ").replace("   > ", " > ")
+    puzzle = parse_text(text, "t.txt")
+    assert set(puzzle.edges) == {Edge((0, 0), (0, 1), "<"), Edge((0, 0), (1, 0), "<"),
+                                 Edge((1, 3), (1, 4), ">"), Edge((1, 4), (2, 4), ">")}
+
+
+@pytest.mark.parametrize("text,where,message", [
+    ("futoshiki\n. < < .\n. . . .\n. . . .\n. . . .\n", "2:5", "between two cells"),
+    ("futoshiki\n. . . .\n ^\n. . . .\n. . . .\n. . . .\n", "3:2", "not under a cell"),
+    ("futoshiki\n. . . 5\n. . . .\n. . . .\n. . . .\n", "2", "digit 5 in a 4\u00d74"),
+    ("futoshiki\n. . . 0\n. . . .\n. . . .\n. . . .\n", "2:7", "digits start at 1"),
+])
+def test_bad_text_is_located(text, where, message):
+    with pytest.raises(PuzzleTextError) as info:
+        parse_text(text, "bad.txt")
+    assert str(info.value).startswith(f"bad.txt:{where}:") and message in str(info.value)
+
+
+def test_signs_point_at_the_smaller_cell():
+    puzzle = parse_text("futoshiki\n1 < . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n", "p.txt")
+    pen = RecordingPen()
+    FUTOSHIKI.draw(pen, puzzle)
+    strokes = [op for op in pen.ops if op[0] == "line" and op[2] != op[4] and op[1] != op[3]]
+    assert len(strokes) == 2
+    tips = {(round(op[3], 2), round(op[4], 2)) for op in strokes}
+    assert tips == {(0.91, 0.5)}  # both strokes meet left of the edge at x=1: pointing at r1c1
+    assert FUTOSHIKI.validate(puzzle.__class__(**{**puzzle.__dict__, "solution": (
+        "12345", "23451", "34512", "45123", "51234")})) == []
+
+
+def test_rules_and_requests():
+    assert FUTOSHIKI.parse_rules(None, 5) == {}
+    with pytest.raises(ValueError, match="has none"):
+        FUTOSHIKI.parse_rules({"diagonal": True}, 5)
+    assert "never harder than hard" in FUTOSHIKI.check_request(4, {}, Level.EXPERT)
