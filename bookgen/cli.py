@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, List, Optional
@@ -24,7 +25,7 @@ from bookgen.plan import plan_report
 from bookgen.series import repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
 
 EXIT_FAIL = 1
@@ -83,13 +84,20 @@ def _progress(enabled: bool, what: str = "generating"):
     if not enabled:
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn,
+    )
 
     bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), transient=True, console=Console(stderr=True))
+                   TimeElapsedColumn(), "eta", TimeRemainingColumn(), transient=True,
+                   console=Console(stderr=True))
     task = bar.add_task(what, total=None)
+    phase = [what]
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int, stage: str | None = None) -> None:
+        if stage and stage != phase[0]:  # a new phase: its own bar and ETA (laying out the PDF, pages)
+            phase[0] = stage
+            bar.reset(task, total=total, description=stage)
         bar.update(task, completed=done, total=total)
 
     return bar, update
@@ -139,12 +147,14 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
                    f"{'s' if workers > 1 else ''}", err=True)
     bar, update = _progress(not quiet and sys.stderr.isatty())
     warnings: list[str] = []
+    summary: dict = {}
+    started = time.monotonic()
     try:
         if bar:
             with bar:
-                written = build_book(book, out, workers, update, warnings.append, complete)
+                written = build_book(book, out, workers, update, warnings.append, complete, summary)
         else:
-            written = build_book(book, out, workers, None, warnings.append, complete)
+            written = build_book(book, out, workers, None, warnings.append, complete, summary)
     except OutputError as exc:
         _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
@@ -153,7 +163,9 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
         typer.echo(f"warning: {message}", err=True)
     if not quiet:
         count = sum(s.count for s in book.sections)
-        typer.echo(f"wrote {', '.join(map(str, written))} ({count} puzzles)", err=True)
+        took = time.monotonic() - started
+        typer.echo(f"wrote {', '.join(map(str, written))}: {summary.get('pages', 0)} pages, {count} puzzles "
+                   f"in {took:.1f} s", err=True)
 
 
 @app.command()
@@ -190,7 +202,12 @@ def _check(file: Path, done: list[int], others: list[Path]) -> tuple[int, list[s
         data = read_book_json(file)
         references = [(str(other), read_book_json(other)) for other in others]
     except CheckError as exc:
-        _fail(str(exc))
+        message = str(exc)
+        if "not valid JSON" in message:
+            message += ("; 'check' expects the book JSON file that 'bookgen build' writes beside the PDF"
+                        + (f" (for {file}, run 'bookgen build {file}' first)"
+                           if file.suffix.lower() in (".yaml", ".yml") else ""))
+        _fail(message)
     bar, show = _progress(sys.stderr.isatty(), "checking")
 
     def update(checked: int, total: int) -> None:
@@ -254,6 +271,18 @@ def _plan(config: Path, workers: int) -> str:
         return plan_report(book, workers)
     except BuildError as exc:
         _fail(str(exc))
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"bookgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Printable puzzle books with proven-unique, deduction-solvable puzzles."""
 
 
 @app.command()
