@@ -70,15 +70,15 @@ def sentence(reason: str) -> str:
     return text if text.endswith(".") else text + "."
 
 
-def _intro(section: str) -> str:
-    return (f"The first puzzle of \u201c{section}\u201d, solved step by step with the techniques of "
-            "the previous pages, easiest first. Each small grid shows the position after its step; "
-            "the cells that step filled are outlined.")
+def _intro(section: str, t=str) -> str:
+    return t("The first puzzle of \u201c{section}\u201d, solved step by step with the techniques of "
+             "the previous pages, easiest first. Each small grid shows the position after its step; "
+             "the cells that step filled are outlined.").format(section=section)
 
 
-def walkthrough_title(number: int) -> str:
-    """The walkthrough's heading, also its line in the contents."""
-    return f"Puzzle {number}, step by step"
+def walkthrough_title(number: int, t=str) -> str:
+    """The walkthrough's heading, also its line in the contents (``t`` translates)."""
+    return t("Puzzle {number}, step by step").format(number=number)
 
 
 def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
@@ -96,7 +96,7 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     n = puzzle.size
 
     steps, reached, solved = variant.explain(puzzle)
-    titles = {t.name: t.title for t in variant.techniques}
+    titles = {t.name: doc.t(t.title) for t in variant.techniques}
     state = [list(row) for row in puzzle.givens]
     states = []
     for step in steps:
@@ -105,8 +105,8 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
         states.append(tuple("".join(row) for row in state))
 
     # the first page: heading, intro, the puzzle; the steps below it
-    y = doc.heading(walkthrough_title(number), y1, draw=False) + st.heading * 0.9
-    intro = tuple(doc.wrap(_intro(section), body, width))
+    y = doc.heading(walkthrough_title(number, doc.t), y1, draw=False) + st.heading * 0.9
+    intro = tuple(doc.wrap(_intro(section, doc.t), body, width))
     y -= len(intro) * body * 1.38 + body * 0.8
     cell = min(st.min_cell * 0.9, width * 0.5 / n, height * 0.3 / n)  # leave room for steps
     cell = max(cell, st.min_type / smallest_text(variant, puzzle))  # but keep its type legible
@@ -127,7 +127,8 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
         blocks.append((i, lines, len(head), max(snap + BOLD if step.cells else 0.0, lead * len(lines))))
     if not solved:
         empty = sum(ch == EMPTY for row in reached for ch in row)
-        note = f"Here the techniques run out with {empty} cells left."
+        note = doc.nt("Here the techniques run out with {count} cell left.",
+                      "Here the techniques run out with {count} cells left.", empty).format(count=empty)
         lines = tuple(doc.wrap(note, small, column_w, bold=True))
         blocks.append((-1, lines, len(lines), lead * len(lines)))
 
@@ -157,14 +158,15 @@ def draw_part(doc, walk: Walkthrough, part: int, number: int, page: int | None) 
     n = walk.puzzle.size
     area_top = y1
     if part == 0:
-        y = doc.heading(walkthrough_title(number), y1) + st.heading * 0.9
+        y = doc.heading(walkthrough_title(number, doc.t), y1) + st.heading * 0.9
         for line in walk.intro:
             y -= body * 1.38
             doc.text(x0, y, line, body)
         y -= body * 0.8
         grid = n * walk.cell
         left = x0 + (x1 - x0 - grid) / 2
-        caption = f"Puzzle {number}" + (f", page {page}" if page else "")
+        caption = (doc.t("Puzzle {number}, page {page}") if page else doc.t("Puzzle {number}")).format(
+            number=number, page=page)
         doc.text(left, y - small * ASCENT, caption, small, grey=0.2)
         y -= small * ASCENT + small * 0.9
         variant.draw(CanvasPen(doc.canvas, left, y, walk.cell, THIN, BOLD), walk.puzzle, solved=False)
