@@ -33,7 +33,7 @@ from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.layout.textfit import (
     answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
-from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
+from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, step_text, walkthrough_title
 from bookgen.variants.registry import get_variant
 
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
@@ -528,7 +528,7 @@ def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: 
     steps = example_steps(variant, example)
     indent = doc.width("0. ", small, bold=True)
     titles = {t.name: doc.t(t.title) for t in variant.techniques}
-    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {sentence(step.reason)}", small,
+    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {step_text(doc, variant, step)}", small,
                      x1 - x0 - indent) for step in steps]
     text_h = sum(len(lines) for lines in said) * small * 1.35
     y = top - body * ASCENT

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from bookgen.core.pen import BOLD as BOLD_STROKE
 from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Step
+from bookgen.i18n import DEFAULT
 from bookgen.layout.fonts import ASCENT
 from bookgen.layout.geometry import BOLD, THIN
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -68,6 +69,17 @@ def sentence(reason: str) -> str:
     """A step's reason as a printed sentence: capitalised, with a full stop."""
     text = reason[:1].upper() + reason[1:]
     return text if text.endswith(".") else text + "."
+
+
+def step_text(doc, variant, step) -> str:
+    """What a step says under its technique's name. In English, the engine's reason, which
+    names the cells it fills and why; the reasons are not in the catalogs yet, so in another
+    language the step names each cell it fills and the symbol it gets."""
+    if doc.cover.language == DEFAULT:
+        return sentence(step.reason)
+    cells = [doc.t("row {row}, column {column}: {symbol}").format(
+        row=r + 1, column=c + 1, symbol=variant.symbol_text(symbol)) for (r, c), symbol in step.cells]
+    return sentence("; ".join(cells)) if cells else ""
 
 
 def _intro(section: str, t=str) -> str:
@@ -123,7 +135,7 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     blocks: list[tuple[int, tuple[str, ...], int, float]] = []  # step, lines, bold lines, height
     for i, step in enumerate(steps):
         head = doc.wrap(f"{i + 1}. {titles.get(step.technique, step.technique)}", small, text_w, bold=True)
-        lines = (*head, *doc.wrap(sentence(step.reason), small, text_w))
+        lines = (*head, *doc.wrap(step_text(doc, variant, step), small, text_w))
         blocks.append((i, lines, len(head), max(snap + BOLD if step.cells else 0.0, lead * len(lines))))
     if not solved:
         empty = sum(ch == EMPTY for row in reached for ch in row)
