@@ -1,6 +1,6 @@
 """The message ids the code marks for translation, found the way ``pybabel extract``
 finds them (see babel.cfg): string literals passed to ``N_``, ``t``/``doc.t`` and, in
-pairs, to ``nt``/``doc.nt`` and ``Plural``."""
+pairs, to ``nt``/``doc.nt``, ``ngettext`` and ``Plural``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
 SINGULAR = {"N_", "t"}
-PLURAL = {"nt", "Plural"}
+PLURAL = {"nt", "ngettext", "Plural"}
 
 
 def _name(func: ast.expr) -> str:
