@@ -5,6 +5,7 @@ pairs, to ``nt``/``doc.nt``, ``ngettext`` and ``Plural``."""
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
@@ -24,6 +25,7 @@ def _literal(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
+@lru_cache(maxsize=1)
 def extract() -> dict[str | tuple[str, str], list[str]]:
     """msgid (or (singular, plural)) -> where it is used, for every marked message."""
     found: dict = {}

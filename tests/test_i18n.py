@@ -179,3 +179,53 @@ def test_a_czech_book_prints_czech_and_stays_deterministic(write_config, tmp_pat
         assert words in text, words
     for english in ("How to play", "Contents", "Answers on", "Techniques you'll need", "Puzzle 1"):
         assert english not in text, english
+
+
+def test_worksheet_rule_boxes_hold_every_language():
+    """The rules box of a worksheet holds each variant's rules, translated, on the narrowest
+    worksheet page (A4), for every rule set the tests know: measured with the layout's own
+    line breaking and type sizes."""
+    from bookgen.config import TRIMS
+    from bookgen.layout.geometry import PageSpec, Style, Trim
+    from bookgen.layout.render import reminder_height, reminder_lines
+
+    spec = PageSpec(Trim("a4", *TRIMS["a4"]), False, mirrored=False)
+    x0, _, x1, _ = spec.safe(1, 0.0)
+    combos = {"takuzu": [{}, {"max_run": 3}], "tango": [{}, {"max_run": 3, "unique_lines": True}],
+              "kenken": [{}, {"ops": ["+", "-"], "show_ops": False}, {"singles": "none", "max_cage": 6}],
+              "sudoku": [{}, {"diagonal": True}], "futoshiki": [{}]}
+    for large in (False, True):
+        style = Style(large)
+        for language in languages():
+            t = translation(language)
+            for name, options in combos.items():
+                variant = get_variant(name)
+                for raw in options:
+                    rules = [t(line) for line in variant.rules_for(variant.parse_rules(raw, 8))]
+                    text = " ".join(rules[:-1] if len(rules) > 2 else rules)
+                    reminder = t("{name} rules: {text}").format(name=t(variant.title), text=text)
+                    size, lines = reminder_lines(reminder, x1 - x0, style)
+                    assert len(lines) * size * 1.35 <= reminder_height(style) - 10 + 0.01, (
+                        language, name, raw, large, size, len(lines))
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_translated_headings_fit_a_6x9_page(write_config, large):
+    """Every translated heading ("Jak hrát Kalkudoku", "Калькудоку: приёмы", the walkthrough's)
+    fits one line of a 6 x 9 in page at no less than its floor: the config check measures the
+    book's headings in its language and would refuse the page otherwise."""
+    from bookgen.layout.geometry import Style
+    from bookgen.layout.textfit import fit_size, heading_room
+
+    variants = ("takuzu", "tango", "kenken", "sudoku", "futoshiki")
+    sections = "".join(f"  - variant: {v}\n    count: 1\n    difficulty: easy\n    explain: true\n" for v in variants)
+    for language in languages():
+        book = load_book(write_config(f"title: T\npage: 6x9\nlarge_print: {str(large).lower()}\n"
+                                      f"language: {language}\nsections:\n{sections}", language))
+        t = translation(language)
+        room = heading_room(Style(large), 4.5 * 72)  # 6 in less the widest gutter and margins
+        for v in variants:
+            name = t(get_variant(v).title)
+            for heading in (t("How to play {name}").format(name=name), t("{name} techniques").format(name=name)):
+                assert fit_size(heading, room) is not None, (language, heading)
+        assert book.language == language

@@ -662,15 +662,11 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
     variant = get_variant(puzzle.variant)
     rules = tuple(map(doc.t, variant.rules_for(puzzle.rules)))
     text = " ".join(rules[:-1] if len(rules) > 2 else rules)
-    size = st.small
     name = doc.cover.name_of(puzzle.variant)
     reminder = doc.t("{name} rules: {text}").format(name=name, text=text)
-    lines = doc.wrap(reminder, size, width - 16)
-    while len(lines) > REMINDER_LINES and size > 6:
-        size -= 0.5
-        lines = doc.wrap(reminder, size, width - 16)
+    size, lines = reminder_lines(reminder, width, st)
     top = y - st.body * 1.6
-    height = REMINDER_LINES * st.small * 1.35 + 10
+    height = reminder_height(st)
     c = doc.canvas
     c.setFillGray(0.9)
     c.setStrokeGray(0.45)
@@ -680,6 +676,22 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
     for line in lines:
         doc.text(x0 + 8, ty, line, size, grey=0.0)
         ty -= size * 1.35
+
+
+def reminder_lines(text: str, width: float, style: Style) -> tuple[float, list[str]]:
+    """The type size and lines of a worksheet's rules box ``width`` wide: the caption size,
+    shrunk in half points (to 6 pt at the least) until the text takes ``REMINDER_LINES``."""
+    size = style.small
+    lines = break_lines(text, size, width - 16)
+    while len(lines) > REMINDER_LINES and size > 6:
+        size -= 0.5
+        lines = break_lines(text, size, width - 16)
+    return size, lines
+
+
+def reminder_height(style: Style) -> float:
+    """The height of a worksheet's rules box, which its lines must fit."""
+    return REMINDER_LINES * style.small * 1.35 + 10
 
 
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
