@@ -110,13 +110,13 @@ def _technique_table() -> tuple[Technique, ...]:
          N_("When all but one cell of a cage are filled, the target fixes the last one.")),
         ("cage_static", Level.EASY, N_("Cage arithmetic"),
          N_("Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
-         "so the cells take only those digits.")),
+            "so the cells take only those digits.")),
         ("cage_fix", Level.EASY, N_("Cage fixes a cell"),
          N_("Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
-         "when they all put the same digit in a cell, write it in.")),
+            "when they all put the same digit in a cell, write it in.")),
         ("cage_combos", Level.MEDIUM, N_("Cage combinations"),
          N_("List the ways to fill a cage, strike those that clash with its rows and columns, "
-         "and cross out every digit no remaining way uses.")),
+            "and cross out every digit no remaining way uses.")),
         ("hidden_single", Level.MEDIUM, N_("Only place left"),
          N_("When a digit fits only one cell of a row or column, it goes there.")),
         ("cage_line", Level.HARD, N_("Cage forces a digit into a line"),

@@ -89,7 +89,7 @@ class SudokuVariant(HouseGrid):
     title = N_("Sudoku")
     rules_text: tuple[str, ...] = (
         N_("Fill the grid so that every row, every column and every bold box holds each digit "
-        "from 1 to N exactly once."),
+           "from 1 to N exactly once."),
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
