@@ -229,3 +229,10 @@ def test_translated_headings_fit_a_6x9_page(write_config, large):
             for heading in (t("How to play {name}").format(name=name), t("{name} techniques").format(name=name)):
                 assert fit_size(heading, room) is not None, (language, heading)
         assert book.language == language
+
+
+def test_numbers_take_the_languages_decimal_mark():
+    from bookgen.layout.render import decimal
+
+    assert decimal(8.5, translation("en")) == "8.5" and decimal(8.5, translation("de")) == "8,5"
+    assert decimal(11.0, translation("cs")) == "11"

@@ -271,6 +271,12 @@ def title_page(doc: Document, cover: Cover) -> None:
     doc.finish(folio=False)
 
 
+def decimal(x: float, t=str) -> str:
+    """A number as the book's language writes it (8.5, 8,5), in its shortest form."""
+    whole, _, fraction = f"{x:g}".partition(".")
+    return t("{integer}.{fraction}").format(integer=whole, fraction=fraction) if fraction else whole
+
+
 def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: int) -> None:
     """The copyright page: who, what, and the seed and version that regenerate the book."""
     x0, y0, x1, y1 = doc.safe
@@ -278,7 +284,8 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
     size = st.small
     spec = doc.spec
     t = doc.t
-    trim = t("{width} by {height} in").format(width=f"{spec.trim.width / INCH:g}", height=f"{spec.trim.height / INCH:g}")
+    trim = t("{width} by {height} in").format(width=decimal(spec.trim.width / INCH, t),
+                                              height=decimal(spec.trim.height / INCH, t))
     holder = cover.author or cover.publisher
     year = f"{cover.year} " if cover.year else ""
     paras = [
