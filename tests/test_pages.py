@@ -226,6 +226,27 @@ def test_a_config_below_the_type_floor_is_an_error_naming_the_fix(write_config):
     assert re.search(r":8:15: .* below the 8 pt floor; choose .*max_cage", str(info.value)), str(info.value)
 
 
+def test_worksheet_rule_box_keeps_the_caption_floor(write_config, tmp_path):
+    """The longest reminder (hidden operators, large print) wraps onto more lines in a
+    taller box instead of shrinking: no running text on the page is below 11.5 pt."""
+    config = write_config("title: T\nlayout: worksheet\nlarge_print: true\nsections:\n"
+                          "  - variant: kenken\n    size: 4\n    count: 1\n    difficulty: easy\n"
+                          "    rules: {ops: ['+', '-'], show_ops: false}\n", "ws")
+    book = load_book(config)
+    assert book.shape.style.reminder_lines > 3
+    build(book, tmp_path / "out", workers=1)
+    chunks = []
+    page = PdfReader(str(tmp_path / "out" / "ws.pdf")).pages[0]
+    page.extract_text(visitor_text=lambda text, cm, tm, font, size: chunks.append(
+        (text.strip(), size * math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]))))
+    chunks = [(t, s) for t, s in chunks if t]
+    assert any("rules:" in t for t, _ in chunks)
+    for text, size in chunks:
+        assert size >= 11.0 - 1e-6, (text, size)  # the grid's floor
+        if " " in text or len(text) > 6:  # running text, not a clue or digit
+            assert size >= 11.5 - 1e-6, (text, size)
+
+
 def test_worked_examples_keep_the_floor_and_their_markers_clear_of_signs_and_clues(write_config):
     for name, rules in (("tango", {}), ("kenken", {}), ("kenken", {"max_cage": 6, "ops": ["*", "+"]})):
         variant = get_variant(name)
@@ -248,7 +269,7 @@ def test_worked_examples_keep_the_floor_and_their_markers_clear_of_signs_and_clu
 
 
 # ----- 2. page fill --------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["sampler", "kenken", "kdp-6x9", "tango", "classroom", "big-book"])
+@pytest.mark.parametrize("name", ["sampler", "kenken", "kdp-6x9", "tango", "classroom", "big-book", "sudoku"])
 def test_no_half_empty_puzzle_pages(name):
     book = load_book(ROOT / "configs" / f"{name}.yaml")
     plan = plan_book(book.shape)

@@ -57,6 +57,9 @@ class Style:
     """The type scale and cell limits: normal, or large print (bigger cells and type)."""
 
     large_print: bool = False
+    # Lines of the worksheet rule reminder, set at the caption size: as many as the
+    # longest reminder of the book needs, so its type never shrinks below the floor.
+    reminder_lines: int = 3
 
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
@@ -244,10 +247,20 @@ def content_size(spec: PageSpec, gutter: float, style: Style, worksheet: bool) -
 
 def worksheet_top(style: Style) -> float:
     """The name line and the rule reminder above a worksheet's puzzles."""
-    return style.body * 2.6 + style.small * (1.35 * REMINDER_LINES) + 18
+    return style.body * 2.6 + style.small * (1.35 * style.reminder_lines) + 18
 
 
-REMINDER_LINES = 3
+REMINDER_LINES = 3  # the reminder's room when its text is shorter
+
+
+def rule_reminder(name: str, rules: Sequence[str]) -> str:
+    """A worksheet's rule reminder: the variant's printed name and its rules, less the closing line."""
+    return f"{name} rules: " + " ".join(rules[:-1] if len(rules) > 2 else rules)
+
+
+def reminder_width(spec: "PageSpec", style: Style) -> float:
+    """The width the reminder's lines are broken to (inside its grey box)."""
+    return content_size(spec, 0.0, style, False)[0] - 16
 SLOT_GAP = 0.3 * INCH  # least space between neighbouring puzzles
 
 

@@ -23,8 +23,8 @@ from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.types import Puzzle
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
-    BOLD, GUTTERS, INCH, KEY_GAP, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, key_label, plan_book, worksheet_top,
+    BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
+    Style, key_label, plan_book, reminder_width, rule_reminder, worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -615,16 +615,11 @@ def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
         doc.rule(x + w + 5, y - 2, end, grey=0)
         x += share * width
     variant = get_variant(puzzle.variant)
-    rules = variant.rules_for(puzzle.rules)
-    text = " ".join(rules[:-1] if len(rules) > 2 else rules)
-    size = st.small
-    name = doc.cover.name_of(puzzle.variant)
-    lines = doc.wrap(f"{name} rules: {text}", size, width - 16)
-    while len(lines) > REMINDER_LINES and size > 6:
-        size -= 0.5
-        lines = doc.wrap(f"{name} rules: {text}", size, width - 16)
+    size = st.small  # the caption floor: the reminder wraps instead of shrinking
+    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules))
+    lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
-    height = REMINDER_LINES * st.small * 1.35 + 10
+    height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
     c = doc.canvas
     c.setFillGray(0.9)
     c.setStrokeGray(0.45)
