@@ -415,7 +415,7 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
                                 s.explain and not worksheet,
                                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
-                                s.new_page, type_scale(s))
+                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)))
                    for s in sections)
     return BookShape(spec, shapes, style, worksheet, per_page)
 

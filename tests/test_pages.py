@@ -133,6 +133,48 @@ def test_each_rule_set_gets_its_own_how_to_page(feature_book):
     assert not any("Calcudoku" in t for t in texts)  # names: renames it everywhere
 
 
+def test_sudoku_sizes_share_one_rule_set_and_sudoku_x_gets_its_own(write_config, tmp_path):
+    """A Sudoku's box follows its size, so plain sections of several sizes play by one
+    rule set (one how-to page, no "rules: page" pointer); Sudoku X, after them, gets
+    its own page explaining the diagonals, and its walkthrough runs under that name."""
+    config = write_config("""\
+        title: Sudoku Mix
+        seed: 3
+        sections:
+          - variant: sudoku
+            title: Small
+            size: [4, 6]
+            count: 2
+            difficulty: easy
+          - variant: sudoku
+            title: Big
+            size: 9
+            count: 1
+            difficulty: easy
+          - variant: sudoku
+            title: Diagonals
+            size: 6
+            count: 1
+            difficulty: easy
+            rules: {diagonal: true}
+            explain: true
+        """, "mix")
+    book = load_book(config)
+    assert len(book.shape.rule_sets) == 2
+    build(book, tmp_path / "out", workers=1)
+    texts = page_texts(tmp_path / "out" / "mix.pdf")
+    how_to = [t for t in texts if "A worked example" in t]
+    assert len(how_to) == 2
+    assert how_to[0].startswith("How to play Sudoku \u2022") and "diagonal" not in how_to[0]
+    assert "How to play Sudoku: Diagonals" in how_to[1] and "diagonals" in how_to[1]
+    walk = [t for t in texts if "step by step" in t]
+    assert walk and all("How to play Sudoku: Diagonals" in t for t in walk)
+    puzzles = [t for t in texts if "Answers on page" in t]
+    assert len(puzzles) >= 2
+    assert not any(re.search(r"(Small|Big) \(rules: page", t) for t in puzzles)
+    assert any(re.search(r"Diagonals \(rules: page \d+\)", t) for t in puzzles)
+
+
 def test_an_addition_only_book_never_mentions_other_operations(write_config, tmp_path):
     config = write_config("""\
         title: Sums for Beginners

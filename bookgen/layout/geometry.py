@@ -322,6 +322,13 @@ class SectionShape:
     rules: tuple = ()  # the section's complete rule options, sorted (key, value) pairs
     new_page: bool = False  # starts on a fresh page, and the next section does too
     type_scale: float = 1.0  # the smallest type its puzzles print, as a fraction of the cell
+    rule_text: tuple[str, ...] = ()  # the rules as printed (the variant's rules_for)
+
+    @property
+    def rule_key(self) -> tuple:
+        """What makes a rule set distinct: the rules as printed, so options a variant
+        derives from the size (a Sudoku's box) don't split one rule set into several."""
+        return (self.variant, self.rule_text or self.rules)
 
 
 @dataclass(frozen=True)
@@ -348,14 +355,14 @@ class BookShape:
         first use: one how-to-play page (or two) each."""
         first: dict[tuple, int] = {}
         for s, section in enumerate(self.sections):
-            first.setdefault((section.variant, section.rules), s)
+            first.setdefault(section.rule_key, s)
         return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
 
     def rule_set_of(self, section: int) -> int:
         """The first section sharing ``section``'s variant and rules."""
         own = self.sections[section]
         return next(s for s in self.rule_sets
-                    if (self.sections[s].variant, self.sections[s].rules) == (own.variant, own.rules))
+                    if self.sections[s].rule_key == own.rule_key)
 
     @property
     def explained(self) -> tuple[int, ...]:

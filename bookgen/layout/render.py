@@ -206,8 +206,8 @@ def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
 
 def default_rules(section) -> bool:
     """Whether a section plays by its variant's default options."""
-    defaults = get_variant(section.variant).parse_rules({}, section.sizes[0])
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items())) == section.rules
+    variant = get_variant(section.variant)  # compared as printed: a Sudoku's box follows its size
+    return variant.rules_for(variant.parse_rules({}, section.sizes[0])) == variant.rules_for(dict(section.rules))
 
 
 def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
@@ -664,10 +664,10 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
 
 # ----- whole documents ------------------------------------------------------------------------
 def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: Entry,
-                     puzzle_page_number: int) -> None:
-    """One page of a laid-out walkthrough, under the running header of its variant's how-to."""
+                     puzzle_page_number: int, how_to: str) -> None:
+    """One page of a laid-out walkthrough, under the running header of its rule set's how-to."""
     draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
-    doc.finish(f"How to play {doc.cover.name_of(page.variant)}")
+    doc.finish(f"How to play {how_to}")
 
 
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
@@ -697,7 +697,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                 walks[page.section] = lay_out(doc, entry.puzzle, entry.number, entry.section)
                 planned = sum(1 for p in plan.pages if p.kind == "walkthrough" and p.section == page.section)
                 assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
-            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
+            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index],
+                             how_to_name(cover, shape, shape.rule_set_of(page.section)))
         elif page.kind == "puzzles":
             header = running_header(shape, plan, page)
             x0, _, x1, _ = doc.safe
