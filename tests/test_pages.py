@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import struct
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,11 @@ from bookgen.book import build, worked_example
 from bookgen.cli import app
 from bookgen.config import ConfigError, isbn_problem, load_book
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.pen import BOLD_ADVANCE, CAP_HEIGHT, RecordingPen, bold_width
+from bookgen.core.pen import BOLD_ADVANCE, BOLD_BEARINGS, CAP_HEIGHT, RecordingPen, bold_ink, bold_lead, bold_width
 from bookgen.core.score import work_score
 from bookgen.core.types import Cage, Puzzle
 from bookgen.layout.fonts import FONT_BOLD, register_fonts
-from bookgen.layout.geometry import PER_PAGE, TRIMS, content_size, plan_book
+from bookgen.layout.geometry import PER_PAGE, TRIMS, arrange, best_per_page, content_size, plan_book
 from bookgen.variants.kenken import CLUE_INSET, widest_clues
 from bookgen.variants.registry import VARIANTS, get_variant
 
@@ -199,6 +200,32 @@ def test_bold_advance_table_matches_the_font():
         assert stringWidth(ch, FONT_BOLD, 1000) / 1000 == pytest.approx(em, abs=5e-4), ch
 
 
+def test_bold_bearings_match_the_font():
+    """The blank side bearings clues are fitted by, read from the glyph boxes of the font
+    file itself; the table may only err towards less blank (more ink)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    font = TTFontFile(str(ROOT / "fonts" / "DejaVuSans-Bold.ttf"))
+    glyf = font.get_table_pos("glyf")[0]
+    for ch, (lsb, rsb) in BOLD_BEARINGS.items():
+        glyph = font.charToGlyph[ord(ch)]
+        at = glyf + font.glyphPos[glyph]
+        _, xmin, _, xmax, _ = struct.unpack(">hhhhh", font._ttf_data[at:at + 10])
+        advance = font.hmetrics[glyph][0]
+        assert 0 <= xmin / font.unitsPerEm - lsb < 1e-3, ch
+        assert 0 <= (advance - xmax) / font.unitsPerEm - rsb < 1e-3, ch
+
+
+def test_four_digit_products_fit_two_nine_by_nine_grids_on_a_letter_page():
+    """The widest default 9x9 clue (5184\u00d7) keeps 8 pt in the cell of two 9x9 grids
+    a page, so expert 9x9 KenKen no longer prints one puzzle per page."""
+    book = load_book(ROOT / "configs" / "big-book.yaml")
+    k = get_variant("kenken")
+    scale = k.smallest_type(9, k.parse_rules({}, 9))
+    width, height = content_size(book.shape.spec, 0.5 * 72, book.shape.style, False)
+    assert arrange(width, height, 9, 2, book.shape.style).cell * scale >= 8.0
+    assert best_per_page(width, height, 9, book.shape.style, scale) >= 2
+
+
 def _worst_puzzle(n: int, rules: dict) -> Puzzle:
     """A board whose first cells carry the longest clue of every allowed operation."""
     texts = widest_clues(n, rules)
@@ -228,8 +255,10 @@ def test_clues_stay_inside_their_cell_and_above_the_floor_on_every_page(page, wr
                 k.draw(pen, _worst_puzzle(n, rules))
                 texts = [op for op in pen.ops if op[0] == "text"]
                 for _, x, _, s, cap, *_ in texts:
-                    width = bold_width(s) * cap / CAP_HEIGHT
-                    assert x + width <= math.floor(x) + 1 - CLUE_INSET + 1e-9, (n, ops, s)
+                    ink_left = x + bold_lead(s) * cap / CAP_HEIGHT
+                    ink_right = ink_left + bold_ink(s) * cap / CAP_HEIGHT
+                    assert ink_left >= math.floor(x) + CLUE_INSET - 1e-9, (n, ops, s)
+                    assert ink_right <= math.floor(x) + 1 - CLUE_INSET + 1e-9, (n, ops, s)
                 smallest = min(op[4] for op in texts) / CAP_HEIGHT
                 assert smallest == pytest.approx(k.smallest_type(n, rules), rel=1e-6) or \
                     smallest >= k.smallest_type(n, rules)
