@@ -49,6 +49,7 @@ class Entry:
     number: int
     section: str
     puzzle: Puzzle
+    version: str = ""  # class sets: "A", "B", ...
 
 
 @dataclass(frozen=True)
@@ -570,14 +571,18 @@ def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -
 
 
 def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
-                title: str = "", answers: Sequence[int] = (), header: str = "") -> None:
+                title: str = "", answers: Sequence[int] = (), header: str = "", solved: bool = False) -> None:
     """The puzzles of one page in the plan's arrangement: one cell size for all, each grid
-    centred in its slot; the footer says where the answers are."""
+    centred in its slot; the footer says where the answers are. ``solved`` draws a class
+    set's answer page, whose grids sit exactly where the worksheet's do."""
     st = doc.style
     arr = page.arrangement
     assert arr is not None
+    version = entries[page.items[0]].version
     if worksheet:
-        worksheet_head(doc, entries[page.items[0]].puzzle)
+        worksheet_head(doc, entries[page.items[0]].puzzle, key=solved)
+        if version:
+            version_label(doc, version)
     box = doc.content(worksheet)
     biggest = max(entries[i].puzzle.size for i in page.items)
     grid = biggest * arr.cell
@@ -588,9 +593,12 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
         x += (grid - own) / 2
         grid_label(doc, x, top - st.label_h + st.label * 0.55, own, entry)
         pen = CanvasPen(doc.canvas, x, top - st.label_h, arr.cell, THIN, BOLD)
-        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=False)
+        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=solved)
     if worksheet:
-        doc.finish(page.header, folio=False, footer=f"{title} · page {doc.page}")
+        label = f"{title} · {VERSION_WORD} {version}" if version else title
+        if solved:
+            label += f" · {KEY_WORDS}"
+        doc.finish(page.header, folio=False, footer=f"{label} · page {doc.page}")
         return
     if answers:
         x0, y0, x1, _ = doc.safe
@@ -601,14 +609,28 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
     doc.finish(header or page.header)
 
 
-def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
-    """Name, date and class to fill in, and the rules in a few lines."""
+VERSION_WORD = "Version"
+KEY_WORDS = "answer key"
+
+
+def version_label(doc: Document, version: str) -> None:
+    """'Version B' in bold at the top right of a class-set page, inside the header band."""
+    x0, _, x1, y1 = doc.safe
+    doc.text(x1, y1 - doc.style.body * ASCENT, f"{VERSION_WORD} {version}", doc.style.body, bold=True,
+             align="right")
+
+
+def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
+    """Name, date and class to fill in (on a key page: that it is the key), and the rules."""
     x0, _, x1, y1 = doc.safe
     st = doc.style
     y = y1 - st.band - st.body
     parts = (("Name", 0.5), ("Date", 0.25), ("Class", 0.25))
     x = x0
     width = x1 - x0
+    if key:
+        doc.text(x0, y, KEY_WORDS.capitalize(), st.body, bold=True)
+        parts = ()
     for k, (word, share) in enumerate(parts):
         w = doc.text(x, y, word, st.body, bold=True)
         end = x + share * width - (st.body * 1.5 if k < len(parts) - 1 else 0)

@@ -49,6 +49,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, TOP_LEFT, Pen, bold_ink, bold_lead
+from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError, clip
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
@@ -963,6 +964,20 @@ class KenKenVariant:
                 elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=DIGIT_CAP, anchor=CENTER)
 
+    # --- identity -------------------------------------------------------------------
+
+    def fingerprint(self, puzzle: Puzzle) -> str:
+        """Same for rotations, reflections and transposes; no relabelling, since the
+        cages' arithmetic fixes which digit is which. Only what the page shows counts:
+        the generator's knobs (``ops``, ``max_cage``, ``singles``) don't make another
+        puzzle, hiding the operations does, and hidden operations are not compared."""
+        shown = bool(puzzle.rules.get("show_ops", True))
+
+        def cages(move) -> str:
+            return repr(sorted((moved_cells(cage.cells, move), cage.op if shown else "", cage.target)
+                               for cage in puzzle.cages))
+
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", {"show_ops": shown}, puzzle.givens, False, cages)
     # --- text (``bookgen solve``) ------------------------------------------------------
 
     def sniff_text(self, text: str) -> int:
