@@ -24,11 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
 from bookgen.layout.geometry import (
-    GUTTERS, MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, content_size,
-    fit_problems, page_count, parse_length, trim_for,
+    GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
+    content_size, fit_problems, page_count, parse_length, reminder_width, rule_reminder, trim_for,
 )
 from bookgen.layout.textfit import (
-    author_room, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
+    author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
 from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.variants.registry import get_variant, variant_names
@@ -413,7 +413,7 @@ class Book:
     def shape(self) -> BookShape:
         """What layout needs to paginate the book before any puzzle exists."""
         return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
-                          self.sections)
+                          self.sections, self.name_of, translation(self.language))
 
 
 def type_scale(section: Section) -> float:
@@ -423,16 +423,25 @@ def type_scale(section: Section) -> float:
 
 
 def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large_print: bool,
-               sections: tuple[Section, ...]) -> BookShape:
+               sections: tuple[Section, ...], name_of=None, t=str) -> BookShape:
     """The page shape of a book: page spec, type scale and each section's grid sizes."""
     worksheet = layout == "worksheet"
+    spec = PageSpec(trim, bleed, mirrored=not worksheet)
+    style = Style(large_print)
+    if worksheet:  # room for the longest rule reminder at the caption size
+        name_of = name_of or (lambda v: get_variant(v).title)
+        width = reminder_width(spec, style)
+        lines = max(len(break_lines(rule_reminder(name_of(s.variant),
+                                                  get_variant(s.variant).rules_for(dict(s.rules)), t),
+                                    style.small, width))
+                    for s in sections)
+        style = replace(style, reminder_lines=max(REMINDER_LINES, lines))
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
                                 s.explain and not worksheet,
                                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
-                                s.new_page, type_scale(s))
+                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)))
                    for s in sections)
-    return BookShape(PageSpec(trim, bleed, mirrored=not worksheet), shapes, Style(large_print),
-                     worksheet, per_page)
+    return BookShape(spec, shapes, style, worksheet, per_page)
 
 
 def seed_problem(seed: int) -> str | None:

@@ -25,8 +25,8 @@ from bookgen.core.types import Puzzle
 from bookgen.i18n import DEFAULT, translation, translator
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
-    BOLD, GUTTERS, INCH, KEY_GAP, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, key_label, plan_book, worksheet_top,
+    BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
+    Style, key_label, plan_book, reminder_width, rule_reminder, worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -212,8 +212,8 @@ def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
 
 def default_rules(section) -> bool:
     """Whether a section plays by its variant's default options."""
-    defaults = get_variant(section.variant).parse_rules({}, section.sizes[0])
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items())) == section.rules
+    variant = get_variant(section.variant)  # compared as printed: a Sudoku's box follows its size
+    return variant.rules_for(variant.parse_rules({}, section.sizes[0])) == variant.rules_for(dict(section.rules))
 
 
 def running_header(shape: BookShape, plan: Plan, page: PagePlan, t=str) -> str:
@@ -667,13 +667,11 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
         doc.rule(x + w + 5, y - 2, end, grey=0)
         x += share * width
     variant = get_variant(puzzle.variant)
-    rules = tuple(map(doc.t, variant.rules_for(puzzle.rules)))
-    text = " ".join(rules[:-1] if len(rules) > 2 else rules)
-    name = doc.cover.name_of(puzzle.variant)
-    reminder = doc.t("{name} rules: {text}").format(name=name, text=text)
-    size, lines = reminder_lines(reminder, width, st)
+    size = st.small  # the caption floor: the reminder wraps instead of shrinking
+    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules), doc.t)
+    lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
-    height = reminder_height(st)
+    height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
     c = doc.canvas
     c.setFillGray(0.9)
     c.setStrokeGray(0.45)
@@ -683,22 +681,6 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
     for line in lines:
         doc.text(x0 + 8, ty, line, size, grey=0.0)
         ty -= size * 1.35
-
-
-def reminder_lines(text: str, width: float, style: Style) -> tuple[float, list[str]]:
-    """The type size and lines of a worksheet's rules box ``width`` wide: the caption size,
-    shrunk in half points (to 6 pt at the least) until the text takes ``REMINDER_LINES``."""
-    size = style.small
-    lines = break_lines(text, size, width - 16)
-    while len(lines) > REMINDER_LINES and size > 6:
-        size -= 0.5
-        lines = break_lines(text, size, width - 16)
-    return size, lines
-
-
-def reminder_height(style: Style) -> float:
-    """The height of a worksheet's rules box, which its lines must fit."""
-    return REMINDER_LINES * style.small * 1.35 + 10
 
 
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
@@ -734,10 +716,10 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
 
 # ----- whole documents ------------------------------------------------------------------------
 def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: Entry,
-                     puzzle_page_number: int) -> None:
-    """One page of a laid-out walkthrough, under the running header of its variant's how-to."""
+                     puzzle_page_number: int, how_to: str) -> None:
+    """One page of a laid-out walkthrough, under the running header of its rule set's how-to."""
     draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
-    doc.finish(doc.t("How to play {name}").format(name=doc.cover.name_of(page.variant)))
+    doc.finish(doc.t("How to play {name}").format(name=how_to))
 
 
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
@@ -767,7 +749,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                 walks[page.section] = lay_out(doc, entry.puzzle, entry.number, entry.section)
                 planned = sum(1 for p in plan.pages if p.kind == "walkthrough" and p.section == page.section)
                 assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
-            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
+            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index],
+                             how_to_name(cover, shape, shape.rule_set_of(page.section)))
         elif page.kind == "puzzles":
             header = running_header(shape, plan, page, doc.t)
             x0, _, x1, _ = doc.safe
