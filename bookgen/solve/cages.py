@@ -62,6 +62,15 @@ def sum_combinations(k: int, target: int, n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def combination_digits(k: int, target: int, n: int) -> int:
+    """The digits some combination of ``k`` different digits adding up to ``target`` uses."""
+    out = 0
+    for m in sum_combinations(k, target, n):
+        out |= m
+    return out
+
+
 @dataclass(frozen=True)
 class Region:
     """A union of houses for the 45 rule: its cells, total, the cages inside and the straddlers."""
@@ -172,16 +181,17 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
 
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand = st.cand
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
-        combos = sum_combinations(len(cells), ex.sums[k], g.n)
-        allowed = 0
-        for m in combos:
-            allowed |= m
+        allowed = combination_digits(len(cells), ex.sums[k], g.n)
+        if all(not cand[i] & ~allowed for i in cells):
+            continue
         cuts = _cut(st, [i for i in cells if not st.placed[i]], ~allowed)
         if cuts:
             if run.explain:
+                combos = sum_combinations(len(cells), ex.sums[k], g.n)
                 run.reason = (f"{_cage_name(g, ex, k)}: {len(cells)} different digits adding up to "
                               f"{ex.sums[k]} can only be {_combos_text(combos)}, so {_cuts_text(st, cuts)}.")
             return 1
@@ -190,7 +200,7 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
 
 # --- medium ----------------------------------------------------------------------
 
-def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[list[int], list[int]]:
+def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[tuple[int, ...], list[int]]:
     """(surviving combinations, open cells) of cage ``k``: sets holding its placed digits
     whose other digits each still fit some open cell and that leave every open cell a digit."""
     cand, placed = st.cand, st.placed
@@ -202,24 +212,29 @@ def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[list[int], lis
             have |= cand[i]
         else:
             open_.append(i)
+    live = _surviving(len(cells), ex.sums[k], g.n, have, tuple(cand[i] for i in open_))
+    if not live:
+        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
+    return live, open_
+
+
+@lru_cache(maxsize=1 << 16)
+def _surviving(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -> tuple[int, ...]:
     live = []
-    for m in sum_combinations(len(cells), ex.sums[k], g.n):
+    for m in sum_combinations(k, target, n):
         if m & have != have:
             continue
         rest = m & ~have
         reach = 0
-        ok = True
-        for i in open_:
-            c = cand[i] & rest
+        for c in cands:
+            c &= rest
             if not c:
-                ok = False
                 break
             reach |= c
-        if ok and reach == rest:
-            live.append(m)
-    if not live:
-        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
-    return live, open_
+        else:
+            if reach == rest:
+                live.append(m)
+    return tuple(live)
 
 
 def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
@@ -318,24 +333,41 @@ def _rule45(regions: Sequence[Region], g: Geometry, st: State, run: Run) -> int:
 def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> dict[int, int]:
     """Per cell, the digits it takes in some filling of ``cells`` adding up to ``target``
     (cells that are peers differ)."""
-    union = {i: 0 for i in cells}
-    peer = [[j for j in range(len(cells)) if j < k and cells[j] in g.peers[cells[k]]] for k in range(len(cells))]
-    chosen = [0] * len(cells)
+    clash = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]]) for k in range(len(cells)))
+    got = _fillings(tuple(cand[i] for i in cells), target, clash)
+    return dict(zip(cells, got))
 
-    def rec(k: int, acc: int) -> None:
-        if k == len(cells):
-            if acc == target:
-                for j, i in enumerate(cells):
-                    union[i] |= 1 << (chosen[j] - 1)
+
+@lru_cache(maxsize=1 << 16)
+def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Per cell, the digits it takes in some choice of one candidate per cell adding up to
+    ``target``, cells listed in ``clash`` of each other differing (a few cells only)."""
+    k = len(cands)
+    union = [0] * k
+    opts = [digits_of(c) for c in cands]
+    lows = [o[0] if o else 0 for o in opts]
+    highs = [o[-1] if o else 0 for o in opts]
+    chosen = [0] * k
+
+    def rec(j: int, left: int) -> None:
+        if j == k - 1:
+            d = left
+            if 1 <= d <= 9 and cands[j] >> (d - 1) & 1 and all(chosen[x] != d for x in clash[j]):
+                chosen[j] = d
+                for x in range(k):
+                    union[x] |= 1 << (chosen[x] - 1)
             return
-        for d in digits_of(cand[cells[k]]):
-            if acc + d > target or any(chosen[j] == d for j in peer[k]):
+        lo = sum(lows[j + 1:])
+        hi = sum(highs[j + 1:])
+        for d in opts[j]:
+            if not lo <= left - d <= hi or any(chosen[x] == d for x in clash[j]):
                 continue
-            chosen[k] = d
-            rec(k + 1, acc + d)
+            chosen[j] = d
+            rec(j + 1, left - d)
 
-    rec(0, 0)
-    return union
+    if k:
+        rec(0, target)
+    return tuple(union)
 
 
 def t_rule45(g: Geometry, st: State, run: Run) -> int:
@@ -360,7 +392,7 @@ def _combos_text(masks: Sequence[int]) -> str:
 TECHNIQUES = (
     ("cage_last", Level.EASY, t_cage_last),
     ("cage_static", Level.EASY, t_cage_static),
-    ("cage_combos", Level.MEDIUM, t_cage_combos),
+    ("cage_combos", Level.EASY, t_cage_combos),
     ("rule45", Level.MEDIUM, t_rule45),
     ("cage_confined", Level.MEDIUM, t_cage_confined),
     ("rule45_union", Level.HARD, t_rule45_union),

@@ -67,15 +67,17 @@ ATTEMPTS = 60          # fresh grids per puzzle
 MOVES = 40             # local changes (split, merge, give) per grid
 # Relative weights of cage sizes per level; a cage never repeats a digit.
 SIZE_MIX: dict[Level, dict[int, float]] = {
-    Level.EASY: {1: 0.3, 2: 5, 3: 3, 4: 1},
+    Level.EASY: {2: 5, 3: 3, 4: 1},
     Level.MEDIUM: {2: 4, 3: 4, 4: 2, 5: 0.5},
     Level.HARD: {2: 3, 3: 4, 4: 3, 5: 1},
     Level.EXPERT: {2: 2, 3: 4, 4: 3, 5: 1.5, 6: 0.5},
 }
 MAX_CAGE = {4: 3, 6: 4, 9: 6}
+# The most one-cell cages (givens in disguise) a puzzle may have, as a share of N.
+SINGLES: dict[Level, float] = {Level.EASY: 0.5, Level.MEDIUM: 0.25, Level.HARD: 0.12, Level.EXPERT: 0.12}
 GIVENS_CAP = {"few": 0.06, "normal": 0.12, "many": 0.2}  # share of the cells that may be given
 # The hardest level each size reaches reliably (measured; see tests/test_killer.py).
-MAX_LEVEL: dict[int, Level] = {4: Level.MEDIUM}
+MAX_LEVEL: dict[int, Level] = {4: Level.EASY, 6: Level.MEDIUM}  # 6x6 hard and expert fail a third of seeds
 # Dashed cage outlines: inset from the cell edges, dash and gap lengths, in cells.
 INSET = 0.09
 DASH, GAP = 0.07, 0.055
@@ -161,6 +163,7 @@ class KillerVariant(SudokuVariant):
         options = options or {}
         cap = round(GIVENS_CAP.get(options.get("givens", ""), 0.0) * n * n)
         base = self._base(n, rules)
+        singles = max(1, int(SINGLES[level] * n))
         for _ in range(ATTEMPTS):
             sol = random_filling(base, rng, FILL_BUDGET)
             if sol is None:
@@ -187,12 +190,13 @@ class KillerVariant(SudokuVariant):
                 i = rng.choice(stuck)
                 if len(given) < cap and rng.random() < 0.5:
                     given.append(i)
-                elif not _split(cages, i, n, rng):
+                elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
+                        not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
                     if len(given) >= cap:
                         break
                     given.append(i)
         raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {n}\u00d7{n} Killer Sudoku "
+            f"could not make {'an' if level in (Level.EASY, Level.EXPERT) else 'a'} {level.key} {n}\u00d7{n} Killer Sudoku "
             f"in {ATTEMPTS} grids of {MOVES} changes each; try another seed, a lower level or a larger grid")
 
     def _judge(self, base: Geometry, rules: Mapping[str, Any], cages: list[list[int]], sums: list[int],
@@ -483,7 +487,7 @@ def _tile(sol: Sequence[int], n: int, level: Level, rng: random.Random) -> list[
         cages.append(cage)
     # Cells left alone join a neighbouring cage where they can (a few singles stay at easy).
     for k, cage in enumerate(cages):
-        if len(cage) != 1 or (1 in mix and rng.random() < 0.5):
+        if len(cage) != 1:
             continue
         i = cage[0]
         nbs = sorted({owner[j] for j in _neighbours(i, n)} - {k})
@@ -515,14 +519,16 @@ def _merge(cages: list[list[int]], sol: Sequence[int], n: int, biggest: int, rng
     return False
 
 
-def _split(cages: list[list[int]], cell: int, n: int, rng: random.Random) -> bool:
-    """Cut the cage holding ``cell`` in two connected parts (a puzzle the ladder can't finish)."""
+def _split(cages: list[list[int]], cell: int, n: int, rng: random.Random, single: bool) -> bool:
+    """Cut the cage holding ``cell`` in two connected parts (a puzzle the ladder can't finish);
+    one of them may be a single cell only when ``single``."""
     k = next(k for k, c in enumerate(cages) if cell in c)
     cage = cages[k]
-    if len(cage) < 2:
+    low = 1 if single else 2
+    if len(cage) < 2 * low:
         return False
     for _ in range(8):
-        size = rng.randint(1, len(cage) - 1)
+        size = rng.randint(low, len(cage) - low)
         part = [cell]
         while len(part) < size:
             frontier = sorted({j for x in part for j in _neighbours(x, n) if j in cage and j not in part})
@@ -533,6 +539,27 @@ def _split(cages: list[list[int]], cell: int, n: int, rng: random.Random) -> boo
         if rest and _connected([divmod(i, n) for i in rest]):
             cages[k] = sorted(part)
             cages.append(sorted(rest))
+            return True
+    return False
+
+
+def _recut(cages: list[list[int]], cell: int, sol: Sequence[int], n: int, biggest: int,
+           rng: random.Random) -> bool:
+    """Join the cage holding ``cell`` with a neighbouring one and cut the union anew into two
+    connected cages of two or more cells with different digits (new sums, no single cells)."""
+    k = next(k for k, c in enumerate(cages) if cell in c)
+    owner = {i: j for j, c in enumerate(cages) for i in c}
+    nbs = sorted({owner[j] for i in cages[k] for j in _neighbours(i, n)} - {k})
+    rng.shuffle(nbs)
+    for j in nbs[:3]:
+        union = cages[k] + cages[j]
+        before = {tuple(sorted(cages[k])), tuple(sorted(cages[j]))}
+        trial = [union]
+        if _split(trial, cell, n, rng, False) and {tuple(c) for c in trial} != before and \
+                all(len(c) <= biggest and len({sol[i] for i in c}) == len(c) for c in trial):
+            for x in sorted((k, j), reverse=True):
+                del cages[x]
+            cages.extend(trial)
             return True
     return False
 
