@@ -393,7 +393,8 @@ class KillerVariant(SudokuVariant):
             if label not in sums:
                 _, line_no, col = where[label][0]
                 raise PuzzleTextError(file, line_no, col, f"cage {label!r} has no sum; add '{label}: SUM' to the legend")
-        cages = sorted(Cage(tuple(sorted(c for c, _, _ in where[lb])), "+", s) for lb, s in sums.items())
+        cages = sorted((Cage(tuple(sorted(c for c, _, _ in where[lb])), "+", s) for lb, s in sums.items()),
+                       key=lambda cage: cage.cells)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, cages=tuple(cages))
