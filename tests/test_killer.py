@@ -111,24 +111,10 @@ def test_the_45_rule_on_two_rows_finds_an_outie():
 
 # ----- whole puzzles: each tier needs its own techniques --------------------------------------------
 TIER_PUZZLES = [
-    (Level.EASY, "a b b c c d\na e f f c g\nh e e f f g\nh i i j k k\nl m n j o p\nm m n o o p\n"
-                 "a: 9   b: 3   c: 10   d: 4   e: 13   f: 15\ng: 6   h: 4   i: 10   j: 6   k: 5   l: 6\n"
-                 "m: 10   n: 5   o: 11   p: 9\n"),
-    (Level.MEDIUM, "a a b b b c d d d\na e f g g c c h h\ni i j j g k l l h\nm n n o k k p p h\n"
-                   "m m m o o q p r r\ns s t o q q q u v\nw w t x x y y u v\nz A B B C C D D v\n"
-                   "z A A E E C D F F\na: 16   b: 17   c: 12   d: 12   e: 9   f: 4\ng: 14   h: 25   i: 4   "
-                   "j: 13   k: 8   l: 14\nm: 23   n: 13   o: 21   p: 13   q: 28   r: 5\ns: 7   t: 11   u: 4   "
-                   "v: 18   w: 15   x: 8\ny: 9   z: 8   A: 7   B: 7   C: 18   D: 18\nE: 13   F: 11\n"),
-    (Level.HARD, "a b b b c c d d d\na e b f f c g g h\ni e e f j k k l h\ni e j j j m m l n\n"
-                 "o o p p q r r l n\ns o t p q u u l n\ns s t t v u w x n\ns y t z v v w x x\n"
-                 "y y y z A A B B C\na: 13   b: 24   c: 8   d: 12   e: 19   f: 15\ng: 14   h: 10   i: 9   "
-                 "j: 17   k: 10   l: 22\nm: 12   n: 16   o: 16   p: 18   q: 13   r: 15\ns: 19   t: 17   "
-                 "u: 16   v: 16   w: 9   x: 11\ny: 15   z: 14   A: 9   B: 11   C: 5\n"),
-    (Level.EXPERT, "a a b b c c c d d\na e f f g g h i j\nk e e e g l h i j\nk e m n l l l o o\n"
-                   "k m m n p p q r o\ns s t n p p q q q\nu u t t p p v q w\nu x x t y v v v w\n"
-                   "u u x x y y z z w\na: 14   b: 3   c: 16   d: 15   e: 32   f: 11\ng: 24   h: 7   i: 12   "
-                   "j: 3   k: 16   l: 16\nm: 11   n: 19   o: 13   p: 27   q: 27   r: 8\ns: 9   t: 20   "
-                   "u: 26   v: 16   w: 19   x: 19\ny: 12   z: 10\n"),
+    (Level.EASY, 'a b b c c d\ne f g g c d\nf f f g g d\nh i i j k k\nh l l j m n\no p l m m n\na: 5   b: 3   c: 10   d: 10   e: 4   f: 16\ng: 15   h: 7   i: 10   j: 6   k: 5   l: 10\nm: 11   n: 9   o: 2   p: 3\n'),
+    (Level.MEDIUM, 'a a a b b c d d d\na e f g g c c h h\ni i j j g k l l h\nm n n o k k p p h\nm q q o o r p h h\nq q s o r r r r t\nu u s v v w w r t\nu u x x y y z t t\nu A A B B B z C C\na: 21   b: 12   c: 12   d: 12   e: 9   f: 4\ng: 14   h: 30   i: 4   j: 13   k: 8   l: 14\nm: 13   n: 13   o: 21   p: 13   q: 17   r: 32\ns: 11   t: 27   u: 27   v: 8   w: 9   x: 7\ny: 10   z: 9   A: 3   B: 21   C: 11\n'),
+    (Level.HARD, 'a b b b c c d d d\na e b f f c g g h\ni e e f j k k l h\ni e j j j m m l n\no o p p q r r l n\ns o t p q u u l n\ns s t t v u w x n\ns y t z v v w x x\ny y y z A A B B C\na: 13   b: 24   c: 8   d: 12   e: 19   f: 15\ng: 14   h: 10   i: 9   j: 17   k: 10   l: 22\nm: 12   n: 16   o: 16   p: 18   q: 13   r: 15\ns: 19   t: 17   u: 16   v: 16   w: 9   x: 11\ny: 15   z: 14   A: 9   B: 11   C: 5\n'),
+    (Level.EXPERT, 'a a b b c c c d d\na e f f g g h i j\nk e e e g l h i j\nk e m n l l l o o\nk m m n p p q r o\ns s t n p p q q q\nu u t t p p v q w\nu x x t y v v v w\nu u x x y y z z w\na: 14   b: 3   c: 16   d: 15   e: 32   f: 11\ng: 24   h: 7   i: 12   j: 3   k: 16   l: 16\nm: 11   n: 19   o: 13   p: 27   q: 27   r: 8\ns: 9   t: 20   u: 26   v: 16   w: 19   x: 19\ny: 12   z: 10\n'),
 ]
 
 

@@ -10,17 +10,18 @@ The sums come in as an ``Extra`` (``CageExtra``) with these techniques:
 - easy ``cage_last``: a cage with one open cell left (or a one-cell cage):
   the sum minus the placed digits; ``cage_static``: the cage's combination
   table alone, before any candidate is looked at (two cells making 3 are 1
-  and 2; three cells making 23 are 6, 8 and 9);
-- medium ``cage_combos``: the combinations of the cage's size and sum
-  (``sum_combinations``) that still fit its cells' candidates and placed
-  digits; digits no surviving combination uses go; ``cage_confined``: a digit
-  every surviving combination holds, with the cage's cells for it all in one
-  row, column or box, is cleared from the rest of that house; ``rule45``: the
-  45 rule on one row, column or box (it adds up to N(N+1)/2: subtract the
-  cages lying inside it, and the cells left over, the *innies*, or the cells
-  of its straddling cages that stick out, the *outies*, add up to what is left);
-- hard ``rule45_union``: the same rule on unions of neighbouring rows, of
-  neighbouring columns, and of neighbouring boxes.
+  and 2; three cells making 23 are 6, 8 and 9); ``cage_combos``: the
+  combinations of the cage's size and sum (``sum_combinations``) that still
+  fit its cells' candidates and placed digits; digits no surviving
+  combination uses go; ``rule45``: the 45 rule on one row, column or box (it
+  adds up to N(N+1)/2: subtract the cages lying inside it, and the cells left
+  over, the *innies*, or the cells of its straddling cages that stick out,
+  the *outies*, add up to what is left);
+- medium ``cage_confined``: a digit every surviving combination holds, with
+  the cage's cells for it all in one row, column or box, is cleared from the
+  rest of that house;
+- hard ``rule45_union``: the same rule on unions of two or three neighbouring
+  rows, of neighbouring columns, and of two neighbouring boxes.
 
 The SAT encoding (``sum_clauses``) adds one selector per combination (a set
 of digits) of each cage: some selector holds, a selector keeps every cell of
@@ -393,7 +394,7 @@ TECHNIQUES = (
     ("cage_last", Level.EASY, t_cage_last),
     ("cage_static", Level.EASY, t_cage_static),
     ("cage_combos", Level.EASY, t_cage_combos),
-    ("rule45", Level.MEDIUM, t_rule45),
+    ("rule45", Level.EASY, t_rule45),
     ("cage_confined", Level.MEDIUM, t_cage_confined),
     ("rule45_union", Level.HARD, t_rule45_union),
 )

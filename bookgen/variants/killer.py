@@ -12,20 +12,19 @@ sorted row-major, cages sorted by their first cell. Solving is the house
 engine (``bookgen.solve.houses``) on Sudoku's houses, with every cage's
 cells made peers and the sums plugged in (``bookgen.solve.cages``).
 
-Techniques by tier:
+Techniques by tier (measured against Solo's Killer levels in the README):
 - easy: naked and hidden singles; a cage's last open cell (its sum less the
-  digits in it; a one-cell cage shows its digit); a cage's combination table
-  alone (two cells making 3 are 1 and 2);
-- medium: cage combinations: of the sets of different digits that make the
-  sum, only those that fit the cells' candidates survive, and digits none of
-  them use go; a digit every surviving combination needs, confined to one
-  row, column or box within the cage, leaves the rest of that house; the 45
-  rule on one row, column or box (it adds up to N(N+1)/2, so the cells of
-  its crossing cages inside it, the innies, or outside it, the outies, add
-  up to what the cages inside leave); locked candidates, naked and hidden
-  pairs;
-- hard: the 45 rule on unions of two or three neighbouring rows, columns or
-  boxes; naked and hidden triples, X-wing, XY-wing;
+  digits in it; a one-cell cage shows its digit); cage combinations: the
+  sets of different digits that make the sum (two cells making 3 are 1 and
+  2), of which only those that fit the cells' candidates survive, and digits
+  none of them use go; the 45 rule on one row, column or box (it adds up to
+  N(N+1)/2, so the cells of its crossing cages inside it, the innies, or
+  outside it, the outies, add up to what the cages lying inside leave);
+- medium: a digit every surviving combination needs, confined to one row,
+  column or box within the cage, leaves the rest of that house; locked
+  candidates, naked and hidden pairs;
+- hard: the 45 rule on unions of two or three neighbouring rows or columns,
+  or two neighbouring boxes; naked and hidden triples, X-wing, XY-wing;
 - expert: one trial on a two-candidate cell refuted by the tiers above;
   never nested.
 
@@ -99,7 +98,7 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
                      "together (90 or 135 on a 9\u00d79)."),
 }
 LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
-_ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "cage_confined", "rule45",
+_ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
           "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
           "x_wing", "xy_wing", "trial")
 
