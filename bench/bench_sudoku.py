@@ -43,7 +43,7 @@ SOLO_LEVELS = {"t": "Trivial", "b": "Basic", "i": "Intermediate", "a": "Advanced
                "u": "Unreasonable"}
 # Which Solo level each of ours is timed against (the best match in the grade table).
 MATCH = {Level.EASY: "b", Level.MEDIUM: "i", Level.HARD: "e", Level.EXPERT: "u"}
-KILLER_MATCH = {Level.EASY: "b", Level.MEDIUM: "a", Level.HARD: "a", Level.EXPERT: "u"}
+KILLER_MATCH = {Level.EASY: "b", Level.MEDIUM: "a", Level.HARD: "e", Level.EXPERT: "u"}
 # The variant under test: plain (diagonal False), Sudoku X (True) or Killer ("killer").
 Kind = bool | str
 
