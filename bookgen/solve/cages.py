@@ -104,27 +104,30 @@ def cage_geometry(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
     return replace(geo, peers=tuple(tuple(sorted(m)) for m in mates), kinds=kinds)
 
 
-def _region(name: str, cells: set[int], total: int, cages: Sequence[Sequence[int]]) -> Region:
+def _region(name: str, cells: frozenset[int], total: int, cages: Sequence[Sequence[int]],
+            cage_of: Sequence[int]) -> Region:
     inner, straddle, innies, outies = [], [], [], []
-    for k, cc in enumerate(cages):
+    for k in sorted({cage_of[i] for i in cells} - {-1}):
+        cc = cages[k]
         inside = [i for i in cc if i in cells]
         if len(inside) == len(cc):
             inner.append(k)
-        elif inside:
+        else:
             straddle.append(k)
             innies += inside
             outies += [i for i in cc if i not in cells]
     return Region(name, total, tuple(inner), tuple(sorted(innies)), tuple(sorted(outies)), tuple(straddle))
 
 
-def _unions(geo: Geometry, box: tuple[int, int] | None) -> list[tuple[str, set[int], int]]:
+@lru_cache(maxsize=16)
+def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, frozenset[int], int], ...]:
     """Unions of 2..UNION_MAX neighbouring rows, columns and (in a band or stack) boxes."""
     n = geo.n
     out = []
     for size in range(2, UNION_MAX + 1):
         for start in range(0, n - size + 1):
             for base, word in ((0, "rows"), (n, "columns")):
-                cells = {i for h in range(base + start, base + start + size) for i in geo.houses[h]}
+                cells = frozenset(i for h in range(base + start, base + start + size) for i in geo.houses[h])
                 out.append((f"{word} {start + 1}-{start + size}", cells, size))
     if box:
         rows, cols = box
@@ -134,9 +137,9 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> list[tuple[str, set[i
             br, bc = divmod(b, per_row)
             for other, next_ok in ((b + 1, bc + 1 < per_row), (b + per_row, br + 1 < per_col)):
                 if next_ok:
-                    cells = set(geo.houses[2 * n + b]) | set(geo.houses[2 * n + other])
+                    cells = frozenset(geo.houses[2 * n + b]) | frozenset(geo.houses[2 * n + other])
                     out.append((f"{geo.names[2 * n + b]} and {geo.names[2 * n + other]}", cells, 2))
-    return out
+    return tuple(out)
 
 
 def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequence[int]],
@@ -145,9 +148,13 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
     n = geo.n
     total = n * (n + 1) // 2
     cages = [tuple(c) for c in cages]
-    single = tuple(_region(geo.names[h], set(cells), total, cages) for h, cells in enumerate(geo.houses)
-                   if h < 2 * n or box and h < 3 * n)
-    union = tuple(_region(name, cells, k * total, cages) for name, cells, k in _unions(geo, box))
+    cage_of = [-1] * (n * n)
+    for k, cc in enumerate(cages):
+        for i in cc:
+            cage_of[i] = k
+    single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
+                   for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
+    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box))
     # Only regions where the rule can say anything: some straddling cage.
     single = tuple(r for r in single if r.straddle)
     union = tuple(r for r in union if r.straddle)
@@ -398,6 +405,18 @@ TECHNIQUES = (
     ("cage_confined", Level.MEDIUM, t_cage_confined),
     ("rule45_union", Level.HARD, t_rule45_union),
 )
+
+
+@lru_cache(maxsize=16)
+def house_pairs(geo: Geometry) -> tuple[tuple[int, int], ...]:
+    """Per house, digit and two of its cells: the clause that they don't both hold the digit.
+
+    Redundant beside "every house holds every digit" (N cells, N digits), but with no
+    givens to start from it lets unit propagation work: a Killer proof takes 10 ms, not 26.
+    """
+    n = geo.n
+    return tuple((-(a * n + d), -(b * n + d)) for cells in geo.houses
+                 for a, b in combinations(cells, 2) for d in range(1, n + 1))
 
 
 def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int]) -> list[list[int]]:

@@ -53,7 +53,9 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Technique
-from bookgen.solve.cages import TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations
+from bookgen.solve.cages import (
+    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, house_pairs, sum_clauses, sum_combinations,
+)
 from bookgen.solve.houses import TECHNIQUE_LEVEL, Extra, Geometry, random_filling, run_ladder, solutions
 from bookgen.variants.binarygrid import _shape_problems
 from bookgen.variants.housegrid import check_digits, digit_rows
@@ -234,8 +236,9 @@ class KillerVariant(SudokuVariant):
                          [c.target for c in puzzle.cages])
 
     def clauses_of(self, puzzle: Puzzle) -> list[list[int]]:
-        """The cages (all different, adding up), for the SAT solver."""
-        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages])
+        """The cages (all different, adding up) and each house's digits at most once, for the SAT solver."""
+        pairs = house_pairs(self._base(puzzle.size, puzzle.rules))
+        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages]) + [list(c) for c in pairs]
 
     def extra_problems(self, puzzle: Puzzle) -> list[str]:
         """Cages that are malformed, repeat a digit or don't add up."""
