@@ -8,28 +8,29 @@ before it takes the signals over.
 
 from __future__ import annotations
 
+import os
 import signal
-import sys
+
+STARTING = b"error: interrupted while starting; nothing was written\n"
 
 
 def main() -> None:
-    """Run the command line, with signals during start-up reported plainly."""
-    caught: list[int] = []
+    """Run the command line, with signals before a command takes them over reported plainly.
 
+    Until a command installs its own handlers (``cli._interruptible``), a
+    Ctrl-C or SIGTERM (during the imports, or while the command line is
+    parsed) ends the program at once with one sentence: nothing has been
+    started that needs cleaning up. The interpreter's own start-up, before
+    this module runs, is out of reach.
+    """
     def early(signum, frame):
-        caught.append(signum)
-        raise KeyboardInterrupt
+        os.write(2, STARTING)
+        os._exit(128 + signum)
 
-    old = {sig: signal.signal(sig, early) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        from bookgen.cli import main as run
-    except KeyboardInterrupt:
-        for sig in old:
-            signal.signal(sig, signal.SIG_IGN)
-        sys.stderr.write("error: interrupted while starting; nothing was written\n")
-        sys.exit(128 + (caught[0] if caught else signal.SIGINT))
-    for sig, handler in old.items():
-        signal.signal(sig, handler)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, early)
+    from bookgen.cli import main as run
+
     run()
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import typer
 
 from bookgen import __version__
 from bookgen.book import (
-    BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
+    DEFERRED, BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
     interrupts_handled, plan, read_book_json,
 )
 from bookgen.config import ConfigError, load_book, seed_problem
@@ -34,6 +35,36 @@ SOLVE_SECONDS = 60.0  # a legal puzzle that takes longer is reported, not waited
 def _fail(message: str, code: int = EXIT_FAIL) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _interrupt_signal(exc: BaseException) -> int | None:
+    """The signal behind ``exc`` if it is an interrupt, else None.
+
+    pysat answers Ctrl-C during a search with its own ``pysolvers.error``
+    ("Caught keyboard interrupt") instead of Python's handler: that is an
+    interrupt too.
+    """
+    if isinstance(exc, Interrupted):
+        return exc.signum
+    if isinstance(exc, KeyboardInterrupt) or "keyboard interrupt" in str(exc).lower() \
+            and type(exc).__module__ in ("pysolvers", "pycard"):
+        return signal.SIGINT
+    return None
+
+
+@contextmanager
+def _interruptible(said: Callable[[], str]):
+    """Ctrl-C or SIGTERM in the block: ``error: <said()>`` and exit 130 or 143, never a traceback."""
+    with interrupts_handled(ignore_after=_STANDALONE):
+        try:
+            yield
+        except (KeyboardInterrupt, Exception) as exc:
+            signum = _interrupt_signal(exc)
+            if signum is None:
+                raise
+            for sig in DEFERRED:  # a second signal must not break into the last word
+                signal.signal(sig, signal.SIG_IGN)
+            _fail(said(), 128 + signum)
 
 
 def _progress(enabled: bool, what: str = "generating"):
@@ -63,15 +94,14 @@ def build(
 ) -> None:
     """Generate a book: NAME.pdf and NAME.json in the output directory."""
     written: list[Path] = []
-    with interrupts_handled(ignore_after=_STANDALONE):
-        try:
-            _build(config, seed, out, jobs, quiet, yes, written.extend)
-        except KeyboardInterrupt as exc:
-            signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
-            if written:
-                _fail(f"interrupted, but the new book was already complete: {', '.join(map(str, written))}",
-                      128 + signum)
-            _fail("interrupted; no partial files were left behind", 128 + signum)
+
+    def said() -> str:
+        if written:
+            return f"interrupted, but the new book was already complete: {', '.join(map(str, written))}"
+        return "interrupted; no partial files were left behind"
+
+    with _interruptible(said):
+        _build(config, seed, out, jobs, quiet, yes, written.extend)
 
 
 def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool,
@@ -122,22 +152,39 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
 @app.command()
 def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'.")) -> None:
     """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade."""
-    try:
-        data = read_book_json(file)
-    except CheckError as exc:
-        _fail(str(exc))
-    bar, update = _progress(sys.stderr.isatty(), "checking")
-    if bar:
-        with bar:
-            count, failures = check_book(data, update)
-    else:
-        count, failures = check_book(data)
-    for line in failures:
+    done = [0, 0]  # puzzles checked, of how many
+
+    def said() -> str:
+        if done[1]:
+            return f"interrupted after checking {done[0]} of {done[1]} puzzles; the check did not finish"
+        return "interrupted before any puzzle was checked"
+
+    with _interruptible(said):
+        count, failures = _check(file, done)
+    for line in failures:  # (after the work: signals are ignored by now, the report is whole)
         typer.echo(f"{file}: {line}")
     if failures:
         typer.echo(f"{len(failures)} problem(s) in {count} puzzles", err=True)
         raise typer.Exit(EXIT_FAIL)
     typer.echo(f"{file}: all {count} puzzles check out")
+
+
+def _check(file: Path, done: list[int]) -> tuple[int, list[str]]:
+    try:
+        data = read_book_json(file)
+    except CheckError as exc:
+        _fail(str(exc))
+    bar, show = _progress(sys.stderr.isatty(), "checking")
+
+    def update(checked: int, total: int) -> None:
+        done[:] = [checked, total]
+        if show:
+            show(checked, total)
+
+    if bar:
+        with bar:
+            return check_book(data, update)
+    return check_book(data, update)
 
 
 @app.command()
@@ -149,17 +196,22 @@ def solve(
     ascii: bool = typer.Option(False, "--ascii", help="S and M instead of \u2600 and \u263e."),
 ) -> None:
     """Solve one puzzle: its solution, difficulty and (--explain) the steps. Exit 0 only if unique and solved."""
+    with _interruptible(lambda: "interrupted before the puzzle was solved; nothing was printed"):
+        report = _solve(file, number, explain, ascii, grids)
+    typer.echo(report.text, nl=False)  # signals are ignored by now: the report is printed whole
+    raise typer.Exit(report.code)
+
+
+def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids: bool):
     try:
         puzzle = read_puzzle(file, number)
     except PuzzleTextError as exc:
         _fail(str(exc), EXIT_CONFIG)
     try:
         with time_limit(SOLVE_SECONDS):
-            report = solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
+            return solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
     except TooSlow as exc:
         _fail(f"{file}: {exc}; the puzzle is legal but its search is too large")
-    typer.echo(report.text, nl=False)
-    raise typer.Exit(report.code)
 
 
 @app.command()

@@ -24,11 +24,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.layout.geometry import (
     GUTTERS, MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, content_size,
-    fit_problems, parse_length, plan_book, trim_for,
+    fit_problems, page_count, parse_length, trim_for,
 )
 from bookgen.layout.textfit import (
-    author_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
+    author_room, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
+from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.variants.registry import get_variant, variant_names
 
 MAX_COUNT = 100_000
@@ -576,6 +577,22 @@ def _check_texts(book: Book, report) -> None:
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
             report(path, problem)
+    if not worksheet:  # the book's own headings, set by the same rule: a page too narrow for them
+        room = heading_room(style, width)
+        for heading in _headings(book):
+            if fit_size(heading, room) is None:
+                report(("page",), f"the page is too narrow for the heading \u201c{heading}\u201d (one line at "
+                       f"{room.floor:g} pt or more); choose a wider page")
+                break
+
+
+def _headings(book: Book) -> list[str]:
+    """The page headings a book prints besides its config texts."""
+    names = dict.fromkeys(get_variant(s.variant).title for s in book.sections)
+    headings = ["Contents", "Answers"] + [h for name in names for h in (f"How to play {name}", f"{name} techniques")]
+    if any(s.explain for s in book.sections):
+        headings.append(walkthrough_title(sum(s.count for s in book.sections)))
+    return headings
 
 
 def printed(text: str | None) -> str | None:
@@ -587,7 +604,7 @@ def _check_pages(book: Book, report) -> None:
     """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
     if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
         return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
-    pages = len(plan_book(book.shape).pages)
+    pages, _ = page_count(book.shape)  # counted, not laid out: cheap for any count
     if pages > MAX_PAGES:
         biggest = max(book.sections, key=lambda s: s.count)
         report(("sections", biggest.index, "count"),

@@ -1,10 +1,17 @@
 """How long a build will take, from measured per-puzzle costs, before it starts.
 
-``COST_MS`` is the mean time to make one puzzle (default rules, one process,
-the 2-core CI machine while busy), per (variant, size) and level easy..expert,
-as printed by ``python bench/measure_costs.py``; None where a level is
-refused. Re-measure after a change that moves generation speed. The figures
-are a guide, not a promise: rules, seeds and the machine move them.
+``COST_MS`` is the mean CPU time to make one puzzle (default rules, one
+process), per (variant, size) and level easy..expert, as printed by
+``python bench/measure_costs.py --runs 30``; None where a level is refused.
+Measured on the 2-core team machine (load average 3.4-3.8 from other work;
+CPU time, unlike the wall clock, barely moves with that). The table it
+replaced was wall-clock time on a busy machine before the speed work on the
+generators, and ran 1.2 to 30 times high, 4.5 times at the median (takuzu
+14 easy 246 ms, now 96; kenken 9 expert 2105 ms, now 457). Re-measure after
+a change that moves generation speed. The figures are a guide, not a
+promise: rules, seeds and a machine shared with other work move them. Means
+over 8 seeds differed from these (30 seeds) by 12 % at the median and up to
+58 % (expert KenKen, whose cost varies most from seed to seed).
 """
 
 from __future__ import annotations
@@ -17,24 +24,24 @@ EXTRA_MS_PER_PUZZLE = 8.0  # laying out and drawing a puzzle and its answer
 CONFIRM_SECONDS = 3600.0  # longer builds need --yes
 
 COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
-    ("takuzu", 4): (3.6, None, None, None),
-    ("takuzu", 6): (17.2, 27.6, 21.7, 150.5),
-    ("takuzu", 8): (35.0, 37.2, 41.2, 201.9),
-    ("takuzu", 10): (101.0, 81.2, 111.0, 193.3),
-    ("takuzu", 12): (205.4, 153.1, 208.8, 293.2),
-    ("takuzu", 14): (245.7, 244.3, 254.2, 588.5),
-    ("tango", 4): (1.8, 2.8, None, None),
-    ("tango", 6): (14.1, 9.9, 9.2, 53.0),
-    ("tango", 8): (54.5, 24.3, 18.9, 66.2),
-    ("tango", 10): (78.2, 65.6, 59.3, 126.9),
-    ("tango", 12): (241.1, 636.1, 722.0, 574.3),
-    ("kenken", 3): (3.4, 51.2, None, None),
-    ("kenken", 4): (9.5, 9.5, 16.5, 26.1),
-    ("kenken", 5): (6.7, 6.4, 53.3, 106.9),
-    ("kenken", 6): (27.0, 26.3, 63.0, 155.7),
-    ("kenken", 7): (79.0, 91.0, 726.4, 1638.8),
-    ("kenken", 8): (429.9, 553.0, 250.3, 572.9),
-    ("kenken", 9): (308.6, 299.0, 824.3, 2104.5),
+    ('takuzu', 4): (0.9, None, None, None),
+    ('takuzu', 6): (3.4, 5.0, 3.1, 16.9),
+    ('takuzu', 8): (9.0, 8.0, 8.8, 22.5),
+    ('takuzu', 10): (22.1, 20.2, 19.4, 43.8),
+    ('takuzu', 12): (45.8, 39.1, 41.3, 85.3),
+    ('takuzu', 14): (96.0, 84.7, 84.5, 142.2),
+    ('tango', 4): (0.8, 1.4, None, None),
+    ('tango', 6): (3.1, 2.9, 5.3, 13.4),
+    ('tango', 8): (10.0, 7.7, 7.2, 15.0),
+    ('tango', 10): (24.0, 21.4, 15.9, 32.1),
+    ('tango', 12): (51.8, 47.4, 33.2, 52.0),
+    ('kenken', 3): (1.3, 5.8, None, None),
+    ('kenken', 4): (1.3, 1.7, 4.5, 7.7),
+    ('kenken', 5): (2.3, 5.2, 11.8, 29.7),
+    ('kenken', 6): (5.2, 8.1, 16.9, 35.4),
+    ('kenken', 7): (11.8, 14.1, 33.0, 61.8),
+    ('kenken', 8): (14.0, 27.1, 53.6, 149.3),
+    ('kenken', 9): (43.6, 41.6, 115.0, 457.4),
     ("sudoku", 4): (1.3, None, None, None),
     ("sudoku", 6): (0.7, None, None, None),
     ("sudoku", 8): (1.3, 121.3, 269.5, 216.6),

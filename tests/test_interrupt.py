@@ -65,27 +65,16 @@ def test_signal_mid_build(tmp_path, sig, group):
     proc = subprocess.Popen(
         [sys.executable, "-m", "bookgen.cli", "build", str(config), "--out", str(out), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, preexec_fn=child_setup)
-    try:
-        deadline = time.monotonic() + 30
-        while len(_children(proc.pid)) < 2:  # the two workers are up and generating
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "workers never started"
-            time.sleep(0.02)
-        workers = _children(proc.pid)
-        time.sleep(0.5)
-        assert proc.poll() is None, "the build finished before it could be interrupted"
-        if group:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 128 + sig  # 130 for Ctrl-C, as shells report it
-    assert stdout == b""
-    assert stderr.decode() == "error: interrupted; no partial files were left behind\n"
+    workers: list[int] = []
+
+    def generating() -> bool:  # the two workers are up and generating
+        workers[:] = _children(proc.pid)
+        return len(workers) >= 2
+
+    code, stdout, stderr = _signal_when_ready(proc, generating, sig, group)
+    assert code == 128 + sig  # 130 for Ctrl-C, as shells report it
+    assert stdout == ""
+    assert stderr == "error: interrupted; no partial files were left behind\n"
     assert _contents(out) == OLD  # no temporary file, previous book untouched
     assert not any(_running(pid) for pid in workers)
 
@@ -185,3 +174,115 @@ def test_a_dead_worker_is_a_clear_build_error(monkeypatch):
     with pytest.raises(BuildError, match=r"a worker process died \(out of memory\?\); try fewer --jobs"):
         generate(jobs, workers=2)
     assert multiprocessing.active_children() == []
+
+
+# ----- every command: one sentence and 130/143 on a real signal, whatever it is doing ---------------------------
+def _book_json_of(tmp_path: Path, tiny_config: Path, copies: int) -> Path:
+    """A book JSON with ``copies`` times the tiny book's puzzles: seconds of work for ``check``."""
+    import json
+
+    pdf, data = build(load_book(tiny_config), tmp_path / "made")
+    doc = json.loads(data.read_text())
+    doc["puzzles"] = doc["puzzles"] * copies
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = False) -> tuple[int, str, str]:
+    """Wait until ``ready()`` (the child is at work), send ``sig`` (to its process group: as Ctrl-C in a
+    shell does), and return (exit code, stdout, stderr)."""
+    try:
+        deadline = time.monotonic() + 30
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the child never got to work"
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert proc.poll() is None, "the work finished before it could be interrupted"
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, stdout.decode(), stderr.decode()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_signal_during_check_is_one_sentence(tmp_path, tiny_config, sig):
+    big = _book_json_of(tmp_path, tiny_config, 2000)  # 10,000 puzzles: far longer than the test waits
+    marker = tmp_path / "checking"
+    start = ("import sys; from pathlib import Path; import bookgen.cli as cli\n"
+             "real = cli.check_book\n"
+             "def check_book(*args):\n"
+             f"    Path({str(marker)!r}).touch()  # the check has begun\n"
+             "    return real(*args)\n"
+             "cli.check_book = check_book\n"
+             f"sys.argv = ['bookgen', 'check', {str(big)!r}]\n"
+             "from bookgen.__main__ import main; main()\n")
+
+    def child_setup():
+        os.setpgrp()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, preexec_fn=child_setup)
+    code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig)
+    assert code == 128 + sig, stderr
+    assert stdout == ""
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr and "Aborted" not in stderr, stderr
+    assert lines[0].startswith("error: interrupted after checking ") \
+        and lines[0].endswith(" of 10000 puzzles; the check did not finish"), stderr
+
+
+def test_sigterm_after_start_up_before_the_command_is_one_sentence(tmp_path):
+    """The window between the imports and a command's own handlers: no silent death."""
+    start = ("import sys, time; import bookgen.cli as cli\n"
+             "def parsing():\n"
+             "    sys.stderr.write('ready\\n'); sys.stderr.flush(); time.sleep(20)\n"
+             "cli.main = parsing\n"
+             "from bookgen.__main__ import main; main()\n")
+    proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
+    assert proc.stderr.readline() == b"ready\n"
+    code, stdout, stderr = _signal_when_ready(proc, lambda: True, signal.SIGTERM)
+    assert code == 143
+    assert stderr == "error: interrupted while starting; nothing was written\n"
+
+
+class _SatInterrupt(Exception):
+    """What pysat raises when Ctrl-C arrives during a search (``pysolvers.error``)."""
+
+
+_SatInterrupt.__module__ = "pysolvers"
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt(), _SatInterrupt("Caught keyboard interrupt")],
+                         ids=["KeyboardInterrupt", "pysat's own error"])
+def test_ctrl_c_while_solving_is_one_sentence(tmp_path, monkeypatch, raised):
+    from typer.testing import CliRunner
+
+    import bookgen.cli as cli
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(". . . . 1 .\n. 0 . 0 . .\n. . 1 . . .\n. 0 . . 0 .\n. . . . . 0\n. . 1 . 1 .\n")
+
+    def interrupted(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(cli, "solve_report", interrupted)
+    result = CliRunner().invoke(cli.app, ["solve", str(puzzle)])
+    assert result.exit_code == 130
+    assert result.output == "error: interrupted before the puzzle was solved; nothing was printed\n"
+
+
+def test_other_solver_errors_are_not_taken_for_interrupts(tmp_path, monkeypatch):
+    import bookgen.cli as cli
+
+    assert cli._interrupt_signal(_SatInterrupt("some other failure")) is None
+    assert cli._interrupt_signal(ValueError("Caught keyboard interrupt")) is None

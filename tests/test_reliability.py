@@ -375,7 +375,7 @@ def test_every_generatable_request_has_a_measured_cost():
 
 
 def test_a_build_of_hours_needs_yes(tmp_path):
-    text = "title: L\nlayout: worksheet\nsections:\n  - variant: kenken\n    size: 9\n    count: 5000\n" \
+    text = "title: L\nlayout: worksheet\nsections:\n  - variant: kenken\n    size: 9\n    count: 20000\n" \
            "    difficulty: expert\n"
     config, out, result = _build(tmp_path, text, "--jobs", "2")
     line = _one_error(result)
@@ -522,7 +522,7 @@ def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
 
 
 # ----- 4. printed text: it fits its box, or is a located config error -------------------------------------------
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import bookgen.layout.render as render  # noqa: E402
@@ -575,20 +575,33 @@ def test_printed_text_problem_serves_any_field():
                                                                   HealthCheck.function_scoped_fixture])
 @given(texts=st.fixed_dictionaries({f: SAFE for f in FIELDS}), wild=st.sampled_from(FIELDS), text=WILD,
        page=st.sampled_from(["6x9", "letter"]), layout=st.sampled_from(["book", "worksheet"]))
+@example(texts=dict.fromkeys(FIELDS, "Grids"), wild="title", text="Fractions and Binary Grids " * 2,
+         page="letter", layout="worksheet")  # its answer key's heading fits at 13.5 pt
+@example(texts=dict.fromkeys(FIELDS, "Grids"), wild="title", text="Fractions and Binary Grids " * 3,
+         page="letter", layout="worksheet")  # ... and at 9 pt, below the floor: refused
 def test_printed_text_fits_or_is_refused(tmp_path_factory, monkeypatch, texts, wild, text, page, layout):
     """Any Unicode in a printed field: a located refusal with nothing written, or every line inside its page."""
     texts = dict(texts, **{wild: text})
     tmp = tmp_path_factory.mktemp("text")
-    drawn: list[tuple[tuple[float, float, float, float], float, float, str]] = []
-    real = render.Document.text
+    drawn: list[tuple[tuple[float, float, float, float], float, float, str, float, int, bool, bool]] = []
+    real, real_heading = render.Document.text, render.Document.heading
+    in_heading = []
 
     def record(self, x, y, s, size, bold=False, grey=0.0, align="left"):
         width = real(self, x, y, s, size, bold, grey, align)
         left = {"left": x, "center": x - width / 2, "right": x - width}[align]
-        drawn.append((self.safe, left, left + width, s))
+        drawn.append((self.safe, left, left + width, s, size, self.page, bool(in_heading), bold))
         return width
 
+    def heading(self, *args, **kwargs):
+        in_heading.append(True)
+        try:
+            return real_heading(self, *args, **kwargs)
+        finally:
+            in_heading.pop()
+
     monkeypatch.setattr(render.Document, "text", record)
+    monkeypatch.setattr(render.Document, "heading", heading)
     config, out, result = _build(tmp, _yaml(texts, page, layout), "--jobs", "1")
     assert "Traceback" not in result.output and not isinstance(result.exception, Exception) \
         or isinstance(result.exception, SystemExit)
@@ -600,9 +613,20 @@ def test_printed_text_fits_or_is_refused(tmp_path_factory, monkeypatch, texts, w
         assert all(line.startswith(f"{config}:") for line in result.output.splitlines())
         return
     assert result.exit_code == 0, result.output
-    for (x0, _, x1, _), left, right, s in drawn:
-        assert x0 - 0.01 <= left and right <= x1 + 0.01, (s, left, right, x0, x1)
     book = load_book(config)
+    style = book.shape.style
+    floors = {book.author: style.small, book.sections[0].title: style.small}  # one line each
+    for (x0, _, x1, _), left, right, s, size, page, is_heading, _ in drawn:
+        assert x0 - 0.01 <= left and right <= x1 + 0.01, (s, left, right, x0, x1)
+        if is_heading:  # 'Contents', 'How to play ...', 'Answer key: TITLE': shrunk, but not past the floor
+            assert size >= style.label, (s, size)
+        if s in floors:
+            assert size >= floors[s], (s, size)
+    if layout == "worksheet":
+        assert any(h and s == f"Answer key: {book.title}" for *_, s, size, _, h, _ in drawn)
+    else:
+        title_lines = [size for *_, s, size, page, _, bold in drawn if page == 1 and bold and s in book.title]
+        assert title_lines and min(title_lines) >= 16, title_lines
     for text in (book.title, book.subtitle, book.author, book.sections[0].title):
         assert unprintable(text) is None
 
@@ -653,3 +677,54 @@ def test_a_huge_title_is_refused_quickly(tmp_path):
     assert time.perf_counter() - t < 3
     line = _one_error(result)
     assert line.startswith(f"{config}:1:8: title is too long to print on the title page") and not out.exists()
+
+
+def test_a_worksheet_title_too_long_for_the_answer_key_heading_is_refused(tmp_path):
+    text = "title: " + "Fractions and Binary Grids " * 3 + "\nlayout: worksheet\nsections:\n" \
+           "  - variant: takuzu\n    size: 6\n    count: 1\n    difficulty: easy\n"
+    config, out, result = _build(tmp_path, text)
+    line = _one_error(result)
+    assert line.startswith(f"{config}:1:8: title is too long to print in the answer key's heading "
+                           "(one line at 12 pt or more): at most about ")
+    assert not out.exists()
+
+
+# ----- the page limit is counted, not laid out --------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(runs=st.lists(st.tuples(st.sampled_from([4, 6, 8, 10, 12, 14]), st.integers(1, 400)), min_size=1,
+                     max_size=4),
+       page=st.sampled_from(["6x9", "letter", "7x10"]), large=st.booleans(), worksheet=st.booleans(),
+       per_page=st.sampled_from([None, 1, 2, 4]), explain=st.booleans(), rules=st.integers(1, 2),
+       walk=st.integers(1, 20))
+def test_page_count_agrees_with_the_page_plan(runs, page, large, worksheet, per_page, explain, rules, walk):
+    """The config's cheap count gives the same pages and gutter as laying the book out."""
+    from bookgen.layout.geometry import (
+        BookShape, PageSpec, SectionShape, Style, page_count, plan_book, trim_for,
+    )
+
+    sections = tuple(SectionShape(f"S{k}", ("takuzu", "tango")[k % 2], (size,) * count, explain=explain and k == 0)
+                     for k, (size, count) in enumerate(runs))
+    shape = BookShape(PageSpec(trim_for(page), mirrored=not worksheet), sections, Style(large), worksheet, per_page,
+                      rules_pages=(rules,) * min(2, len(sections)),
+                      walkthrough_pages=(walk,) if explain and not worksheet else ())
+    plan = plan_book(shape)
+    assert page_count(shape) == (len(plan.pages), plan.gutter)
+
+
+def test_the_page_limit_check_does_not_lay_the_book_out(tmp_path, monkeypatch):
+    from bookgen.config import ConfigError, load_book
+    from bookgen.layout import geometry
+
+    def no_layout(*args, **kwargs):
+        raise AssertionError("the config check laid every page out")
+
+    monkeypatch.setattr(geometry, "_paginate", no_layout)
+    config = tmp_path / "big.yaml"
+    config.write_text("title: B\nsections:\n  - variant: takuzu\n    size: [6, 8]\n    count: 100000\n")
+    with pytest.raises(ConfigError) as caught:
+        load_book(config)
+    assert str(caught.value.issues[0]) == (
+        f"{config}:5:12: the book would have about 29172 pages; print-on-demand services print at most 828: "
+        "split it into volumes, lower the counts, or use layout: worksheet")
+    config.write_text("title: B\nsections:\n  - variant: takuzu\n    size: [6, 8]\n    count: 1600\n")
+    assert load_book(config).sections[0].count == 1600  # 472 pages: within the limit

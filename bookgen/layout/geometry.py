@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from typing import Sequence
 
 INCH = 72.0
@@ -435,6 +436,48 @@ def plan_book(shape: BookShape) -> Plan:
     return seen[max(enough)] if enough else _paginate(shape, GUTTERS[-1][1])
 
 
+def page_count(shape: BookShape) -> tuple[int, float]:
+    """(pages, gutter) of ``plan_book(shape)``, counted without laying out every page.
+
+    The config check runs this on books of up to hundreds of thousands of
+    puzzles; the grid pages of a run of same-size puzzles are one division.
+    The gutter settles by the same rule as in ``plan_book``.
+    """
+    if not shape.spec.mirrored:
+        return _count_pages(shape, shape.spec.margin), shape.spec.margin
+    gutter = gutter_for(0)
+    seen: dict[float, int] = {}
+    while gutter not in seen:
+        seen[gutter] = _count_pages(shape, gutter)
+        gutter = gutter_for(seen[gutter])
+    enough = [g for g, pages in seen.items() if g >= gutter_for(pages)]
+    gutter = max(enough) if enough else GUTTERS[-1][1]
+    return (seen[gutter] if gutter in seen else _count_pages(shape, gutter)), gutter
+
+
+def _count_pages(shape: BookShape, gutter: float) -> int:
+    """``len(_paginate(shape, gutter).pages)``, by arithmetic where it can."""
+    pages = 0
+    if not shape.worksheet:
+        pages += 3  # title, imprint, contents
+        pages += sum(shape.rules_pages[k] if k < len(shape.rules_pages) else 1
+                     for k in range(len(shape.variants)))
+        pages += sum(shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
+                     for w in range(len(shape.explained)))
+    width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
+    per_page: dict[int, int] = {}
+    for section in shape.sections:
+        for size, run in groupby(section.sizes):
+            count = section.per_page or shape.per_page or per_page.setdefault(
+                size, best_per_page(width, height, size, shape.style))
+            pages += -(-sum(1 for _ in run) // count)
+    if not shape.worksheet:
+        width, height = content_size(shape.spec, gutter, shape.style, False)
+        sizes = [size for s in shape.sections for size in s.sizes]
+        pages += len(key_pages(sizes, width, height, shape.style, "Answers"))
+    return pages
+
+
 def plan_answers(shape: BookShape) -> Plan:
     """The teacher's separate answer-key document for a worksheet packet."""
     width, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
@@ -458,7 +501,7 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
         shape = replace(shape, walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
                                                         for s in shape.explained))
     if gutter is None:
-        gutter = plan_book(shape).gutter if shape.spec.mirrored else shape.spec.margin
+        gutter = page_count(shape)[1]
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     out = []
     for s, section in enumerate(shape.sections):

@@ -28,7 +28,9 @@ from bookgen.layout.geometry import (
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import CanvasPen
-from bookgen.layout.textfit import author_room, break_lines, fit_size, section_rooms, title_rooms
+from bookgen.layout.textfit import (
+    author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
+)
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
 from bookgen.variants.registry import get_variant
 
@@ -110,10 +112,11 @@ class Document:
         return break_lines(text, size, width, bold, first_indent)
 
     def heading(self, text: str, top: float, draw: bool = True) -> float:
-        """A page heading at ``top``, made smaller if the line is too long; returns the y below it."""
-        size = self.style.heading
+        """A page heading at ``top``, made smaller if the line is too long, never below its floor
+        (the config check refuses a heading that can't fit); returns the y below it."""
         x0, _, x1, _ = self.safe
-        size = min(size, size * (x1 - x0) / max(self.width(text, size, bold=True), 1e-9))
+        room = heading_room(self.style, x1 - x0)
+        size = fit_size(text, room) or room.floor
         if draw:
             self.text(x0, top - self.style.heading * ASCENT, text, size, bold=True)
         return top - self.style.heading * 2.1

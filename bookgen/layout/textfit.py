@@ -15,7 +15,7 @@ DejaVu fonts have no glyph for (they would print as empty boxes).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable
 
@@ -37,6 +37,11 @@ class Room:
     size: float    # the type size it is set in
     floor: float   # the smallest size it may shrink to
     bold: bool = False
+    prefix: str = ""  # printed before the text on the same line ("Answer key: "), in the same type
+
+    def lead(self, size: float) -> float:
+        """The width the prefix takes at ``size``."""
+        return text_width(self.prefix, size, self.bold) if self.prefix else 0.0
 
 
 @lru_cache(maxsize=1)
@@ -112,7 +117,7 @@ def fit_size(text: str, room: Room) -> float | None:
     """The largest size, from ``room.size`` down to its floor, at which ``text`` fits; None if none does."""
     size = room.size
     while True:
-        if len(break_lines(text, size, room.width, room.bold)) <= room.lines:
+        if len(break_lines(text, size, room.width - room.lead(size), room.bold)) <= room.lines:
             return size
         if size <= room.floor:
             return None
@@ -122,7 +127,7 @@ def fit_size(text: str, room: Room) -> float | None:
 def _longest(text: str, room: Room) -> int:
     """How many characters of ``text`` fit the room at its floor."""
     lo, hi = 0, min(len(text), MAX_CHARS)
-    floor = Room(room.where, room.width, room.lines, room.floor, room.floor, room.bold)
+    floor = replace(room, size=room.floor)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if fit_size(text[:mid], floor) is not None:
@@ -151,12 +156,22 @@ CONTENTS_NUMBER = "9999"  # the widest page number a contents row keeps room for
 TITLE_FLOOR = 16.0  # a title page's title never shrinks below this
 
 
+ANSWER_KEY = "Answer key: "  # a worksheet key's heading: this, then the title
+
+
+def heading_room(style, width: float, where: str = "as a page heading") -> Room:
+    """A page heading: one bold line, shrunk no smaller than the labels above the grids."""
+    return Room(where, width, 1, style.heading, style.label, bold=True)
+
+
 def title_rooms(style, width: float, worksheet: bool = False) -> list[Room]:
-    """The title: three lines on the title page; on worksheets, one line in every footer."""
+    """The title: three lines on the title page; on worksheets, one line in every footer
+    and in the answer key's heading."""
     rooms = [Room("on the title page", width, 3, style.heading * 1.6, TITLE_FLOOR, bold=True)]
     if worksheet:
         rest = text_width(" \u00b7 answer key \u00b7 page 9999", style.small)
         rooms.append(Room("in the worksheet footers", width - rest, 1, style.small, style.small))
+        rooms.append(replace(heading_room(style, width, "in the answer key's heading"), prefix=ANSWER_KEY))
     return rooms
 
 
