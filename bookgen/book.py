@@ -16,28 +16,40 @@ import reprlib
 import secrets
 import signal
 import threading
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable, Iterator
 
 from bookgen import __version__
 from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
-from bookgen.core.rng import derive_seed, example_seed, rng_for
+from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
-from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
+from bookgen.estimate import puzzle_ms
+from bookgen.layout.classset import render_class_set
+from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
+from bookgen.layout.geometry import Style, fit_problems, page_count_warning, plan_answers, plan_book
+from bookgen.layout.render import (
+    Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
+)
 from bookgen.limits import TooSlow, time_limit
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
-Progress = Callable[[int, int], None]
+Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
 Warn = Callable[[str], None]
+VERSIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # class-set version letters
 SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
+BATCH_MS = 40.0  # estimated work per task handed to a worker (see ``batches``)
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
+EXAMPLE_WIDTH = 300.0  # points: two example grids side by side at the type floor, on most pages
+EXAMPLE_TRIES = 40  # candidate examples looked at for one that teaches a technique above the easiest
+EXAMPLE_STEPS = 4  # ... within its first few deductions
 
 
 class BuildError(Exception):
@@ -72,19 +84,33 @@ class Job:
     seed: str
     options: tuple[tuple[str, Any], ...]
     book_seed: int = 0
+    attempt: int = 0  # > 0: earlier candidates were repeats or were replaced
+    version: int = 0  # class sets: 0 is version A
 
     def attempt_seed(self, attempt: int) -> str:
-        """The seed of try number ``attempt``; try 0 is the puzzle's original seed."""
-        return self.seed if attempt == 0 else derive_seed(self.book_seed, self.section, self.index, attempt)
+        """The seed of try number ``attempt`` from this job on; try 0 is the job's own seed."""
+        if attempt == 0:
+            return self.seed
+        return version_seed(self.book_seed, self.section, self.index, self.version, self.attempt + attempt)
+
+    def next_attempt(self, made_by: str = "") -> "Job":
+        """The same puzzle slot with the first seed after the one ``made_by`` names
+        (after this job's own seed when it names none of its tries)."""
+        tried = next((k for k in range(SEED_ATTEMPTS) if self.attempt_seed(k) == made_by), 0)
+        attempt = self.attempt + tried + 1
+        return replace(self, attempt=attempt, seed=version_seed(self.book_seed, self.section, self.index,
+                                                                self.version, attempt))
 
 
 def plan(book: Book) -> list[Job]:
-    """Every puzzle of the book, in book order."""
+    """Every puzzle of the book, in book order (a class set: version A's, then B's ...)."""
     jobs = []
-    for section in book.sections:
-        for i, level in enumerate(section.levels):
-            jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
-                            level, derive_seed(book.seed, section.index, i), section.options, book.seed))
+    for version in range(book.versions):
+        for section in book.sections:
+            for i, level in enumerate(section.levels):
+                jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
+                                level, version_seed(book.seed, section.index, i, version), section.options,
+                                book_seed=book.seed, version=version))
     return jobs
 
 
@@ -128,14 +154,16 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
     try:
         try:
             with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
-                pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-            for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
-                i = pending[future]
+                pending = {pool.submit(run_batch, [jobs[i] for i in batch]): batch for batch in batches(jobs)}
+            for future in as_completed(pending):  # progress as each batch lands, not all at the end
+                batch = pending[future]
                 try:
-                    results[i] = future.result()
-                except GenerationError as exc:
-                    raise GenerationError(_where(jobs[i], exc)) from None
-                done += 1
+                    puzzles = future.result()
+                except GenerationError as exc:  # already names its section and puzzle
+                    raise GenerationError(str(exc)) from None
+                for i, puzzle in zip(batch, puzzles):
+                    results[i] = puzzle
+                done += len(batch)
                 if progress:
                     progress(done, len(jobs))
         except BrokenProcessPool:  # from a result, or from submit when a worker dies that early
@@ -145,6 +173,45 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         raise
     pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
+
+
+def schedule(jobs: list[Job]) -> list[int]:
+    """Job indices in the order to hand them to workers: the likely slowest first.
+
+    A plan runs easy to expert and small to large, so in plan order the most
+    expensive puzzles come last and one worker grinds through them while the
+    others sit idle. Longest-first keeps the workers' loads even to the end;
+    the estimate needs only to be rough (harder and larger costs more), and
+    results still go back in plan order, so the output is the same.
+    """
+    return sorted(range(len(jobs)), key=lambda i: (-int(jobs[i].level), -jobs[i].size, i))
+
+
+def batches(jobs: list[Job]) -> list[list[int]]:
+    """``schedule`` order cut into the tasks workers are handed: about ``BATCH_MS``
+    of estimated work each, at least one puzzle.
+
+    Handing a worker one puzzle at a time costs the parent a round trip per
+    puzzle; for puzzles of a millisecond or two that is more than the work,
+    and a second worker bought nothing. Expensive puzzles still go alone.
+    """
+    out: list[list[int]] = []
+    batch: list[int] = []
+    work = 0.0
+    for i in schedule(jobs):
+        batch.append(i)
+        work += puzzle_ms(jobs[i].variant, jobs[i].size, jobs[i].level)
+        if work >= BATCH_MS:
+            out.append(batch)
+            batch, work = [], 0.0
+    if batch:
+        out.append(batch)
+    return out
+
+
+def run_batch(batch: list[Job]) -> list[Puzzle]:
+    """Generate a batch of puzzles (runs in a worker process); errors name the puzzle."""
+    return [_run_named(job) for job in batch]
 
 
 def _worker_init() -> None:
@@ -227,6 +294,91 @@ def interrupts_handled(ignore_after: bool = False) -> Iterator[None]:
             signal.signal(sig, signal.SIG_IGN if ignore_after else handler)
 
 
+MAX_REPEATS = 30  # fresh candidates for one puzzle slot before a build gives up on finding a new puzzle
+
+
+def fingerprint(puzzle: Puzzle) -> str:
+    """The puzzle's fingerprint, by its variant."""
+    return get_variant(puzzle.variant).fingerprint(puzzle)
+
+
+@dataclass
+class Slots:
+    """The puzzles of a book in plan order, with the jobs (and attempts) that made them."""
+
+    jobs: list[Job]
+    puzzles: list[Puzzle]
+    prints: list[str]
+    workers: int = 1
+
+    def redo(self, slots: list[int]) -> None:
+        """Make the puzzles of ``slots`` again, each from its next derived seed."""
+        for i in slots:
+            self.jobs[i] = self.jobs[i].next_attempt(self.puzzles[i].seed)
+            if self.jobs[i].attempt > MAX_REPEATS:
+                job = self.jobs[i]
+                raise BuildError(f"section {job.section + 1}, puzzle {job.index + 1}: {MAX_REPEATS} "
+                                 "new puzzles in a row repeated the excluded books or this book; the "
+                                 "section has run out of distinct puzzles: choose a larger size, another "
+                                 "level or fewer puzzles")
+        for i, puzzle in zip(slots, generate([self.jobs[i] for i in slots], self.workers)):
+            self.puzzles[i], self.prints[i] = puzzle, fingerprint(puzzle)
+
+    def settle(self, order, taken: set[str] | frozenset[str], forbid: dict[int, set[str]]) -> None:
+        """Remake, in rounds, the slots of ``order`` that repeat ``taken``, an earlier slot of
+        ``order`` or what ``forbid`` rules out for them."""
+        while True:
+            clash = _repeats(self.prints, order, taken, forbid)
+            if not clash:
+                return
+            self.redo(clash)
+
+
+def generate_unique(jobs: list[Job], excluded: frozenset[str] = frozenset(), workers: int = 1,
+                    progress: Progress | None = None) -> Slots:
+    """Run every job so that no puzzle repeats an ``excluded`` fingerprint or an earlier
+    puzzle of the book.
+
+    A puzzle that repeats is made again from its slot's next derived seed, in
+    rounds, so the result depends on the jobs alone, not on the workers.
+    """
+    puzzles = generate(list(jobs), workers, progress)
+    slots = Slots(list(jobs), puzzles, [fingerprint(p) for p in puzzles], workers)
+    slots.settle(range(len(jobs)), excluded, {})
+    return slots
+
+
+def replace_slots(slots: Slots, replaced: tuple[int, ...], excluded: frozenset[str] = frozenset()) -> None:
+    """Give the (zero-based, plan-order) ``replaced`` slots new puzzles; a slot listed twice
+    is replaced twice. Every other slot keeps its puzzle, and no puzzle replaced away
+    comes back anywhere."""
+    forbid: dict[int, set[str]] = {}
+    owed = Counter(replaced)
+    while owed:
+        chosen = sorted(owed)
+        for i in chosen:
+            forbid.setdefault(i, set()).add(slots.prints[i])
+            owed[i] -= 1
+        owed = +owed
+        slots.redo(chosen)
+        dropped = set().union(*forbid.values())
+        kept = {fp for i, fp in enumerate(slots.prints) if i not in forbid}
+        slots.settle(sorted(forbid), excluded | dropped | kept, forbid)
+
+
+def _repeats(prints: list[str], order, taken: frozenset[str] | set[str],
+             forbid: dict[int, set[str]]) -> list[int]:
+    """The slots, in ``order``, whose fingerprint is taken already or forbidden to them."""
+    seen = set(taken)
+    clash = []
+    for i in order:
+        if prints[i] in seen or prints[i] in forbid.get(i, ()):
+            clash.append(i)
+        else:
+            seen.add(prints[i])
+    return clash
+
+
 def _run_named(job: Job) -> Puzzle:
     try:
         return run_job(job)
@@ -253,8 +405,8 @@ def _remedy(job: Job) -> str:
 
 
 # ----- JSON ---------------------------------------------------------------------
-def puzzle_json(number: int, puzzle: Puzzle, page: int) -> dict[str, Any]:
-    """One puzzle entry of the book JSON (``bookgen-book/1``)."""
+def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "") -> dict[str, Any]:
+    """One puzzle entry of the book JSON (``bookgen-book/1``); ``version`` in class sets."""
     grade = puzzle.grade or Grade(Level.EASY, 0.0, {})
     out = {
         "number": number,
@@ -267,7 +419,10 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int) -> dict[str, Any]:
         "givens": list(puzzle.givens),
         "solution": list(puzzle.solution),
         "page": page,
+        "fingerprint": fingerprint(puzzle),
     }
+    if version:
+        out["version"] = version
     out.update(get_variant(puzzle.variant).to_json(puzzle))
     return out
 
@@ -284,7 +439,7 @@ def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[s
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
-        "puzzles": [puzzle_json(e.number, e.puzzle, pages[e.number]) for e in entries],
+        "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version) for i, e in enumerate(entries)],
     }
 
 
@@ -293,50 +448,112 @@ def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
     """Number the puzzles in book order and attach their section titles."""
     titles = {s.index: s.title for s in book.sections}
     jobs = plan(book)
-    return [Entry(i + 1, titles[job.section], p) for i, (job, p) in enumerate(zip(jobs, puzzles))]
+    per_version = len(jobs) // book.versions
+    return [Entry(i % per_version + 1, titles[job.section], p,
+                  version=VERSIONS[job.version] if book.versions > 1 else "")
+            for i, (job, p) in enumerate(zip(jobs, puzzles))]
+
+
+def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The puzzles with each run of one level and one size inside a section sorted by
+    score (ties keep generation order), so a ramp climbs from its first puzzle to its last.
+
+    A deterministic step of assembling the book, after generation: a single puzzle
+    replaced later keeps the number this order gave its predecessor.
+    """
+    out = list(puzzles)
+    start = 0
+    for section in book.sections:
+        keys = [(section.levels[i], section.size_of(i)) for i in range(section.count)]
+        i = 0
+        while i < section.count:
+            j = i
+            while j < section.count and keys[j] == keys[i]:
+                j += 1
+            run = out[start + i:start + j]
+            out[start + i:start + j] = sorted(run, key=lambda p: p.grade.score if p.grade else 0.0)
+            i = j
+        start += section.count
+    return out
+
+
+def score_order(book: Book, puzzles: list[Puzzle]) -> list[int]:
+    """For each place in the book, the plan-order slot whose puzzle goes there: each
+    version's puzzles in ``in_score_order``. Computed before any replacement, so a
+    replacement takes the place and number of the puzzle it replaces."""
+    per = len(puzzles) // book.versions
+    order: list[int] = []
+    for v in range(book.versions):
+        ranked = [SimpleNamespace(grade=puzzles[i].grade, slot=i) for i in range(v * per, (v + 1) * per)]
+        order += [item.slot for item in in_score_order(book, ranked)]
+    return order
 
 
 def rule_sets(book: Book) -> list[tuple[str, dict]]:
-    """One (variant, rules) per variant in order of first use, for the rules pages."""
-    seen: dict[str, dict] = {}
-    for s in book.sections:
-        seen.setdefault(s.variant, dict(s.rules))
-    return list(seen.items())
+    """Each distinct (variant, rules) in the book, in the order of its how-to-play pages."""
+    return [(book.sections[s].variant, dict(book.sections[s].rules)) for s in book.shape.rule_sets]
 
 
 def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
-    """The small easy puzzle a how-to-play page solves, the same for the same book seed.
+    """The small puzzle a how-to-play page solves, the same for the same book seed and rules.
 
-    It keeps the section's rules, on the smallest size those rules allow."""
+    It keeps the section's rules, on the smallest size those rules allow whose two grids
+    fit side by side at the type floor; a medium one (easy where the rules allow no more)
+    whose first few deductions include one above the easiest techniques, where one of
+    ``EXAMPLE_TRIES`` candidates has it."""
     variant = get_variant(variant_name)
     sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    fallback = None
     for size in sizes:
         try:
             size_rules = variant.parse_rules(rules, size)
         except ValueError:
             continue
-        if variant.check_request(size, size_rules, Level.EASY) is None:
-            return variant.generate(size, size_rules, Level.EASY,
-                                    rng_for(example_seed(book_seed, variant_name)))
+        if variant.check_request(size, size_rules, Level.EASY) is not None:
+            continue
+        floor = Style().min_type / min(variant.smallest_type(size, size_rules), 1.0)
+        if 2 * size * floor > EXAMPLE_WIDTH and fallback is None:
+            fallback = (size, size_rules)
+            continue
+        return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
+    if fallback:
+        return _teaching_example(variant, *fallback, book_seed, variant_name, rules)
     raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
 
 
-def _examples(book: Book) -> dict[str, Puzzle]:
-    """The worked example of every variant; ``BuildError`` names the section whose rules rule it out."""
+def _teaching_example(variant, size: int, rules: dict, book_seed: int, variant_name: str,
+                      raw_rules: dict) -> Puzzle:
+    level = Level.MEDIUM if variant.check_request(size, rules, Level.MEDIUM) is None else Level.EASY
+    rng = rng_for(example_seed(book_seed, variant_name + repr(sorted(raw_rules.items()))))
+    easiest = min(t.level for t in variant.techniques)
+    tiers = {t.name: t.level for t in variant.techniques}
+    first = None
+    for _ in range(EXAMPLE_TRIES if level > Level.EASY else 1):
+        puzzle = variant.generate(size, rules, level, rng)
+        first = first or puzzle
+        steps = [s for s in variant.explain(puzzle)[0] if s.cells][:EXAMPLE_STEPS]
+        if any(tiers.get(s.technique, easiest) > easiest for s in steps):
+            return puzzle
+    return first
+
+
+def _examples(book: Book) -> dict[int, Puzzle]:
+    """The worked example of every rule set, keyed by its first section; ``BuildError``
+    names the section whose rules rule it out."""
     examples = {}
-    for variant_name, rules in rule_sets(book):
+    for s in book.shape.rule_sets:
+        section = book.sections[s]
         try:
-            examples[variant_name] = worked_example(book.seed, variant_name, rules)
+            examples[s] = worked_example(book.seed, section.variant, dict(section.rules))
         except GenerationError as exc:
-            first = next(s for s in book.sections if s.variant == variant_name)
-            raise BuildError(f"section {first.index + 1} ({first.title}): the how-to-play page needs an easy "
+            raise BuildError(f"section {section.index + 1} ({section.title}): the how-to-play page needs an "
                              f"example under the section's rules, but {exc}; loosen the rules") from None
     return examples
 
 
 def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
-          warn: Warn | None = None, complete: Callable[[tuple[Path, ...]], None] | None = None
-          ) -> tuple[Path, ...]:
+          warn: Warn | None = None, complete: Callable[[tuple[Path, ...]], None] | None = None,
+          summary: dict | None = None) -> tuple[Path, ...]:
     """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
     ``NAME-answers.pdf``); all appear together, and old files survive any failure.
 
@@ -345,26 +562,39 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     any directory this call created are removed again. ``complete(paths)`` is
     called as soon as the new book is in place, before any signal that came
     during the renames is acted on, so the caller knows which book a Ctrl-C
-    left behind.
+    left behind. ``summary``, when given, receives the book's ``pages`` and ``puzzles``.
     """
     out_dir = Path(out_dir)
+    own = (out_dir / f"{book.name}.json").absolute()
+    for name in book.exclude_files:
+        if Path(name).absolute() == own or (Path(name).exists() and own.exists() and Path(name).samefile(own)):
+            raise OutputError(f"--out {out_dir}: the book would replace {name}, which its exclude list "
+                              "names; build each volume under its own name (or another --out)")
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
     lock: int | None = None
     try:
         with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
             lock = _lock(out_dir, book.name)
-        puzzles = generate(plan(book), workers, progress)
+        slots = generate_unique(plan(book), book.excluded, workers, progress)
+        order = score_order(book, slots.puzzles)  # numbers come from the puzzles before replacements
+        replace_slots(slots, tuple(order[n - 1] for n in book.replace), book.excluded)
+        puzzles = [slots.puzzles[i] for i in order]
+        if progress:  # worked examples and page measuring come first: the layout phase has begun
+            progress(0, 1, "laying out")
         entries = entries_for(book, puzzles)
-        cover = Cover(book.title, book.subtitle, book.author, book.seed)
+        im = book.imprint
+        cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
+                      im.edition, im.show_seed, book.names)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
+        shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints
         if worksheet:
-            shape = book.shape
+            shape = replace(shape, sections=shape.sections * book.versions)
             layout = plan_book(shape)
         else:
             examples = _examples(book)
-            shape, layout = plan_with_rules(book.shape, examples, entries)
+            shape, layout = plan_with_rules(shape, examples, entries)
             # walkthroughs can make a book longer than the config check guessed, and its gutter wider
             problems = fit_problems(shape, layout.gutter)
             if problems:
@@ -375,14 +605,27 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
             if message:
                 warn(message)
         names = [f"{book.name}.pdf", f"{book.name}.json"] + ([f"{book.name}-answers.pdf"] if worksheet else [])
+        if book.cover is not None:
+            names.append(f"{book.name}-cover.pdf")
         finals = [out_dir / name for name in names]
         for name in names:
             _temp_in(out_dir, name, temps)
-        if worksheet:
-            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
+        laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
+        if worksheet and book.versions > 1:
+            render_class_set(temps[0], temps[2], cover, shape, layout, entries)
+        elif worksheet:
+            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries, laying)
         else:
-            render_book(temps[0], cover, shape, layout, entries, examples)
-        pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
+            render_book(temps[0], cover, shape, layout, entries, examples, laying)
+        if book.cover is not None:
+            try:
+                render_cover(temps[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
+                             cover_content(book, entries))
+            except CoverError as exc:
+                raise BuildError(f"{book.source}: {exc}") from None
+        if summary is not None:
+            summary.update(pages=len(layout.pages), puzzles=len(entries))
+        pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)

@@ -38,6 +38,8 @@ MAX_DEPTH = 32  # nesting of lists and mappings; a book needs about six
 PAGE_FORMATS = tuple(TRIMS)
 LAYOUTS = ("book", "worksheet")
 GIVENS_AMOUNTS = ("few", "normal", "many")
+MAX_VERSIONS = 26  # class-set versions are lettered A to Z
+MAX_BLURB = 1500  # characters: what a back cover holds at a readable size
 
 Path_ = tuple[Union[str, int], ...]
 
@@ -276,6 +278,7 @@ class SectionModel(_Strict):
     givens: Literal["few", "normal", "many"] | None = None
     per_page: int | None = None
     explain: bool = False
+    new_page: bool = False
 
 
 class BookModel(_Strict):
@@ -288,7 +291,51 @@ class BookModel(_Strict):
     layout: str = "book"
     per_page: int | None = None
     large_print: bool = False
+    imprint: dict[str, Any] | None = None
+    names: dict[str, Any] | None = None
     sections: list[dict[str, Any]] = Field(min_length=1)
+    exclude: str | list[str] | None = None
+    replace: list[int] | None = None
+    versions: int | None = None
+    cover: dict[str, Any] | None = None
+
+
+IMPRINT_KEYS = ("publisher", "year", "isbn", "edition", "show_seed")
+MAX_NAME = 40  # characters of a printed variant name: it heads pages and contents lines
+
+
+@dataclass(frozen=True)
+class Imprint:
+    """What a publisher prints on the copyright page; every field optional."""
+
+    publisher: str | None = None
+    year: int | None = None
+    isbn: str | None = None  # as given (hyphens kept), check digit validated
+    edition: str | None = None
+    show_seed: bool = True  # the seed and generator line that regenerate the book
+
+
+def isbn_problem(text: str) -> str | None:
+    """Why ``text`` is not a valid ISBN-10 or ISBN-13 (hyphens and spaces allowed), or None."""
+    raw = re.sub(r"[\s-]", "", text)
+    if re.fullmatch(r"[0-9]{9}[0-9Xx]", raw):
+        total = sum((10 - i) * int(ch) for i, ch in enumerate(raw[:9]))
+        want = (11 - total % 11) % 11
+        got = 10 if raw[9] in "Xx" else int(raw[9])
+        if got != want:
+            return (f"ISBN-10 {text} has check digit {raw[9]}, but its first nine digits call for "
+                    f"{'X' if want == 10 else want}; check the number")
+        return None
+    if re.fullmatch(r"[0-9]{13}", raw):
+        if not raw.startswith(("978", "979")):
+            return f"ISBN-13 {text} must start with 978 or 979"
+        total = sum(int(ch) * (1 if i % 2 == 0 else 3) for i, ch in enumerate(raw[:12]))
+        want = (10 - total % 10) % 10
+        if int(raw[12]) != want:
+            return (f"ISBN-13 {text} has check digit {raw[12]}, but its first twelve digits call for "
+                    f"{want}; check the number")
+        return None
+    return (f"isbn must be an ISBN-10 or ISBN-13 (10 or 13 digits, hyphens allowed), got {_show(text)}")
 
 
 @dataclass(frozen=True)
@@ -304,6 +351,7 @@ class Section:
     options: tuple[tuple[str, Any], ...]
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
+    new_page: bool = False  # starts on a fresh page; so does the section after it
 
     @property
     def count(self) -> int:
@@ -313,6 +361,16 @@ class Section:
     def size_of(self, i: int) -> int:
         """The grid size of the section's i-th puzzle (sizes spread evenly, in order)."""
         return self.sizes[i * len(self.sizes) // self.count]
+
+
+@dataclass(frozen=True)
+class CoverSpec:
+    """The ``cover:`` block: paper, back-cover text, band colour (RGB 0..1), front-art puzzle number."""
+
+    paper: str = "white"
+    blurb: str = ""
+    colour: tuple[float, float, float] | None = None
+    sample: int | None = None
 
 
 @dataclass(frozen=True)
@@ -332,6 +390,17 @@ class Book:
     layout: str = "book"
     per_page: int | None = None
     large_print: bool = False
+    excluded: frozenset[str] = frozenset()  # fingerprints of earlier volumes' puzzles
+    exclude_files: tuple[str, ...] = ()  # where they came from
+    replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
+    versions: int = 1  # a worksheet class set: this many versions of every page
+    cover: CoverSpec | None = None
+    imprint: Imprint = Imprint()
+    names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
+
+    def name_of(self, variant: str) -> str:
+        """The name a variant is printed under in this book."""
+        return dict(self.names).get(variant) or get_variant(variant).title
 
     def with_seed(self, seed: int) -> "Book":
         """The same book with another seed."""
@@ -344,12 +413,21 @@ class Book:
                           self.sections)
 
 
+def type_scale(section: Section) -> float:
+    """The smallest type (as a fraction of the cell) any puzzle of the section may print."""
+    variant = get_variant(section.variant)
+    return min(variant.smallest_type(size, dict(section.rules)) for size in set(section.sizes))
+
+
 def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large_print: bool,
                sections: tuple[Section, ...]) -> BookShape:
     """The page shape of a book: page spec, type scale and each section's grid sizes."""
     worksheet = layout == "worksheet"
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
-                                s.explain and not worksheet) for s in sections)
+                                s.explain and not worksheet,
+                                tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
+                                s.new_page, type_scale(s))
+                   for s in sections)
     return BookShape(PageSpec(trim, bleed, mirrored=not worksheet), shapes, Style(large_print),
                      worksheet, per_page)
 
@@ -376,9 +454,9 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "sections"),
+         "imprint", "names", "sections", "exclude", "replace", "versions", "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
-                    "explain"),
+                    "explain", "new_page"),
     ("difficulty",): ("from", "to"),
 }
 
@@ -449,6 +527,8 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
     trim = None if model is None else _parse_page(model, report)
+    imprint = _parse_imprint(model.imprint if model else None, report)
+    names = _parse_names(model.names if model else None, report)
     if model is not None and seed_problem(model.seed):
         report(("seed",), seed_problem(model.seed))
         model = None
@@ -473,7 +553,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                 section_model = SectionModel.model_validate({k: v for k, v in raw.items() if k not in bad})
             except ValidationError:
                 continue
-        section = _parse_section(s_index, section_model, report, frozenset(bad))
+        section = _parse_section(s_index, section_model, report, frozenset(bad), dict(names))
         if section is not None:
             sections.append(section)
     if model is not None and model.layout == "worksheet":
@@ -482,17 +562,173 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                 report(("sections", section.index, "explain"),
                        "explain adds a walkthrough after a book's how-to-play pages; worksheets have "
                        "none (remove 'explain' or use layout: book)")
+    complete = isinstance(raw_sections, list) and len(sections) == len(raw_sections)
+    extras = _parse_publishing(model, sections, file, report, complete, trim) if model is not None else None
     if not issues:
-        assert model is not None and trim is not None
+        assert model is not None and trim is not None and extras is not None
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
                     model.seed, trim.name,
-                    tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print)
+                    tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
+                    imprint=imprint, names=names, **extras)
         _check_fit(book, raw_sections, report)
         _check_pages(book, report)
         _check_texts(book, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     return book
+
+
+def _parse_publishing(model: BookModel, sections: list[Section], file: str, report,
+                      complete: bool = True, trim: Trim | None = None) -> dict[str, Any]:
+    """``exclude``, ``replace``, ``versions`` and ``cover``: Book fields, after reporting problems."""
+    from bookgen.layout.cover import PAPERS, blurb_problem  # cover geometry lives with the cover
+    from bookgen.series import ExcludeError, read_fingerprints
+
+    out: dict[str, Any] = {}
+    total = sum(s.count for s in sections) if complete else MAX_COUNT * len(model.sections)
+    worksheet = model.layout == "worksheet"
+    excluded: set[str] = set()
+    names = [model.exclude] if isinstance(model.exclude, str) else model.exclude or []
+    for i, name in enumerate(names):
+        path = Path(file).parent / name
+        try:
+            excluded |= read_fingerprints(path)
+        except ExcludeError as exc:
+            report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",), f"exclude {name}: {exc}")
+    out["excluded"] = frozenset(excluded)
+    out["exclude_files"] = tuple(str(Path(file).parent / name) for name in names)
+    if model.versions is not None:
+        if not worksheet:
+            report(("versions",), "versions makes a class set of worksheets; it needs layout: worksheet")
+        elif not 1 <= model.versions <= MAX_VERSIONS:
+            report(("versions",), f"versions must be between 1 and {MAX_VERSIONS} (A to Z), "
+                   f"got {model.versions}")
+        out["versions"] = model.versions
+    numbers = model.replace or []
+    if numbers and (model.versions or 1) > 1:
+        report(("replace",), "replace picks puzzles by number, and a class set repeats every number "
+               "in each version; build the class set without replace")
+    explained = {1 + sum(s.count for s in sections[:k.index]) for k in sections if k.explain}
+    for i, number in enumerate(numbers):
+        if not 1 <= number <= total:
+            report(("replace", i), f"replace: the book has puzzles 1 to {total}, got {number}")
+        elif number in explained and not worksheet:
+            report(("replace", i), f"replace: puzzle {number} is walked through after the how-to-play "
+                   "pages; a new one could change the walkthrough's length and move every later page "
+                   "(remove explain from its section, or keep this puzzle)")
+    out["replace"] = tuple(sorted(numbers))
+    if model.cover is not None:
+        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
+        blurb = out["cover"].blurb if out["cover"] else ""
+        problem = printed_text_problem(" ".join(blurb.split()), "cover blurb") if blurb else None  # glyphs
+        if problem is None and trim is not None and blurb:
+            problem = blurb_problem(trim, blurb)
+        if problem:
+            report(("cover", "blurb"), problem)
+            out["cover"] = None
+    return out
+
+
+def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report) -> CoverSpec | None:
+    """The ``cover:`` block, or None after reporting its problems."""
+    known = ("paper", "blurb", "colour", "sample")
+    ok = True
+    for key in sorted(set(raw) - set(known), key=str):
+        report(("cover", key), f"unknown key {key!r} in cover{_hint(key, known)}", key=True)
+        ok = False
+    if worksheet:
+        report(("cover",), "a cover is for a bound paperback; worksheets have none (remove 'cover' or "
+               "use layout: book)", key=True)
+        ok = False
+    paper = raw.get("paper", "white")
+    if paper not in papers:
+        report(("cover", "paper"), f"cover paper must be one of {', '.join(papers)}, got {_show(paper)}"
+               f"{_hint(paper, papers)}")
+        ok = False
+    blurb = raw.get("blurb", "")
+    if blurb is None:
+        blurb = ""
+    if not isinstance(blurb, str):
+        report(("cover", "blurb"), f"cover blurb must be text, got {_show(blurb)}")
+        ok = False
+    elif len(blurb) > MAX_BLURB:
+        report(("cover", "blurb"), f"cover blurb has {len(blurb)} characters; a back cover holds at most "
+               f"{MAX_BLURB}")
+        ok = False
+    colour = raw.get("colour")
+    rgb = None
+    if colour is not None:
+        if isinstance(colour, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", colour.strip()):
+            hexa = colour.strip().lstrip("#")
+            rgb = tuple(int(hexa[k:k + 2], 16) / 255 for k in (0, 2, 4))
+        else:
+            report(("cover", "colour"), f"cover colour must be a hex colour like '#1f4e79' (quote it: "
+                   f"YAML reads # as a comment), got {_show(colour)}")
+            ok = False
+    sample = raw.get("sample")
+    if sample is not None and (type(sample) is not int or not 1 <= sample <= total):
+        report(("cover", "sample"), f"cover sample must be a puzzle number from 1 to {total}, "
+               f"got {_show(sample)}")
+        ok = False
+    return CoverSpec(paper, blurb, rgb, sample) if ok else None  # type: ignore[arg-type]
+def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
+    """The imprint block; each bad field is reported where it is."""
+    if not raw:
+        return Imprint()
+    good: dict[str, Any] = {}
+    for key, value in raw.items():
+        path: Path_ = ("imprint", key)
+        if key not in IMPRINT_KEYS:
+            report(path, f"unknown key {key!r} in imprint{_hint(key, IMPRINT_KEYS)}", key=True)
+        elif key == "show_seed":
+            if isinstance(value, bool):
+                good[key] = value
+            else:
+                yaml11 = " (YAML 1.1 would have read it as a boolean)" if isinstance(value, str) and \
+                    value.lower() in _YAML11_BOOLS else ""
+                report(path, f"show_seed must be true or false, got {_show(value)}{yaml11}")
+        elif key == "year":
+            if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
+                good[key] = value
+            else:
+                report(path, f"year must be a four-digit year such as 2026, got {_show(value)}")
+        elif key == "isbn":
+            text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+            if not isinstance(text, str):
+                report(path, f"isbn must be text such as 979-8-12345-678-9, got {_show(value)}")
+                continue
+            problem = isbn_problem(text.strip())
+            if problem:
+                report(path, problem)
+            else:
+                good[key] = text.strip()
+        elif not isinstance(value, str) or not value.strip():
+            report(path, f"{key} must be text, got {_show(value)}")
+        else:
+            good[key] = printed(value)
+    return Imprint(**good)
+
+
+def _parse_names(raw: dict[str, Any] | None, report) -> tuple[tuple[str, str], ...]:
+    """``names:``: variant (or alias) -> the name the book prints for it."""
+    out: dict[str, str] = {}
+    for key, value in (raw or {}).items():
+        path: Path_ = ("names", key)
+        try:
+            variant = get_variant(str(key))
+        except KeyError:
+            report(path, f"unknown variant {_show(key)} in names; expected one of "
+                   f"{', '.join(variant_names())}{_hint(str(key).lower(), variant_names())}", key=True)
+            continue
+        if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
+            report(path, f"the name printed for {variant.name} must be text of 1 to {MAX_NAME} "
+                   f"characters, got {_show(value)}")
+            continue
+        if variant.name in out:
+            report(path, f"names gives {variant.name} two names; keep one", key=True)
+            continue
+        out[variant.name] = printed(value)
+    return tuple(sorted(out.items()))
 
 
 def _parse_page(model: BookModel, report) -> Trim | None:
@@ -573,6 +809,10 @@ def _check_texts(book: Book, report) -> None:
     for section in book.sections:
         fields.append((("sections", section.index, "title"), "section title", section.title,
                        section_rooms(style, width, section.explain and not worksheet)))
+    im = book.imprint
+    fields += [(("imprint", key), key, getattr(im, key), []) for key in ("publisher", "edition", "isbn")]
+    for variant, text in book.names:  # a printed name heads how-to pages and contents rows
+        fields.append((("names", variant), "name", text, section_rooms(style, width, False)))
     for path, what, text, rooms in fields:
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
@@ -646,6 +886,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             else:
                 report(path, _difficulty_message(value))
             continue
+        if not prefix and err["loc"][:1] == ("exclude",):
+            if "exclude" not in seen:  # one message for both halves of the union
+                seen.add("exclude")
+                report(("exclude",), f"exclude must be a book JSON file name or a list of them, got "
+                       f"{_show(data.get('exclude'))}")
+            continue
         if not prefix and err["loc"][:1] == ("page",):
             if "page" not in seen:  # one message for both halves of the union
                 seen.add("page")
@@ -656,7 +902,8 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
         report(path, message, key)
 
 
-def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset()) -> Section | None:
+def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset(),
+                   names: dict[str, str] | None = None) -> Section | None:
     """A ``Section``, or None after reporting its problems; ``bad`` fields were reported already."""
     base: Path_ = ("sections", s_index)
     ok = not bad
@@ -728,10 +975,10 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         options["givens"] = raw.givens
     if not ok:
         return None
-    title = printed(raw.title) or variant.title
+    title = printed(raw.title) or (names or {}).get(variant.name) or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain)
+                   raw.explain, raw.new_page)
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:

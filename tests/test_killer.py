@@ -260,6 +260,20 @@ def test_cages_are_dashed_inside_the_cells_and_sums_sit_clear_of_them():
         assert x <= text[1] and y <= text[2] and text[2] + text[4] <= y + h
 
 
+def test_fingerprint_turns_with_the_grid_but_not_with_the_digits():
+    puzzle = parse_text("killer\n" + TIER_PUZZLES[0][1], "p.txt")
+    n = puzzle.size
+    turned = Puzzle("killer", n, puzzle.rules, puzzle.givens, puzzle.solution,
+                    cages=tuple(Cage(tuple(sorted((c, n - 1 - r) for r, c in cage.cells)), "+", cage.target)
+                                for cage in puzzle.cages))
+    assert KILLER.fingerprint(turned) == KILLER.fingerprint(puzzle)
+    cages = list(puzzle.cages)
+    k = next(k for k, c in enumerate(cages) if len(c.cells) == 2)
+    cages[k] = Cage(cages[k].cells, "+", cages[k].target + 1)
+    other = Puzzle("killer", n, puzzle.rules, puzzle.givens, puzzle.solution, cages=tuple(cages))
+    assert KILLER.fingerprint(other) != KILLER.fingerprint(puzzle)
+
+
 def test_outline_of_an_l_shaped_cage_is_closed():
     cage = Cage(((0, 0), (1, 0), (1, 1)), "+", 6)
     runs = cage_outline(4, [cage])

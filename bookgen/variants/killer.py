@@ -45,7 +45,8 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import CENTER, THIN, TOP_LEFT, Pen
+from bookgen.core.pen import CAP_HEIGHT, THIN, TOP_LEFT, Pen, bold_width
+from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
@@ -127,6 +128,7 @@ class KillerVariant(SudokuVariant):
     default_size = 9
     weights = TECHNIQUE_WEIGHT
     givens_option = True  # ``givens: few`` in a section allows some given digits
+    relabel = False       # the sums fix which digit is which
 
     # --- rules ----------------------------------------------------------------------
 
@@ -273,6 +275,14 @@ class KillerVariant(SudokuVariant):
         if _cage_problems(puzzle.cages, puzzle.size):
             return Grade(Level.EXPERT, 3.0, {}, False)
         return super().grade(puzzle)
+
+    def fingerprint_clues(self, puzzle: Puzzle, move) -> str:
+        """The cages (cells after ``move``, and sums)."""
+        return repr(sorted((moved_cells(cage.cells, move), cage.target) for cage in puzzle.cages))
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The sums' font size in cells: the smallest type in these grids."""
+        return CLUE_SIZE / CAP_HEIGHT
 
     # --- drawing --------------------------------------------------------------------
 
@@ -652,8 +662,7 @@ def draw_cages(pen: Pen, n: int, cages: Sequence[Cage]) -> None:
     for cage in cages:
         r, c = min(cage.cells)
         text = str(cage.target)
-        # DejaVu digits are about 0.88 of the cap height wide; keep clear of the grid lines.
-        w = 0.88 * CLUE_SIZE * len(text) + 0.06
+        w = bold_width(text) * CLUE_SIZE / CAP_HEIGHT + 0.06  # clear of the grid lines either side
         pen.rect(c + 0.04, r + 0.04, w, CLUE_SIZE + 0.08, fill=1.0, stroke=None)
         pen.text(c + 0.07, r + 0.08, text, CLUE_SIZE, bold=True, anchor=TOP_LEFT)
 
