@@ -989,7 +989,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         report(base + ("per_page",), _per_page_message(raw.per_page))
         ok = False
     if raw.givens is not None:
-        if not getattr(variant, "uses_signs", False):
+        if not (getattr(variant, "uses_signs", False) or getattr(variant, "givens_option", False)):
             report(base + ("givens",), f"'givens' steers Tango sign/given mix; {variant.name} has no such option",
                    key=True)
             ok = False
