@@ -41,7 +41,7 @@ def test_the_code_marks_its_printed_words():
     found = extract()
     assert "How to play {name}" in found and "Expert" in found
     assert ("{count} puzzle", "{count} puzzles") in found
-    for name in ("takuzu", "tango", "kenken", "sudoku", "futoshiki"):
+    for name in ("takuzu", "tango", "kenken", "sudoku", "futoshiki", "killer"):
         variant = get_variant(name)
         assert variant.title in found, name
         for technique in variant.techniques:
@@ -126,11 +126,11 @@ def test_every_rules_variant_translates(tmp_path):
               "tango": [{}, {"max_run": 3, "unique_lines": True}],
               "kenken": [{}, {"ops": ["+"], "show_ops": False}, {"ops": ["+", "-"], "show_ops": False},
                          {"ops": ["+", "/"]}, {"singles": "none", "max_cage": 6}],
-              "sudoku": [{}, {"diagonal": True}], "futoshiki": [{}]}
+              "sudoku": [{}, {"diagonal": True}], "futoshiki": [{}], "killer": [{}, {"diagonal": True}]}
     for name, options in combos.items():
         variant = get_variant(name)
         for raw in options:
-            rules = variant.parse_rules(raw, 8)
+            rules = variant.parse_rules(raw, 9 if name == "killer" else 8)
             for language in languages():
                 if language == "en":
                     continue
@@ -210,8 +210,9 @@ def test_translated_headings_fit_a_6x9_page(write_config, large):
     from bookgen.layout.geometry import Style
     from bookgen.layout.textfit import fit_size, heading_room
 
-    variants = ("takuzu", "tango", "kenken", "sudoku", "futoshiki")
-    sections = "".join(f"  - variant: {v}\n    count: 1\n    difficulty: easy\n    explain: true\n" for v in variants)
+    variants = ("takuzu", "tango", "kenken", "sudoku", "futoshiki", "killer")
+    sections = "".join(f"  - variant: {v}\n    size: 6\n    count: 1\n    difficulty: easy\n    explain: true\n"
+                       for v in variants)
     for language in languages():
         book = load_book(write_config(f"title: T\npage: 6x9\nlarge_print: {str(large).lower()}\n"
                                       f"language: {language}\nsections:\n{sections}", language))
