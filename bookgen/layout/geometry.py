@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Sequence
 
+from bookgen.core.i18n import N_
 from bookgen.core.pen import CAP_HEIGHT
 
 INCH = 72.0
@@ -57,6 +58,9 @@ class Style:
     """The type scale and cell limits: normal, or large print (bigger cells and type)."""
 
     large_print: bool = False
+    # Lines of the worksheet rule reminder, set at the caption size: as many as the
+    # longest reminder of the book needs, so its type never shrinks below the floor.
+    reminder_lines: int = 3
 
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
@@ -244,10 +248,22 @@ def content_size(spec: PageSpec, gutter: float, style: Style, worksheet: bool) -
 
 def worksheet_top(style: Style) -> float:
     """The name line and the rule reminder above a worksheet's puzzles."""
-    return style.body * 2.6 + style.small * (1.35 * REMINDER_LINES) + 18
+    return style.body * 2.6 + style.small * (1.35 * style.reminder_lines) + 18
 
 
-REMINDER_LINES = 3
+REMINDER_LINES = 3  # the reminder's room when its text is shorter
+
+
+def rule_reminder(name: str, rules: Sequence[str], t=str) -> str:
+    """A worksheet's rule reminder: the variant's printed name and its rules, less the closing
+    line, in the book's language (``t`` translates)."""
+    text = " ".join(t(rule) for rule in (rules[:-1] if len(rules) > 2 else rules))
+    return t("{name} rules: {text}").format(name=name, text=text)
+
+
+def reminder_width(spec: "PageSpec", style: Style) -> float:
+    """The width the reminder's lines are broken to (inside its grey box)."""
+    return content_size(spec, 0.0, style, False)[0] - 16
 SLOT_GAP = 0.3 * INCH  # least space between neighbouring puzzles
 
 
@@ -309,6 +325,13 @@ class SectionShape:
     rules: tuple = ()  # the section's complete rule options, sorted (key, value) pairs
     new_page: bool = False  # starts on a fresh page, and the next section does too
     type_scale: float = 1.0  # the smallest type its puzzles print, as a fraction of the cell
+    rule_text: tuple[str, ...] = ()  # the rules as printed (the variant's rules_for)
+
+    @property
+    def rule_key(self) -> tuple:
+        """What makes a rule set distinct: the rules as printed, so options a variant
+        derives from the size (a Sudoku's box) don't split one rule set into several."""
+        return (self.variant, self.rule_text or self.rules)
 
 
 @dataclass(frozen=True)
@@ -335,14 +358,14 @@ class BookShape:
         first use: one how-to-play page (or two) each."""
         first: dict[tuple, int] = {}
         for s, section in enumerate(self.sections):
-            first.setdefault((section.variant, section.rules), s)
+            first.setdefault(section.rule_key, s)
         return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
 
     def rule_set_of(self, section: int) -> int:
         """The first section sharing ``section``'s variant and rules."""
         own = self.sections[section]
         return next(s for s in self.rule_sets
-                    if (self.sections[s].variant, self.sections[s].rules) == (own.variant, own.rules))
+                    if self.sections[s].rule_key == own.rule_key)
 
     @property
     def explained(self) -> tuple[int, ...]:
@@ -584,7 +607,7 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
         # the key is paid for in every copy: tighter cells (never below the floor) until
         # it takes at most KEY_SHARE of the book
         for largest in (None, low * 1.25, low * 1.1, low):
-            key = key_pages(sizes, width, height, shape.style, "Answers", largest)
+            key = key_pages(sizes, width, height, shape.style, N_("Answers"), largest)
             if len(key) <= KEY_SHARE * (len(pages) + len(key)):
                 break
         pages += key
@@ -639,7 +662,7 @@ def plan_answers(shape: BookShape) -> Plan:
     """The teacher's separate answer-key document for a worksheet packet."""
     width, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
     sizes = [size for s in shape.sections for size in s.sizes]
-    pages = key_pages(sizes, width, height, shape.style, "Answer key")
+    pages = key_pages(sizes, width, height, shape.style, N_("Answer key"))
     answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items}
     return Plan(tuple(pages), shape.spec.margin, answer_pages=answers)
 
