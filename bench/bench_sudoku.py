@@ -23,11 +23,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tatham import grade_table, saved_descriptions  # noqa: E402
 
 from bookgen.core.difficulty import LEVELS, Level  # noqa: E402
 from bookgen.core.rng import derive_seed, rng_for  # noqa: E402
@@ -77,15 +79,7 @@ def parse_desc(desc: str, n: int = 9) -> tuple[str, ...]:
 
 def solo_puzzles(level: str, count: int, diagonal: bool) -> list[tuple[str, ...]]:
     """``count`` of Solo's 9x9 puzzles at ``level``, as givens rows."""
-    with tempfile.TemporaryDirectory(prefix="bench-solo-") as tmp:
-        subprocess.run([SOLO, "--generate", str(count), "--save", f"{tmp}/p", solo_params(level, diagonal)],
-                       capture_output=True, check=True)
-        out = []
-        for path in sorted(Path(tmp).iterdir()):
-            m = re.search(r"^DESC\s*:\d+:(\S+)$", path.read_text(), re.M)
-            if m:
-                out.append(parse_desc(m.group(1)))
-        return out
+    return [parse_desc(d) for d in saved_descriptions(SOLO, solo_params(level, diagonal), count)]
 
 
 def speed(levels: list[Level], count: int, diagonal: bool, have_solo: bool) -> None:
@@ -108,20 +102,12 @@ def speed(levels: list[Level], count: int, diagonal: bool, have_solo: bool) -> N
 
 
 def grades(count: int, diagonal: bool) -> None:
-    print(f"\nOur grade of {count} of Solo's {'Sudoku X ' if diagonal else ''}9x9 puzzles per Solo level")
-    print(f"{'Solo level':<14} " + " ".join(f"{lv.key:>7}" for lv in LEVELS) + f" {'stuck':>7}")
     rules = SUDOKU.parse_rules({"diagonal": diagonal}, 9)
     blank = tuple("." * 9 for _ in range(9))
-    for key, name in SOLO_LEVELS.items():
-        row = {lv: 0 for lv in LEVELS}
-        stuck = 0
-        for givens in solo_puzzles(key, count, diagonal):
-            grade = SUDOKU.grade(Puzzle("sudoku", 9, rules, givens, blank))
-            if grade.solved:
-                row[grade.level] += 1
-            else:
-                stuck += 1
-        print(f"{name:<14} " + " ".join(f"{row[lv]:>7}" for lv in LEVELS) + f" {stuck:>7}", flush=True)
+    grade_table(f"Our grade of {count} of Solo's {'Sudoku X ' if diagonal else ''}9x9 puzzles per Solo level",
+                "Solo level", SOLO_LEVELS,
+                lambda key: [Puzzle("sudoku", 9, rules, givens, blank) for givens in solo_puzzles(key, count, diagonal)],
+                SUDOKU.grade)
 
 
 def main() -> None:
