@@ -366,7 +366,10 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.discard(x)
         givens, extra = state()
-        if settles(geo, givens, trials, extra=extra) if trials else solves(geo, givens, tier, extra=extra):
+        # A removed given only has to come back: the rest then solves as before (a tier's
+        # deductions only grow with more placed), so the ladder may stop at it.
+        until = x if kind == "g" else -1
+        if settles(geo, givens, trials, until, extra) if trials else solves(geo, givens, tier, until, extra):
             continue
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
                 settles(geo, givens, [*trials, (x, sol[x])], extra=extra):
