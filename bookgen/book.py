@@ -28,16 +28,23 @@ from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, example_seed, rng_for
 from bookgen.core.types import GenerationError, Grade, Puzzle
-from bookgen.layout.geometry import fit_problems, page_count_warning, plan_answers, plan_book
-from bookgen.layout.render import Cover, Entry, plan_with_rules, render_book, render_worksheets
+from bookgen.estimate import puzzle_ms
+from bookgen.layout.geometry import Style, fit_problems, page_count_warning, plan_answers, plan_book
+from bookgen.layout.render import (
+    Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
+)
 from bookgen.limits import TooSlow, time_limit
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
-Progress = Callable[[int, int], None]
+Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
 Warn = Callable[[str], None]
 SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
+BATCH_MS = 40.0  # estimated work per task handed to a worker (see ``batches``)
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
+EXAMPLE_WIDTH = 300.0  # points: two example grids side by side at the type floor, on most pages
+EXAMPLE_TRIES = 40  # candidate examples looked at for one that teaches a technique above the easiest
+EXAMPLE_STEPS = 4  # ... within its first few deductions
 
 
 class BuildError(Exception):
@@ -128,14 +135,16 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
     try:
         try:
             with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
-                pending = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-            for future in as_completed(pending):  # progress as each puzzle lands, not all at the end
-                i = pending[future]
+                pending = {pool.submit(run_batch, [jobs[i] for i in batch]): batch for batch in batches(jobs)}
+            for future in as_completed(pending):  # progress as each batch lands, not all at the end
+                batch = pending[future]
                 try:
-                    results[i] = future.result()
-                except GenerationError as exc:
-                    raise GenerationError(_where(jobs[i], exc)) from None
-                done += 1
+                    puzzles = future.result()
+                except GenerationError as exc:  # already names its section and puzzle
+                    raise GenerationError(str(exc)) from None
+                for i, puzzle in zip(batch, puzzles):
+                    results[i] = puzzle
+                done += len(batch)
                 if progress:
                     progress(done, len(jobs))
         except BrokenProcessPool:  # from a result, or from submit when a worker dies that early
@@ -145,6 +154,45 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         raise
     pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
+
+
+def schedule(jobs: list[Job]) -> list[int]:
+    """Job indices in the order to hand them to workers: the likely slowest first.
+
+    A plan runs easy to expert and small to large, so in plan order the most
+    expensive puzzles come last and one worker grinds through them while the
+    others sit idle. Longest-first keeps the workers' loads even to the end;
+    the estimate needs only to be rough (harder and larger costs more), and
+    results still go back in plan order, so the output is the same.
+    """
+    return sorted(range(len(jobs)), key=lambda i: (-int(jobs[i].level), -jobs[i].size, i))
+
+
+def batches(jobs: list[Job]) -> list[list[int]]:
+    """``schedule`` order cut into the tasks workers are handed: about ``BATCH_MS``
+    of estimated work each, at least one puzzle.
+
+    Handing a worker one puzzle at a time costs the parent a round trip per
+    puzzle; for puzzles of a millisecond or two that is more than the work,
+    and a second worker bought nothing. Expensive puzzles still go alone.
+    """
+    out: list[list[int]] = []
+    batch: list[int] = []
+    work = 0.0
+    for i in schedule(jobs):
+        batch.append(i)
+        work += puzzle_ms(jobs[i].variant, jobs[i].size, jobs[i].level)
+        if work >= BATCH_MS:
+            out.append(batch)
+            batch, work = [], 0.0
+    if batch:
+        out.append(batch)
+    return out
+
+
+def run_batch(batch: list[Job]) -> list[Puzzle]:
+    """Generate a batch of puzzles (runs in a worker process); errors name the puzzle."""
+    return [_run_named(job) for job in batch]
 
 
 def _worker_init() -> None:
@@ -296,47 +344,94 @@ def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
     return [Entry(i + 1, titles[job.section], p) for i, (job, p) in enumerate(zip(jobs, puzzles))]
 
 
+def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The puzzles with each run of one level and one size inside a section sorted by
+    score (ties keep generation order), so a ramp climbs from its first puzzle to its last.
+
+    A deterministic step of assembling the book, after generation: a single puzzle
+    replaced later keeps the number this order gave its predecessor.
+    """
+    out = list(puzzles)
+    start = 0
+    for section in book.sections:
+        keys = [(section.levels[i], section.size_of(i)) for i in range(section.count)]
+        i = 0
+        while i < section.count:
+            j = i
+            while j < section.count and keys[j] == keys[i]:
+                j += 1
+            run = out[start + i:start + j]
+            out[start + i:start + j] = sorted(run, key=lambda p: p.grade.score if p.grade else 0.0)
+            i = j
+        start += section.count
+    return out
+
+
 def rule_sets(book: Book) -> list[tuple[str, dict]]:
-    """One (variant, rules) per variant in order of first use, for the rules pages."""
-    seen: dict[str, dict] = {}
-    for s in book.sections:
-        seen.setdefault(s.variant, dict(s.rules))
-    return list(seen.items())
+    """Each distinct (variant, rules) in the book, in the order of its how-to-play pages."""
+    return [(book.sections[s].variant, dict(book.sections[s].rules)) for s in book.shape.rule_sets]
 
 
 def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
-    """The small easy puzzle a how-to-play page solves, the same for the same book seed.
+    """The small puzzle a how-to-play page solves, the same for the same book seed and rules.
 
-    It keeps the section's rules, on the smallest size those rules allow."""
+    It keeps the section's rules, on the smallest size those rules allow whose two grids
+    fit side by side at the type floor; a medium one (easy where the rules allow no more)
+    whose first few deductions include one above the easiest techniques, where one of
+    ``EXAMPLE_TRIES`` candidates has it."""
     variant = get_variant(variant_name)
     sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    fallback = None
     for size in sizes:
         try:
             size_rules = variant.parse_rules(rules, size)
         except ValueError:
             continue
-        if variant.check_request(size, size_rules, Level.EASY) is None:
-            return variant.generate(size, size_rules, Level.EASY,
-                                    rng_for(example_seed(book_seed, variant_name)))
+        if variant.check_request(size, size_rules, Level.EASY) is not None:
+            continue
+        floor = Style().min_type / min(variant.smallest_type(size, size_rules), 1.0)
+        if 2 * size * floor > EXAMPLE_WIDTH and fallback is None:
+            fallback = (size, size_rules)
+            continue
+        return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
+    if fallback:
+        return _teaching_example(variant, *fallback, book_seed, variant_name, rules)
     raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
 
 
-def _examples(book: Book) -> dict[str, Puzzle]:
-    """The worked example of every variant; ``BuildError`` names the section whose rules rule it out."""
+def _teaching_example(variant, size: int, rules: dict, book_seed: int, variant_name: str,
+                      raw_rules: dict) -> Puzzle:
+    level = Level.MEDIUM if variant.check_request(size, rules, Level.MEDIUM) is None else Level.EASY
+    rng = rng_for(example_seed(book_seed, variant_name + repr(sorted(raw_rules.items()))))
+    easiest = min(t.level for t in variant.techniques)
+    tiers = {t.name: t.level for t in variant.techniques}
+    first = None
+    for _ in range(EXAMPLE_TRIES if level > Level.EASY else 1):
+        puzzle = variant.generate(size, rules, level, rng)
+        first = first or puzzle
+        steps = [s for s in variant.explain(puzzle)[0] if s.cells][:EXAMPLE_STEPS]
+        if any(tiers.get(s.technique, easiest) > easiest for s in steps):
+            return puzzle
+    return first
+
+
+def _examples(book: Book) -> dict[int, Puzzle]:
+    """The worked example of every rule set, keyed by its first section; ``BuildError``
+    names the section whose rules rule it out."""
     examples = {}
-    for variant_name, rules in rule_sets(book):
+    for s in book.shape.rule_sets:
+        section = book.sections[s]
         try:
-            examples[variant_name] = worked_example(book.seed, variant_name, rules)
+            examples[s] = worked_example(book.seed, section.variant, dict(section.rules))
         except GenerationError as exc:
-            first = next(s for s in book.sections if s.variant == variant_name)
-            raise BuildError(f"section {first.index + 1} ({first.title}): the how-to-play page needs an easy "
+            raise BuildError(f"section {section.index + 1} ({section.title}): the how-to-play page needs an "
                              f"example under the section's rules, but {exc}; loosen the rules") from None
     return examples
 
 
 def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None = None,
-          warn: Warn | None = None, complete: Callable[[tuple[Path, ...]], None] | None = None
-          ) -> tuple[Path, ...]:
+          warn: Warn | None = None, complete: Callable[[tuple[Path, ...]], None] | None = None,
+          summary: dict | None = None) -> tuple[Path, ...]:
     """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
     ``NAME-answers.pdf``); all appear together, and old files survive any failure.
 
@@ -345,7 +440,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     any directory this call created are removed again. ``complete(paths)`` is
     called as soon as the new book is in place, before any signal that came
     during the renames is acted on, so the caller knows which book a Ctrl-C
-    left behind.
+    left behind. ``summary``, when given, receives the book's ``pages`` and ``puzzles``.
     """
     out_dir = Path(out_dir)
     created = _prepare_dir(out_dir)
@@ -354,17 +449,21 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     try:
         with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
             lock = _lock(out_dir, book.name)
-        puzzles = generate(plan(book), workers, progress)
+        puzzles = in_score_order(book, generate(plan(book), workers, progress))
+        if progress:  # worked examples and page measuring come first: the layout phase has begun
+            progress(0, 1, "laying out")
         entries = entries_for(book, puzzles)
-        cover = Cover(book.title, book.subtitle, book.author, book.seed)
+        im = book.imprint
+        cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
+                      im.edition, im.show_seed, book.names)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
+        shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints
         if worksheet:
-            shape = book.shape
             layout = plan_book(shape)
         else:
             examples = _examples(book)
-            shape, layout = plan_with_rules(book.shape, examples, entries)
+            shape, layout = plan_with_rules(shape, examples, entries)
             # walkthroughs can make a book longer than the config check guessed, and its gutter wider
             problems = fit_problems(shape, layout.gutter)
             if problems:
@@ -378,10 +477,13 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         finals = [out_dir / name for name in names]
         for name in names:
             _temp_in(out_dir, name, temps)
+        laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
         if worksheet:
-            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries)
+            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries, laying)
         else:
-            render_book(temps[0], cover, shape, layout, entries, examples)
+            render_book(temps[0], cover, shape, layout, entries, examples, laying)
+        if summary is not None:
+            summary.update(pages=len(layout.pages), puzzles=len(entries))
         pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Optional
@@ -22,7 +23,7 @@ from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
 from bookgen.limits import TooSlow, time_limit
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
 
 EXIT_FAIL = 1
@@ -71,13 +72,20 @@ def _progress(enabled: bool, what: str = "generating"):
     if not enabled:
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn,
+    )
 
     bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), transient=True, console=Console(stderr=True))
+                   TimeElapsedColumn(), "eta", TimeRemainingColumn(), transient=True,
+                   console=Console(stderr=True))
     task = bar.add_task(what, total=None)
+    phase = [what]
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int, stage: str | None = None) -> None:
+        if stage and stage != phase[0]:  # a new phase: its own bar and ETA (laying out the PDF, pages)
+            phase[0] = stage
+            bar.reset(task, total=total, description=stage)
         bar.update(task, completed=done, total=total)
 
     return bar, update
@@ -132,12 +140,14 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
                    f"{'s' if workers > 1 else ''}", err=True)
     bar, update = _progress(not quiet and sys.stderr.isatty())
     warnings: list[str] = []
+    summary: dict = {}
+    started = time.monotonic()
     try:
         if bar:
             with bar:
-                written = build_book(book, out, workers, update, warnings.append, complete)
+                written = build_book(book, out, workers, update, warnings.append, complete, summary)
         else:
-            written = build_book(book, out, workers, None, warnings.append, complete)
+            written = build_book(book, out, workers, None, warnings.append, complete, summary)
     except OutputError as exc:
         _fail(str(exc), EXIT_CONFIG)
     except (BuildError, GenerationError) as exc:
@@ -146,7 +156,9 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
         typer.echo(f"warning: {message}", err=True)
     if not quiet:
         count = sum(s.count for s in book.sections)
-        typer.echo(f"wrote {', '.join(map(str, written))} ({count} puzzles)", err=True)
+        took = time.monotonic() - started
+        typer.echo(f"wrote {', '.join(map(str, written))}: {summary.get('pages', 0)} pages, {count} puzzles "
+                   f"in {took:.1f} s", err=True)
 
 
 @app.command()
@@ -173,7 +185,12 @@ def _check(file: Path, done: list[int]) -> tuple[int, list[str]]:
     try:
         data = read_book_json(file)
     except CheckError as exc:
-        _fail(str(exc))
+        message = str(exc)
+        if "not valid JSON" in message:
+            message += ("; 'check' expects the book JSON file that 'bookgen build' writes beside the PDF"
+                        + (f" (for {file}, run 'bookgen build {file}' first)"
+                           if file.suffix.lower() in (".yaml", ".yml") else ""))
+        _fail(message)
     bar, show = _progress(sys.stderr.isatty(), "checking")
 
     def update(checked: int, total: int) -> None:
@@ -212,6 +229,20 @@ def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids:
             return solve_report(puzzle, explain, ascii or not can_print(sys.stdout), grids)
     except TooSlow as exc:
         _fail(f"{file}: {exc}; the puzzle is legal but its search is too large")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"bookgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Printable puzzle books with proven-unique, deduction-solvable puzzles."""
 
 
 @app.command()

@@ -276,6 +276,7 @@ class SectionModel(_Strict):
     givens: Literal["few", "normal", "many"] | None = None
     per_page: int | None = None
     explain: bool = False
+    new_page: bool = False
 
 
 class BookModel(_Strict):
@@ -288,7 +289,47 @@ class BookModel(_Strict):
     layout: str = "book"
     per_page: int | None = None
     large_print: bool = False
+    imprint: dict[str, Any] | None = None
+    names: dict[str, Any] | None = None
     sections: list[dict[str, Any]] = Field(min_length=1)
+
+
+IMPRINT_KEYS = ("publisher", "year", "isbn", "edition", "show_seed")
+MAX_NAME = 40  # characters of a printed variant name: it heads pages and contents lines
+
+
+@dataclass(frozen=True)
+class Imprint:
+    """What a publisher prints on the copyright page; every field optional."""
+
+    publisher: str | None = None
+    year: int | None = None
+    isbn: str | None = None  # as given (hyphens kept), check digit validated
+    edition: str | None = None
+    show_seed: bool = True  # the seed and generator line that regenerate the book
+
+
+def isbn_problem(text: str) -> str | None:
+    """Why ``text`` is not a valid ISBN-10 or ISBN-13 (hyphens and spaces allowed), or None."""
+    raw = re.sub(r"[\s-]", "", text)
+    if re.fullmatch(r"[0-9]{9}[0-9Xx]", raw):
+        total = sum((10 - i) * int(ch) for i, ch in enumerate(raw[:9]))
+        want = (11 - total % 11) % 11
+        got = 10 if raw[9] in "Xx" else int(raw[9])
+        if got != want:
+            return (f"ISBN-10 {text} has check digit {raw[9]}, but its first nine digits call for "
+                    f"{'X' if want == 10 else want}; check the number")
+        return None
+    if re.fullmatch(r"[0-9]{13}", raw):
+        if not raw.startswith(("978", "979")):
+            return f"ISBN-13 {text} must start with 978 or 979"
+        total = sum(int(ch) * (1 if i % 2 == 0 else 3) for i, ch in enumerate(raw[:12]))
+        want = (10 - total % 10) % 10
+        if int(raw[12]) != want:
+            return (f"ISBN-13 {text} has check digit {raw[12]}, but its first twelve digits call for "
+                    f"{want}; check the number")
+        return None
+    return (f"isbn must be an ISBN-10 or ISBN-13 (10 or 13 digits, hyphens allowed), got {_show(text)}")
 
 
 @dataclass(frozen=True)
@@ -304,6 +345,7 @@ class Section:
     options: tuple[tuple[str, Any], ...]
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
+    new_page: bool = False  # starts on a fresh page; so does the section after it
 
     @property
     def count(self) -> int:
@@ -332,6 +374,12 @@ class Book:
     layout: str = "book"
     per_page: int | None = None
     large_print: bool = False
+    imprint: Imprint = Imprint()
+    names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
+
+    def name_of(self, variant: str) -> str:
+        """The name a variant is printed under in this book."""
+        return dict(self.names).get(variant) or get_variant(variant).title
 
     def with_seed(self, seed: int) -> "Book":
         """The same book with another seed."""
@@ -344,12 +392,21 @@ class Book:
                           self.sections)
 
 
+def type_scale(section: Section) -> float:
+    """The smallest type (as a fraction of the cell) any puzzle of the section may print."""
+    variant = get_variant(section.variant)
+    return min(variant.smallest_type(size, dict(section.rules)) for size in set(section.sizes))
+
+
 def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large_print: bool,
                sections: tuple[Section, ...]) -> BookShape:
     """The page shape of a book: page spec, type scale and each section's grid sizes."""
     worksheet = layout == "worksheet"
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
-                                s.explain and not worksheet) for s in sections)
+                                s.explain and not worksheet,
+                                tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
+                                s.new_page, type_scale(s))
+                   for s in sections)
     return BookShape(PageSpec(trim, bleed, mirrored=not worksheet), shapes, Style(large_print),
                      worksheet, per_page)
 
@@ -376,9 +433,9 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "sections"),
+         "imprint", "names", "sections"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
-                    "explain"),
+                    "explain", "new_page"),
     ("difficulty",): ("from", "to"),
 }
 
@@ -449,6 +506,8 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
     trim = None if model is None else _parse_page(model, report)
+    imprint = _parse_imprint(model.imprint if model else None, report)
+    names = _parse_names(model.names if model else None, report)
     if model is not None and seed_problem(model.seed):
         report(("seed",), seed_problem(model.seed))
         model = None
@@ -473,7 +532,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                 section_model = SectionModel.model_validate({k: v for k, v in raw.items() if k not in bad})
             except ValidationError:
                 continue
-        section = _parse_section(s_index, section_model, report, frozenset(bad))
+        section = _parse_section(s_index, section_model, report, frozenset(bad), dict(names))
         if section is not None:
             sections.append(section)
     if model is not None and model.layout == "worksheet":
@@ -486,13 +545,74 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         assert model is not None and trim is not None
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
                     model.seed, trim.name,
-                    tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print)
+                    tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
+                    imprint, names)
         _check_fit(book, raw_sections, report)
         _check_pages(book, report)
         _check_texts(book, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     return book
+
+
+def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
+    """The imprint block; each bad field is reported where it is."""
+    if not raw:
+        return Imprint()
+    good: dict[str, Any] = {}
+    for key, value in raw.items():
+        path: Path_ = ("imprint", key)
+        if key not in IMPRINT_KEYS:
+            report(path, f"unknown key {key!r} in imprint{_hint(key, IMPRINT_KEYS)}", key=True)
+        elif key == "show_seed":
+            if isinstance(value, bool):
+                good[key] = value
+            else:
+                yaml11 = " (YAML 1.1 would have read it as a boolean)" if isinstance(value, str) and \
+                    value.lower() in _YAML11_BOOLS else ""
+                report(path, f"show_seed must be true or false, got {_show(value)}{yaml11}")
+        elif key == "year":
+            if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
+                good[key] = value
+            else:
+                report(path, f"year must be a four-digit year such as 2026, got {_show(value)}")
+        elif key == "isbn":
+            text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+            if not isinstance(text, str):
+                report(path, f"isbn must be text such as 979-8-12345-678-9, got {_show(value)}")
+                continue
+            problem = isbn_problem(text.strip())
+            if problem:
+                report(path, problem)
+            else:
+                good[key] = text.strip()
+        elif not isinstance(value, str) or not value.strip():
+            report(path, f"{key} must be text, got {_show(value)}")
+        else:
+            good[key] = printed(value)
+    return Imprint(**good)
+
+
+def _parse_names(raw: dict[str, Any] | None, report) -> tuple[tuple[str, str], ...]:
+    """``names:``: variant (or alias) -> the name the book prints for it."""
+    out: dict[str, str] = {}
+    for key, value in (raw or {}).items():
+        path: Path_ = ("names", key)
+        try:
+            variant = get_variant(str(key))
+        except KeyError:
+            report(path, f"unknown variant {_show(key)} in names; expected one of "
+                   f"{', '.join(variant_names())}{_hint(str(key).lower(), variant_names())}", key=True)
+            continue
+        if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
+            report(path, f"the name printed for {variant.name} must be text of 1 to {MAX_NAME} "
+                   f"characters, got {_show(value)}")
+            continue
+        if variant.name in out:
+            report(path, f"names gives {variant.name} two names; keep one", key=True)
+            continue
+        out[variant.name] = printed(value)
+    return tuple(sorted(out.items()))
 
 
 def _parse_page(model: BookModel, report) -> Trim | None:
@@ -573,6 +693,10 @@ def _check_texts(book: Book, report) -> None:
     for section in book.sections:
         fields.append((("sections", section.index, "title"), "section title", section.title,
                        section_rooms(style, width, section.explain and not worksheet)))
+    im = book.imprint
+    fields += [(("imprint", key), key, getattr(im, key), []) for key in ("publisher", "edition", "isbn")]
+    for variant, text in book.names:  # a printed name heads how-to pages and contents rows
+        fields.append((("names", variant), "name", text, section_rooms(style, width, False)))
     for path, what, text, rooms in fields:
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
@@ -656,7 +780,8 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
         report(path, message, key)
 
 
-def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset()) -> Section | None:
+def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset(),
+                   names: dict[str, str] | None = None) -> Section | None:
     """A ``Section``, or None after reporting its problems; ``bad`` fields were reported already."""
     base: Path_ = ("sections", s_index)
     ok = not bad
@@ -728,10 +853,10 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         options["givens"] = raw.givens
     if not ok:
         return None
-    title = printed(raw.title) or variant.title
+    title = printed(raw.title) or (names or {}).get(variant.name) or variant.title
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain)
+                   raw.explain, raw.new_page)
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:

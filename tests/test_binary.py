@@ -220,6 +220,32 @@ def test_sat_agrees_with_brute_force_on_random_grids(data):
     assert set(found) <= set(expected)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_incremental_uniqueness_proof_agrees_with_brute_force(data):
+    # One engine answers many calls in a row: nothing one call assumes may leak into the next.
+    engine = ENGINE_6
+    for _ in range(3):
+        solutions = _all_grids(6, 2, False)
+        solution = data.draw(st.sampled_from(solutions), label="solution")
+        keep = data.draw(st.lists(st.booleans(), min_size=36, max_size=36), label="keep")
+        givens = ["".join(ch if keep[r * 6 + c] else "." for c, ch in enumerate(row))
+                  for r, row in enumerate(solution)]
+        picks = data.draw(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 4), st.booleans()),
+                                   max_size=4), label="edges")
+        edges = []
+        for r, c, vertical in picks:
+            a, b = ((c, r), (c + 1, r)) if vertical else ((r, c), (r, c + 1))
+            edges.append(Edge(a, b, "=" if solution[a[0]][a[1]] == solution[b[0]][b[1]] else "x"))
+        expected = _brute(6, 2, False, givens, [(e.a, e.b, e.sign) for e in edges])
+        assert engine.proves_unique(givens, edges, solution) == (expected == [tuple(solution)])
+        wrong = [row.replace("0", "2").replace("1", "0").replace("2", "1") for row in solution]
+        assert not engine.proves_unique(givens, edges, wrong)
+
+
+ENGINE_6 = BinaryEngine(6, 2, False)
+
+
 def test_sat_on_6x6_agrees_with_brute_force_for_a_generated_puzzle():
     p = TAKUZU.generate(6, {}, Level.MEDIUM, random.Random(8))
     assert TAKUZU.solutions(p, 5) == _brute(6, 2, True, p.givens) == [p.solution]

@@ -7,7 +7,7 @@ import pytest
 
 from bookgen.book import check_puzzle, puzzle_json
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.pen import BOLD, RecordingPen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.variants.registry import VARIANTS
 
@@ -61,6 +61,21 @@ def test_contract(name, level):
     variant.draw(empty, puzzle, solved=False)
     variant.draw(full, puzzle, solved=True)
     assert len(full.ops) > len(empty.ops)  # the answer view adds the filled-in cells
+    # the page's words: rules for these options, the techniques they use, and type that
+    # the layout can keep legible (no text smaller than the variant says)
+    assert variant.rules_for(puzzle.rules) and all(isinstance(t, str) for t in variant.rules_for(puzzle.rules))
+    assert set(variant.techniques_for(puzzle.rules)) <= set(variant.techniques)
+    assert set(grade.techniques) <= {t.name for t in variant.techniques_for(puzzle.rules)}
+    floor = variant.smallest_type(puzzle.size, puzzle.rules)
+    assert 0 < floor <= 1.0
+    texts = [op[4] / CAP_HEIGHT for op in empty.ops if op[0] == "text"]
+    assert min(texts, default=1.0) >= floor - 1e-9
+    assert score_in_level(grade)
+
+
+def score_in_level(grade) -> bool:
+    """A score lies in [level, level + 1): levels never overlap."""
+    return int(grade.level) <= grade.score < int(grade.level) + 1
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -229,17 +229,21 @@ def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp):
     assert f"{title} " in contents and re.search(rf"{re.escape(title)}[ .]*{walk[0]}\b", contents), contents
 
 
-def test_how_to_worked_examples_print_the_engines_reasons_as_they_are(kdp):
+def test_how_to_worked_examples_teach_a_technique_above_the_easiest(kdp):
     book, out, _, _ = kdp
     texts = [" ".join(p.extract_text().split()) for p in PdfReader(str(out / "kdp-6x9.pdf")).pages]
     for variant, rules in rule_sets(book):
-        title = get_variant(variant).title
+        v = get_variant(variant)
+        title = v.title
         page = next(t for t in texts if f"How to play {title}" in t and "A worked example" in t)
         example = worked_example(book.seed, variant, rules)
-        steps = [s for s in get_variant(variant).explain(example)[0] if s.cells][:render.EXAMPLE_STEPS]
-        assert len(steps) == render.EXAMPLE_STEPS
+        steps = render.example_steps(v, example)
+        tiers = {t.name: t.level for t in v.techniques}
+        assert 2 <= len(steps) <= render.MAX_STEPS
+        assert max(tiers[s.technique] for s in steps) > min(tiers.values()), title
+        names = {t.name: t.title for t in v.techniques}
         for k, step in enumerate(steps, start=1):  # the reasons name their cells: no second naming
-            assert f"{k}. {sentence(step.reason)}" in page, (title, k)
+            assert f"{k}. {names[step.technique]}: {sentence(step.reason)}" in page, (title, k)
 
 
 def test_gutter_table():
@@ -433,10 +437,10 @@ def test_walkthrough_pages_follow_their_variants_rules_and_count_for_the_gutter(
     plan = plan_book(shape)
     kinds = [(p.kind, p.variant, p.section, p.part) for p in plan.pages[:13]]
     assert kinds == [("title", "", -1, 0), ("imprint", "", -1, 0), ("contents", "", -1, 0),
-                     ("rules", "takuzu", -1, 0), ("rules", "takuzu", -1, 1),
+                     ("rules", "takuzu", 0, 0), ("rules", "takuzu", 0, 1),
                      *[("walkthrough", "takuzu", 0, i) for i in range(3)],
                      *[("walkthrough", "takuzu", 2, i) for i in range(4)],
-                     ("rules", "tango", -1, 0)]
+                     ("rules", "tango", 1, 0)]
     assert plan.first_page("walkthrough", 2) == 9 and plan.first_page("puzzles", 0) == 14
     # the same book without the walkthroughs is seven pages shorter; near 150 pages that moves the gutter
     bare = plan_book(BookShape(spec, tuple(SectionShape(s.title, s.variant, s.sizes) for s in sections),

@@ -724,7 +724,7 @@ def test_the_page_limit_check_does_not_lay_the_book_out(tmp_path, monkeypatch):
     with pytest.raises(ConfigError) as caught:
         load_book(config)
     assert str(caught.value.issues[0]) == (
-        f"{config}:5:12: the book would have about 29172 pages; print-on-demand services print at most 828: "
+        f"{config}:5:12: the book would have about 23547 pages; print-on-demand services print at most 828: "
         "split it into volumes, lower the counts, or use layout: worksheet")
     config.write_text("title: B\nsections:\n  - variant: takuzu\n    size: [6, 8]\n    count: 1600\n")
     assert load_book(config).sections[0].count == 1600  # 472 pages: within the limit

@@ -16,6 +16,19 @@ Point = tuple[float, float]
 THIN = "thin"
 BOLD = "bold"
 
+# DejaVu Sans metrics, in em, so variants can fit text to a cell without the font
+# machinery: cap height (text sizes are cap heights) and the bold advance widths
+# of the characters clues are made of (a test checks them against the font file).
+CAP_HEIGHT = 0.729
+BOLD_ADVANCE = {**dict.fromkeys("0123456789", 0.6958), **dict.fromkeys("+\u2212\u00d7\u00f7=", 0.8379)}
+WIDE_ADVANCE = 0.84  # anything else: no narrower than the widest glyph above
+
+
+def bold_width(s: str) -> float:
+    """Width of ``s`` set in DejaVu Sans Bold, in em."""
+    return sum(BOLD_ADVANCE.get(ch, WIDE_ADVANCE) for ch in s)
+
+
 # Text anchors: where (x, y) sits on the text's box.
 CENTER = "center"
 TOP_LEFT = "top-left"
@@ -46,9 +59,12 @@ class Pen(Protocol):
 
     def text(
         self, x: float, y: float, s: str, size: float,
-        bold: bool = False, anchor: str = CENTER, grey: float = 0.0,
+        bold: bool = False, anchor: str = CENTER, grey: float = 0.0, clue: bool = False,
     ) -> None:
-        """Text ``size`` grid units tall (cap height); ``anchor`` says where (x, y) is."""
+        """Text ``size`` grid units tall (cap height); ``anchor`` says where (x, y) is.
+
+        ``clue`` marks text that states the puzzle (a cage's target) rather than a
+        symbol in a cell: an answer key may leave it out."""
 
 
 @dataclass
@@ -69,8 +85,8 @@ class RecordingPen:
     def polygon(self, points, fill=None, stroke=None):
         self.ops.append(("polygon", tuple(points), fill, stroke))
 
-    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0):
-        self.ops.append(("text", x, y, s, size, bold, anchor))
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
+        self.ops.append(("text", x, y, s, size, bold, anchor, clue))
 
     def kinds(self) -> dict[str, int]:
         """How many operations of each kind were recorded."""

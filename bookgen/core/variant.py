@@ -50,6 +50,19 @@ class Variant(Protocol):
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Complete and validate rule options for ``size``; ``ValueError`` on a bad option."""
 
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rules as printed for a section with these (complete) rule options, one
+        sentence per item: what a player must be told, and nothing the options switch off."""
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """The techniques the grader may use under these rules, easiest first (the how-to
+        page lists these: no technique for a rule the section switched off)."""
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The smallest font size any puzzle of this size and rules may print, as a
+        fraction of the cell (the longest possible clue included); the layout sizes cells
+        so that this stays legible."""
+
     def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
         """Why this request can't be generated, or None when it can."""
 

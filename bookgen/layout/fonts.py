@@ -8,10 +8,11 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from bookgen.core.pen import CAP_HEIGHT  # noqa: F401  (DejaVu cap height, in em: centres digits)
+
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
 FILES = {FONT: "DejaVuSans.ttf", FONT_BOLD: "DejaVuSans-Bold.ttf"}
-CAP_HEIGHT = 0.729  # DejaVu Sans cap height, in em: centres digits optically
 ASCENT, DESCENT = 0.93, 0.24  # DejaVu Sans, in em: keeps text boxes inside the safe area
 
 

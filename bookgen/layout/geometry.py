@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import groupby
 from typing import Sequence
+
+from bookgen.core.pen import CAP_HEIGHT
 
 INCH = 72.0
 MM = 72.0 / 25.4
@@ -38,7 +41,11 @@ GUTTERS = ((150, 0.375 * INCH), (300, 0.5 * INCH), (500, 0.625 * INCH),
            (700, 0.75 * INCH), (828, 0.875 * INCH))
 MIN_PAGES, MAX_PAGES = 24, 828
 PER_PAGE = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3)}  # count -> (columns, rows)
-KEY_GRIDS = ((3, 4), (3, 3), (2, 4), (2, 3))  # answer-key arrangements, most first
+KEY_DIGIT = 0.42 / CAP_HEIGHT  # an answer digit's font size, in cells (the variants' digit cap 0.42)
+KEY_SHARE = 0.1  # the most of a book's pages its answer key should take
+KEY_COLUMNS = 8  # answer grids side by side, at most
+KEY_GAP = 0.15 * INCH  # between answer grids side by side: they are small, and numbered
+SHARE = 0.8  # puzzles share a page when none of them loses more than a fifth of its cell size
 THIN = 0.75  # every printed rule is at least this wide
 BOLD = 3 * THIN
 MIN_SIZE, MAX_SIZE = 3 * INCH, 20 * INCH
@@ -71,8 +78,23 @@ class Style:
 
     @property
     def key_cell(self) -> tuple[float, float]:
-        """(smallest, largest) cell of an answer-key grid."""
-        return (self._pick(3.2 * MM, 4.5 * MM), self._pick(6 * MM, 8 * MM))
+        """(smallest, largest) cell of an answer-key grid: the smallest keeps answer digits
+        (0.576 of the cell) at ``min_key_type``."""
+        return (self.min_key_type / KEY_DIGIT, self._pick(6 * MM, 8 * MM))
+
+    @property
+    def min_type(self) -> float:
+        """The legibility floor of anything printed in a puzzle grid (clues included), in points."""
+        return self._pick(8.0, 11.0)
+
+    @property
+    def min_key_type(self) -> float:
+        """The floor of answer digits in the answer key, in points."""
+        return self._pick(6.0, 8.0)
+
+    def floor_cell(self, type_scale: float = 1.0) -> float:
+        """The smallest cell for a puzzle whose smallest type is ``type_scale`` of the cell."""
+        return max(self.min_cell, self.min_type / type_scale)
 
     @property
     def body(self) -> float:
@@ -238,9 +260,11 @@ def arrange(width: float, height: float, size: int, per_page: int, style: Style)
     return Arrangement(cols, rows, cell)
 
 
-def best_per_page(width: float, height: float, size: int, style: Style) -> int:
-    """Default puzzles per page: the most that keep cells roomy, else the most that fit."""
-    for want in (style.roomy_cell, style.min_cell):
+def best_per_page(width: float, height: float, size: int, style: Style, type_scale: float = 1.0) -> int:
+    """Default puzzles per page: the most that keep cells roomy, else the most that keep
+    cells and their type (``type_scale`` of the cell) above the floors."""
+    floor = style.floor_cell(type_scale)
+    for want in (max(style.roomy_cell, floor), floor):
         for count in sorted(PER_PAGE, reverse=True):
             if arrange(width, height, size, count, style).cell >= want - 1e-9:
                 return count
@@ -248,21 +272,27 @@ def best_per_page(width: float, height: float, size: int, style: Style) -> int:
 
 
 def fit_problem(width: float, height: float, size: int, per_page: int | None, style: Style,
-                page_name: str) -> str | None:
-    """Why ``size`` grids at ``per_page`` don't fit the area (None when they do)."""
-    count = per_page or best_per_page(width, height, size, style)
+                page_name: str, type_scale: float = 1.0) -> str | None:
+    """Why ``size`` grids at ``per_page`` don't fit the area (None when they do): cells
+    too small to write in, or type (``type_scale`` of the cell) below the floor."""
+    count = per_page or best_per_page(width, height, size, style, type_scale)
     cell = arrange(width, height, size, count, style).cell
-    if cell >= style.min_cell - 1e-9:
+    if cell >= style.floor_cell(type_scale) - 1e-9:
         return None
-    need = "12 mm (large print)" if style.large_print else "8 mm"
     many = f"{count} {size}x{size} grids per page" if count > 1 else f"a {size}x{size} grid"
     fix = "fewer per page, a larger page or a smaller size" if count > 1 else "a larger page or a smaller size"
     verb = "get" if count > 1 else "gets"
     if cell <= 0:  # the margins, header and labels alone fill the page
         return (f"a {page_name} page has no room for {many} once its margins and header are taken; "
                 f"choose {fix}")
-    return (f"{many} on a {page_name} page {verb} {cell / MM:.1f} mm cells, below the {need} "
-            f"needed for handwriting; choose {fix}")
+    if cell < style.min_cell - 1e-9:
+        need = "12 mm (large print)" if style.large_print else "8 mm"
+        return (f"{many} on a {page_name} page {verb} {cell / MM:.1f} mm cells, below the {need} "
+                f"needed for handwriting; choose {fix}")
+    need = f"{style.min_type:g} pt" + (" (large print)" if style.large_print else "")
+    return (f"{many} on a {page_name} page {verb} {cell / MM:.1f} mm cells, where the longest clues "
+            f"print at {type_scale * cell:.1f} pt, below the {need} floor; choose {fix}, or rules "
+            "with shorter clues (a smaller max_cage, or no '*')")
 
 
 # ----- the page plan --------------------------------------------------------------
@@ -276,6 +306,9 @@ class SectionShape:
     sizes: tuple[int, ...]  # one per puzzle
     per_page: int | None = None
     explain: bool = False
+    rules: tuple = ()  # the section's complete rule options, sorted (key, value) pairs
+    new_page: bool = False  # starts on a fresh page, and the next section does too
+    type_scale: float = 1.0  # the smallest type its puzzles print, as a fraction of the cell
 
 
 @dataclass(frozen=True)
@@ -287,13 +320,29 @@ class BookShape:
     style: Style = Style()
     worksheet: bool = False
     per_page: int | None = None  # the book's default, under each section's own
-    rules_pages: tuple[int, ...] = ()  # how-to-play pages per variant (1 when not measured)
+    rules_pages: tuple[int, ...] = ()  # how-to-play pages per rule set (1 when not measured)
     walkthrough_pages: tuple[int, ...] = ()  # pages per explained section (1 when not measured)
+    item_types: tuple[float, ...] = ()  # each puzzle's smallest type, measured once they exist
 
     @property
     def variants(self) -> tuple[str, ...]:
         """Each variant once, in order of first use: one how-to-play page each."""
         return tuple(dict.fromkeys(s.variant for s in self.sections))
+
+    @property
+    def rule_sets(self) -> tuple[int, ...]:
+        """The first section of each distinct (variant, rules), grouped by variant in order of
+        first use: one how-to-play page (or two) each."""
+        first: dict[tuple, int] = {}
+        for s, section in enumerate(self.sections):
+            first.setdefault((section.variant, section.rules), s)
+        return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
+
+    def rule_set_of(self, section: int) -> int:
+        """The first section sharing ``section``'s variant and rules."""
+        own = self.sections[section]
+        return next(s for s in self.rule_sets
+                    if (self.sections[s].variant, self.sections[s].rules) == (own.variant, own.rules))
 
     @property
     def explained(self) -> tuple[int, ...]:
@@ -317,6 +366,8 @@ class PagePlan:
     variant: str = ""
     first: bool = False  # the first page of its kind: carries the heading
     part: int = 0  # a how-to-play or walkthrough page's place among its pages
+    cells: tuple[float, ...] = ()  # answer key: each grid's own cell size
+    rows: tuple[tuple[int, float, int], ...] = ()  # answer key: (grids, height, columns) per row
 
 
 @dataclass(frozen=True)
@@ -326,6 +377,7 @@ class Plan:
     pages: tuple[PagePlan, ...]
     gutter: float
     puzzle_pages: dict[int, int] = field(default_factory=dict)  # puzzle index -> page
+    answer_pages: dict[int, int] = field(default_factory=dict)  # puzzle index -> its answer's page
 
     def first_page(self, kind: str, section: int = -1) -> int:
         """The page number where pages of ``kind`` (and ``section``) begin."""
@@ -337,84 +389,206 @@ class Plan:
 
 def contents_lines(shape: BookShape) -> int:
     """Entries in the table of contents: how-to pages, walkthroughs, sections, the answer key."""
-    return len(shape.variants) + len(shape.explained) + len(shape.sections) + 1
+    return len(shape.rule_sets) + len(shape.explained) + len(shape.sections) + 1
 
 
-def _grid_pages(shape: BookShape, gutter: float) -> list[PagePlan]:
+def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[PagePlan]:
+    """Puzzle pages: puzzles flow from size to size and section to section.
+
+    A puzzle joins the page being filled when it has room, no ``new_page`` (or, on
+    a worksheet, whose rule box serves one section, no section) parts them, and
+    one cell size serves the whole page with every puzzle keeping its type floor
+    and at least ``SHARE`` of the cell it would get alone. A page left less than
+    half full (the last one, or before a ``new_page``) is laid out again for the
+    puzzles it holds: centred, and larger where they can be.
+    """
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
+    style = shape.style
     pages: list[PagePlan] = []
-    index = 0
-    for s, section in enumerate(shape.sections):
-        i = 0
-        while i < len(section.sizes):
-            size = section.sizes[i]
-            count = section.per_page or shape.per_page or best_per_page(width, height, size, shape.style)
-            batch = 1
-            while batch < count and i + batch < len(section.sizes) and section.sizes[i + batch] == size:
-                batch += 1
-            arrangement = arrange(width, height, size, count, shape.style)
-            items = tuple(range(index + i, index + i + batch))
-            pages.append(PagePlan("puzzles", section.title, items, arrangement, s, section.variant))
-            i += batch
-        index += len(section.sizes)
+    current: list[tuple[int, int, int]] = []  # (index, section, size) on the page being filled
+    count = 0
+
+    def own(i: int, s: int, size: int) -> tuple[int, float, float]:
+        """A puzzle's own per_page, cell and floor: from its section's bound on the type, or
+        from the type it really prints once measured (a 9x9 without four-digit clues may
+        share its page)."""
+        section = shape.sections[s]
+        scale = shape.item_types[i] if i < len(shape.item_types) else section.type_scale
+        return alone(section.per_page or shape.per_page, size, scale)
+
+    @lru_cache(maxsize=None)
+    def alone(per: int | None, size: int, scale: float) -> tuple[int, float, float]:
+        per = per or best_per_page(width, height, size, style, scale)
+        return per, cell_of(size, per), style.floor_cell(scale)
+
+    @lru_cache(maxsize=None)
+    def cell_of(size: int, per: int) -> float:
+        return arrange(width, height, size, per, style).cell
+
+    def cell_for(items: list[tuple[int, int, int]], per: int) -> float:
+        return min(cell_of(size, per) for _, _, size in items)
+
+    def fits(items: list[tuple[int, int, int]], per: int) -> bool:
+        cell = cell_for(items, per)
+        return all(cell >= max(own(*it)[2], SHARE * own(*it)[1]) - 1e-9 for it in items)
+
+    def close(last: bool) -> None:
+        per = count
+        if last or 2 * len(current) <= count:
+            per = min(k for k in PER_PAGE if k >= len(current))
+            per = per if fits(current, per) else count
+        cols, rows = PER_PAGE[per]
+        sections = tuple(dict.fromkeys(s for _, s, _ in current))
+        header = " · ".join(dict.fromkeys(shape.sections[s].title for s in sections))
+        first = shape.sections[sections[0]]
+        pages.append(PagePlan("puzzles", header, tuple(i for i, _, _ in current),
+                              Arrangement(cols, rows, cell_for(current, per)), sections[0], first.variant))
+
+    items = [(i, s, size) for s, section in enumerate(shape.sections)
+             for i, size in enumerate(section.sizes, start=shape.first_item(s))]
+
+    def kind(k: int) -> tuple:
+        i, s, size = items[k]
+        return s, size, shape.item_types[i] if i < len(shape.item_types) else None
+
+    k = 0
+    while k < len(items):
+        item = items[k]
+        i, s, size = item
+        section = shape.sections[s]
+        if not current:
+            # a run of like puzzles fills whole pages at once (cheap for huge sections)
+            per = own(*item)[0]
+            run = k
+            while run < len(items) and kind(run) == kind(k):
+                run += 1
+            full = (run - k) // per
+            if full > 1:
+                for f in range(full - 1):
+                    chunk = items[k + f * per:k + (f + 1) * per]
+                    if count_only:
+                        pages.append(None)  # type: ignore[arg-type]
+                    else:
+                        current[:] = chunk
+                        count = per
+                        close(False)
+                        current = []
+                k += (full - 1) * per
+                continue
+        joins = bool(current) and len(current) < count
+        if joins and s != current[-1][1]:
+            before = shape.sections[current[-1][1]]
+            joins = not (section.new_page or before.new_page or shape.worksheet)
+        if joins and not fits(current + [item], count):
+            # the page may still take the newcomer's arrangement, if all it holds fit it
+            per = own(*item)[0]
+            joins = len(current) < per and fits(current + [item], per)
+            count = per if joins else count
+        if current and not joins:
+            close(False)
+            current = []
+        if not current:
+            count = own(*item)[0]
+        current.append(item)
+        k += 1
+    if current:
+        close(True)
     return pages
 
 
 def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
-              header: str) -> list[PagePlan]:
-    """Answer-key pages: as many solved grids per page as keep their cells legible.
+              header: str, largest: float | None = None) -> list[PagePlan]:
+    """Answer-key pages: solved grids in rows, in puzzle order, as many as stay legible.
 
-    Each page takes the densest arrangement whose cells, sized for the page's
-    largest grid, stay legible; one cell size serves a whole page so it reads
-    as an even table. Every page keeps room for the heading, so grids sit at
-    the same height on every page.
+    A row holds grids of one size class: the grids that fit the same number of
+    columns at the smallest key cell. Each grid then gets the cell its own size
+    allows in that column (up to ``largest``, by default the largest key cell), so
+    a 6x6 beside 6x6s is not shrunk to the cell a 14x14 needs. Rows stack down the page; only the
+    first page gives room to the heading: the key is paid for in every copy.
     """
     low, high = style.key_cell
-    label = style.small * 2.2
+    high = max(low, largest if largest is not None else high)
+    label = key_label(style) * 1.5
+    gap = key_label(style) * 0.6
+    heading = style.heading * 2
+
+    def columns(size: int) -> int:
+        for k in range(KEY_COLUMNS, 1, -1):
+            if ((width - (k - 1) * KEY_GAP) / k - BOLD) / size >= low - 1e-9:
+                return k
+        return 1
+
+    rows: list[tuple[list[int], float, list[float], int]] = []  # items, height, cells, columns
+    i = 0
+    while i < len(sizes):
+        k = columns(sizes[i])
+        items = [i]
+        while len(items) < k and i + len(items) < len(sizes) and columns(sizes[i + len(items)]) == k:
+            items.append(i + len(items))
+        slot = (width - (k - 1) * KEY_GAP) / k - BOLD
+        cells = [min(slot / sizes[j], high) for j in items]
+        rows.append((items, label + max(sizes[j] * c for j, c in zip(items, cells)) + BOLD + gap, cells, k))
+        i += len(items)
     pages: list[PagePlan] = []
-    start = 0
-    while start < len(sizes):
-        chosen = None
-        for cols, rows in KEY_GRIDS:
-            biggest = max(sizes[start:start + cols * rows])
-            slot_w = (width - (cols - 1) * SLOT_GAP) / cols - BOLD
-            slot_h = (height - style.heading * 2) / rows - label - SLOT_GAP
-            cell = min(slot_w / biggest, slot_h / biggest, high)
-            chosen = Arrangement(cols, rows, cell)
-            if cell >= low - 1e-9:
-                break
-        assert chosen is not None
-        items = tuple(range(start, min(start + chosen.count, len(sizes))))
-        pages.append(PagePlan("answers", header, items, chosen, first=not pages))
-        start += chosen.count
+    page_rows: list[tuple[list[int], float, list[float], int]] = []
+    for row in rows + [None]:  # type: ignore[list-item]
+        room = height - (heading if not pages else 0.0)
+        if row is not None and (not page_rows or sum(r[1] for r in page_rows) + row[1] <= room):
+            page_rows.append(row)
+            continue
+        items = tuple(j for r in page_rows for j in r[0])
+        pages.append(PagePlan("answers", header, items, None, first=not pages,
+                              cells=tuple(c for r in page_rows for c in r[2]),
+                              rows=tuple((len(r[0]), r[1], r[3]) for r in page_rows)))
+        page_rows = [row] if row is not None else []
     return pages
 
 
+def key_label(style: Style) -> float:
+    """Type size of an answer's number and puzzle page above its grid."""
+    return round(style.small * 0.85, 2)
+
+
 def _paginate(shape: BookShape, gutter: float) -> Plan:
+    pages = _pages(shape, gutter)
+    where = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "puzzles"}
+    answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "answers"}
+    return Plan(tuple(pages), gutter, where, answers)
+
+
+def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[PagePlan]:
+    """Every page of the book; with ``count_only``, whole pages of like puzzles are only
+    counted (``None`` in their place)."""
     pages: list[PagePlan] = []
     if not shape.worksheet:
         pages.append(PagePlan("title"))
         pages.append(PagePlan("imprint"))
         pages.append(PagePlan("contents", "Contents", first=True))
-        for k, variant in enumerate(shape.variants):
+        for k, first in enumerate(shape.rule_sets):
             count = shape.rules_pages[k] if k < len(shape.rules_pages) else 1
-            pages += [PagePlan("rules", "How to play", variant=variant, first=i == 0, part=i)
+            variant = shape.sections[first].variant
+            pages += [PagePlan("rules", "How to play", section=first, variant=variant, first=i == 0, part=i)
                       for i in range(count)]
             # walkthroughs follow the rules they use, one after another in section order
             for w, s in enumerate(shape.explained):
-                if shape.sections[s].variant != variant:
+                if shape.rule_set_of(s) != first:
                     continue
                 count = shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
                 pages += [PagePlan("walkthrough", "Worked example", section=s, variant=variant,
                                    first=i == 0, part=i) for i in range(count)]
-    grid = _grid_pages(shape, gutter)
-    pages += grid
+    pages += _grid_pages(shape, gutter, count_only)
     if not shape.worksheet:
         width, height = content_size(shape.spec, gutter, shape.style, False)
         sizes = [size for s in shape.sections for size in s.sizes]
-        pages += key_pages(sizes, width, height, shape.style, "Answers")
-    where = {i: n for n, page in enumerate(pages, start=1) for i in page.items if page.kind == "puzzles"}
-    return Plan(tuple(pages), gutter, where)
+        low = shape.style.key_cell[0]
+        # the key is paid for in every copy: tighter cells (never below the floor) until
+        # it takes at most KEY_SHARE of the book
+        for largest in (None, low * 1.25, low * 1.1, low):
+            key = key_pages(sizes, width, height, shape.style, "Answers", largest)
+            if len(key) <= KEY_SHARE * (len(pages) + len(key)):
+                break
+        pages += key
+    return pages
 
 
 def plan_book(shape: BookShape) -> Plan:
@@ -456,33 +630,18 @@ def page_count(shape: BookShape) -> tuple[int, float]:
 
 
 def _count_pages(shape: BookShape, gutter: float) -> int:
-    """``len(_paginate(shape, gutter).pages)``, by arithmetic where it can."""
-    pages = 0
-    if not shape.worksheet:
-        pages += 3  # title, imprint, contents
-        pages += sum(shape.rules_pages[k] if k < len(shape.rules_pages) else 1
-                     for k in range(len(shape.variants)))
-        pages += sum(shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
-                     for w in range(len(shape.explained)))
-    width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
-    per_page: dict[int, int] = {}
-    for section in shape.sections:
-        for size, run in groupby(section.sizes):
-            count = section.per_page or shape.per_page or per_page.setdefault(
-                size, best_per_page(width, height, size, shape.style))
-            pages += -(-sum(1 for _ in run) // count)
-    if not shape.worksheet:
-        width, height = content_size(shape.spec, gutter, shape.style, False)
-        sizes = [size for s in shape.sections for size in s.sizes]
-        pages += len(key_pages(sizes, width, height, shape.style, "Answers"))
-    return pages
+    """``len(_paginate(shape, gutter).pages)``, without drawing up every page: runs of like
+    puzzles fill whole pages by count, and only the pages where runs meet are walked."""
+    return len(_pages(shape, gutter, count_only=True))
 
 
 def plan_answers(shape: BookShape) -> Plan:
     """The teacher's separate answer-key document for a worksheet packet."""
     width, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
     sizes = [size for s in shape.sections for size in s.sizes]
-    return Plan(tuple(key_pages(sizes, width, height, shape.style, "Answer key")), shape.spec.margin)
+    pages = key_pages(sizes, width, height, shape.style, "Answer key")
+    answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items}
+    return Plan(tuple(pages), shape.spec.margin, answer_pages=answers)
 
 
 def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[int, int, str]]:
@@ -496,7 +655,7 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
     the gutter it really got.
     """
     if not shape.rules_pages:
-        shape = replace(shape, rules_pages=(2,) * len(shape.variants))
+        shape = replace(shape, rules_pages=(2,) * len(shape.rule_sets))
     if not shape.walkthrough_pages:
         shape = replace(shape, walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
                                                         for s in shape.explained))
@@ -507,7 +666,7 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
     for s, section in enumerate(shape.sections):
         for size in sorted(set(section.sizes)):
             problem = fit_problem(width, height, size, section.per_page or shape.per_page,
-                                  shape.style, shape.spec.trim.name)
+                                  shape.style, shape.spec.trim.name, section.type_scale)
             if problem:
                 out.append((s, size, problem))
     return out

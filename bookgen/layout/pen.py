@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
-from bookgen.core.pen import BOLD, CENTER, TOP_LEFT
+from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, TOP_LEFT, RecordingPen
 from bookgen.layout.fonts import CAP_HEIGHT, FONT, FONT_BOLD
 
 
@@ -65,7 +65,7 @@ class CanvasPen:
         self.c.setLineJoin(1)
         self.c.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill is not None else 0)
 
-    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0):
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
         cap = size * self.unit
         font_size = cap / CAP_HEIGHT
         self.c.setFont(FONT_BOLD if bold else FONT, font_size)
@@ -75,3 +75,21 @@ class CanvasPen:
             self.c.drawString(px, py - cap, s)
         else:
             self.c.drawCentredString(px, py - cap / 2, s)
+
+
+class AnswerPen(CanvasPen):
+    """A pen for solved grids at answer-key size: answers and walls, but no clue text (it
+    would be too small to read, and the digits already answer it)."""
+
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
+        if not clue:
+            super().text(x, y, s, size, bold, anchor, grey)
+
+
+def smallest_text(variant, puzzle) -> float:
+    """The smallest font size a puzzle's drawing sets, as a fraction of the cell (1.0 when
+    it sets no type), measured with a recording pen."""
+    pen = RecordingPen()
+    variant.draw(pen, puzzle, solved=False)
+    sizes = [op[4] for op in pen.ops if op[0] == "text"]
+    return min(sizes, default=CAP_HEIGHT) / CAP_HEIGHT

@@ -19,15 +19,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.pen import CENTER
+from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.types import Puzzle
-from bookgen.layout.fonts import ASCENT, DESCENT, FONT, FONT_BOLD, register_fonts
+from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
-    BOLD, GUTTERS, INCH, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, plan_book, worksheet_top,
+    BOLD, GUTTERS, INCH, KEY_GAP, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
+    Style, key_label, plan_book, worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
-from bookgen.layout.pen import CanvasPen
+from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.layout.textfit import (
     author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
@@ -35,7 +35,11 @@ from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence
 from bookgen.variants.registry import get_variant
 
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
-EXAMPLE_STEPS = 3  # first deductions spelled out under the worked example
+# Step markers of the worked example: a numbered disc in the middle of the cell it
+# fills, clear of clues in the top-left corner and of signs on the cell's edges.
+MARKER = (0.5, 0.56, 0.235)  # centre x, centre y, radius, in cells
+MARKER_CAP = 0.24  # the step number's cap height, in cells
+MARKER_TYPE = MARKER_CAP / CAP_HEIGHT
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,16 @@ class Cover:
     subtitle: str | None
     author: str | None
     seed: int
+    publisher: str | None = None
+    year: int | None = None
+    isbn: str | None = None
+    edition: str | None = None
+    show_seed: bool = True
+    names: tuple[tuple[str, str], ...] = ()  # variant -> the name this book prints
+
+    def name_of(self, variant: str) -> str:
+        """The name a variant is printed under."""
+        return dict(self.names).get(variant) or get_variant(variant).title
 
 
 class Document:
@@ -64,6 +78,7 @@ class Document:
                  subject: str = "Puzzle book"):
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
+        self.cover = cover
         with plain_environment():  # SOURCE_DATE_EPOCH would stamp a date into the file
             self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
                                  invariant=1, initialFontName=FONT, pageCompression=1)
@@ -174,6 +189,40 @@ def marker(doc: Document, x: float, y: float, level: Level, box: float) -> float
     return len(LEVELS) * box + (len(LEVELS) - 1) * gap
 
 
+def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
+    """What the how-to-play page of the rule set starting at section ``first`` is called:
+    the variant's printed name for its standard rules (the variant's first rule set, with
+    the default options), with the section's title for any other rule set."""
+    section = shape.sections[first]
+    variant = get_variant(section.variant)
+    name = cover.name_of(section.variant)
+    sets = [s for s in shape.rule_sets if shape.sections[s].variant == section.variant]
+    if section.title.lower() in (variant.name, *variant.aliases):
+        name = section.title  # a section titled "KenKen" is told how to play KenKen
+    if (first == sets[0] and default_rules(section)) or section.title == name:
+        return name
+    return section.title if name.lower() in section.title.lower() else f"{name}: {section.title}"
+
+
+def default_rules(section) -> bool:
+    """Whether a section plays by its variant's default options."""
+    defaults = get_variant(section.variant).parse_rules({}, section.sizes[0])
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items())) == section.rules
+
+
+def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
+    """The titles of the sections on a puzzle page; a section whose rules are not its
+    variant's defaults says where they are ("Addition only (rules: page 5)")."""
+    starts = [shape.first_item(s) for s in range(len(shape.sections))]
+    sections = dict.fromkeys(max(s for s, first in enumerate(starts) if first <= i) for i in page.items)
+    parts = []
+    for s in sections:
+        sec = shape.sections[s]
+        where = "" if default_rules(sec) else f" (rules: page {plan.first_page('rules', shape.rule_set_of(s))})"
+        parts.append(sec.title + where)
+    return " \u00b7 ".join(dict.fromkeys(parts))
+
+
 def _marker_width(box: float) -> float:
     return len(LEVELS) * box + (len(LEVELS) - 1) * box * 0.35
 
@@ -221,15 +270,20 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
     st = doc.style
     size = st.small
     spec = doc.spec
-    trim = f"{spec.trim.width / INCH:g} × {spec.trim.height / INCH:g} in".replace(".0 ", " ")
+    trim = f"{spec.trim.width / INCH:g} by {spec.trim.height / INCH:g} in"
+    holder = cover.author or cover.publisher
+    year = f"{cover.year} " if cover.year else ""
     paras = [
         cover.title + (f": {cover.subtitle}" if cover.subtitle else ""),
-        f"Copyright © {cover.author}. All rights reserved." if cover.author else "",
+        cover.edition or "",
+        f"\u00a9 {year}{holder}. All rights reserved." if holder else (f"\u00a9 {cover.year}." if cover.year else ""),
+        f"Published by {cover.publisher}." if cover.publisher else "",
+        f"ISBN {cover.isbn}" if cover.isbn else "",
         f"{len(entries)} puzzles. Every puzzle has exactly one solution, and it can be reached by "
         "logic alone: no guessing is needed.",
         f"Made with bookgen {__version__} from seed {cover.seed}. The same configuration and seed "
-        "regenerate this book exactly.",
-        f"Trim size {trim}{', printed to the edge' if spec.bleed else ''}; {pages} pages.",
+        "regenerate this book exactly." if cover.show_seed else "",
+        f"Trim size {trim}; {pages} pages.",
     ]
     lines: list[tuple[str, bool]] = []
     for k, para in enumerate(p for p in paras if p):
@@ -249,11 +303,12 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
     st = doc.style
     y = doc.heading("Contents", top)
     rows: list[tuple[str, str, int]] = []
-    for variant in shape.variants:
-        page = next(n for n, pg in enumerate(plan.pages, 1) if pg.kind == "rules" and pg.variant == variant)
-        rows.append((f"How to play {get_variant(variant).title}", "the rules, a worked example, techniques", page))
-        for s in shape.explained:  # walkthroughs follow their variant's how-to
-            if shape.sections[s].variant == variant:
+    for first in shape.rule_sets:
+        page = plan.first_page("rules", first)
+        rows.append((f"How to play {how_to_name(doc.cover, shape, first)}",
+                     "the rules, a worked example, techniques", page))
+        for s in shape.explained:  # walkthroughs follow their rule set's how-to
+            if shape.rule_set_of(s) == first:
                 detail = f"the first puzzle of \u201c{shape.sections[s].title}\u201d, every deduction"
                 rows.append((walkthrough_title(entries[shape.first_item(s)].number), detail,
                              plan.first_page("walkthrough", s)))
@@ -266,7 +321,7 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
             lo, hi = min(levels), max(levels)
             span = lo.key if lo == hi else f"{lo.key} to {hi.key}"
         detail = f"{len(section.sizes)} puzzles" + (f", {span}" if span else "")
-        rows.append((section.title, detail, plan.first_page("puzzles", s)))
+        rows.append((section.title, detail, plan.puzzle_pages[shape.first_item(s)]))
     rows.append(("Answers", "every solution, with the page of its puzzle", plan.first_page("answers")))
     gap = st.body * 2.5
     for title, detail, page in rows:
@@ -308,10 +363,10 @@ def _measuring(spec: PageSpec, style: Style, gutter: float) -> Document:
 
 def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
                        example: Puzzle) -> int:
-    """1 when a variant's how-to fits one page with little shrinking, else 2."""
+    """1 when a rule set's how-to fits one page with little shrinking, else 2."""
     doc = _measuring(spec, style, gutter)
     low = doc.content()[1]
-    fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False) >= low
+    fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False, "") >= low
     return 1 if fits else 2
 
 
@@ -320,7 +375,7 @@ def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry:
     return len(lay_out(_measuring(spec, style, gutter), entry.puzzle, entry.number, entry.section).pages)
 
 
-def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle],
+def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
                     entries: Sequence[Entry] = ()) -> tuple[BookShape, Plan]:
     """Paginate a book, measuring each how-to and each walkthrough (of the first of
     ``entries`` in every ``explain`` section) against the gutter the book settles on.
@@ -331,8 +386,8 @@ def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle],
     """
     plan = plan_book(shape)
     for _ in range(len(GUTTERS) + 2):
-        rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, v, examples[v])
-                      if v in examples else 1 for v in shape.variants)
+        rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, shape.sections[s].variant,
+                                         examples[s]) if s in examples else 1 for s in shape.rule_sets)
         walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
                                                entries[shape.first_item(s)]) for s in shape.explained)
         if (rules, walks) == (shape.rules_pages, shape.walkthrough_pages):
@@ -343,21 +398,22 @@ def plan_with_rules(shape: BookShape, examples: Mapping[str, Puzzle],
 
 
 def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
-               part: int = 0, parts: int = 1) -> None:
+               part: int = 0, parts: int = 1, name: str = "") -> None:
     """How to play one variant: its exact rules, a worked example drawn by the variant itself,
     and the techniques by level; over two pages when one can't hold them. Type shrinks a
     little if a long text would still overflow."""
     low = doc.content()[1]
     what = RULES_PARTS[parts][part]
+    name = name or doc.cover.name_of(variant_name)
     for scale in SCALES:
-        if _rules_body(doc, variant_name, rules, example, scale, what, draw=False) >= low:
+        if _rules_body(doc, variant_name, rules, example, scale, what, False, name) >= low:
             break
-    _rules_body(doc, variant_name, rules, example, scale, what, draw=True)
-    doc.finish(f"How to play {get_variant(variant_name).title}")
+    _rules_body(doc, variant_name, rules, example, scale, what, True, name)
+    doc.finish(f"How to play {name}")
 
 
 def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
-                scale: float, what: tuple[bool, bool], draw: bool) -> float:
+                scale: float, what: tuple[bool, bool], draw: bool, name: str) -> float:
     """Lay a how-to page out at ``scale``; draws only when ``draw``. Returns the lowest y used."""
     variant = get_variant(variant_name)
     x0, _, x1, top = doc.content()
@@ -371,11 +427,11 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
             doc.text(x, y, s, size, **kw)
 
     indent = body * 1.3
-    title = f"How to play {variant.title}" if show_rules else f"{variant.title} techniques"
+    name = name or doc.cover.name_of(variant_name)
+    title = f"How to play {name}" if show_rules else f"{name} techniques"
     y = doc.heading(title, top, draw) + st.heading * 0.9
     if show_rules:
-        rule_lines = variant.rules_for(rules) if hasattr(variant, "rules_for") else variant.rules_text
-        for rule in rule_lines:
+        for rule in variant.rules_for(rules):
             for k, line in enumerate(doc.wrap(rule, body, x1 - x0 - indent)):
                 y -= lead
                 if k == 0:
@@ -394,7 +450,7 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
         y -= st.heading * 0.2
     mbox = round(small * 0.72, 2)
     for level in LEVELS:
-        techs = [t for t in variant.techniques if t.level == level]
+        techs = [t for t in variant.techniques_for(rules) if t.level == level]
         if not techs:
             continue
         y -= lead * 1.15
@@ -413,48 +469,79 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
     return y - small * DESCENT
 
 
+def example_steps(variant, example: Puzzle) -> list:
+    """The worked example's numbered steps: the first deductions, up to and including the
+    first that needs more than the variant's easiest techniques (at most ``MAX_STEPS``)."""
+    easiest = min(t.level for t in variant.techniques)
+    tiers = {t.name: t.level for t in variant.techniques}
+    steps = []
+    for step in variant.explain(example)[0]:
+        if not step.cells:
+            continue
+        steps.append(step)
+        if tiers.get(step.technique, easiest) > easiest or len(steps) == MAX_STEPS:
+            break
+    return steps
+
+
+MAX_STEPS = 5
+
+
+def measured_types(entries: Sequence[Entry]) -> tuple[float, ...]:
+    """Each puzzle's smallest type as drawn (a fraction of the cell), in book order."""
+    return tuple(smallest_text(get_variant(e.puzzle.variant), e.puzzle) for e in entries)
+
+
 def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: float,
                     draw: bool) -> float:
-    """The example puzzle with its first deductions numbered, its solution beside it, and
-    those deductions in words. Returns the y below."""
-    x0, _, x1, _ = doc.content()
+    """The example puzzle with its first deductions numbered, its solution beside it (or
+    below it, when two grids at a legible size don't fit side by side; left out when
+    neither fits the page), and those deductions in words. Returns the y below."""
+    x0, low, x1, _ = doc.content()
     st = doc.style
     body, small = st.body * scale, st.small * max(scale, 0.85)
     n = example.size
     gap = SLOT_GAP * 1.5
-    cell = min((x1 - x0 - gap) / (2 * n) - BOLD, st.min_cell * scale * 0.9)
+    floor = st.min_type / min(smallest_text(variant, example), MARKER_TYPE)
+    cell = max(min((x1 - x0 - gap) / (2 * n) - BOLD, st.min_cell * scale * 0.9), floor)
     grid = n * cell
-    left = x0 + (x1 - x0 - 2 * grid - gap) / 2
-    right = left + grid + gap
+    steps = example_steps(variant, example)
+    indent = doc.width("0. ", small, bold=True)
+    titles = {t.name: t.title for t in variant.techniques}
+    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {sentence(step.reason)}", small,
+                     x1 - x0 - indent) for step in steps]
+    text_h = sum(len(lines) for lines in said) * small * 1.35
     y = top - body * ASCENT
     if draw:
         doc.text(x0, y, "A worked example", body * 1.25, bold=True)
     y -= body * 1.2
     caption_y = y - small * ASCENT
     grid_top = caption_y - small * 0.9
-    steps = []
-    explained = variant.explain(example)[0]
-    for step in explained:
-        if step.cells:
-            steps.append(step)
-        if len(steps) == EXAMPLE_STEPS:
-            break
+    mode = "side" if 2 * grid + gap + 2 * BOLD <= x1 - x0 else "below"
+    left = x0 + (x1 - x0 - (2 * grid + gap if mode == "side" else grid)) / 2
+    right, right_caption, right_top = left + grid + gap, caption_y, grid_top
+    if mode == "below":
+        right = left
+        right_caption = grid_top - grid - BOLD - small * 1.2 - small * ASCENT
+        right_top = right_caption - small * 0.9
+        if right_top - grid - BOLD - text_h < low:
+            mode, right_top = "alone", grid_top  # the solution is in the answer key's spirit: skip it
     if draw:
         doc.text(left, caption_y, "The puzzle", small, grey=0.2)
-        doc.text(right, caption_y, "Its solution", small, grey=0.2)
         pen = CanvasPen(doc.canvas, left, grid_top, cell, THIN, BOLD)
         variant.draw(pen, example, solved=False)
+        mx, my, mr = MARKER
         for k, step in enumerate(steps, start=1):
             for (r, c), _ in step.cells:
-                # bottom-right: clear of a variant's corner labels and centred clues
-                pen.circle(c + 0.68, r + 0.68, 0.25, fill=1.0, stroke="thin")
-                pen.text(c + 0.68, r + 0.68, str(k), 0.24, bold=True, anchor=CENTER)
-        variant.draw(CanvasPen(doc.canvas, right, grid_top, cell, THIN, BOLD), example, solved=True)
-    y = grid_top - grid - BOLD
-    indent = doc.width("0. ", small, bold=True)
-    for k, step in enumerate(steps, start=1):
+                pen.circle(c + mx, r + my, mr, fill=1.0, stroke="thin")
+                pen.text(c + mx, r + my, str(k), MARKER_CAP, bold=True, anchor=CENTER)
+        if mode != "alone":
+            doc.text(right, right_caption, "Its solution", small, grey=0.2)
+            variant.draw(CanvasPen(doc.canvas, right, right_top, cell, THIN, BOLD), example, solved=True)
+    y = right_top - grid - BOLD
+    for k, lines in enumerate(said, start=1):
         # the engine's reasons name the cells they fill and the symbols, so they stand alone
-        for j, line in enumerate(doc.wrap(sentence(step.reason), small, x1 - x0 - indent)):
+        for j, line in enumerate(lines):
             y -= small * 1.35
             if draw:
                 if j == 0:
@@ -483,26 +570,35 @@ def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -
 
 
 def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
-                title: str = "") -> None:
-    """Puzzles of one section and size, in the plan's arrangement."""
+                title: str = "", answers: Sequence[int] = (), header: str = "") -> None:
+    """The puzzles of one page in the plan's arrangement: one cell size for all, each grid
+    centred in its slot; the footer says where the answers are."""
     st = doc.style
     arr = page.arrangement
     assert arr is not None
     if worksheet:
         worksheet_head(doc, entries[page.items[0]].puzzle)
     box = doc.content(worksheet)
-    n = entries[page.items[0]].puzzle.size
-    grid = n * arr.cell
+    biggest = max(entries[i].puzzle.size for i in page.items)
+    grid = biggest * arr.cell
     block = st.label_h + grid
     for (x, top), index in zip(slot_origins(box, arr.columns, arr.rows, grid, block), page.items):
         entry = entries[index]
-        grid_label(doc, x, top - st.label_h + st.label * 0.55, grid, entry)
+        own = entry.puzzle.size * arr.cell
+        x += (grid - own) / 2
+        grid_label(doc, x, top - st.label_h + st.label * 0.55, own, entry)
         pen = CanvasPen(doc.canvas, x, top - st.label_h, arr.cell, THIN, BOLD)
         get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=False)
     if worksheet:
         doc.finish(page.header, folio=False, footer=f"{title} · page {doc.page}")
-    else:
-        doc.finish(page.header)
+        return
+    if answers:
+        x0, y0, x1, _ = doc.safe
+        lo, hi = min(answers), max(answers)
+        where = f"page {lo}" if lo == hi else f"pages {lo}\u2013{hi}"
+        doc.text((x0 + x1) / 2, y0 + st.small * DESCENT, f"Answers on {where}", st.small,
+                 grey=0.35, align="center")
+    doc.finish(header or page.header)
 
 
 def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
@@ -519,13 +615,14 @@ def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
         doc.rule(x + w + 5, y - 2, end, grey=0)
         x += share * width
     variant = get_variant(puzzle.variant)
-    rules = variant.rules_for(puzzle.rules) if hasattr(variant, "rules_for") else variant.rules_text
+    rules = variant.rules_for(puzzle.rules)
     text = " ".join(rules[:-1] if len(rules) > 2 else rules)
     size = st.small
-    lines = doc.wrap(f"{variant.title} rules: {text}", size, width - 16)
+    name = doc.cover.name_of(puzzle.variant)
+    lines = doc.wrap(f"{name} rules: {text}", size, width - 16)
     while len(lines) > REMINDER_LINES and size > 6:
         size -= 0.5
-        lines = doc.wrap(f"{variant.title} rules: {text}", size, width - 16)
+        lines = doc.wrap(f"{name} rules: {text}", size, width - 16)
     top = y - st.body * 1.6
     height = REMINDER_LINES * st.small * 1.35 + 10
     c = doc.canvas
@@ -541,28 +638,29 @@ def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
 
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
                 title: str = "", heading_text: str = "Answers") -> None:
-    """Solved grids, several per page, each with its number and the page of its puzzle."""
+    """Solved grids in rows of one size class, each grid with its own cell size, its number
+    and the page of its puzzle."""
     st = doc.style
-    arr = page.arrangement
-    assert arr is not None
     x0, y0, x1, y1 = doc.content()
+    y = y1
     if page.first:
         doc.heading(heading_text, y1)
-    top = y1 - st.heading * 2
-    label = st.small * 2.2
-    slot_w = (x1 - x0) / arr.columns
-    slot_h = (top - y0) / arr.rows
-    for k, index in enumerate(page.items):
-        entry = entries[index]
-        col, row = k % arr.columns, k // arr.columns
-        width = entry.puzzle.size * arr.cell  # one cell size per page: the key reads as one table
-        x = x0 + col * slot_w + (slot_w - width) / 2
-        y = top - row * slot_h
-        doc.text(x, y - st.small * ASCENT, str(entry.number), st.small, bold=True)
-        doc.text(x + width, y - st.small * ASCENT, f"page {pages[index]}", st.small * 0.9,
-                 grey=0.3, align="right")
-        pen = CanvasPen(doc.canvas, x, y - label, arr.cell, THIN, BOLD)
-        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=True)
+        y -= st.heading * 2
+    size = key_label(st)
+    k = 0
+    for count, height, columns in page.rows:
+        slot_w = (x1 - x0 - (columns - 1) * KEY_GAP) / columns
+        for col in range(count):
+            index, cell = page.items[k], page.cells[k]
+            k += 1
+            entry = entries[index]
+            width = entry.puzzle.size * cell
+            x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
+            doc.text(x, y - size * ASCENT, str(entry.number), size, bold=True)
+            doc.text(x + width, y - size * ASCENT, f"page {pages[index]}", size * 0.9, grey=0.3, align="right")
+            pen = AnswerPen(doc.canvas, x, y - size * 1.5, cell, THIN, BOLD)
+            get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=True)
+        y -= height
     if title:
         doc.finish(folio=False, footer=f"{title} · answer key · page {doc.page}")
     else:
@@ -574,15 +672,17 @@ def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: En
                      puzzle_page_number: int) -> None:
     """One page of a laid-out walkthrough, under the running header of its variant's how-to."""
     draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
-    doc.finish(f"How to play {get_variant(page.variant).title}")
+    doc.finish(f"How to play {doc.cover.name_of(page.variant)}")
 
 
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
-                examples: Mapping[str, Puzzle]) -> None:
+                examples: Mapping[int, Puzzle], progress=None) -> None:
     """Write the whole book to ``path`` following ``plan``."""
     doc = Document(path, cover, shape.spec, shape.style, plan.gutter)
     walks: dict[int, Walkthrough] = {}
-    for page in plan.pages:
+    for number, page in enumerate(plan.pages, start=1):
+        if progress:
+            progress(number, len(plan.pages))
         if page.kind == "title":
             title_page(doc, cover)
         elif page.kind == "imprint":
@@ -590,10 +690,11 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
         elif page.kind == "contents":
             contents_page(doc, plan, shape, entries)
         elif page.kind == "rules":
-            example = examples.get(page.variant)
-            rules = example.rules if example else {}
-            parts = sum(1 for p in plan.pages if p.kind == "rules" and p.variant == page.variant)
-            rules_page(doc, page.variant, rules, example, page.part, parts)
+            example = examples.get(page.section)
+            rules = example.rules if example else dict(shape.sections[page.section].rules)
+            parts = sum(1 for p in plan.pages if p.kind == "rules" and p.section == page.section)
+            rules_page(doc, page.variant, rules, example, page.part, parts,
+                       how_to_name(cover, shape, page.section))
         elif page.kind == "walkthrough":
             index = shape.first_item(page.section)
             entry = entries[index]
@@ -603,22 +704,28 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                 assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
             walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
         elif page.kind == "puzzles":
-            puzzle_page(doc, page, entries)
+            header = running_header(shape, plan, page)
+            x0, _, x1, _ = doc.safe
+            if doc.width(header, doc.style.small) > x1 - x0:  # sections sharing a page: the first
+                header = shape.sections[page.section].title  # (its title fits: the config checks)
+            puzzle_page(doc, page, entries, answers=[plan.answer_pages[i] for i in page.items],
+                        header=header)
         elif page.kind == "answers":
             answer_page(doc, page, entries, plan.puzzle_pages)
     doc.save()
 
 
 def render_worksheets(path: Path, answers_path: Path, cover: Cover, shape: BookShape, plan: Plan,
-                      key: Plan, entries: Sequence[Entry]) -> None:
+                      key: Plan, entries: Sequence[Entry], progress=None) -> None:
     """Write a worksheet packet to ``path`` and its answer key to ``answers_path``."""
     doc = Document(path, cover, shape.spec, shape.style, plan.gutter, subject="Worksheets")
-    for page in plan.pages:
+    for number, page in enumerate(plan.pages, start=1):
+        if progress:
+            progress(number, len(plan.pages) + len(key.pages))
         puzzle_page(doc, page, entries, worksheet=True, title=cover.title)
     doc.save()
-    answers = Document(answers_path, Cover(f"{cover.title}: answer key", cover.subtitle, cover.author,
-                                           cover.seed), shape.spec, shape.style, key.gutter,
-                       subject="Answer key")
+    answers = Document(answers_path, replace(cover, title=f"{cover.title}: answer key"), shape.spec,
+                       shape.style, key.gutter, subject="Answer key")
     for page in key.pages:
         answer_page(answers, page, entries, plan.puzzle_pages, title=cover.title,
                     heading_text=f"Answer key: {cover.title}")

@@ -22,7 +22,7 @@ from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Step
 from bookgen.layout.fonts import ASCENT
 from bookgen.layout.geometry import BOLD, THIN
-from bookgen.layout.pen import CanvasPen
+from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.variants.registry import get_variant
 
 COLUMN_GAP = 18.0
@@ -109,10 +109,11 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     intro = tuple(doc.wrap(_intro(section), body, width))
     y -= len(intro) * body * 1.38 + body * 0.8
     cell = min(st.min_cell * 0.9, width * 0.5 / n, height * 0.3 / n)  # leave room for steps
+    cell = max(cell, st.min_type / smallest_text(variant, puzzle))  # but keep its type legible
     y -= small * ASCENT + small * 0.9 + n * cell + BOLD + body * 1.2
     first_top = y1 - y
 
-    snap_cell = max(small * SNAP_EM / n, SNAP_MIN_CELL)
+    snap_cell = max(small * SNAP_EM / n, SNAP_MIN_CELL, st.key_cell[0])  # digits as in the key
     snap = n * snap_cell
     pad = small * 0.9
     columns = 2 if (width - COLUMN_GAP) / 2 - snap - pad >= small * TEXT_MIN_EM else 1
@@ -174,7 +175,8 @@ def draw_part(doc, walk: Walkthrough, part: int, number: int, page: int | None) 
         step = walk.steps[block.step] if block.step >= 0 else None
         tx = x
         if step and step.cells:
-            pen = CanvasPen(doc.canvas, x + BOLD / 2, y - BOLD / 2, walk.snap_cell, THIN, BOLD)
+            # a snapshot is a thumbnail of the position: answers and walls, no clues
+            pen = AnswerPen(doc.canvas, x + BOLD / 2, y - BOLD / 2, walk.snap_cell, THIN, BOLD)
             variant.draw(pen, snapshot(walk.puzzle, walk.states[block.step]), solved=True)
             for (r, c), _ in step.cells:
                 pen.rect(c, r, 1, 1, stroke=BOLD_STROKE)

@@ -32,18 +32,22 @@ completely has exactly one solution; the exact SAT check is run once on top.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
+from pysat.solvers import Solver
 
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Cell, Edge, EMPTY, GenerationError
 from bookgen.core.variant import Step
-from bookgen.solve.sat import models
+from bookgen.solve.sat import SOLVER_NAME, models
 
+HARD = int(Level.HARD)
+SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)
 SHORT_LINE = 4  # the most empty cells a "medium" player enumerates in their head
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -61,6 +65,9 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
     "pair": 1.0, "sandwich": 1.0, "balance": 1.5, "sign": 1.0,
     "line": 3.0, "long_line": 6.0, "distinct": 6.0, "trial": 20.0,
 }
+
+
+LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
 
 
 class Contradiction(Exception):
@@ -88,30 +95,24 @@ def line_patterns(n: int, max_run: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
-def _signed_patterns(n: int, max_run: int, eq: int, neq: int) -> tuple[int, ...]:
-    pats = line_patterns(n, max_run)
-    if not (eq or neq):
-        return pats
-    # bit j of p ^ (p >> 1) says whether cells j and j+1 differ
-    return tuple(p for p in pats if not ((p ^ (p >> 1)) & eq) and not (~(p ^ (p >> 1)) & neq))
-
-
 class Board:
     """Known cells and signs of a binary grid, one pair of bitmasks per line."""
 
-    __slots__ = ("n", "known", "value", "eq", "neq")
+    __slots__ = ("n", "known", "value", "eq", "neq", "memos")
 
-    def __init__(self, n: int, known=None, value=None, eq=None, neq=None):
+    def __init__(self, n: int, known=None, value=None, eq=None, neq=None, memos=None):
         self.n = n
         self.known = known if known is not None else [0] * (2 * n)
         self.value = value if value is not None else [0] * (2 * n)
         self.eq = eq if eq is not None else [0] * (2 * n)
         self.neq = neq if neq is not None else [0] * (2 * n)
+        # The closure's per-line memo tables for these signs, shared by copies;
+        # signs change only through add_edge / remove_edge, which drop them.
+        self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
         """An independent copy (search without undo)."""
-        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:])
+        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:], self.memos)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
@@ -128,17 +129,27 @@ class Board:
 
     def add_edge(self, edge: Edge) -> None:
         """Put a sign on the line that holds both cells."""
-        (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
-        if r1 == r2 and c2 == c1 + 1:
-            line, bit = r1, c1
-        elif c1 == c2 and r2 == r1 + 1:
-            line, bit = self.n + c1, r1
-        else:
-            raise ValueError(f"cells {edge.a} and {edge.b} are not neighbours")
+        line, bit = self._edge_bit(edge)
+        self.memos = {}
         if edge.sign == "=":
             self.eq[line] |= 1 << bit
         else:
             self.neq[line] |= 1 << bit
+
+    def remove_edge(self, edge: Edge) -> None:
+        """Take a sign away again."""
+        line, bit = self._edge_bit(edge)
+        self.memos = {}
+        self.eq[line] &= ~(1 << bit)
+        self.neq[line] &= ~(1 << bit)
+
+    def _edge_bit(self, edge: Edge) -> tuple[int, int]:
+        (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
+        if r1 == r2 and c2 == c1 + 1:
+            return r1, c1
+        if c1 == c2 and r2 == r1 + 1:
+            return self.n + c1, r1
+        raise ValueError(f"cells {edge.a} and {edge.b} are not neighbours")
 
     def get(self, r: int, c: int) -> int:
         """1, 0, or -1 for an empty cell."""
@@ -165,7 +176,7 @@ class Board:
 
     def empty_count(self) -> int:
         """How many cells are still empty."""
-        return sum(self.n - k.bit_count() for k in self.known[: self.n])
+        return self.n * self.n - sum(map(int.bit_count, self.known[: self.n]))
 
     def rows(self) -> tuple[str, ...]:
         """Row strings with ``.`` for empty cells."""
@@ -234,7 +245,17 @@ class BinaryEngine:
         self.full = (1 << n) - 1
         self.half = n // 2
         self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
-        self._memo: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int, int]] = {}
+        self._code = "H" if n <= 16 else "Q"  # array type code wide enough for a line
+        self._cands: dict[int, bytes] = {}  # line_options: completions per packed line state
+        self._masks: dict[int, int] = {}  # and their AND << n | OR
+        self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
+        # Memos hold only ints (keys and packed answers): the garbage collector
+        # never walks such dicts, however large they grow.
+        self._found: dict[str, dict[int, int]] = {}
+        self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
+        self._sat: Solver | None = None
+        self._sat_top = 0
+        self._sat_calls = 0
 
     # ----- per-line deductions -------------------------------------------------
     def completions(self, board: Board, line: int) -> tuple[tuple[int, ...], int, int]:
@@ -243,29 +264,45 @@ class BinaryEngine:
                                  board.eq[line], board.neq[line])
 
     def line_options(self, known: int, value: int, eq: int = 0,
-                     neq: int = 0) -> tuple[tuple[int, ...], int, int]:
-        """Completions of a line given as masks, with their AND and OR (memoised)."""
-        key = (known, value, eq, neq)
-        hit = self._memo.get(key)
-        if hit is None:
-            if known:
+                     neq: int = 0) -> tuple[Sequence[int], int, int]:
+        """Completions of a line given as masks, with their AND and OR (memoised).
+
+        The memo maps one int key to the completions packed in ``bytes`` and
+        one int to the packed AND/OR: objects the garbage collector never
+        tracks, so a large memo costs no collection pause.
+        """
+        n = self.n
+        key = known | value << n | eq << 2 * n | neq << 3 * n
+        packed = self._cands.get(key)
+        if packed is None:
+            if eq | neq:
+                # Signs differ from puzzle to puzzle, cells' states recur:
+                # filter the unsigned completions (memoised, shared) by the signs.
+                cands = array(self._code, [p for p in self.line_options(known, value)[0]
+                                    if not ((p ^ p >> 1) & eq) and not (~(p ^ p >> 1) & neq)])
+            elif known:
                 # Filter the (memoised) completions of the state with one cell
                 # fewer: a short list instead of every pattern.
                 high = 1 << (known.bit_length() - 1)
-                parent = self.line_options(known ^ high, value & ~high, eq, neq)[0]
-                bit = value & high
-                cands = tuple(p for p in parent if p & high == bit)
+                parent = self.line_options(known ^ high, value & ~high)[0]
+                if value & high:
+                    cands = array(self._code, [p for p in parent if p & high])
+                else:
+                    cands = array(self._code, [p for p in parent if not p & high])
             else:
-                cands = _signed_patterns(self.n, self.max_run, eq, neq)
+                cands = array(self._code, line_patterns(n, self.max_run))
             a, o = self.full, 0
             for p in cands:
                 a &= p
                 o |= p
-            hit = (cands, a, o)
-            if len(self._memo) > 400_000:
-                self._memo.clear()
-            self._memo[key] = hit
-        return hit
+            if len(self._cands) > 400_000:
+                self._cands.clear()
+                self._masks.clear()
+            self._cands[key] = cands.tobytes()
+            self._masks[key] = a << n | o
+            return cands, a, o
+        both = self._masks[key]
+        return memoryview(packed).cast(self._code), both >> n, both & self.full
 
     def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
         cands, a, o = self.completions(board, line)
@@ -286,6 +323,12 @@ class BinaryEngine:
         ones, zeros = value, known & ~value
         unknown = self.full & ~known
         k = self.max_run
+        if k == 2:  # the usual rule, as shifts: a bit per window start
+            if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
+                raise Contradiction(f"{line_name(self.n, line)} has a run too long")
+            o2, z2 = ones & ones >> 1, zeros & zeros >> 1
+            return ((z2 << 2 | z2 >> 1) & unknown, (o2 << 2 | o2 >> 1) & unknown,
+                    (zeros & zeros >> 2) << 1 & unknown, (ones & ones >> 2) << 1 & unknown)
         p1 = p0 = s1 = s0 = 0
         for w in self.windows:
             hole = unknown & w
@@ -322,23 +365,22 @@ class BinaryEngine:
         return 0, 0
 
     def _signs(self, board: Board, line: int) -> tuple[int, int]:
+        """Cells a sign fixes from its known end: (ones, zeros). Bit j of a sign mask joins cells j, j+1."""
         known, value = board.known[line], board.value[line]
-        f1 = f0 = 0
-        for sign_mask, same in ((board.eq[line], True), (board.neq[line], False)):
-            for j in _bits(sign_mask):
-                a_known, b_known = (known >> j) & 1, (known >> (j + 1)) & 1
-                a_val, b_val = (value >> j) & 1, (value >> (j + 1)) & 1
-                if a_known and b_known:
-                    if (a_val == b_val) != same:
-                        raise Contradiction(f"a sign in {line_name(self.n, line)} is broken")
-                elif a_known or b_known:
-                    src = a_val if a_known else b_val
-                    dst = j + 1 if a_known else j
-                    v = src if same else 1 - src
-                    if v:
-                        f1 |= 1 << dst
-                    else:
-                        f0 |= 1 << dst
+        eq, neq = board.eq[line], board.neq[line]
+        if not (eq | neq):
+            return 0, 0
+        differ = value ^ value >> 1
+        both = known & known >> 1
+        if eq & both & differ or neq & both & ~differ:
+            raise Contradiction(f"a sign in {line_name(self.n, line)} is broken")
+        low = known & ~(known >> 1)  # cell j known, j + 1 not: j + 1 follows j
+        high = ~known & known >> 1  # cell j + 1 known, j not: j follows j + 1
+        above = value >> 1
+        f1 = ((eq & low & value) | (neq & low & ~value)) << 1
+        f0 = ((eq & low & ~value) | (neq & low & value)) << 1
+        f1 |= (eq & high & above) | (neq & high & ~above)
+        f0 |= (eq & high & ~above) | (neq & high & above)
         return f1, f0
 
     def _local(self, board: Board, line: int) -> tuple[int, int]:
@@ -361,7 +403,11 @@ class BinaryEngine:
                 raise Contradiction(f"{line_name(self.n, line)} copies another line")
 
     def deduce(self, board: Board, line: int, level: Level) -> tuple[int, int]:
-        """Everything the techniques up to ``level`` fix on one line (ones, zeros)."""
+        """Everything the techniques up to ``level`` fix on one line (ones, zeros).
+
+        What a line forces depends only on its own masks (and, for ``distinct``,
+        on the finished parallel lines): ``closure`` memoises the answers.
+        """
         if board.known[line] == self.full:
             if not self.completions(board, line)[0]:
                 raise Contradiction(f"{line_name(self.n, line)} breaks a rule")
@@ -411,20 +457,22 @@ class BinaryEngine:
         if start is None:
             dirty = list(range(lines - 1, -1, -1))
             flagged = [True] * lines
+            if target is not None:
+                # The target's own lines first: when they alone force it, the
+                # answer comes after two lines instead of a sweep. The verdict
+                # is the same in any order (the techniques are monotone).
+                for line in (n + target[1], target[0]):
+                    dirty.remove(line)
+                    dirty.append(line)
         else:
             dirty = list(start)
             flagged = [False] * lines
             for line in dirty:
                 flagged[line] = True
+        tier = min(level, Level.HARD)
         while True:
-            while dirty:
-                line = dirty.pop()
-                flagged[line] = False
-                ones, zeros = self.deduce(board, line, min(level, Level.HARD))
-                if ones | zeros:
-                    self._apply(board, line, ones, zeros, dirty, flagged)
-                    if target is not None and (board.known[target[0]] >> target[1]) & 1:
-                        return True
+            if self._propagate(board, tier, dirty, flagged, target):
+                return True
             if board.empty_count() == 0:
                 for line in range(lines):
                     self._check_distinct(board, line)
@@ -441,6 +489,112 @@ class BinaryEngine:
             for other in (r, n + c):
                 flagged[other] = True
                 dirty.append(other)
+
+    def _propagate(self, board: Board, tier: Level, dirty: list[int], flagged: list[bool],
+                   target: Cell | None) -> bool:
+        """Run ``deduce`` on dirty lines until none is left; True as soon as ``target`` is filled.
+
+        The hot loop of every generator: answers come from the per-line memo
+        and are written straight into the masks. Lines are visited and queued
+        in the same order as ``deduce`` + ``_apply`` would.
+        """
+        n, full = self.n, self.full
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        itier = int(tier)
+        # One memo per (tier, signs of the line): the key is then one small int.
+        tables = self._tables
+        memos = board.memos.get((self, itier))
+        if memos is None:
+            if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
+                tables.clear()
+            memos = board.memos[(self, itier)] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
+        unique = self.unique_lines
+        distinct = unique and itier == HARD
+        # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
+        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
+            if unique else ([], [])
+        requeue: list[int] = []
+        if target is not None:
+            t_line, t_bit = target[0], 1 << target[1]
+        else:
+            t_line, t_bit = 0, 0
+        while dirty:
+            line = dirty.pop()
+            flagged[line] = False
+            k = known[line]
+            v = value[line]
+            memo = memos[line]
+            if memo is None:
+                memo = memos[line] = tables.setdefault((itier, eq[line], neq[line]), {})
+            if k == full:  # a finished line: check it breaks no rule
+                key = -1 - v
+                if key not in memo:
+                    self.deduce(board, line, tier)  # raises on a broken rule
+                    memo[key] = 0
+                elif self.unique_lines:
+                    lo = 0 if line < n else n
+                    for i in range(lo, lo + n):
+                        if value[i] == v and known[i] == full and i != line:
+                            self.deduce(board, line, tier)  # raises: a copy
+                continue
+            key = k << n | v
+            copied = None
+            if distinct and finished[line >= n]:
+                copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
+                if copies:
+                    copied = self._copied
+                    key = (itier, eq[line], neq[line], key, frozenset(copies))
+                    hit = copied.get(key)
+            if copied is None:
+                hit = memo.get(key)
+            if hit is None:
+                ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+                hit = ones << n | zeros
+                store = memo if copied is None else copied
+                if len(store) > 200_000:
+                    store.clear()
+                store[key] = hit
+            ones, zeros = hit >> n, hit & full
+            if not (ones | zeros):
+                continue
+            # Bit j of a row is column j (line n + j); bit j of a column is row j.
+            # The lines are queued row first, as assigning cell by cell would.
+            row = line < n
+            base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
+            for mask, sym in ((ones, 1), (zeros, 0)):
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    cross = base + low.bit_length() - 1
+                    known[line] |= low
+                    known[cross] |= bit
+                    if unique and known[cross] == full:
+                        finished[side].append(cross)
+                        requeue.append(cross)
+                    if sym:
+                        value[line] |= low
+                        value[cross] |= bit
+                    first, second = (line, cross) if row else (cross, line)
+                    if not flagged[first]:
+                        flagged[first] = True
+                        dirty.append(first)
+                    if not flagged[second]:
+                        flagged[second] = True
+                        dirty.append(second)
+            if unique and known[line] == full:
+                finished[line >= n].append(line)
+                requeue.append(line)
+            # A finished line can rule out completions of its parallel lines
+            # (distinct): they get another look, whichever line finished it.
+            for done in requeue:
+                for other in (range(n) if done < n else range(n, 2 * n)):
+                    if not flagged[other]:
+                        flagged[other] = True
+                        dirty.append(other)
+            requeue.clear()
+            if t_bit and known[t_line] & t_bit:
+                return True
+        return False
 
     def trials_solve(self, board: Board, cells: Sequence[Cell]) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
@@ -488,33 +642,49 @@ class BinaryEngine:
     # ----- the ladder: easiest technique first, restart after progress -------
     def _find(self, board: Board, technique: str, explain: bool = True) -> LineFind | None:
         """The first line on which ``technique`` fixes cells; ``why`` only when ``explain``."""
-        n = self.n
+        if technique not in LINE_TECHNIQUES:
+            return None
+        n, full = self.n, self.full
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        memo = self._found.setdefault(technique, {})
         for line in range(2 * n):
-            if board.known[line] == self.full:
+            k = known[line]
+            if k == full:
                 continue
-            empty = n - board.known[line].bit_count()
-            if technique in ("pair", "sandwich"):
-                p1, p0, s1, s0 = self._runs(board, line)
-                ones, zeros = (p1, p0) if technique == "pair" else (s1, s0)
-            elif technique == "balance":
-                ones, zeros = self._balance(board, line)
-            elif technique == "sign":
-                ones, zeros = self._signs(board, line)
-            elif technique in ("line", "long_line"):
-                if (technique == "line") != (empty <= SHORT_LINE):
-                    continue
-                ones, zeros = self._enumerate(board, line)
-            elif technique == "distinct":
+            if technique == "distinct":
                 done = self._complete_lines(board, line)
                 if not done:
                     continue
                 ones, zeros = self._enumerate(board, line, done)
             else:
-                return None
+                # Everything but ``distinct`` looks at the line alone: memoise per line state.
+                key = k | value[line] << n | eq[line] << 2 * n | neq[line] << 3 * n
+                hit = memo.get(key)
+                if hit is None:
+                    ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
+                    hit = ones << n | zeros
+                    if len(memo) > 400_000:
+                        memo.clear()
+                    memo[key] = hit
+                ones, zeros = hit >> n, hit & full
             if ones | zeros:
                 why = self._why(board, technique, line, ones, zeros) if explain else ""
                 return LineFind(technique, line, ones, zeros, why)
         return None
+
+    def _line_finds(self, board: Board, line: int, technique: str) -> tuple[int, int]:
+        """(ones, zeros) one single-line technique fixes on ``line``."""
+        if technique in ("pair", "sandwich"):
+            p1, p0, s1, s0 = self._runs(board, line)
+            return (p1, p0) if technique == "pair" else (s1, s0)
+        if technique == "balance":
+            return self._balance(board, line)
+        if technique == "sign":
+            return self._signs(board, line)
+        empty = self.n - board.known[line].bit_count()
+        if (technique == "line") != (empty <= SHORT_LINE):
+            return 0, 0
+        return self._enumerate(board, line)
 
     # ----- explanations: built only for ``explain``, never in ``closure`` -----
     def _sym(self, v: int, count: int = 1) -> str:
@@ -725,6 +895,59 @@ class BinaryEngine:
         return steps, True
 
     # ----- exact counting ------------------------------------------------------
+    def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """Whether SAT finds ``solution`` and no other solution for these givens and signs.
+
+        The generator's proof for every puzzle it returns. One incremental
+        solver per engine holds the rules; givens and signs are assumptions,
+        so a call costs two solves instead of building the whole formula. The
+        answer is exact, whatever the solver learned from earlier calls.
+        """
+        if self._sat is None or self._sat_calls >= SAT_RENEW:
+            self._new_sat()
+        self._sat_calls += 1
+        n, solver = self.n, self._sat
+        assume = [_var(n, r, c) if ch == "1" else -_var(n, r, c)
+                  for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != EMPTY]
+        for edge in edges:
+            assume.append(self._edge_selector(edge))
+        if not solver.solve(assumptions=assume):
+            return False
+        model = solver.get_model()
+        found = tuple("".join("1" if model[_var(n, r, c) - 1] > 0 else "0" for c in range(n)) for r in range(n))
+        if found != tuple(solution):
+            return False
+        self._sat_top += 1
+        act = self._sat_top
+        solver.add_clause([-act] + [-_var(n, r, c) if ch == "1" else _var(n, r, c)
+                                    for r, row in enumerate(solution) for c, ch in enumerate(row)])
+        other = solver.solve(assumptions=assume + [act])
+        solver.add_clause([-act])  # retire this call's blocking clause
+        return not other
+
+    def _new_sat(self) -> None:
+        if self._sat is not None:
+            self._sat.delete()
+        base, top = _base_cnf(self.n, self.max_run, self.unique_lines)
+        self._sat = Solver(name=SOLVER_NAME, bootstrap_with=[list(c) for c in base])
+        self._sat_top = top
+        self._sat_calls = 0
+        self._selectors: dict[tuple[Cell, Cell, str], int] = {}
+
+    def _edge_selector(self, edge: Edge) -> int:
+        """A variable that, assumed true, imposes ``edge``'s sign (clauses added once per solver)."""
+        key = (edge.a, edge.b, edge.sign)
+        sel = self._selectors.get(key)
+        if sel is None:
+            self._sat_top += 1
+            sel = self._selectors[key] = self._sat_top
+            a, b = _var(self.n, *edge.a), _var(self.n, *edge.b)
+            if edge.sign == "=":
+                self._sat.append_formula([[-sel, a, -b], [-sel, -a, b]])
+            else:
+                self._sat.append_formula([[-sel, a, b], [-sel, -a, -b]])
+        return sel
+
     def sat_solutions(self, rows: Sequence[str], edges: Iterable[Edge] = (),
                       limit: int = 2) -> list[tuple[str, ...]]:
         """Up to ``limit`` solutions by SAT (no technique involved)."""
@@ -757,28 +980,38 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
     n = engine.n
     nodes = 0
 
-    def search(board: Board) -> Board | None:
+    def search(board: Board, start: tuple[int, int] | None) -> Board | None:
         nonlocal nodes
         nodes += 1
         if nodes > budget:
             return None
         try:
-            if engine.closure(board, Level.HARD):
+            # The parent was closed before this one cell was set: only its lines have news.
+            if engine.closure(board, Level.HARD, start=start):
                 return board
         except Contradiction:
             return None
-        empties = [(r, c) for r in range(n) for c in _bits(engine.full & ~board.known[r])]
-        r, c = empties[rng.randrange(len(empties))]
+        # A uniformly random empty cell in row-major order, without listing them all.
+        holes = [engine.full & ~k for k in board.known[:n]]
+        pick = rng.randrange(sum(map(int.bit_count, holes)))
+        r = 0
+        while pick >= holes[r].bit_count():
+            pick -= holes[r].bit_count()
+            r += 1
+        row = holes[r]
+        for _ in range(pick):
+            row &= row - 1  # drop the lowest empty cell
+        c = (row & -row).bit_length() - 1
         first = rng.randrange(2)
         for v in (first, 1 - first):
             trial = board.copy()
             trial.assign(r, c, v)
-            found = search(trial)
+            found = search(trial, (r, n + c))
             if found is not None:
                 return found
         return None
 
-    found = search(Board(n))
+    found = search(Board(n), None)
     if found is None:
         raise GenerationError(f"no valid {n}x{n} grid found within {budget} steps")
     return found

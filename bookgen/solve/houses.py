@@ -46,6 +46,7 @@ from itertools import combinations
 from typing import Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
 from bookgen.solve.latin import bit, digits_of, full_mask
@@ -803,12 +804,12 @@ def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[t
     return False
 
 
-def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str, float] | None = None) -> float:
-    """A finer measure inside ``level``: level + a fraction growing with the weighted effort
-    (``weights`` adds the extra constraints' techniques)."""
-    table = {**TECHNIQUE_WEIGHT, **(weights or {})}
-    effort = sum(table[t] * c for t, c in counts.items()) / (n * n)
-    return round(int(level) + effort / (effort + 1.0), 3)
+def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str, float] | None = None,
+             tiers: Mapping[str, Level] | None = None) -> float:
+    """The shared score (``bookgen.core.score``) with this ladder's weights and tiers
+    (``weights`` and ``tiers`` add the extra constraints' techniques)."""
+    return work_score(counts, {**TECHNIQUE_WEIGHT, **(weights or {})},
+                      {**TECHNIQUE_LEVEL, **(tiers or {})}, level, n * n)
 
 
 # --- filling and exact counting --------------------------------------------------

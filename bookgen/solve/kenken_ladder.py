@@ -41,6 +41,7 @@ from itertools import combinations
 from typing import Callable, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask
@@ -178,7 +179,7 @@ class State:
     """
 
     __slots__ = ("board", "cand", "placed", "unplaced", "live", "union", "static_done",
-                 "line_done", "stamp", "seen", "fresh")
+                 "line_done", "stamp", "seen", "fresh", "touched", "open")
 
     def __init__(self, board: Board) -> None:
         n = board.n
@@ -194,6 +195,10 @@ class State:
         self.stamp = [0] * (2 * n)
         self.seen: dict[str, list[int]] = {}
         self.fresh: list[int] = []  # cells the current technique reduced to one candidate
+        # Per cage: whether a cell lost a candidate since its union last matched
+        # them all (else it can't be stale), and how many of its cells are open.
+        self.touched = [True] * len(board.cells)
+        self.open = [len(idx) for idx in board.cells]
 
     def copy(self) -> "State":
         """An independent copy (assignment tuples are shared, never mutated)."""
@@ -209,6 +214,8 @@ class State:
         other.stamp = self.stamp[:]
         other.seen = {k: v[:] for k, v in self.seen.items()}
         other.fresh = []
+        other.touched = self.touched[:]
+        other.open = self.open[:]
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -220,6 +227,7 @@ class State:
         if not new:
             raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
         self.cand[i] = new
+        self.touched[self.board.cage_of[i]] = True
         n = self.board.n
         self.stamp[i // n] += 1
         self.stamp[n + i % n] += 1
@@ -238,6 +246,9 @@ class State:
         """Mark a single-candidate cell placed and clear its digit from its row and column."""
         self.placed[i] = True
         self.unplaced -= 1
+        k = self.board.cage_of[i]
+        if k >= 0:
+            self.open[k] -= 1
         b = self.cand[i]
         cand = self.cand
         for j in self.board.peers[i]:
@@ -346,12 +357,9 @@ def t_naked_single(b: Board, st: State, run: Run) -> int:
 
 def t_cage_last(b: Board, st: State, run: Run) -> int:
     for k, idx in enumerate(b.cells):
-        if len(idx) < 2:
+        if st.open[k] != 1 or len(idx) < 2:
             continue
-        open_ = [j for j, i in enumerate(idx) if not st.placed[i]]
-        if len(open_) != 1:
-            continue
-        j = open_[0]
+        j = next(j for j, i in enumerate(idx) if not st.placed[i])
         known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
         mask = 0
         for a in b.assigns[k]:
@@ -426,10 +434,12 @@ def _stale_cages(b: Board, st: State):
     """(cage, its cells, refreshed union per cell) for every multi-cell cage whose
     combinations may now allow less than its cells' candidates."""
     cand = st.cand
+    touched = st.touched
     for k, idx in enumerate(b.cells):
-        if len(idx) < 2:
+        if not touched[k] or len(idx) < 2:
             continue
         if all(u == cand[i] for u, i in zip(st.union[k], idx)):
+            touched[k] = False
             continue
         yield k, idx, _refresh(b, st, k)
 
@@ -766,6 +776,5 @@ def run_ladder(
 
 
 def score_of(counts: dict[str, int], level: Level, n: int) -> float:
-    """A finer measure inside ``level``: level + a fraction growing with the weighted effort."""
-    effort = sum(TECHNIQUE_WEIGHT[t] * c for t, c in counts.items()) / (n * n)
-    return round(int(level) + effort / (effort + 1.0), 3)
+    """The shared score (``bookgen.core.score``) with this ladder's weights and tiers."""
+    return work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, n * n)

@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, THIN, Pen
+from bookgen.core.score import work_score
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
@@ -31,6 +32,7 @@ from bookgen.solve.binary import (
     random_solution,
 )
 
+SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
 SIGN_FILL = 1.0
 MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
@@ -68,6 +70,7 @@ class BinaryGrid:
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")
+    symbols_in_type = True  # 0 and 1 are printed as digits; Tango draws suns and moons
     text_symbols: tuple[tuple[str, str], tuple[str, str]] = (("0", "1"), ("0", "1"))  # (unicode, ascii) by value
     technique_text: dict[str, tuple[str, str]] = {}
 
@@ -88,6 +91,19 @@ class BinaryGrid:
         if not self.uses_signs:
             names = [t for t in names if t != "sign"]
         return names
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The printed rules for these options (subclasses adjust run length and distinct lines)."""
+        return self.rules_text
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """The ladder under these rules: no distinct lines where lines may repeat."""
+        allowed = set(self.ladder_techniques(rules))
+        return tuple(t for t in self.techniques if t.name in allowed)
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The symbols' font size in cells (1.0 when symbols are drawn, not set in type)."""
+        return SYMBOL_CAP / CAP_HEIGHT if self.symbols_in_type else 1.0
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Rule options with defaults filled in; ``ValueError`` on a bad one."""
@@ -145,7 +161,7 @@ class BinaryGrid:
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
             grade = self.grade(puzzle)
             if grade.solved and grade.level == level:
-                if len(self.solutions(puzzle, 2)) != 1:  # the proof, independent of the ladder
+                if not engine.proves_unique(puzzle.givens, edges, puzzle.solution):  # independent of the ladder
                     raise AssertionError("ladder-solved puzzle is not unique: engine bug")
                 return Puzzle(self.name, size, rules, puzzle.givens, puzzle.solution,
                               grade=grade, edges=edges)
@@ -178,7 +194,7 @@ class BinaryGrid:
             elif level == Level.EXPERT and not edges and removed < EXPERT_EXTRA:
                 # Without signs to prune later, a trial-only given can go while
                 # the board is still rich, where such givens are far more common.
-                if self._refutes(engine, board, cell):
+                if self._refutes(engine, board, cell, closed=trial):
                     board.clear(*cell)
                     removed += 1
         trial_cells: list[tuple[int, int]] = []
@@ -196,13 +212,17 @@ class BinaryGrid:
         if edges:
             rng.shuffle(edges)
             kept: list[Edge] = []
-            for i, edge in enumerate(edges):
-                trial = Board.from_rows(board.rows(), kept + edges[i + 1:])
+            current = Board.from_rows(board.rows(), edges)  # the givens, kept signs and those still to try
+            for edge in edges:
+                trial = current.copy()
+                trial.remove_edge(edge)
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
                 if not (engine.trials_solve(trial, trial_cells) if trial_cells
                         else engine.closure(trial, first)):
                     kept.append(edge)
+                else:
+                    current.remove_edge(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = Board.from_rows(board.rows(), edges)
             if level == Level.EXPERT and not removed:
@@ -217,13 +237,24 @@ class BinaryGrid:
         return board, tuple(edges)
 
     @staticmethod
-    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int]) -> bool:
-        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier."""
-        trial = board.copy()
-        trial.clear(*cell)
-        trial.assign(cell[0], cell[1], 1 - board.get(*cell))
+    def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int],
+                 closed: Board | None = None) -> bool:
+        """Whether, with this given gone, assuming its wrong symbol fails by the hard tier.
+
+        ``closed``, when given, is the board without this given already
+        closed at the hard tier (a failed removal test leaves exactly that):
+        the trial then only follows the news from the cell's row and column,
+        and reaches the same verdict as a closure from scratch.
+        """
+        r, c = cell
+        if closed is not None:
+            trial, start = closed, (r, engine.n + c)
+        else:
+            trial, start = board.copy(), None
+            trial.clear(r, c)
+        trial.assign(r, c, 1 - board.get(r, c))
         try:
-            engine.closure(trial, Level.HARD)
+            engine.closure(trial, Level.HARD, start=start)
         except Contradiction:
             return True
         return False
@@ -251,8 +282,7 @@ class BinaryGrid:
         steps, _, solved = self._ladder(puzzle, explain=False)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
-        effort = sum(TECHNIQUE_WEIGHT[t] * k for t, k in counts.items())
-        score = round(10 * effort / (puzzle.size * puzzle.size), 2)
+        score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)
         return Grade(level, score, dict(sorted(counts.items())), solved)
 
     def validate(self, puzzle: Puzzle) -> list[str]:
@@ -421,7 +451,7 @@ class BinaryGrid:
 
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
         """One symbol in cell (r, c); givens bold and black, answers lighter."""
-        pen.text(c + 0.5, r + 0.5, str(v), 0.42, bold=given, grey=0.0 if given else 0.3)
+        pen.text(c + 0.5, r + 0.5, str(v), SYMBOL_CAP, bold=given, grey=0.0 if given else 0.3)
 
 
 def draw_sign(pen: Pen, edge: Edge) -> None:

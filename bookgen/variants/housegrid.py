@@ -11,14 +11,15 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import CENTER, Pen
+from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
 from bookgen.core.types import EMPTY, Grade, Puzzle
-from bookgen.core.variant import Step
+from bookgen.core.variant import Step, Technique
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of, solutions
 from bookgen.variants.binarygrid import _shape_problems
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
+DIGIT_CAP = 0.42       # a digit's cap height, in cells
 
 
 class HouseGrid:
@@ -81,7 +82,8 @@ class HouseGrid:
 
     def grade_of(self, res: LadderResult, n: int) -> Grade:
         """The grade a ladder run gives: level, score and technique counts."""
-        return Grade(res.level, score_of(res.counts, res.level, n, self.weights),
+        tiers = {t.name: t.level for t in self.techniques}
+        return Grade(res.level, score_of(res.counts, res.level, n, self.weights, tiers),
                      dict(sorted(res.counts.items())), res.solved)
 
     def grade(self, puzzle: Puzzle) -> Grade:
@@ -92,6 +94,14 @@ class HouseGrid:
         """The ladder's steps, the grid it reached, and whether it is solved."""
         res = self._ladder(puzzle, True)
         return list(res.steps or []), res.grid, res.solved
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """Every technique serves every rule set of these variants."""
+        return self.techniques
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The digits' font size in cells: the only type set in these grids."""
+        return DIGIT_CAP / CAP_HEIGHT
 
     # --- drawing and text -------------------------------------------------------------
 
@@ -110,9 +120,9 @@ class HouseGrid:
             for c in range(n):
                 g = puzzle.givens[r][c]
                 if g != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, g, 0.42, bold=True, anchor=CENTER)
+                    pen.text(c + 0.5, r + 0.5, g, DIGIT_CAP, bold=True, anchor=CENTER)
                 elif solved and puzzle.solution[r][c] != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, puzzle.solution[r][c], 0.42, anchor=CENTER, grey=ANSWER_GREY)
+                    pen.text(c + 0.5, r + 0.5, puzzle.solution[r][c], DIGIT_CAP, anchor=CENTER, grey=ANSWER_GREY)
 
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A digit prints as itself."""

@@ -48,7 +48,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, Pen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, TOP_LEFT, Pen, bold_width
 from bookgen.core.text import PuzzleTextError, clip
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
@@ -85,6 +85,8 @@ ATTEMPTS = 150
 # the solution unique (else a plain one is made), and loosenings compared per ambiguous draft.
 TIGHTEN_TRIES = 4
 LOOSEN_TRIES = 3
+# Grids above that: one loosening per this many rows' worth of stuck cells.
+LOOSEN_SPREAD = 2
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -105,7 +107,8 @@ def _technique_table() -> tuple[Technique, ...]:
         ("cage_last", Level.EASY, "Last cell of a cage",
          "When all but one cell of a cage are filled, the target fixes the last one."),
         ("cage_static", Level.EASY, "Cage arithmetic",
-         "Some targets can be made only a few ways: 3÷ is 1 and 3 or 2 and 6, so the cells take only those digits."),
+         "Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
+         "so the cells take only those digits."),
         ("cage_fix", Level.EASY, "Cage fixes a cell",
          "Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
          "when they all put the same digit in a cell, write it in."),
@@ -130,6 +133,36 @@ def _technique_table() -> tuple[Technique, ...]:
          "Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it."),
     ]
     return tuple(Technique(*row) for row in rows)
+
+
+# A clue sits in its cage's top-left cell: cap height CLUE_CAP (in cells) unless it
+# must shrink to stay within the cell's width, CLUE_INSET from the cell's edges.
+CLUE_CAP = 0.23
+CLUE_INSET = 0.07
+DIGIT_CAP = 0.42  # digits written in (givens and answers)
+OP_WORDS = {"+": "adding", "-": "subtracting", "*": "multiplying", "/": "dividing"}
+
+
+def clue_cap(text: str) -> float:
+    """The cap height (in cells) a clue prints at: ``CLUE_CAP``, or less so it fits the cell."""
+    room = 1.0 - 2 * CLUE_INSET
+    return min(CLUE_CAP, room * CAP_HEIGHT / max(bold_width(text), 1e-9))
+
+
+def widest_clues(n: int, rules: Mapping[str, Any]) -> list[str]:
+    """The longest clue each allowed operation can print on an ``n`` x ``n`` grid.
+
+    A bound, never an underestimate: a connected cage of k cells spans at most
+    (k + 1) // 2 rows or columns in its narrower direction, so no digit repeats more
+    often in it; the largest digits, each that often, give the largest sum and product."""
+    show = rules.get("show_ops", True)
+    k = max(2, int(rules.get("max_cage", DEFAULT_RULES["max_cage"])))
+    digits = [d for d in range(n, 0, -1) for _ in range((k + 1) // 2)][:k]
+    product = 1
+    for d in digits:
+        product *= d
+    most = {"+": sum(digits), "*": product, "-": n - 1, "/": n}
+    return [f"{most[op]}{OP_GLYPHS[op] if show else ''}" for op in rules.get("ops", OPS)] + [str(n)]
 
 
 def _clue(cage: Cage, show_ops: bool) -> str:
@@ -500,6 +533,51 @@ class KenKenVariant:
 
     # --- rules --------------------------------------------------------------------
 
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rules text for these options: only the operations in use, whether they are
+        printed, single-cell cages only when there are some, and the largest cage."""
+        ops = [op for op in OPS if op in rules.get("ops", OPS)]
+        show = rules.get("show_ops", True)
+        max_cage = int(rules.get("max_cage", DEFAULT_RULES["max_cage"]))
+        lines = ["Every row and every column holds the digits from 1 to the grid's width once each "
+                 "(1 to 4 on a grid four cells wide)."]
+        glyphs = [OP_GLYPHS[op] for op in ops]
+        listed = glyphs[0] if len(glyphs) == 1 else ", ".join(glyphs[:-1]) + " or " + glyphs[-1]
+        if ops == ["+"]:
+            lines.append("The bold outlines mark cages. The digits in a cage add up to the number "
+                         "in its corner" + ("." if show else " (the + is left out)."))
+        elif show:
+            lines.append("The bold outlines mark cages. The digits in a cage must combine to the "
+                         f"number in its corner using the operation shown ({listed}).")
+        else:
+            words = [OP_WORDS[op] for op in ops]
+            said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+            lines.append("The bold outlines mark cages. Each cage shows only its target, not its "
+                         f"operation: its digits make the number in its corner by {said}, and "
+                         "working out which is part of the puzzle.")
+        pair_ops = [OP_GLYPHS[op] for op in ops if op in PAIR_OPS]
+        if pair_ops:
+            which = " and ".join(pair_ops) if show else "subtracting and dividing"
+            if not show and len(pair_ops) == 1:
+                which = "subtracting" if "-" in ops else "dividing"
+            lines.append(f"For {which}, take the larger digit first; these cages always have two cells.")
+        biggest = max_cage if set(ops) & {"+", "*"} else 2
+        lines.append(f"A cage has at most {biggest} cells.")
+        if rules.get("singles", "few") != "none":
+            lines.append("A cage of a single cell simply shows its digit.")
+        if biggest >= 3:
+            lines.append("A digit may repeat inside a cage, as long as it is not in the same row or column.")
+        lines.append("Each puzzle has exactly one solution, reachable by logic alone.")
+        return tuple(lines)
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """Every technique serves every rule set."""
+        return self.techniques
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The font size (in cells) of the longest clue these rules allow on this size."""
+        return min(clue_cap(text) for text in widest_clues(size, rules)) / CAP_HEIGHT
+
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Complete and check the rule options; ``ValueError`` with a one-line message."""
         if size not in SIZES:
@@ -619,9 +697,18 @@ class KenKenVariant:
                             break
                         continue
                     # Loosen around a stuck cell; some cages can't change, so try a few.
+                    # A draft stuck with many open cells needs several changes:
+                    # make them in one go instead of one judge per change.
                     cells = sorted(verdict)
                     rng.shuffle(cells)
-                    if not any(layout.loosen(divmod(i, size)) for i in cells[:6]):
+                    wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
+                    done = 0
+                    for i in cells[:6 * wanted]:
+                        if layout.loosen(divmod(i, size)):
+                            done += 1
+                            if done == wanted:
+                                break
+                    if not done:
                         break
         larger = ", a larger grid" if size < max(self.sizes) else ""
         hint = f"try another seed, a lower level{larger} or more ops"
@@ -861,14 +948,16 @@ class KenKenVariant:
         show_ops = bool(puzzle.rules.get("show_ops", True))
         for cage in puzzle.cages:
             r, c = min(cage.cells)
-            pen.text(c + 0.07, r + 0.07, _clue(cage, show_ops), size=0.17, bold=True, anchor=TOP_LEFT)
+            text = _clue(cage, show_ops)
+            pen.text(c + CLUE_INSET, r + CLUE_INSET, text, size=clue_cap(text), bold=True, anchor=TOP_LEFT,
+                     clue=True)
         for r in range(n):
             for c in range(n):
                 g = puzzle.givens[r][c] if r < len(puzzle.givens) else EMPTY
                 if g != EMPTY:
-                    pen.text(c + 0.5, r + 0.58, g, size=0.42, bold=True, anchor=CENTER)
+                    pen.text(c + 0.5, r + 0.58, g, size=DIGIT_CAP, bold=True, anchor=CENTER)
                 elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
-                    pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=0.42, anchor=CENTER)
+                    pen.text(c + 0.5, r + 0.58, puzzle.solution[r][c], size=DIGIT_CAP, anchor=CENTER)
 
     # --- text (``bookgen solve``) ------------------------------------------------------
 

@@ -53,6 +53,7 @@ class Tango(BinaryGrid):
     default_unique = False
     uses_signs = True
     symbol_names = ("moon", "sun")
+    symbols_in_type = False
     text_symbols = (("\u263e", "\u2600"), ("M", "S"))
     technique_text = TECHNIQUE_TEXT
     rules_text = (

@@ -1,0 +1,221 @@
+"""Side by side with the reference: our generators against Simon Tatham's, in one run.
+
+Run: ``python bench/bench_reference.py [--count N] [--only TEXT ...] [--markdown]``
+
+For every row (variant, size, level) it alternates, in ``--rounds`` rounds,
+a batch of our puzzles (one process, one core, derived seeds so the figures
+repeat) and a batch of Tatham's (``sgt-unruly`` / ``sgt-keen --generate K
+PARAMS --time-generation``, which times each puzzle inside the program, so
+process start-up is not counted). Both sides count CPU time per puzzle
+(``--time-generation`` reports ``clock()``; ours is ``time.process_time``),
+so other processes on a shared machine inflate neither; alternating keeps
+what is left (caches, frequency) from favouring one side. Each row runs in a
+process of its own, forked from the bench, so no row inherits another's caches.
+
+Columns: our median ms per puzzle, our worst of N over that median (the
+tail), Tatham's median ms, and the ratio ours / Tatham's. The issue-13 goals
+are ratio <= 10 and tail <= 10 on every row. A puzzle of ours that runs out of
+its budget (``GenerationError``) is not timed; the reference column says how
+many did. Each row starts with one untimed puzzle of ours, so the one-time
+set-up of a process (line tables, solver, caches) is not counted as a tail.
+
+Without Tatham's programs (Debian/Ubuntu: ``apt-get install sgt-puzzles``)
+it prints our figures alone and says how to get the comparison.
+
+Matching levels: Takuzu against Unruly with unique rows (``u``), Tango against
+Unruly without; our easy against Unruly Easy, medium and up against Unruly
+Normal (its top level). KenKen easy / medium / hard / expert against Keen
+Easy / Normal / Hard / Extreme at the same size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bookgen.core.difficulty import LEVELS, Level  # noqa: E402
+from bookgen.core.rng import derive_seed, rng_for  # noqa: E402
+from bookgen.core.types import GenerationError  # noqa: E402
+from bookgen.variants.registry import get_variant  # noqa: E402
+
+REF_DIR = Path("/usr/games")
+UNRULY_LEVEL = {Level.EASY: "e", Level.MEDIUM: "n", Level.HARD: "n", Level.EXPERT: "n"}
+KEEN_LEVEL = {Level.EASY: "e", Level.MEDIUM: "n", Level.HARD: "h", Level.EXPERT: "x"}
+WARM_UP = 10**6  # seed index of the untimed first puzzle of a row
+FAILED: dict["Row", int] = {}  # puzzles per row that ran out of budget
+TIME_LINE = re.compile(r"#\d+:\s*([0-9.eE+-]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: our puzzle and the reference that matches it."""
+
+    variant: str
+    size: int
+    level: Level
+
+    @property
+    def label(self) -> str:
+        return f"{self.variant} {self.size}x{self.size} {self.level.key}"
+
+    @property
+    def reference(self) -> tuple[str, str]:
+        """(program, parameter string) of the matching Tatham puzzle."""
+        n = self.size
+        if self.variant == "kenken":
+            return "sgt-keen", f"{n}d{KEEN_LEVEL[self.level]}"
+        unique = "u" if self.variant == "takuzu" else ""
+        return "sgt-unruly", f"{n}x{n}{unique}d{UNRULY_LEVEL[self.level]}"
+
+
+def default_rows() -> list[Row]:
+    """The rows issue 13 names, plus Takuzu expert and Tango."""
+    rows = []
+    for n in (8, 10, 14):
+        rows += [Row("takuzu", n, lv) for lv in LEVELS]
+    for n in (6, 8, 10):
+        rows += [Row("tango", n, lv) for lv in LEVELS]
+    for n in (4, 5, 6, 7, 8, 9):
+        rows += [Row("kenken", n, lv) for lv in LEVELS]
+    return rows
+
+
+def ours(row: Row, start: int, count: int) -> list[float]:
+    """CPU seconds per puzzle for ``count`` of our puzzles, seeds ``start``..."""
+    variant = get_variant(row.variant)
+    rules = variant.parse_rules({}, row.size)
+    out = []
+    for i in range(start, start + count):
+        rng = rng_for(derive_seed(13_13, row.size * 10 + int(row.level), i))
+        t = time.process_time()
+        try:
+            variant.generate(row.size, rules, row.level, rng)
+        except GenerationError:
+            FAILED[row] = FAILED.get(row, 0) + 1  # out of budget: counted apart, not timed
+            continue
+        out.append(time.process_time() - t)
+    return out
+
+
+def theirs(row: Row, count: int) -> list[float]:
+    """CPU seconds per puzzle for ``count`` of Tatham's, as the program itself times them."""
+    program, params = row.reference
+    done = subprocess.run([reference_path(program), "--generate", str(count), params, "--time-generation"],
+                          capture_output=True, text=True, check=True)
+    times = [float(m.group(1)) for m in map(TIME_LINE.search, done.stdout.splitlines()) if m]
+    if len(times) != count:
+        raise RuntimeError(f"{program} {params}: expected {count} timings, got {len(times)}")
+    return times
+
+
+def reference_path(program: str) -> str | None:
+    """Where Tatham's ``program`` is installed (Debian puts it in /usr/games), or None."""
+    path = REF_DIR / program
+    return str(path) if path.exists() else shutil.which(program)
+
+
+def have_reference() -> bool:
+    """Whether Tatham's two programs are installed."""
+    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen"))
+
+
+def measure(row: Row, count: int, per: int, rounds: int, reference: bool):
+    """Alternate our batches with Tatham's; (our times, their times)."""
+    mine: list[float] = []
+    refs: list[float] = []
+    ours(row, WARM_UP, 1)  # untimed: tables, memos and solvers a process builds once
+    rounds = max(1, min(rounds, count))
+    for k in range(rounds):
+        lo, hi = count * k // rounds, count * (k + 1) // rounds
+        mine += ours(row, lo, hi - lo)
+        if reference:
+            refs += theirs(row, (hi - lo) * per)
+    return mine, refs
+
+
+def _child(conn, fn, args) -> None:
+    FAILED.clear()  # counts inherited from the parent belong to earlier rows
+    conn.send((*fn(*args), sum(FAILED.values())))
+    conn.close()
+
+
+def in_fresh_process(fn, *args):
+    """``fn(*args)`` in a process forked for it, plus its count of failed puzzles.
+
+    Each row starts from the same state (nothing cached by earlier rows, no
+    garbage-collector pause inherited from them), as in a build's worker.
+    """
+    ctx = multiprocessing.get_context("fork")
+    here, there = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child, args=(there, fn, args))
+    child.start()
+    there.close()
+    result = here.recv()
+    child.join()
+    return result
+
+
+def main() -> None:
+    """Print the side-by-side table."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=100, help="our puzzles per row (default 100)")
+    ap.add_argument("--per", type=int, default=4, help="Tatham puzzles per one of ours (default 4)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternations per row (default 5)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run rows whose label contains TEXT, e.g. 'takuzu 14' or 'kenken 9x9 expert' "
+                         "(repeatable)")
+    ap.add_argument("--no-reference", action="store_true", help="our figures only")
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = ap.parse_args()
+    rows = [r for r in default_rows() if not args.only or any(t in r.label for t in args.only)]
+    if not rows:
+        ap.error("no row matches --only")
+    reference = have_reference() and not args.no_reference
+    if not reference and not args.no_reference:
+        print("Tatham's sgt-unruly / sgt-keen not found: our figures only. For the side-by-side "
+              "comparison install them (Debian/Ubuntu: sudo apt-get install sgt-puzzles) and run again.")
+    if args.markdown:
+        print("| puzzle | reference | ours ms | worst/median | Tatham ms | ratio |")
+        print("| --- | --- | ---: | ---: | ---: | ---: |")
+    else:
+        print(f"{'puzzle':24} {'reference':16} {'ours ms':>9} {'worst/med':>9} {'Tatham ms':>10} {'ratio':>7}")
+    worst_ratio = worst_tail = 0.0
+    for row in rows:
+        mine, refs, failed = in_fresh_process(measure, row, args.count, args.per, args.rounds, reference)
+        FAILED[row] = failed
+        med = statistics.median(mine)
+        tail = max(mine) / med
+        worst_tail = max(worst_tail, tail)
+        ref_text, ratio_text = "-", "-"
+        if refs:
+            ref = statistics.median(refs)
+            ratio = med / ref
+            worst_ratio = max(worst_ratio, ratio)
+            ref_text, ratio_text = f"{ref * 1000:.3g}", f"{ratio:.1f}"
+        program, params = row.reference
+        name = f"{program.removeprefix('sgt-')} {params}"
+        if FAILED.get(row):
+            name += f" ({FAILED[row]} failed)"
+        if args.markdown:
+            print(f"| {row.label} | {name} | {med * 1000:.3g} | {tail:.1f} | {ref_text} | {ratio_text} |", flush=True)
+        else:
+            print(f"{row.label:24} {name:16} {med * 1000:9.3g} {tail:9.1f} {ref_text:>10} {ratio_text:>7}",
+                  flush=True)
+    summary = f"worst tail (worst/median) {worst_tail:.1f}"
+    if reference:
+        summary = f"worst ratio {worst_ratio:.1f}, " + summary
+    print(f"{summary}; goals: ratio <= 10, tail <= 10; {args.count} of ours per row")
+
+
+if __name__ == "__main__":
+    main()
