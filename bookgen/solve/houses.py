@@ -163,7 +163,7 @@ NO_EXTRA = Extra()
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra")
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra", "memo")
 
     def __init__(self, geo: Geometry, extra: Extra = NO_EXTRA) -> None:
         self.board = geo
@@ -175,6 +175,8 @@ class State:
         # on, and the driver credits those a technique produced to that technique.
         self.fresh: list[int] = []
         self.queued = 0
+        # (candidates, placed, per-house digit positions) of the last ``house_positions`` call.
+        self.memo: tuple[list[int], list[bool], list[list[int]]] | None = None
 
     def copy(self) -> "State":
         """An independent copy."""
@@ -186,6 +188,7 @@ class State:
         other.fresh = self.fresh[:]
         other.queued = self.queued
         other.extra = self.extra
+        other.memo = None
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -390,26 +393,43 @@ def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
 
 
 
-def _positions(cand: Sequence[int], cells: Sequence[int], n: int) -> list[int]:
-    """Per digit (0-based), a bitmask of the positions in ``cells`` where it is still possible."""
-    pos = [0] * n
-    for k, i in enumerate(cells):
-        m = cand[i]
-        while m:
-            b = m & -m
-            pos[b.bit_length() - 1] |= 1 << k
-            m ^= b
-    return pos
+def house_positions(g: Geometry, st: State) -> list[list[int]]:
+    """Per house, per digit (0-based), a bitmask of the positions in the house (index into
+    ``g.houses[h]``) of the open cells where it is still possible.
+
+    Hidden pairs, hidden triples and X-wings all read it; on a stalled board
+    they run one after the other on the same candidates, so it is kept until
+    they change (two list comparisons, far cheaper than the table).
+    """
+    cand, placed = st.cand, st.placed
+    memo = st.memo
+    if memo is not None and memo[0] == cand and memo[1] == placed:
+        return memo[2]
+    n = g.n
+    table = []
+    for cells in g.houses:
+        pos = [0] * n
+        for j, i in enumerate(cells):
+            if placed[i]:
+                continue
+            m = cand[i]
+            while m:
+                b = m & -m
+                pos[b.bit_length() - 1] |= 1 << j
+                m ^= b
+        table.append(pos)
+    st.memo = (cand[:], placed[:], table)
+    return table
 
 
 def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
         cand, placed = st.cand, st.placed
+        table = house_positions(g, st)
         for h, cells in enumerate(g.houses):
-            open_all = [i for i in cells if not placed[i]]
-            if len(open_all) <= size:
+            if sum(1 for i in cells if not placed[i]) <= size:
                 continue
-            pos = _positions(cand, open_all, g.n)
+            pos = table[h]
             digits = [d for d in range(g.n) if pos[d] and pos[d].bit_count() <= size]
             for ds in combinations(digits, size):
                 u = 0
@@ -417,7 +437,7 @@ def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
                     u |= pos[d]
                 if u.bit_count() != size:
                     continue
-                group = [i for k, i in enumerate(open_all) if u >> k & 1]
+                group = [i for k, i in enumerate(cells) if u >> k & 1]
                 keep = 0
                 for d in ds:
                     keep |= 1 << d
@@ -439,22 +459,13 @@ def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
 def t_x_wing(g: Geometry, st: State, run: Run) -> int:
     n = g.n
     cand, placed = st.cand, st.placed
+    table = house_positions(g, st)
     for base, cover in ((0, n), (n, 0)):  # rows then columns as the base lines
-        # where[d][k]: positions of digit d in base line k (a mask over the cover lines)
-        where = [[0] * n for _ in range(n)]
-        for k in range(n):
-            line = g.houses[base + k]
-            for j, i in enumerate(line):
-                if placed[i]:
-                    continue
-                m = cand[i]
-                while m:
-                    b = m & -m
-                    where[b.bit_length() - 1][k] |= 1 << j
-                    m ^= b
+        # table[base + k][d]: positions of digit d in base line k (a mask over the cover lines)
         for d in range(n):
             seen: dict[int, int] = {}
-            for k, mask in enumerate(where[d]):
+            for k in range(n):
+                mask = table[base + k][d]
                 if mask.bit_count() != 2:
                     continue
                 if mask not in seen:
