@@ -48,7 +48,9 @@ from typing import Callable, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
+from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name
+# The Latin engines word their eliminations alike: one describer serves both ladders.
+from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
 from bookgen.solve.latin import bit, digits_of, full_mask
 from bookgen.solve.sat import models
 
@@ -234,13 +236,6 @@ class State:
                              for c in range(n)) for r in range(n))
 
 
-def _and_list(items: Sequence[str], word: str = "and") -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
-
-
 def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
     out = []
@@ -251,19 +246,6 @@ def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
             st.elim(i, mask)
             out.append((i, removed))
     return out
-
-
-def _cuts_text(st: State, cuts: list[tuple[int, int]]) -> str:
-    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
-    n = st.board.n
-    parts = []
-    for i, removed in cuts:
-        left = st.cand[i]
-        if not left & (left - 1):
-            parts.append(f"{cell_name(i, n)} must be {left.bit_length()}")
-        else:
-            parts.append(f"{cell_name(i, n)} can't be {_and_list([str(d) for d in digits_of(removed)], 'or')}")
-    return "; ".join(parts)
 
 
 # --- easy ------------------------------------------------------------------------
