@@ -51,7 +51,7 @@ from bookgen.core.variant import Step
 from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name
 # The Latin engines word their eliminations alike: one describer serves both ladders.
 from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
-from bookgen.solve.latin import bit, digits_of, full_mask
+from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
 from bookgen.solve.sat import models
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -349,19 +349,9 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
 
 def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
-        cand, placed = st.cand, st.placed
         for h, cells in enumerate(g.houses):
-            open_all = [i for i in cells if not placed[i]]
-            if len(open_all) <= size:
-                continue
-            small = [i for i in open_all if cand[i].bit_count() <= size]
-            for group in combinations(small, size):
-                u = 0
-                for i in group:
-                    u |= cand[i]
-                if u.bit_count() != size:
-                    continue
-                cuts = _cut(st, [i for i in open_all if i not in group], u)
+            for group, u, others in naked_subsets(cells, st.cand, st.placed, size):
+                cuts = _cut(st, others, u)
                 if cuts:
                     if run.explain:
                         where = _and_list([cell_name(i, g.n) for i in group])
@@ -372,7 +362,6 @@ def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
         return 0
     tech.__name__ = f"t_{name}"
     return tech
-
 
 
 def house_positions(g: Geometry, st: State) -> list[list[int]]:
@@ -387,38 +376,19 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
     memo = st.memo
     if memo is not None and memo[0] == cand and memo[1] == placed:
         return memo[2]
-    n = g.n
-    table = []
-    for cells in g.houses:
-        pos = [0] * n
-        for j, i in enumerate(cells):
-            if placed[i]:
-                continue
-            m = cand[i]
-            while m:
-                b = m & -m
-                pos[b.bit_length() - 1] |= 1 << j
-                m ^= b
-        table.append(pos)
+    table = [positions(cand, cells, placed, g.n) for cells in g.houses]
     st.memo = (cand[:], placed[:], table)
     return table
 
 
 def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
-        cand, placed = st.cand, st.placed
+        placed = st.placed
         table = house_positions(g, st)
         for h, cells in enumerate(g.houses):
             if sum(1 for i in cells if not placed[i]) <= size:
                 continue
-            pos = table[h]
-            digits = [d for d in range(g.n) if pos[d] and pos[d].bit_count() <= size]
-            for ds in combinations(digits, size):
-                u = 0
-                for d in ds:
-                    u |= pos[d]
-                if u.bit_count() != size:
-                    continue
+            for ds, u in hidden_subsets(table[h], size):
                 group = [i for k, i in enumerate(cells) if u >> k & 1]
                 keep = 0
                 for d in ds:
