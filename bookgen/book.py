@@ -16,19 +16,23 @@ import reprlib
 import secrets
 import signal
 import threading
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable, Iterator
 
 from bookgen import __version__
 from bookgen.config import Book, read_text_file
 from bookgen.core.difficulty import Level
-from bookgen.core.rng import derive_seed, example_seed, rng_for
+from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.estimate import puzzle_ms
+from bookgen.layout.classset import render_class_set
+from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
 from bookgen.layout.geometry import Style, fit_problems, page_count_warning, plan_answers, plan_book
 from bookgen.layout.render import (
     Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
@@ -39,6 +43,7 @@ from bookgen.variants.registry import get_variant, variant_of
 FORMAT = "bookgen-book/1"
 Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
 Warn = Callable[[str], None]
+VERSIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # class-set version letters
 SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
 BATCH_MS = 40.0  # estimated work per task handed to a worker (see ``batches``)
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
@@ -79,19 +84,33 @@ class Job:
     seed: str
     options: tuple[tuple[str, Any], ...]
     book_seed: int = 0
+    attempt: int = 0  # > 0: earlier candidates were repeats or were replaced
+    version: int = 0  # class sets: 0 is version A
 
     def attempt_seed(self, attempt: int) -> str:
-        """The seed of try number ``attempt``; try 0 is the puzzle's original seed."""
-        return self.seed if attempt == 0 else derive_seed(self.book_seed, self.section, self.index, attempt)
+        """The seed of try number ``attempt`` from this job on; try 0 is the job's own seed."""
+        if attempt == 0:
+            return self.seed
+        return version_seed(self.book_seed, self.section, self.index, self.version, self.attempt + attempt)
+
+    def next_attempt(self, made_by: str = "") -> "Job":
+        """The same puzzle slot with the first seed after the one ``made_by`` names
+        (after this job's own seed when it names none of its tries)."""
+        tried = next((k for k in range(SEED_ATTEMPTS) if self.attempt_seed(k) == made_by), 0)
+        attempt = self.attempt + tried + 1
+        return replace(self, attempt=attempt, seed=version_seed(self.book_seed, self.section, self.index,
+                                                                self.version, attempt))
 
 
 def plan(book: Book) -> list[Job]:
-    """Every puzzle of the book, in book order."""
+    """Every puzzle of the book, in book order (a class set: version A's, then B's ...)."""
     jobs = []
-    for section in book.sections:
-        for i, level in enumerate(section.levels):
-            jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
-                            level, derive_seed(book.seed, section.index, i), section.options, book.seed))
+    for version in range(book.versions):
+        for section in book.sections:
+            for i, level in enumerate(section.levels):
+                jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
+                                level, version_seed(book.seed, section.index, i, version), section.options,
+                                book_seed=book.seed, version=version))
     return jobs
 
 
@@ -275,6 +294,91 @@ def interrupts_handled(ignore_after: bool = False) -> Iterator[None]:
             signal.signal(sig, signal.SIG_IGN if ignore_after else handler)
 
 
+MAX_REPEATS = 30  # fresh candidates for one puzzle slot before a build gives up on finding a new puzzle
+
+
+def fingerprint(puzzle: Puzzle) -> str:
+    """The puzzle's fingerprint, by its variant."""
+    return get_variant(puzzle.variant).fingerprint(puzzle)
+
+
+@dataclass
+class Slots:
+    """The puzzles of a book in plan order, with the jobs (and attempts) that made them."""
+
+    jobs: list[Job]
+    puzzles: list[Puzzle]
+    prints: list[str]
+    workers: int = 1
+
+    def redo(self, slots: list[int]) -> None:
+        """Make the puzzles of ``slots`` again, each from its next derived seed."""
+        for i in slots:
+            self.jobs[i] = self.jobs[i].next_attempt(self.puzzles[i].seed)
+            if self.jobs[i].attempt > MAX_REPEATS:
+                job = self.jobs[i]
+                raise BuildError(f"section {job.section + 1}, puzzle {job.index + 1}: {MAX_REPEATS} "
+                                 "new puzzles in a row repeated the excluded books or this book; the "
+                                 "section has run out of distinct puzzles: choose a larger size, another "
+                                 "level or fewer puzzles")
+        for i, puzzle in zip(slots, generate([self.jobs[i] for i in slots], self.workers)):
+            self.puzzles[i], self.prints[i] = puzzle, fingerprint(puzzle)
+
+    def settle(self, order, taken: set[str] | frozenset[str], forbid: dict[int, set[str]]) -> None:
+        """Remake, in rounds, the slots of ``order`` that repeat ``taken``, an earlier slot of
+        ``order`` or what ``forbid`` rules out for them."""
+        while True:
+            clash = _repeats(self.prints, order, taken, forbid)
+            if not clash:
+                return
+            self.redo(clash)
+
+
+def generate_unique(jobs: list[Job], excluded: frozenset[str] = frozenset(), workers: int = 1,
+                    progress: Progress | None = None) -> Slots:
+    """Run every job so that no puzzle repeats an ``excluded`` fingerprint or an earlier
+    puzzle of the book.
+
+    A puzzle that repeats is made again from its slot's next derived seed, in
+    rounds, so the result depends on the jobs alone, not on the workers.
+    """
+    puzzles = generate(list(jobs), workers, progress)
+    slots = Slots(list(jobs), puzzles, [fingerprint(p) for p in puzzles], workers)
+    slots.settle(range(len(jobs)), excluded, {})
+    return slots
+
+
+def replace_slots(slots: Slots, replaced: tuple[int, ...], excluded: frozenset[str] = frozenset()) -> None:
+    """Give the (zero-based, plan-order) ``replaced`` slots new puzzles; a slot listed twice
+    is replaced twice. Every other slot keeps its puzzle, and no puzzle replaced away
+    comes back anywhere."""
+    forbid: dict[int, set[str]] = {}
+    owed = Counter(replaced)
+    while owed:
+        chosen = sorted(owed)
+        for i in chosen:
+            forbid.setdefault(i, set()).add(slots.prints[i])
+            owed[i] -= 1
+        owed = +owed
+        slots.redo(chosen)
+        dropped = set().union(*forbid.values())
+        kept = {fp for i, fp in enumerate(slots.prints) if i not in forbid}
+        slots.settle(sorted(forbid), excluded | dropped | kept, forbid)
+
+
+def _repeats(prints: list[str], order, taken: frozenset[str] | set[str],
+             forbid: dict[int, set[str]]) -> list[int]:
+    """The slots, in ``order``, whose fingerprint is taken already or forbidden to them."""
+    seen = set(taken)
+    clash = []
+    for i in order:
+        if prints[i] in seen or prints[i] in forbid.get(i, ()):
+            clash.append(i)
+        else:
+            seen.add(prints[i])
+    return clash
+
+
 def _run_named(job: Job) -> Puzzle:
     try:
         return run_job(job)
@@ -301,8 +405,8 @@ def _remedy(job: Job) -> str:
 
 
 # ----- JSON ---------------------------------------------------------------------
-def puzzle_json(number: int, puzzle: Puzzle, page: int) -> dict[str, Any]:
-    """One puzzle entry of the book JSON (``bookgen-book/1``)."""
+def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "") -> dict[str, Any]:
+    """One puzzle entry of the book JSON (``bookgen-book/1``); ``version`` in class sets."""
     grade = puzzle.grade or Grade(Level.EASY, 0.0, {})
     out = {
         "number": number,
@@ -315,7 +419,10 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int) -> dict[str, Any]:
         "givens": list(puzzle.givens),
         "solution": list(puzzle.solution),
         "page": page,
+        "fingerprint": fingerprint(puzzle),
     }
+    if version:
+        out["version"] = version
     out.update(get_variant(puzzle.variant).to_json(puzzle))
     return out
 
@@ -332,7 +439,7 @@ def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[s
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
-        "puzzles": [puzzle_json(e.number, e.puzzle, pages[e.number]) for e in entries],
+        "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version) for i, e in enumerate(entries)],
     }
 
 
@@ -341,7 +448,10 @@ def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
     """Number the puzzles in book order and attach their section titles."""
     titles = {s.index: s.title for s in book.sections}
     jobs = plan(book)
-    return [Entry(i + 1, titles[job.section], p) for i, (job, p) in enumerate(zip(jobs, puzzles))]
+    per_version = len(jobs) // book.versions
+    return [Entry(i % per_version + 1, titles[job.section], p,
+                  version=VERSIONS[job.version] if book.versions > 1 else "")
+            for i, (job, p) in enumerate(zip(jobs, puzzles))]
 
 
 def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
@@ -365,6 +475,18 @@ def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
             i = j
         start += section.count
     return out
+
+
+def score_order(book: Book, puzzles: list[Puzzle]) -> list[int]:
+    """For each place in the book, the plan-order slot whose puzzle goes there: each
+    version's puzzles in ``in_score_order``. Computed before any replacement, so a
+    replacement takes the place and number of the puzzle it replaces."""
+    per = len(puzzles) // book.versions
+    order: list[int] = []
+    for v in range(book.versions):
+        ranked = [SimpleNamespace(grade=puzzles[i].grade, slot=i) for i in range(v * per, (v + 1) * per)]
+        order += [item.slot for item in in_score_order(book, ranked)]
+    return order
 
 
 def rule_sets(book: Book) -> list[tuple[str, dict]]:
@@ -443,13 +565,21 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     left behind. ``summary``, when given, receives the book's ``pages`` and ``puzzles``.
     """
     out_dir = Path(out_dir)
+    own = (out_dir / f"{book.name}.json").absolute()
+    for name in book.exclude_files:
+        if Path(name).absolute() == own or (Path(name).exists() and own.exists() and Path(name).samefile(own)):
+            raise OutputError(f"--out {out_dir}: the book would replace {name}, which its exclude list "
+                              "names; build each volume under its own name (or another --out)")
     created = _prepare_dir(out_dir)
     temps: list[Path] = []
     lock: int | None = None
     try:
         with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
             lock = _lock(out_dir, book.name)
-        puzzles = in_score_order(book, generate(plan(book), workers, progress))
+        slots = generate_unique(plan(book), book.excluded, workers, progress)
+        order = score_order(book, slots.puzzles)  # numbers come from the puzzles before replacements
+        replace_slots(slots, tuple(order[n - 1] for n in book.replace), book.excluded)
+        puzzles = [slots.puzzles[i] for i in order]
         if progress:  # worked examples and page measuring come first: the layout phase has begun
             progress(0, 1, "laying out")
         entries = entries_for(book, puzzles)
@@ -460,6 +590,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         examples: dict[str, Puzzle] = {}
         shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints
         if worksheet:
+            shape = replace(shape, sections=shape.sections * book.versions)
             layout = plan_book(shape)
         else:
             examples = _examples(book)
@@ -474,17 +605,27 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
             if message:
                 warn(message)
         names = [f"{book.name}.pdf", f"{book.name}.json"] + ([f"{book.name}-answers.pdf"] if worksheet else [])
+        if book.cover is not None:
+            names.append(f"{book.name}-cover.pdf")
         finals = [out_dir / name for name in names]
         for name in names:
             _temp_in(out_dir, name, temps)
         laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
-        if worksheet:
+        if worksheet and book.versions > 1:
+            render_class_set(temps[0], temps[2], cover, shape, layout, entries)
+        elif worksheet:
             render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries, laying)
         else:
             render_book(temps[0], cover, shape, layout, entries, examples, laying)
+        if book.cover is not None:
+            try:
+                render_cover(temps[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
+                             cover_content(book, entries))
+            except CoverError as exc:
+                raise BuildError(f"{book.source}: {exc}") from None
         if summary is not None:
             summary.update(pages=len(layout.pages), puzzles=len(entries))
-        pages = {e.number: layout.puzzle_pages[i] for i, e in enumerate(entries)}
+        pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:
             _fsync(tmp)

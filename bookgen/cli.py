@@ -8,7 +8,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 import typer
 
@@ -21,6 +21,8 @@ from bookgen.config import ConfigError, load_book, seed_problem
 from bookgen.core.types import GenerationError
 from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
 from bookgen.limits import TooSlow, time_limit
+from bookgen.plan import plan_report
+from bookgen.series import repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -36,6 +38,16 @@ SOLVE_SECONDS = 60.0  # a legal puzzle that takes longer is reported, not waited
 def _fail(message: str, code: int = EXIT_FAIL) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _load(config: Path):
+    """The validated book, or every config problem printed and exit code 2."""
+    try:
+        return load_book(config)
+    except ConfigError as exc:
+        for issue in exc.issues:
+            typer.echo(str(issue), err=True)
+        raise typer.Exit(EXIT_CONFIG)
 
 
 def _interrupt_signal(exc: BaseException) -> int | None:
@@ -117,12 +129,7 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     if not out_text.strip():  # Path("") is the current directory: never what an empty --out meant
         _fail("--out is empty; name the output directory (--out . for the current one)", EXIT_CONFIG)
     out = Path(out_text)
-    try:
-        book = load_book(config)
-    except ConfigError as exc:
-        for issue in exc.issues:
-            typer.echo(str(issue), err=True)
-        raise typer.Exit(EXIT_CONFIG)
+    book = _load(config)
     if seed is not None:
         if seed_problem(seed):
             _fail(f"--seed: {seed_problem(seed)}", EXIT_CONFIG)
@@ -162,8 +169,16 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
 
 
 @app.command()
-def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'.")) -> None:
-    """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade."""
+def check(
+    files: List[Path] = typer.Argument(..., help="A book JSON file written by 'bookgen build' "
+                                       "(after --against: more books to compare with)."),
+    against: Optional[List[Path]] = typer.Option(None, "--against", help="Books whose puzzles this one "
+                                                 "must not repeat (several may follow)."),
+) -> None:
+    """Re-verify every puzzle of a book JSON: rules, answer, uniqueness, grade, no repeats."""
+    file, others = files[0], list(against or []) + files[1:]
+    if len(files) > 1 and not against:
+        _fail("check takes one book; compare it with others with --against OTHER.json ...", EXIT_CONFIG)
     done = [0, 0]  # puzzles checked, of how many
 
     def said() -> str:
@@ -172,18 +187,20 @@ def check(file: Path = typer.Argument(..., help="A book JSON file written by 'bo
         return "interrupted before any puzzle was checked"
 
     with _interruptible(said):
-        count, failures = _check(file, done)
+        count, failures = _check(file, done, others)
     for line in failures:  # (after the work: signals are ignored by now, the report is whole)
         typer.echo(f"{file}: {line}")
     if failures:
         typer.echo(f"{len(failures)} problem(s) in {count} puzzles", err=True)
         raise typer.Exit(EXIT_FAIL)
-    typer.echo(f"{file}: all {count} puzzles check out")
+    against_text = f", and none repeats a puzzle of {', '.join(map(str, others))}" if others else ""
+    typer.echo(f"{file}: all {count} puzzles check out{against_text}")
 
 
-def _check(file: Path, done: list[int]) -> tuple[int, list[str]]:
+def _check(file: Path, done: list[int], others: list[Path]) -> tuple[int, list[str]]:
     try:
         data = read_book_json(file)
+        references = [(str(other), read_book_json(other)) for other in others]
     except CheckError as exc:
         message = str(exc)
         if "not valid JSON" in message:
@@ -200,28 +217,32 @@ def _check(file: Path, done: list[int]) -> tuple[int, list[str]]:
 
     if bar:
         with bar:
-            return check_book(data, update)
-    return check_book(data, update)
+            count, failures = check_book(data, update)
+    else:
+        count, failures = check_book(data, update)
+    return count, failures + repeats(data, references)
 
 
 @app.command()
 def solve(
     file: Path = typer.Argument(..., help="A puzzle typed as text, or a book JSON file."),
     number: Optional[int] = typer.Option(None, "--number", "-n", help="Which puzzle of a book JSON file."),
+    version: Optional[str] = typer.Option(None, "--version", help="A class set's version (A, B ...); default A."),
     explain: bool = typer.Option(False, "--explain", "-e", help="Print every deduction, in order."),
     grids: bool = typer.Option(False, "--grids", help="With --explain: the grid after each step."),
     ascii: bool = typer.Option(False, "--ascii", help="S and M instead of \u2600 and \u263e."),
 ) -> None:
     """Solve one puzzle: its solution, difficulty and (--explain) the steps. Exit 0 only if unique and solved."""
     with _interruptible(lambda: "interrupted before the puzzle was solved; nothing was printed"):
-        report = _solve(file, number, explain, ascii, grids)
+        report = _solve(file, number, explain, ascii, grids, version)
     typer.echo(report.text, nl=False)  # signals are ignored by now: the report is printed whole
     raise typer.Exit(report.code)
 
 
-def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids: bool):
+def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids: bool,
+           version: Optional[str] = None):
     try:
-        puzzle = read_puzzle(file, number)
+        puzzle = read_puzzle(file, number, version)
     except PuzzleTextError as exc:
         _fail(str(exc), EXIT_CONFIG)
     try:
@@ -231,6 +252,25 @@ def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids:
         _fail(f"{file}: {exc}; the puzzle is legal but its search is too large")
 
 
+@app.command("plan")
+def plan_command(
+    config: Path = typer.Argument(..., help="The book's YAML file."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes the estimate assumes (0: all cores)."),
+) -> None:
+    """Print the page plan and a build-time estimate without generating; writes nothing."""
+    if not 0 <= jobs <= MAX_JOBS:
+        _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
+    with _interruptible(lambda: "interrupted before the plan was made; nothing was printed"):
+        report = _plan(config, jobs or os.cpu_count() or 1)
+    typer.echo(report, nl=False)
+
+
+def _plan(config: Path, workers: int) -> str:
+    book = _load(config)
+    try:
+        return plan_report(book, workers)
+    except BuildError as exc:
+        _fail(str(exc))
 def _show_version(value: bool) -> None:
     if value:
         typer.echo(f"bookgen {__version__}")

@@ -23,11 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.layout.geometry import (
-    GUTTERS, MAX_PAGES, PER_PAGE, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim, content_size,
-    fit_problems, page_count, parse_length, trim_for,
+    GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
+    content_size, fit_problems, page_count, parse_length, reminder_width, rule_reminder, trim_for,
 )
 from bookgen.layout.textfit import (
-    author_room, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
+    author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
 from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.variants.registry import get_variant, variant_names
@@ -38,6 +38,8 @@ MAX_DEPTH = 32  # nesting of lists and mappings; a book needs about six
 PAGE_FORMATS = tuple(TRIMS)
 LAYOUTS = ("book", "worksheet")
 GIVENS_AMOUNTS = ("few", "normal", "many")
+MAX_VERSIONS = 26  # class-set versions are lettered A to Z
+MAX_BLURB = 1500  # characters: what a back cover holds at a readable size
 
 Path_ = tuple[Union[str, int], ...]
 
@@ -292,6 +294,10 @@ class BookModel(_Strict):
     imprint: dict[str, Any] | None = None
     names: dict[str, Any] | None = None
     sections: list[dict[str, Any]] = Field(min_length=1)
+    exclude: str | list[str] | None = None
+    replace: list[int] | None = None
+    versions: int | None = None
+    cover: dict[str, Any] | None = None
 
 
 IMPRINT_KEYS = ("publisher", "year", "isbn", "edition", "show_seed")
@@ -358,6 +364,16 @@ class Section:
 
 
 @dataclass(frozen=True)
+class CoverSpec:
+    """The ``cover:`` block: paper, back-cover text, band colour (RGB 0..1), front-art puzzle number."""
+
+    paper: str = "white"
+    blurb: str = ""
+    colour: tuple[float, float, float] | None = None
+    sample: int | None = None
+
+
+@dataclass(frozen=True)
 class Book:
     """A validated book description."""
 
@@ -374,6 +390,11 @@ class Book:
     layout: str = "book"
     per_page: int | None = None
     large_print: bool = False
+    excluded: frozenset[str] = frozenset()  # fingerprints of earlier volumes' puzzles
+    exclude_files: tuple[str, ...] = ()  # where they came from
+    replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
+    versions: int = 1  # a worksheet class set: this many versions of every page
+    cover: CoverSpec | None = None
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
 
@@ -389,7 +410,7 @@ class Book:
     def shape(self) -> BookShape:
         """What layout needs to paginate the book before any puzzle exists."""
         return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
-                          self.sections)
+                          self.sections, self.name_of)
 
 
 def type_scale(section: Section) -> float:
@@ -399,16 +420,25 @@ def type_scale(section: Section) -> float:
 
 
 def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large_print: bool,
-               sections: tuple[Section, ...]) -> BookShape:
+               sections: tuple[Section, ...], name_of=None) -> BookShape:
     """The page shape of a book: page spec, type scale and each section's grid sizes."""
     worksheet = layout == "worksheet"
+    spec = PageSpec(trim, bleed, mirrored=not worksheet)
+    style = Style(large_print)
+    if worksheet:  # room for the longest rule reminder at the caption size
+        name_of = name_of or (lambda v: get_variant(v).title)
+        width = reminder_width(spec, style)
+        lines = max(len(break_lines(rule_reminder(name_of(s.variant),
+                                                  get_variant(s.variant).rules_for(dict(s.rules))),
+                                    style.small, width))
+                    for s in sections)
+        style = replace(style, reminder_lines=max(REMINDER_LINES, lines))
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
                                 s.explain and not worksheet,
                                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
-                                s.new_page, type_scale(s))
+                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)))
                    for s in sections)
-    return BookShape(PageSpec(trim, bleed, mirrored=not worksheet), shapes, Style(large_print),
-                     worksheet, per_page)
+    return BookShape(spec, shapes, style, worksheet, per_page)
 
 
 def seed_problem(seed: int) -> str | None:
@@ -433,7 +463,7 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "imprint", "names", "sections"),
+         "imprint", "names", "sections", "exclude", "replace", "versions", "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
     ("difficulty",): ("from", "to"),
@@ -541,12 +571,14 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                 report(("sections", section.index, "explain"),
                        "explain adds a walkthrough after a book's how-to-play pages; worksheets have "
                        "none (remove 'explain' or use layout: book)")
+    complete = isinstance(raw_sections, list) and len(sections) == len(raw_sections)
+    extras = _parse_publishing(model, sections, file, report, complete, trim) if model is not None else None
     if not issues:
-        assert model is not None and trim is not None
+        assert model is not None and trim is not None and extras is not None
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
                     model.seed, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
-                    imprint, names)
+                    imprint=imprint, names=names, **extras)
         _check_fit(book, raw_sections, report)
         _check_pages(book, report)
         _check_texts(book, report)
@@ -555,6 +587,99 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     return book
 
 
+def _parse_publishing(model: BookModel, sections: list[Section], file: str, report,
+                      complete: bool = True, trim: Trim | None = None) -> dict[str, Any]:
+    """``exclude``, ``replace``, ``versions`` and ``cover``: Book fields, after reporting problems."""
+    from bookgen.layout.cover import PAPERS, blurb_problem  # cover geometry lives with the cover
+    from bookgen.series import ExcludeError, read_fingerprints
+
+    out: dict[str, Any] = {}
+    total = sum(s.count for s in sections) if complete else MAX_COUNT * len(model.sections)
+    worksheet = model.layout == "worksheet"
+    excluded: set[str] = set()
+    names = [model.exclude] if isinstance(model.exclude, str) else model.exclude or []
+    for i, name in enumerate(names):
+        path = Path(file).parent / name
+        try:
+            excluded |= read_fingerprints(path)
+        except ExcludeError as exc:
+            report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",), f"exclude {name}: {exc}")
+    out["excluded"] = frozenset(excluded)
+    out["exclude_files"] = tuple(str(Path(file).parent / name) for name in names)
+    if model.versions is not None:
+        if not worksheet:
+            report(("versions",), "versions makes a class set of worksheets; it needs layout: worksheet")
+        elif not 1 <= model.versions <= MAX_VERSIONS:
+            report(("versions",), f"versions must be between 1 and {MAX_VERSIONS} (A to Z), "
+                   f"got {model.versions}")
+        out["versions"] = model.versions
+    numbers = model.replace or []
+    if numbers and (model.versions or 1) > 1:
+        report(("replace",), "replace picks puzzles by number, and a class set repeats every number "
+               "in each version; build the class set without replace")
+    explained = {1 + sum(s.count for s in sections[:k.index]) for k in sections if k.explain}
+    for i, number in enumerate(numbers):
+        if not 1 <= number <= total:
+            report(("replace", i), f"replace: the book has puzzles 1 to {total}, got {number}")
+        elif number in explained and not worksheet:
+            report(("replace", i), f"replace: puzzle {number} is walked through after the how-to-play "
+                   "pages; a new one could change the walkthrough's length and move every later page "
+                   "(remove explain from its section, or keep this puzzle)")
+    out["replace"] = tuple(sorted(numbers))
+    if model.cover is not None:
+        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
+        blurb = out["cover"].blurb if out["cover"] else ""
+        problem = printed_text_problem(" ".join(blurb.split()), "cover blurb") if blurb else None  # glyphs
+        if problem is None and trim is not None and blurb:
+            problem = blurb_problem(trim, blurb)
+        if problem:
+            report(("cover", "blurb"), problem)
+            out["cover"] = None
+    return out
+
+
+def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report) -> CoverSpec | None:
+    """The ``cover:`` block, or None after reporting its problems."""
+    known = ("paper", "blurb", "colour", "sample")
+    ok = True
+    for key in sorted(set(raw) - set(known), key=str):
+        report(("cover", key), f"unknown key {key!r} in cover{_hint(key, known)}", key=True)
+        ok = False
+    if worksheet:
+        report(("cover",), "a cover is for a bound paperback; worksheets have none (remove 'cover' or "
+               "use layout: book)", key=True)
+        ok = False
+    paper = raw.get("paper", "white")
+    if paper not in papers:
+        report(("cover", "paper"), f"cover paper must be one of {', '.join(papers)}, got {_show(paper)}"
+               f"{_hint(paper, papers)}")
+        ok = False
+    blurb = raw.get("blurb", "")
+    if blurb is None:
+        blurb = ""
+    if not isinstance(blurb, str):
+        report(("cover", "blurb"), f"cover blurb must be text, got {_show(blurb)}")
+        ok = False
+    elif len(blurb) > MAX_BLURB:
+        report(("cover", "blurb"), f"cover blurb has {len(blurb)} characters; a back cover holds at most "
+               f"{MAX_BLURB}")
+        ok = False
+    colour = raw.get("colour")
+    rgb = None
+    if colour is not None:
+        if isinstance(colour, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", colour.strip()):
+            hexa = colour.strip().lstrip("#")
+            rgb = tuple(int(hexa[k:k + 2], 16) / 255 for k in (0, 2, 4))
+        else:
+            report(("cover", "colour"), f"cover colour must be a hex colour like '#1f4e79' (quote it: "
+                   f"YAML reads # as a comment), got {_show(colour)}")
+            ok = False
+    sample = raw.get("sample")
+    if sample is not None and (type(sample) is not int or not 1 <= sample <= total):
+        report(("cover", "sample"), f"cover sample must be a puzzle number from 1 to {total}, "
+               f"got {_show(sample)}")
+        ok = False
+    return CoverSpec(paper, blurb, rgb, sample) if ok else None  # type: ignore[arg-type]
 def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
     """The imprint block; each bad field is reported where it is."""
     if not raw:
@@ -770,6 +895,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             else:
                 report(path, _difficulty_message(value))
             continue
+        if not prefix and err["loc"][:1] == ("exclude",):
+            if "exclude" not in seen:  # one message for both halves of the union
+                seen.add("exclude")
+                report(("exclude",), f"exclude must be a book JSON file name or a list of them, got "
+                       f"{_show(data.get('exclude'))}")
+            continue
         if not prefix and err["loc"][:1] == ("page",):
             if "page" not in seen:  # one message for both halves of the union
                 seen.add("page")
@@ -846,7 +977,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         report(base + ("per_page",), _per_page_message(raw.per_page))
         ok = False
     if raw.givens is not None:
-        if not getattr(variant, "uses_signs", False):
+        if not (getattr(variant, "uses_signs", False) or getattr(variant, "givens_option", False)):
             report(base + ("givens",), f"'givens' steers Tango sign/given mix; {variant.name} has no such option",
                    key=True)
             ok = False

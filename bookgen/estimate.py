@@ -52,6 +52,9 @@ COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
     ('futoshiki', 7): (9.2, 17.7, 113.6, 122.7),
     ('futoshiki', 8): (17.4, 38.6, 108.9, 148.8),
     ('futoshiki', 9): (34.5, 76.6, 176.7, 223.0),
+    ('killer', 4): (4.0, None, None, None),  # CPU time, 12 seeds a cell
+    ('killer', 6): (12.2, 148.4, None, None),
+    ('killer', 9): (53.0, 160.6, 256.5, 424.9),
 }
 
 

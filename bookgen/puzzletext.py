@@ -52,8 +52,8 @@ ASCII_TEXT = str.maketrans({"\u2600": "S", "\u263e": "M", "\u00d7": "x", "\u00f7
 
 
 # ----- reading -------------------------------------------------------------------
-def read_puzzle(path: str | Path, number: int | None = None) -> Puzzle:
-    """The puzzle in a text file, or puzzle ``number`` of a book JSON file."""
+def read_puzzle(path: str | Path, number: int | None = None, version: str | None = None) -> Puzzle:
+    """The puzzle in a text file, or puzzle ``number`` (of ``version``, in a class set) of a book JSON file."""
     p, file = Path(path), str(path)
     from bookgen.book import MAX_JSON_BYTES  # the book module reads the same files for ``check``
     from bookgen.config import read_text_file
@@ -65,15 +65,16 @@ def read_puzzle(path: str | Path, number: int | None = None) -> Puzzle:
         raise PuzzleTextError(file, None, None, f"the file is longer than {MAX_TEXT_CHARS} characters; "
                               "a typed-in puzzle is a few hundred")
     if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        return parse_book_json(text, file, number)
-    if number is not None:
+        return parse_book_json(text, file, number, version)
+    if number is not None or version is not None:
         raise PuzzleTextError(file, None, None, "--number picks a puzzle from a book JSON file; "
                               "this is a text puzzle")
     return parse_text(text, file)
 
 
-def parse_book_json(text: str, file: str, number: int | None = None) -> Puzzle:
-    """One puzzle of a book JSON document (or a single puzzle entry)."""
+def parse_book_json(text: str, file: str, number: int | None = None, version: str | None = None) -> Puzzle:
+    """One puzzle of a book JSON document (or a single puzzle entry); in a class set, of
+    ``version`` (default: the first)."""
     try:
         from bookgen.book import load_json  # one JSON reader, with ``check``'s limits
         data = load_json(text)
@@ -84,6 +85,13 @@ def parse_book_json(text: str, file: str, number: int | None = None) -> Puzzle:
         raise PuzzleTextError(file, None, None, f"not usable JSON: {reason}") from None
     if isinstance(data, dict) and isinstance(data.get("puzzles"), list):
         puzzles = data["puzzles"]
+        if version is not None:
+            versions = sorted({e.get("version") for e in puzzles if isinstance(e, dict)
+                               and isinstance(e.get("version"), str)})
+            if version.upper() not in versions:
+                have = f"; it has {', '.join(versions)}" if versions else "; it is not a class set"
+                raise PuzzleTextError(file, None, None, f"the book has no version {version!r}{have}")
+            puzzles = [e for e in puzzles if isinstance(e, dict) and e.get("version") == version.upper()]
         if not puzzles:
             raise PuzzleTextError(file, None, None, "the book holds no puzzles")
         numbers = [e.get("number") if isinstance(e, dict) and type(e.get("number")) is int else None

@@ -50,6 +50,8 @@ def test_contract(name, level):
     assert (back.givens, back.solution, back.rules, back.edges, back.cages) == (
         puzzle.givens, puzzle.solution, puzzle.rules, puzzle.edges, puzzle.cages)
     assert check_puzzle(entry) == []
+    # the fingerprint is computed from the clues, so it survives the round trip
+    assert entry["fingerprint"] == variant.fingerprint(back) and len(entry["fingerprint"]) == 16
     # it draws: a frame, grid lines, and something in the cells
     for solved_view in (False, True):
         pen = RecordingPen()

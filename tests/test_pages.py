@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import struct
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,11 @@ from bookgen.book import build, worked_example
 from bookgen.cli import app
 from bookgen.config import ConfigError, isbn_problem, load_book
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.pen import BOLD_ADVANCE, CAP_HEIGHT, RecordingPen, bold_width
+from bookgen.core.pen import BOLD_ADVANCE, BOLD_BEARINGS, CAP_HEIGHT, RecordingPen, bold_ink, bold_lead, bold_width
 from bookgen.core.score import work_score
 from bookgen.core.types import Cage, Puzzle
 from bookgen.layout.fonts import FONT_BOLD, register_fonts
-from bookgen.layout.geometry import PER_PAGE, TRIMS, content_size, plan_book
+from bookgen.layout.geometry import PER_PAGE, TRIMS, arrange, best_per_page, content_size, plan_book
 from bookgen.variants.kenken import CLUE_INSET, widest_clues
 from bookgen.variants.registry import VARIANTS, get_variant
 
@@ -133,6 +134,48 @@ def test_each_rule_set_gets_its_own_how_to_page(feature_book):
     assert not any("Calcudoku" in t for t in texts)  # names: renames it everywhere
 
 
+def test_sudoku_sizes_share_one_rule_set_and_sudoku_x_gets_its_own(write_config, tmp_path):
+    """A Sudoku's box follows its size, so plain sections of several sizes play by one
+    rule set (one how-to page, no "rules: page" pointer); Sudoku X, after them, gets
+    its own page explaining the diagonals, and its walkthrough runs under that name."""
+    config = write_config("""\
+        title: Sudoku Mix
+        seed: 3
+        sections:
+          - variant: sudoku
+            title: Small
+            size: [4, 6]
+            count: 2
+            difficulty: easy
+          - variant: sudoku
+            title: Big
+            size: 9
+            count: 1
+            difficulty: easy
+          - variant: sudoku
+            title: Diagonals
+            size: 6
+            count: 1
+            difficulty: easy
+            rules: {diagonal: true}
+            explain: true
+        """, "mix")
+    book = load_book(config)
+    assert len(book.shape.rule_sets) == 2
+    build(book, tmp_path / "out", workers=1)
+    texts = page_texts(tmp_path / "out" / "mix.pdf")
+    how_to = [t for t in texts if "A worked example" in t]
+    assert len(how_to) == 2
+    assert how_to[0].startswith("How to play Sudoku \u2022") and "diagonal" not in how_to[0]
+    assert "How to play Sudoku: Diagonals" in how_to[1] and "diagonals" in how_to[1]
+    walk = [t for t in texts if "step by step" in t]
+    assert walk and all("How to play Sudoku: Diagonals" in t for t in walk)
+    puzzles = [t for t in texts if "Answers on page" in t]
+    assert len(puzzles) >= 2
+    assert not any(re.search(r"(Small|Big) \(rules: page", t) for t in puzzles)
+    assert any(re.search(r"Diagonals \(rules: page \d+\)", t) for t in puzzles)
+
+
 def test_an_addition_only_book_never_mentions_other_operations(write_config, tmp_path):
     config = write_config("""\
         title: Sums for Beginners
@@ -155,6 +198,32 @@ def test_bold_advance_table_matches_the_font():
     register_fonts()
     for ch, em in BOLD_ADVANCE.items():
         assert stringWidth(ch, FONT_BOLD, 1000) / 1000 == pytest.approx(em, abs=5e-4), ch
+
+
+def test_bold_bearings_match_the_font():
+    """The blank side bearings clues are fitted by, read from the glyph boxes of the font
+    file itself; the table may only err towards less blank (more ink)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    font = TTFontFile(str(ROOT / "fonts" / "DejaVuSans-Bold.ttf"))
+    glyf = font.get_table_pos("glyf")[0]
+    for ch, (lsb, rsb) in BOLD_BEARINGS.items():
+        glyph = font.charToGlyph[ord(ch)]
+        at = glyf + font.glyphPos[glyph]
+        _, xmin, _, xmax, _ = struct.unpack(">hhhhh", font._ttf_data[at:at + 10])
+        advance = font.hmetrics[glyph][0]
+        assert 0 <= xmin / font.unitsPerEm - lsb < 1e-3, ch
+        assert 0 <= (advance - xmax) / font.unitsPerEm - rsb < 1e-3, ch
+
+
+def test_four_digit_products_fit_two_nine_by_nine_grids_on_a_letter_page():
+    """The widest default 9x9 clue (5184\u00d7) keeps 8 pt in the cell of two 9x9 grids
+    a page, so expert 9x9 KenKen no longer prints one puzzle per page."""
+    book = load_book(ROOT / "configs" / "big-book.yaml")
+    k = get_variant("kenken")
+    scale = k.smallest_type(9, k.parse_rules({}, 9))
+    width, height = content_size(book.shape.spec, 0.5 * 72, book.shape.style, False)
+    assert arrange(width, height, 9, 2, book.shape.style).cell * scale >= 8.0
+    assert best_per_page(width, height, 9, book.shape.style, scale) >= 2
 
 
 def _worst_puzzle(n: int, rules: dict) -> Puzzle:
@@ -186,8 +255,10 @@ def test_clues_stay_inside_their_cell_and_above_the_floor_on_every_page(page, wr
                 k.draw(pen, _worst_puzzle(n, rules))
                 texts = [op for op in pen.ops if op[0] == "text"]
                 for _, x, _, s, cap, *_ in texts:
-                    width = bold_width(s) * cap / CAP_HEIGHT
-                    assert x + width <= math.floor(x) + 1 - CLUE_INSET + 1e-9, (n, ops, s)
+                    ink_left = x + bold_lead(s) * cap / CAP_HEIGHT
+                    ink_right = ink_left + bold_ink(s) * cap / CAP_HEIGHT
+                    assert ink_left >= math.floor(x) + CLUE_INSET - 1e-9, (n, ops, s)
+                    assert ink_right <= math.floor(x) + 1 - CLUE_INSET + 1e-9, (n, ops, s)
                 smallest = min(op[4] for op in texts) / CAP_HEIGHT
                 assert smallest == pytest.approx(k.smallest_type(n, rules), rel=1e-6) or \
                     smallest >= k.smallest_type(n, rules)
@@ -226,6 +297,27 @@ def test_a_config_below_the_type_floor_is_an_error_naming_the_fix(write_config):
     assert re.search(r":8:15: .* below the 8 pt floor; choose .*max_cage", str(info.value)), str(info.value)
 
 
+def test_worksheet_rule_box_keeps_the_caption_floor(write_config, tmp_path):
+    """The longest reminder (hidden operators, large print) wraps onto more lines in a
+    taller box instead of shrinking: no running text on the page is below 11.5 pt."""
+    config = write_config("title: T\nlayout: worksheet\nlarge_print: true\nsections:\n"
+                          "  - variant: kenken\n    size: 4\n    count: 1\n    difficulty: easy\n"
+                          "    rules: {ops: ['+', '-'], show_ops: false}\n", "ws")
+    book = load_book(config)
+    assert book.shape.style.reminder_lines > 3
+    build(book, tmp_path / "out", workers=1)
+    chunks = []
+    page = PdfReader(str(tmp_path / "out" / "ws.pdf")).pages[0]
+    page.extract_text(visitor_text=lambda text, cm, tm, font, size: chunks.append(
+        (text.strip(), size * math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]))))
+    chunks = [(t, s) for t, s in chunks if t]
+    assert any("rules:" in t for t, _ in chunks)
+    for text, size in chunks:
+        assert size >= 11.0 - 1e-6, (text, size)  # the grid's floor
+        if " " in text or len(text) > 6:  # running text, not a clue or digit
+            assert size >= 11.5 - 1e-6, (text, size)
+
+
 def test_worked_examples_keep_the_floor_and_their_markers_clear_of_signs_and_clues(write_config):
     for name, rules in (("tango", {}), ("kenken", {}), ("kenken", {"max_cage": 6, "ops": ["*", "+"]})):
         variant = get_variant(name)
@@ -248,7 +340,7 @@ def test_worked_examples_keep_the_floor_and_their_markers_clear_of_signs_and_clu
 
 
 # ----- 2. page fill --------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["sampler", "kenken", "kdp-6x9", "tango", "classroom", "big-book"])
+@pytest.mark.parametrize("name", ["sampler", "kenken", "kdp-6x9", "tango", "classroom", "big-book", "sudoku"])
 def test_no_half_empty_puzzle_pages(name):
     book = load_book(ROOT / "configs" / f"{name}.yaml")
     plan = plan_book(book.shape)

@@ -302,7 +302,7 @@ def test_sudoku_book_config_covers_every_size_and_level():
     assert {j.size for j in sudoku} == {4, 6, 8, 9}
     assert {j.level for j in sudoku} == set(Level)
     assert any(dict(j.rules)["diagonal"] and j.size == 9 and j.level == Level.EXPERT for j in sudoku)
-    assert {j.variant for j in jobs} == {"sudoku", "futoshiki"}
+    assert {j.variant for j in jobs} == {"sudoku", "futoshiki", "killer"}
     # the small ones are quick: make them as the build would and check them as `bookgen check` does
     for number, job in enumerate(jobs, start=1):
         if job.size <= 6 and job.level <= Level.MEDIUM:

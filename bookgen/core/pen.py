@@ -29,6 +29,29 @@ def bold_width(s: str) -> float:
     return sum(BOLD_ADVANCE.get(ch, WIDE_ADVANCE) for ch in s)
 
 
+# Blank space (left, right side bearing, in em, rounded down) inside those bold glyphs'
+# advances: a clue's ink starts and ends that far inside its advance width.
+BOLD_BEARINGS = {
+    "0": (0.0478, 0.0478), "1": (0.1127, 0.0688), "2": (0.0791, 0.0869), "3": (0.0668, 0.0795),
+    "4": (0.0449, 0.0458), "5": (0.0771, 0.0698), "6": (0.0620, 0.0537), "7": (0.0668, 0.0795),
+    "8": (0.0610, 0.0620), "9": (0.0517, 0.0639),
+    **dict.fromkeys("+\u2212\u00f7=", (0.1059, 0.1059)), "\u00d7": (0.1250, 0.1250),
+}
+
+
+def bold_lead(s: str) -> float:
+    """The blank before the ink of ``s`` (its first glyph's left side bearing), in em."""
+    return BOLD_BEARINGS.get(s[:1], (0.0, 0.0))[0]
+
+
+def bold_ink(s: str) -> float:
+    """Width of the ink of ``s`` set in DejaVu Sans Bold, in em: its advance less the
+    blank before the first glyph and after the last, which need no room in a cell."""
+    if not s:
+        return 0.0
+    return bold_width(s) - bold_lead(s) - BOLD_BEARINGS.get(s[-1], (0.0, 0.0))[1]
+
+
 # Text anchors: where (x, y) sits on the text's box.
 CENTER = "center"
 TOP_LEFT = "top-left"

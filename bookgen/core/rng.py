@@ -32,3 +32,13 @@ def example_seed(book_seed: int, label: str) -> str:
 def rng_for(seed: str) -> random.Random:
     """A private generator for a derived seed string."""
     return random.Random(int(seed, 16))
+
+
+def version_seed(book_seed: int, section: int, index: int, version: int, attempt: int = 0) -> str:
+    """The seed of one puzzle of a class set: version 0 (A) has the book's usual seeds
+    (``derive_seed``), versions B, C ... seeds of their own, with the same attempts."""
+    if not version:
+        return derive_seed(book_seed, section, index, attempt)
+    suffix = f"/{attempt}" if attempt else ""
+    text = f"bookgen/{book_seed}/{section}/{index}/version/{version}{suffix}".encode()
+    return hashlib.sha256(text).hexdigest()[:16]

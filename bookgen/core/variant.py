@@ -87,6 +87,10 @@ class Variant(Protocol):
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Draw the puzzle (or its answer) in grid units."""
 
+    def fingerprint(self, puzzle: Puzzle) -> str:
+        """A short string equal for two puzzles exactly when one is the other under a grid
+        symmetry and the variant's relabellings; computed from givens and clues only."""
+
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         """The variant-specific JSON fields (``rules``, ``edges``, ``cages`` ...)."""
 

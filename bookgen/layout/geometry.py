@@ -57,6 +57,9 @@ class Style:
     """The type scale and cell limits: normal, or large print (bigger cells and type)."""
 
     large_print: bool = False
+    # Lines of the worksheet rule reminder, set at the caption size: as many as the
+    # longest reminder of the book needs, so its type never shrinks below the floor.
+    reminder_lines: int = 3
 
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
@@ -244,10 +247,20 @@ def content_size(spec: PageSpec, gutter: float, style: Style, worksheet: bool) -
 
 def worksheet_top(style: Style) -> float:
     """The name line and the rule reminder above a worksheet's puzzles."""
-    return style.body * 2.6 + style.small * (1.35 * REMINDER_LINES) + 18
+    return style.body * 2.6 + style.small * (1.35 * style.reminder_lines) + 18
 
 
-REMINDER_LINES = 3
+REMINDER_LINES = 3  # the reminder's room when its text is shorter
+
+
+def rule_reminder(name: str, rules: Sequence[str]) -> str:
+    """A worksheet's rule reminder: the variant's printed name and its rules, less the closing line."""
+    return f"{name} rules: " + " ".join(rules[:-1] if len(rules) > 2 else rules)
+
+
+def reminder_width(spec: "PageSpec", style: Style) -> float:
+    """The width the reminder's lines are broken to (inside its grey box)."""
+    return content_size(spec, 0.0, style, False)[0] - 16
 SLOT_GAP = 0.3 * INCH  # least space between neighbouring puzzles
 
 
@@ -309,6 +322,13 @@ class SectionShape:
     rules: tuple = ()  # the section's complete rule options, sorted (key, value) pairs
     new_page: bool = False  # starts on a fresh page, and the next section does too
     type_scale: float = 1.0  # the smallest type its puzzles print, as a fraction of the cell
+    rule_text: tuple[str, ...] = ()  # the rules as printed (the variant's rules_for)
+
+    @property
+    def rule_key(self) -> tuple:
+        """What makes a rule set distinct: the rules as printed, so options a variant
+        derives from the size (a Sudoku's box) don't split one rule set into several."""
+        return (self.variant, self.rule_text or self.rules)
 
 
 @dataclass(frozen=True)
@@ -335,14 +355,14 @@ class BookShape:
         first use: one how-to-play page (or two) each."""
         first: dict[tuple, int] = {}
         for s, section in enumerate(self.sections):
-            first.setdefault((section.variant, section.rules), s)
+            first.setdefault(section.rule_key, s)
         return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
 
     def rule_set_of(self, section: int) -> int:
         """The first section sharing ``section``'s variant and rules."""
         own = self.sections[section]
         return next(s for s in self.rule_sets
-                    if (self.sections[s].variant, self.sections[s].rules) == (own.variant, own.rules))
+                    if self.sections[s].rule_key == own.rule_key)
 
     @property
     def explained(self) -> tuple[int, ...]:

@@ -23,8 +23,8 @@ from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.types import Puzzle
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
-    BOLD, GUTTERS, INCH, KEY_GAP, REMINDER_LINES, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, key_label, plan_book, worksheet_top,
+    BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
+    Style, key_label, plan_book, reminder_width, rule_reminder, worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -49,6 +49,7 @@ class Entry:
     number: int
     section: str
     puzzle: Puzzle
+    version: str = ""  # class sets: "A", "B", ...
 
 
 @dataclass(frozen=True)
@@ -206,8 +207,8 @@ def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
 
 def default_rules(section) -> bool:
     """Whether a section plays by its variant's default options."""
-    defaults = get_variant(section.variant).parse_rules({}, section.sizes[0])
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(defaults.items())) == section.rules
+    variant = get_variant(section.variant)  # compared as printed: a Sudoku's box follows its size
+    return variant.rules_for(variant.parse_rules({}, section.sizes[0])) == variant.rules_for(dict(section.rules))
 
 
 def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
@@ -570,14 +571,18 @@ def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -
 
 
 def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
-                title: str = "", answers: Sequence[int] = (), header: str = "") -> None:
+                title: str = "", answers: Sequence[int] = (), header: str = "", solved: bool = False) -> None:
     """The puzzles of one page in the plan's arrangement: one cell size for all, each grid
-    centred in its slot; the footer says where the answers are."""
+    centred in its slot; the footer says where the answers are. ``solved`` draws a class
+    set's answer page, whose grids sit exactly where the worksheet's do."""
     st = doc.style
     arr = page.arrangement
     assert arr is not None
+    version = entries[page.items[0]].version
     if worksheet:
-        worksheet_head(doc, entries[page.items[0]].puzzle)
+        worksheet_head(doc, entries[page.items[0]].puzzle, key=solved)
+        if version:
+            version_label(doc, version)
     box = doc.content(worksheet)
     biggest = max(entries[i].puzzle.size for i in page.items)
     grid = biggest * arr.cell
@@ -588,9 +593,12 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
         x += (grid - own) / 2
         grid_label(doc, x, top - st.label_h + st.label * 0.55, own, entry)
         pen = CanvasPen(doc.canvas, x, top - st.label_h, arr.cell, THIN, BOLD)
-        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=False)
+        get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=solved)
     if worksheet:
-        doc.finish(page.header, folio=False, footer=f"{title} · page {doc.page}")
+        label = f"{title} · {VERSION_WORD} {version}" if version else title
+        if solved:
+            label += f" · {KEY_WORDS}"
+        doc.finish(page.header, folio=False, footer=f"{label} · page {doc.page}")
         return
     if answers:
         x0, y0, x1, _ = doc.safe
@@ -601,30 +609,39 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
     doc.finish(header or page.header)
 
 
-def worksheet_head(doc: Document, puzzle: Puzzle) -> None:
-    """Name, date and class to fill in, and the rules in a few lines."""
+VERSION_WORD = "Version"
+KEY_WORDS = "answer key"
+
+
+def version_label(doc: Document, version: str) -> None:
+    """'Version B' in bold at the top right of a class-set page, inside the header band."""
+    x0, _, x1, y1 = doc.safe
+    doc.text(x1, y1 - doc.style.body * ASCENT, f"{VERSION_WORD} {version}", doc.style.body, bold=True,
+             align="right")
+
+
+def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
+    """Name, date and class to fill in (on a key page: that it is the key), and the rules."""
     x0, _, x1, y1 = doc.safe
     st = doc.style
     y = y1 - st.band - st.body
     parts = (("Name", 0.5), ("Date", 0.25), ("Class", 0.25))
     x = x0
     width = x1 - x0
+    if key:
+        doc.text(x0, y, KEY_WORDS.capitalize(), st.body, bold=True)
+        parts = ()
     for k, (word, share) in enumerate(parts):
         w = doc.text(x, y, word, st.body, bold=True)
         end = x + share * width - (st.body * 1.5 if k < len(parts) - 1 else 0)
         doc.rule(x + w + 5, y - 2, end, grey=0)
         x += share * width
     variant = get_variant(puzzle.variant)
-    rules = variant.rules_for(puzzle.rules)
-    text = " ".join(rules[:-1] if len(rules) > 2 else rules)
-    size = st.small
-    name = doc.cover.name_of(puzzle.variant)
-    lines = doc.wrap(f"{name} rules: {text}", size, width - 16)
-    while len(lines) > REMINDER_LINES and size > 6:
-        size -= 0.5
-        lines = doc.wrap(f"{name} rules: {text}", size, width - 16)
+    size = st.small  # the caption floor: the reminder wraps instead of shrinking
+    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules))
+    lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
-    height = REMINDER_LINES * st.small * 1.35 + 10
+    height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
     c = doc.canvas
     c.setFillGray(0.9)
     c.setStrokeGray(0.45)
@@ -669,10 +686,10 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
 
 # ----- whole documents ------------------------------------------------------------------------
 def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: Entry,
-                     puzzle_page_number: int) -> None:
-    """One page of a laid-out walkthrough, under the running header of its variant's how-to."""
+                     puzzle_page_number: int, how_to: str) -> None:
+    """One page of a laid-out walkthrough, under the running header of its rule set's how-to."""
     draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
-    doc.finish(f"How to play {doc.cover.name_of(page.variant)}")
+    doc.finish(f"How to play {how_to}")
 
 
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
@@ -702,7 +719,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                 walks[page.section] = lay_out(doc, entry.puzzle, entry.number, entry.section)
                 planned = sum(1 for p in plan.pages if p.kind == "walkthrough" and p.section == page.section)
                 assert len(walks[page.section].pages) == planned, "walkthrough measured with another gutter"
-            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index])
+            walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index],
+                             how_to_name(cover, shape, shape.rule_set_of(page.section)))
         elif page.kind == "puzzles":
             header = running_header(shape, plan, page)
             x0, _, x1, _ = doc.safe

@@ -858,6 +858,8 @@ def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
             return []
         clauses.append(ds)
         clauses += [[-a, -b] for a, b in combinations(ds, 2)]
+        if extra:  # extra clauses may name any digit of a cell: those the givens rule out are false
+            clauses += [[-(i * n + d)] for d in range(1, n + 1) if not cand[i] >> (d - 1) & 1]
     for cells in geo.houses:
         for d in range(1, n + 1):
             clauses.append([i * n + d for i in cells if cand[i] >> (d - 1) & 1])

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CAP_HEIGHT, THIN, Pen
 from bookgen.core.score import work_score
+from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
@@ -319,6 +320,17 @@ class BinaryGrid:
                 if g != EMPTY and g != puzzle.solution[r][c]:
                     problems.append(f"given {g} at {_cell_name((r, c))} disagrees with the solution")
         return problems
+
+    # ----- identity -----------------------------------------------------------
+    def fingerprint(self, puzzle: Puzzle) -> str:
+        """Same for rotations, reflections, transposes and the two symbols swapped.
+
+        Signs travel with their cells; swapping the symbols leaves ``=`` and
+        ``x`` as they are, so they need no relabelling."""
+        def signs(move) -> str:
+            return repr(sorted((moved_cells((e.a, e.b), move), e.sign) for e in puzzle.edges))
+
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", puzzle.rules, puzzle.givens, True, signs)
 
     # ----- JSON --------------------------------------------------------------
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
@@ -193,6 +194,12 @@ class FutoshikiVariant(HouseGrid):
             draw_sign(pen, e)
 
     # --- JSON -----------------------------------------------------------------------
+
+    def fingerprint_clues(self, puzzle: Puzzle, move) -> str:
+        """Each sign as (smaller cell, larger cell) after ``move``: a turned sign still points
+        at the smaller digit."""
+        pairs = ((e.a, e.b) if e.sign == "<" else (e.b, e.a) for e in puzzle.edges)
+        return repr(sorted((move(lo), move(hi)) for lo, hi in pairs))
 
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         """``{"rules": {}, "edges": [{"cells": [[r, c], [r, c]], "sign": "<"}, ...]}``."""

@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
+from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of, solutions
@@ -27,6 +28,8 @@ class HouseGrid:
 
     name = ""
     weights: Mapping[str, float] = {}  # score weights of the extra constraints' techniques
+
+    relabel = False  # whether any permutation of the digits is the same puzzle (Sudoku)
 
     # --- hooks ----------------------------------------------------------------------
 
@@ -47,6 +50,18 @@ class HouseGrid:
         return []
 
     # --- checking -------------------------------------------------------------------
+
+    def fingerprint_clues(self, puzzle: Puzzle, move: Symmetry) -> str:
+        """The clues beside the givens (signs, cages) after ``move``, written out in a
+        fixed order; none by default."""
+        return ""
+
+    def fingerprint(self, puzzle: Puzzle) -> str:
+        """Same for rotations, reflections and transposes (and, with ``relabel``, any
+        permutation of the digits); computed from the givens and the clues only. A
+        turned 6x6 Sudoku has its boxes the other way, so it never matches a real one."""
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", puzzle.rules, puzzle.givens, self.relabel,
+                                lambda move: self.fingerprint_clues(puzzle, move))
 
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every house the solution breaks, other broken constraints, givens that disagree."""

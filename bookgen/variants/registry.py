@@ -13,6 +13,7 @@ _MODULES = (
     ("bookgen.variants.kenken", "KENKEN"),
     ("bookgen.variants.sudoku", "SUDOKU"),
     ("bookgen.variants.futoshiki", "FUTOSHIKI"),
+    ("bookgen.variants.killer", "KILLER"),
 )
 
 

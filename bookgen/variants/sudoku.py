@@ -83,6 +83,7 @@ class SudokuVariant(HouseGrid):
     """Sudoku on 4x4 to 9x9 grids, optionally with both diagonals (Sudoku X); stateless."""
 
     name = "sudoku"
+    relabel = True  # the digits are only labels: any permutation is the same puzzle
     aliases: tuple[str, ...] = ("classic-sudoku",)
     title = "Sudoku"
     rules_text: tuple[str, ...] = (

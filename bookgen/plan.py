@@ -1,0 +1,190 @@
+"""``bookgen plan``: a book's page plan and a build-time estimate, without generating it.
+
+The page plan is the one ``build`` follows: how-to-play pages are measured
+with each variant's small worked example (generated from the book's seed, as
+the build does), a walkthrough with the first puzzle its section generates
+(the only puzzles ``plan`` makes), everything else is exact.
+
+The time estimate is the one ``build`` makes, from the measured per-puzzle
+costs of ``bookgen.estimate``.
+"""
+
+from __future__ import annotations
+
+from bookgen.book import _examples, plan, run_job
+from bookgen.config import Book
+from bookgen.core.pen import RecordingPen
+from bookgen.estimate import COST_MS, build_seconds, say_duration
+from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
+from bookgen.layout.fonts import CAP_HEIGHT
+from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book
+from bookgen.layout.render import Entry, plan_with_rules
+from bookgen.variants.registry import get_variant
+
+# Every printed word of this module, in one place (for translation later).
+TEXT = {
+    "head": "{title} ({source}): {trim}{bleed}, {layout}",
+    "bleed": ", printed to the edge",
+    "totals": "{pages} pages, gutter {gutter:g} in{why}",
+    "sheets": "{pages} pages, one-sided, margins {margin:g} in",
+    "gutter_why": " (inside margin for up to {most} pages)",
+    "table": "  {pages:>5}  {what}",
+    "pages": "pages",
+    "part": "part",
+    "title": "title page",
+    "imprint": "imprint",
+    "contents": "contents",
+    "rules": "how to play {variant}",
+    "walkthrough": "worked example of puzzle {number} (about: its length depends on the puzzle)",
+    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}, {per} per page, cells {cell:.1f} mm{type}",
+    "type": ", digits {big:.1f} pt",
+    "clues": ", clues {small:.1f} pt",
+    "answers": "answer key: {count} grids, up to {per} per page, cells {cell} mm",
+    "versions": "{count} versions (A to {last}), each {pages} pages",
+    "key": "answer file {name}-answers.pdf: {pages} pages",
+    "cover": "cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, {spine_text}",
+    "spine_yes": "title on the spine",
+    "spine_no": "no spine text (needs {least} pages)",
+    "exclude": "excludes {count} puzzles of earlier volumes",
+    "replace": "replaces puzzle(s) {numbers}",
+    "estimate": "estimated build time: {seconds} with {workers} worker(s) ({puzzles} puzzles)",
+    "unknown": " (no measured cost for {what}: estimated from the nearest size)",
+}
+
+
+def estimate_seconds(book: Book, workers: int) -> tuple[float, list[str]]:
+    """(wall seconds, sizes without a measured cost) from ``bookgen.estimate``'s table."""
+    jobs = [(s.variant, s.size_of(i), level) for s in book.sections for i, level in enumerate(s.levels)]
+    unknown = sorted({f"{v} {n}\u00d7{n}" for v, n, _ in jobs if (v, n) not in COST_MS})
+    return build_seconds(jobs * book.versions, workers), unknown
+
+
+def _example_of(examples, variant: str):
+    """A worked example of ``variant`` (type is drawn in grid units, so any one will do)."""
+    return next((e for e in examples.values() if e.variant == variant), None)
+
+
+def _type_sizes(variant_name: str, example, cell: float) -> str:
+    """The printed digit and clue sizes at ``cell`` points per cell, from the worked example's
+    drawing (type is drawn in grid units, so any size of grid gives the same answer)."""
+    if example is None:
+        return ""
+    pen = RecordingPen()
+    get_variant(variant_name).draw(pen, example, solved=True)
+    sizes = sorted({op[4] for op in pen.ops if op[0] == "text"})
+    if not sizes:
+        return ""
+    points = [s * cell / CAP_HEIGHT for s in sizes]
+    out = TEXT["type"].format(big=points[-1])
+    if len(points) > 1:
+        out += TEXT["clues"].format(small=points[0])
+    return out
+
+
+def plan_report(book: Book, workers: int) -> str:
+    """The text ``bookgen plan`` prints."""
+    worksheet = book.layout == "worksheet"
+    examples = _examples(book)  # tiny easy puzzles: they measure the how-to pages and the type
+    shape = book.shape
+    if worksheet:
+        layout = plan_book(shape)  # one version's pages: every version has the same
+    else:
+        shape, layout = plan_with_rules(shape, examples, _walked(book, shape))
+    trim = book.trim
+    lines = [TEXT["head"].format(title=book.title, source=book.source,
+                                 trim=f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in",
+                                 bleed=TEXT["bleed"] if book.bleed else "", layout=book.layout)]
+    pages = len(layout.pages)
+    most = next((m for m, g in GUTTERS if g == layout.gutter), None)
+    why = TEXT["gutter_why"].format(most=most) if shape.spec.mirrored and most else ""
+    if shape.spec.mirrored:
+        lines.append(TEXT["totals"].format(pages=pages * book.versions, gutter=layout.gutter / INCH, why=why))
+    else:
+        lines.append(TEXT["sheets"].format(pages=pages * book.versions, margin=shape.spec.margin / INCH))
+    if book.versions > 1:
+        last = chr(ord("A") + book.versions - 1)
+        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
+    lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
+    rows: list[tuple[int, str]] = []
+    key: list = []
+    for page in layout.pages:
+        if page.kind in ("title", "imprint", "contents"):
+            rows.append((1, TEXT[page.kind]))
+        elif page.kind == "rules":
+            _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))
+        elif page.kind == "walkthrough":
+            _add(rows, TEXT["walkthrough"].format(number=shape.first_item(page.section) + 1))
+        elif page.kind == "puzzles":
+            arr = page.arrangement
+            section = shape.sections[page.section]
+            size = section.sizes[page.items[0] - shape.first_item(page.section)]
+            count = sum(1 for n in section.sizes if n == size)
+            text = TEXT["puzzles"].format(title=section.title, count=count,
+                                          variant=get_variant(section.variant).title, size=size,
+                                          per=arr.count, cell=arr.cell / MM,
+                                          type=_type_sizes(section.variant, _example_of(examples, section.variant), arr.cell))
+            _add(rows, text)
+        elif page.kind == "answers":
+            key.append(page)
+    if key:
+        rows.append((len(key), _key_row(key)))
+    lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
+    if worksheet:
+        key_pages = pages if book.versions > 1 else _key_pages(shape)
+        lines.append(TEXT["key"].format(name=book.name, pages=key_pages * book.versions if book.versions > 1
+                                        else key_pages))
+    if book.cover is not None:
+        geo = cover_geometry(trim, pages, book.cover.paper)
+        w, h = geo.size
+        spine_text = TEXT["spine_yes"] if geo.spine_text else TEXT["spine_no"].format(least=SPINE_TEXT_PAGES)
+        lines.append(TEXT["cover"].format(name=book.name, width=w / INCH, height=h / INCH,
+                                          spine=geo.spine / INCH, paper=book.cover.paper, spine_text=spine_text))
+    if book.excluded:
+        lines.append(TEXT["exclude"].format(count=len(book.excluded)))
+    if book.replace:
+        lines.append(TEXT["replace"].format(numbers=", ".join(map(str, book.replace))))
+    wall, unknown = estimate_seconds(book, workers)
+    count = sum(s.count for s in book.sections) * book.versions
+    line = TEXT["estimate"].format(seconds=say_duration(wall), workers=workers, puzzles=count)
+    if unknown:
+        line += TEXT["unknown"].format(what=", ".join(unknown))
+    lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _key_row(key: list) -> str:
+    """The answer key's line: how many grids, at most how many a page, and the cell sizes."""
+    cells = [cell for page in key for cell in _cells(page)]
+    low, high = min(cells) / MM, max(cells) / MM
+    span = f"{low:.1f}" if round(low, 1) == round(high, 1) else f"{low:.1f}\u2013{high:.1f}"
+    return TEXT["answers"].format(count=sum(len(p.items) for p in key), per=max(len(p.items) for p in key),
+                                  cell=span)
+
+
+def _cells(page) -> tuple[float, ...]:
+    """An answer page's cell sizes: one for the page, or (a layout giving each grid its own) each."""
+    own = tuple(getattr(page, "cells", ()))
+    return own or (page.arrangement.cell,)
+
+
+def _add(rows: list[tuple[int, str]], what: str) -> None:
+    """Count a page towards the previous row when it is the same part."""
+    if rows and rows[-1][1] == what:
+        rows[-1] = (rows[-1][0] + 1, what)
+    else:
+        rows.append((1, what))
+
+
+def _walked(book: Book, shape) -> dict[int, Entry]:
+    """The first puzzle of each ``explain`` section, the one puzzle ``plan`` makes: its
+    walkthrough's length depends on it (keyed by book-order index, as ``entries`` are)."""
+    jobs = plan(book)
+    out = {}
+    for s in shape.explained:
+        first = shape.first_item(s)
+        out[first] = Entry(first + 1, book.sections[s].title, run_job(jobs[first]))
+    return out
+
+
+def _key_pages(shape) -> int:
+    return len(plan_answers(shape).pages)

@@ -1,0 +1,444 @@
+"""Killer Sudoku's sum cages, plugged into the house ladder (``bookgen.solve.houses``).
+
+A cage is a group of cells whose digits all differ and add up to its sum.
+Distinctness is handled by the engine itself: ``cage_geometry`` makes the
+cells of a cage peers of each other (a cage is a *unit* for "all different",
+though not a house, since it need not hold every digit), so placing a digit
+clears it from the rest of its cage as it does from its row, column and box.
+The sums come in as an ``Extra`` (``CageExtra``) with these techniques:
+
+- easy ``cage_last``: a cage with one open cell left (or a one-cell cage):
+  the sum minus the placed digits; ``cage_static``: the cage's combination
+  table alone, before any candidate is looked at (two cells making 3 are 1
+  and 2; three cells making 23 are 6, 8 and 9); ``cage_combos``: the
+  combinations of the cage's size and sum (``sum_combinations``) that still
+  fit its cells' candidates and placed digits; digits no surviving
+  combination uses go; ``rule45``: the 45 rule on one row, column or box (it
+  adds up to N(N+1)/2: subtract the cages lying inside it, and the cells left
+  over, the *innies*, or the cells of its straddling cages that stick out,
+  the *outies*, add up to what is left);
+- medium ``cage_confined``: a digit every surviving combination holds, with
+  the cage's cells for it all in one row, column or box, is cleared from the
+  rest of that house;
+- hard ``rule45_union``: the same rule on unions of two or three neighbouring
+  rows, of neighbouring columns, and of two neighbouring boxes.
+
+The SAT encoding (``sum_clauses``) adds one selector per combination (a set
+of digits) of each cage: some selector holds, a selector keeps every cell of
+the cage inside its set, every digit of a cell needs a selector that has it,
+and no digit appears twice in a cage; with as many cells as digits in the
+set, the cage then holds exactly that set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.solve.houses import Extra, Geometry, Run, State, _and_list, _cut, _cuts_text, cell_name
+from bookgen.solve.kenken_ladder import Contradiction
+from bookgen.solve.latin import digits_of
+
+TECHNIQUE_WEIGHT: dict[str, float] = {
+    "cage_last": 0.5, "cage_static": 0.8, "cage_combos": 2.0, "cage_confined": 2.5,
+    "rule45": 2.5, "rule45_union": 4.0,
+}
+# The 45 rule adds up at most this many innies (or outies) at once: a player sums a few cells.
+RULE45_CELLS = 3
+_TOTAL = {n: n * (n + 1) // 2 for n in range(1, 10)}
+# Unions of up to this many neighbouring rows (columns, boxes) for rule45_union.
+UNION_MAX = 3
+
+
+@lru_cache(maxsize=None)
+def sum_combinations(k: int, target: int, n: int) -> tuple[int, ...]:
+    """Every set of ``k`` different digits 1..n adding up to ``target``, as digit bitmasks."""
+    out = []
+    for combo in combinations(range(1, n + 1), k):
+        if sum(combo) == target:
+            out.append(sum(1 << (d - 1) for d in combo))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def combination_digits(k: int, target: int, n: int) -> int:
+    """The digits some combination of ``k`` different digits adding up to ``target`` uses."""
+    out = 0
+    for m in sum_combinations(k, target, n):
+        out |= m
+    return out
+
+
+@dataclass(frozen=True)
+class Region:
+    """A union of houses for the 45 rule: its cells, total, the cages inside and the straddlers."""
+
+    name: str
+    total: int
+    inner: tuple[int, ...]     # cages lying wholly inside
+    innies: tuple[int, ...]    # cells of straddling cages inside the region
+    outies: tuple[int, ...]    # cells of straddling cages outside it
+    straddle: tuple[int, ...]  # the straddling cages
+
+
+@dataclass(frozen=True)
+class CageExtra(Extra):
+    """The cages for the ladder: cells (cell indices) and sums, and the 45-rule regions."""
+
+    cells: tuple[tuple[int, ...], ...] = ()
+    sums: tuple[int, ...] = ()
+    single: tuple[Region, ...] = ()   # one row, column or box
+    union: tuple[Region, ...] = ()    # neighbouring rows, columns or boxes
+
+
+def cage_geometry(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
+    """``geo`` with the cells of each cage made peers of each other (they all differ)."""
+    mates: list[set[int]] = [set(p) for p in geo.peers]
+    for cells in cages:
+        for i in cells:
+            mates[i].update(j for j in cells if j != i)
+    kinds = geo.kinds.replace(" or ", ", ") + " or cage"
+    return replace(geo, peers=tuple(tuple(sorted(m)) for m in mates), kinds=kinds)
+
+
+def _region(name: str, cells: frozenset[int], total: int, cages: Sequence[Sequence[int]],
+            cage_of: Sequence[int]) -> Region:
+    inner, straddle, innies, outies = [], [], [], []
+    for k in sorted({cage_of[i] for i in cells} - {-1}):
+        cc = cages[k]
+        inside = [i for i in cc if i in cells]
+        if len(inside) == len(cc):
+            inner.append(k)
+        else:
+            straddle.append(k)
+            innies += inside
+            outies += [i for i in cc if i not in cells]
+    return Region(name, total, tuple(inner), tuple(sorted(innies)), tuple(sorted(outies)), tuple(straddle))
+
+
+@lru_cache(maxsize=16)
+def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, frozenset[int], int], ...]:
+    """Unions of 2..UNION_MAX neighbouring rows, columns and (in a band or stack) boxes."""
+    n = geo.n
+    out = []
+    for size in range(2, UNION_MAX + 1):
+        for start in range(0, n - size + 1):
+            for base, word in ((0, "rows"), (n, "columns")):
+                cells = frozenset(i for h in range(base + start, base + start + size) for i in geo.houses[h])
+                out.append((f"{word} {start + 1}-{start + size}", cells, size))
+    if box:
+        rows, cols = box
+        per_row = n // cols
+        per_col = n // rows
+        for b in range(n):
+            br, bc = divmod(b, per_row)
+            for other, next_ok in ((b + 1, bc + 1 < per_row), (b + per_row, br + 1 < per_col)):
+                if next_ok:
+                    cells = frozenset(geo.houses[2 * n + b]) | frozenset(geo.houses[2 * n + other])
+                    out.append((f"{geo.names[2 * n + b]} and {geo.names[2 * n + other]}", cells, 2))
+    return tuple(out)
+
+
+def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequence[int]],
+              sums: Sequence[int]) -> CageExtra:
+    """The ladder's extra constraints for these cages (cell indices) and sums."""
+    n = geo.n
+    total = n * (n + 1) // 2
+    cages = [tuple(c) for c in cages]
+    cage_of = [-1] * (n * n)
+    for k, cc in enumerate(cages):
+        for i in cc:
+            cage_of[i] = k
+    single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
+                   for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
+    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box))
+    # Only regions where the rule can say anything: some straddling cage.
+    single = tuple(r for r in single if r.straddle)
+    union = tuple(r for r in union if r.straddle)
+    return CageExtra(TECHNIQUES, (), tuple(cages), tuple(sums), single, union)
+
+
+# --- easy ------------------------------------------------------------------------
+
+def t_cage_last(g: Geometry, st: State, run: Run) -> int:
+    cand, placed = st.cand, st.placed
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    for k, cells in enumerate(ex.cells):
+        open_ = [i for i in cells if not placed[i]]
+        if len(open_) != 1:
+            continue
+        i = open_[0]
+        d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
+        if not 1 <= d <= g.n:
+            raise Contradiction(f"the {ex.sums[k]} cage can't add up")
+        cuts = _cut(st, [i], ~(1 << (d - 1)))
+        if cuts:
+            if run.explain:
+                if len(cells) == 1:
+                    run.reason = f"{cell_name(i, g.n)} is a cage of one cell with the sum {d}, so it is {d}."
+                else:
+                    have = _and_list([str(cand[j].bit_length()) for j in cells if j != i])
+                    run.reason = (f"{_cage_name(g, ex, k)} adds up to {ex.sums[k]} and already holds {have}, "
+                                  f"so {cell_name(i, g.n)} is {d}.")
+            return 1
+    return 0
+
+
+def t_cage_static(g: Geometry, st: State, run: Run) -> int:
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand = st.cand
+    for k, cells in enumerate(ex.cells):
+        if len(cells) < 2:
+            continue
+        allowed = combination_digits(len(cells), ex.sums[k], g.n)
+        if all(not cand[i] & ~allowed for i in cells):
+            continue
+        cuts = _cut(st, [i for i in cells if not st.placed[i]], ~allowed)
+        if cuts:
+            if run.explain:
+                combos = sum_combinations(len(cells), ex.sums[k], g.n)
+                run.reason = (f"{_cage_name(g, ex, k)}: {len(cells)} different digits adding up to "
+                              f"{ex.sums[k]} can only be {_combos_text(combos)}, so {_cuts_text(st, cuts)}.")
+            return 1
+    return 0
+
+
+# --- medium ----------------------------------------------------------------------
+
+def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[tuple[int, ...], list[int]]:
+    """(surviving combinations, open cells) of cage ``k``: sets holding its placed digits
+    whose other digits each still fit some open cell and that leave every open cell a digit."""
+    cand, placed = st.cand, st.placed
+    cells = ex.cells[k]
+    have = 0
+    open_ = []
+    for i in cells:
+        if placed[i]:
+            have |= cand[i]
+        else:
+            open_.append(i)
+    live = _surviving(len(cells), ex.sums[k], g.n, have, tuple(cand[i] for i in open_))
+    if not live:
+        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
+    return live, open_
+
+
+@lru_cache(maxsize=1 << 16)
+def _surviving(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -> tuple[int, ...]:
+    live = []
+    for m in sum_combinations(k, target, n):
+        if m & have != have:
+            continue
+        rest = m & ~have
+        reach = 0
+        for c in cands:
+            c &= rest
+            if not c:
+                break
+            reach |= c
+        else:
+            if reach == rest:
+                live.append(m)
+    return tuple(live)
+
+
+def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    for k, cells in enumerate(ex.cells):
+        if len(cells) < 2:
+            continue
+        live, open_ = _live(g, st, ex, k)
+        if not open_:
+            continue
+        allowed = 0
+        for m in live:
+            allowed |= m
+        cuts = _cut(st, open_, ~allowed)
+        if cuts:
+            if run.explain:
+                run.reason = (f"of the ways to make {ex.sums[k]} from {len(cells)} different digits, only "
+                              f"{_combos_text(live)} fit {_cage_name(g, ex, k)}, so {_cuts_text(st, cuts)}.")
+            return 1
+    return 0
+
+
+def t_cage_confined(g: Geometry, st: State, run: Run) -> int:
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    for k, cells in enumerate(ex.cells):
+        if len(cells) < 2:
+            continue
+        live, open_ = _live(g, st, ex, k)
+        if len(open_) < 2:
+            continue
+        need = -1
+        for m in live:
+            need &= m
+        for d in digits_of(need & ~_placed_mask(st, cells)):
+            b = 1 << (d - 1)
+            where = [i for i in open_ if cand[i] & b]
+            common = set(g.houses_of[where[0]])
+            for i in where[1:]:
+                common &= set(g.houses_of[i])
+            for h in sorted(common):
+                others = [i for i in g.houses[h] if i not in cells and not placed[i]]
+                cuts = _cut(st, others, b)
+                if cuts:
+                    if run.explain:
+                        run.reason = (f"every way left to fill {_cage_name(g, ex, k)} uses {d}, and in the cage "
+                                      f"{d} can only go in {g.names[h]}, so the rest of {g.names[h]} can't be {d}; "
+                                      f"{_cuts_text(st, cuts)}.")
+                    return 1
+    return 0
+
+
+def _placed_mask(st: State, cells: Sequence[int]) -> int:
+    m = 0
+    for i in cells:
+        if st.placed[i]:
+            m |= st.cand[i]
+    return m
+
+
+def _rule45(regions: Sequence[Region], g: Geometry, st: State, run: Run) -> int:
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    for reg in regions:
+        inner = sum(ex.sums[k] for k in reg.inner)
+        straddle = sum(ex.sums[k] for k in reg.straddle)
+        # innies add up to total - inner; outies to straddle - (total - inner)
+        for side, cells, want, word in ((0, reg.innies, reg.total - inner, "inside"),
+                                        (1, reg.outies, straddle - reg.total + inner, "outside")):
+            open_ = [i for i in cells if not placed[i]]
+            if not 1 <= len(open_) <= RULE45_CELLS:
+                continue
+            rest = want - sum(cand[i].bit_length() for i in cells if placed[i])
+            union = _sum_union(g, open_, cand, rest)
+            if not union[open_[0]]:
+                raise Contradiction(f"{reg.name} can't add up")
+            cuts = []
+            for i in open_:
+                cuts += _cut(st, [i], ~union[i])
+            if cuts:
+                if run.explain:
+                    where = _and_list([cell_name(i, g.n) for i in open_])
+                    inside = (f"the cages lying wholly inside it add up to {inner}" if reg.inner
+                              else "no cage lies wholly inside it")
+                    sticking = ("the cells of its other cages that stick out of it" if side
+                                else "the cells of the cages that cross its edge")
+                    placed_note = ("" if len(open_) == len(cells) else
+                                   " (less the digits already placed among them)")
+                    run.reason = (f"{reg.name} {'add' if reg.total > _TOTAL[g.n] else 'adds'} "
+                                  f"up to {reg.total}; {inside}, so {sticking} ({where}, {word}) add up to "
+                                  f"{rest}{placed_note}; {_cuts_text(st, cuts)}.")
+                return 1
+    return 0
+
+
+def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> dict[int, int]:
+    """Per cell, the digits it takes in some filling of ``cells`` adding up to ``target``
+    (cells that are peers differ)."""
+    clash = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]]) for k in range(len(cells)))
+    got = _fillings(tuple(cand[i] for i in cells), target, clash)
+    return dict(zip(cells, got))
+
+
+@lru_cache(maxsize=1 << 16)
+def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Per cell, the digits it takes in some choice of one candidate per cell adding up to
+    ``target``, cells listed in ``clash`` of each other differing (a few cells only)."""
+    k = len(cands)
+    union = [0] * k
+    opts = [digits_of(c) for c in cands]
+    lows = [o[0] if o else 0 for o in opts]
+    highs = [o[-1] if o else 0 for o in opts]
+    chosen = [0] * k
+
+    def rec(j: int, left: int) -> None:
+        if j == k - 1:
+            d = left
+            if 1 <= d <= 9 and cands[j] >> (d - 1) & 1 and all(chosen[x] != d for x in clash[j]):
+                chosen[j] = d
+                for x in range(k):
+                    union[x] |= 1 << (chosen[x] - 1)
+            return
+        lo = sum(lows[j + 1:])
+        hi = sum(highs[j + 1:])
+        for d in opts[j]:
+            if not lo <= left - d <= hi or any(chosen[x] == d for x in clash[j]):
+                continue
+            chosen[j] = d
+            rec(j + 1, left - d)
+
+    if k:
+        rec(0, target)
+    return tuple(union)
+
+
+def t_rule45(g: Geometry, st: State, run: Run) -> int:
+    return _rule45(st.extra.single, g, st, run)  # type: ignore[attr-defined]
+
+
+def t_rule45_union(g: Geometry, st: State, run: Run) -> int:
+    return _rule45(st.extra.union, g, st, run)  # type: ignore[attr-defined]
+
+
+def _cage_name(g: Geometry, ex: CageExtra, k: int) -> str:
+    i = ex.cells[k][0]
+    return f"the {ex.sums[k]} cage at {cell_name(i, g.n)}"
+
+
+def _combos_text(masks: Sequence[int]) -> str:
+    shown = ["+".join(str(d) for d in digits_of(m)) for m in masks[:5]]
+    more = f" and {len(masks) - 5} more" if len(masks) > 5 else ""
+    return _and_list(shown, "or") + more
+
+
+TECHNIQUES = (
+    ("cage_last", Level.EASY, t_cage_last),
+    ("cage_static", Level.EASY, t_cage_static),
+    ("cage_combos", Level.EASY, t_cage_combos),
+    ("rule45", Level.EASY, t_rule45),
+    ("cage_confined", Level.MEDIUM, t_cage_confined),
+    ("rule45_union", Level.HARD, t_rule45_union),
+)
+
+
+@lru_cache(maxsize=16)
+def house_pairs(geo: Geometry) -> tuple[tuple[int, int], ...]:
+    """Per house, digit and two of its cells: the clause that they don't both hold the digit.
+
+    Redundant beside "every house holds every digit" (N cells, N digits), but with no
+    givens to start from it lets unit propagation work: a Killer proof takes 10 ms, not 26.
+    """
+    n = geo.n
+    return tuple((-(a * n + d), -(b * n + d)) for cells in geo.houses
+                 for a, b in combinations(cells, 2) for d in range(1, n + 1))
+
+
+def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int]) -> list[list[int]]:
+    """SAT clauses for the cages (variable ``cell * n + digit``; selectors after ``n**3``)."""
+    out: list[list[int]] = []
+    nxt = n * n * n + 1
+    for cells, target in zip(cages, sums):
+        combos = sum_combinations(len(cells), target, n)
+        if not combos:
+            return [[1], [-1]]
+        for a, b in combinations(cells, 2):
+            for d in range(1, n + 1):
+                out.append([-(a * n + d), -(b * n + d)])
+        sels = list(range(nxt, nxt + len(combos)))
+        nxt += len(combos)
+        out.append(sels)
+        for s, m in zip(sels, combos):
+            ds = digits_of(m)
+            for i in cells:
+                out.append([-s] + [i * n + d for d in ds])
+        for i in cells:
+            for d in range(1, n + 1):
+                sup = [s for s, m in zip(sels, combos) if m >> (d - 1) & 1]
+                out.append([-(i * n + d)] + sup)
+    return out

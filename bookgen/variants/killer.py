@@ -1,0 +1,670 @@
+"""Killer Sudoku (also sold as Sumdoku): Sudoku with sum cages instead of givens.
+
+Rules: fill an N x N grid (N = 4, 6 or 9) so that every row, column and box
+holds each digit 1..N once. Dashed cages cover the grid; the digits of a
+cage all differ and add up to the small number in its corner. There are no
+given digits unless the section asks for a few (``givens: few``).
+
+Representation: a ``Puzzle`` with ``variant="killer"``, givens (usually all
+``.``) and solution as digit rows, Sudoku's rules (``{"box": (R, C),
+"diagonal": false}``) and ``cages`` as ``Cage(cells, "+", sum)`` with cells
+sorted row-major, cages sorted by their first cell. Solving is the house
+engine (``bookgen.solve.houses``) on Sudoku's houses, with every cage's
+cells made peers and the sums plugged in (``bookgen.solve.cages``).
+
+Techniques by tier (measured against Solo's Killer levels in the README):
+- easy: naked and hidden singles; a cage's last open cell (its sum less the
+  digits in it; a one-cell cage shows its digit); cage combinations: the
+  sets of different digits that make the sum (two cells making 3 are 1 and
+  2), of which only those that fit the cells' candidates survive, and digits
+  none of them use go; the 45 rule on one row, column or box (it adds up to
+  N(N+1)/2, so the cells of its crossing cages inside it, the innies, or
+  outside it, the outies, add up to what the cages lying inside leave);
+- medium: a digit every surviving combination needs, confined to one row,
+  column or box within the cage, leaves the rest of that house; locked
+  candidates, naked and hidden pairs;
+- hard: the 45 rule on unions of two or three neighbouring rows or columns,
+  or two neighbouring boxes; naked and hidden triples, X-wing, XY-wing;
+- expert: one trial on a two-candidate cell refuted by the tiers above;
+  never nested.
+
+Generation: a random full Sudoku grid, cut into random connected cages of
+different digits (smaller cages at the easier levels), then changed locally
+until the ladder grades it exactly at the target level: a cage around a cell
+the ladder can't reach is split (or, with ``givens``, that cell is given), a
+puzzle that grades too easy gets two neighbouring cages merged. Every
+change is bounded (``ATTEMPTS`` grids of ``MOVES`` changes each), and the SAT
+solver proves the result unique.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import CAP_HEIGHT, THIN, TOP_LEFT, Pen, bold_width
+from bookgen.core.symmetry import moved_cells
+from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import first_col as _first_col
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
+from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.variant import Technique
+from bookgen.solve.cages import (
+    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, house_pairs, sum_clauses, sum_combinations,
+)
+from bookgen.solve.houses import (
+    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, level_of, random_filling, solve, start,
+)
+from bookgen.variants.binarygrid import _shape_problems
+from bookgen.variants.housegrid import check_digits, digit_rows
+from bookgen.variants.kenken import CAGE_LABELS, _connected, _disconnected, _kenken_lines
+from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
+from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
+
+SIZES: tuple[int, ...] = (4, 6, 9)
+ATTEMPTS = 60          # fresh grids per puzzle
+MOVES = 40             # local changes (split, merge, give) per grid
+# Relative weights of cage sizes per level; a cage never repeats a digit.
+SIZE_MIX: dict[Level, dict[int, float]] = {
+    Level.EASY: {2: 5, 3: 3, 4: 1},
+    Level.MEDIUM: {2: 4, 3: 4, 4: 2, 5: 0.5},
+    Level.HARD: {2: 3, 3: 4, 4: 3, 5: 1},
+    Level.EXPERT: {2: 5, 3: 3, 4: 1},  # small cages, split less often before a trial finishes (~2x faster)
+}
+MAX_CAGE = {4: 3, 6: 4, 9: 6}
+# The most one-cell cages (givens in disguise) a puzzle may have, as a share of N.
+SINGLES: dict[Level, float] = {Level.EASY: 0.5, Level.MEDIUM: 0.25, Level.HARD: 0.12, Level.EXPERT: 0.12}
+GIVENS_CAP = {"few": 0.06, "normal": 0.12, "many": 0.2}  # share of the cells that may be given
+# The hardest level each size reaches reliably (measured; see tests/test_killer.py).
+MAX_LEVEL: dict[int, Level] = {4: Level.EASY, 6: Level.MEDIUM}  # 6x6 hard and expert fail a third of seeds
+# Dashed cage outlines: inset from the cell edges, dash and gap lengths, in cells.
+INSET = 0.09
+DASH, GAP = 0.07, 0.055
+CLUE_SIZE = 0.17       # cap height of the sums
+LEGEND = re.compile(r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d{1,3})\s*\+?\s*[,;]?")
+
+CAGE_TEXT: dict[str, tuple[str, str]] = {
+    "cage_last": ("Last cell of a cage", "When all but one cell of a cage are filled, its sum fixes the last one; "
+                  "a cage of one cell shows its digit."),
+    "cage_static": ("Cage combinations", "Some sums can be made only one way: two cells making 3 are 1 and 2, "
+                    "two making 17 are 8 and 9, three making 6 are 1, 2 and 3."),
+    "cage_combos": ("Combinations that fit", "List the sets of different digits that make a cage's sum, strike those "
+                    "that clash with its row, column and box, and cross out the digits no set left uses."),
+    "cage_confined": ("A digit the cage must hold", "If every set left for a cage holds a digit, and in the cage it can "
+                      "only go in one row, column or box, no other cell of that row, column or box has it."),
+    "rule45": ("The 45 rule", "A row, column or box adds up to 1+2+...+N (45 on a 9\u00d79). Subtract the cages lying inside "
+               "it: the cells of the other cages that poke in (innies), or out (outies), make up the rest."),
+    "rule45_union": ("The 45 rule on several houses", "The same over two or three neighbouring rows, columns or boxes "
+                     "together (90 or 135 on a 9\u00d79)."),
+}
+LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+_ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
+          "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
+          "x_wing", "xy_wing", "trial")
+
+
+class KillerVariant(SudokuVariant):
+    """Killer Sudoku on 4x4, 6x6 and 9x9 grids; stateless. Sudoku's rules, drawing and
+    houses, with sum cages on top."""
+
+    name = "killer"
+    aliases: tuple[str, ...] = ("killer-sudoku", "sumdoku")
+    title = "Killer Sudoku"
+    rules_text: tuple[str, ...] = (
+        "Fill the grid so that every row, every column and every bold box holds each digit "
+        "from 1 to N exactly once.",
+        "The dashed outlines mark cages. The digits of a cage are all different and add up to the "
+        "small number in its corner.",
+        "Each puzzle has exactly one solution, reachable by logic alone.",
+    )
+    techniques: tuple[Technique, ...] = tuple(
+        Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
+    sizes: tuple[int, ...] = SIZES
+    default_size = 9
+    weights = TECHNIQUE_WEIGHT
+    givens_option = True  # ``givens: few`` in a section allows some given digits
+    relabel = False       # the sums fix which digit is which
+
+    # --- rules ----------------------------------------------------------------------
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Sudoku's options (``box``, ``diagonal``) on the Killer sizes."""
+        if size not in SIZES:
+            raise ValueError(f"Killer Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
+        return super().parse_rules(raw, size)
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rule sentences for these options."""
+        lines = list(self.rules_text)
+        if rules.get("diagonal"):
+            lines.insert(1, "Killer X: both long diagonals, marked in the grid, also hold each digit once.")
+        return tuple(lines)
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably, or None."""
+        if size not in SIZES:
+            return f"Killer Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
+        top = MAX_LEVEL.get(size, Level.EXPERT)
+        if level > top:
+            return (f"a {size}\u00d7{size} Killer Sudoku is never harder than {top.key}; "
+                    "choose a larger size or an easier level")
+        return None
+
+    # --- generation -----------------------------------------------------------------
+
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
+        rules = self.parse_rules(rules, size)
+        problem = self.check_request(size, rules, level)
+        if problem:
+            raise GenerationError(problem)
+        n = size
+        options = options or {}
+        cap = round(GIVENS_CAP.get(options.get("givens", ""), 0.0) * n * n)
+        base = self._base(n, rules)
+        singles = max(1, int(SINGLES[level] * n))
+        for _ in range(ATTEMPTS):
+            sol = random_filling(base, rng, FILL_BUDGET)
+            if sol is None:
+                continue
+            cages = _tile(sol, n, level, rng)
+            given: list[int] = []
+            for _ in range(MOVES):
+                cages.sort()  # the puzzle's own order, so that grading it again agrees
+                given.sort()
+                sums = [sum(sol[i] for i in c) for c in cages]
+                verdict, res = self._judge(base, rules, cages, sums, given, sol, level)
+                if verdict == "ok":
+                    puzzle = self._puzzle(n, rules, sol, cages, given)
+                    if self.solutions(puzzle, 2) != [puzzle.solution]:
+                        raise AssertionError("ladder-solved Killer Sudoku is not unique: engine bug")
+                    return replace(puzzle, grade=self.grade_of(res, n))
+                if verdict == "easy":
+                    if not _merge(cages, sol, n, MAX_CAGE[n], rng):
+                        break
+                    continue
+                stuck = [i for i in verdict if i not in given]
+                if not stuck:
+                    break
+                i = rng.choice(stuck)
+                if len(given) < cap and rng.random() < 0.5:
+                    given.append(i)
+                elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
+                        not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
+                    if len(given) >= cap:
+                        break
+                    given.append(i)
+        raise GenerationError(
+            f"could not make {'an' if level in (Level.EASY, Level.EXPERT) else 'a'} {level.key} {n}\u00d7{n} Killer Sudoku "
+            f"in {ATTEMPTS} grids of {MOVES} changes each; try another seed, a lower level or a larger grid")
+
+    def _judge(self, base: Geometry, rules: Mapping[str, Any], cages: list[list[int]], sums: list[int],
+               given: list[int], sol: list[int], level: Level):
+        """('ok', result), ('easy', None), or the cells the ladder left open."""
+        geo = cage_geometry(base, cages)
+        extra = extra_for(base, BOXES[base.n], cages, sums)
+        givens = [(i, sol[i]) for i in given]
+        run = Run()
+        try:
+            st = start(geo, givens, extra)
+            solved = solve(st, min(level, Level.HARD), run)
+            if not solved and level == Level.EXPERT:
+                solved = solve(st, Level.EXPERT, run)  # goes on exactly as a fresh expert run would
+        except Contradiction:  # pragma: no cover - the grid itself is a solution
+            return list(range(base.n * base.n)), None
+        if solved:
+            used = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
+            res = LadderResult(True, used, run.counts, st.grid(), None)
+            return ("ok", res) if used == level else ("easy", None)
+        return [i for i in range(base.n * base.n) if not st.placed[i]], None
+
+    def _base(self, n: int, rules: Mapping[str, Any]) -> Geometry:
+        return super().geometry_of(Puzzle(self.name, n, rules, (), ()))
+
+    def _puzzle(self, n: int, rules: Mapping[str, Any], sol: Sequence[int], cages: Sequence[Sequence[int]],
+                given: Sequence[int]) -> Puzzle:
+        keep = [i in given for i in range(n * n)]
+        out = sorted((tuple(sorted(divmod(i, n) for i in c)), sum(sol[i] for i in c)) for c in cages)
+        return Puzzle(self.name, n, dict(rules), digit_rows(keep, sol, n), digit_rows(None, sol, n),
+                      cages=tuple(Cage(cells, "+", s) for cells, s in out))
+
+    # --- the house engine's hooks ---------------------------------------------------
+
+    def geometry_of(self, puzzle: Puzzle) -> Geometry:
+        """Rows, columns, boxes (and diagonals), each cage's cells peers of each other."""
+        return cage_geometry(self._base(puzzle.size, puzzle.rules), _cells(puzzle))
+
+    def extra_of(self, puzzle: Puzzle) -> Extra:
+        """The sums, for the ladder."""
+        return extra_for(self._base(puzzle.size, puzzle.rules), BOXES[puzzle.size], _cells(puzzle),
+                         [c.target for c in puzzle.cages])
+
+    def clauses_of(self, puzzle: Puzzle) -> list[list[int]]:
+        """The cages (all different, adding up) and each house's digits at most once, for the SAT solver."""
+        pairs = house_pairs(self._base(puzzle.size, puzzle.rules))
+        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages]) + [list(c) for c in pairs]
+
+    def extra_problems(self, puzzle: Puzzle) -> list[str]:
+        """Cages that are malformed, repeat a digit or don't add up."""
+        problems = _cage_problems(puzzle.cages, puzzle.size)
+        if problems:
+            return problems
+        for cage in puzzle.cages:
+            digits = [int(puzzle.answer(cell)) for cell in cage.cells]
+            where = _where(cage.cells)
+            if len(set(digits)) != len(digits):
+                problems.append(f"cage at {where} repeats a digit")
+            if sum(digits) != cage.target:
+                problems.append(f"cage at {where} should add up to {cage.target} but makes {sum(digits)}")
+        return problems
+
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions by the exact SAT solver (none when the cages are malformed)."""
+        if _cage_problems(puzzle.cages, puzzle.size):
+            return []
+        return super().solutions(puzzle, limit)
+
+    def grade(self, puzzle: Puzzle) -> Grade:
+        """Hardest technique the ladder needed (EXPERT, unsolved, for malformed cages)."""
+        if _cage_problems(puzzle.cages, puzzle.size):
+            return Grade(Level.EXPERT, 3.0, {}, False)
+        return super().grade(puzzle)
+
+    def fingerprint_clues(self, puzzle: Puzzle, move) -> str:
+        """The cages (cells after ``move``, and sums)."""
+        return repr(sorted((moved_cells(cage.cells, move), cage.target) for cage in puzzle.cages))
+
+    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+        """The sums' font size in cells: the smallest type in these grids."""
+        return CLUE_SIZE / CAP_HEIGHT
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Sudoku's grid (thin cell lines, bold boxes and frame, digits) with dashed cages
+        inset inside the cells and each sum on a white patch in its cage's top-left cell."""
+        super().draw(pen, puzzle, solved)
+        draw_cages(pen, puzzle.size, puzzle.cages)
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """Sudoku's ``rules`` and ``cages``: ``[{"cells": [[r, c], ...], "op": "+", "target": 23}, ...]``."""
+        out = super().to_json(puzzle)
+        out["cages"] = [{"cells": [list(cell) for cell in c.cells], "op": "+", "target": c.target}
+                        for c in puzzle.cages]
+        return out
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
+        size = data.get("size")
+        if type(size) is not int or size not in SIZES:
+            raise ValueError(f"size must be one of {', '.join(map(str, SIZES))}, got {size!r}")
+        puzzle = super().from_json(data)
+        raw = data.get("cages")
+        if not isinstance(raw, list) or not raw:
+            raise ValueError("Killer Sudoku 'cages' must be a non-empty list")
+        cages = []
+        for k, entry in enumerate(raw):
+            if not isinstance(entry, Mapping) or set(entry) - {"cells", "op", "target"}:
+                raise ValueError(f"cage {k + 1} must be an object with cells, op and target")
+            cells = entry.get("cells")
+            if not isinstance(cells, list) or not cells or not all(
+                    isinstance(c, list) and len(c) == 2 and all(type(x) is int and 0 <= x < size for x in c)
+                    for c in cells):
+                raise ValueError(f"cage {k + 1}: 'cells' must be a non-empty list of [row, col] within 0..{size - 1}")
+            if entry.get("op", "+") != "+":
+                raise ValueError(f"cage {k + 1}: a Killer cage's op is '+', not {entry.get('op')!r}")
+            target = entry.get("target")
+            if type(target) is not int or not 1 <= target <= 45:
+                raise ValueError(f"cage {k + 1}: target must be a whole number from 1 to 45, not {target!r}")
+            cages.append(Cage(tuple(sorted((r, c) for r, c in cells)), "+", target))
+        problems = _cage_problems(cages, size)
+        if problems:
+            raise ValueError(problems[0])
+        return replace(puzzle, cages=tuple(cages))
+
+    # --- text (``bookgen solve``) ------------------------------------------------------
+
+    def sniff_text(self, text: str) -> int:
+        """Never guessed: a legend of sums looks like a KenKen without operations, so a Killer
+        Sudoku file starts with a ``killer`` line."""
+        return 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """A grid of cage labels, optionally a grid of givens (digits and ``.``) of the same size,
+        then a legend of ``label: sum`` entries."""
+        grid = [ln for ln in lines if ":" not in ln.text]
+        legend = [ln for ln in lines if ":" in ln.text]
+        if not grid:
+            raise PuzzleTextError(file, lines[0].number, None, "no grid of cage labels before the legend")
+        if legend and any(ln.number > legend[0].number for ln in grid):
+            ln = next(ln for ln in grid if ln.number > legend[0].number)
+            raise PuzzleTextError(file, ln.number, _first_col(ln.text), "grid rows must come before the legend (label: sum)")
+        rows = [[ch for ch in ln.text if not ch.isspace()] for ln in grid]
+        n = len(rows[0])
+        label_lines, given_lines = grid, []
+        if len(grid) == 2 * n:
+            label_lines, given_lines = grid[:n], grid[n:]
+        labels = [[ch for ch in ln.text if not ch.isspace()] for ln in label_lines]
+        for ln in label_lines:
+            for k, ch in enumerate(ln.text):
+                if not ch.isspace() and ch not in CAGE_LABELS:
+                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the cage grid holds "
+                                          "one label (a letter or digit) per cell, the same for every cell of a cage")
+        n = _square(labels, label_lines, SIZES, self.title, file)
+        givens = [[EMPTY] * n for _ in range(n)]
+        if given_lines:
+            for r, ln in enumerate(given_lines):
+                row = []
+                for k, ch in enumerate(ln.text):
+                    if ch.isspace() or ch == "|":
+                        continue
+                    if ch not in ".0123456789":
+                        raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens "
+                                              "holds digits, or . for an empty cell")
+                    row.append(EMPTY if ch in ".0" else ch)
+                givens[r] = row
+            _square(givens, given_lines, (n,), "the grid of givens", file)
+            check_digits(givens, given_lines, n, self.title, PuzzleTextError, file)
+        where: dict[str, list[tuple[Cell, int, int]]] = {}
+        for r, ln in enumerate(label_lines):
+            c = 0
+            for k, ch in enumerate(ln.text):
+                if not ch.isspace():
+                    where.setdefault(ch, []).append(((r, c), ln.number, k + 1))
+                    c += 1
+        sums: dict[str, int] = {}
+        for ln in legend:
+            pos = 0
+            while pos < len(ln.text):
+                m = LEGEND.match(ln.text, pos)
+                if not m or m.end() == pos:
+                    raise PuzzleTextError(file, ln.number, pos + _first_col(ln.text[pos:]),
+                                          "expected 'label: sum' such as 'a: 12' or 'b: 23'")
+                label, col = m.group("label"), m.start("label") + 1
+                if label in sums:
+                    raise PuzzleTextError(file, ln.number, col, f"cage {label!r} has two sums")
+                if label not in where:
+                    raise PuzzleTextError(file, ln.number, col, f"cage {label!r} is not in the grid")
+                cells = sorted(cell for cell, _, _ in where[label])
+                target = int(m.group("target"))
+                stray = _disconnected(cells)
+                if stray is not None:
+                    _, line_no, c = next(s for s in where[label] if s[0] == stray)
+                    raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does not "
+                                          "touch the rest of the cage (give a separate cage its own label)")
+                if len(cells) > n:
+                    raise PuzzleTextError(file, ln.number, col, f"cage {label!r} has {len(cells)} cells, but its "
+                                          f"digits must all differ and there are only {n}")
+                if not sum_combinations(len(cells), target, n):
+                    raise PuzzleTextError(file, ln.number, col, f"cage {label!r}: {len(cells)} different digits "
+                                          f"from 1 to {n} can't add up to {target}")
+                sums[label] = target
+                pos = m.end()
+        for label in sorted(where, key=lambda x: (where[x][0][1], where[x][0][2])):
+            if label not in sums:
+                _, line_no, col = where[label][0]
+                raise PuzzleTextError(file, line_no, col, f"cage {label!r} has no sum; add '{label}: SUM' to the legend")
+        cages = sorted((Cage(tuple(sorted(c for c, _, _ in where[lb])), "+", s) for lb, s in sums.items()),
+                       key=lambda cage: cage.cells)
+        rules = _rules(self, options, n, header, file)
+        blank = tuple(EMPTY * n for _ in range(n))
+        return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, cages=tuple(cages))
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        n = puzzle.size
+        if len(puzzle.cages) > len(CAGE_LABELS):
+            raise ValueError(f"a text Killer Sudoku has at most {len(CAGE_LABELS)} cages")
+        label = {cell: CAGE_LABELS[k] for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
+        out = [self.name + (" diagonal=true" if puzzle.rules.get("diagonal") else "")]
+        out += [" ".join(label[(r, c)] for c in range(n)) for r in range(n)]
+        if any(ch != EMPTY for row in puzzle.givens for ch in row):
+            out += [" ".join(row) for row in puzzle.givens]
+        legend = [f"{CAGE_LABELS[k]}: {cage.target}" for k, cage in enumerate(puzzle.cages)]
+        out += ["   ".join(legend[k:k + 6]) for k in range(0, len(legend), 6)]
+        return "\n".join(out) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """KenKen's boxed grid: cage walls as ``|`` and ``---``, each sum in its cage's first cell."""
+        return _kenken_lines(replace(puzzle, rules={"show_ops": False}), rows, ascii)
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """``29 cages`` (and ``3 givens`` when there are any)."""
+        parts = [f"{len(puzzle.cages)} cages"]
+        given = sum(ch != EMPTY for row in puzzle.givens for ch in row)
+        if given:
+            parts.append(f"{given} givens")
+        return parts
+
+
+def _cells(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    n = puzzle.size
+    return [tuple(r * n + c for r, c in cage.cells) for cage in puzzle.cages]
+
+
+def _where(cells: Sequence[Cell]) -> str:
+    return ",".join(f"({r + 1},{c + 1})" for r, c in cells)
+
+
+def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
+    """Why the cages are not a partition into connected cages with sums they can make ([] when fine)."""
+    errs = []
+    seen: set[Cell] = set()
+    for cage in cages:
+        where = _where(cage.cells)
+        for cell in cage.cells:
+            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
+                errs.append(f"cage at {where} has a cell outside the grid")
+            elif cell in seen:
+                errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
+            seen.add(cell)
+        if not _connected(cage.cells):
+            errs.append(f"cage at {where} is not connected")
+        if len(cage.cells) > n or not sum_combinations(len(cage.cells), cage.target, n):
+            errs.append(f"cage at {where}: {len(cage.cells)} different digits can't add up to {cage.target}")
+    if len(seen) < n * n:
+        errs.append(f"cages miss {n * n - len(seen)} cell(s)")
+    return errs
+
+
+# --- generation helpers ------------------------------------------------------------
+
+def _neighbours(i: int, n: int) -> list[int]:
+    r, c = divmod(i, n)
+    return [rr * n + cc for rr, cc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if 0 <= rr < n and 0 <= cc < n]
+
+
+def _tile(sol: Sequence[int], n: int, level: Level, rng: random.Random) -> list[list[int]]:
+    """Random connected cages of different digits, sizes drawn from the level's mix."""
+    mix = {s: w for s, w in SIZE_MIX[level].items() if s <= MAX_CAGE[n]}
+    sizes, weights = list(mix), list(mix.values())
+    owner = [-1] * (n * n)
+    cages: list[list[int]] = []
+    order = list(range(n * n))
+    rng.shuffle(order)
+    for i in order:
+        if owner[i] >= 0:
+            continue
+        want = rng.choices(sizes, weights=weights)[0]
+        cage, digits = [i], 1 << sol[i]
+        owner[i] = len(cages)
+        while len(cage) < want:
+            frontier = sorted({j for x in cage for j in _neighbours(x, n) if owner[j] < 0 and not digits >> sol[j] & 1})
+            if not frontier:
+                break
+            j = rng.choice(frontier)
+            cage.append(j)
+            owner[j] = len(cages)
+            digits |= 1 << sol[j]
+        cages.append(cage)
+    # Cells left alone join a neighbouring cage where they can (a few singles stay at easy).
+    for k, cage in enumerate(cages):
+        if len(cage) != 1:
+            continue
+        i = cage[0]
+        nbs = sorted({owner[j] for j in _neighbours(i, n)} - {k})
+        rng.shuffle(nbs)
+        for j in nbs:
+            other = cages[j]
+            if 0 < len(other) < MAX_CAGE[n] and all(sol[x] != sol[i] for x in other):
+                other.append(i)
+                owner[i] = j
+                cages[k] = []
+                break
+    return [sorted(c) for c in cages if c]
+
+
+def _merge(cages: list[list[int]], sol: Sequence[int], n: int, biggest: int, rng: random.Random) -> bool:
+    """Join two neighbouring cages whose digits differ (a puzzle that grades too easy)."""
+    owner = {i: k for k, c in enumerate(cages) for i in c}
+    order = list(range(len(cages)))
+    rng.shuffle(order)
+    for k in order:
+        digits = {sol[i] for i in cages[k]}
+        nbs = sorted({owner[j] for i in cages[k] for j in _neighbours(i, n)} - {k})
+        rng.shuffle(nbs)
+        for j in nbs:
+            if len(cages[k]) + len(cages[j]) <= biggest and not digits & {sol[i] for i in cages[j]}:
+                cages[k] = sorted(cages[k] + cages[j])
+                del cages[j]
+                return True
+    return False
+
+
+def _split(cages: list[list[int]], cell: int, n: int, rng: random.Random, single: bool) -> bool:
+    """Cut the cage holding ``cell`` in two connected parts (a puzzle the ladder can't finish);
+    one of them may be a single cell only when ``single``."""
+    k = next(k for k, c in enumerate(cages) if cell in c)
+    cage = cages[k]
+    low = 1 if single else 2
+    if len(cage) < 2 * low:
+        return False
+    for _ in range(8):
+        size = rng.randint(low, len(cage) - low)
+        part = [cell]
+        while len(part) < size:
+            frontier = sorted({j for x in part for j in _neighbours(x, n) if j in cage and j not in part})
+            if not frontier:
+                break
+            part.append(rng.choice(frontier))
+        rest = [i for i in cage if i not in part]
+        if rest and _connected([divmod(i, n) for i in rest]):
+            cages[k] = sorted(part)
+            cages.append(sorted(rest))
+            return True
+    return False
+
+
+def _recut(cages: list[list[int]], cell: int, sol: Sequence[int], n: int, biggest: int,
+           rng: random.Random) -> bool:
+    """Join the cage holding ``cell`` with a neighbouring one and cut the union anew into two
+    connected cages of two or more cells with different digits (new sums, no single cells)."""
+    k = next(k for k, c in enumerate(cages) if cell in c)
+    owner = {i: j for j, c in enumerate(cages) for i in c}
+    nbs = sorted({owner[j] for i in cages[k] for j in _neighbours(i, n)} - {k})
+    rng.shuffle(nbs)
+    for j in nbs[:3]:
+        union = cages[k] + cages[j]
+        before = {tuple(sorted(cages[k])), tuple(sorted(cages[j]))}
+        trial = [union]
+        if _split(trial, cell, n, rng, False) and {tuple(c) for c in trial} != before and \
+                all(len(c) <= biggest and len({sol[i] for i in c}) == len(c) for c in trial):
+            for x in sorted((k, j), reverse=True):
+                del cages[x]
+            cages.extend(trial)
+            return True
+    return False
+
+
+# --- drawing -----------------------------------------------------------------------
+
+def cage_outline(n: int, cages: Sequence[Cage], inset: float = INSET) -> list[tuple[float, float, float, float]]:
+    """The cages' outlines inset within their cells, as straight runs (x1, y1, x2, y2) in grid units.
+
+    Each cell side on a cage's border gives a stretch ``inset`` inside the cell;
+    it reaches into the neighbouring cell of the same cage, to the inset line of
+    an inner corner, so the runs of one cage join into a closed outline.
+    """
+    owner = {cell: k for k, cage in enumerate(cages) for cell in cage.cells}
+
+    def same(a: Cell, b: Cell) -> bool:
+        return b in owner and owner[b] == owner.get(a)
+
+    d = inset
+    horizontal: dict[float, list[tuple[float, float]]] = {}
+    vertical: dict[float, list[tuple[float, float]]] = {}
+    for (r, c) in owner:
+        for side in ("top", "bottom", "left", "right"):
+            if side in ("top", "bottom"):
+                dr = -1 if side == "top" else 1
+                if same((r, c), (r + dr, c)):
+                    continue
+                y = r + d if side == "top" else r + 1 - d
+                x1 = c + d if not same((r, c), (r, c - 1)) else (c - d if same((r, c), (r + dr, c - 1)) else c)
+                x2 = c + 1 - d if not same((r, c), (r, c + 1)) else (c + 1 + d if same((r, c), (r + dr, c + 1)) else c + 1)
+                horizontal.setdefault(round(y, 6), []).append((x1, x2))
+            else:
+                dc = -1 if side == "left" else 1
+                if same((r, c), (r, c + dc)):
+                    continue
+                x = c + d if side == "left" else c + 1 - d
+                y1 = r + d if not same((r, c), (r - 1, c)) else (r - d if same((r, c), (r - 1, c + dc)) else r)
+                y2 = r + 1 - d if not same((r, c), (r + 1, c)) else (r + 1 + d if same((r, c), (r + 1, c + dc)) else r + 1)
+                vertical.setdefault(round(x, 6), []).append((y1, y2))
+    out = []
+    for y, spans in sorted(horizontal.items()):
+        for a, b in _join(spans):
+            out.append((a, y, b, y))
+    for x, spans in sorted(vertical.items()):
+        for a, b in _join(spans):
+            out.append((x, a, x, b))
+    return out
+
+
+def _join(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Touching stretches on one line merged into runs, so dashes run on evenly."""
+    out: list[list[float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 1e-9:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def _dashes(pen: Pen, x1: float, y1: float, x2: float, y2: float) -> None:
+    length = abs(x2 - x1) + abs(y2 - y1)
+    count = max(1, round((length + GAP) / (DASH + GAP)))
+    dash = length / (count * (DASH + GAP) - GAP) * DASH  # stretched so both ends are dashes
+    gap = dash * GAP / DASH
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    t = 0.0
+    for _ in range(count):
+        e = min(length, t + dash)
+        pen.line(x1 + ux * t, y1 + uy * t, x1 + ux * e, y1 + uy * e, THIN)
+        t = e + gap
+
+
+def draw_cages(pen: Pen, n: int, cages: Sequence[Cage]) -> None:
+    """Dashed cage outlines inset within the cells; each sum on a white patch (so no dash
+    runs through it) in the top-left cell of its cage."""
+    for x1, y1, x2, y2 in cage_outline(n, cages):
+        _dashes(pen, x1, y1, x2, y2)
+    for cage in cages:
+        r, c = min(cage.cells)
+        text = str(cage.target)
+        w = bold_width(text) * CLUE_SIZE / CAP_HEIGHT + 0.06  # clear of the grid lines either side
+        pen.rect(c + 0.04, r + 0.04, w, CLUE_SIZE + 0.08, fill=1.0, stroke=None)
+        pen.text(c + 0.07, r + 0.08, text, CLUE_SIZE, bold=True, anchor=TOP_LEFT)
+
+
+KILLER = KillerVariant()
