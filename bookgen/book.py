@@ -585,7 +585,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         entries = entries_for(book, puzzles)
         im = book.imprint
         cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
-                      im.edition, im.show_seed, book.names)
+                      im.edition, im.show_seed, book.names, book.language)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
         shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints
@@ -594,7 +594,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
             layout = plan_book(shape)
         else:
             examples = _examples(book)
-            shape, layout = plan_with_rules(shape, examples, entries)
+            shape, layout = plan_with_rules(shape, examples, entries, book.language)
             # walkthroughs can make a book longer than the config check guessed, and its gutter wider
             problems = fit_problems(shape, layout.gutter)
             if problems:

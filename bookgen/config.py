@@ -22,6 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
+from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
 from bookgen.layout.geometry import (
     GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
     content_size, fit_problems, page_count, parse_length, reminder_width, rule_reminder, trim_for,
@@ -293,6 +294,7 @@ class BookModel(_Strict):
     large_print: bool = False
     imprint: dict[str, Any] | None = None
     names: dict[str, Any] | None = None
+    language: str = DEFAULT_LANGUAGE
     sections: list[dict[str, Any]] = Field(min_length=1)
     exclude: str | list[str] | None = None
     replace: list[int] | None = None
@@ -397,10 +399,11 @@ class Book:
     cover: CoverSpec | None = None
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
+    language: str = DEFAULT_LANGUAGE  # the catalog every printed word comes from
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under in this book."""
-        return dict(self.names).get(variant) or get_variant(variant).title
+        return dict(self.names).get(variant) or translation(self.language)(get_variant(variant).title)
 
     def with_seed(self, seed: int) -> "Book":
         """The same book with another seed."""
@@ -410,7 +413,7 @@ class Book:
     def shape(self) -> BookShape:
         """What layout needs to paginate the book before any puzzle exists."""
         return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
-                          self.sections, self.name_of)
+                          self.sections, self.name_of, translation(self.language))
 
 
 def type_scale(section: Section) -> float:
@@ -420,7 +423,7 @@ def type_scale(section: Section) -> float:
 
 
 def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large_print: bool,
-               sections: tuple[Section, ...], name_of=None) -> BookShape:
+               sections: tuple[Section, ...], name_of=None, t=str) -> BookShape:
     """The page shape of a book: page spec, type scale and each section's grid sizes."""
     worksheet = layout == "worksheet"
     spec = PageSpec(trim, bleed, mirrored=not worksheet)
@@ -429,7 +432,7 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
         name_of = name_of or (lambda v: get_variant(v).title)
         width = reminder_width(spec, style)
         lines = max(len(break_lines(rule_reminder(name_of(s.variant),
-                                                  get_variant(s.variant).rules_for(dict(s.rules))),
+                                                  get_variant(s.variant).rules_for(dict(s.rules)), t),
                                     style.small, width))
                     for s in sections)
         style = replace(style, reminder_lines=max(REMINDER_LINES, lines))
@@ -463,7 +466,7 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "imprint", "names", "sections", "exclude", "replace", "versions", "cover"),
+         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
     ("difficulty",): ("from", "to"),
@@ -538,6 +541,11 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     trim = None if model is None else _parse_page(model, report)
     imprint = _parse_imprint(model.imprint if model else None, report)
     names = _parse_names(model.names if model else None, report)
+    language = DEFAULT_LANGUAGE
+    if model is not None and language_problem(model.language):
+        report(("language",), language_problem(model.language))
+    elif model is not None:
+        language = model.language
     if model is not None and seed_problem(model.seed):
         report(("seed",), seed_problem(model.seed))
         model = None
@@ -562,7 +570,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                 section_model = SectionModel.model_validate({k: v for k, v in raw.items() if k not in bad})
             except ValidationError:
                 continue
-        section = _parse_section(s_index, section_model, report, frozenset(bad), dict(names))
+        section = _parse_section(s_index, section_model, report, frozenset(bad), dict(names), language)
         if section is not None:
             sections.append(section)
     if model is not None and model.layout == "worksheet":
@@ -578,7 +586,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
                     model.seed, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
-                    imprint=imprint, names=names, **extras)
+                    imprint=imprint, names=names, language=model.language, **extras)
         _check_fit(book, raw_sections, report)
         _check_pages(book, report)
         _check_texts(book, report)
@@ -812,16 +820,17 @@ def _check_texts(book: Book, report) -> None:
     """Every config text the book prints: drawable by its fonts, and fitting where it goes."""
     style, width = book.shape.style, printed_width(book)
     worksheet = book.layout == "worksheet"
-    fields = [(("title",), "title", book.title, title_rooms(style, width, worksheet)),
+    t = translation(book.language)
+    fields = [(("title",), "title", book.title, title_rooms(style, width, worksheet, t)),
               (("subtitle",), "subtitle", book.subtitle, [subtitle_room(style, width)]),
               (("author",), "author", book.author, [author_room(style, width)])]
     for section in book.sections:
         fields.append((("sections", section.index, "title"), "section title", section.title,
-                       section_rooms(style, width, section.explain and not worksheet)))
+                       section_rooms(style, width, section.explain and not worksheet, t)))
     im = book.imprint
     fields += [(("imprint", key), key, getattr(im, key), []) for key in ("publisher", "edition", "isbn")]
     for variant, text in book.names:  # a printed name heads how-to pages and contents rows
-        fields.append((("names", variant), "name", text, section_rooms(style, width, False)))
+        fields.append((("names", variant), "name", text, section_rooms(style, width, False, t)))
     for path, what, text, rooms in fields:
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
@@ -836,11 +845,13 @@ def _check_texts(book: Book, report) -> None:
 
 
 def _headings(book: Book) -> list[str]:
-    """The page headings a book prints besides its config texts."""
-    names = dict.fromkeys(get_variant(s.variant).title for s in book.sections)
-    headings = ["Contents", "Answers"] + [h for name in names for h in (f"How to play {name}", f"{name} techniques")]
+    """The page headings a book prints besides its config texts, in its language."""
+    t = translation(book.language)
+    names = dict.fromkeys(t(get_variant(s.variant).title) for s in book.sections)
+    headings = [t("Contents"), t("Answers")] + [h.format(name=name) for name in names
+                                                for h in (t("How to play {name}"), t("{name} techniques"))]
     if any(s.explain for s in book.sections):
-        headings.append(walkthrough_title(sum(s.count for s in book.sections)))
+        headings.append(walkthrough_title(sum(s.count for s in book.sections), t))
     return headings
 
 
@@ -912,8 +923,9 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
 
 
 def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset(),
-                   names: dict[str, str] | None = None) -> Section | None:
-    """A ``Section``, or None after reporting its problems; ``bad`` fields were reported already."""
+                   names: dict[str, str] | None = None, language: str = DEFAULT_LANGUAGE) -> Section | None:
+    """A ``Section``, or None after reporting its problems; ``bad`` fields were reported already.
+    A section without a title is headed by its variant's name in the book's ``language``."""
     base: Path_ = ("sections", s_index)
     ok = not bad
     count = raw.count
@@ -984,7 +996,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         options["givens"] = raw.givens
     if not ok:
         return None
-    title = printed(raw.title) or (names or {}).get(variant.name) or variant.title
+    title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
                    raw.explain, raw.new_page)

@@ -89,7 +89,7 @@ def plan_report(book: Book, workers: int) -> str:
     if worksheet:
         layout = plan_book(shape)  # one version's pages: every version has the same
     else:
-        shape, layout = plan_with_rules(shape, examples, _walked(book, shape))
+        shape, layout = plan_with_rules(shape, examples, _walked(book, shape), book.language)
     trim = book.trim
     lines = [TEXT["head"].format(title=book.title, source=book.source,
                                  trim=f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from bookgen.core.i18n import N_
+
 
 class Level(IntEnum):
     """A difficulty level; the integer order is the order of hardness."""
@@ -25,8 +27,8 @@ class Level(IntEnum):
 
     @property
     def label(self) -> str:
-        """The name printed in the book (``Easy`` ...)."""
-        return self.name.capitalize()
+        """The name printed in the book (``Easy`` ...), an English message id to translate."""
+        return LABELS[self]
 
     @property
     def marker(self) -> int:
@@ -45,4 +47,6 @@ class Level(IntEnum):
 
 
 LEVELS: tuple[Level, ...] = tuple(Level)
+LABELS: dict[Level, str] = {Level.EASY: N_("Easy"), Level.MEDIUM: N_("Medium"), Level.HARD: N_("Hard"),
+                            Level.EXPERT: N_("Expert")}
 LEVEL_KEYS: tuple[str, ...] = tuple(level.key for level in LEVELS)

@@ -24,7 +24,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
+from bookgen.core.i18n import N_
 from bookgen.core.types import Puzzle
+from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE
+from bookgen.i18n import translation, translator
 from bookgen.layout.fonts import ASCENT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim
 from bookgen.layout.pen import CanvasPen
@@ -46,17 +49,15 @@ MIN_ART = 0.75 * INCH  # a smaller front grid is left out
 ART_LINE = 0.025  # the front art's thin line, as a share of its cell
 DEFAULT_COLOUR = (0.14, 0.28, 0.42)  # a dark slate blue: white type reads on it, it prints in grey
 
-# Every printed word of this module, in one place (for translation later).
+# Every printed word of this module, in one place: English message ids, translated
+# into the book's language where they are printed.
 TEXT = {
-    "inside": "Inside this book",
-    "puzzles": "{count} {title} puzzles, {levels}",
-    "levels_one": "{lo}",
-    "levels_span": "{lo} to {hi}",
-    "rules": "How-to-play pages with worked examples",
-    "answers": "Answers to every puzzle",
-    "unique": "Every puzzle has exactly one solution, reached by logic alone",
+    "inside": N_("Inside this book"),
+    "rules": N_("How-to-play pages with worked examples"),
+    "answers": N_("Answers to every puzzle"),
+    "unique": N_("Every puzzle has exactly one solution, reached by logic alone"),
     "spine": "{title}  \u00b7  {author}",
-    "subject": "Cover",
+    "subject": N_("Cover"),
     "too_long": "the cover blurb takes {lines} lines on the back cover, where {fit} fit above the "
                 "barcode; shorten it to about {chars} characters",
 }
@@ -140,6 +141,7 @@ class CoverContent:
     inside: tuple[str, ...]
     art: Puzzle | None
     colour: tuple[float, float, float]
+    language: str = DEFAULT_LANGUAGE  # the words above are already in it; the heading follows it
 
 
 def cover_content(book, entries) -> CoverContent:
@@ -151,19 +153,22 @@ def cover_content(book, entries) -> CoverContent:
             art = entries[spec.sample - 1].puzzle
         else:
             art = max(entries, key=lambda e: (e.puzzle.size, -e.number)).puzzle
+    catalog = translator(book.language)
+    t = translation(book.language)
     lines = []
     start = 0
     for section in book.sections:
         levels = [e.puzzle.grade.level for e in entries[start:start + section.count] if e.puzzle.grade]
         start += section.count
-        lo, hi = min(levels), max(levels)
-        span = (TEXT["levels_one"] if lo == hi else TEXT["levels_span"]).format(lo=lo.key, hi=hi.key)
+        lo, hi = (t(level.label).lower() for level in (min(levels), max(levels)))
+        span = lo if lo == hi else t("{low} to {high}").format(low=lo, high=hi)
         sizes = sorted(set(section.sizes))
-        title = f"{get_variant(section.variant).title} " + ", ".join(f"{n}\u00d7{n}" for n in sizes)
-        lines.append(TEXT["puzzles"].format(count=section.count, title=title, levels=span))
-    lines += [TEXT["rules"], TEXT["answers"], TEXT["unique"]]
+        title = book.name_of(section.variant) + " " + ", ".join(f"{n}\u00d7{n}" for n in sizes)
+        lines.append(catalog.ngettext("{count} {title} puzzle, {levels}", "{count} {title} puzzles, {levels}",
+                                      section.count).format(count=section.count, title=title, levels=span))
+    lines += [t(TEXT["rules"]), t(TEXT["answers"]), t(TEXT["unique"])]
     return CoverContent(book.title, book.subtitle, book.author, spec.blurb, tuple(lines), art,
-                        spec.colour or DEFAULT_COLOUR)
+                        spec.colour or DEFAULT_COLOUR, book.language)
 
 
 @dataclass
@@ -405,7 +410,7 @@ def _back(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: flo
     y -= body * 0.8
     small = body * SMALL_SHARE
     if y - small * DESCENT > barcode_top:
-        sheet.text(x0, y, TEXT["inside"], body, bold=True)
+        sheet.text(x0, y, translation(content.language)(TEXT["inside"]), body, bold=True)
         y -= small * 1.6
     for item in content.inside:
         for k, line in enumerate(_wrap(item, small, width - small * 1.2)):
@@ -433,10 +438,11 @@ def render_cover(path: Path, geo: CoverGeometry, content: CoverContent, canvas_f
     register_fonts()
     w, h = geo.size
     canvas = canvas_factory(str(path), pagesize=(w, h), invariant=1, initialFontName=FONT, pageCompression=1)
-    canvas.setTitle(f"{content.title}: {TEXT['subject'].lower()}")
+    subject = translation(content.language)(TEXT["subject"])
+    canvas.setTitle(f"{content.title}: {subject.lower()}")
     canvas.setAuthor(content.author or "bookgen")
     canvas.setCreator(f"bookgen {__version__}")
-    canvas.setSubject(TEXT["subject"])
+    canvas.setSubject(subject)
     sheet = Sheet(canvas)
     draw_cover(sheet, geo, content)
     canvas.setTrimBox(list(geo.trim_box))

@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Sequence
 
+from bookgen.core.i18n import N_
 from bookgen.core.pen import CAP_HEIGHT
 
 INCH = 72.0
@@ -253,9 +254,11 @@ def worksheet_top(style: Style) -> float:
 REMINDER_LINES = 3  # the reminder's room when its text is shorter
 
 
-def rule_reminder(name: str, rules: Sequence[str]) -> str:
-    """A worksheet's rule reminder: the variant's printed name and its rules, less the closing line."""
-    return f"{name} rules: " + " ".join(rules[:-1] if len(rules) > 2 else rules)
+def rule_reminder(name: str, rules: Sequence[str], t=str) -> str:
+    """A worksheet's rule reminder: the variant's printed name and its rules, less the closing
+    line, in the book's language (``t`` translates)."""
+    text = " ".join(t(rule) for rule in (rules[:-1] if len(rules) > 2 else rules))
+    return t("{name} rules: {text}").format(name=name, text=text)
 
 
 def reminder_width(spec: "PageSpec", style: Style) -> float:
@@ -604,7 +607,7 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
         # the key is paid for in every copy: tighter cells (never below the floor) until
         # it takes at most KEY_SHARE of the book
         for largest in (None, low * 1.25, low * 1.1, low):
-            key = key_pages(sizes, width, height, shape.style, "Answers", largest)
+            key = key_pages(sizes, width, height, shape.style, N_("Answers"), largest)
             if len(key) <= KEY_SHARE * (len(pages) + len(key)):
                 break
         pages += key
@@ -659,7 +662,7 @@ def plan_answers(shape: BookShape) -> Plan:
     """The teacher's separate answer-key document for a worksheet packet."""
     width, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
     sizes = [size for s in shape.sections for size in s.sizes]
-    pages = key_pages(sizes, width, height, shape.style, "Answer key")
+    pages = key_pages(sizes, width, height, shape.style, N_("Answer key"))
     answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items}
     return Plan(tuple(pages), shape.spec.margin, answer_pages=answers)
 

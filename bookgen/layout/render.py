@@ -20,7 +20,9 @@ from reportlab.pdfgen.canvas import Canvas
 from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.pen import CENTER, RecordingPen
+from bookgen.core.i18n import N_
 from bookgen.core.types import Puzzle
+from bookgen.i18n import DEFAULT, translation, translator
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
@@ -29,9 +31,9 @@ from bookgen.layout.geometry import (
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.layout.textfit import (
-    author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
+    answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
-from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, sentence, walkthrough_title
+from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, step_text, walkthrough_title
 from bookgen.variants.registry import get_variant
 
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
@@ -66,27 +68,30 @@ class Cover:
     edition: str | None = None
     show_seed: bool = True
     names: tuple[tuple[str, str], ...] = ()  # variant -> the name this book prints
+    language: str = DEFAULT
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under."""
-        return dict(self.names).get(variant) or get_variant(variant).title
+        return dict(self.names).get(variant) or translation(self.language)(get_variant(variant).title)
 
 
 class Document:
     """A canvas that knows the page spec: boxes, safe area, header, folio."""
 
     def __init__(self, path: Path | BytesIO, cover: Cover, spec: PageSpec, style: Style, gutter: float,
-                 subject: str = "Puzzle book"):
+                 subject: str = N_("Puzzle book")):
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
         self.cover = cover
+        self.t = translation(cover.language)  # every printed word goes through t or nt
+        self.nt = translator(cover.language).ngettext
         with plain_environment():  # SOURCE_DATE_EPOCH would stamp a date into the file
             self.canvas = Canvas(str(path) if isinstance(path, Path) else path, pagesize=spec.media,
                                  invariant=1, initialFontName=FONT, pageCompression=1)
         self.canvas.setTitle(cover.title)
         self.canvas.setAuthor(cover.author or "bookgen")
         self.canvas.setCreator(f"bookgen {__version__}")
-        self.canvas.setSubject(subject)
+        self.canvas.setSubject(self.t(subject))
         self.page = 1
 
     @property
@@ -211,7 +216,7 @@ def default_rules(section) -> bool:
     return variant.rules_for(variant.parse_rules({}, section.sizes[0])) == variant.rules_for(dict(section.rules))
 
 
-def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
+def running_header(shape: BookShape, plan: Plan, page: PagePlan, t=str) -> str:
     """The titles of the sections on a puzzle page; a section whose rules are not its
     variant's defaults says where they are ("Addition only (rules: page 5)")."""
     starts = [shape.first_item(s) for s in range(len(shape.sections))]
@@ -219,7 +224,8 @@ def running_header(shape: BookShape, plan: Plan, page: PagePlan) -> str:
     parts = []
     for s in sections:
         sec = shape.sections[s]
-        where = "" if default_rules(sec) else f" (rules: page {plan.first_page('rules', shape.rule_set_of(s))})"
+        where = "" if default_rules(sec) else t(" (rules: page {page})").format(
+            page=plan.first_page('rules', shape.rule_set_of(s)))
         parts.append(sec.title + where)
     return " \u00b7 ".join(dict.fromkeys(parts))
 
@@ -231,13 +237,13 @@ def _marker_width(box: float) -> float:
 def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) -> None:
     """'Puzzle 12' on the left, the level in words and as a 1-4 marker on the right."""
     st = doc.style
-    doc.text(x, y, f"Puzzle {entry.number}", st.label, bold=True)
+    doc.text(x, y, doc.t("Puzzle {number}").format(number=entry.number), st.label, bold=True)
     p = entry.puzzle
     level = p.grade.level if p.grade else Level.EASY
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, level, box)
-    doc.text(x + width - mw - box * 0.9, y, level.label, st.small, grey=0.2, align="right")
+    doc.text(x + width - mw - box * 0.9, y, doc.t(level.label), st.small, grey=0.2, align="right")
 
 
 # ----- front matter -------------------------------------------------------------------
@@ -265,26 +271,38 @@ def title_page(doc: Document, cover: Cover) -> None:
     doc.finish(folio=False)
 
 
+def decimal(x: float, t=str) -> str:
+    """A number as the book's language writes it (8.5, 8,5), in its shortest form."""
+    whole, _, fraction = f"{x:g}".partition(".")
+    return t("{integer}.{fraction}").format(integer=whole, fraction=fraction) if fraction else whole
+
+
 def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: int) -> None:
     """The copyright page: who, what, and the seed and version that regenerate the book."""
     x0, y0, x1, y1 = doc.safe
     st = doc.style
     size = st.small
     spec = doc.spec
-    trim = f"{spec.trim.width / INCH:g} by {spec.trim.height / INCH:g} in"
+    t = doc.t
+    trim = t("{width} by {height} in").format(width=decimal(spec.trim.width / INCH, t),
+                                              height=decimal(spec.trim.height / INCH, t))
     holder = cover.author or cover.publisher
     year = f"{cover.year} " if cover.year else ""
     paras = [
         cover.title + (f": {cover.subtitle}" if cover.subtitle else ""),
         cover.edition or "",
-        f"\u00a9 {year}{holder}. All rights reserved." if holder else (f"\u00a9 {cover.year}." if cover.year else ""),
-        f"Published by {cover.publisher}." if cover.publisher else "",
+        t("\u00a9 {year}{holder}. All rights reserved.").format(year=year, holder=holder) if holder
+        else (f"\u00a9 {cover.year}." if cover.year else ""),
+        t("Published by {publisher}.").format(publisher=cover.publisher) if cover.publisher else "",
         f"ISBN {cover.isbn}" if cover.isbn else "",
-        f"{len(entries)} puzzles. Every puzzle has exactly one solution, and it can be reached by "
-        "logic alone: no guessing is needed.",
-        f"Made with bookgen {__version__} from seed {cover.seed}. The same configuration and seed "
-        "regenerate this book exactly." if cover.show_seed else "",
-        f"Trim size {trim}; {pages} pages.",
+        doc.nt("{count} puzzle. Every puzzle has exactly one solution, and it can be reached by "
+               "logic alone: no guessing is needed.",
+               "{count} puzzles. Every puzzle has exactly one solution, and it can be reached by "
+               "logic alone: no guessing is needed.", len(entries)).format(count=len(entries)),
+        t("Made with bookgen {version} from seed {seed}. The same configuration and seed "
+          "regenerate this book exactly.").format(version=__version__, seed=cover.seed) if cover.show_seed else "",
+        doc.nt("Trim size {trim}; {pages} page.", "Trim size {trim}; {pages} pages.", pages).format(
+            trim=trim, pages=pages),
     ]
     lines: list[tuple[str, bool]] = []
     for k, para in enumerate(p for p in paras if p):
@@ -302,16 +320,18 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
     """Table of contents: how-to pages, walkthroughs, sections with their levels, answers."""
     x0, _, x1, top = doc.content()
     st = doc.style
-    y = doc.heading("Contents", top)
+    t = doc.t
+    y = doc.heading(t("Contents"), top)
     rows: list[tuple[str, str, int]] = []
     for first in shape.rule_sets:
         page = plan.first_page("rules", first)
-        rows.append((f"How to play {how_to_name(doc.cover, shape, first)}",
-                     "the rules, a worked example, techniques", page))
+        rows.append((t("How to play {name}").format(name=how_to_name(doc.cover, shape, first)),
+                     t("the rules, a worked example, techniques"), page))
         for s in shape.explained:  # walkthroughs follow their rule set's how-to
             if shape.rule_set_of(s) == first:
-                detail = f"the first puzzle of \u201c{shape.sections[s].title}\u201d, every deduction"
-                rows.append((walkthrough_title(entries[shape.first_item(s)].number), detail,
+                detail = t("the first puzzle of \u201c{section}\u201d, every deduction").format(
+                    section=shape.sections[s].title)
+                rows.append((walkthrough_title(entries[shape.first_item(s)].number, t), detail,
                              plan.first_page("walkthrough", s)))
     start = 0
     for s, section in enumerate(shape.sections):
@@ -320,10 +340,12 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
         span = ""
         if levels:
             lo, hi = min(levels), max(levels)
-            span = lo.key if lo == hi else f"{lo.key} to {hi.key}"
-        detail = f"{len(section.sizes)} puzzles" + (f", {span}" if span else "")
+            low, high = t(lo.label).lower(), t(hi.label).lower()
+            span = low if lo == hi else t("{low} to {high}").format(low=low, high=high)
+        count = len(section.sizes)
+        detail = doc.nt("{count} puzzle", "{count} puzzles", count).format(count=count) + (f", {span}" if span else "")
         rows.append((section.title, detail, plan.puzzle_pages[shape.first_item(s)]))
-    rows.append(("Answers", "every solution, with the page of its puzzle", plan.first_page("answers")))
+    rows.append((t("Answers"), t("every solution, with the page of its puzzle"), plan.first_page("answers")))
     gap = st.body * 2.5
     for title, detail, page in rows:
         w = doc.text(x0, y, title, fit_size(title, section_rooms(st, x1 - x0)[0]) or st.small, bold=True)
@@ -333,7 +355,7 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
         if detail:
             doc.text(x0, y - st.body * 1.15, detail, st.small, grey=0.3)
         y -= gap
-    doc.finish("Contents")
+    doc.finish(t("Contents"))
 
 
 def _leader(doc: Document, a: float, b: float, y: float, size: float) -> None:
@@ -357,27 +379,28 @@ SPLIT_BELOW = 0.88  # shrinking more than this splits the how-to into two pages 
 RULES_PARTS = {1: ((True, True),), 2: ((True, False), (False, True))}
 
 
-def _measuring(spec: PageSpec, style: Style, gutter: float) -> Document:
+def _measuring(spec: PageSpec, style: Style, gutter: float, language: str = DEFAULT) -> Document:
     """A document that is never saved, to lay pages out before the book is drawn."""
-    return Document(BytesIO(), Cover("", None, None, 0), spec, style, gutter)
+    return Document(BytesIO(), Cover("", None, None, 0, language=language), spec, style, gutter)
 
 
 def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
-                       example: Puzzle) -> int:
+                       example: Puzzle, language: str = DEFAULT) -> int:
     """1 when a rule set's how-to fits one page with little shrinking, else 2."""
-    doc = _measuring(spec, style, gutter)
+    doc = _measuring(spec, style, gutter, language)
     low = doc.content()[1]
     fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False, "") >= low
     return 1 if fits else 2
 
 
-def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry: Entry) -> int:
+def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry: Entry,
+                             language: str = DEFAULT) -> int:
     """Pages the walkthrough of ``entry`` takes at this gutter."""
-    return len(lay_out(_measuring(spec, style, gutter), entry.puzzle, entry.number, entry.section).pages)
+    return len(lay_out(_measuring(spec, style, gutter, language), entry.puzzle, entry.number, entry.section).pages)
 
 
 def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
-                    entries: Sequence[Entry] = ()) -> tuple[BookShape, Plan]:
+                    entries: Sequence[Entry] = (), language: str = DEFAULT) -> tuple[BookShape, Plan]:
     """Paginate a book, measuring each how-to and each walkthrough (of the first of
     ``entries`` in every ``explain`` section) against the gutter the book settles on.
 
@@ -388,9 +411,10 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
     plan = plan_book(shape)
     for _ in range(len(GUTTERS) + 2):
         rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, shape.sections[s].variant,
-                                         examples[s]) if s in examples else 1 for s in shape.rule_sets)
+                                         examples[s], language) if s in examples else 1
+                      for s in shape.rule_sets)
         walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
-                                               entries[shape.first_item(s)]) for s in shape.explained)
+                                               entries[shape.first_item(s)], language) for s in shape.explained)
         if (rules, walks) == (shape.rules_pages, shape.walkthrough_pages):
             break
         shape = replace(shape, rules_pages=rules, walkthrough_pages=walks)
@@ -410,7 +434,7 @@ def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle
         if _rules_body(doc, variant_name, rules, example, scale, what, False, name) >= low:
             break
     _rules_body(doc, variant_name, rules, example, scale, what, True, name)
-    doc.finish(f"How to play {name}")
+    doc.finish(doc.t("How to play {name}").format(name=name))
 
 
 def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
@@ -429,10 +453,11 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
 
     indent = body * 1.3
     name = name or doc.cover.name_of(variant_name)
-    title = f"How to play {name}" if show_rules else f"{name} techniques"
+    t = doc.t
+    title = (t("How to play {name}") if show_rules else t("{name} techniques")).format(name=name)
     y = doc.heading(title, top, draw) + st.heading * 0.9
     if show_rules:
-        for rule in variant.rules_for(rules):
+        for rule in map(t, variant.rules_for(rules)):
             for k, line in enumerate(doc.wrap(rule, body, x1 - x0 - indent)):
                 y -= lead
                 if k == 0:
@@ -445,7 +470,7 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
         return y - small * DESCENT
     if show_rules:
         y -= body * 1.8
-        text(x0, y, "Techniques you'll need", body * 1.25, bold=True)
+        text(x0, y, t("Techniques you'll need"), body * 1.25, bold=True)
         y -= body * 0.5
     else:
         y -= st.heading * 0.2
@@ -455,17 +480,19 @@ def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzl
         if not techs:
             continue
         y -= lead * 1.15
-        w = doc.width(level.label, body, bold=True)
-        text(x0, y, level.label, body, bold=True)
+        label = t(level.label)
+        w = doc.width(label, body, bold=True)
+        text(x0, y, label, body, bold=True)
         if draw:
             marker(doc, x0 + w + body * 0.6, y, level, mbox)
-        for t in techs:
-            lead_w = doc.width(f"{t.title}: ", small, bold=True)
-            lines = doc.wrap(t.description, small, x1 - x0 - indent, first_indent=lead_w)
+        for tech in techs:
+            name = t(tech.title)
+            lead_w = doc.width(f"{name}: ", small, bold=True)
+            lines = doc.wrap(t(tech.description), small, x1 - x0 - indent, first_indent=lead_w)
             for k, line in enumerate(lines):
                 y -= small * 1.35
                 if k == 0:
-                    text(x0 + indent, y, f"{t.title}:", small, bold=True)
+                    text(x0 + indent, y, f"{name}:", small, bold=True)
                 text(x0 + indent + (lead_w if k == 0 else 0.0), y, line, small)
     return y - small * DESCENT
 
@@ -508,13 +535,13 @@ def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: 
     grid = n * cell
     steps = example_steps(variant, example)
     indent = doc.width("0. ", small, bold=True)
-    titles = {t.name: t.title for t in variant.techniques}
-    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {sentence(step.reason)}", small,
+    titles = {t.name: doc.t(t.title) for t in variant.techniques}
+    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {step_text(doc, variant, step)}", small,
                      x1 - x0 - indent) for step in steps]
     text_h = sum(len(lines) for lines in said) * small * 1.35
     y = top - body * ASCENT
     if draw:
-        doc.text(x0, y, "A worked example", body * 1.25, bold=True)
+        doc.text(x0, y, doc.t("A worked example"), body * 1.25, bold=True)
     y -= body * 1.2
     caption_y = y - small * ASCENT
     grid_top = caption_y - small * 0.9
@@ -528,7 +555,7 @@ def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: 
         if right_top - grid - BOLD - text_h < low:
             mode, right_top = "alone", grid_top  # the solution is in the answer key's spirit: skip it
     if draw:
-        doc.text(left, caption_y, "The puzzle", small, grey=0.2)
+        doc.text(left, caption_y, doc.t("The puzzle"), small, grey=0.2)
         pen = CanvasPen(doc.canvas, left, grid_top, cell, THIN, BOLD)
         variant.draw(pen, example, solved=False)
         mx, my, mr = MARKER
@@ -537,7 +564,7 @@ def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: 
                 pen.circle(c + mx, r + my, mr, fill=1.0, stroke="thin")
                 pen.text(c + mx, r + my, str(k), MARKER_CAP, bold=True, anchor=CENTER)
         if mode != "alone":
-            doc.text(right, right_caption, "Its solution", small, grey=0.2)
+            doc.text(right, right_caption, doc.t("Its solution"), small, grey=0.2)
             variant.draw(CanvasPen(doc.canvas, right, right_top, cell, THIN, BOLD), example, solved=True)
     y = right_top - grid - BOLD
     for k, lines in enumerate(said, start=1):
@@ -595,28 +622,31 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
         pen = CanvasPen(doc.canvas, x, top - st.label_h, arr.cell, THIN, BOLD)
         get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=solved)
     if worksheet:
-        label = f"{title} · {VERSION_WORD} {version}" if version else title
+        label = title
+        if version:
+            label += " \u00b7 " + doc.t(VERSION_LABEL).format(version=version)
         if solved:
-            label += f" · {KEY_WORDS}"
-        doc.finish(page.header, folio=False, footer=f"{label} · page {doc.page}")
+            label += " \u00b7 " + doc.t(KEY_WORDS)
+        doc.finish(page.header, folio=False, footer=doc.t("{title} \u00b7 page {page}").format(title=label, page=doc.page))
         return
     if answers:
         x0, y0, x1, _ = doc.safe
         lo, hi = min(answers), max(answers)
-        where = f"page {lo}" if lo == hi else f"pages {lo}\u2013{hi}"
-        doc.text((x0 + x1) / 2, y0 + st.small * DESCENT, f"Answers on {where}", st.small,
+        where = (doc.t("Answers on page {page}").format(page=lo) if lo == hi
+                 else doc.t("Answers on pages {first}\u2013{last}").format(first=lo, last=hi))
+        doc.text((x0 + x1) / 2, y0 + st.small * DESCENT, where, st.small,
                  grey=0.35, align="center")
     doc.finish(header or page.header)
 
 
-VERSION_WORD = "Version"
-KEY_WORDS = "answer key"
+VERSION_LABEL = N_("Version {version}")
+KEY_WORDS = N_("answer key")
 
 
 def version_label(doc: Document, version: str) -> None:
     """'Version B' in bold at the top right of a class-set page, inside the header band."""
     x0, _, x1, y1 = doc.safe
-    doc.text(x1, y1 - doc.style.body * ASCENT, f"{VERSION_WORD} {version}", doc.style.body, bold=True,
+    doc.text(x1, y1 - doc.style.body * ASCENT, doc.t(VERSION_LABEL).format(version=version), doc.style.body, bold=True,
              align="right")
 
 
@@ -625,11 +655,11 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
     x0, _, x1, y1 = doc.safe
     st = doc.style
     y = y1 - st.band - st.body
-    parts = (("Name", 0.5), ("Date", 0.25), ("Class", 0.25))
+    parts = ((doc.t("Name"), 0.5), (doc.t("Date"), 0.25), (doc.t("Class"), 0.25))
     x = x0
     width = x1 - x0
     if key:
-        doc.text(x0, y, KEY_WORDS.capitalize(), st.body, bold=True)
+        doc.text(x0, y, doc.t("Answer key"), st.body, bold=True)
         parts = ()
     for k, (word, share) in enumerate(parts):
         w = doc.text(x, y, word, st.body, bold=True)
@@ -638,7 +668,7 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
         x += share * width
     variant = get_variant(puzzle.variant)
     size = st.small  # the caption floor: the reminder wraps instead of shrinking
-    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules))
+    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules), doc.t)
     lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
     height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
@@ -654,14 +684,14 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
 
 
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
-                title: str = "", heading_text: str = "Answers") -> None:
+                title: str = "", heading_text: str = N_("Answers")) -> None:
     """Solved grids in rows of one size class, each grid with its own cell size, its number
     and the page of its puzzle."""
     st = doc.style
     x0, y0, x1, y1 = doc.content()
     y = y1
     if page.first:
-        doc.heading(heading_text, y1)
+        doc.heading(doc.t(heading_text), y1)
         y -= st.heading * 2
     size = key_label(st)
     k = 0
@@ -674,14 +704,14 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
             width = entry.puzzle.size * cell
             x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
             doc.text(x, y - size * ASCENT, str(entry.number), size, bold=True)
-            doc.text(x + width, y - size * ASCENT, f"page {pages[index]}", size * 0.9, grey=0.3, align="right")
+            doc.text(x + width, y - size * ASCENT, doc.t("page {page}").format(page=pages[index]), size * 0.9, grey=0.3, align="right")
             pen = AnswerPen(doc.canvas, x, y - size * 1.5, cell, THIN, BOLD)
             get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=True)
         y -= height
     if title:
-        doc.finish(folio=False, footer=f"{title} · answer key · page {doc.page}")
+        doc.finish(folio=False, footer=doc.t("{title} · answer key · page {page}").format(title=title, page=doc.page))
     else:
-        doc.finish(page.header)
+        doc.finish(doc.t(page.header))
 
 
 # ----- whole documents ------------------------------------------------------------------------
@@ -689,7 +719,7 @@ def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: En
                      puzzle_page_number: int, how_to: str) -> None:
     """One page of a laid-out walkthrough, under the running header of its rule set's how-to."""
     draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
-    doc.finish(f"How to play {how_to}")
+    doc.finish(doc.t("How to play {name}").format(name=how_to))
 
 
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
@@ -722,7 +752,7 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
             walkthrough_page(doc, page, walks[page.section], entry, plan.puzzle_pages[index],
                              how_to_name(cover, shape, shape.rule_set_of(page.section)))
         elif page.kind == "puzzles":
-            header = running_header(shape, plan, page)
+            header = running_header(shape, plan, page, doc.t)
             x0, _, x1, _ = doc.safe
             if doc.width(header, doc.style.small) > x1 - x0:  # sections sharing a page: the first
                 header = shape.sections[page.section].title  # (its title fits: the config checks)
@@ -736,16 +766,17 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
 def render_worksheets(path: Path, answers_path: Path, cover: Cover, shape: BookShape, plan: Plan,
                       key: Plan, entries: Sequence[Entry], progress=None) -> None:
     """Write a worksheet packet to ``path`` and its answer key to ``answers_path``."""
-    doc = Document(path, cover, shape.spec, shape.style, plan.gutter, subject="Worksheets")
+    doc = Document(path, cover, shape.spec, shape.style, plan.gutter, subject=N_("Worksheets"))
     for number, page in enumerate(plan.pages, start=1):
         if progress:
             progress(number, len(plan.pages) + len(key.pages))
         puzzle_page(doc, page, entries, worksheet=True, title=cover.title)
     doc.save()
-    answers = Document(answers_path, replace(cover, title=f"{cover.title}: answer key"), shape.spec,
-                       shape.style, key.gutter, subject="Answer key")
+    key_title = doc.t("{title}: answer key").format(title=cover.title)
+    answers = Document(answers_path, replace(cover, title=key_title), shape.spec,
+                       shape.style, key.gutter, subject=N_("Answer key"))
     for page in key.pages:
         answer_page(answers, page, entries, plan.puzzle_pages, title=cover.title,
-                    heading_text=f"Answer key: {cover.title}")
+                    heading_text=answer_key_heading(cover.title, doc.t))
     answers.save()
 

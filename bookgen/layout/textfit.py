@@ -21,6 +21,7 @@ from typing import Iterable
 
 from reportlab.pdfbase import pdfmetrics
 
+from bookgen.core.i18n import N_
 from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
 
 MAX_CHARS = 2000  # no box in a book holds more; longer text is refused before it is measured
@@ -156,7 +157,12 @@ CONTENTS_NUMBER = "9999"  # the widest page number a contents row keeps room for
 TITLE_FLOOR = 16.0  # a title page's title never shrinks below this
 
 
-ANSWER_KEY = "Answer key: "  # a worksheet key's heading: this, then the title
+ANSWER_KEY = N_("Answer key: ")  # a worksheet key's heading: this (translated), then the title
+
+
+def answer_key_heading(title: str, t=str) -> str:
+    """A worksheet answer key's heading in the book's language (``t`` translates)."""
+    return t(ANSWER_KEY) + title
 
 
 def heading_room(style, width: float, where: str = "as a page heading") -> Room:
@@ -164,14 +170,14 @@ def heading_room(style, width: float, where: str = "as a page heading") -> Room:
     return Room(where, width, 1, style.heading, style.label, bold=True)
 
 
-def title_rooms(style, width: float, worksheet: bool = False) -> list[Room]:
+def title_rooms(style, width: float, worksheet: bool = False, t=str) -> list[Room]:
     """The title: three lines on the title page; on worksheets, one line in every footer
     and in the answer key's heading."""
     rooms = [Room("on the title page", width, 3, style.heading * 1.6, TITLE_FLOOR, bold=True)]
     if worksheet:
-        rest = text_width(" \u00b7 answer key \u00b7 page 9999", style.small)
+        rest = text_width(t("{title} \u00b7 answer key \u00b7 page {page}").format(title="", page=9999), style.small)
         rooms.append(Room("in the worksheet footers", width - rest, 1, style.small, style.small))
-        rooms.append(replace(heading_room(style, width, "in the answer key's heading"), prefix=ANSWER_KEY))
+        rooms.append(replace(heading_room(style, width, "in the answer key's heading"), prefix=t(ANSWER_KEY)))
     return rooms
 
 
@@ -185,12 +191,12 @@ def author_room(style, width: float) -> Room:
     return Room("on the title page", width, 1, style.body * 1.25, style.small)
 
 
-def section_rooms(style, width: float, explained: bool = False) -> list[Room]:
+def section_rooms(style, width: float, explained: bool = False, t=str) -> list[Room]:
     """A section title: a contents row beside its page number, and the running header."""
     rooms = [Room("in the contents", width - text_width(CONTENTS_NUMBER, style.body) - 24, 1, style.body,
                   style.small, bold=True),
              Room("in the running header", width, 1, style.small, style.small)]
     if explained:  # the walkthrough's contents line quotes it
-        rest = text_width("the first puzzle of \u201c\u201d, every deduction", style.small)
+        rest = text_width(t("the first puzzle of \u201c{section}\u201d, every deduction").format(section=""), style.small)
         rooms.append(Room("in the contents", width - rest, 1, style.small, style.small))
     return rooms

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from bookgen.core.pen import BOLD as BOLD_STROKE
 from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Step
+from bookgen.i18n import DEFAULT
 from bookgen.layout.fonts import ASCENT
 from bookgen.layout.geometry import BOLD, THIN
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -70,15 +71,26 @@ def sentence(reason: str) -> str:
     return text if text.endswith(".") else text + "."
 
 
-def _intro(section: str) -> str:
-    return (f"The first puzzle of \u201c{section}\u201d, solved step by step with the techniques of "
-            "the previous pages, easiest first. Each small grid shows the position after its step; "
-            "the cells that step filled are outlined.")
+def step_text(doc, variant, step) -> str:
+    """What a step says under its technique's name. In English, the engine's reason, which
+    names the cells it fills and why; the reasons are not in the catalogs yet, so in another
+    language the step names each cell it fills and the symbol it gets."""
+    if doc.cover.language == DEFAULT:
+        return sentence(step.reason)
+    cells = [doc.t("row {row}, column {column}: {symbol}").format(
+        row=r + 1, column=c + 1, symbol=variant.symbol_text(symbol)) for (r, c), symbol in step.cells]
+    return sentence("; ".join(cells)) if cells else ""
 
 
-def walkthrough_title(number: int) -> str:
-    """The walkthrough's heading, also its line in the contents."""
-    return f"Puzzle {number}, step by step"
+def _intro(section: str, t=str) -> str:
+    return t("The first puzzle of \u201c{section}\u201d, solved step by step with the techniques of "
+             "the previous pages, easiest first. Each small grid shows the position after its step; "
+             "the cells that step filled are outlined.").format(section=section)
+
+
+def walkthrough_title(number: int, t=str) -> str:
+    """The walkthrough's heading, also its line in the contents (``t`` translates)."""
+    return t("Puzzle {number}, step by step").format(number=number)
 
 
 def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
@@ -96,7 +108,7 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     n = puzzle.size
 
     steps, reached, solved = variant.explain(puzzle)
-    titles = {t.name: t.title for t in variant.techniques}
+    titles = {t.name: doc.t(t.title) for t in variant.techniques}
     state = [list(row) for row in puzzle.givens]
     states = []
     for step in steps:
@@ -105,8 +117,8 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
         states.append(tuple("".join(row) for row in state))
 
     # the first page: heading, intro, the puzzle; the steps below it
-    y = doc.heading(walkthrough_title(number), y1, draw=False) + st.heading * 0.9
-    intro = tuple(doc.wrap(_intro(section), body, width))
+    y = doc.heading(walkthrough_title(number, doc.t), y1, draw=False) + st.heading * 0.9
+    intro = tuple(doc.wrap(_intro(section, doc.t), body, width))
     y -= len(intro) * body * 1.38 + body * 0.8
     cell = min(st.min_cell * 0.9, width * 0.5 / n, height * 0.3 / n)  # leave room for steps
     cell = max(cell, st.min_type / smallest_text(variant, puzzle))  # but keep its type legible
@@ -123,11 +135,12 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     blocks: list[tuple[int, tuple[str, ...], int, float]] = []  # step, lines, bold lines, height
     for i, step in enumerate(steps):
         head = doc.wrap(f"{i + 1}. {titles.get(step.technique, step.technique)}", small, text_w, bold=True)
-        lines = (*head, *doc.wrap(sentence(step.reason), small, text_w))
+        lines = (*head, *doc.wrap(step_text(doc, variant, step), small, text_w))
         blocks.append((i, lines, len(head), max(snap + BOLD if step.cells else 0.0, lead * len(lines))))
     if not solved:
         empty = sum(ch == EMPTY for row in reached for ch in row)
-        note = f"Here the techniques run out with {empty} cells left."
+        note = doc.nt("Here the techniques run out with {count} cell left.",
+                      "Here the techniques run out with {count} cells left.", empty).format(count=empty)
         lines = tuple(doc.wrap(note, small, column_w, bold=True))
         blocks.append((-1, lines, len(lines), lead * len(lines)))
 
@@ -157,14 +170,15 @@ def draw_part(doc, walk: Walkthrough, part: int, number: int, page: int | None) 
     n = walk.puzzle.size
     area_top = y1
     if part == 0:
-        y = doc.heading(walkthrough_title(number), y1) + st.heading * 0.9
+        y = doc.heading(walkthrough_title(number, doc.t), y1) + st.heading * 0.9
         for line in walk.intro:
             y -= body * 1.38
             doc.text(x0, y, line, body)
         y -= body * 0.8
         grid = n * walk.cell
         left = x0 + (x1 - x0 - grid) / 2
-        caption = f"Puzzle {number}" + (f", page {page}" if page else "")
+        caption = (doc.t("Puzzle {number}, page {page}") if page else doc.t("Puzzle {number}")).format(
+            number=number, page=page)
         doc.text(left, y - small * ASCENT, caption, small, grey=0.2)
         y -= small * ASCENT + small * 0.9
         variant.draw(CanvasPen(doc.canvas, left, y, walk.cell, THIN, BOLD), walk.puzzle, solved=False)

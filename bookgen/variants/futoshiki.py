@@ -34,6 +34,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
@@ -63,20 +64,20 @@ ACROSS = {"<": "<", ">": ">"}
 DOWN = {"^": "<", "\u2227": "<", "v": ">", "V": ">", "\u2228": ">"}
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "naked_single": ("Naked singles", "A cell whose row and column already hold every other digit takes the one left."),
-    "hidden_single": ("Hidden singles", "A digit that fits in only one cell of a row or column goes there."),
-    "sign_known": ("Signs next to a digit", "A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4."),
-    "sign_bounds": ("Sign chains", "Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
-                    "along a chain a < b < c, a can't be N or N\u22121 and c can't be 1 or 2."),
-    "naked_pair": ("Naked pairs", "Two cells of a row or column that can only hold the same two digits take them both."),
-    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a row or column fill them."),
-    "naked_triple": ("Naked triples", "The same with three cells that hold only three digits between them."),
-    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells."),
-    "x_wing": ("X-wing", "A digit that fits only in the same two columns of two rows takes both of those columns there, "
-               "so the rest of both columns can't have it (and the other way round)."),
-    "xy_wing": ("XY-wing", "A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z."),
-    "trial": ("One trial", "Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
-              "the cell holds the other one."),
+    "naked_single": (N_("Naked singles"), N_("A cell whose row and column already hold every other digit takes the one left.")),
+    "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row or column goes there.")),
+    "sign_known": (N_("Signs next to a digit"), N_("A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4.")),
+    "sign_bounds": (N_("Sign chains"), N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
+                    "along a chain a < b < c, a can't be N or N\u22121 and c can't be 1 or 2.")),
+    "naked_pair": (N_("Naked pairs"), N_("Two cells of a row or column that can only hold the same two digits take them both.")),
+    "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row or column fill them.")),
+    "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
+    "hidden_triple": (N_("Hidden triples"), N_("The same with three digits confined to three cells.")),
+    "x_wing": (N_("X-wing"), N_("A digit that fits only in the same two columns of two rows takes both of those columns there, "
+               "so the rest of both columns can't have it (and the other way round).")),
+    "xy_wing": (N_("XY-wing"), N_("A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z.")),
+    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
+              "the cell holds the other one.")),
 }
 LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
 
@@ -86,11 +87,11 @@ class FutoshikiVariant(HouseGrid):
 
     name = "futoshiki"
     aliases: tuple[str, ...] = ("unequal", "inequality")
-    title = "Futoshiki"
+    title = N_("Futoshiki")
     rules_text: tuple[str, ...] = (
-        "Fill the grid so that every row and every column holds each digit from 1 to N exactly once.",
-        "A sign between two cells points at the smaller digit: in 2 < 5 the point faces the 2.",
-        "Some digits are given; each puzzle has exactly one solution, reachable by logic alone.",
+        N_("Fill the grid so that every row and every column holds each digit from 1 to N exactly once."),
+        N_("A sign between two cells points at the smaller digit: in 2 < 5 the point faces the 2."),
+        N_("Some digits are given; each puzzle has exactly one solution, reachable by logic alone."),
     )
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items()

@@ -48,6 +48,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Plural, Text, join_and, join_or
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, TOP_LEFT, Pen, bold_ink, bold_lead
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError, clip
@@ -65,7 +66,7 @@ from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import latin_solutions, search_solutions
+from bookgen.solve.latin_sat import latin_solutions, proves_unique, search_solutions
 from bookgen.solve.latin_table import TABLE_MAX, cage_set
 from bookgen.solve.latin_table import open_cells as table_open_cells
 
@@ -101,37 +102,37 @@ OP_BIAS: dict[Level, float] = {Level.EASY: -1.5, Level.MEDIUM: -0.7, Level.HARD:
 
 def _technique_table() -> tuple[Technique, ...]:
     rows = [
-        ("single_cage", Level.EASY, "Single-cell cages",
-         "A cage of one cell shows its own digit: write it in."),
-        ("naked_single", Level.EASY, "Only digit left",
-         "When every other digit is already in a cell's row or column, the last one goes there."),
-        ("cage_last", Level.EASY, "Last cell of a cage",
-         "When all but one cell of a cage are filled, the target fixes the last one."),
-        ("cage_static", Level.EASY, "Cage arithmetic",
-         "Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
-         "so the cells take only those digits."),
-        ("cage_fix", Level.EASY, "Cage fixes a cell",
-         "Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
-         "when they all put the same digit in a cell, write it in."),
-        ("cage_combos", Level.MEDIUM, "Cage combinations",
-         "List the ways to fill a cage, strike those that clash with its rows and columns, "
-         "and cross out every digit no remaining way uses."),
-        ("hidden_single", Level.MEDIUM, "Only place left",
-         "When a digit fits only one cell of a row or column, it goes there."),
-        ("cage_line", Level.HARD, "Cage forces a digit into a line",
-         "If every way to fill a cage puts some digit in the same row or column, no other cell of that line can have it."),
-        ("naked_pair", Level.HARD, "Naked pair",
-         "Two cells of a line that can only hold the same two digits take those digits away from the rest of the line."),
-        ("hidden_pair", Level.HARD, "Hidden pair",
-         "Two digits that fit only in the same two cells of a line leave those cells no other digit."),
-        ("line_sum", Level.HARD, "Line sum",
-         "Every row and column adds up to N(N+1)/2; subtract the cages lying inside it to learn what the other cells add up to."),
-        ("naked_triple", Level.HARD, "Naked triple",
-         "Three cells of a line that hold only three digits between them take those digits away from the rest of the line."),
-        ("hidden_triple", Level.HARD, "Hidden triple",
-         "Three digits that fit only in the same three cells of a line leave those cells no other digit."),
-        ("trial", Level.EXPERT, "Trial",
-         "Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it."),
+        ("single_cage", Level.EASY, N_("Single-cell cages"),
+         N_("A cage of one cell shows its own digit: write it in.")),
+        ("naked_single", Level.EASY, N_("Only digit left"),
+         N_("When every other digit is already in a cell's row or column, the last one goes there.")),
+        ("cage_last", Level.EASY, N_("Last cell of a cage"),
+         N_("When all but one cell of a cage are filled, the target fixes the last one.")),
+        ("cage_static", Level.EASY, N_("Cage arithmetic"),
+         N_("Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
+            "so the cells take only those digits.")),
+        ("cage_fix", Level.EASY, N_("Cage fixes a cell"),
+         N_("Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
+            "when they all put the same digit in a cell, write it in.")),
+        ("cage_combos", Level.MEDIUM, N_("Cage combinations"),
+         N_("List the ways to fill a cage, strike those that clash with its rows and columns, "
+            "and cross out every digit no remaining way uses.")),
+        ("hidden_single", Level.MEDIUM, N_("Only place left"),
+         N_("When a digit fits only one cell of a row or column, it goes there.")),
+        ("cage_line", Level.HARD, N_("Cage forces a digit into a line"),
+         N_("If every way to fill a cage puts some digit in the same row or column, no other cell of that line can have it.")),
+        ("naked_pair", Level.HARD, N_("Naked pair"),
+         N_("Two cells of a line that can only hold the same two digits take those digits away from the rest of the line.")),
+        ("hidden_pair", Level.HARD, N_("Hidden pair"),
+         N_("Two digits that fit only in the same two cells of a line leave those cells no other digit.")),
+        ("line_sum", Level.HARD, N_("Line sum"),
+         N_("Every row and column adds up to N(N+1)/2; subtract the cages lying inside it to learn what the other cells add up to.")),
+        ("naked_triple", Level.HARD, N_("Naked triple"),
+         N_("Three cells of a line that hold only three digits between them take those digits away from the rest of the line.")),
+        ("hidden_triple", Level.HARD, N_("Hidden triple"),
+         N_("Three digits that fit only in the same three cells of a line leave those cells no other digit.")),
+        ("trial", Level.EXPERT, N_("Trial"),
+         N_("Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it.")),
     ]
     return tuple(Technique(*row) for row in rows)
 
@@ -141,7 +142,7 @@ def _technique_table() -> tuple[Technique, ...]:
 CLUE_CAP = 0.23
 CLUE_INSET = 0.07
 DIGIT_CAP = 0.42  # digits written in (givens and answers)
-OP_WORDS = {"+": "adding", "-": "subtracting", "*": "multiplying", "/": "dividing"}
+OP_WORDS = {"+": N_("adding"), "-": N_("subtracting"), "*": N_("multiplying"), "/": N_("dividing")}
 
 
 def clue_cap(text: str) -> float:
@@ -522,7 +523,7 @@ class KenKenVariant:
 
     name = "kenken"
     aliases: tuple[str, ...] = ("calcudoku", "mathdoku", "kendoku")
-    title = "Calcudoku"
+    title = N_("Calcudoku")
     rules_text: tuple[str, ...] = (
         "Fill the grid so that every row and every column holds each digit from 1 to N exactly once.",
         "The bold outlines mark cages. The digits in a cage must combine to the number in its corner "
@@ -543,35 +544,33 @@ class KenKenVariant:
         ops = [op for op in OPS if op in rules.get("ops", OPS)]
         show = rules.get("show_ops", True)
         max_cage = int(rules.get("max_cage", DEFAULT_RULES["max_cage"]))
-        lines = ["Every row and every column holds the digits from 1 to the grid's width once each "
-                 "(1 to 4 on a grid four cells wide)."]
-        glyphs = [OP_GLYPHS[op] for op in ops]
-        listed = glyphs[0] if len(glyphs) == 1 else ", ".join(glyphs[:-1]) + " or " + glyphs[-1]
+        lines = [N_("Every row and every column holds the digits from 1 to the grid's width once each "
+                    "(1 to 4 on a grid four cells wide).")]
         if ops == ["+"]:
-            lines.append("The bold outlines mark cages. The digits in a cage add up to the number "
-                         "in its corner" + ("." if show else " (the + is left out)."))
+            lines.append(N_("The bold outlines mark cages. The digits in a cage add up to the number in its corner.")
+                         if show else N_("The bold outlines mark cages. The digits in a cage add up to the number "
+                                         "in its corner (the + is left out)."))
         elif show:
-            lines.append("The bold outlines mark cages. The digits in a cage must combine to the "
-                         f"number in its corner using the operation shown ({listed}).")
+            lines.append(Text(N_("The bold outlines mark cages. The digits in a cage must combine to the "
+                                 "number in its corner using the operation shown ({ops})."),
+                              ops=join_or([OP_GLYPHS[op] for op in ops])))
         else:
-            words = [OP_WORDS[op] for op in ops]
-            said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-            lines.append("The bold outlines mark cages. Each cage shows only its target, not its "
-                         f"operation: its digits make the number in its corner by {said}, and "
-                         "working out which is part of the puzzle.")
-        pair_ops = [OP_GLYPHS[op] for op in ops if op in PAIR_OPS]
+            lines.append(Text(N_("The bold outlines mark cages. Each cage shows only its target, not its "
+                                 "operation: its digits make the number in its corner by {ops}, and "
+                                 "working out which is part of the puzzle."),
+                              ops=join_or([OP_WORDS[op] for op in ops])))
+        pair_ops = [op for op in ops if op in PAIR_OPS]
         if pair_ops:
-            which = " and ".join(pair_ops) if show else "subtracting and dividing"
-            if not show and len(pair_ops) == 1:
-                which = "subtracting" if "-" in ops else "dividing"
-            lines.append(f"For {which}, take the larger digit first; these cages always have two cells.")
+            which = join_and([OP_GLYPHS[op] if show else OP_WORDS[op] for op in pair_ops])
+            lines.append(Text(N_("For {ops}, take the larger digit first; these cages always have two cells."),
+                              ops=which))
         biggest = max_cage if set(ops) & {"+", "*"} else 2
-        lines.append(f"A cage has at most {biggest} cells.")
+        lines.append(Plural("A cage has at most {count} cell.", "A cage has at most {count} cells.", biggest))
         if rules.get("singles", "few") != "none":
-            lines.append("A cage of a single cell simply shows its digit.")
+            lines.append(N_("A cage of a single cell simply shows its digit."))
         if biggest >= 3:
-            lines.append("A digit may repeat inside a cage, as long as it is not in the same row or column.")
-        lines.append("Each puzzle has exactly one solution, reachable by logic alone.")
+            lines.append(N_("A digit may repeat inside a cage, as long as it is not in the same row or column."))
+        lines.append(N_("Each puzzle has exactly one solution, reachable by logic alone."))
         return tuple(lines)
 
     def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
@@ -827,13 +826,11 @@ class KenKenVariant:
     def _finish(self, size, rules, square, cages, result) -> Puzzle:
         counts, _ = result
         hidden = _hidden_ops(rules)
-        sols = latin_solutions(size, [
-            (tuple(r * size + c for r, c in cage.cells),
-             cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
-            for cage in cages
-        ], limit=2)
+        specs = [(tuple(r * size + c for r, c in cage.cells),
+                  cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
+                 for cage in cages]
         flat = [d for row in square for d in row]
-        if len(sols) != 1 or sols[0] != flat:  # pragma: no cover - the ladder is sound
+        if not proves_unique(size, specs, flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
         grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)

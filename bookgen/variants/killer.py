@@ -45,6 +45,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.core.pen import CAP_HEIGHT, THIN, TOP_LEFT, Pen, bold_width
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
@@ -89,18 +90,18 @@ CLUE_SIZE = 0.17       # cap height of the sums
 LEGEND = re.compile(r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d{1,3})\s*\+?\s*[,;]?")
 
 CAGE_TEXT: dict[str, tuple[str, str]] = {
-    "cage_last": ("Last cell of a cage", "When all but one cell of a cage are filled, its sum fixes the last one; "
-                  "a cage of one cell shows its digit."),
-    "cage_static": ("Cage combinations", "Some sums can be made only one way: two cells making 3 are 1 and 2, "
-                    "two making 17 are 8 and 9, three making 6 are 1, 2 and 3."),
-    "cage_combos": ("Combinations that fit", "List the sets of different digits that make a cage's sum, strike those "
-                    "that clash with its row, column and box, and cross out the digits no set left uses."),
-    "cage_confined": ("A digit the cage must hold", "If every set left for a cage holds a digit, and in the cage it can "
-                      "only go in one row, column or box, no other cell of that row, column or box has it."),
-    "rule45": ("The 45 rule", "A row, column or box adds up to 1+2+...+N (45 on a 9\u00d79). Subtract the cages lying inside "
-               "it: the cells of the other cages that poke in (innies), or out (outies), make up the rest."),
-    "rule45_union": ("The 45 rule on several houses", "The same over two or three neighbouring rows, columns or boxes "
-                     "together (90 or 135 on a 9\u00d79)."),
+    "cage_last": (N_("Last cell of a cage"), N_("When all but one cell of a cage are filled, its sum fixes the last one; "
+                  "a cage of one cell shows its digit.")),
+    "cage_static": (N_("Cage combinations"), N_("Some sums can be made only one way: two cells making 3 are 1 and 2, "
+                    "two making 17 are 8 and 9, three making 6 are 1, 2 and 3.")),
+    "cage_combos": (N_("Combinations that fit"), N_("List the sets of different digits that make a cage's sum, strike those "
+                    "that clash with its row, column and box, and cross out the digits no set left uses.")),
+    "cage_confined": (N_("A digit the cage must hold"), N_("If every set left for a cage holds a digit, and in the cage it can "
+                      "only go in one row, column or box, no other cell of that row, column or box has it.")),
+    "rule45": (N_("The 45 rule"), N_("A row, column or box adds up to 1+2+...+N (45 on a 9\u00d79). Subtract the cages lying inside "
+               "it: the cells of the other cages that poke in (innies), or out (outies), make up the rest.")),
+    "rule45_union": (N_("The 45 rule on several houses"), N_("The same over two or three neighbouring rows, columns or boxes "
+                     "together (90 or 135 on a 9\u00d79).")),
 }
 LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
 _ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
@@ -114,13 +115,13 @@ class KillerVariant(SudokuVariant):
 
     name = "killer"
     aliases: tuple[str, ...] = ("killer-sudoku", "sumdoku")
-    title = "Killer Sudoku"
+    title = N_("Killer Sudoku")
     rules_text: tuple[str, ...] = (
-        "Fill the grid so that every row, every column and every bold box holds each digit "
-        "from 1 to N exactly once.",
-        "The dashed outlines mark cages. The digits of a cage are all different and add up to the "
-        "small number in its corner.",
-        "Each puzzle has exactly one solution, reachable by logic alone.",
+        N_("Fill the grid so that every row, every column and every bold box holds each digit "
+           "from 1 to N exactly once."),
+        N_("The dashed outlines mark cages. The digits of a cage are all different and add up to the "
+           "small number in its corner."),
+        N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
@@ -142,7 +143,7 @@ class KillerVariant(SudokuVariant):
         """The rule sentences for these options."""
         lines = list(self.rules_text)
         if rules.get("diagonal"):
-            lines.insert(1, "Killer X: both long diagonals, marked in the grid, also hold each digit once.")
+            lines.insert(1, N_("Killer X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
 
     def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:

@@ -38,6 +38,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
@@ -62,20 +63,20 @@ MAX_LEVEL: dict[tuple[int, bool], Level] = {
 }
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "naked_single": ("Naked singles", "A cell whose row, column and box already hold every other digit takes the one left."),
-    "hidden_single": ("Hidden singles", "A digit that fits in only one cell of a row, column or box goes there."),
-    "locked_candidates": ("Locked candidates", "If a digit of a box can only go in one row (or column), the rest of that row can't have it; "
-                          "and if a digit of a row can only go in one box, the rest of that box can't."),
-    "naked_pair": ("Naked pairs", "Two cells of a row, column or box that can only hold the same two digits take them both: no other cell there can."),
-    "hidden_pair": ("Hidden pairs", "Two digits that fit only in the same two cells of a row, column or box fill them: those cells hold nothing else."),
-    "naked_triple": ("Naked triples", "The same with three cells that hold only three digits between them."),
-    "hidden_triple": ("Hidden triples", "The same with three digits confined to three cells of a row, column or box."),
-    "x_wing": ("X-wing", "A digit that fits only in the same two columns of two rows fills those four corners two ways; "
-               "either way the rest of both columns can't have it (and the same with rows and columns swapped)."),
-    "xy_wing": ("XY-wing", "A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
-                "so a cell that sees both can't be z."),
-    "trial": ("One trial", "Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
-              "the cell holds the other one."),
+    "naked_single": (N_("Naked singles"), N_("A cell whose row, column and box already hold every other digit takes the one left.")),
+    "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row, column or box goes there.")),
+    "locked_candidates": (N_("Locked candidates"), N_("If a digit of a box can only go in one row (or column), the rest of that row can't have it; "
+                          "and if a digit of a row can only go in one box, the rest of that box can't.")),
+    "naked_pair": (N_("Naked pairs"), N_("Two cells of a row, column or box that can only hold the same two digits take them both: no other cell there can.")),
+    "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row, column or box fill them: those cells hold nothing else.")),
+    "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
+    "hidden_triple": (N_("Hidden triples"), N_("The same with three digits confined to three cells of a row, column or box.")),
+    "x_wing": (N_("X-wing"), N_("A digit that fits only in the same two columns of two rows fills those four corners two ways; "
+               "either way the rest of both columns can't have it (and the same with rows and columns swapped).")),
+    "xy_wing": (N_("XY-wing"), N_("A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
+                "so a cell that sees both can't be z.")),
+    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
+              "the cell holds the other one.")),
 }
 
 
@@ -85,12 +86,12 @@ class SudokuVariant(HouseGrid):
     name = "sudoku"
     relabel = True  # the digits are only labels: any permutation is the same puzzle
     aliases: tuple[str, ...] = ("classic-sudoku",)
-    title = "Sudoku"
+    title = N_("Sudoku")
     rules_text: tuple[str, ...] = (
-        "Fill the grid so that every row, every column and every bold box holds each digit "
-        "from 1 to N exactly once.",
-        "Some digits are given; they can't be changed.",
-        "Each puzzle has exactly one solution, reachable by logic alone.",
+        N_("Fill the grid so that every row, every column and every bold box holds each digit "
+           "from 1 to N exactly once."),
+        N_("Some digits are given; they can't be changed."),
+        N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
@@ -129,7 +130,7 @@ class SudokuVariant(HouseGrid):
         """The rule sentences for these options (Sudoku X adds the diagonals)."""
         lines = list(self.rules_text)
         if rules.get("diagonal"):
-            lines.insert(1, "Sudoku X: both long diagonals, marked in the grid, also hold each digit once.")
+            lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
 
     def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:

@@ -21,16 +21,17 @@ Techniques by tier:
 from __future__ import annotations
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.variants.binarygrid import BinaryGrid
 
 TECHNIQUE_TEXT = {
-    "pair": ("Pairs", "Two equal symbols side by side: both neighbours take the other symbol (00_ gives 001)."),
-    "sandwich": ("Sandwiches", "A gap between two equal symbols takes the other symbol (0_0 gives 010)."),
-    "balance": ("Balance", "A line that already holds half its cells of one symbol takes the other symbol everywhere else."),
-    "line": ("Short lines", "A line with up to four empty cells: try its few balanced fillings without long runs; cells on which they all agree are fixed."),
-    "long_line": ("Long lines", "The same whole-line reasoning on a line with more empty cells."),
-    "distinct": ("Distinct lines", "No two rows (or columns) may be identical, so a filling that would copy a finished line is ruled out."),
-    "trial": ("One trial", "Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol."),
+    "pair": (N_("Pairs"), N_("Two equal symbols side by side: both neighbours take the other symbol (00_ gives 001).")),
+    "sandwich": (N_("Sandwiches"), N_("A gap between two equal symbols takes the other symbol (0_0 gives 010).")),
+    "balance": (N_("Balance"), N_("A line that already holds half its cells of one symbol takes the other symbol everywhere else.")),
+    "line": (N_("Short lines"), N_("A line with up to four empty cells: try its few balanced fillings without long runs; cells on which they all agree are fixed.")),
+    "long_line": (N_("Long lines"), N_("The same whole-line reasoning on a line with more empty cells.")),
+    "distinct": (N_("Distinct lines"), N_("No two rows (or columns) may be identical, so a filling that would copy a finished line is ruled out.")),
+    "trial": (N_("One trial"), N_("Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol.")),
 }
 
 
@@ -39,7 +40,7 @@ class Takuzu(BinaryGrid):
 
     name = "takuzu"
     aliases = ("binairo", "binary")
-    title = "Binairo"
+    title = N_("Binairo")
     sizes = (4, 6, 8, 10, 12, 14)
     default_size = 8
     default_unique = True
@@ -47,11 +48,11 @@ class Takuzu(BinaryGrid):
     symbol_names = ("0", "1")
     technique_text = TECHNIQUE_TEXT
     rules_text = (
-        "Fill every cell with 0 or 1.",
-        "No more than two equal symbols may stand next to each other in a row or column.",
-        "Each row and each column holds as many 0s as 1s.",
-        "No two rows are the same, and no two columns are the same.",
-        "Each puzzle has exactly one solution, reachable by logic alone.",
+        N_("Fill every cell with 0 or 1."),
+        N_("No more than two equal symbols may stand next to each other in a row or column."),
+        N_("Each row and each column holds as many 0s as 1s."),
+        N_("No two rows are the same, and no two columns are the same."),
+        N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
 
     def max_level(self, size, rules) -> Level:
@@ -66,7 +67,7 @@ class Takuzu(BinaryGrid):
         """The rules text adjusted to a section's options."""
         lines = list(self.rules_text)
         if rules.get("max_run", 2) == 3:
-            lines[1] = "No more than three equal symbols may stand next to each other in a row or column."
+            lines[1] = N_("No more than three equal symbols may stand next to each other in a row or column.")
         if not rules.get("unique_lines", True):
             lines.pop(3)
         return tuple(lines)

@@ -24,6 +24,7 @@ Techniques by tier:
 from __future__ import annotations
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.core.pen import Pen
 from bookgen.variants.binarygrid import BinaryGrid
 from bookgen.variants.shapes import SUN_CORE, crescent, sun_rays
@@ -31,14 +32,14 @@ from bookgen.variants.shapes import SUN_CORE, crescent, sun_rays
 ANSWER_GREY = 0.55  # solved-in symbols in the answer key: lighter than printed givens
 
 TECHNIQUE_TEXT = {
-    "pair": ("Pairs", "Two equal symbols side by side: the cells on both sides take the other symbol."),
-    "sandwich": ("Sandwiches", "A gap between two equal symbols takes the other symbol."),
-    "balance": ("Balance", "A row or column with three suns (on a 6x6 grid) takes moons everywhere else, and the other way round."),
-    "sign": ("Signs", "A filled cell next to = gives its neighbour the same symbol; next to × the other one."),
-    "line": ("Short lines", "A line with up to four empty cells: try its few fillings that respect runs, balance and signs; cells on which they all agree are fixed."),
-    "long_line": ("Long lines and sign chains", "The same whole-line reasoning on longer stretches, where several signs in a row constrain each other."),
-    "distinct": ("Distinct lines", "With the distinct-lines option, no two rows or columns may be the same."),
-    "trial": ("One trial", "Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol."),
+    "pair": (N_("Pairs"), N_("Two equal symbols side by side: the cells on both sides take the other symbol.")),
+    "sandwich": (N_("Sandwiches"), N_("A gap between two equal symbols takes the other symbol.")),
+    "balance": (N_("Balance"), N_("A row or column with three suns (on a 6x6 grid) takes moons everywhere else, and the other way round.")),
+    "sign": (N_("Signs"), N_("A filled cell next to = gives its neighbour the same symbol; next to × the other one.")),
+    "line": (N_("Short lines"), N_("A line with up to four empty cells: try its few fillings that respect runs, balance and signs; cells on which they all agree are fixed.")),
+    "long_line": (N_("Long lines and sign chains"), N_("The same whole-line reasoning on longer stretches, where several signs in a row constrain each other.")),
+    "distinct": (N_("Distinct lines"), N_("With the distinct-lines option, no two rows or columns may be the same.")),
+    "trial": (N_("One trial"), N_("Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol.")),
 }
 
 
@@ -47,7 +48,7 @@ class Tango(BinaryGrid):
 
     name = "tango"
     aliases = ("sun-moon", "sunmoon")
-    title = "Tango"
+    title = N_("Tango")
     sizes = (4, 6, 8, 10, 12)
     default_size = 6
     default_unique = False
@@ -57,11 +58,11 @@ class Tango(BinaryGrid):
     text_symbols = (("\u263e", "\u2600"), ("M", "S"))
     technique_text = TECHNIQUE_TEXT
     rules_text = (
-        "Fill every cell with a sun or a moon.",
-        "No more than two of the same symbol next to each other, across or down.",
-        "Each row and each column holds as many suns as moons.",
-        "Cells joined by = hold the same symbol; cells joined by × hold opposite symbols.",
-        "There is exactly one solution, and it can be reached by deduction alone.",
+        N_("Fill every cell with a sun or a moon."),
+        N_("No more than two of the same symbol next to each other, across or down."),
+        N_("Each row and each column holds as many suns as moons."),
+        N_("Cells joined by = hold the same symbol; cells joined by × hold opposite symbols."),
+        N_("There is exactly one solution, and it can be reached by deduction alone."),
     )
 
     def max_level(self, size, rules) -> Level:
@@ -72,9 +73,9 @@ class Tango(BinaryGrid):
         """The rules text adjusted to a section's options."""
         lines = list(self.rules_text)
         if rules.get("max_run", 2) == 3:
-            lines[1] = "No more than three of the same symbol next to each other, across or down."
+            lines[1] = N_("No more than three of the same symbol next to each other, across or down.")
         if rules.get("unique_lines"):
-            lines.insert(4, "No two rows are the same, and no two columns are the same.")
+            lines.insert(4, N_("No two rows are the same, and no two columns are the same."))
         return tuple(lines)
 
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:

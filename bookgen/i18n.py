@@ -1,0 +1,141 @@
+"""Message catalogs: the printed words of a book in the language it asks for.
+
+Catalogs are standard gettext ``.po`` files under ``bookgen/locale/LANG/LC_MESSAGES/
+bookgen.po``. They are compiled in memory the first time a language is used
+(``.po`` -> ``.mo`` bytes -> ``gettext.GNUTranslations``), so there is no
+``msgfmt`` step at install time and nothing is written to disk; plural forms
+come from each catalog's ``Plural-Forms`` header as gettext reads them.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import struct
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from typing import Callable
+
+from bookgen.core.i18n import Text
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "bookgen"
+DEFAULT = "en"
+
+
+def catalog_path(language: str) -> Path:
+    """Where a language's ``.po`` file lives."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def languages() -> tuple[str, ...]:
+    """The language codes that have a catalog, sorted."""
+    return tuple(sorted(p.name for p in LOCALE_DIR.iterdir() if catalog_path(p.name).is_file()))
+
+
+def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
+    """A ``.po`` file's messages: ``msgid -> msgstr`` (``(msgid, msgid_plural) -> [forms]``
+    for plural messages; ``""`` is the header). Fuzzy and obsolete entries are skipped."""
+    out: dict = {}
+    entry: dict[str, str] = {}
+    fuzzy = False
+    key = None
+
+    def flush() -> None:
+        nonlocal entry, fuzzy
+        if "msgid" in entry and not fuzzy:
+            if "msgid_plural" in entry:
+                forms = [entry[k] for k in sorted((k for k in entry if k.startswith("msgstr[")),
+                                                   key=lambda k: int(k[7:-1]))]
+                out[(entry["msgid"], entry["msgid_plural"])] = forms
+            else:
+                out[entry["msgid"]] = entry.get("msgstr", "")
+        entry, fuzzy = {}, False
+
+    for raw in text.splitlines() + [""]:
+        line = raw.strip()
+        if not line:
+            flush()
+            key = None
+        elif line.startswith("#~"):
+            continue
+        elif line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                if "msgid" in entry:
+                    flush()
+                fuzzy = True
+        elif line.startswith('"'):
+            if key is not None:
+                entry[key] += ast.literal_eval(line)
+        else:
+            key, _, value = line.partition(" ")
+            if key == "msgid" and "msgid" in entry:
+                keep = fuzzy
+                fuzzy = False
+                flush()
+                fuzzy = keep
+            entry[key] = ast.literal_eval(value.strip())
+    return out
+
+
+def mo_bytes(messages: dict) -> bytes:
+    """The messages of ``read_po`` as a GNU ``.mo`` file (what ``msgfmt`` writes)."""
+    pairs = []
+    for key, value in messages.items():
+        if isinstance(key, tuple):
+            if not all(value):
+                continue  # untranslated: gettext falls back to the English
+            pairs.append(("\0".join(key).encode(), "\0".join(value).encode()))
+        elif value or key == "":
+            pairs.append((key.encode(), value.encode()))
+    pairs.sort()
+    n = len(pairs)
+    ids_start = 7 * 4
+    strs_start = ids_start + n * 8
+    data_start = strs_start + n * 8
+    ids, strs, blob = [], [], b""
+    for k, _ in pairs:
+        ids.append((len(k), data_start + len(blob)))
+        blob += k + b"\0"
+    for _, v in pairs:
+        strs.append((len(v), data_start + len(blob)))
+        blob += v + b"\0"
+    head = struct.pack("<7I", 0x950412DE, 0, n, ids_start, strs_start, 0, data_start)
+    table = b"".join(struct.pack("<2I", *p) for p in ids) + b"".join(struct.pack("<2I", *p) for p in strs)
+    return head + table + blob
+
+
+@lru_cache(maxsize=None)
+def translator(language: str = DEFAULT) -> gettext.GNUTranslations:
+    """The compiled catalog of ``language`` (``KeyError`` when there is none)."""
+    path = catalog_path(language)
+    if not path.is_file():
+        raise KeyError(language)
+    return gettext.GNUTranslations(BytesIO(mo_bytes(read_po(path.read_text("utf-8")))))
+
+
+def translate(catalog: gettext.NullTranslations, text: str) -> str:
+    """``text`` in the catalog's language: a ``Text`` by its template, its values translated
+    in turn; any other string as a message id (unknown ids, such as a book's own titles, print
+    as they are)."""
+    if isinstance(text, Text):
+        template = (catalog.gettext(text.template) if text.plural is None
+                    else catalog.ngettext(text.template, text.plural, text.count))
+        return template.format(
+            **{k: translate(catalog, v) if isinstance(v, str) else v for k, v in text.params})
+    return catalog.gettext(text)
+
+
+def translation(language: str = DEFAULT) -> Callable[[str], str]:
+    """The function that translates a printed string into ``language``."""
+    catalog = translator(language)
+    return lambda text: translate(catalog, text)
+
+
+def language_problem(language: object) -> str | None:
+    """Why ``language`` can't be printed, naming the available ones, or None."""
+    known = languages()
+    if isinstance(language, str) and language in known:
+        return None
+    return f"unknown language {language!r}; available: {', '.join(known)}"

@@ -1,0 +1,232 @@
+"""Languages: complete catalogs, matching placeholders, drawable glyphs, the
+``language`` key, and books printed from the catalogs."""
+
+from __future__ import annotations
+
+import gettext
+import pickle
+import re
+from io import BytesIO
+
+import pytest
+from pypdf import PdfReader
+
+from bookgen.book import build
+from bookgen.config import ConfigError, load_book
+from bookgen.core.i18n import N_, Plural, Text, join_and, join_or
+from bookgen.i18n import catalog_path, languages, mo_bytes, read_po, translate, translation, translator
+from bookgen.layout.textfit import unprintable
+from bookgen.variants.registry import get_variant
+from i18n_messages import extract
+
+SHIPPED = ("cs", "de", "en", "es", "fr", "ru")
+PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+
+
+def catalog(language: str) -> dict:
+    return read_po(catalog_path(language).read_text("utf-8"))
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(text))
+
+
+def test_the_promised_languages_ship():
+    assert set(SHIPPED) <= set(languages())
+
+
+def test_the_code_marks_its_printed_words():
+    """The extraction sees the layout, the levels and every variant's text."""
+    found = extract()
+    assert "How to play {name}" in found and "Expert" in found
+    assert ("{count} puzzle", "{count} puzzles") in found
+    for name in ("takuzu", "tango", "kenken", "sudoku", "futoshiki", "killer"):
+        variant = get_variant(name)
+        assert variant.title in found, name
+        for technique in variant.techniques:
+            assert technique.title in found and technique.description in found, (name, technique.name)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_every_catalog_is_complete_and_current(language):
+    """Every message the code marks is translated (each plural form too), and the catalog
+    holds no message the code no longer uses."""
+    messages = catalog(language)
+    header = messages.pop("")
+    nplurals = int(NPLURALS.search(header).group(1))
+    wanted = set(extract())
+    missing = sorted(map(str, wanted - set(messages)))
+    assert not missing, f"{language}: missing {missing[:5]}"
+    stale = sorted(map(str, set(messages) - wanted))
+    assert not stale, f"{language}: no longer in the code {stale[:5]}"
+    for key, value in messages.items():
+        if isinstance(key, tuple):
+            assert len(value) == nplurals and all(value), (language, key)
+        else:
+            assert value, (language, key)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_translations_keep_the_placeholders(language):
+    for key, value in catalog(language).items():
+        if key == "":
+            continue
+        if isinstance(key, tuple):
+            for form in value:
+                assert placeholders(form) == placeholders(key[1]), (language, key, form)
+        else:
+            assert placeholders(value) == placeholders(key), (language, key, value)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_the_fonts_draw_every_translation(language):
+    """Every character of every catalog string is in DejaVu Sans and Sans Bold."""
+    for key, value in catalog(language).items():
+        if key == "":
+            continue
+        for text in value if isinstance(value, list) else [value]:
+            assert unprintable(text) is None, (language, text, unprintable(text))
+
+
+def test_compiled_catalogs_follow_gettext():
+    """The in-memory .mo reads back through gettext, plural rules included."""
+    cs = translator("cs")
+    assert isinstance(cs, gettext.GNUTranslations)
+    forms = [cs.ngettext("{count} puzzle", "{count} puzzles", n).format(count=n) for n in (1, 3, 5)]
+    assert forms == ["1 úloha", "3 úlohy", "5 úloh"]
+    ru = translator("ru")
+    assert [ru.ngettext("{count} puzzle", "{count} puzzles", n).format(count=n) for n in (21, 22, 25, 11)] == [
+        "21 задача", "22 задачи", "25 задач", "11 задач"]
+    fuzzy = read_po('msgid "a"\nmsgstr "b"\n\n#, fuzzy\nmsgid "c"\nmsgstr "d"\n')
+    assert fuzzy == {"a": "b"}
+    one = gettext.GNUTranslations(BytesIO(mo_bytes({"": "", "x": "y"})))
+    assert one.gettext("x") == "y" and one.gettext("z") == "z"
+
+
+def test_texts_translate_whole_and_survive_pickling():
+    ops = join_and([N_("subtracting"), N_("dividing")])
+    text = Text(N_("For {ops}, take the larger digit first; these cages always have two cells."), ops=ops)
+    assert text == "For subtracting and dividing, take the larger digit first; these cages always have two cells."
+    assert translate(translator("cs"), text).startswith("Klece s odčítáním a dělením mají")
+    listed = join_or(["+", "\u2212", "\u00d7"])
+    assert listed == "+, \u2212 or \u00d7" and translation("de")(listed) == "+, \u2212 oder \u00d7"
+    assert pickle.loads(pickle.dumps(text)) == text
+    assert translate(translator("cs"), pickle.loads(pickle.dumps(text))) == translate(translator("cs"), text)
+    cage = Plural("A cage has at most {count} cell.", "A cage has at most {count} cells.", 5)
+    assert cage == "A cage has at most 5 cells."
+    assert translation("cs")(cage) == "Klec má nejvýše 5 políček."
+    assert translation("de")(pickle.loads(pickle.dumps(cage))) == "Ein Käfig hat höchstens 5 Felder."
+    assert translation("en")("An unmarked title") == "An unmarked title"
+
+
+def test_every_rules_variant_translates(tmp_path):
+    """Each option combination's rule sentences are in the catalog, for every language."""
+    combos = {"takuzu": [{}, {"max_run": 3}, {"unique_lines": False}],
+              "tango": [{}, {"max_run": 3, "unique_lines": True}],
+              "kenken": [{}, {"ops": ["+"], "show_ops": False}, {"ops": ["+", "-"], "show_ops": False},
+                         {"ops": ["+", "/"]}, {"singles": "none", "max_cage": 6}],
+              "sudoku": [{}, {"diagonal": True}], "futoshiki": [{}], "killer": [{}, {"diagonal": True}]}
+    for name, options in combos.items():
+        variant = get_variant(name)
+        for raw in options:
+            rules = variant.parse_rules(raw, 9 if name == "killer" else 8)
+            for language in languages():
+                if language == "en":
+                    continue
+                t = translation(language)
+                for line in variant.rules_for(rules):
+                    assert t(line) != line, (name, raw, language, line)
+
+
+def test_an_unknown_language_is_a_located_error(write_config):
+    path = write_config("title: T\nlanguage: klingon\nsections:\n  - variant: takuzu\n    count: 2\n")
+    with pytest.raises(ConfigError) as err:
+        load_book(path)
+    message = str(err.value)
+    assert f"{path}:2:11:" in message
+    assert "unknown language 'klingon'" in message and "cs, de, en, es, fr, ru" in message
+
+
+CZECH = """\
+title: Malá kniha
+author: Jana Nováková
+seed: 5
+language: cs
+sections:
+  - variant: takuzu
+    size: 6
+    count: 2
+    difficulty: easy
+  - variant: sudoku
+    size: 4
+    count: 1
+    difficulty: easy
+"""
+
+
+def test_a_czech_book_prints_czech_and_stays_deterministic(write_config, tmp_path):
+    book = load_book(write_config(CZECH))
+    assert [s.title for s in book.sections] == ["Binairo", "Sudoku"]
+    build(book, tmp_path / "a", workers=1)
+    build(book, tmp_path / "b", workers=2)
+    for name in ("book.pdf", "book.json"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "a" / "book.pdf").pages)
+    text = " ".join(text.split())
+    for words in ("Obsah", "Jak hrát Binairo", "Řešený příklad", "Postupy, které budete potřebovat",
+                  "Lehká", "Úloha 1", "Řešení na straně", "Všechna práva", "3 úlohy"):
+        assert words in text, words
+    for english in ("How to play", "Contents", "Answers on", "Techniques you'll need", "Puzzle 1"):
+        assert english not in text, english
+
+
+def test_worksheet_rule_boxes_are_sized_for_the_translation(write_config):
+    """A worksheet's rules box gets as many lines as the translated reminder takes at the
+    caption size, so a longer language grows the box instead of overflowing it."""
+    from bookgen.layout.geometry import reminder_width, rule_reminder
+    from bookgen.layout.textfit import break_lines
+
+    sections = ("  - variant: kenken\n    size: 5\n    count: 1\n    difficulty: easy\n"
+                "    rules: {ops: [+, -], show_ops: false}\n")
+    counts = {}
+    for language in languages():
+        book = load_book(write_config(f"title: T\nlayout: worksheet\npage: a4\nlanguage: {language}\n"
+                                      f"sections:\n{sections}", language))
+        shape, t = book.shape, translation(language)
+        variant = get_variant("kenken")
+        text = rule_reminder(t(variant.title), variant.rules_for(dict(book.sections[0].rules)), t)
+        lines = break_lines(text, shape.style.small, reminder_width(shape.spec, shape.style))
+        assert shape.style.reminder_lines >= len(lines), language
+        counts[language] = len(lines)
+    assert counts["de"] > counts["en"]  # German takes more room, and gets it
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_translated_headings_fit_a_6x9_page(write_config, large):
+    """Every translated heading ("Jak hrát Kalkudoku", "Калькудоку: приёмы", the walkthrough's)
+    fits one line of a 6 x 9 in page at no less than its floor: the config check measures the
+    book's headings in its language and would refuse the page otherwise."""
+    from bookgen.layout.geometry import Style
+    from bookgen.layout.textfit import fit_size, heading_room
+
+    variants = ("takuzu", "tango", "kenken", "sudoku", "futoshiki", "killer")
+    sections = "".join(f"  - variant: {v}\n    size: 6\n    count: 1\n    difficulty: easy\n    explain: true\n"
+                       for v in variants)
+    for language in languages():
+        book = load_book(write_config(f"title: T\npage: 6x9\nlarge_print: {str(large).lower()}\n"
+                                      f"language: {language}\nsections:\n{sections}", language))
+        t = translation(language)
+        room = heading_room(Style(large), 4.5 * 72)  # 6 in less the widest gutter and margins
+        for v in variants:
+            name = t(get_variant(v).title)
+            for heading in (t("How to play {name}").format(name=name), t("{name} techniques").format(name=name)):
+                assert fit_size(heading, room) is not None, (language, heading)
+        assert book.language == language
+
+
+def test_numbers_take_the_languages_decimal_mark():
+    from bookgen.layout.render import decimal
+
+    assert decimal(8.5, translation("en")) == "8.5" and decimal(8.5, translation("de")) == "8,5"
+    assert decimal(11.0, translation("cs")) == "11"
