@@ -156,10 +156,7 @@ class BinaryGrid:
                 solution = random_solution(engine, rng)
             except GenerationError:
                 continue  # this grid's search ran out of budget: one failed attempt, not the puzzle's end
-            carved = self._carve(engine, solution, level, rng, share)
-            if carved is None:
-                continue  # an expert carve that came out hard
-            board, edges = carved
+            board, edges = self._carve(engine, solution, level, rng, share)
             if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
@@ -174,11 +171,8 @@ class BinaryGrid:
             f"in {MAX_ATTEMPTS} attempts")
 
     def _carve(self, engine: BinaryEngine, solution: Board, level: Level, rng: random.Random,
-               share: float) -> tuple[Board, tuple[Edge, ...]] | None:
-        """Remove clues in random order while the level's techniques still solve it.
-
-        None at expert when no given could go by a trial (the board would grade hard).
-        """
+               share: float) -> tuple[Board, tuple[Edge, ...]]:
+        """Remove clues in random order while the level's techniques still solve it."""
         n = engine.n
         board = solution.copy()
         edges: list[Edge] = []
@@ -207,11 +201,6 @@ class BinaryGrid:
                     board.clear(*cell)
                     removed += 1
                     trial_cells.append(cell)
-        if level == Level.EXPERT and not removed:
-            # No given went by a trial: the board is hard-solvable, and one
-            # sign going by a trial on its ends rescued only a few such
-            # boards, after pruning every sign; a fresh grid is cheaper.
-            return None
         # No second pass over the givens kept: each failed the trial test
         # above on a richer board, and with fewer givens a wrong symbol can
         # only be harder to refute (the techniques are monotone).
@@ -231,6 +220,15 @@ class BinaryGrid:
                     current.remove_edge(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = Board.from_rows(board.rows(), edges)
+            if level == Level.EXPERT and not removed:
+                # No given could go: let a sign go instead when one trial on
+                # either of its cells settles the rest.
+                for edge in rng.sample(edges, len(edges)):
+                    rest = [e for e in edges if e != edge]
+                    if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b)):
+                        edges = rest
+                        board = Board.from_rows(board.rows(), edges)
+                        break
         return board, tuple(edges)
 
     @staticmethod
