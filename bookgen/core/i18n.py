@@ -70,5 +70,7 @@ def join_or(items: list[str]) -> str:
 
 
 def join_and(items: list[str]) -> str:
-    """``a`` or ``a and b`` (two items at most), translatable."""
-    return items[0] if len(items) == 1 else Text(N_("{first} and {last}"), first=items[0], last=items[1])
+    """``a``, ``a and b``, ``a, b and c``: a list as one translatable phrase."""
+    if len(items) == 1:
+        return items[0]
+    return Text(N_("{first} and {last}"), first=_commas(items[:-1]), last=items[-1])
