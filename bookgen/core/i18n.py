@@ -62,6 +62,11 @@ def _commas(items: list[str]) -> str:
     return Text(N_("{first}, {rest}"), first=items[0], rest=_commas(items[1:]))
 
 
+def join_commas(items: list[str]) -> str:
+    """``a``, ``a, b``, ``a, b, c``: a list with no conjunction, translatable."""
+    return _commas(items)
+
+
 def join_or(items: list[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``: a list as one translatable phrase."""
     if len(items) == 1:

@@ -46,10 +46,10 @@ from itertools import combinations
 from typing import Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Text, join_and, join_or
+from bookgen.core.i18n import N_, Text, join_and
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
+from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, _describe_cuts, cell_name, cell_text
 from bookgen.solve.latin import bit, digits_of, full_mask
 from bookgen.solve.sat import models
 
@@ -240,18 +240,6 @@ HOUSE_KINDS = {(False, False): N_("row or column"), (True, False): N_("row, colu
                (True, True): N_("row, column, box or diagonal")}
 
 
-def cell_text(i: int, n: int) -> Text:
-    """``cell_name`` as a translatable value of a reason."""
-    return Text(N_("row {row}, column {column}"), row=i // n + 1, column=i % n + 1)
-
-
-def _and_list(items: Sequence[str], word: str = "and") -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return join_and(items) if word == "and" else join_or(items)
-
-
 def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
     out = []
@@ -264,21 +252,7 @@ def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     return out
 
 
-def _cuts_text(st: State, cuts: list[tuple[int, int]]) -> str:
-    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
-    n = st.board.n
-    parts = []
-    for i, removed in cuts:
-        left = st.cand[i]
-        if not left & (left - 1):
-            parts.append(Text(N_("{cell} must be {digit}"), cell=cell_text(i, n), digit=left.bit_length()))
-        else:
-            parts.append(Text(N_("{cell} can't be {digits}"), cell=cell_text(i, n),
-                              digits=_and_list([str(d) for d in digits_of(removed)], 'or')))
-    text = parts[-1]
-    for part in reversed(parts[:-1]):
-        text = Text(N_("{first}; {rest}"), first=part, rest=text)
-    return text
+_cuts_text = _describe_cuts  # one description of struck candidates for every Latin-square ladder
 
 
 # --- easy ------------------------------------------------------------------------
