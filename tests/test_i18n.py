@@ -230,3 +230,31 @@ def test_numbers_take_the_languages_decimal_mark():
 
     assert decimal(8.5, translation("en")) == "8.5" and decimal(8.5, translation("de")) == "8,5"
     assert decimal(11.0, translation("cs")) == "11"
+
+
+def test_latin_square_reasons_translate_whole():
+    """The Latin-square engines' reasons (houses, signs, cages) are ``Text``s: English as ``str`` (what
+    ``solve --explain`` prints), and in every other language with no English word left,
+    the cells, houses and digits filled in as values in that language."""
+    import random
+
+    from bookgen.core.difficulty import Level
+    from bookgen.solve.houses import cell_text
+
+    reasons = []
+    for name, size in (("sudoku", 9), ("futoshiki", 5), ("kenken", 6)):
+        variant = get_variant(name)
+        puzzle = variant.generate(size, variant.parse_rules({}, size), Level.HARD, random.Random("reasons"))
+        steps = variant.explain(puzzle)[0]
+        assert steps and all(isinstance(step.reason, Text) for step in steps), name
+        reasons += [step.reason for step in steps]
+    english = re.compile(r"\b(row|column|box|can|only|must|fits?|every|digit|either|suppose|cells?)\b")
+    for reason in reasons:
+        assert translation("en")(reason) == str(reason)
+        assert pickle.loads(pickle.dumps(reason)) == reason
+        for language in SHIPPED:
+            if language != "en":
+                said = translation(language)(reason)
+                assert not english.search(said), (language, said)
+    cs = translation("cs")(Text(N_("{cell} must be {digit}"), cell=cell_text(21, 9), digit=4))
+    assert cs == "políčko (řádek 3, sloupec 4) musí být 4"

@@ -62,6 +62,11 @@ def _commas(items: list[str]) -> str:
     return Text(N_("{first}, {rest}"), first=items[0], rest=_commas(items[1:]))
 
 
+def join_commas(items: list[str]) -> str:
+    """``a``, ``a, b``, ``a, b, c``: a list with no conjunction, translatable."""
+    return _commas(items)
+
+
 def join_or(items: list[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``: a list as one translatable phrase."""
     if len(items) == 1:
@@ -70,5 +75,7 @@ def join_or(items: list[str]) -> str:
 
 
 def join_and(items: list[str]) -> str:
-    """``a`` or ``a and b`` (two items at most), translatable."""
-    return items[0] if len(items) == 1 else Text(N_("{first} and {last}"), first=items[0], last=items[1])
+    """``a``, ``a and b``, ``a, b and c``: a list as one translatable phrase."""
+    if len(items) == 1:
+        return items[0]
+    return Text(N_("{first} and {last}"), first=_commas(items[:-1]), last=items[-1])

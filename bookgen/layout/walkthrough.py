@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bookgen.core.i18n import Text
 from bookgen.core.pen import BOLD as BOLD_STROKE
 from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Step
@@ -72,11 +73,15 @@ def sentence(reason: str) -> str:
 
 
 def step_text(doc, variant, step) -> str:
-    """What a step says under its technique's name. In English, the engine's reason, which
-    names the cells it fills and why; the reasons are not in the catalogs yet, so in another
-    language the step names each cell it fills and the symbol it gets."""
+    """What a step says under its technique's name: the engine's reason, which names the
+    cells it fills and why. A reason built as a ``Text`` (its cells, houses and digits values
+    of its template) prints in the book's language; in another language a reason still in
+    plain English (not yet in the catalogs) gives way to each cell the step fills and its
+    symbol."""
     if doc.cover.language == DEFAULT:
         return sentence(step.reason)
+    if isinstance(step.reason, Text):
+        return sentence(doc.t(step.reason))
     cells = [doc.t("row {row}, column {column}: {symbol}").format(
         row=r + 1, column=c + 1, symbol=variant.symbol_text(symbol)) for (r, c), symbol in step.cells]
     return sentence("; ".join(cells)) if cells else ""

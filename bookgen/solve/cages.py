@@ -38,7 +38,8 @@ from itertools import combinations
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.solve.houses import Extra, Geometry, Run, State, _and_list, _cut, _cuts_text, cell_name
+from bookgen.core.i18n import N_, Plural, Text
+from bookgen.solve.houses import Extra, Geometry, Run, State, _and_list, _cut, _cuts_text, cell_name, cell_text
 from bookgen.solve.kenken_ladder import Contradiction
 from bookgen.solve.latin import digits_of
 
@@ -178,11 +179,13 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
         if cuts:
             if run.explain:
                 if len(cells) == 1:
-                    run.reason = f"{cell_name(i, g.n)} is a cage of one cell with the sum {d}, so it is {d}."
+                    run.reason = Text(N_("{cell} is a cage of one cell with the sum {digit}, so it is {digit}."),
+                                      cell=cell_text(i, g.n), digit=d)
                 else:
                     have = _and_list([str(cand[j].bit_length()) for j in cells if j != i])
-                    run.reason = (f"{_cage_name(g, ex, k)} adds up to {ex.sums[k]} and already holds {have}, "
-                                  f"so {cell_name(i, g.n)} is {d}.")
+                    run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
+                                         "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
+                                      cell=cell_text(i, g.n), digit=d)
             return 1
     return 0
 
@@ -200,8 +203,11 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
         if cuts:
             if run.explain:
                 combos = sum_combinations(len(cells), ex.sums[k], g.n)
-                run.reason = (f"{_cage_name(g, ex, k)}: {len(cells)} different digits adding up to "
-                              f"{ex.sums[k]} can only be {_combos_text(combos)}, so {_cuts_text(st, cuts)}.")
+                run.reason = Plural("{cage}: {count} different digits adding up to {total} can only be {ways}, "
+                                    "so {cuts}.",
+                                    "{cage}: {count} different digits adding up to {total} can only be {ways}, "
+                                    "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
+                                    total=ex.sums[k], ways=_combos_text(combos), cuts=_cuts_text(st, cuts))
             return 1
     return 0
 
@@ -259,8 +265,11 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
         cuts = _cut(st, open_, ~allowed)
         if cuts:
             if run.explain:
-                run.reason = (f"of the ways to make {ex.sums[k]} from {len(cells)} different digits, only "
-                              f"{_combos_text(live)} fit {_cage_name(g, ex, k)}, so {_cuts_text(st, cuts)}.")
+                run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
+                                    "fit {cage}, so {cuts}.",
+                                    "of the ways to make {total} from {count} different digits, only {ways} "
+                                    "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
+                                    ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=_cuts_text(st, cuts))
             return 1
     return 0
 
@@ -288,9 +297,10 @@ def t_cage_confined(g: Geometry, st: State, run: Run) -> int:
                 cuts = _cut(st, others, b)
                 if cuts:
                     if run.explain:
-                        run.reason = (f"every way left to fill {_cage_name(g, ex, k)} uses {d}, and in the cage "
-                                      f"{d} can only go in {g.names[h]}, so the rest of {g.names[h]} can't be {d}; "
-                                      f"{_cuts_text(st, cuts)}.")
+                        run.reason = Text(N_("every way left to fill {cage} uses {digit}, and in the cage {digit} "
+                                             "can only go in {house}, so the rest of {house} can't be {digit}; "
+                                             "{cuts}."), cage=_cage_name(g, ex, k), digit=d, house=g.names[h],
+                                          cuts=_cuts_text(st, cuts))
                     return 1
     return 0
 
@@ -388,13 +398,15 @@ def t_rule45_union(g: Geometry, st: State, run: Run) -> int:
 
 def _cage_name(g: Geometry, ex: CageExtra, k: int) -> str:
     i = ex.cells[k][0]
-    return f"the {ex.sums[k]} cage at {cell_name(i, g.n)}"
+    return Text(N_("the {total} cage at {cell}"), total=ex.sums[k], cell=cell_text(i, g.n))
 
 
 def _combos_text(masks: Sequence[int]) -> str:
     shown = ["+".join(str(d) for d in digits_of(m)) for m in masks[:5]]
-    more = f" and {len(masks) - 5} more" if len(masks) > 5 else ""
-    return _and_list(shown, "or") + more
+    if len(masks) <= 5:
+        return _and_list(shown, "or")
+    return Plural("{ways} and {count} more", "{ways} and {count} more", len(masks) - 5,
+                  ways=_and_list(shown, "or"))
 
 
 TECHNIQUES = (

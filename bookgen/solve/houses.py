@@ -46,9 +46,10 @@ from itertools import combinations
 from typing import Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Text, join_and
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name
+from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name, cell_text
 # The Latin engines word their eliminations alike: one describer serves both ladders.
 from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
@@ -105,14 +106,15 @@ def box_houses(n: int, box: tuple[int, int]) -> list[tuple[tuple[int, ...], str]
     for r0 in range(0, n, rows):
         for c0 in range(0, n, cols):
             cells = tuple((r0 + r) * n + c0 + c for r in range(rows) for c in range(cols))
-            out.append((cells, f"the box of rows {r0 + 1}-{r0 + rows}, columns {c0 + 1}-{c0 + cols}"))
+            out.append((cells, Text(N_("the box of rows {top}-{bottom}, columns {left}-{right}"),
+                                    top=r0 + 1, bottom=r0 + rows, left=c0 + 1, right=c0 + cols)))
     return out
 
 
 def diagonal_houses(n: int) -> list[tuple[tuple[int, ...], str]]:
     """Sudoku X's two main diagonals, with their names."""
-    return [(tuple(k * n + k for k in range(n)), "the main diagonal"),
-            (tuple(k * n + n - 1 - k for k in range(n)), "the anti-diagonal")]
+    return [(tuple(k * n + k for k in range(n)), N_("the main diagonal")),
+            (tuple(k * n + n - 1 - k for k in range(n)), N_("the anti-diagonal"))]
 
 
 @lru_cache(maxsize=None)
@@ -120,7 +122,8 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
     """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals."""
     houses = [tuple(r * n + c for c in range(n)) for r in range(n)]
     houses += [tuple(r * n + c for r in range(n)) for c in range(n)]
-    names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+    names = ([Text(N_("row {row}"), row=r + 1) for r in range(n)]
+             + [Text(N_("column {column}"), column=c + 1) for c in range(n)])
     extra = (box_houses(n, box) if box else []) + (diagonal_houses(n) if diagonal else [])
     for cells, name in extra:
         houses.append(cells)
@@ -142,8 +145,7 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
                              tuple(sorted(sets[b] - both))))
     # Players spot hidden singles in boxes first, so explanations name boxes first.
     scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
-    kinds = ["row", "column"] + (["box"] if box else []) + (["diagonal"] if diagonal else [])
-    words = ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    words = HOUSE_KINDS[bool(box), bool(diagonal)]
     return Geometry(n, tuple(houses), tuple(names), tuple(peers),
                     tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words)
 
@@ -236,6 +238,13 @@ class State:
                              for c in range(n)) for r in range(n))
 
 
+# The houses a cell is in, as the naked single's reason names them (one message each, so a
+# language can inflect the whole phrase).
+HOUSE_KINDS = {(False, False): N_("row or column"), (True, False): N_("row, column or box"),
+               (False, True): N_("row, column or diagonal"),
+               (True, True): N_("row, column, box or diagonal")}
+
+
 def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
     out = []
@@ -265,8 +274,10 @@ def t_naked_single(g: Geometry, st: State, run: Run) -> int:
                 d = cand[i].bit_length()
                 run.steps.append(Step(
                     "naked_single", (((i // g.n, i % g.n), str(d)),),
-                    f"{cell_name(i, g.n)} can only be {d}: every other digit is already "
-                    f"in its {g.kinds}{'' if _by_houses(st, i) else ', or ruled out above'}.",
+                    Text(N_("{cell} can only be {digit}: every other digit is already in its {houses}.")
+                         if _by_houses(st, i) else
+                         N_("{cell} can only be {digit}: every other digit is already in its {houses}, "
+                            "or ruled out above."), cell=cell_text(i, g.n), digit=d, houses=g.kinds),
                 ))
     st.queued = k
     return placed
@@ -310,7 +321,8 @@ def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
                 continue  # a naked single the next pass places
             st.elim(where, ~m)
             if run.explain:
-                run.reason = f"in {g.names[h]}, {m.bit_length()} fits only at {cell_name(where, g.n)}."
+                run.reason = Text(N_("in {house}, {digit} fits only at {cell}."), house=g.names[h],
+                                  digit=m.bit_length(), cell=cell_text(where, g.n))
             return 1
     return 0
 
@@ -339,10 +351,12 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
             if cuts:
                 if run.explain:
                     ds = _and_list([str(d) for d in digits_of(locked)])
-                    them = "it" if not locked & (locked - 1) else "them"
-                    run.reason = (f"in {g.names[first]}, {ds} can only go where it meets {g.names[second]}, "
-                                  f"so the rest of {g.names[second]} can't hold {them}; "
-                                  f"{_cuts_text(st, cuts)}.")
+                    run.reason = Text(
+                        N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
+                           "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
+                        N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
+                           "{other} can't hold them; {cuts}."),
+                        house=g.names[first], digits=ds, other=g.names[second], cuts=_cuts_text(st, cuts))
                 return 1
     return 0
 
@@ -354,10 +368,11 @@ def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
                 cuts = _cut(st, others, u)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_name(i, g.n) for i in group])
+                        where = _and_list([cell_text(i, g.n) for i in group])
                         ds = _and_list([str(d) for d in digits_of(u)])
-                        run.reason = (f"in {g.names[h]}, {where} can only hold {ds} between them, "
-                                      f"so the other cells can't; {_cuts_text(st, cuts)}.")
+                        run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
+                                             "so the other cells can't; {cuts}."),
+                                          house=g.names[h], cells=where, digits=ds, cuts=_cuts_text(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -396,10 +411,11 @@ def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
                 cuts = _cut(st, group, ~keep)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_name(i, g.n) for i in group])
+                        where = _and_list([cell_text(i, g.n) for i in group])
                         dtext = _and_list([str(d + 1) for d in ds])
-                        run.reason = (f"in {g.names[h]}, {dtext} fit only in {where}, "
-                                      f"so those cells hold nothing else; {_cuts_text(st, cuts)}.")
+                        run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
+                                             "hold nothing else; {cuts}."),
+                                          house=g.names[h], digits=dtext, cells=where, cuts=_cuts_text(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -432,11 +448,12 @@ def t_x_wing(g: Geometry, st: State, run: Run) -> int:
                 cuts = _cut(st, others, m)
                 if cuts:
                     if run.explain:
-                        lines_t = f"{g.names[base + k1]} and {g.names[base + k2]}"
-                        cover_t = f"{g.names[cover + j1]} and {g.names[cover + j2]}"
-                        run.reason = (f"in {lines_t}, {d + 1} can only go in {cover_t}; whichever way "
-                                      f"round, it takes both of those, so no other cell of {cover_t} "
-                                      f"can be {d + 1}; {_cuts_text(st, cuts)}.")
+                        lines_t = join_and([g.names[base + k1], g.names[base + k2]])
+                        cover_t = join_and([g.names[cover + j1], g.names[cover + j2]])
+                        run.reason = Text(N_("in {lines}, {digit} can only go in {cover}; whichever way "
+                                             "round, it takes both of those, so no other cell of {cover} "
+                                             "can be {digit}; {cuts}."),
+                                          lines=lines_t, digit=d + 1, cover=cover_t, cuts=_cuts_text(st, cuts))
                     return 1
     return 0
 
@@ -460,10 +477,13 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
                 if run.explain:
                     z = za.bit_length()
                     x, y = digits_of(pm)
-                    run.reason = (f"{cell_name(pivot, n)} is {x} or {y}; either way one of "
-                                  f"{cell_name(a, n)} ({_and_list([str(v) for v in digits_of(cand[a])], 'or')}) and "
-                                  f"{cell_name(b, n)} ({_and_list([str(v) for v in digits_of(cand[b])], 'or')}) "
-                                  f"is {z}, so no cell that sees both can be {z}; {_cuts_text(st, cuts)}.")
+                    run.reason = Text(
+                        N_("{pivot} is {x} or {y}; either way one of {a} ({a_digits}) and {b} ({b_digits}) "
+                           "is {z}, so no cell that sees both can be {z}; {cuts}."),
+                        pivot=cell_text(pivot, n), x=x, y=y, z=z,
+                        a=cell_text(a, n), a_digits=_and_list([str(v) for v in digits_of(cand[a])], 'or'),
+                        b=cell_text(b, n), b_digits=_and_list([str(v) for v in digits_of(cand[b])], 'or'),
+                        cuts=_cuts_text(st, cuts))
                 return 1
     return 0
 
@@ -484,8 +504,9 @@ def t_trial(g: Geometry, st: State, run: Run) -> int:
             except Contradiction:
                 st.elim(i, bit(d))
                 if run.explain:
-                    run.reason = (f"suppose {cell_name(i, n)} were {d}: following it through with the "
-                                  f"simpler techniques leads to a contradiction, so it can't be {d}.")
+                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
+                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
+                                      cell=cell_text(i, n), digit=d)
                 return 1
     return 0
 

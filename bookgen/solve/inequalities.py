@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.solve.houses import Extra, Geometry, Run, State, _cut, _cuts_text, cell_name
+from bookgen.core.i18n import N_, Text
+from bookgen.solve.houses import Extra, Geometry, Run, State, _cut, _cuts_text, cell_text
 from bookgen.solve.latin import full_mask
 
 TECHNIQUE_WEIGHT: dict[str, float] = {"sign_known": 0.6, "sign_bounds": 1.5}
@@ -38,9 +39,12 @@ def t_sign_known(g: Geometry, st: State, run: Run) -> int:
             cuts = _cut(st, [a], full_mask(g.n) & ~((1 << (y - 1)) - 1))  # a is less than y
         if cuts:
             if run.explain:
-                why = (f"{cell_name(b, g.n)} is more than {cell_name(a, g.n)}, which is {x}" if placed[a] else
-                       f"{cell_name(a, g.n)} is less than {cell_name(b, g.n)}, which is {y}")
-                run.reason = f"{why}, so {_cuts_text(st, cuts)}."
+                run.reason = (
+                    Text(N_("{cell} is more than {other}, which is {digit}, so {cuts}."),
+                         cell=cell_text(b, g.n), other=cell_text(a, g.n), digit=x, cuts=_cuts_text(st, cuts))
+                    if placed[a] else
+                    Text(N_("{cell} is less than {other}, which is {digit}, so {cuts}."),
+                         cell=cell_text(a, g.n), other=cell_text(b, g.n), digit=y, cuts=_cuts_text(st, cuts)))
             return 1
     return 0
 
@@ -56,9 +60,9 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
         cuts = _cut(st, [a], full & ~((1 << (top - 1)) - 1)) + _cut(st, [b], (1 << low) - 1)
         if cuts:
             if run.explain:
-                run.reason = (f"{cell_name(a, g.n)} is less than {cell_name(b, g.n)}; {cell_name(b, g.n)} is "
-                              f"at most {top} and {cell_name(a, g.n)} at least {low}, so "
-                              f"{_cuts_text(st, cuts)}.")
+                run.reason = Text(N_("{a} is less than {b}; {b} is at most {top} and {a} at least {low}, "
+                                     "so {cuts}."), a=cell_text(a, g.n), b=cell_text(b, g.n), top=top, low=low,
+                                  cuts=_cuts_text(st, cuts))
             return 1
     return 0
 

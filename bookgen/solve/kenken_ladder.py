@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Plural, Text, join_and, join_commas, join_or
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
@@ -89,11 +90,17 @@ def cell_name(i: int, n: int) -> str:
     return f"row {i // n + 1}, column {i % n + 1}"
 
 
+def cell_text(i: int, n: int) -> Text:
+    """``cell_name`` as a translatable value of a step's reason."""
+    return Text(N_("row {row}, column {column}"), row=i // n + 1, column=i % n + 1)
+
+
 def _and_list(items: Sequence[str], word: str = "and") -> str:
+    """'a, b and c' ('or' for ``word="or"``), a phrase the layout can translate."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+    return join_and(items) if word == "and" else join_or(items)
 
 
 @dataclass
@@ -153,7 +160,7 @@ def _cage_parts(
     for a in ass:
         for k, d in enumerate(a):
             masks[k] |= 1 << (d - 1)
-    return idx, ass, clue, f"the {clue} cage at {where}", tuple(masks)
+    return idx, ass, clue, Text(N_("the {clue} cage at {where}"), clue=clue, where=where), tuple(masks)
 
 
 @lru_cache(maxsize=None)
@@ -165,7 +172,8 @@ def _geometry(n: int) -> tuple[tuple[list[int], ...], tuple[list[int], ...], tup
     for i in range(n * n):
         r, c = divmod(i, n)
         peers.append([r * n + j for j in range(n) if j != c] + [j * n + c for j in range(n) if j != r])
-    names = [f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+    names = ([Text(N_("row {row}"), row=r + 1) for r in range(n)]
+             + [Text(N_("column {column}"), column=c + 1) for c in range(n)])
     return tuple(lines), tuple(peers), tuple(names), tuple(frozenset(x) for x in lines)
 
 
@@ -297,10 +305,14 @@ def _describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
     for i, removed in cuts:
         left = st.cand[i]
         if not left & (left - 1):
-            parts.append(f"{cell_name(i, n)} must be {left.bit_length()}")
+            parts.append(Text(N_("{cell} must be {digit}"), cell=cell_text(i, n), digit=left.bit_length()))
         else:
-            parts.append(f"{cell_name(i, n)} can't be {_and_list([str(d) for d in digits_of(removed)], 'or')}")
-    return "; ".join(parts)
+            parts.append(Text(N_("{cell} can't be {digits}"), cell=cell_text(i, n),
+                              digits=_and_list([str(d) for d in digits_of(removed)], 'or')))
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = Text(N_("{first}; {rest}"), first=part, rest=text)
+    return text
 
 
 def _apply(st: State, cells: Sequence[int], masks: Sequence[int]) -> list[tuple[int, int]]:
@@ -332,7 +344,8 @@ def t_single_cage(b: Board, st: State, run: Run) -> int:
             if not cuts:
                 continue
             if run.explain:
-                run.reason = f"{cell_name(i, b.n)} is a single-cell cage showing {d}, so it is {d}."
+                run.reason = Text(N_("{cell} is a single-cell cage showing {digit}, so it is {digit}."),
+                                  cell=cell_text(i, b.n), digit=d)
             return 1
     return 0
 
@@ -350,8 +363,8 @@ def t_naked_single(b: Board, st: State, run: Run) -> int:
                 d = cand[i].bit_length()
                 run.steps.append(Step(
                     "naked_single", (((i // b.n, i % b.n), str(d)),),
-                    f"{cell_name(i, b.n)} can only be {d}: every other digit is already "
-                    "used in its row, its column or ruled out by its cage.",
+                    Text(N_("{cell} can only be {digit}: every other digit is already used in its row, "
+                            "its column or ruled out by its cage."), cell=cell_text(i, b.n), digit=d),
                 ))
     return placed
 
@@ -370,8 +383,8 @@ def t_cage_last(b: Board, st: State, run: Run) -> int:
         if cuts:
             if run.explain:
                 have = _and_list([str(d) for _, d in known])
-                run.reason = (f"{b.labels[k]} already holds {have}, so "
-                              f"{_describe_cuts(st, cuts)}.")
+                run.reason = Text(N_("{cage} already holds {digits}, so {cuts}."),
+                                  cage=b.labels[k], digits=have, cuts=_describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -389,10 +402,11 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
                 sets = sorted({tuple(sorted(a)) for a in b.assigns[k]})
                 if len(sets) <= 4:
                     made = _and_list([_combo_text(b.clues[k], s) for s in sets], "or")
-                    why = f"{b.labels[k]} can only be made as {made}"
+                    run.reason = Text(N_("{cage} can only be made as {ways}, so {cuts}."),
+                                      cage=b.labels[k], ways=made, cuts=_describe_cuts(st, cuts))
                 else:
-                    why = f"the arithmetic of {b.labels[k]} rules some digits out"
-                run.reason = f"{why}, so {_describe_cuts(st, cuts)}."
+                    run.reason = Text(N_("the arithmetic of {cage} rules some digits out, so {cuts}."),
+                                      cage=b.labels[k], cuts=_describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -427,8 +441,9 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
 def _live_text(b: Board, st: State, k: int) -> str:
     live = st.live[k]
     shown = [_combo_text(b.clues[k], a) for a in live[:4]]
-    more = f" and {len(live) - 4} more" if len(live) > 4 else ""
-    return f"{', '.join(shown)}{more}"
+    if len(live) <= 4:
+        return join_commas(shown)
+    return Plural("{ways} and {count} more", "{ways} and {count} more", len(live) - 4, ways=join_commas(shown))
 
 
 def _stale_cages(b: Board, st: State):
@@ -454,8 +469,9 @@ def t_cage_fix(b: Board, st: State, run: Run) -> int:
             if not u & (u - 1) and cand[i] != u:
                 cuts = _apply(st, [i], [~u])
                 if run.explain:
-                    run.reason = (f"the only ways to fill {b.labels[k]} that fit its rows and columns are "
-                                  f"{_live_text(b, st, k)}, so {_describe_cuts(st, cuts)}.")
+                    run.reason = Text(N_("the only ways to fill {cage} that fit its rows and columns are "
+                                         "{ways}, so {cuts}."),
+                                      cage=b.labels[k], ways=_live_text(b, st, k), cuts=_describe_cuts(st, cuts))
                 return 1
     return 0
 
@@ -466,8 +482,9 @@ def t_cage_combos(b: Board, st: State, run: Run) -> int:
         cuts = _apply(st, idx, [~u for u in union])
         if cuts:
             if run.explain:
-                run.reason = (f"of the ways to fill {b.labels[k]}, only {_live_text(b, st, k)} "
-                              f"fit what its rows and columns allow, so {_describe_cuts(st, cuts)}.")
+                run.reason = Text(N_("of the ways to fill {cage}, only {ways} fit what its rows and columns "
+                                     "allow, so {cuts}."),
+                                  cage=b.labels[k], ways=_live_text(b, st, k), cuts=_describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -495,8 +512,8 @@ def t_hidden_single(b: Board, st: State, run: Run) -> int:
             if count == 1 and cand[where] != m:
                 st.elim(where, ~m)
                 if run.explain:
-                    run.reason = (f"in {b.line_names[li]}, {d + 1} fits only at "
-                                  f"{cell_name(where, n)}, so it goes there.")
+                    run.reason = Text(N_("in {house}, {digit} fits only at {cell}, so it goes there."),
+                                      house=b.line_names[li], digit=d + 1, cell=cell_text(where, n))
                 return 1
     return 0
 
@@ -529,9 +546,10 @@ def t_cage_line(b: Board, st: State, run: Run) -> int:
             if cuts:
                 if run.explain:
                     ds = _and_list([str(d) for d in digits_of(req)])
-                    run.reason = (f"every way to fill {b.labels[k]} puts {ds} in {b.line_names[li]}, "
-                                  f"so no other cell of {b.line_names[li]} can hold it; "
-                                  f"{_describe_cuts(st, cuts)}.")
+                    run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
+                                         "of {house} can hold it; {cuts}."),
+                                      cage=b.labels[k], digits=ds, house=b.line_names[li],
+                                      cuts=_describe_cuts(st, cuts))
                 return 1
         st.line_done[k] = True  # nothing new until its assignments shrink again
     return 0
@@ -549,10 +567,11 @@ def _naked(size: int, name: str) -> Callable[[Board, State, Run], int]:
                 cuts = _apply(st, others, [u] * len(others))
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_name(i, b.n) for i in group])
+                        where = _and_list([cell_text(i, b.n) for i in group])
                         ds = _and_list([str(d) for d in digits_of(u)])
-                        run.reason = (f"in {b.line_names[li]}, {where} can only hold {ds} between them, "
-                                      f"so the other cells can't; {_describe_cuts(st, cuts)}.")
+                        run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
+                                             "so the other cells can't; {cuts}."), house=b.line_names[li],
+                                          cells=where, digits=ds, cuts=_describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -579,10 +598,11 @@ def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
                 cuts = _apply(st, cells_u, [~keep] * size)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_name(i, n) for i in cells_u])
+                        where = _and_list([cell_text(i, n) for i in cells_u])
                         dtext = _and_list([str(d + 1) for d in ds])
-                        run.reason = (f"in {b.line_names[li]}, {dtext} fit only in {where}, "
-                                      f"so those cells hold nothing else; {_describe_cuts(st, cuts)}.")
+                        run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
+                                             "hold nothing else; {cuts}."), house=b.line_names[li],
+                                          digits=dtext, cells=where, cuts=_describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -634,10 +654,11 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
         if cuts:
             if run.explain:
                 cages = _and_list([b.clues[k] for k in inner])
-                where = _and_list([cell_name(i, n) for i in open_out])
+                where = _and_list([cell_text(i, n) for i in open_out])
                 rest = _and_list([str(w) for w in sorted(want)], "or")
-                run.reason = (f"{b.line_names[li]} adds up to {total}; the cages {cages} lie inside it, "
-                              f"so {where} add up to {rest}; {_describe_cuts(st, cuts)}.")
+                run.reason = Text(N_("{house} adds up to {total}; the cages {cages} lie inside it, so {cells} "
+                                     "add up to {rest}; {cuts}."), house=b.line_names[li], total=total,
+                                  cages=cages, cells=where, rest=rest, cuts=_describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -660,8 +681,9 @@ def t_trial(b: Board, st: State, run: Run) -> int:
             except Contradiction:
                 st.elim(i, bit(d))
                 if run.explain:
-                    run.reason = (f"suppose {cell_name(i, n)} were {d}: following it through with the "
-                                  f"simpler techniques leads to a contradiction, so it can't be {d}.")
+                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
+                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
+                                      cell=cell_text(i, n), digit=d)
                 return 1
     return 0
 
