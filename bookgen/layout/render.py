@@ -31,7 +31,7 @@ from bookgen.layout.geometry import (
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.layout.textfit import (
-    answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
+    Room, answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, step_text, walkthrough_title
 from bookgen.variants.registry import get_variant
@@ -422,6 +422,13 @@ def _measuring(spec: PageSpec, style: Style, gutter: float, language: str = DEFA
     return Document(BytesIO(), Cover("", None, None, 0, language=language), spec, style, gutter)
 
 
+def _subheading(doc: Document, text: str, body: float, width: float) -> float:
+    """The size of a how-to subheading: a quarter larger than the body, less if a long
+    translation needs it to stay on its line, never below the caption floor."""
+    room = Room("on a how-to-play page", width, 1, body * 1.25, doc.style.small, bold=True)
+    return fit_size(text, room) or room.floor
+
+
 def _how_to_pages(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
                   name: str = "") -> list[list]:
     """The pages of one rule set's how-to, as lists of drawing closures: on one page when
@@ -537,7 +544,8 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
         if heading and f.y - body * 2.3 - lead * 1.15 - first >= f.low:
             # "Techniques you'll need" under the example, with the first level and technique
             y = f.need(body * 2.3)
-            f.text(0.0, y - body * 1.8, t("Techniques you'll need"), body * 1.25, bold=True)
+            need = t("Techniques you'll need")
+            f.text(0.0, y - body * 1.8, need, _subheading(doc, need, body, width), bold=True)
         elif heading:
             f.open()  # a techniques page: its heading says what it holds
         heading = False
@@ -614,7 +622,8 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     y = f.need(head + grid + BOLD, keep=first)  # the first step stays with a grid alone
     left = (width - (2 * grid + gap if side else grid)) / 2
     caption_y = y - head + small * 0.9
-    f.text(0.0, y - body * 1.2 - body * ASCENT, doc.t("A worked example"), body * 1.25, bold=True)
+    title = doc.t("A worked example")
+    f.text(0.0, y - body * 1.2 - body * ASCENT, title, _subheading(doc, title, body, width), bold=True)
     f.text(left, caption_y, doc.t("The puzzle"), small, grey=0.2)
 
     def puzzle(ox, oy, top=caption_y - small * 0.9):
