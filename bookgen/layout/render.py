@@ -496,7 +496,11 @@ def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle
     """Page ``part`` of a rule set's how-to (see ``_how_to_pages``): its exact rules, a worked
     example drawn by the variant itself, and the techniques by level."""
     name = name or doc.cover.name_of(variant_name)
-    pages = _how_to_pages(doc, variant_name, rules, example, name)
+    laid = doc.__dict__.setdefault("_how_to", {})  # one layout serves all the parts of a how-to
+    key = (variant_name, repr(sorted(rules.items())), id(example), name)
+    if key not in laid:
+        laid[key] = (example, _how_to_pages(doc, variant_name, rules, example, name))
+    pages = laid[key][1]
     assert len(pages) == parts, "how-to measured with another gutter"
     x0, _, _, top = doc.content()
     for fn in pages[part]:
