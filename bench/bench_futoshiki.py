@@ -18,11 +18,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tatham import grade_table, saved_descriptions  # noqa: E402
 
 from bookgen.core.difficulty import LEVELS, Level  # noqa: E402
 from bookgen.core.rng import derive_seed, rng_for  # noqa: E402
@@ -44,9 +46,9 @@ def unequal_time(size: int, level: str) -> float:
 
 def ours_time(size: int, level: Level, index: int) -> float:
     rng = rng_for(derive_seed(2026, 70 + size * 10 + int(level), index))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     FUTOSHIKI.generate(size, {}, level, rng)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def parse_desc(desc: str, n: int) -> Puzzle:
@@ -71,15 +73,7 @@ def parse_desc(desc: str, n: int) -> Puzzle:
 
 
 def unequal_puzzles(size: int, level: str, count: int) -> list[Puzzle]:
-    with tempfile.TemporaryDirectory(prefix="bench-unequal-") as tmp:
-        subprocess.run([UNEQUAL, "--generate", str(count), "--save", f"{tmp}/p", f"{size}d{level}"],
-                       capture_output=True, check=True)
-        out = []
-        for path in sorted(Path(tmp).iterdir()):
-            m = re.search(r"^DESC\s*:\d+:(\S+)$", path.read_text(), re.M)
-            if m:
-                out.append(parse_desc(m.group(1), size))
-        return out
+    return [parse_desc(d, size) for d in saved_descriptions(UNEQUAL, f"{size}d{level}", count)]
 
 
 def main() -> None:
@@ -93,7 +87,7 @@ def main() -> None:
         print(f"note: {UNEQUAL} not found (Debian package sgt-puzzles): Unequal's figures and the "
               "grade table are skipped\n")
     sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"Futoshiki: median ms per puzzle, one process, {args.count} each, alternating ours / Unequal's")
+    print(f"Futoshiki: median CPU ms per puzzle, one process, {args.count} each, alternating ours / Unequal's")
     print(f"{'size':>4} {'level':<8} {'ours':>9} {'Unequal':>10} {'ms':>8} {'ratio':>7}")
     for size in sizes:
         for level in LEVELS:
@@ -114,19 +108,9 @@ def main() -> None:
                 print(f"{size:>4} {level.key:<8} {mo:9.1f}", flush=True)
     if have and args.grade:
         for size in sizes:
-            print(f"\nOur grade of {args.grade} of Unequal's {size}x{size} puzzles per Unequal level")
-            print(f"{'Unequal level':<14} " + " ".join(f"{lv.key:>7}" for lv in LEVELS) + f" {'stuck':>7}")
-            for key, name in UNEQUAL_LEVELS.items():
-                row = {lv: 0 for lv in LEVELS}
-                stuck = 0
-                for puzzle in unequal_puzzles(size, key, args.grade):
-                    grade = FUTOSHIKI.grade(puzzle)
-                    if grade.solved:
-                        row[grade.level] += 1
-                    else:
-                        stuck += 1
-                print(f"{name:<14} " + " ".join(f"{row[lv]:>7}" for lv in LEVELS) + f" {stuck:>7}", flush=True)
-
+            grade_table(f"Our grade of {args.grade} of Unequal's {size}x{size} puzzles per Unequal level",
+                        "Unequal level", UNEQUAL_LEVELS,
+                        lambda key: unequal_puzzles(size, key, args.grade), FUTOSHIKI.grade)
 
 if __name__ == "__main__":
     main()

@@ -27,11 +27,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tatham import grade_table, saved_descriptions  # noqa: E402
 
 from bookgen.core.difficulty import LEVELS, Level  # noqa: E402
 from bookgen.core.rng import derive_seed, rng_for  # noqa: E402
@@ -139,21 +141,14 @@ def parse_killer(desc: str, n: int = 9) -> Puzzle:
 
 def solo_puzzles(level: str, count: int, diagonal: Kind) -> list:
     """``count`` of Solo's 9x9 puzzles at ``level``, as givens rows (Killer: as puzzles)."""
-    with tempfile.TemporaryDirectory(prefix="bench-solo-") as tmp:
-        subprocess.run([SOLO, "--generate", str(count), "--save", f"{tmp}/p", solo_params(level, diagonal)],
-                       capture_output=True, check=True)
-        out = []
-        for path in sorted(Path(tmp).iterdir()):
-            m = re.search(r"^DESC\s*:\d+:(\S+)$", path.read_text(), re.M)
-            if m:
-                out.append(parse_killer(m.group(1)) if diagonal == "killer" else parse_desc(m.group(1)))
-        return out
+    parse = parse_killer if diagonal == "killer" else parse_desc
+    return [parse(d) for d in saved_descriptions(SOLO, solo_params(level, diagonal), count)]
 
 
 def speed(levels: list[Level], count: int, diagonal: Kind, have_solo: bool) -> None:
     kind = "Killer Sudoku 9x9" if diagonal == "killer" else "Sudoku X 9x9" if diagonal else "Sudoku 9x9"
     match = KILLER_MATCH if diagonal == "killer" else MATCH
-    print(f"{kind}: median ms per puzzle, one process, {count} each, alternating ours / Solo's")
+    print(f"{kind}: median CPU ms per puzzle, one process, {count} each, alternating ours / Solo's")
     print(f"{'level':<8} {'ours':>9} {'Solo':>14} {'Solo ms':>9} {'ratio':>7}")
     for level in levels:
         ours, theirs = [], []
@@ -172,25 +167,20 @@ def speed(levels: list[Level], count: int, diagonal: Kind, have_solo: bool) -> N
 
 def grades(count: int, diagonal: Kind) -> None:
     kind = "Killer " if diagonal == "killer" else "Sudoku X " if diagonal else ""
-    print(f"\nOur grade of {count} of Solo's {kind}9x9 puzzles per Solo level")
-    print(f"{'Solo level':<14} " + " ".join(f"{lv.key:>7}" for lv in LEVELS) + f" {'stuck':>7}")
     rules = SUDOKU.parse_rules({"diagonal": diagonal is True}, 9)
     blank = tuple("." * 9 for _ in range(9))
-    for key, name in SOLO_LEVELS.items():
-        row = {lv: 0 for lv in LEVELS}
-        stuck = 0
-        for got in solo_puzzles(key, count, diagonal):
-            if diagonal == "killer":
-                if len(KILLER.solutions(got, 2)) != 1:  # the decoding, checked by the exact solver
-                    raise ValueError("a decoded Killer puzzle of Solo's is not unique")
-                grade = KILLER.grade(got)
-            else:
-                grade = SUDOKU.grade(Puzzle("sudoku", 9, rules, got, blank))
-            if grade.solved:
-                row[grade.level] += 1
-            else:
-                stuck += 1
-        print(f"{name:<14} " + " ".join(f"{row[lv]:>7}" for lv in LEVELS) + f" {stuck:>7}", flush=True)
+
+    def puzzles(key: str) -> list[Puzzle]:
+        got = solo_puzzles(key, count, diagonal)
+        if diagonal != "killer":
+            return [Puzzle("sudoku", 9, rules, givens, blank) for givens in got]
+        for puzzle in got:
+            if len(KILLER.solutions(puzzle, 2)) != 1:  # the decoding, checked by the exact solver
+                raise ValueError("a decoded Killer puzzle of Solo's is not unique")
+        return got
+
+    grade_table(f"Our grade of {count} of Solo's {kind}9x9 puzzles per Solo level", "Solo level", SOLO_LEVELS,
+                puzzles, KILLER.grade if diagonal == "killer" else SUDOKU.grade)
 
 
 def main() -> None:

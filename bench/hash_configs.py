@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bookgen.book import dumps, generate, plan, puzzle_json  # noqa: E402
-from bookgen.config import load_book  # noqa: E402
+from bookgen.config import ConfigError, load_book  # noqa: E402
 
 
 def fingerprint(path: Path, jobs: int) -> str:
@@ -38,7 +38,11 @@ def main() -> None:
     paths = args.configs or sorted((ROOT / "configs").glob("*.yaml"))
     total = hashlib.sha256()
     for path in paths:
-        digest = fingerprint(path, args.jobs)
+        try:
+            digest = fingerprint(path, args.jobs)
+        except ConfigError as exc:  # e.g. a series volume that excludes a book not built here
+            print(f"{'skipped':64}  {path.name}: {str(exc).splitlines()[0]}", flush=True)
+            continue
         total.update(digest.encode())
         print(f"{digest}  {path.name}", flush=True)
     print(f"{total.hexdigest()}  (all)")

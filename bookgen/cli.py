@@ -164,8 +164,9 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     if not quiet:
         count = sum(s.count for s in book.sections)
         took = time.monotonic() - started
-        typer.echo(f"wrote {', '.join(map(str, written))}: {summary.get('pages', 0)} pages, {count} puzzles "
-                   f"in {took:.1f} s", err=True)
+        pages = summary.get("pages", 0)
+        typer.echo(f"wrote {', '.join(map(str, written))}: {pages} page{'s' * (pages != 1)}, "
+                   f"{count} puzzle{'s' * (count != 1)} in {took:.1f} s", err=True)
 
 
 @app.command()

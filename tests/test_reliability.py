@@ -562,6 +562,15 @@ def test_issue_cases_are_refused_at_their_place(tmp_path):
         assert problem is not None and why in problem and problem.startswith("character 3")
 
 
+def test_a_blank_printed_text_is_refused_at_its_place(tmp_path):
+    """A title of spaces (or a full-width space) would print an empty title page: refused, nothing written."""
+    for blank in ("   ", "\u3000", " \t "):
+        texts = dict.fromkeys(FIELDS, "x") | {"title": blank}
+        config, out, result = _build(tmp_path, _yaml(texts))
+        assert result.exit_code == 2 and not out.exists(), result.output
+        assert result.output.startswith(f"{config}:1:") and "title is blank" in result.output
+
+
 def test_printed_text_problem_serves_any_field():
     from bookgen.layout.textfit import Room
 

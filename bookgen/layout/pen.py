@@ -54,10 +54,12 @@ class CanvasPen:
 
     def polygon(self, points, fill=None, stroke=None):
         path = self.c.beginPath()
-        first, *rest = points
-        path.moveTo(*self._xy(*first))
-        for p in rest:
-            path.lineTo(*self._xy(*p))
+        left, top, unit = self.left, self.top, self.unit  # _xy inlined: symbols are thousands of points
+        (x, y), *rest = points
+        path.moveTo(left + x * unit, top - y * unit)
+        line_to = path.lineTo
+        for x, y in rest:
+            line_to(left + x * unit, top - y * unit)
         path.close()
         if fill is not None:
             self.c.setFillGray(fill)

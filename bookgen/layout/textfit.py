@@ -140,6 +140,8 @@ def _longest(text: str, room: Room) -> int:
 
 def printed_text_problem(text: str, what: str, rooms: Iterable[Room] = ()) -> str | None:
     """Why ``text`` can't be printed in all of ``rooms`` (``what`` names it: "title"), or None."""
+    if not text.strip():  # a blank title prints nothing: the page would be missing what it announces
+        return f"{what} is blank; write the text, or leave the key out where it is optional"
     bad = unprintable(text)
     if bad:
         return f"{what}: {bad}"

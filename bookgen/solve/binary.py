@@ -514,6 +514,10 @@ class BinaryEngine:
         finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
             if unique else ([], [])
         requeue: list[int] = []
+        # At the hard tier a line's answer is everything its completions agree
+        # on (distinct lines included: lines finishing later queue it again):
+        # after it is written, the line itself has nothing more to say.
+        complete = itier == HARD
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -575,10 +579,10 @@ class BinaryEngine:
                         value[line] |= low
                         value[cross] |= bit
                     first, second = (line, cross) if row else (cross, line)
-                    if not flagged[first]:
+                    if not flagged[first] and not (complete and first == line):
                         flagged[first] = True
                         dirty.append(first)
-                    if not flagged[second]:
+                    if not flagged[second] and not (complete and second == line):
                         flagged[second] = True
                         dirty.append(second)
             if unique and known[line] == full:
@@ -595,6 +599,17 @@ class BinaryEngine:
             if t_bit and known[t_line] & t_bit:
                 return True
         return False
+
+    def settles_ends(self, board: Board, level: Level, edge: Edge) -> bool:
+        """Whether ``board`` (a solvable one with ``edge`` taken away) is still solved at ``level``.
+
+        The same verdict as ``closure(board, level)``, reached sooner: once
+        both cells of the sign are filled, the sign can tell no technique
+        anything more, so the closure without it is a closure with it, which
+        fills the board. ``board`` is changed (as by ``closure``).
+        """
+        return self.closure(board, level, target=edge.a) and \
+            (board.get(*edge.b) >= 0 or self.closure(board, level, target=edge.b))
 
     def trials_solve(self, board: Board, cells: Sequence[Cell]) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
@@ -640,8 +655,12 @@ class BinaryEngine:
         return None
 
     # ----- the ladder: easiest technique first, restart after progress -------
-    def _find(self, board: Board, technique: str, explain: bool = True) -> LineFind | None:
-        """The first line on which ``technique`` fixes cells; ``why`` only when ``explain``."""
+    def _find(self, board: Board, technique: str, explain: bool = True, clean: int = 0) -> LineFind | None:
+        """The first line on which ``technique`` fixes cells; ``why`` only when ``explain``.
+
+        Lines whose bit is set in ``clean`` are known to give nothing (the
+        ladder saw them unchanged since): skipping them finds the same line.
+        """
         if technique not in LINE_TECHNIQUES:
             return None
         n, full = self.n, self.full
@@ -649,7 +668,7 @@ class BinaryEngine:
         memo = self._found.setdefault(technique, {})
         for line in range(2 * n):
             k = known[line]
-            if k == full:
+            if k == full or (clean >> line) & 1:
                 continue
             if technique == "distinct":
                 done = self._complete_lines(board, line)
@@ -865,6 +884,11 @@ class BinaryEngine:
         n = self.n
         for line in range(2 * n):
             self.deduce(board, line, Level.EASY)  # surface contradictions in the givens
+        # Per technique, the lines it was seen to fix nothing on since they last
+        # changed (``distinct`` also looks at other lines: never cached). A step
+        # changes a few lines only, so the scans after it skip the rest.
+        clean = dict.fromkeys(order, 0)
+        every = (1 << 2 * n) - 1
         while board.empty_count():
             for technique in order:
                 if technique == "trial":
@@ -875,17 +899,29 @@ class BinaryEngine:
                     why = self._trial_why(board, (r, c), v) if explain else ""
                     board.assign(r, c, v)
                     steps.append(Step("trial", (((r, c), str(v)),), why))
+                    changed = 1 << r | 1 << (n + c)
+                    for t in clean:
+                        clean[t] &= ~changed
                     break
-                found = self._find(board, technique, explain)
+                cached = technique != "distinct"
+                found = self._find(board, technique, explain, clean[technique] if cached else 0)
                 if found is None:
+                    if cached:
+                        clean[technique] = every
                     continue
+                if cached:
+                    clean[technique] |= (1 << found.line) - 1
                 cells = []
                 for v, mask in ((1, found.ones), (0, found.zeros)):
                     for j in _bits(mask):
                         cells.append((line_cell(n, found.line, j), str(v)))
                 cells.sort()
+                changed = 0
                 for (r, c), v in cells:
                     board.assign(r, c, int(v))
+                    changed |= 1 << r | 1 << (n + c)
+                for t in clean:
+                    clean[t] &= ~changed
                 steps.append(Step(technique, tuple(cells), found.why))
                 break
             else:

@@ -48,8 +48,10 @@ from typing import Callable, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, cell_name
-from bookgen.solve.latin import bit, digits_of, full_mask
+from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name
+# The Latin engines word their eliminations alike: one describer serves both ladders.
+from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
+from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
 from bookgen.solve.sat import models
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -163,7 +165,7 @@ NO_EXTRA = Extra()
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra")
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra", "memo")
 
     def __init__(self, geo: Geometry, extra: Extra = NO_EXTRA) -> None:
         self.board = geo
@@ -175,6 +177,8 @@ class State:
         # on, and the driver credits those a technique produced to that technique.
         self.fresh: list[int] = []
         self.queued = 0
+        # (candidates, placed, per-house digit positions) of the last ``house_positions`` call.
+        self.memo: tuple[list[int], list[bool], list[list[int]]] | None = None
 
     def copy(self) -> "State":
         """An independent copy."""
@@ -186,6 +190,7 @@ class State:
         other.fresh = self.fresh[:]
         other.queued = self.queued
         other.extra = self.extra
+        other.memo = None
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -231,13 +236,6 @@ class State:
                              for c in range(n)) for r in range(n))
 
 
-def _and_list(items: Sequence[str], word: str = "and") -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
-
-
 def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
     out = []
@@ -248,19 +246,6 @@ def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
             st.elim(i, mask)
             out.append((i, removed))
     return out
-
-
-def _cuts_text(st: State, cuts: list[tuple[int, int]]) -> str:
-    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
-    n = st.board.n
-    parts = []
-    for i, removed in cuts:
-        left = st.cand[i]
-        if not left & (left - 1):
-            parts.append(f"{cell_name(i, n)} must be {left.bit_length()}")
-        else:
-            parts.append(f"{cell_name(i, n)} can't be {_and_list([str(d) for d in digits_of(removed)], 'or')}")
-    return "; ".join(parts)
 
 
 # --- easy ------------------------------------------------------------------------
@@ -364,19 +349,9 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
 
 def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
-        cand, placed = st.cand, st.placed
         for h, cells in enumerate(g.houses):
-            open_all = [i for i in cells if not placed[i]]
-            if len(open_all) <= size:
-                continue
-            small = [i for i in open_all if cand[i].bit_count() <= size]
-            for group in combinations(small, size):
-                u = 0
-                for i in group:
-                    u |= cand[i]
-                if u.bit_count() != size:
-                    continue
-                cuts = _cut(st, [i for i in open_all if i not in group], u)
+            for group, u, others in naked_subsets(cells, st.cand, st.placed, size):
+                cuts = _cut(st, others, u)
                 if cuts:
                     if run.explain:
                         where = _and_list([cell_name(i, g.n) for i in group])
@@ -389,35 +364,32 @@ def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     return tech
 
 
+def house_positions(g: Geometry, st: State) -> list[list[int]]:
+    """Per house, per digit (0-based), a bitmask of the positions in the house (index into
+    ``g.houses[h]``) of the open cells where it is still possible.
 
-def _positions(cand: Sequence[int], cells: Sequence[int], n: int) -> list[int]:
-    """Per digit (0-based), a bitmask of the positions in ``cells`` where it is still possible."""
-    pos = [0] * n
-    for k, i in enumerate(cells):
-        m = cand[i]
-        while m:
-            b = m & -m
-            pos[b.bit_length() - 1] |= 1 << k
-            m ^= b
-    return pos
+    Hidden pairs, hidden triples and X-wings all read it; on a stalled board
+    they run one after the other on the same candidates, so it is kept until
+    they change (two list comparisons, far cheaper than the table).
+    """
+    cand, placed = st.cand, st.placed
+    memo = st.memo
+    if memo is not None and memo[0] == cand and memo[1] == placed:
+        return memo[2]
+    table = [positions(cand, cells, placed, g.n) for cells in g.houses]
+    st.memo = (cand[:], placed[:], table)
+    return table
 
 
 def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
-        cand, placed = st.cand, st.placed
+        placed = st.placed
+        table = house_positions(g, st)
         for h, cells in enumerate(g.houses):
-            open_all = [i for i in cells if not placed[i]]
-            if len(open_all) <= size:
+            if sum(1 for i in cells if not placed[i]) <= size:
                 continue
-            pos = _positions(cand, open_all, g.n)
-            digits = [d for d in range(g.n) if pos[d] and pos[d].bit_count() <= size]
-            for ds in combinations(digits, size):
-                u = 0
-                for d in ds:
-                    u |= pos[d]
-                if u.bit_count() != size:
-                    continue
-                group = [i for k, i in enumerate(open_all) if u >> k & 1]
+            for ds, u in hidden_subsets(table[h], size):
+                group = [i for k, i in enumerate(cells) if u >> k & 1]
                 keep = 0
                 for d in ds:
                     keep |= 1 << d
@@ -439,22 +411,13 @@ def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
 def t_x_wing(g: Geometry, st: State, run: Run) -> int:
     n = g.n
     cand, placed = st.cand, st.placed
+    table = house_positions(g, st)
     for base, cover in ((0, n), (n, 0)):  # rows then columns as the base lines
-        # where[d][k]: positions of digit d in base line k (a mask over the cover lines)
-        where = [[0] * n for _ in range(n)]
-        for k in range(n):
-            line = g.houses[base + k]
-            for j, i in enumerate(line):
-                if placed[i]:
-                    continue
-                m = cand[i]
-                while m:
-                    b = m & -m
-                    where[b.bit_length() - 1][k] |= 1 << j
-                    m ^= b
+        # table[base + k][d]: positions of digit d in base line k (a mask over the cover lines)
         for d in range(n):
             seen: dict[int, int] = {}
-            for k, mask in enumerate(where[d]):
+            for k in range(n):
+                mask = table[base + k][d]
                 if mask.bit_count() != 2:
                     continue
                 if mask not in seen:
@@ -733,9 +696,10 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int) -> tu
 
 
 def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
-            until: int = -1, extra: Extra = NO_EXTRA) -> tuple[bool, State | None]:
+            until: int = -1, extra: Extra = NO_EXTRA, run: Run | None = None) -> tuple[bool, State | None]:
     """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``), and the
-    state it stalled in (None when solved or contradictory). Singles run on bitboards first."""
+    state it stalled in (None when solved or contradictory). Singles run on bitboards first;
+    ``run`` collects the counts of the techniques used after them."""
     done, pos, placed = _singles(geo, givens, until)
     if done is not None:
         return done, None
@@ -743,18 +707,25 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
         return False, None
     n = geo.n
     st = State(geo, extra)
-    cand = st.cand
-    for i in range(n * n):
-        m = 0
-        for d in range(n):
-            if pos[d] >> i & 1:
-                m |= 1 << d
-        cand[i] = m
-        if placed >> i & 1:
-            st.placed[i] = True
+    cand = st.cand = [0] * (n * n)
+    # Walk each digit's set bits rather than test every (cell, digit): a stalled board
+    # has about a third of its candidates left, and this runs once per carve step.
+    for d in range(n):
+        m = pos[d]
+        b = 1 << d
+        while m:
+            low = m & -m
+            cand[low.bit_length() - 1] |= b
+            m ^= low
+    flags = st.placed
+    m = placed
+    while m:
+        low = m & -m
+        flags[low.bit_length() - 1] = True
+        m ^= low
     st.unplaced = n * n - placed.bit_count()
     try:
-        return solve(st, max_level, Run(), until), st
+        return solve(st, max_level, Run() if run is None else run, until), st
     except Contradiction:
         return False, None
 

@@ -37,14 +37,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
 from typing import Callable, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
-from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask
+from bookgen.solve.latin import (
+    OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, positions,
+)
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
     "single_cage": Level.EASY,
@@ -544,19 +545,7 @@ def _naked(size: int, name: str) -> Callable[[Board, State, Run], int]:
             if seen[li] == st.stamp[li]:
                 continue
             seen[li] = st.stamp[li]  # a cut below changes the stamp again
-            open_ = [i for i in line if not st.placed[i] and (cand[i]).bit_count() <= size]
-            if len(open_) < size:
-                continue
-            rest_all = [i for i in line if not st.placed[i]]
-            if len(rest_all) <= size:
-                continue
-            for group in combinations(open_, size):
-                u = 0
-                for i in group:
-                    u |= cand[i]
-                if u.bit_count() != size:
-                    continue
-                others = [i for i in rest_all if i not in group]
+            for group, u, others in naked_subsets(line, cand, st.placed, size):
                 cuts = _apply(st, others, [u] * len(others))
                 if cuts:
                     if run.explain:
@@ -579,19 +568,11 @@ def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
             if seen[li] == st.stamp[li]:
                 continue
             seen[li] = st.stamp[li]
-            open_cells = [i for i in line if not st.placed[i]]
-            if len(open_cells) <= size:
+            if sum(1 for i in line if not st.placed[i]) <= size:
                 continue
-            spots: dict[int, list[int]] = {}
-            for d in range(n):
-                m = 1 << d
-                where = [i for i in open_cells if cand[i] & m]
-                if 1 <= len(where) <= size:
-                    spots[d] = where
-            for ds in combinations(sorted(spots), size):
-                cells_u = sorted({i for d in ds for i in spots[d]})
-                if len(cells_u) != size:
-                    continue
+            # Lines list their cells in ascending order, so the cells come out sorted.
+            for ds, u in hidden_subsets(positions(cand, line, st.placed, n), size):
+                cells_u = [i for k, i in enumerate(line) if u >> k & 1]
                 keep = 0
                 for d in ds:
                     keep |= 1 << d

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Sequence
+from itertools import combinations
+from typing import Iterator, Sequence
 
 from bookgen.core.types import Cell
 
@@ -46,6 +47,51 @@ def digits_of(mask: int) -> list[int]:
         mask >>= 1
         d += 1
     return out
+
+
+def naked_subsets(cells: Sequence[int], cand: Sequence[int], placed: Sequence[bool],
+                  size: int) -> Iterator[tuple[tuple[int, ...], int, list[int]]]:
+    """Naked subsets of one line or house (shared by every Latin-square ladder): each group of
+    ``size`` open cells of ``cells`` whose candidates add up to ``size`` digits, as (group,
+    their digits' mask, the line's other open cells), in a fixed order. A caller cuts the
+    digits from the other cells and stops at the first group that cuts something."""
+    open_all = [i for i in cells if not placed[i]]
+    if len(open_all) <= size:
+        return
+    small = [i for i in open_all if cand[i].bit_count() <= size]
+    for group in combinations(small, size):
+        u = 0
+        for i in group:
+            u |= cand[i]
+        if u.bit_count() == size:
+            yield group, u, [i for i in open_all if i not in group]
+
+
+def positions(cand: Sequence[int], cells: Sequence[int], placed: Sequence[bool], n: int) -> list[int]:
+    """Per digit (0-based), a bitmask of the positions (indexes into ``cells``) of the open
+    cells where it is still possible."""
+    pos = [0] * n
+    for j, i in enumerate(cells):
+        if placed[i]:
+            continue
+        m = cand[i]
+        while m:
+            b = m & -m
+            pos[b.bit_length() - 1] |= 1 << j
+            m ^= b
+    return pos
+
+
+def hidden_subsets(pos: Sequence[int], size: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Hidden subsets of one line or house from its ``positions``: each ``size`` digits
+    (0-based) that fit in only ``size`` positions between them, as (digits, positions mask)."""
+    digits = [d for d in range(len(pos)) if pos[d] and pos[d].bit_count() <= size]
+    for ds in combinations(digits, size):
+        u = 0
+        for d in ds:
+            u |= pos[d]
+        if u.bit_count() == size:
+            yield ds, u
 
 
 def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:

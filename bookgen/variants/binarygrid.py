@@ -187,29 +187,23 @@ class BinaryGrid:
         rng.shuffle(cells)
         first = min(level, Level.HARD)
         removed = 0  # givens that only a trial brings back (expert)
+        trial_cells: list[tuple[int, int]] = []  # those cells, when signs are pruned later
         for cell in cells:
             trial = board.copy()
             trial.clear(*cell)
             if engine.closure(trial, first, target=cell):
                 board.clear(*cell)
-            elif level == Level.EXPERT and not edges and removed < EXPERT_EXTRA:
-                # Without signs to prune later, a trial-only given can go while
-                # the board is still rich, where such givens are far more common.
+            elif level == Level.EXPERT and removed < EXPERT_EXTRA:
+                # A trial-only given can go while the board is still rich, where
+                # such givens are far more common; signs are then pruned with
+                # trials on those cells.
                 if self._refutes(engine, board, cell, closed=trial):
                     board.clear(*cell)
                     removed += 1
-        trial_cells: list[tuple[int, int]] = []
-        if level == Level.EXPERT:
-            # Each further given may go when assuming its wrong symbol fails by
-            # the hard tier: one closure per given instead of a full trial scan.
-            # Signs are still all there, which makes such givens more common.
-            for cell in cells:
-                if removed >= EXPERT_EXTRA:
-                    break
-                if board.get(*cell) >= 0 and self._refutes(engine, board, cell):
-                    board.clear(*cell)
                     trial_cells.append(cell)
-                    removed += 1
+        # No second pass over the givens kept: each failed the trial test
+        # above on a richer board, and with fewer givens a wrong symbol can
+        # only be harder to refute (the techniques are monotone).
         if edges:
             rng.shuffle(edges)
             kept: list[Edge] = []
@@ -220,7 +214,7 @@ class BinaryGrid:
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
                 if not (engine.trials_solve(trial, trial_cells) if trial_cells
-                        else engine.closure(trial, first)):
+                        else engine.settles_ends(trial, first, edge)):
                     kept.append(edge)
                 else:
                     current.remove_edge(edge)

@@ -21,7 +21,8 @@ Techniques by tier:
   never nested.
 
 Generation: a random Latin square, signs on a random share of the
-neighbouring pairs, then givens and signs removed, mixed in one random
+neighbouring pairs, then the givens the other givens give back by a
+single; then the remaining givens and the signs, mixed in one random
 order (signs a little later), while the target tier still solves (at expert, a few givens that
 only one trial brings back go too). Kept only when graded exactly at the target
 level; the SAT solver proves it unique.
@@ -44,7 +45,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, geometry, run_ladder, settles, solutions, solves,
+    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, run_ladder, settles, solutions, solves,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -352,16 +353,21 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
            rng: random.Random) -> tuple[list[bool], list[tuple[int, int]]]:
     """Givens and signs both removed in one random order (signs a little later), while the
     target tier still solves; at expert a given only one trial brings back may also go.
+    Givens the other givens give back at once by a single go first, in that order, without
+    the ladder (5x5 hard ~49 -> ~33 ms, 7x7 hard ~74 -> ~61 ms, CPU median of 40).
 
     Mixing the two, rather than all givens before any sign, grades at hard about
     twice as often (measured on 5x5) and still leaves more signs than givens.
     """
     n = geo.n
-    given = [True] * (n * n)
     signs = set(less)
     # Signs tend to come later, so most puzzles keep more signs than givens, as players expect.
     keyed = [(rng.random(), "g", i) for i in range(n * n)] + [(SIGN_LAG + rng.random(), "s", x) for x in less]
     clues = [(kind, x) for _, kind, x in sorted(keyed, key=lambda t: t[0])]
+    # First, without running the ladder, every given the other givens give back at once by a
+    # single (sound whatever the signs say); the ladder then only judges the rest.
+    given = drop_singles(geo, sol, [x for kind, x in clues if kind == "g"]).given
+    clues = [(kind, x) for kind, x in clues if kind == "s" or given[x]]
     tier = min(level, Level.HARD)
     trials: list[tuple[int, int]] = []
 
@@ -374,7 +380,10 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.discard(x)
         givens, extra = state()
-        if settles(geo, givens, trials, extra=extra) if trials else solves(geo, givens, tier, extra=extra):
+        # A removed given only has to come back: the rest then solves as before (a tier's
+        # deductions only grow with more placed), so the ladder may stop at it.
+        until = x if kind == "g" else -1
+        if settles(geo, givens, trials, until, extra) if trials else solves(geo, givens, tier, until, extra):
             continue
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
                 settles(geo, givens, [*trials, (x, sol[x])], extra=extra):

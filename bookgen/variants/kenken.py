@@ -66,7 +66,7 @@ from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import latin_solutions, search_solutions
+from bookgen.solve.latin_sat import latin_solutions, proves_unique, search_solutions
 from bookgen.solve.latin_table import TABLE_MAX, cage_set
 from bookgen.solve.latin_table import open_cells as table_open_cells
 
@@ -826,13 +826,11 @@ class KenKenVariant:
     def _finish(self, size, rules, square, cages, result) -> Puzzle:
         counts, _ = result
         hidden = _hidden_ops(rules)
-        sols = latin_solutions(size, [
-            (tuple(r * size + c for r, c in cage.cells),
-             cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
-            for cage in cages
-        ], limit=2)
+        specs = [(tuple(r * size + c for r, c in cage.cells),
+                  cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
+                 for cage in cages]
         flat = [d for row in square for d in row]
-        if len(sols) != 1 or sols[0] != flat:  # pragma: no cover - the ladder is sound
+        if not proves_unique(size, specs, flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
         grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)

@@ -7,6 +7,7 @@ and read in black and white.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from bookgen.core.pen import Point
 
@@ -18,25 +19,40 @@ MOON_CUT = (0.13, -0.1, 0.25)  # dx, dy, radius of the circle that bites the cre
 
 def sun_rays(cx: float, cy: float) -> list[list[Point]]:
     """Triangular rays around a sun centred at (cx, cy)."""
+    return [[(cx + dx, cy + dy) for dx, dy in ray] for ray in _ray_offsets()]
+
+
+@lru_cache(maxsize=None)
+def _ray_offsets() -> tuple[tuple[Point, ...], ...]:
+    # The same products as summed in place before, so every point is the same float.
     rays = []
     half = math.pi / SUN_RAYS * 0.45
     for k in range(SUN_RAYS):
         a = 2 * math.pi * k / SUN_RAYS
-        rays.append([
-            (cx + SUN_RAY_IN * math.cos(a - half), cy + SUN_RAY_IN * math.sin(a - half)),
-            (cx + SUN_RAY_OUT * math.cos(a), cy + SUN_RAY_OUT * math.sin(a)),
-            (cx + SUN_RAY_IN * math.cos(a + half), cy + SUN_RAY_IN * math.sin(a + half)),
-        ])
-    return rays
+        rays.append((
+            (SUN_RAY_IN * math.cos(a - half), SUN_RAY_IN * math.sin(a - half)),
+            (SUN_RAY_OUT * math.cos(a), SUN_RAY_OUT * math.sin(a)),
+            (SUN_RAY_IN * math.cos(a + half), SUN_RAY_IN * math.sin(a + half)),
+        ))
+    return tuple(rays)
 
 
 def _arc(cx, cy, r, a0, a1, steps) -> list[Point]:
-    return [(cx + r * math.cos(a0 + (a1 - a0) * i / steps), cy + r * math.sin(a0 + (a1 - a0) * i / steps))
-            for i in range(steps + 1)]
+    return [(cx + dx, cy + dy) for dx, dy in _arc_offsets(r, a0, a1, steps)]
+
+
+@lru_cache(maxsize=None)
+def _arc_offsets(r, a0, a1, steps) -> tuple[Point, ...]:
+    return tuple((r * math.cos(a0 + (a1 - a0) * i / steps), r * math.sin(a0 + (a1 - a0) * i / steps))
+                 for i in range(steps + 1))
 
 
 def crescent(cx: float, cy: float, steps: int = 28) -> list[Point]:
-    """A crescent: the disc of radius MOON_R minus an offset disc, as one polygon."""
+    """A crescent: the disc of radius MOON_R minus an offset disc, as one polygon.
+
+    Drawing a Tango book computes thousands of these: the geometry relative
+    to the centre is worked out once (``_arc_offsets``) and only moved here.
+    """
     dx, dy, r2 = MOON_CUT
     r1 = MOON_R
     d = math.hypot(dx, dy)
