@@ -3,6 +3,7 @@ and the pages the plan counts are the pages drawn, for every variant, format and
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from io import BytesIO
 
@@ -10,7 +11,7 @@ import pytest
 
 import bookgen.layout.render as render
 from bookgen.book import worked_example
-from bookgen.layout.fonts import ASCENT, DESCENT, FONT, FONT_BOLD
+from bookgen.layout.fonts import ASCENT, DESCENT
 from bookgen.layout.geometry import GUTTERS, TRIMS, PageSpec, Style, Trim
 
 RULE_SETS = [("takuzu", {}), ("tango", {}), ("kenken", {}), ("kenken", {"show_ops": False}),
@@ -21,7 +22,7 @@ FORMATS = ("letter", "a4", "6x9", "8x10")
 
 @lru_cache(maxsize=None)
 def _example(name: str, rules: str):
-    return worked_example(7, name, eval(rules))
+    return worked_example(7, name, json.loads(rules))
 
 
 class Recorder:
@@ -54,7 +55,7 @@ def how_to(fmt: str, large: bool, language: str, name: str, rules: dict):
     spec = PageSpec(Trim(fmt, *TRIMS[fmt]))
     style = Style(large_print=large)
     gutter = GUTTERS[-1][1]  # the widest gutter: the narrowest text
-    example = _example(name, repr(rules))
+    example = _example(name, json.dumps(rules, sort_keys=True))
     pages = render.rules_pages_needed(spec, style, gutter, name, example, language)
     doc = render.Document(BytesIO(), render.Cover("T", None, None, 7, language=language), spec, style, gutter)
     doc.page = 5  # a right-hand page first, then a left-hand one
