@@ -535,11 +535,13 @@ def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
     gap = key_label(style) * 0.6
     heading = style.heading * 2
 
+    known: dict[int, int] = {}  # a book has a handful of sizes and up to 10^5 grids
+
     def columns(size: int) -> int:
-        for k in range(KEY_COLUMNS, 1, -1):
-            if ((width - (k - 1) * KEY_GAP) / k - BOLD) / size >= low - 1e-9:
-                return k
-        return 1
+        if size not in known:
+            known[size] = next((k for k in range(KEY_COLUMNS, 1, -1)
+                                if ((width - (k - 1) * KEY_GAP) / k - BOLD) / size >= low - 1e-9), 1)
+        return known[size]
 
     rows: list[tuple[list[int], float, list[float], int]] = []  # items, height, cells, columns
     i = 0
@@ -633,6 +635,7 @@ def plan_book(shape: BookShape) -> Plan:
     return seen[max(enough)] if enough else _paginate(shape, GUTTERS[-1][1])
 
 
+@lru_cache(maxsize=8)  # the config check asks twice (fit, page limit) about one frozen shape
 def page_count(shape: BookShape) -> tuple[int, float]:
     """(pages, gutter) of ``plan_book(shape)``, counted without laying out every page.
 
