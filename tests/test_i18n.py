@@ -242,13 +242,15 @@ def test_latin_square_reasons_translate_whole():
     from bookgen.solve.houses import cell_text
 
     reasons = []
-    for name, size in (("sudoku", 9), ("futoshiki", 5), ("kenken", 6)):
+    for name, size in (("sudoku", 9), ("futoshiki", 5), ("kenken", 6), ("killer", 9)):
         variant = get_variant(name)
         puzzle = variant.generate(size, variant.parse_rules({}, size), Level.HARD, random.Random("reasons"))
         steps = variant.explain(puzzle)[0]
         assert steps and all(isinstance(step.reason, Text) for step in steps), name
         reasons += [step.reason for step in steps]
-    english = re.compile(r"\b(row|column|box|can|only|must|fits?|every|digit|either|suppose|cells?)\b")
+    assert any(reason.template.startswith("{region} add") for reason in reasons)  # Killer's rule of 45
+    english = re.compile(r"\b(rows?|columns?|box|can|only|must|fits?|every|digits?|either|suppose|cells?|"
+                         r"adds?|inside|outside|wholly|stick|edge|less|lying)\b")
     for reason in reasons:
         assert translation("en")(reason) == str(reason)
         assert pickle.loads(pickle.dumps(reason)) == reason
