@@ -260,3 +260,38 @@ def test_latin_square_reasons_translate_whole():
                 assert not english.search(said), (language, said)
     cs = translation("cs")(Text(N_("{cell} must be {digit}"), cell=cell_text(21, 9), digit=4))
     assert cs == "políčko (řádek 3, sloupec 4) musí být 4"
+
+
+def test_binary_grid_reasons_translate_whole():
+    """Takuzu's and Tango's reasons (pairs, sandwiches, balance, signs, copies, trials) are
+    ``Text``s: English as ``str``, in every other language with no English word left, the
+    symbols named as the book prints them and counted in the language's plural forms."""
+    import random
+
+    from bookgen.core.difficulty import Level
+
+    reasons = []
+    for name, size, level in (("takuzu", 8, Level.HARD), ("tango", 6, Level.HARD),
+                              ("takuzu", 6, Level.EXPERT), ("tango", 6, Level.EXPERT)):
+        variant = get_variant(name)
+        for seed in range(3):
+            puzzle = variant.generate(size, variant.parse_rules({}, size), level, random.Random(f"reasons{seed}"))
+            steps = variant.explain(puzzle)[0]
+            assert steps and all(isinstance(step.reason, Text) for step in steps), name
+            reasons += [step.reason for step in steps]
+    opening = {reason.template.split(" ")[0] for reason in reasons}
+    assert {"In", "Suppose", "{line}"} <= opening, opening
+    english = re.compile(r"\b(rows?|columns?|suns?|moons?|[01]s|hold|side|half|ways?|only|copy|empty|agree|"
+                         r"already|would|suppose|cells?|two|three|four|five|six)\b")
+    for reason in reasons:
+        assert translation("en")(reason) == str(reason)
+        assert pickle.loads(pickle.dumps(reason)) == reason
+        for language in SHIPPED:
+            if language != "en":
+                said = translation(language)(reason)
+                assert not english.search(said), (language, said)
+    from bookgen.solve.binary import BinaryEngine
+
+    engine = BinaryEngine(6, 2, False, ("moon", "sun"))
+    assert [translation(lang)(engine._counted(1, 5)) for lang in ("cs", "ru")] == ["5 sluncí", "5 солнц"]
+    assert [translation(lang)(engine._counted(0, 3)) for lang in ("cs", "ru")] == ["3 měsíce", "3 луны"]
