@@ -31,7 +31,7 @@ from bookgen.layout.geometry import (
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.layout.textfit import (
-    answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
+    Room, answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, step_text, walkthrough_title
 from bookgen.variants.registry import get_variant
@@ -372,11 +372,49 @@ def _leader(doc: Document, a: float, b: float, y: float, size: float) -> None:
 
 
 # ----- how to play ----------------------------------------------------------------------
-SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64)  # how far a how-to page's text may shrink
-SPLIT_BELOW = 0.88  # shrinking more than this splits the how-to into two pages instead
+SCALES = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64)  # how far a how-to page's headings and example may shrink
+SPLIT_BELOW = 0.88  # shrinking more than this runs the how-to over more pages instead
 
-# What each page of a variant's how-to holds: (rules and example, techniques).
-RULES_PARTS = {1: ((True, True),), 2: ((True, False), (False, True))}
+
+class _Flow:
+    """Blocks of a how-to laid top to bottom over as many pages as they need, each page
+    under its heading. Positions are kept relative to the content box's top-left corner
+    (left- and right-hand pages differ in their gutter), and the drawing is kept as
+    closures to replay on the page being drawn."""
+
+    def __init__(self, doc: Document, title: str):
+        x0, low, x1, top = doc.content()
+        self.doc, self.title = doc, title
+        self.width, self.low = x1 - x0, low - top
+        self.pages: list[list] = []
+        self.open()
+        self.full = self.y - self.low  # the room of a fresh page
+
+    def open(self) -> None:
+        """Start a page: its heading, then room below it."""
+        doc, title = self.doc, self.title
+        self.pages.append([lambda ox, oy: doc.heading(title, oy, True)])
+        self.y = doc.heading(title, 0.0, False) + doc.style.heading * 0.9
+        self.fresh = True
+
+    def need(self, height: float, keep: float = 0.0) -> float:
+        """The top of a block ``height`` tall (with ``keep`` more that must follow it on
+        the same page), on a new page when this one can't hold it; advances past it."""
+        if self.y - height - keep < self.low and not self.fresh:
+            self.open()
+        self.fresh = False
+        top = self.y
+        self.y -= height
+        return top
+
+    def text(self, x: float, y: float, s: str, size: float, **kw) -> None:
+        """Text at (x, y) from the content box's top-left corner."""
+        doc = self.doc
+        self.pages[-1].append(lambda ox, oy: doc.text(ox + x, oy + y, s, size, **kw))
+
+    def draw(self, fn) -> None:
+        """Any other drawing: ``fn(ox, oy)`` with the content box's top-left corner."""
+        self.pages[-1].append(fn)
 
 
 def _measuring(spec: PageSpec, style: Style, gutter: float, language: str = DEFAULT) -> Document:
@@ -384,13 +422,44 @@ def _measuring(spec: PageSpec, style: Style, gutter: float, language: str = DEFA
     return Document(BytesIO(), Cover("", None, None, 0, language=language), spec, style, gutter)
 
 
+def _subheading(doc: Document, text: str, body: float, width: float) -> float:
+    """The size of a how-to subheading: a quarter larger than the body, less if a long
+    translation needs it to stay on its line, never below the caption floor."""
+    room = Room("on a how-to-play page", width, 1, body * 1.25, doc.style.small, bold=True)
+    return fit_size(text, room) or room.floor
+
+
+def _how_to_pages(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
+                  name: str = "") -> list[list]:
+    """The pages of one rule set's how-to, as lists of drawing closures: on one page when
+    the rules, the worked example and the techniques fit with little shrinking; else the
+    rules and example, then the techniques, each over as many pages as it needs. Running
+    text never goes below the caption size (``Style.small``, the body floor); only the
+    larger type and the example's cells shrink."""
+    variant = get_variant(variant_name)
+    name = name or doc.cover.name_of(variant_name)
+    steps = example_steps(variant, example) if example is not None else []
+
+    def flow(scale: float) -> list[list]:
+        return _rules_body(doc, variant, rules, example, steps, scale, name).pages
+
+    for scale in SCALES:
+        if scale < SPLIT_BELOW:
+            break
+        pages = flow(scale)
+        if len(pages) == 1:
+            return pages
+    # Over more pages: the fewest the type allows (one counts as two, so a single page
+    # never costs more shrinking than SPLIT_BELOW), at the largest scale that takes them.
+    return min((flow(scale) for scale in SCALES), key=lambda pages: max(len(pages), 2))
+
+
 def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
-                       example: Puzzle, language: str = DEFAULT) -> int:
-    """1 when a rule set's how-to fits one page with little shrinking, else 2."""
+                       example: Puzzle | None, language: str = DEFAULT, rules: Mapping | None = None) -> int:
+    """How many pages a rule set's how-to takes at this gutter."""
     doc = _measuring(spec, style, gutter, language)
-    low = doc.content()[1]
-    fits = _rules_body(doc, variant_name, example.rules, example, SPLIT_BELOW, (True, True), False, "") >= low
-    return 1 if fits else 2
+    rules = example.rules if example is not None else (rules or {})
+    return len(_how_to_pages(doc, variant_name, rules, example))
 
 
 def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry: Entry,
@@ -411,7 +480,7 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
     plan = plan_book(shape)
     for _ in range(len(GUTTERS) + 2):
         rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, shape.sections[s].variant,
-                                         examples[s], language) if s in examples else 1
+                                         examples.get(s), language, dict(shape.sections[s].rules))
                       for s in shape.rule_sets)
         walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
                                                entries[shape.first_item(s)], language) for s in shape.explained)
@@ -424,77 +493,91 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
 
 def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
                part: int = 0, parts: int = 1, name: str = "") -> None:
-    """How to play one variant: its exact rules, a worked example drawn by the variant itself,
-    and the techniques by level; over two pages when one can't hold them. Type shrinks a
-    little if a long text would still overflow."""
-    low = doc.content()[1]
-    what = RULES_PARTS[parts][part]
+    """Page ``part`` of a rule set's how-to (see ``_how_to_pages``): its exact rules, a worked
+    example drawn by the variant itself, and the techniques by level."""
     name = name or doc.cover.name_of(variant_name)
-    for scale in SCALES:
-        if _rules_body(doc, variant_name, rules, example, scale, what, False, name) >= low:
-            break
-    _rules_body(doc, variant_name, rules, example, scale, what, True, name)
+    laid = doc.__dict__.setdefault("_how_to", {})  # one layout serves all the parts of a how-to
+    key = (variant_name, repr(sorted(rules.items())), id(example), name)
+    if key not in laid:
+        laid[key] = (example, _how_to_pages(doc, variant_name, rules, example, name))
+    pages = laid[key][1]
+    assert len(pages) == parts, "how-to measured with another gutter"
+    x0, _, _, top = doc.content()
+    for fn in pages[part]:
+        fn(x0, top)
     doc.finish(doc.t("How to play {name}").format(name=name))
 
 
-def _rules_body(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
-                scale: float, what: tuple[bool, bool], draw: bool, name: str) -> float:
-    """Lay a how-to page out at ``scale``; draws only when ``draw``. Returns the lowest y used."""
-    variant = get_variant(variant_name)
-    x0, _, x1, top = doc.content()
+def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, steps: list,
+                scale: float, name: str) -> _Flow:
+    """Lay a how-to out at ``scale`` (running text never below ``Style.small``): the rules,
+    the worked example, then the techniques, under "How to play" on the pages that show
+    the rules or the example and under "... techniques" on those that only list techniques."""
     st = doc.style
-    body, small = st.body * scale, st.small * max(scale, 0.85)
+    body, small = max(st.body * scale, st.small), st.small
     lead = body * 1.38
-    show_rules, show_techniques = what
-
-    def text(x, y, s, size, **kw):
-        if draw:
-            doc.text(x, y, s, size, **kw)
-
-    indent = body * 1.3
-    name = name or doc.cover.name_of(variant_name)
     t = doc.t
-    title = (t("How to play {name}") if show_rules else t("{name} techniques")).format(name=name)
-    y = doc.heading(title, top, draw) + st.heading * 0.9
-    if show_rules:
-        for rule in map(t, variant.rules_for(rules)):
-            for k, line in enumerate(doc.wrap(rule, body, x1 - x0 - indent)):
-                y -= lead
-                if k == 0:
-                    text(x0, y, "•", body)
-                text(x0 + indent, y, line, body)
-            y -= body * 0.3
-        if example is not None:
-            y = _worked_example(doc, variant, example, y - body * 1.2, scale, draw)
-    if not show_techniques:
-        return y - small * DESCENT
-    if show_rules:
-        y -= body * 1.8
-        text(x0, y, t("Techniques you'll need"), body * 1.25, bold=True)
-        y -= body * 0.5
-    else:
-        y -= st.heading * 0.2
+    f = _Flow(doc, t("How to play {name}").format(name=name))
+    width = f.width
+    indent = body * 1.3
+    for rule in map(t, variant.rules_for(rules)):
+        lines = doc.wrap(rule, body, width - indent)
+        y = f.need(len(lines) * lead + body * 0.3)
+        for k, line in enumerate(lines):
+            y -= lead
+            if k == 0:
+                f.text(0.0, y, "•", body)
+            f.text(indent, y, line, body)
+    if example is not None:
+        _worked_example(f, variant, example, steps, scale)
+    f.title = t("{name} techniques").format(name=name)  # pages from here on only list techniques
+    tech_line = small * 1.35
+    techniques = variant.techniques_for(rules)
     mbox = round(small * 0.72, 2)
+    heading = True
     for level in LEVELS:
-        techs = [t for t in variant.techniques_for(rules) if t.level == level]
+        techs = [tech for tech in techniques if tech.level == level]
         if not techs:
             continue
-        y -= lead * 1.15
+        said = []
+        for tech in techs:
+            tname = t(tech.title)
+            lead_w = doc.width(f"{tname}: ", small, bold=True)
+            said.append((tname, lead_w, doc.wrap(t(tech.description), small, width - indent, first_indent=lead_w)))
+        first = len(said[0][2]) * tech_line + small * DESCENT
+        if heading and f.y - body * 2.3 - lead * 1.15 - first >= f.low:
+            # "Techniques you'll need" under the example, with the first level and technique
+            y = f.need(body * 2.3)
+            need = t("Techniques you'll need")
+            f.text(0.0, y - body * 1.8, need, _subheading(doc, need, body, width), bold=True)
+        elif heading:
+            f.open()  # a techniques page: its heading says what it holds
+        heading = False
+        if f.fresh:
+            f.y -= st.heading * 0.2
         label = t(level.label)
         w = doc.width(label, body, bold=True)
-        text(x0, y, label, body, bold=True)
-        if draw:
-            marker(doc, x0 + w + body * 0.6, y, level, mbox)
-        for tech in techs:
-            name = t(tech.title)
-            lead_w = doc.width(f"{name}: ", small, bold=True)
-            lines = doc.wrap(t(tech.description), small, x1 - x0 - indent, first_indent=lead_w)
+
+        def level_label() -> float:
+            y = f.need(lead * 1.15, keep=first) - lead * 1.15
+            f.text(0.0, y, label, body, bold=True)
+            f.draw(lambda ox, oy, x=w + body * 0.6, y=y, level=level: marker(doc, ox + x, oy + y, level, mbox))
+            return y
+
+        level_label()
+        for tname, lead_w, lines in said:
+            if f.y - len(lines) * tech_line - small * DESCENT < f.low:
+                f.open()  # the level continues on a new page: say it again there
+                f.y -= st.heading * 0.2
+                first = len(lines) * tech_line + small * DESCENT
+                level_label()
+            y = f.need(len(lines) * tech_line, keep=small * DESCENT)
             for k, line in enumerate(lines):
-                y -= small * 1.35
+                y -= tech_line
                 if k == 0:
-                    text(x0 + indent, y, f"{name}:", small, bold=True)
-                text(x0 + indent + (lead_w if k == 0 else 0.0), y, line, small)
-    return y - small * DESCENT
+                    f.text(indent, y, f"{tname}:", small, bold=True)
+                f.text(indent + (lead_w if k == 0 else 0.0), y, line, small)
+    return f
 
 
 def example_steps(variant, example: Puzzle) -> list:
@@ -520,62 +603,62 @@ def measured_types(entries: Sequence[Entry]) -> tuple[float, ...]:
     return tuple(smallest_text(get_variant(e.puzzle.variant), e.puzzle) for e in entries)
 
 
-def _worked_example(doc: Document, variant, example: Puzzle, top: float, scale: float,
-                    draw: bool) -> float:
-    """The example puzzle with its first deductions numbered, its solution beside it (or
-    below it, when two grids at a legible size don't fit side by side; left out when
-    neither fits the page), and those deductions in words. Returns the y below."""
-    x0, low, x1, _ = doc.content()
-    st = doc.style
-    body, small = st.body * scale, st.small * max(scale, 0.85)
+def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: float) -> None:
+    """The example puzzle with its first deductions numbered and its solution beside it, then
+    those deductions in words, a block each; when two grids at a legible size don't fit
+    side by side, the solution comes after the deductions (on the next page if need be)."""
+    doc, st = f.doc, f.doc.style
+    body, small = max(st.body * scale, st.small), st.small
+    width = f.width
     n = example.size
     gap = SLOT_GAP * 1.5
     floor = st.min_type / min(smallest_text(variant, example), MARKER_TYPE)
-    cell = max(min((x1 - x0 - gap) / (2 * n) - BOLD, st.min_cell * scale * 0.9), floor)
+    cell = max(min((width - gap) / (2 * n) - BOLD, st.min_cell * scale * 0.9), floor)
     grid = n * cell
-    steps = example_steps(variant, example)
     indent = doc.width("0. ", small, bold=True)
     titles = {t.name: doc.t(t.title) for t in variant.techniques}
     said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {step_text(doc, variant, step)}", small,
-                     x1 - x0 - indent) for step in steps]
-    text_h = sum(len(lines) for lines in said) * small * 1.35
-    y = top - body * ASCENT
-    if draw:
-        doc.text(x0, y, doc.t("A worked example"), body * 1.25, bold=True)
-    y -= body * 1.2
-    caption_y = y - small * ASCENT
-    grid_top = caption_y - small * 0.9
-    mode = "side" if 2 * grid + gap + 2 * BOLD <= x1 - x0 else "below"
-    left = x0 + (x1 - x0 - (2 * grid + gap if mode == "side" else grid)) / 2
-    right, right_caption, right_top = left + grid + gap, caption_y, grid_top
-    if mode == "below":
-        right = left
-        right_caption = grid_top - grid - BOLD - small * 1.2 - small * ASCENT
-        right_top = right_caption - small * 0.9
-        if right_top - grid - BOLD - text_h < low:
-            mode, right_top = "alone", grid_top  # the solution is in the answer key's spirit: skip it
-    if draw:
-        doc.text(left, caption_y, doc.t("The puzzle"), small, grey=0.2)
-        pen = CanvasPen(doc.canvas, left, grid_top, cell, THIN, BOLD)
+                     width - indent) for step in steps]
+    # from the block's top: space, the title, the caption, the grid
+    head = body * 1.2 + body * ASCENT + body * 1.2 + small * ASCENT + small * 0.9
+    side = 2 * grid + gap + 2 * BOLD <= width
+    first = len(said[0]) * small * 1.35 if said and not side else 0.0
+    y = f.need(head + grid + BOLD, keep=first)  # the first step stays with a grid alone
+    left = (width - (2 * grid + gap if side else grid)) / 2
+    caption_y = y - head + small * 0.9
+    title = doc.t("A worked example")
+    f.text(0.0, y - body * 1.2 - body * ASCENT, title, _subheading(doc, title, body, width), bold=True)
+    f.text(left, caption_y, doc.t("The puzzle"), small, grey=0.2)
+
+    def puzzle(ox, oy, top=caption_y - small * 0.9):
+        pen = CanvasPen(doc.canvas, ox + left, oy + top, cell, THIN, BOLD)
         variant.draw(pen, example, solved=False)
         mx, my, mr = MARKER
         for k, step in enumerate(steps, start=1):
             for (r, c), _ in step.cells:
                 pen.circle(c + mx, r + my, mr, fill=1.0, stroke="thin")
                 pen.text(c + mx, r + my, str(k), MARKER_CAP, bold=True, anchor=CENTER)
-        if mode != "alone":
-            doc.text(right, right_caption, doc.t("Its solution"), small, grey=0.2)
-            variant.draw(CanvasPen(doc.canvas, right, right_top, cell, THIN, BOLD), example, solved=True)
-    y = right_top - grid - BOLD
+
+    def solution(x: float, caption: float) -> None:
+        f.text(x, caption, doc.t("Its solution"), small, grey=0.2)
+        f.draw(lambda ox, oy, top=caption - small * 0.9: variant.draw(
+            CanvasPen(doc.canvas, ox + x, oy + top, cell, THIN, BOLD), example, solved=True))
+
+    f.draw(puzzle)
+    if side:
+        solution(left + grid + gap, caption_y)
     for k, lines in enumerate(said, start=1):
         # the engine's reasons name the cells they fill and the symbols, so they stand alone
+        y = f.need(len(lines) * small * 1.35, keep=small * DESCENT)
         for j, line in enumerate(lines):
             y -= small * 1.35
-            if draw:
-                if j == 0:
-                    doc.text(x0, y, f"{k}.", small, bold=True)
-                doc.text(x0 + indent, y, line, small)
-    return y
+            if j == 0:
+                f.text(0.0, y, f"{k}.", small, bold=True)
+            f.text(indent, y, line, small)
+    if not side:  # below the steps, centred like the puzzle
+        below = small * 1.2 + small * ASCENT + small * 0.9
+        y = f.need(below + grid + BOLD)
+        solution(left, y - small * 1.2 - small * ASCENT)
 
 
 # ----- puzzles and answers -----------------------------------------------------------------

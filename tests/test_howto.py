@@ -1,0 +1,101 @@
+"""How-to-play pages: running text keeps the body floor, everything stays in the safe area,
+and the pages the plan counts are the pages drawn, for every variant, format and language."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from io import BytesIO
+
+import pytest
+
+import bookgen.layout.render as render
+from bookgen.book import worked_example
+from bookgen.layout.fonts import ASCENT, DESCENT
+from bookgen.layout.geometry import GUTTERS, TRIMS, PageSpec, Style, Trim
+
+RULE_SETS = [("takuzu", {}), ("tango", {}), ("kenken", {}), ("kenken", {"show_ops": False}),
+             ("kenken", {"ops": ["+"]}), ("sudoku", {}), ("sudoku", {"diagonal": True}), ("killer", {}),
+             ("futoshiki", {})]
+FORMATS = ("letter", "a4", "6x9", "8x10")
+
+
+@lru_cache(maxsize=None)
+def _example(name: str, rules: str):
+    return worked_example(7, name, json.loads(rules))
+
+
+class Recorder:
+    """Wraps a canvas: every string drawn (with its size and ink box) and every shape's box."""
+
+    def __init__(self, canvas):
+        self.c, self.texts, self.shapes = canvas, [], []
+        for name, anchor in (("drawString", 0.0), ("drawCentredString", 0.5), ("drawRightString", 1.0)):
+            setattr(canvas, name, self._text(getattr(canvas, name), anchor))
+        rect, line, circle = canvas.rect, canvas.line, canvas.circle
+        canvas.rect = lambda x, y, w, h, **kw: (self.shapes.append((x, y, x + w, y + h)), rect(x, y, w, h, **kw))
+        canvas.line = lambda a, b, c, d: (self.shapes.append((min(a, c), min(b, d), max(a, c), max(b, d))),
+                                          line(a, b, c, d))
+        canvas.circle = lambda x, y, r, **kw: (self.shapes.append((x - r, y - r, x + r, y + r)),
+                                               circle(x, y, r, **kw))
+
+    def _text(self, draw, anchor):
+        def wrapped(x, y, s, *a, **kw):
+            c = self.c
+            w = c.stringWidth(s, c._fontname, c._fontsize)
+            left = x - anchor * w
+            self.texts.append((s, c._fontsize, (left, y - DESCENT * c._fontsize, left + w, y + ASCENT * c._fontsize),
+                               c._fontname))
+            return draw(x, y, s, *a, **kw)
+        return wrapped
+
+
+def how_to(fmt: str, large: bool, language: str, name: str, rules: dict):
+    """Draw every page of one how-to; returns (pages, recorder, document, body texts)."""
+    spec = PageSpec(Trim(fmt, *TRIMS[fmt]))
+    style = Style(large_print=large)
+    gutter = GUTTERS[-1][1]  # the widest gutter: the narrowest text
+    example = _example(name, json.dumps(rules, sort_keys=True))
+    pages = render.rules_pages_needed(spec, style, gutter, name, example, language)
+    doc = render.Document(BytesIO(), render.Cover("T", None, None, 7, language=language), spec, style, gutter)
+    doc.page = 5  # a right-hand page first, then a left-hand one
+    rec = Recorder(doc.canvas)
+    body = []
+    text = doc.text
+    safes = []
+
+    def recording_text(x, y, s, size, **kw):
+        body.append((s, size))
+        return text(x, y, s, size, **kw)
+    doc.text = recording_text
+    for part in range(pages):
+        start = (len(rec.texts), len(rec.shapes))
+        safes.append((doc.safe, start))
+        render.rules_page(doc, name, example.rules, example, part, pages)
+    return pages, rec, safes, body, style
+
+
+# every format in English; the longer Russian, German and Czech on the tightest pages
+# (bench/sweep_howto.py runs every format x language)
+CASES = [(fmt, large, "en") for fmt in FORMATS for large in (False, True)] + [
+    (fmt, large, language) for language in ("ru", "de") for fmt, large in (("6x9", True), ("letter", False))] + [
+    ("6x9", True, "cs")]  # "Postupy, které budete potřebovat" once ran past the edge
+
+
+@pytest.mark.parametrize("fmt, large, language", CASES)
+def test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language):
+    for name, rules in RULE_SETS:
+        pages, rec, safes, body, style = how_to(fmt, large, language, name, rules)
+        assert pages <= 5, (name, rules, pages)  # 11.5 pt on a 6x9 page: Killer in Russian takes 5
+        for s, size in body:  # running text: rules, captions, steps, techniques, headings
+            assert size >= style.small - 1e-9, (name, rules, s, size)
+        for text_, size, *_ in rec.texts:  # anything else: in a grid, at the grid floor
+            assert size >= style.min_type - 1e-9, (name, rules, text_, size)
+        ends = [start for _, start in safes[1:]] + [(len(rec.texts), len(rec.shapes))]
+        for ((x0, y0, x1, y1), (t0, s0)), (t1, s1) in zip(safes, ends):
+            for s, size, (a, b, c, d), _ in rec.texts[t0:t1]:
+                assert x0 - 0.01 <= a and c <= x1 + 0.01 and y0 - 0.01 <= b and d <= y1 + 0.01, \
+                    (fmt, large, language, name, rules, s, (a, b, c, d), (x0, y0, x1, y1))
+            for a, b, c, d in rec.shapes[s0:s1]:
+                assert x0 - 2 <= a and c <= x1 + 2 and y0 - 2 <= b and d <= y1 + 2, \
+                    (fmt, large, language, name, rules, (a, b, c, d), (x0, y0, x1, y1))
