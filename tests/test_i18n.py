@@ -232,6 +232,18 @@ def test_numbers_take_the_languages_decimal_mark():
     assert decimal(11.0, translation("cs")) == "11"
 
 
+def _translated_whole(reasons, english):
+    """Each reason: English as its ``str``, survives pickling, and no ``english`` word left in
+    any other language."""
+    for reason in reasons:
+        assert translation("en")(reason) == str(reason)
+        assert pickle.loads(pickle.dumps(reason)) == reason
+        for language in SHIPPED:
+            if language != "en":
+                said = translation(language)(reason)
+                assert not english.search(said), (language, said)
+
+
 def test_latin_square_reasons_translate_whole():
     """The Latin-square engines' reasons (houses, signs, cages) are ``Text``s: English as ``str`` (what
     ``solve --explain`` prints), and in every other language with no English word left,
@@ -251,13 +263,7 @@ def test_latin_square_reasons_translate_whole():
     assert any(reason.template.startswith("{region} add") for reason in reasons)  # Killer's rule of 45
     english = re.compile(r"\b(rows?|columns?|box|can|only|must|fits?|every|digits?|either|suppose|cells?|"
                          r"adds?|inside|outside|wholly|stick|edge|less|lying)\b")
-    for reason in reasons:
-        assert translation("en")(reason) == str(reason)
-        assert pickle.loads(pickle.dumps(reason)) == reason
-        for language in SHIPPED:
-            if language != "en":
-                said = translation(language)(reason)
-                assert not english.search(said), (language, said)
+    _translated_whole(reasons, english)
     cs = translation("cs")(Text(N_("{cell} must be {digit}"), cell=cell_text(21, 9), digit=4))
     assert cs == "políčko (řádek 3, sloupec 4) musí být 4"
 
@@ -283,13 +289,7 @@ def test_binary_grid_reasons_translate_whole():
     assert {"In", "Suppose", "{line}"} <= opening, opening
     english = re.compile(r"\b(rows?|columns?|suns?|moons?|[01]s|hold|side|half|ways?|only|copy|empty|agree|"
                          r"already|would|suppose|cells?|two|three|four|five|six)\b")
-    for reason in reasons:
-        assert translation("en")(reason) == str(reason)
-        assert pickle.loads(pickle.dumps(reason)) == reason
-        for language in SHIPPED:
-            if language != "en":
-                said = translation(language)(reason)
-                assert not english.search(said), (language, said)
+    _translated_whole(reasons, english)
     from bookgen.solve.binary import BinaryEngine
 
     engine = BinaryEngine(6, 2, False, ("moon", "sun"))
