@@ -17,8 +17,8 @@ from bookgen.book import build
 from bookgen.config import load_book
 
 ROOT = Path(__file__).resolve().parent.parent
-# Enough work for a few seconds on two workers; the test stops it long before the end.
-SLOW = "title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 12\n    count: 60\n    difficulty: hard\n"
+# Many seconds of work however fast the machine (or the generator): signals land mid-build.
+SLOW = "title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 14\n    count: 400\n    difficulty: hard\n"
 OLD = {"slow.pdf": b"%PDF- the previous book", "slow.json": b'{"previous": true}\n'}
 
 

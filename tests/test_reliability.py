@@ -506,7 +506,8 @@ def test_ctrl_c_while_starting_up(tmp_path, delay):
 
 def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
     config = tmp_path / "slow.yaml"
-    config.write_text("title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 12\n    count: 60\n"
+    # Many seconds of work however fast the machine (or the generator) is: the signals land mid-build.
+    config.write_text("title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 14\n    count: 400\n"
                       "    difficulty: hard\n")
     proc = _start(tmp_path, "build", str(config), "--out", str(tmp_path / "out"), "--jobs", "2")
     time.sleep(1.5)
