@@ -86,7 +86,8 @@ CASES = [(fmt, large, "en") for fmt in FORMATS for large in (False, True)] + [
 def test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language):
     for name, rules in RULE_SETS:
         pages, rec, safes, body, style = how_to(fmt, large, language, name, rules)
-        assert pages <= 5, (name, rules, pages)  # 11.5 pt on a 6x9 page: Killer in Russian takes 5
+        # 11.5 pt on a 6x9 page: Killer in Russian takes 6 (its worked example prints two rule-of-45 steps in full)
+        assert pages <= 6, (name, rules, pages)
         for s, size in body:  # running text: rules, captions, steps, techniques, headings
             assert size >= style.small - 1e-9, (name, rules, s, size)
         for text_, size, *_ in rec.texts:  # anything else: in a grid, at the grid floor

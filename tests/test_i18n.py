@@ -232,6 +232,18 @@ def test_numbers_take_the_languages_decimal_mark():
     assert decimal(11.0, translation("cs")) == "11"
 
 
+def _translated_whole(reasons, english):
+    """Each reason: English as its ``str``, survives pickling, and no ``english`` word left in
+    any other language."""
+    for reason in reasons:
+        assert translation("en")(reason) == str(reason)
+        assert pickle.loads(pickle.dumps(reason)) == reason
+        for language in SHIPPED:
+            if language != "en":
+                said = translation(language)(reason)
+                assert not english.search(said), (language, said)
+
+
 def test_latin_square_reasons_translate_whole():
     """The Latin-square engines' reasons (houses, signs, cages) are ``Text``s: English as ``str`` (what
     ``solve --explain`` prints), and in every other language with no English word left,
@@ -242,19 +254,44 @@ def test_latin_square_reasons_translate_whole():
     from bookgen.solve.houses import cell_text
 
     reasons = []
-    for name, size in (("sudoku", 9), ("futoshiki", 5), ("kenken", 6)):
+    for name, size in (("sudoku", 9), ("futoshiki", 5), ("kenken", 6), ("killer", 9)):
         variant = get_variant(name)
         puzzle = variant.generate(size, variant.parse_rules({}, size), Level.HARD, random.Random("reasons"))
         steps = variant.explain(puzzle)[0]
         assert steps and all(isinstance(step.reason, Text) for step in steps), name
         reasons += [step.reason for step in steps]
-    english = re.compile(r"\b(row|column|box|can|only|must|fits?|every|digit|either|suppose|cells?)\b")
-    for reason in reasons:
-        assert translation("en")(reason) == str(reason)
-        assert pickle.loads(pickle.dumps(reason)) == reason
-        for language in SHIPPED:
-            if language != "en":
-                said = translation(language)(reason)
-                assert not english.search(said), (language, said)
+    assert any(reason.template.startswith("{region} add") for reason in reasons)  # Killer's rule of 45
+    english = re.compile(r"\b(rows?|columns?|box|can|only|must|fits?|every|digits?|either|suppose|cells?|"
+                         r"adds?|inside|outside|wholly|stick|edge|less|lying)\b")
+    _translated_whole(reasons, english)
     cs = translation("cs")(Text(N_("{cell} must be {digit}"), cell=cell_text(21, 9), digit=4))
     assert cs == "políčko (řádek 3, sloupec 4) musí být 4"
+
+
+def test_binary_grid_reasons_translate_whole():
+    """Takuzu's and Tango's reasons (pairs, sandwiches, balance, signs, copies, trials) are
+    ``Text``s: English as ``str``, in every other language with no English word left, the
+    symbols named as the book prints them and counted in the language's plural forms."""
+    import random
+
+    from bookgen.core.difficulty import Level
+
+    reasons = []
+    for name, size, level in (("takuzu", 8, Level.HARD), ("tango", 6, Level.HARD),
+                              ("takuzu", 6, Level.EXPERT), ("tango", 6, Level.EXPERT)):
+        variant = get_variant(name)
+        for seed in range(3):
+            puzzle = variant.generate(size, variant.parse_rules({}, size), level, random.Random(f"reasons{seed}"))
+            steps = variant.explain(puzzle)[0]
+            assert steps and all(isinstance(step.reason, Text) for step in steps), name
+            reasons += [step.reason for step in steps]
+    opening = {reason.template.split(" ")[0] for reason in reasons}
+    assert {"In", "Suppose", "{line}"} <= opening, opening
+    english = re.compile(r"\b(rows?|columns?|suns?|moons?|[01]s|hold|side|half|ways?|only|copy|empty|agree|"
+                         r"already|would|suppose|cells?|two|three|four|five|six)\b")
+    _translated_whole(reasons, english)
+    from bookgen.solve.binary import BinaryEngine
+
+    engine = BinaryEngine(6, 2, False, ("moon", "sun"))
+    assert [translation(lang)(engine._counted(1, 5)) for lang in ("cs", "ru")] == ["5 sluncí", "5 солнц"]
+    assert [translation(lang)(engine._counted(0, 3)) for lang in ("cs", "ru")] == ["3 měsíce", "3 луны"]

@@ -38,8 +38,8 @@ from itertools import combinations
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Plural, Text
-from bookgen.solve.houses import Extra, Geometry, Run, State, _and_list, _cut, _cuts_text, cell_name, cell_text
+from bookgen.core.i18n import N_, Plural, Text, join_and
+from bookgen.solve.houses import Extra, Geometry, Run, State, _and_list, _cut, _cuts_text, cell_text
 from bookgen.solve.kenken_ladder import Contradiction
 from bookgen.solve.latin import digits_of
 
@@ -95,13 +95,20 @@ class CageExtra(Extra):
     union: tuple[Region, ...] = ()    # neighbouring rows, columns or boxes
 
 
+# The houses of a Killer cell, as the naked single's reason names them (see HOUSE_KINDS).
+CAGE_KINDS = {N_("row or column"): N_("row, column or cage"),
+              N_("row, column or box"): N_("row, column, box or cage"),
+              N_("row, column or diagonal"): N_("row, column, diagonal or cage"),
+              N_("row, column, box or diagonal"): N_("row, column, box, diagonal or cage")}
+
+
 def cage_geometry(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
     """``geo`` with the cells of each cage made peers of each other (they all differ)."""
     mates: list[set[int]] = [set(p) for p in geo.peers]
     for cells in cages:
         for i in cells:
             mates[i].update(j for j in cells if j != i)
-    kinds = geo.kinds.replace(" or ", ", ") + " or cage"
+    kinds = CAGE_KINDS.get(geo.kinds, geo.kinds.replace(" or ", ", ") + " or cage")
     return replace(geo, peers=tuple(tuple(sorted(m)) for m in mates), kinds=kinds)
 
 
@@ -127,9 +134,9 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, froz
     out = []
     for size in range(2, UNION_MAX + 1):
         for start in range(0, n - size + 1):
-            for base, word in ((0, "rows"), (n, "columns")):
+            for base, word in ((0, N_("rows {first}-{last}")), (n, N_("columns {first}-{last}"))):
                 cells = frozenset(i for h in range(base + start, base + start + size) for i in geo.houses[h])
-                out.append((f"{word} {start + 1}-{start + size}", cells, size))
+                out.append((Text(word, first=start + 1, last=start + size), cells, size))
     if box:
         rows, cols = box
         per_row = n // cols
@@ -139,7 +146,7 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, froz
             for other, next_ok in ((b + 1, bc + 1 < per_row), (b + per_row, br + 1 < per_col)):
                 if next_ok:
                     cells = frozenset(geo.houses[2 * n + b]) | frozenset(geo.houses[2 * n + other])
-                    out.append((f"{geo.names[2 * n + b]} and {geo.names[2 * n + other]}", cells, 2))
+                    out.append((join_and([geo.names[2 * n + b], geo.names[2 * n + other]]), cells, 2))
     return tuple(out)
 
 
@@ -320,8 +327,8 @@ def _rule45(regions: Sequence[Region], g: Geometry, st: State, run: Run) -> int:
         inner = sum(ex.sums[k] for k in reg.inner)
         straddle = sum(ex.sums[k] for k in reg.straddle)
         # innies add up to total - inner; outies to straddle - (total - inner)
-        for side, cells, want, word in ((0, reg.innies, reg.total - inner, "inside"),
-                                        (1, reg.outies, straddle - reg.total + inner, "outside")):
+        for side, cells, want in ((0, reg.innies, reg.total - inner),
+                                  (1, reg.outies, straddle - reg.total + inner)):
             open_ = [i for i in cells if not placed[i]]
             if not 1 <= len(open_) <= RULE45_CELLS:
                 continue
@@ -334,18 +341,28 @@ def _rule45(regions: Sequence[Region], g: Geometry, st: State, run: Run) -> int:
                 cuts += _cut(st, [i], ~union[i])
             if cuts:
                 if run.explain:
-                    where = _and_list([cell_name(i, g.n) for i in open_])
-                    inside = (f"the cages lying wholly inside it add up to {inner}" if reg.inner
-                              else "no cage lies wholly inside it")
-                    sticking = ("the cells of its other cages that stick out of it" if side
-                                else "the cells of the cages that cross its edge")
-                    placed_note = ("" if len(open_) == len(cells) else
-                                   " (less the digits already placed among them)")
-                    run.reason = (f"{reg.name} {'add' if reg.total > _TOTAL[g.n] else 'adds'} "
-                                  f"up to {reg.total}; {inside}, so {sticking} ({where}, {word}) add up to "
-                                  f"{rest}{placed_note}; {_cuts_text(st, cuts)}.")
+                    run.reason = _rule45_text(reg, g, inner, side, open_, rest, len(open_) < len(cells), st, cuts)
                 return 1
     return 0
+
+
+def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequence[int], rest: int,
+                 some_placed: bool, st: State, cuts: list) -> Text:
+    """The rule-of-45 reason: the region's total, the cages inside, what the cells that
+    cross its edge (inside or outside it) add up to, and the candidates struck."""
+    template = (N_("{region} adds up to {total}; {inside}, so {sticking} ({cells}, {side}) add up to "
+                   "{rest}; {cuts}.") if reg.total <= _TOTAL[g.n] else
+                N_("{region} add up to {total}; {inside}, so {sticking} ({cells}, {side}) add up to "
+                   "{rest}; {cuts}."))
+    inside = (Text(N_("the cages lying wholly inside it add up to {total}"), total=inner) if reg.inner
+              else N_("no cage lies wholly inside it"))
+    sticking = (N_("the cells of its other cages that stick out of it") if side
+                else N_("the cells of the cages that cross its edge"))
+    if some_placed:
+        rest = Text(N_("{rest} (less the digits already placed among them)"), rest=rest)
+    return Text(template, region=reg.name, total=reg.total, inside=inside, sticking=sticking,
+                cells=_and_list([cell_text(i, g.n) for i in open_]),
+                side=N_("outside") if side else N_("inside"), rest=rest, cuts=_cuts_text(st, cuts))
 
 
 def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> dict[int, int]:

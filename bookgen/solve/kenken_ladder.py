@@ -98,8 +98,10 @@ def cell_text(i: int, n: int) -> Text:
 def _and_list(items: Sequence[str], word: str = "and") -> str:
     """'a, b and c' ('or' for ``word="or"``), a phrase the layout can translate."""
     items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]  # kept as it is: a single cell stays a translatable Text
     return join_and(items) if word == "and" else join_or(items)
 
 
