@@ -49,7 +49,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name, cell_text
+from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name, cell_text, trial
 # The Latin engines word their eliminations alike: one describer serves both ladders.
 from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
@@ -73,10 +73,6 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
     "hidden_pair": 3.0, "naked_triple": 4.0, "hidden_triple": 5.0, "x_wing": 4.5, "xy_wing": 5.0,
     "trial": 12.0,
 }
-# A trial assumes a digit in a cell with at most this many candidates ...
-TRIAL_MAX_CANDIDATES = 2
-# ... and follows it with the techniques up to this tier.
-TRIAL_DEPTH = Level.HARD
 
 
 @dataclass(frozen=True)
@@ -491,24 +487,7 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
 # --- expert ----------------------------------------------------------------------
 
 def t_trial(g: Geometry, st: State, run: Run) -> int:
-    n = g.n
-    # Only cells with few candidates: a player tries a pair, not a spread of six.
-    order = sorted((st.cand[i].bit_count(), i) for i in range(n * n)
-                   if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES)
-    for _, i in order:
-        for d in digits_of(st.cand[i]):
-            sub = st.copy()
-            try:
-                sub.elim(i, ~bit(d))
-                solve(sub, TRIAL_DEPTH, Run())
-            except Contradiction:
-                st.elim(i, bit(d))
-                if run.explain:
-                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
-                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
-                                      cell=cell_text(i, n), digit=d)
-                return 1
-    return 0
+    return trial(g.n, st, run, solve)
 
 
 Technique = Callable[[Geometry, State, Run], int]

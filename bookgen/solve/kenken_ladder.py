@@ -668,7 +668,13 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
 # --- expert --------------------------------------------------------------------
 
 def t_trial(b: Board, st: State, run: Run) -> int:
-    n = b.n
+    return trial(b.n, st, run, solve)
+
+
+def trial(n: int, st, run: Run, solve_with: Callable) -> int:
+    """One trial, never nested: a digit of a cell with few candidates that the tiers up to
+    ``TRIAL_DEPTH`` (``solve_with``, the calling ladder's own) refute is struck. Shared by
+    every Latin-square ladder, whatever its state type (``cand``, ``placed``, ``copy``, ``elim``)."""
     # Only cells with few candidates: a player tries a pair, not a spread of six.
     order = sorted(
         (st.cand[i].bit_count(), i) for i in range(n * n)
@@ -679,7 +685,7 @@ def t_trial(b: Board, st: State, run: Run) -> int:
             sub = st.copy()
             try:
                 sub.elim(i, ~bit(d))
-                solve(sub, TRIAL_DEPTH, Run())
+                solve_with(sub, TRIAL_DEPTH, Run())
             except Contradiction:
                 st.elim(i, bit(d))
                 if run.explain:
