@@ -738,3 +738,16 @@ def test_the_page_limit_check_does_not_lay_the_book_out(tmp_path, monkeypatch):
         "split it into volumes, lower the counts, or use layout: worksheet")
     config.write_text("title: B\nsections:\n  - variant: takuzu\n    size: [6, 8]\n    count: 1600\n")
     assert load_book(config).sections[0].count == 1600  # 472 pages: within the limit
+
+
+def test_takuzu_8x8_expert_with_runs_of_three_and_repeated_lines_is_refused(write_config):
+    """The sweep found this request failing 9 times in 2,000 puzzles: refused at the config, located."""
+    from bookgen.config import ConfigError, load_book
+
+    path = write_config("title: T\nsections:\n  - variant: takuzu\n    size: 8\n    count: 2\n"
+                        "    difficulty: expert\n    rules: {max_run: 3, unique_lines: false}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_book(path)
+    assert "never harder than hard" in str(caught.value.issues[0])
+    path.write_text(path.read_text().replace("expert", "hard"))
+    assert load_book(path).sections[0].count == 2

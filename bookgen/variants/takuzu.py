@@ -56,11 +56,15 @@ class Takuzu(BinaryGrid):
     )
 
     def max_level(self, size, rules) -> Level:
-        """4x4 grids only ever need pairs and balance; without distinct lines a 6x6 tops out at medium."""
+        """4x4 grids only ever need pairs and balance; without distinct lines a 6x6 tops out at
+        medium, and an 8x8 with runs of three at hard (bench/sweep_binary.py: a quarter of its
+        expert puzzles needed a second seed and 9 of 2,000 failed all four)."""
         if size == 4:
             return Level.EASY
         if size == 6 and not rules.get("unique_lines", True):
             return Level.MEDIUM
+        if size == 8 and not rules.get("unique_lines", True) and rules.get("max_run", 2) == 3:
+            return Level.HARD
         return Level.EXPERT
 
     def rules_for(self, rules) -> tuple[str, ...]:
