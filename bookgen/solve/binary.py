@@ -542,26 +542,35 @@ class BinaryEngine:
             t_line, t_bit = target[0], 1 << target[1]
         else:
             t_line, t_bit = 0, 0
+        pop, push = dirty.pop, dirty.append
         while dirty:
-            line = dirty.pop()
+            line = pop()
             flagged[line] = False
             k = known[line]
             v = value[line]
             memo = memos[line]
             if memo is None:
                 memo = memos[line] = tables.setdefault((itier, eq[line], neq[line]), {})
-            if k == full:  # a finished line: check it breaks no rule
-                key = -1 - v
-                if key not in memo:
+            key = k << n | v
+            hit = memo.get(key)
+            if not unique:
+                # The common case, kept short: a known answer with no news.
+                if hit == 0:
+                    continue
+                if k == full:  # a finished line, first seen: check it breaks no rule
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
-                elif self.unique_lines:
+                    continue
+            elif k == full:  # a finished line: check it breaks no rule, and copies no other
+                if hit is None:
+                    self.deduce(board, line, tier)  # raises on a broken rule
+                    memo[key] = 0
+                else:
                     lo = 0 if line < n else n
                     for i in range(lo, lo + n):
                         if value[i] == v and known[i] == full and i != line:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
-            key = k << n | v
             copied = None
             if distinct and finished[line >= n]:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
@@ -569,8 +578,6 @@ class BinaryEngine:
                     copied = self._copied
                     key = (itier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
-            if copied is None:
-                hit = memo.get(key)
             if hit is None:
                 ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
                 hit = ones << n | zeros
@@ -578,46 +585,74 @@ class BinaryEngine:
                 if len(store) > 200_000:
                     store.clear()
                 store[key] = hit
-            ones, zeros = hit >> n, hit & full
-            if not (ones | zeros):
+            if not hit:
                 continue
+            ones, zeros = hit >> n, hit & full
+            known[line] = k | ones | zeros
+            value[line] = v | ones
             # Bit j of a row is column j (line n + j); bit j of a column is row j.
-            # The lines are queued row first, as assigning cell by cell would.
+            # The lines are queued as assigning cell by cell would: a row
+            # before the columns of its cells, a column after its first cell's row.
             row = line < n
             base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
-            for mask, sym in ((ones, 1), (zeros, 0)):
+            queue_line = not complete and not flagged[line]
+            if queue_line and row:
+                flagged[line] = True
+                push(line)
+                queue_line = False
+            for mask, vbit in ((ones, bit), (zeros, 0)):
                 while mask:
                     low = mask & -mask
                     mask ^= low
                     cross = base + low.bit_length() - 1
-                    known[line] |= low
                     known[cross] |= bit
+                    if vbit:
+                        value[cross] |= bit
                     if unique and known[cross] == full:
                         finished[side].append(cross)
                         requeue.append(cross)
-                    if sym:
-                        value[line] |= low
-                        value[cross] |= bit
-                    first, second = (line, cross) if row else (cross, line)
-                    if not flagged[first] and not (complete and first == line):
-                        flagged[first] = True
-                        dirty.append(first)
-                    if not flagged[second] and not (complete and second == line):
-                        flagged[second] = True
-                        dirty.append(second)
-            if unique and known[line] == full:
-                finished[line >= n].append(line)
-                requeue.append(line)
-            # A finished line can rule out completions of its parallel lines
-            # (distinct): they get another look, whichever line finished it.
-            for done in requeue:
-                for other in (range(n) if done < n else range(n, 2 * n)):
-                    if not flagged[other]:
-                        flagged[other] = True
-                        dirty.append(other)
-            requeue.clear()
+                    if not flagged[cross]:
+                        flagged[cross] = True
+                        push(cross)
+                    if queue_line:
+                        flagged[line] = True
+                        push(line)
+                        queue_line = False
+            if unique:
+                if known[line] == full:
+                    finished[line >= n].append(line)
+                    requeue.append(line)
+                # A finished line can rule out completions of its parallel lines
+                # (distinct): they get another look, whichever line finished it.
+                for done in requeue:
+                    for other in (range(n) if done < n else range(n, 2 * n)):
+                        if not flagged[other]:
+                            flagged[other] = True
+                            push(other)
+                requeue.clear()
             if t_bit and known[t_line] & t_bit:
                 return True
+        return False
+
+    def forced_by_own_lines(self, board: Board, cell: Cell, level: Level) -> bool:
+        """Whether the memo already knows that ``cell``'s row or column alone brings it back.
+
+        With ``cell`` emptied, ``closure(board, level, target=cell)`` looks at
+        the cell's row first and then its column, and returns True as soon as
+        either fills it: a True here is that verdict, reached without copying
+        the board. False means "not known": ask the closure.
+        """
+        r, c = cell
+        n = self.n
+        tables = self._tables
+        itier = min(int(level), HARD)
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        for line, bit in ((r, 1 << c), (n + c, 1 << r)):
+            memo = tables.get((itier, eq[line], neq[line]))
+            if memo is not None:
+                hit = memo.get((known[line] & ~bit) << n | (value[line] & ~bit))
+                if hit and (hit >> n | hit) & bit:
+                    return True
         return False
 
     def settles_ends(self, board: Board, level: Level, edge: Edge) -> bool:
@@ -627,7 +662,19 @@ class BinaryEngine:
         both cells of the sign are filled, the sign can tell no technique
         anything more, so the closure without it is a closure with it, which
         fills the board. ``board`` is changed (as by ``closure``).
+
+        When the memo already knows that each end still empty is forced by
+        its own row or column, the answer is True without a closure: the
+        first closure then fills (or, its target already known, reaches news
+        at) that end, and the second finds the other one forced on a board
+        that knows more (every technique keeps forcing a cell as the
+        knowledge around it grows).
         """
+        a_known, b_known = board.get(*edge.a) >= 0, board.get(*edge.b) >= 0
+        if not (a_known and b_known) and \
+                (a_known or self.forced_by_own_lines(board, edge.a, level)) and \
+                (b_known or self.forced_by_own_lines(board, edge.b, level)):
+            return True
         return self.closure(board, level, target=edge.a) and \
             (board.get(*edge.b) >= 0 or self.closure(board, level, target=edge.b))
 
@@ -685,19 +732,27 @@ class BinaryEngine:
             return None
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memo = self._found.setdefault(technique, {})
-        for line in range(2 * n):
+        memo = self._found.get(technique)
+        if memo is None:
+            memo = self._found[technique] = {}
+        distinct = technique == "distinct"
+        n2, n3 = 2 * n, 3 * n
+        todo = ~clean & ((1 << n2) - 1)  # the lines not known to give nothing, lowest first
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            line = low.bit_length() - 1
             k = known[line]
-            if k == full or (clean >> line) & 1:
+            if k == full:
                 continue
-            if technique == "distinct":
+            if distinct:
                 done = self._complete_lines(board, line)
                 if not done:
                     continue
                 ones, zeros = self._enumerate(board, line, done)
             else:
                 # Everything but ``distinct`` looks at the line alone: memoise per line state.
-                key = k | value[line] << n | eq[line] << 2 * n | neq[line] << 3 * n
+                key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
                 hit = memo.get(key)
                 if hit is None:
                     ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
@@ -705,6 +760,8 @@ class BinaryEngine:
                     if len(memo) > 400_000:
                         memo.clear()
                     memo[key] = hit
+                elif not hit:
+                    continue
                 ones, zeros = hit >> n, hit & full
             if ones | zeros:
                 why = self._why(board, technique, line, ones, zeros) if explain else ""
@@ -926,18 +983,19 @@ class BinaryEngine:
         ``explain`` (grading needs just the techniques). Raises
         ``Contradiction`` for a broken position.
         """
-        order = sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t)))
+        order = _ladder_order(tuple(techniques))
         steps: list[Step] = []
         n = self.n
-        for line in range(2 * n):
-            self.deduce(board, line, Level.EASY)  # surface contradictions in the givens
+        self._check_lines(board)  # surface contradictions in the givens
         # Per technique, the lines it was seen to fix nothing on since they last
         # changed (``distinct`` also looks at other lines: never cached). A step
         # changes a few lines only, so the scans after it skip the rest.
-        clean = dict.fromkeys(order, 0)
+        clean = [0] * len(order)
         every = (1 << 2 * n) - 1
-        while board.empty_count():
-            for technique in order:
+        full = self.full
+        known = board.known
+        while any(k != full for k in known[:n]):
+            for i, technique in enumerate(order):
                 if technique == "trial":
                     hit = self._trial(board)
                     if hit is None:
@@ -947,35 +1005,57 @@ class BinaryEngine:
                     board.assign(r, c, v)
                     steps.append(Step("trial", (((r, c), str(v)),), why))
                     changed = 1 << r | 1 << (n + c)
-                    for t in clean:
-                        clean[t] &= ~changed
+                    clean = [m & ~changed for m in clean]
                     break
                 cached = technique != "distinct"
-                found = self._find(board, technique, explain, clean[technique] if cached else 0)
+                found = self._find(board, technique, explain, clean[i] if cached else 0)
                 if found is None:
                     if cached:
-                        clean[technique] = every
+                        clean[i] = every
                     continue
+                line = found.line
                 if cached:
-                    clean[technique] |= (1 << found.line) - 1
+                    clean[i] |= (1 << line) - 1
                 cells = []
                 for v, mask in ((1, found.ones), (0, found.zeros)):
-                    for j in _bits(mask):
-                        cells.append((line_cell(n, found.line, j), str(v)))
+                    sym = str(v)
+                    while mask:
+                        low = mask & -mask
+                        mask ^= low
+                        cells.append((line_cell(n, line, low.bit_length() - 1), sym))
                 cells.sort()
                 changed = 0
                 for (r, c), v in cells:
                     board.assign(r, c, int(v))
                     changed |= 1 << r | 1 << (n + c)
-                for t in clean:
-                    clean[t] &= ~changed
+                clean = [m & ~changed for m in clean]
                 steps.append(Step(technique, tuple(cells), found.why))
                 break
             else:
                 return steps, False
-        for line in range(2 * n):
-            self.deduce(board, line, Level.EASY)  # full lines: checks every rule
+        self._check_lines(board)  # full lines: checks every rule
         return steps, True
+
+    def _check_lines(self, board: Board) -> None:
+        """Raise ``Contradiction`` where ``deduce(board, line, EASY)`` would, for every line.
+
+        A line state the closure's memo holds (at any tier) passed ``deduce``
+        before (a contradiction is never stored): no technique found a rule
+        broken on it, so the easy tier raises nothing either. Whether a
+        finished line copies another depends on the other lines: always checked.
+        """
+        n, full, tables = self.n, self.full, self._tables
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        for line in range(2 * n):
+            key = known[line] << n | value[line]
+            for tier in (0, 1, HARD):
+                memo = tables.get((tier, eq[line], neq[line]))
+                if memo is not None and key in memo:
+                    if self.unique_lines and known[line] == full:
+                        self._check_distinct(board, line)
+                    break
+            else:
+                self.deduce(board, line, Level.EASY)
 
     # ----- exact counting ------------------------------------------------------
     def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
@@ -1053,6 +1133,12 @@ class BinaryEngine:
             out.append(tuple("".join("1" if _var(n, r, c) in model else "0" for c in range(n))
                              for r in range(n)))
         return out
+
+
+@lru_cache(maxsize=None)
+def _ladder_order(techniques: tuple[str, ...]) -> tuple[str, ...]:
+    """Techniques easiest first, ties in ``TECHNIQUE_LEVEL``'s order."""
+    return tuple(sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t))))
 
 
 def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:

@@ -47,6 +47,12 @@ def engine_for(n: int, max_run: int, unique_lines: bool, names: tuple[str, str])
     return BinaryEngine(n, max_run, unique_lines, names)
 
 
+@lru_cache(maxsize=None)
+def _ladder_names(cls: type, unique: bool) -> tuple[str, ...]:
+    """A variant's ladder under one rule set: asked for every graded puzzle, built once."""
+    return cls()._ladder_names(unique)
+
+
 def all_edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Every pair of orthogonal neighbours, row-major, right neighbour first."""
     out = []
@@ -86,12 +92,15 @@ class BinaryGrid:
 
     def ladder_techniques(self, rules: Mapping[str, Any]) -> list[str]:
         """Technique names the grader may use under these rules."""
+        return list(_ladder_names(type(self), bool(rules.get("unique_lines"))))
+
+    def _ladder_names(self, unique: bool) -> tuple[str, ...]:
         names = [t.name for t in self.techniques]
-        if not rules.get("unique_lines"):
+        if not unique:
             names = [t for t in names if t != "distinct"]
         if not self.uses_signs:
             names = [t for t in names if t != "sign"]
-        return names
+        return tuple(names)
 
     def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
         """The printed rules for these options (subclasses adjust run length and distinct lines)."""
@@ -189,6 +198,9 @@ class BinaryGrid:
         removed = 0  # givens that only a trial brings back (expert)
         trial_cells: list[tuple[int, int]] = []  # those cells, when signs are pruned later
         for cell in cells:
+            if engine.forced_by_own_lines(board, cell, first):
+                board.clear(*cell)  # the closure's verdict, without copying the board for it
+                continue
             trial = board.copy()
             trial.clear(*cell)
             if engine.closure(trial, first, target=cell):
