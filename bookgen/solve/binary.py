@@ -324,7 +324,70 @@ class BinaryEngine:
         both = self._masks[key]
         return memoryview(packed).cast(self._code), both >> n, both & self.full
 
+    def _pattern_sets(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+        """The line patterns as bit sets over their indices, built once per engine.
+
+        Per cell j, (patterns with a 0 there, patterns with a 1 there); per
+        sign position j, (patterns whose cells j and j+1 differ, those where
+        they are the same); and the set of all patterns.
+        """
+        sets = self.__dict__.get("_sets")
+        if sets is None:
+            pats = line_patterns(self.n, self.max_run)
+            cell = [(sum(1 << i for i, p in enumerate(pats) if not (p >> j) & 1),
+                     sum(1 << i for i, p in enumerate(pats) if (p >> j) & 1)) for j in range(self.n)]
+            sign = [(sum(1 << i for i, p in enumerate(pats) if ((p ^ p >> 1) >> j) & 1),
+                     sum(1 << i for i, p in enumerate(pats) if not ((p ^ p >> 1) >> j) & 1))
+                    for j in range(self.n - 1)]
+            sets = self._sets = (cell, sign, (1 << len(pats)) - 1)
+        return sets
+
+    def line_masks(self, known: int, value: int, eq: int = 0, neq: int = 0) -> int:
+        """``AND << n | OR`` of a line's completions (``line_options``' masks), without listing them.
+
+        No completion gives AND = all ones and OR = 0 (never so otherwise).
+        The patterns are bit sets over their indices, so the completions of a
+        line state are a few ANDs of precomputed sets, one per known cell and
+        sign, and what they agree on is one test per empty cell.
+        """
+        n = self.n
+        key = known | value << n | eq << 2 * n | neq << 3 * n
+        both = self._masks.get(key)
+        if both is not None:
+            return both
+        cell, sign, alive = self._pattern_sets()
+        for j in _bits(known):
+            alive &= cell[j][(value >> j) & 1]
+        for j in _bits(eq):
+            alive &= sign[j][1]
+        for j in _bits(neq):
+            alive &= sign[j][0]
+        if alive:
+            a = o = value & known
+            for j in _bits(self.full & ~known):
+                zeros, ones = cell[j]
+                if not alive & zeros:
+                    a |= 1 << j
+                if alive & ones:
+                    o |= 1 << j
+        else:
+            a, o = self.full, 0
+        if len(self._masks) > 400_000:
+            self._cands.clear()
+            self._masks.clear()
+        both = self._masks[key] = a << n | o
+        return both
+
     def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
+        if not exclude:
+            n = self.n
+            known = board.known[line]
+            both = self.line_masks(known, board.value[line], board.eq[line], board.neq[line])
+            a, o = both >> n, both & self.full
+            if a & ~o:
+                raise Contradiction(f"{line_name(self.n, line)} has no valid completion")
+            unknown = self.full & ~known
+            return a & unknown, ~o & unknown
         cands, a, o = self.completions(board, line)
         if exclude:
             cands = [p for p in cands if p not in exclude]
@@ -402,6 +465,44 @@ class BinaryEngine:
         f1 |= (eq & high & above) | (neq & high & ~above)
         f0 |= (eq & high & ~above) | (neq & high & above)
         return f1, f0
+
+    def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.
+
+        None where a rule is broken: the caller then asks ``deduce``, which
+        raises the contradiction with its own words. One function of bit
+        operations for the closure's memo misses, which at the easy tier are
+        mostly lines whose signs no earlier puzzle had.
+        """
+        n, half = self.n, self.half
+        ones, zeros = v, k & ~v
+        unknown = self.full & ~k
+        if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
+            return None
+        o2, z2 = ones & ones >> 1, zeros & zeros >> 1
+        f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
+        f0 = (o2 << 2 | o2 >> 1 | (ones & ones >> 2) << 1) & unknown
+        c1, c0 = ones.bit_count(), zeros.bit_count()
+        if c1 > half or c0 > half:
+            return None
+        if unknown:
+            if c1 == half:
+                f0 |= unknown
+            elif c0 == half:
+                f1 |= unknown
+        if eq | neq:
+            differ = v ^ v >> 1
+            both = k & k >> 1
+            if eq & both & differ or neq & both & ~differ:
+                return None
+            low = k & ~(k >> 1)
+            high = ~k & k >> 1
+            above = v >> 1
+            f1 |= ((eq & low & v) | (neq & low & ~v)) << 1 | (eq & high & above) | (neq & high & ~above)
+            f0 |= ((eq & low & ~v) | (neq & low & v)) << 1 | (eq & high & ~above) | (neq & high & above)
+        if f1 & f0:
+            return None
+        return f1 << n | f0
 
     def _local(self, board: Board, line: int) -> tuple[int, int]:
         p1, p0, s1, s0 = self._runs(board, line)
@@ -538,6 +639,7 @@ class BinaryEngine:
         # on (distinct lines included: lines finishing later queue it again):
         # after it is written, the line itself has nothing more to say.
         complete = itier == HARD
+        quick_local = itier < HARD and self.max_run == 2  # below hard, most lines take the local rules
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -579,8 +681,11 @@ class BinaryEngine:
                     key = (itier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
             if hit is None:
-                ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
-                hit = ones << n | zeros
+                if quick_local and (not itier or n - k.bit_count() > SHORT_LINE):
+                    hit = self._local_answer(k, v, eq[line], neq[line])
+                if hit is None:
+                    ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+                    hit = ones << n | zeros
                 store = memo if copied is None else copied
                 if len(store) > 200_000:
                     store.clear()
@@ -979,7 +1084,7 @@ class BinaryEngine:
         """Solve like a person: always the easiest technique that makes progress.
 
         Returns the steps and whether the board got filled. ``board`` is
-        filled in place. The steps' reasons are only written when
+        filled in place. The steps' cells and reasons are only written when
         ``explain`` (grading needs just the techniques). Raises
         ``Contradiction`` for a broken position.
         """
@@ -993,8 +1098,12 @@ class BinaryEngine:
         clean = [0] * len(order)
         every = (1 << 2 * n) - 1
         full = self.full
-        known = board.known
-        while any(k != full for k in known[:n]):
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        n2, n3 = 2 * n, 3 * n
+        found_memo = self._found
+        memos = [found_memo.get(t) if t in LINE_TECHNIQUES and t != "distinct" else None for t in order]
+        empty = n * n - sum(map(int.bit_count, known[:n]))
+        while empty:
             for i, technique in enumerate(order):
                 if technique == "trial":
                     hit = self._trial(board)
@@ -1003,33 +1112,79 @@ class BinaryEngine:
                     (r, c), v = hit
                     why = self._trial_why(board, (r, c), v) if explain else ""
                     board.assign(r, c, v)
+                    empty -= 1
                     steps.append(Step("trial", (((r, c), str(v)),), why))
                     changed = 1 << r | 1 << (n + c)
                     clean = [m & ~changed for m in clean]
                     break
-                cached = technique != "distinct"
-                found = self._find(board, technique, explain, clean[i] if cached else 0)
-                if found is None:
-                    if cached:
+                if technique == "distinct" or technique not in LINE_TECHNIQUES:
+                    found = self._find(board, technique, explain, 0)
+                    if found is None:
+                        continue
+                    line, ones, zeros, why = found.line, found.ones, found.zeros, found.why
+                else:
+                    # ``_find`` inlined: the first line not known to give nothing
+                    # on which the technique (memoised per line state) fixes cells.
+                    memo = memos[i]
+                    if memo is None:
+                        memo = memos[i] = found_memo.setdefault(technique, {})
+                    todo = ~clean[i] & every
+                    hit = 0
+                    while todo:
+                        low = todo & -todo
+                        todo ^= low
+                        line = low.bit_length() - 1
+                        k = known[line]
+                        if k == full:
+                            continue
+                        key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
+                        hit = memo.get(key)
+                        if hit is None:
+                            ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises
+                            hit = ones << n | zeros
+                            if len(memo) > 400_000:
+                                memo.clear()
+                            memo[key] = hit
+                        if hit:
+                            break
+                    if not hit:
                         clean[i] = every
-                    continue
-                line = found.line
-                if cached:
+                        continue
                     clean[i] |= (1 << line) - 1
-                cells = []
-                for v, mask in ((1, found.ones), (0, found.zeros)):
-                    sym = str(v)
-                    while mask:
-                        low = mask & -mask
-                        mask ^= low
-                        cells.append((line_cell(n, line, low.bit_length() - 1), sym))
-                cells.sort()
-                changed = 0
-                for (r, c), v in cells:
-                    board.assign(r, c, int(v))
-                    changed |= 1 << r | 1 << (n + c)
+                    ones, zeros = hit >> n, hit & full
+                    why = self._why(board, technique, line, ones, zeros) if explain else ""
+                changed = 1 << line
+                if explain:
+                    cells = []
+                    for v, mask in ((1, ones), (0, zeros)):
+                        sym = str(v)
+                        while mask:
+                            low = mask & -mask
+                            mask ^= low
+                            cells.append((line_cell(n, line, low.bit_length() - 1), sym))
+                    cells.sort()
+                    for (r, c), v in cells:
+                        board.assign(r, c, int(v))
+                        changed |= 1 << r | 1 << (n + c)
+                    cells = tuple(cells)
+                else:
+                    # Grading counts techniques only: the cells go in as masks, unlisted.
+                    known[line] |= ones | zeros
+                    value[line] |= ones
+                    base, bit = (n, 1 << line) if line < n else (0, 1 << (line - n))
+                    for mask, one in ((ones, True), (zeros, False)):
+                        while mask:
+                            low = mask & -mask
+                            mask ^= low
+                            cross = base + low.bit_length() - 1
+                            known[cross] |= bit
+                            if one:
+                                value[cross] |= bit
+                            changed |= 1 << cross
+                    cells = ()
+                empty -= (ones | zeros).bit_count()
                 clean = [m & ~changed for m in clean]
-                steps.append(Step(technique, tuple(cells), found.why))
+                steps.append(Step(technique, cells, why))
                 break
             else:
                 return steps, False
