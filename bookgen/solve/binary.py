@@ -181,13 +181,14 @@ class Board:
 
     def rows(self) -> tuple[str, ...]:
         """Row strings with ``.`` for empty cells."""
-        out = []
-        for r in range(self.n):
-            out.append("".join(
-                EMPTY if not (self.known[r] >> c) & 1 else str((self.value[r] >> c) & 1)
-                for c in range(self.n)
-            ))
-        return tuple(out)
+        n = self.n
+        return tuple(_row_text(n, k, v) for k, v in zip(self.known[:n], self.value[:n]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _row_text(n: int, known: int, value: int) -> str:
+    """One row's string (``Board.rows``), built once per row state."""
+    return "".join(EMPTY if not (known >> c) & 1 else str((value >> c) & 1) for c in range(n))
 
 
 def line_cell(n: int, line: int, j: int) -> Cell:
@@ -273,6 +274,7 @@ class BinaryEngine:
         # never walks such dicts, however large they grow.
         self._found: dict[str, dict[int, int]] = {}
         self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
+        self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -576,15 +578,11 @@ class BinaryEngine:
         n = self.n
         lines = 2 * n
         if start is None:
-            dirty = list(range(lines - 1, -1, -1))
             flagged = [True] * lines
-            if target is not None:
-                # The target's own lines first: when they alone force it, the
-                # answer comes after two lines instead of a sweep. The verdict
-                # is the same in any order (the techniques are monotone).
-                for line in (n + target[1], target[0]):
-                    dirty.remove(line)
-                    dirty.append(line)
+            # The target's own lines first: when they alone force it, the
+            # answer comes after two lines instead of a sweep. The verdict
+            # is the same in any order (the techniques are monotone).
+            dirty = self._sweep(target)[:]
         else:
             dirty = list(start)
             flagged = [False] * lines
@@ -611,6 +609,20 @@ class BinaryEngine:
                 flagged[other] = True
                 dirty.append(other)
 
+    def _sweep(self, target: Cell | None) -> list[int]:
+        """A full closure's queue (popped from the end): the target's row and column, then every line."""
+        sweeps = self.__dict__.setdefault("_sweeps", {})
+        out = sweeps.get(target)
+        if out is None:
+            n = self.n
+            out = list(range(2 * n - 1, -1, -1))
+            if target is not None:
+                for line in (n + target[1], target[0]):
+                    out.remove(line)
+                    out.append(line)
+            out = sweeps[target] = out
+        return out
+
     def _propagate(self, board: Board, tier: Level, dirty: list[int], flagged: list[bool],
                    target: Cell | None) -> bool:
         """Run ``deduce`` on dirty lines until none is left; True as soon as ``target`` is filled.
@@ -624,17 +636,18 @@ class BinaryEngine:
         itier = int(tier)
         # One memo per (tier, signs of the line): the key is then one small int.
         tables = self._tables
-        memos = board.memos.get((self, itier))
+        memo_key = self._memo_keys[itier]
+        memos = board.memos.get(memo_key)
         if memos is None:
             if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
                 tables.clear()
-            memos = board.memos[(self, itier)] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
+            memos = board.memos[memo_key] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
         unique = self.unique_lines
         distinct = unique and itier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
-            if unique else ([], [])
-        requeue: list[int] = []
+        if unique:
+            finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
+            requeue: list[int] = []
         # At the hard tier a line's answer is everything its completions agree
         # on (distinct lines included: lines finishing later queue it again):
         # after it is written, the line itself has nothing more to say.

@@ -219,7 +219,7 @@ class BinaryGrid:
         if edges:
             rng.shuffle(edges)
             kept: list[Edge] = []
-            current = Board.from_rows(board.rows(), edges)  # the givens, kept signs and those still to try
+            current = board.copy()  # the givens, kept signs and those still to try
             for edge in edges:
                 trial = current.copy()
                 trial.remove_edge(edge)
@@ -231,7 +231,7 @@ class BinaryGrid:
                 else:
                     current.remove_edge(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
-            board = Board.from_rows(board.rows(), edges)
+            board = current
             if level == Level.EXPERT and not removed:
                 # No given could go: let a sign go instead when one trial on
                 # either of its cells settles the rest.
