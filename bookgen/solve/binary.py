@@ -641,7 +641,7 @@ class BinaryEngine:
         if memos is None:
             if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
                 tables.clear()
-            memos = board.memos[memo_key] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
+            memos = board.memos[memo_key] = [tables.setdefault((itier, eq[i], neq[i]), {}) for i in range(2 * n)]
         unique = self.unique_lines
         distinct = unique and itier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
@@ -664,8 +664,6 @@ class BinaryEngine:
             k = known[line]
             v = value[line]
             memo = memos[line]
-            if memo is None:
-                memo = memos[line] = tables.setdefault((itier, eq[line], neq[line]), {})
             key = k << n | v
             hit = memo.get(key)
             if not unique:
@@ -803,13 +801,15 @@ class BinaryEngine:
         test tries every empty cell): the generator uses it to let a sign go.
         """
         state = board.copy()
+        start = None
         try:
-            while not self.closure(state, Level.HARD):
+            while not self.closure(state, Level.HARD, start=start):
                 hit = self._trial(state, cells=cells)
                 if hit is None:
                     return False
                 (r, c), v = hit
                 state.assign(r, c, v)
+                start = (r, self.n + c)  # the rest was closed: only this cell's lines have news
             return True
         except Contradiction:
             return False
@@ -1231,9 +1231,14 @@ class BinaryEngine:
 
         The generator's proof for every puzzle it returns. One incremental
         solver per engine holds the rules; givens and signs are assumptions,
-        so a call costs two solves instead of building the whole formula. The
-        answer is exact, whatever the solver learned from earlier calls.
+        so a call costs one solve instead of building the whole formula: that
+        ``solution`` keeps every rule, given and sign is checked directly, and
+        the solver proves that nothing else does. The answer is exact,
+        whatever the solver learned from earlier calls.
         """
+        edges = list(edges)
+        if not self._is_solution(rows, edges, solution):
+            return False
         if self._sat is None or self._sat_calls >= SAT_RENEW:
             self._new_sat()
         self._sat_calls += 1
@@ -1242,12 +1247,6 @@ class BinaryEngine:
                   for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != EMPTY]
         for edge in edges:
             assume.append(self._edge_selector(edge))
-        if not solver.solve(assumptions=assume):
-            return False
-        model = solver.get_model()
-        found = tuple("".join("1" if model[_var(n, r, c) - 1] > 0 else "0" for c in range(n)) for r in range(n))
-        if found != tuple(solution):
-            return False
         self._sat_top += 1
         act = self._sat_top
         solver.add_clause([-act] + [-_var(n, r, c) if ch == "1" else _var(n, r, c)
@@ -1255,6 +1254,33 @@ class BinaryEngine:
         other = solver.solve(assumptions=assume + [act])
         solver.add_clause([-act])  # retire this call's blocking clause
         return not other
+
+    def _is_solution(self, rows: Sequence[str], edges: Sequence[Edge], solution: Sequence[str]) -> bool:
+        """Whether ``solution`` is a full grid that keeps every rule, agrees with the givens and keeps the signs."""
+        n = self.n
+        if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution):
+            return False
+        valid = self._valid_lines()
+        cols = ["".join(line[c] for line in solution) for c in range(n)]
+        for lines in (solution, cols):
+            if not all(int(line[::-1], 2) in valid for line in lines):
+                return False
+            if self.unique_lines and len(set(lines)) != n:
+                return False
+        for given, line in zip(rows, solution):
+            if any(g != EMPTY and g != ch for g, ch in zip(given, line)):
+                return False
+        for edge in edges:
+            same = solution[edge.a[0]][edge.a[1]] == solution[edge.b[0]][edge.b[1]]
+            if same != (edge.sign == "="):
+                return False
+        return True
+
+    def _valid_lines(self) -> frozenset[int]:
+        valid = self.__dict__.get("_valid")
+        if valid is None:
+            valid = self._valid = frozenset(line_patterns(self.n, self.max_run))
+        return valid
 
     def _new_sat(self) -> None:
         if self._sat is not None:
