@@ -751,25 +751,57 @@ class BinaryEngine:
         return False
 
     def forced_by_own_lines(self, board: Board, cell: Cell, level: Level) -> bool:
-        """Whether the memo already knows that ``cell``'s row or column alone brings it back.
+        """Whether ``cell``'s row or column alone brings it back once it is emptied.
 
-        With ``cell`` emptied, ``closure(board, level, target=cell)`` looks at
-        the cell's row first and then its column, and returns True as soon as
-        either fills it: a True here is that verdict, reached without copying
-        the board. False means "not known": ask the closure.
+        ``closure(board, level, target=cell)`` looks at the cell's row first
+        and then its column, and returns True as soon as either fills it: a
+        True here is that verdict, reached without copying the board (the
+        line's answer comes from the closure's memo, or is worked out and
+        stored there as the closure would). False means "not known": ask the
+        closure. Lines whose answer depends on other lines (distinct lines)
+        are only looked up, never worked out here.
         """
         r, c = cell
         n = self.n
         tables = self._tables
         itier = min(int(level), HARD)
+        compute = not (self.unique_lines and itier == HARD)
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         for line, bit in ((r, 1 << c), (n + c, 1 << r)):
             memo = tables.get((itier, eq[line], neq[line]))
-            if memo is not None:
-                hit = memo.get((known[line] & ~bit) << n | (value[line] & ~bit))
-                if hit and (hit >> n | hit) & bit:
-                    return True
+            k, v = known[line] & ~bit, value[line] & ~bit
+            hit = memo.get(k << n | v) if memo is not None else None
+            if hit is None and compute:
+                hit = self._line_answer(itier, k, v, eq[line], neq[line])
+                if hit is not None:
+                    if memo is None:
+                        memo = tables.setdefault((itier, eq[line], neq[line]), {})
+                    memo[k << n | v] = hit
+            if hit and (hit >> n | hit) & bit:
+                return True
         return False
+
+    def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
+
+        None where a rule is broken (``deduce`` would raise). Without the
+        distinct-lines rule, which looks at other lines.
+        """
+        n, full = self.n, self.full
+        unknown = full & ~k
+        if itier >= HARD or (itier == 1 and unknown.bit_count() <= SHORT_LINE):
+            both = self.line_masks(k, v, eq, neq)
+            a, o = both >> n, both & full
+            return None if a & ~o else (a & unknown) << n | (~o & unknown)
+        if self.max_run == 2:
+            return self._local_answer(k, v, eq, neq)
+        board = Board(n)
+        board.known[0], board.value[0], board.eq[0], board.neq[0] = k, v, eq, neq
+        try:
+            ones, zeros = self._local(board, 0)
+        except Contradiction:
+            return None
+        return None if ones & zeros else ones << n | zeros
 
     def settles_ends(self, board: Board, level: Level, edge: Edge) -> bool:
         """Whether ``board`` (a solvable one with ``edge`` taken away) is still solved at ``level``.
@@ -794,17 +826,19 @@ class BinaryEngine:
         return self.closure(board, level, target=edge.a) and \
             (board.get(*edge.b) >= 0 or self.closure(board, level, target=edge.b))
 
-    def trials_solve(self, board: Board, cells: Sequence[Cell]) -> bool:
+    def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
 
         A cheap, sufficient test that a board is expert-solvable (the full
         test tries every empty cell): the generator uses it to let a sign go.
+        ``solution``, when the caller knows the board's (the generator does),
+        spares the trial of each cell's right symbol, which never fails.
         """
         state = board.copy()
         start = None
         try:
             while not self.closure(state, Level.HARD, start=start):
-                hit = self._trial(state, cells=cells)
+                hit = self._trial(state, cells=cells, solution=solution)
                 if hit is None:
                     return False
                 (r, c), v = hit
@@ -815,11 +849,14 @@ class BinaryEngine:
             return False
 
     def _trial(self, board: Board, first: Cell | None = None,
-               cells: Sequence[Cell] | None = None) -> tuple[Cell, int] | None:
+               cells: Sequence[Cell] | None = None, solution: Board | None = None) -> tuple[Cell, int] | None:
         """The first empty cell (row-major, or of ``cells``) one of whose symbols fails by the hard tier.
 
         ``first`` is tried before the others: when the closure only asks
         whether one cell can be reached, trying it first often answers at once.
+        With the board's ``solution`` known, only each cell's wrong symbol is
+        tried: the right one agrees with a full solution, so no sound
+        technique can fail on it (the same answer, half the closures).
         """
         n = self.n
         if cells is None:
@@ -830,7 +867,7 @@ class BinaryEngine:
             order.remove(first)
             order.insert(0, first)
         for r, c in order:
-            for v in (0, 1):
+            for v in ((1 - solution.get(r, c),) if solution is not None else (0, 1)):
                 trial = board.copy()
                 trial.assign(r, c, v)
                 try:
@@ -1093,13 +1130,15 @@ class BinaryEngine:
         return ""
 
     def ladder(self, board: Board, techniques: Sequence[str],
-               explain: bool = True) -> tuple[list[Step], bool]:
+               explain: bool = True, solution: Board | None = None) -> tuple[list[Step], bool]:
         """Solve like a person: always the easiest technique that makes progress.
 
         Returns the steps and whether the board got filled. ``board`` is
         filled in place. The steps' cells and reasons are only written when
         ``explain`` (grading needs just the techniques). Raises
-        ``Contradiction`` for a broken position.
+        ``Contradiction`` for a broken position. ``solution``, a full grid
+        the givens and signs agree with (the generator's), only spares trials
+        of right symbols, which never fail: the steps are the same.
         """
         order = _ladder_order(tuple(techniques))
         steps: list[Step] = []
@@ -1119,7 +1158,7 @@ class BinaryEngine:
         while empty:
             for i, technique in enumerate(order):
                 if technique == "trial":
-                    hit = self._trial(board)
+                    hit = self._trial(board, solution=solution)
                     if hit is None:
                         continue
                     (r, c), v = hit

@@ -169,7 +169,7 @@ class BinaryGrid:
             if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
-            grade = self.grade(puzzle)
+            grade = self._grade(puzzle, solution)
             if grade.solved and grade.level == level:
                 if not engine.proves_unique(puzzle.givens, edges, puzzle.solution):  # independent of the ladder
                     raise AssertionError("ladder-solved puzzle is not unique: engine bug")
@@ -225,7 +225,7 @@ class BinaryGrid:
                 trial.remove_edge(edge)
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
-                if not (engine.trials_solve(trial, trial_cells) if trial_cells
+                if not (engine.trials_solve(trial, trial_cells, solution) if trial_cells
                         else engine.settles_ends(trial, first, edge)):
                     kept.append(edge)
                 else:
@@ -237,7 +237,7 @@ class BinaryGrid:
                 # either of its cells settles the rest.
                 for edge in rng.sample(edges, len(edges)):
                     rest = [e for e in edges if e != edge]
-                    if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b)):
+                    if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b), solution):
                         edges = rest
                         board = Board.from_rows(board.rows(), edges)
                         break
@@ -275,18 +275,23 @@ class BinaryGrid:
         """The ladder's steps, the grid it reached, and whether that grid is full."""
         return self._ladder(puzzle, explain=True)
 
-    def _ladder(self, puzzle: Puzzle, explain: bool) -> tuple[list[Step], tuple[str, ...], bool]:
+    def _ladder(self, puzzle: Puzzle, explain: bool,
+                solution: Board | None = None) -> tuple[list[Step], tuple[str, ...], bool]:
         engine = self.engine(puzzle.size, puzzle.rules)
         board = Board.from_rows(puzzle.givens, puzzle.edges)
         try:
-            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain)
+            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain, solution)
         except Contradiction:
             return [], board.rows(), False
         return steps, board.rows(), solved
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""
-        steps, _, solved = self._ladder(puzzle, explain=False)
+        return self._grade(puzzle)
+
+    def _grade(self, puzzle: Puzzle, solution: Board | None = None) -> Grade:
+        """``grade``; the generator passes the grid it carved from, which spares trials (same grade)."""
+        steps, _, solved = self._ladder(puzzle, explain=False, solution=solution)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)
