@@ -112,8 +112,10 @@ class Board:
         self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
-        """An independent copy (search without undo)."""
-        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:], self.memos)
+        """An independent copy (search without undo). The sign masks are shared until
+        ``add_edge`` / ``remove_edge`` change them (they copy first): searches copy boards
+        all the time, signs rarely change."""
+        return Board(self.n, self.known[:], self.value[:], self.eq, self.neq, self.memos)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
@@ -132,6 +134,7 @@ class Board:
         """Put a sign on the line that holds both cells."""
         line, bit = self._edge_bit(edge)
         self.memos = {}
+        self.eq, self.neq = self.eq[:], self.neq[:]
         if edge.sign == "=":
             self.eq[line] |= 1 << bit
         else:
@@ -141,6 +144,7 @@ class Board:
         """Take a sign away again."""
         line, bit = self._edge_bit(edge)
         self.memos = {}
+        self.eq, self.neq = self.eq[:], self.neq[:]
         self.eq[line] &= ~(1 << bit)
         self.neq[line] &= ~(1 << bit)
 
@@ -593,8 +597,9 @@ class BinaryEngine:
             if self._propagate(board, tier, dirty, flagged, target):
                 return True
             if board.empty_count() == 0:
-                for line in range(lines):
-                    self._check_distinct(board, line)
+                if self.unique_lines:
+                    for line in range(lines):
+                        self._check_distinct(board, line)
                 return True
             if level < Level.EXPERT:
                 return False
