@@ -592,7 +592,7 @@ class BinaryEngine:
             flagged = [False] * lines
             for line in dirty:
                 flagged[line] = True
-        tier = min(level, Level.HARD)
+        tier = Level.HARD if level > Level.HARD else level
         while True:
             if self._propagate(board, tier, dirty, flagged, target):
                 return True
@@ -828,8 +828,15 @@ class BinaryEngine:
                 (a_known or self.forced_by_own_lines(board, edge.a, level)) and \
                 (b_known or self.forced_by_own_lines(board, edge.b, level)):
             return True
-        return self.closure(board, level, target=edge.a) and \
-            (board.get(*edge.b) >= 0 or self.closure(board, level, target=edge.b))
+        # ``closure(target=a)``, then on to ``b`` with the same queue: the
+        # lines the first one left unvisited are exactly what a second
+        # closure would have to redo (the fixpoint is the same either way).
+        tier = Level.HARD if level > Level.HARD else level
+        dirty, flagged = self._sweep(edge.a)[:], [True] * (2 * self.n)
+        if not self._propagate(board, tier, dirty, flagged, edge.a) and board.empty_count():
+            return False
+        return board.get(*edge.b) >= 0 or self._propagate(board, tier, dirty, flagged, edge.b) \
+            or not board.empty_count()
 
     def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.

@@ -53,8 +53,9 @@ def _ladder_names(cls: type, unique: bool) -> tuple[str, ...]:
     return cls()._ladder_names(unique)
 
 
-def all_edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Every pair of orthogonal neighbours, row-major, right neighbour first."""
+@lru_cache(maxsize=None)
+def all_edges(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """Every pair of orthogonal neighbours, row-major, right neighbour first (built once per size)."""
     out = []
     for r in range(n):
         for c in range(n):
@@ -62,7 +63,7 @@ def all_edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
                 out.append(((r, c), (r, c + 1)))
             if r + 1 < n:
                 out.append(((r, c), (r + 1, c)))
-    return out
+    return tuple(out)
 
 
 class BinaryGrid:
