@@ -1165,11 +1165,16 @@ class BinaryEngine:
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         n2, n3 = 2 * n, 3 * n
         found_memo = self._found
-        memos = [found_memo.get(t) if t in LINE_TECHNIQUES and t != "distinct" else None for t in order]
+        plain = [t in LINE_TECHNIQUES and t != "distinct" for t in order]  # memoised per line state
+        memos = [found_memo.setdefault(t, {}) if p else None for t, p in zip(order, plain)]
+        # Grading reads only the techniques: one shared (immutable) step each.
+        bare = {t: Step(t, (), "") for t in order}
         empty = n * n - sum(map(int.bit_count, known[:n]))
         while empty:
             for i, technique in enumerate(order):
-                if technique == "trial":
+                if plain[i]:
+                    pass
+                elif technique == "trial":
                     hit = self._trial(board, solution=solution)
                     if hit is None:
                         continue
@@ -1181,7 +1186,7 @@ class BinaryEngine:
                     changed = 1 << r | 1 << (n + c)
                     clean = [m & ~changed for m in clean]
                     break
-                if technique == "distinct" or technique not in LINE_TECHNIQUES:
+                if not plain[i]:
                     found = self._find(board, technique, explain, 0)
                     if found is None:
                         continue
@@ -1190,8 +1195,6 @@ class BinaryEngine:
                     # ``_find`` inlined: the first line not known to give nothing
                     # on which the technique (memoised per line state) fixes cells.
                     memo = memos[i]
-                    if memo is None:
-                        memo = memos[i] = found_memo.setdefault(technique, {})
                     todo = ~clean[i] & every
                     hit = 0
                     while todo:
@@ -1248,7 +1251,7 @@ class BinaryEngine:
                     cells = ()
                 empty -= (ones | zeros).bit_count()
                 clean = [m & ~changed for m in clean]
-                steps.append(Step(technique, cells, why))
+                steps.append(Step(technique, cells, why) if explain else bare[technique])
                 break
             else:
                 return steps, False
