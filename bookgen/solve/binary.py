@@ -640,10 +640,10 @@ class BinaryEngine:
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         itier = int(tier)
         # One memo per (tier, signs of the line): the key is then one small int.
-        tables = self._tables
         memo_key = self._memo_keys[itier]
         memos = board.memos.get(memo_key)
         if memos is None:
+            tables = self._tables
             if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
                 tables.clear()
             memos = board.memos[memo_key] = [tables.setdefault((itier, eq[i], neq[i]), {}) for i in range(2 * n)]
@@ -769,11 +769,12 @@ class BinaryEngine:
         r, c = cell
         n = self.n
         tables = self._tables
-        itier = min(int(level), HARD)
+        itier = HARD if level > HARD else int(level)
         compute = not (self.unique_lines and itier == HARD)
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        memos = board.memos.get(self._memo_keys[itier])  # the closure's tables of this board's lines
         for line, bit in ((r, 1 << c), (n + c, 1 << r)):
-            memo = tables.get((itier, eq[line], neq[line]))
+            memo = memos[line] if memos is not None else tables.get((itier, eq[line], neq[line]))
             k, v = known[line] & ~bit, value[line] & ~bit
             hit = memo.get(k << n | v) if memo is not None else None
             if hit is None and compute:
