@@ -745,12 +745,17 @@ class BinaryEngine:
                     requeue.append(line)
                 # A finished line can rule out completions of its parallel lines
                 # (distinct): they get another look, whichever line finished it.
-                for done in requeue:
-                    for other in (range(n) if done < n else range(n, 2 * n)):
-                        if not flagged[other]:
-                            flagged[other] = True
-                            push(other)
-                requeue.clear()
+                # Only a line the finished one still agrees with on its known
+                # cells can have it as a copy to rule out (or be one): the
+                # others would give the same answer as before.
+                if requeue:
+                    for done in requeue:
+                        done_v = value[done]
+                        for other in (range(n) if done < n else range(n, 2 * n)):
+                            if not flagged[other] and not (value[other] ^ done_v) & known[other]:
+                                flagged[other] = True
+                                push(other)
+                    requeue.clear()
             if t_bit and known[t_line] & t_bit:
                 return True
         return False
