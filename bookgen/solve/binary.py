@@ -273,6 +273,7 @@ class BinaryEngine:
         self._code = "H" if n <= 16 else "Q"  # array type code wide enough for a line
         self._cands: dict[int, bytes] = {}  # line_options: completions per packed line state
         self._masks: dict[int, int] = {}  # and their AND << n | OR
+        self._parts: dict[int, int] = {}  # line_masks: pattern sets per cell state and per sign layout
         self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
         # Memos hold only ints (keys and packed answers): the garbage collector
         # never walks such dicts, however large they grow.
@@ -362,20 +363,44 @@ class BinaryEngine:
         if both is not None:
             return both
         cell, sign, alive = self._pattern_sets()
-        for j in _bits(known):
-            alive &= cell[j][(value >> j) & 1]
-        for j in _bits(eq):
-            alive &= sign[j][1]
-        for j in _bits(neq):
-            alive &= sign[j][0]
-        if alive:
+        # The patterns that fit the known cells, and those that keep the
+        # signs, are remembered apart: cell states recur across puzzles, a
+        # line's signs across the tests of one carve.
+        parts = self._parts
+        if len(parts) > 400_000:
+            parts.clear()
+        fit = parts.get(known << n | value)
+        if fit is None:
+            fit, m = alive, known
+            while m:
+                low = m & -m
+                m ^= low
+                j = low.bit_length() - 1
+                fit &= cell[j][(value >> j) & 1]
+            parts[known << n | value] = fit
+        if eq | neq:
+            skey = -1 - (eq << n | neq)  # negative: apart from the cell states' keys
+            keep = parts.get(skey)
+            if keep is None:
+                keep = alive
+                for mask, same in ((eq, 1), (neq, 0)):
+                    while mask:
+                        low = mask & -mask
+                        mask ^= low
+                        keep &= sign[low.bit_length() - 1][same]
+                parts[skey] = keep
+            fit &= keep
+        if fit:
             a = o = value & known
-            for j in _bits(self.full & ~known):
-                zeros, ones = cell[j]
-                if not alive & zeros:
-                    a |= 1 << j
-                if alive & ones:
-                    o |= 1 << j
+            m = self.full & ~known
+            while m:
+                low = m & -m
+                m ^= low
+                zeros, ones = cell[low.bit_length() - 1]
+                if not fit & zeros:
+                    a |= low
+                if fit & ones:
+                    o |= low
         else:
             a, o = self.full, 0
         if len(self._masks) > 400_000:
