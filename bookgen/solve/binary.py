@@ -724,6 +724,12 @@ class BinaryEngine:
             if hit is None:
                 if quick_local and (not itier or n - k.bit_count() > SHORT_LINE):
                     hit = self._local_answer(k, v, eq[line], neq[line])
+                elif complete and copied is None:
+                    # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
+                    both = self.line_masks(k, v, eq[line], neq[line])
+                    a, o = both >> n, both & full
+                    if not a & ~o:  # else no completion: ``deduce`` raises it below
+                        hit = (a & ~k) << n | (~o & full & ~k)
                 if hit is None:
                     ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
                     hit = ones << n | zeros
