@@ -237,10 +237,11 @@ class BinaryGrid:
                 # No given could go: let a sign go instead when one trial on
                 # either of its cells settles the rest.
                 for edge in rng.sample(edges, len(edges)):
-                    rest = [e for e in edges if e != edge]
-                    if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b), solution):
-                        edges = rest
-                        board = Board.from_rows(board.rows(), edges)
+                    trial = board.copy()
+                    trial.remove_edge(edge)
+                    if engine.trials_solve(trial, (edge.a, edge.b), solution):
+                        edges = [e for e in edges if e != edge]
+                        board = trial
                         break
         return board, tuple(edges)
 
