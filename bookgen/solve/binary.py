@@ -935,13 +935,35 @@ class BinaryEngine:
         if technique not in LINE_TECHNIQUES:
             return None
         n, full = self.n, self.full
+        todo = ~clean & ((1 << 2 * n) - 1)  # the lines not known to give nothing, lowest first
+        if technique != "distinct":
+            line, hit = self._first_news(board, technique, self._found.setdefault(technique, {}), todo)
+            if not hit:
+                return None
+            ones, zeros = hit >> n, hit & full
+            why = self._why(board, technique, line, ones, zeros) if explain else ""
+            return LineFind(technique, line, ones, zeros, why)
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            line = low.bit_length() - 1
+            if board.known[line] == full:
+                continue
+            done = self._complete_lines(board, line)
+            if not done:
+                continue
+            ones, zeros = self._enumerate(board, line, done)
+            if ones | zeros:
+                why = self._why(board, technique, line, ones, zeros) if explain else ""
+                return LineFind(technique, line, ones, zeros, why)
+        return None
+
+    def _first_news(self, board: Board, technique: str, memo: dict, todo: int) -> tuple[int, int]:
+        """(line, ``ones << n | zeros``) of the first line of ``todo`` on which a single-line
+        technique fixes cells, or (-1, 0). Its answers are memoised per line state."""
+        n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memo = self._found.get(technique)
-        if memo is None:
-            memo = self._found[technique] = {}
-        distinct = technique == "distinct"
         n2, n3 = 2 * n, 3 * n
-        todo = ~clean & ((1 << n2) - 1)  # the lines not known to give nothing, lowest first
         while todo:
             low = todo & -todo
             todo ^= low
@@ -949,28 +971,17 @@ class BinaryEngine:
             k = known[line]
             if k == full:
                 continue
-            if distinct:
-                done = self._complete_lines(board, line)
-                if not done:
-                    continue
-                ones, zeros = self._enumerate(board, line, done)
-            else:
-                # Everything but ``distinct`` looks at the line alone: memoise per line state.
-                key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
-                hit = memo.get(key)
-                if hit is None:
-                    ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
-                    hit = ones << n | zeros
-                    if len(memo) > 400_000:
-                        memo.clear()
-                    memo[key] = hit
-                elif not hit:
-                    continue
-                ones, zeros = hit >> n, hit & full
-            if ones | zeros:
-                why = self._why(board, technique, line, ones, zeros) if explain else ""
-                return LineFind(technique, line, ones, zeros, why)
-        return None
+            key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
+            hit = memo.get(key)
+            if hit is None:
+                ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
+                hit = ones << n | zeros
+                if len(memo) > 400_000:
+                    memo.clear()
+                memo[key] = hit
+            if hit:
+                return line, hit
+        return -1, 0
 
     def _line_finds(self, board: Board, line: int, technique: str) -> tuple[int, int]:
         """(ones, zeros) one single-line technique fixes on ``line``."""
@@ -1199,8 +1210,7 @@ class BinaryEngine:
         clean = [0] * len(order)
         every = (1 << 2 * n) - 1
         full = self.full
-        known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        n2, n3 = 2 * n, 3 * n
+        known = board.known
         found_memo = self._found
         plain = [t in LINE_TECHNIQUES and t != "distinct" for t in order]  # memoised per line state
         memos = [found_memo.setdefault(t, {}) if p else None for t, p in zip(order, plain)]
@@ -1229,28 +1239,7 @@ class BinaryEngine:
                         continue
                     line, ones, zeros, why = found.line, found.ones, found.zeros, found.why
                 else:
-                    # ``_find`` inlined: the first line not known to give nothing
-                    # on which the technique (memoised per line state) fixes cells.
-                    memo = memos[i]
-                    todo = ~clean[i] & every
-                    hit = 0
-                    while todo:
-                        low = todo & -todo
-                        todo ^= low
-                        line = low.bit_length() - 1
-                        k = known[line]
-                        if k == full:
-                            continue
-                        key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
-                        hit = memo.get(key)
-                        if hit is None:
-                            ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises
-                            hit = ones << n | zeros
-                            if len(memo) > 400_000:
-                                memo.clear()
-                            memo[key] = hit
-                        if hit:
-                            break
+                    line, hit = self._first_news(board, technique, memos[i], ~clean[i] & every)
                     if not hit:
                         clean[i] = every
                         continue
@@ -1272,19 +1261,12 @@ class BinaryEngine:
                         changed |= 1 << r | 1 << (n + c)
                     cells = tuple(cells)
                 else:
-                    # Grading counts techniques only: the cells go in as masks, unlisted.
-                    known[line] |= ones | zeros
-                    value[line] |= ones
-                    base, bit = (n, 1 << line) if line < n else (0, 1 << (line - n))
-                    for mask, one in ((ones, True), (zeros, False)):
-                        while mask:
-                            low = mask & -mask
-                            mask ^= low
-                            cross = base + low.bit_length() - 1
-                            known[cross] |= bit
-                            if one:
-                                value[cross] |= bit
-                            changed |= 1 << cross
+                    # Grading counts techniques only: the cells go in unlisted.
+                    for v, mask in ((1, ones), (0, zeros)):
+                        for j in _bits(mask):
+                            r, c = line_cell(n, line, j)
+                            board.assign(r, c, v)
+                            changed |= 1 << r | 1 << (n + c)
                     cells = ()
                 empty -= (ones | zeros).bit_count()
                 clean = [m & ~changed for m in clean]
