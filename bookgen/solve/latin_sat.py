@@ -183,3 +183,104 @@ def search_solutions(
             found.append(digits)
             solver.add_clause([-v for v in true_vars])
     return found, True
+
+
+class DraftSolver:
+    """One SAT solver for the many drafts a generator tries over one Latin square.
+
+    Loading the Latin-square clauses costs more than most questions asked of
+    them, and consecutive drafts share most of their cages. So the clauses go
+    in once; every distinct cage gets its clauses once, guarded by an
+    activation literal, and a draft is asked about by assuming its cages'
+    literals. The intended square is blocked once, under its own literal, so
+    "is there a second solution?" is a single solve. Everything the solver
+    learns follows from the Latin clauses and the guarded cages, so answers
+    stay exact; they depend only on the sequence of questions, so a generator
+    that makes one ``DraftSolver`` per puzzle stays deterministic.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.solver = Solver(name=SOLVER_NAME, bootstrap_with=LATIN_ENCODING(n))
+        self.next_var = n * n * n + 1
+        self.active: dict[object, int] = {}
+        self.blocks: dict[tuple[int, ...], int] = {}
+
+    def _block(self, square: Sequence[int]) -> int:
+        """The literal that, assumed, rules out ``square`` (flat, row-major digits)."""
+        key = tuple(square)
+        got = self.blocks.get(key)
+        if got is None:
+            got = self.blocks[key] = self._fresh()
+            self.solver.add_clause([-got] + [-(i * self.n + d) for i, d in enumerate(key)])
+        return got
+
+    def _fresh(self) -> int:
+        v = self.next_var
+        self.next_var += 1
+        return v
+
+    def _cage_literal(self, key: object, cells: Sequence[int], assigns: Sequence[tuple[int, ...]]) -> int:
+        got = self.active.get(key)
+        if got is not None:
+            return got
+        n = self.n
+        act = self._fresh()
+        self.active[key] = act
+        add = self.solver.add_clause
+        if not assigns:
+            add([-act])
+            return act
+        if len(cells) == 1:
+            add([-act] + [cells[0] * n + a[0] for a in assigns])
+            return act
+        sels = list(range(self.next_var, self.next_var + len(assigns)))
+        self.next_var += len(assigns)
+        add([-act, *sels])
+        support: dict[int, list[int]] = {}
+        for s, a in zip(sels, assigns):
+            for i, d in zip(cells, a):
+                v = i * n + d
+                add([-s, v])
+                support.setdefault(v, []).append(s)
+        for i in cells:
+            for d in range(1, n + 1):
+                v = i * n + d
+                add([-act, -v, *support.get(v, ())])
+        return act
+
+    def second_solution(
+        self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],
+        budget: int | None = None,
+    ) -> tuple[list[int] | None, bool]:
+        """(a solution of these cages other than ``square``, or None; complete).
+
+        ``cages`` are (key, cell indices, assignments): a key names a cage's
+        clauses for later drafts, so equal keys must mean equal cages. With a
+        conflict ``budget`` the answer may be incomplete ((None, False)).
+        """
+        lits = [self._cage_literal(key, cells, assigns) for key, cells, assigns in cages]
+        lits.append(self._block(square))
+        if budget is None:
+            sat = self.solver.solve(assumptions=lits)
+        else:
+            self.solver.conf_budget(budget)
+            sat = self.solver.solve_limited(assumptions=lits)
+            if sat is None:
+                return None, False
+        if not sat:
+            return None, True
+        n = self.n
+        digits = [0] * (n * n)
+        for lit in self.solver.get_model()[:n ** 3]:
+            if lit > 0:
+                i, d = divmod(lit - 1, n)
+                digits[i] = d + 1
+        return digits, True
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.solver.delete()
+
+
+LATIN_ENCODING = latin_clauses

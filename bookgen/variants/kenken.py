@@ -66,7 +66,7 @@ from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import latin_solutions, proves_unique, search_solutions
+from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
 from bookgen.solve.latin_table import TABLE_MAX, cage_set
 from bookgen.solve.latin_table import open_cells as table_open_cells
 
@@ -81,6 +81,9 @@ OP_ALIASES: dict[str, str] = {
 
 # Conflicts the SAT solver may spend looking for a second solution of a stuck draft.
 SAT_BUDGET = 500
+# Conflicts the SAT solver may spend asking whether a hard draft has a second solution
+# (past it, the ladder judges the draft as if it had not been asked).
+DRAFT_BUDGET = 2000
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
 # Small grids (``latin_table``): tightenings tried per too-easy draft for one that keeps
@@ -518,6 +521,10 @@ class _Layout:
         return tuple(out)
 
 
+class _OutOfBudget(Exception):
+    """No draft of any attempt came out at the requested level."""
+
+
 class KenKenVariant:
     """The Calcudoku (KenKen-style) variant; stateless."""
 
@@ -683,42 +690,68 @@ class KenKenVariant:
             if found is not None:
                 return found
         else:
-            for _ in range(attempts):
-                square = random_latin_square(size, rng)
-                flat = [d for row in square for d in row]
-                layout = _Layout(size, square, rules, level, rng)
-                if not layout.tile():
-                    continue
-                for _ in range(moves):
-                    cages = layout.cage_list()
-                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                    verdict, result = self._judge(board, level, flat)
-                    if verdict == "ok":
-                        return self._finish(size, rules, square, cages, result)
-                    if verdict == "easy":
-                        if not layout.tighten():
-                            break
-                        continue
-                    # Loosen around a stuck cell; some cages can't change, so try a few.
-                    # A draft stuck with many open cells needs several changes:
-                    # make them in one go instead of one judge per change.
-                    cells = sorted(verdict)
-                    rng.shuffle(cells)
-                    wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
-                    done = 0
-                    for i in cells[:6 * wanted]:
-                        if layout.loosen(divmod(i, size)):
-                            done += 1
-                            if done == wanted:
-                                break
-                    if not done:
-                        break
+            # Hard drafts are mostly ambiguous: SAT says so faster than the hard tier
+            # stalls, and the cells where a second solution differs are where to loosen.
+            drafts = DraftSolver(size) if level == Level.HARD else None
+            try:
+                return self._search(size, rules, level, rng, attempts, moves, drafts)
+            except _OutOfBudget:
+                pass
+            finally:
+                if drafts is not None:
+                    drafts.close()
         larger = ", a larger grid" if size < max(self.sizes) else ""
         hint = f"try another seed, a lower level{larger} or more ops"
         article = "an" if level in (Level.EASY, Level.EXPERT) else "a"
         raise GenerationError(
             f"could not make {article} {level.key} {size}\u00d7{size} Calcudoku in {attempts} attempts; {hint}"
         )
+
+    def _search(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                attempts: int, moves: int, drafts: DraftSolver | None) -> Puzzle:
+        """``generate`` for grids above ``TABLE_MAX``; ``_OutOfBudget`` when nothing came of it.
+
+        With ``drafts`` every draft is first asked for a second solution, and only
+        unique ones go to the ladder (whose "ok" then needs no further proof)."""
+        hidden = _hidden_ops(rules)
+        for _ in range(attempts):
+            square = random_latin_square(size, rng)
+            flat = [d for row in square for d in row]
+            layout = _Layout(size, square, rules, level, rng)
+            if not layout.tile():
+                continue
+            for _ in range(moves):
+                cages = layout.cage_list()
+                board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                other, proven = None, False
+                if drafts is not None:
+                    other, proven = drafts.second_solution(
+                        flat, list(zip(cages, board.cells, board.assigns)), DRAFT_BUDGET)
+                if other is not None:
+                    verdict = [i for i in range(size * size) if other[i] != flat[i]]
+                else:
+                    verdict, result = self._judge(board, level, flat, unique=proven)
+                if verdict == "ok":
+                    return self._finish(size, rules, square, cages, result, proven)
+                if verdict == "easy":
+                    if not layout.tighten():
+                        break
+                    continue
+                # Loosen around a stuck cell; some cages can't change, so try a few.
+                # A draft stuck with many open cells needs several changes:
+                # make them in one go instead of one judge per change.
+                cells = sorted(verdict)
+                rng.shuffle(cells)
+                wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
+                done = 0
+                for i in cells[:6 * wanted]:
+                    if layout.loosen(divmod(i, size)):
+                        done += 1
+                        if done == wanted:
+                            break
+                if not done:
+                    break
+        raise _OutOfBudget
 
     def _search_small(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                       attempts: int, moves: int) -> Puzzle | None:
@@ -823,14 +856,15 @@ class KenKenVariant:
         except Contradiction:  # pragma: no cover - the square itself is a solution
             return list(range(n * n)), None
 
-    def _finish(self, size, rules, square, cages, result) -> Puzzle:
+    def _finish(self, size, rules, square, cages, result, proven: bool = False) -> Puzzle:
+        """The puzzle, once SAT has proven it unique (``proven``: already done for these cages)."""
         counts, _ = result
         hidden = _hidden_ops(rules)
         specs = [(tuple(r * size + c for r, c in cage.cells),
                   cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
                  for cage in cages]
         flat = [d for row in square for d in row]
-        if not proves_unique(size, specs, flat):  # pragma: no cover - the ladder is sound
+        if not proven and not proves_unique(size, specs, flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
         grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)
