@@ -145,8 +145,9 @@ class Board:
                 cage_of[i] = k
         lines, peers, names, line_sets = _geometry(n)
         inner = [[k for k, idx in enumerate(cells_list) if members.issuperset(idx)] for members in line_sets]
-        return cls(n, cells_list, assigns, labels, clues, cage_of, [x[:] for x in lines],
-                   [x[:] for x in peers], static, inner, list(names))
+        # The geometry's lists are shared by every board of this size: nothing changes them.
+        return cls(n, cells_list, assigns, labels, clues, cage_of, list(lines), list(peers), static, inner,
+                   list(names))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -167,7 +168,7 @@ def _cage_parts(
 
 @lru_cache(maxsize=None)
 def _geometry(n: int) -> tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[str, ...], tuple[frozenset[int], ...]]:
-    """(lines, peers, line names, line cell sets) of an n x n grid; callers copy the lists."""
+    """(lines, peers, line names, line cell sets) of an n x n grid; read only, shared by every board."""
     lines = [[r * n + c for c in range(n)] for r in range(n)]
     lines += [[r * n + c for r in range(n)] for c in range(n)]
     peers = []

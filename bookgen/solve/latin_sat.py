@@ -77,22 +77,41 @@ def latin_exact_clauses(n: int) -> tuple[tuple[int, ...], ...]:
 def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int]) -> bool:
     """Whether SAT finds ``square`` (flat, row-major digits) as the only solution of these cages.
 
-    The generator's final, independent check: two solves on the compact
-    encoding (``latin_exact_clauses``), the second with the first model blocked.
+    The generator's final, independent check. The square is checked against the
+    rules and the cages directly; then one solve asks for any other solution. The
+    solver is kept per order and process (a ``DraftSolver``, reloaded now and then):
+    loading the Latin-square clauses cost more than the question. Its answer is exact
+    whatever it was asked before, so sharing it keeps generation deterministic.
     """
-    with Solver(name=SOLVER_NAME, bootstrap_with=latin_exact_clauses(n)) as solver:
-        solver.append_formula(cage_clauses(n, cages))
-        if not solver.solve():
+    if len(square) != n * n or not _is_latin(n, square):
+        return False
+    for cells, assigns in cages:
+        if tuple(square[i] for i in cells) not in assigns:
             return False
-        digits = [0] * (n * n)
-        for lit in solver.get_model()[:n ** 3]:
-            if lit > 0:
-                i, d = divmod(lit - 1, n)
-                digits[i] = d + 1
-        if digits != list(square):
-            return False
-        solver.add_clause([-(i * n + d) for i, d in enumerate(square)])
-        return not solver.solve()
+    prover = _prover(n)
+    other, _ = prover.second_solution(square, [((cells, tuple(assigns)), cells, assigns) for cells, assigns in cages])
+    return other is None
+
+
+# A prover is loaded afresh once it holds this many variables (its cages pile up).
+PROVER_VARS = 60_000
+_PROVERS: dict[int, "DraftSolver"] = {}
+
+
+def _prover(n: int) -> "DraftSolver":
+    got = _PROVERS.get(n)
+    if got is not None and got.next_var > PROVER_VARS:
+        got.close()
+        got = None
+    if got is None:
+        got = _PROVERS[n] = DraftSolver(n)
+    return got
+
+
+def _is_latin(n: int, square: Sequence[int]) -> bool:
+    want = set(range(1, n + 1))
+    return all(set(square[r * n:(r + 1) * n]) == want for r in range(n)) and all(
+        set(square[c::n]) == want for c in range(n))
 
 
 def cage_clauses(n: int, cages: Sequence[CageSpec]) -> list[list[int]]:

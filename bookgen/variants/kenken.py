@@ -196,13 +196,20 @@ def _connected(cells: Sequence[Cell]) -> bool:
     return len(seen) == len(cells_set)
 
 
-def _neighbours(cell: Cell, n: int) -> list[Cell]:
-    r, c = cell
-    out = []
-    for nr, nc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
-        if 0 <= nr < n and 0 <= nc < n:
-            out.append((nr, nc))
-    return out
+def _neighbours(cell: Cell, n: int) -> tuple[Cell, ...]:
+    """The cell's orthogonal neighbours inside the grid: up, left, right, down."""
+    return _neighbour_table(n)[cell]
+
+
+@lru_cache(maxsize=None)
+def _neighbour_table(n: int) -> dict[Cell, tuple[Cell, ...]]:
+    """Every cell's ``_neighbours``, once per size (the generator asks for them constantly)."""
+    table = {}
+    for r in range(n):
+        for c in range(n):
+            table[(r, c)] = tuple((nr, nc) for nr, nc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
+                                  if 0 <= nr < n and 0 <= nc < n)
+    return table
 
 
 def _hidden_ops(rules: Mapping[str, Any]) -> tuple[str, ...] | None:
@@ -243,6 +250,7 @@ class _Layout:
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], list[tuple[str, int, int]]] = {}
+        self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
 
     # --- operations ---------------------------------------------------------------
 
@@ -402,17 +410,21 @@ class _Layout:
         """Two random connected parts of ``cells`` (None when none found)."""
         if len(cells) < 2:
             return None
+        members = set(cells)
+        table = _neighbour_table(self.n)
         for _ in range(8):
             k = self.rng.randint(1, len(cells) - 1)
             start = self.rng.choice(cells)
             part = [start]
+            taken = {start}
             while len(part) < k:
-                frontier = sorted({nb for x in part for nb in _neighbours(x, self.n)
-                                   if nb in cells and nb not in part})
+                frontier = sorted({nb for x in part for nb in table[x] if nb in members and nb not in taken})
                 if not frontier:
                     break
-                part.append(self.rng.choice(frontier))
-            rest = [x for x in cells if x not in part]
+                nb = self.rng.choice(frontier)
+                part.append(nb)
+                taken.add(nb)
+            rest = [x for x in cells if x not in taken]
             if rest and _connected(rest):
                 return part, rest
         return None
@@ -515,9 +527,14 @@ class _Layout:
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
         out = []
+        made = self._made
         for cells, op in zip(self.cages, self.ops):
-            digits = [self.square[r][c] for r, c in cells]
-            out.append(Cage(tuple(cells), op, int(cage_value(op, digits))))
+            key = (tuple(cells), op)
+            cage = made.get(key)
+            if cage is None:
+                digits = [self.square[r][c] for r, c in cells]
+                cage = made[key] = Cage(key[0], op, int(cage_value(op, digits)))
+            out.append(cage)
         return tuple(out)
 
 
