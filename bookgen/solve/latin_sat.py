@@ -221,6 +221,8 @@ class DraftSolver:
     def __init__(self, n: int) -> None:
         self.n = n
         self.solver = Solver(name=SOLVER_NAME, bootstrap_with=LATIN_ENCODING(n))
+        # Cages add thousands of clauses: skip the wrapper's own wrapper for each.
+        self._add = self.solver.solver.add_clause
         self.next_var = n * n * n + 1
         self.active: dict[object, int] = {}
         self.blocks: dict[tuple[int, ...], int] = {}
@@ -246,12 +248,23 @@ class DraftSolver:
         n = self.n
         act = self._fresh()
         self.active[key] = act
-        add = self.solver.add_clause
+        add = self._add
         if not assigns:
             add([-act])
             return act
         if len(cells) == 1:
             add([-act] + [cells[0] * n + a[0] for a in assigns])
+            return act
+        if len(cells) == 2:
+            # Two cells need no selectors: each digit of one cell needs a partner in the other.
+            a_cell, b_cell = cells
+            partners: dict[int, list[int]] = {}
+            for x, y in assigns:
+                partners.setdefault(a_cell * n + x, []).append(b_cell * n + y)
+                partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
+            for i in cells:
+                for v in range(i * n + 1, i * n + n + 1):
+                    add([-act, -v, *partners.get(v, ())])
             return act
         sels = list(range(self.next_var, self.next_var + len(assigns)))
         self.next_var += len(assigns)
@@ -278,24 +291,46 @@ class DraftSolver:
         clauses for later drafts, so equal keys must mean equal cages. With a
         conflict ``budget`` the answer may be incomplete ((None, False)).
         """
+        found, complete = self.other_solutions(square, cages, 1, budget)
+        return (found[0] if found else None), complete
+
+    def other_solutions(
+        self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],
+        limit: int, budget: int | None = None,
+    ) -> tuple[list[list[int]], bool]:
+        """Up to ``limit`` solutions of these cages other than ``square`` (flat digit lists),
+        and whether the first question was answered within ``budget`` (see ``second_solution``).
+        Solutions after the first are asked for with the same budget; one not found in
+        time is simply not listed."""
         lits = [self._cage_literal(key, cells, assigns) for key, cells, assigns in cages]
         lits.append(self._block(square))
-        if budget is None:
-            sat = self.solver.solve(assumptions=lits)
-        else:
-            self.solver.conf_budget(budget)
-            sat = self.solver.solve_limited(assumptions=lits)
-            if sat is None:
-                return None, False
-        if not sat:
-            return None, True
         n = self.n
-        digits = [0] * (n * n)
-        for lit in self.solver.get_model()[:n ** 3]:
-            if lit > 0:
-                i, d = divmod(lit - 1, n)
-                digits[i] = d + 1
-        return digits, True
+        found: list[list[int]] = []
+        guard = 0
+        while len(found) < limit:
+            if budget is None:
+                sat = self.solver.solve(assumptions=lits)
+            else:
+                self.solver.conf_budget(budget)
+                sat = self.solver.solve_limited(assumptions=lits)
+            if not sat:
+                break
+            digits = [0] * (n * n)
+            true_vars = []
+            for lit in self.solver.get_model()[:n ** 3]:
+                if lit > 0:
+                    i, d = divmod(lit - 1, n)
+                    digits[i] = d + 1
+                    true_vars.append(lit)
+            found.append(digits)
+            if len(found) < limit:
+                if not guard:  # blocks this draft's solutions, retired below
+                    guard = self._fresh()
+                    lits.append(guard)
+                self._add([-guard] + [-v for v in true_vars])
+        if guard:
+            self._add([-guard])
+        return found, bool(found) or sat is not None
 
     def close(self) -> None:
         """Free the solver."""

@@ -84,6 +84,9 @@ SAT_BUDGET = 500
 # Conflicts the SAT solver may spend asking whether a hard draft has a second solution
 # (past it, the ladder judges the draft as if it had not been asked).
 DRAFT_BUDGET = 2000
+# Other solutions asked for per ambiguous hard draft (each gets one loosening).
+DRAFT_OTHERS = 1
+HARD_TIGHTEN_TRIES = 2
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
 # Small grids (``latin_table``): tightenings tried per too-easy draft for one that keeps
@@ -739,18 +742,44 @@ class KenKenVariant:
                 continue
             for _ in range(moves):
                 cages = layout.cage_list()
-                board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                other, proven = None, False
+                others, proven = [], False
                 if drafts is not None:
-                    other, proven = drafts.second_solution(
-                        flat, list(zip(cages, board.cells, board.assigns)), DRAFT_BUDGET)
-                if other is not None:
-                    verdict = [i for i in range(size * size) if other[i] != flat[i]]
+                    others, proven = drafts.other_solutions(
+                        flat, [(c, *_sat_cage(size, c, hidden)) for c in cages], DRAFT_OTHERS, DRAFT_BUDGET)
+                if others:
+                    # One loosening where each other solution differs from the square.
+                    done = 0
+                    for other in others:
+                        cells = [i for i in range(size * size) if other[i] != flat[i]]
+                        rng.shuffle(cells)
+                        for i in cells[:6]:
+                            if layout.loosen(divmod(i, size)):
+                                done += 1
+                                break
+                    if not done:
+                        break
+                    continue
                 else:
+                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
                     verdict, result = self._judge(board, level, flat, unique=proven)
                 if verdict == "ok":
                     return self._finish(size, rules, square, cages, result, proven)
                 if verdict == "easy":
+                    if drafts is not None and HARD_TIGHTEN_TRIES:
+                        moved = False
+                        for _ in range(HARD_TIGHTEN_TRIES):
+                            snap = layout.snapshot()
+                            if not layout.tighten():
+                                break
+                            got, _ = drafts.second_solution(
+                                flat, [(c, *_sat_cage(size, c, hidden)) for c in layout.cage_list()],
+                                DRAFT_BUDGET)
+                            if got is None:
+                                moved = True
+                                break
+                            layout.restore(snap)
+                        if moved:
+                            continue
                     if not layout.tighten():
                         break
                     continue
@@ -1129,6 +1158,12 @@ class KenKenVariant:
 def _cage_set(n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None) -> int:
     """The Latin squares of ``latin_table(n)`` a cage admits (a bit per square)."""
     return cage_set(n, [r * n + c for r, c in cells], cage_assignments(cells, op, target, n, hidden))
+
+
+@lru_cache(maxsize=1 << 16)
+def _sat_cage(n: int, cage: Cage, hidden: tuple[str, ...] | None) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """(cell indices, assignments) of a cage, as the SAT solver takes it."""
+    return tuple(r * n + c for r, c in cage.cells), cage_assignments(cage.cells, cage.op, cage.target, n, hidden)
 
 
 def _tier(name: str) -> Level:
