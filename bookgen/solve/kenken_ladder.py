@@ -120,6 +120,7 @@ class Board:
     static: list[list[int]]                # per cage: per cell, the digits the arithmetic allows
     inner: list[list[int]]                 # per line: cages lying wholly inside it
     line_names: list[str] = field(default_factory=list)
+    singles: list[int] = field(default_factory=list)  # the single-cell cages
 
     @classmethod
     def build(
@@ -143,11 +144,18 @@ class Board:
             static.append(list(masks))
             for i in idx:
                 cage_of[i] = k
-        lines, peers, names, line_sets = _geometry(n)
-        inner = [[k for k, idx in enumerate(cells_list) if members.issuperset(idx)] for members in line_sets]
+        lines, peers, names, _ = _geometry(n)
+        inner: list[list[int]] = [[] for _ in range(2 * n)]
+        for k, idx in enumerate(cells_list):
+            row, col = idx[0] // n, idx[0] % n
+            if all(i // n == row for i in idx):
+                inner[row].append(k)
+            if all(i % n == col for i in idx):
+                inner[n + col].append(k)
+        singles = [k for k, idx in enumerate(cells_list) if len(idx) == 1]
         # The geometry's lists are shared by every board of this size: nothing changes them.
         return cls(n, cells_list, assigns, labels, clues, cage_of, list(lines), list(peers), static, inner,
-                   list(names))
+                   list(names), singles)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -337,8 +345,9 @@ def _combo_text(op_clue: str, a: Sequence[int]) -> str:
 # --- easy ----------------------------------------------------------------------
 
 def t_single_cage(b: Board, st: State, run: Run) -> int:
-    for k, idx in enumerate(b.cells):
-        if len(idx) == 1 and not st.placed[idx[0]]:
+    for k in b.singles:
+        idx = b.cells[k]
+        if not st.placed[idx[0]]:
             i = idx[0]
             d = b.assigns[k][0][0] if b.assigns[k] else 0
             if not d:
@@ -356,8 +365,9 @@ def t_single_cage(b: Board, st: State, run: Run) -> int:
 def t_naked_single(b: Board, st: State, run: Run) -> int:
     placed = 0
     cand = st.cand
+    done = st.placed
     for i in range(b.n * b.n):
-        if not st.placed[i] and not cand[i] & (cand[i] - 1):
+        if not done[i] and not cand[i] & (cand[i] - 1):
             if not cand[i]:
                 raise Contradiction("empty cell")
             st.place(i)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import random
 import re
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -235,6 +236,35 @@ def singles_cap(singles: str, level: Level, n: int) -> int:
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
 
+@lru_cache(maxsize=1 << 16)
+def _shape_options(shape: tuple[Cell, ...], digits: tuple[int, ...], ops: tuple[str, ...],
+                   n: int) -> tuple[tuple[str, int, int], ...]:
+    """(op, target, number of fillings) for every op of ``ops`` that these digits make in this shape."""
+    out = []
+    for op in ops:
+        if op in PAIR_OPS and len(shape) != 2:
+            continue
+        t = cage_value(op, digits)
+        if t is None:
+            continue
+        out.append((op, t, len(shape_assignments(shape, op, t, n))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _op_weights(opts: tuple[tuple[str, int, int], ...], bias: float,
+                spoil: bool) -> tuple[list[str], list[float]]:
+    """(ops, cumulative weights) for ``pick_op``: fillings^bias, a giveaway (one filling)
+    weighed down when ``spoil`` (a multi-cell cage at the higher levels)."""
+    weights = []
+    for _, _, count in opts:
+        w = float(count) ** bias
+        if count == 1 and spoil:
+            w *= 0.15  # a cage with one filling is a giveaway at the higher levels
+        weights.append(w)
+    return [o[0] for o in opts], list(accumulate(weights))
+
+
 class _Layout:
     """A caging under construction: cage cell lists, ops and targets."""
 
@@ -268,17 +298,8 @@ class _Layout:
         return list(got)
 
     def _op_options(self, cells: Sequence[Cell]) -> list[tuple[str, int, int]]:
-        digits = [self.square[r][c] for r, c in cells]
-        shape = normal_shape(cells)
-        out = []
-        for op in self.ops_allowed:
-            if op in PAIR_OPS and len(cells) != 2:
-                continue
-            t = cage_value(op, digits)
-            if t is None:
-                continue
-            out.append((op, t, len(shape_assignments(shape, op, t, self.n))))
-        return out
+        digits = tuple(self.square[r][c] for r, c in cells)
+        return _shape_options(normal_shape(cells), digits, self.ops_allowed, self.n)
 
     def pick_op(self, cells: Sequence[Cell], bias: float | None = None, avoid: str | None = None) -> str | None:
         """A random op for ``cells``, weighted by fillings^bias; None when none fits."""
@@ -288,13 +309,8 @@ class _Layout:
         if not opts:
             return None
         b = OP_BIAS[self.level] if bias is None else bias
-        weights = []
-        for op, _, count in opts:
-            w = float(count) ** b
-            if count == 1 and self.level >= Level.HARD and len(cells) > 1:
-                w *= 0.15  # a cage with one filling is a giveaway at the higher levels
-            weights.append(w)
-        return self.rng.choices([o[0] for o in opts], weights=weights)[0]
+        ops, cum = _op_weights(tuple(opts), b, self.level >= Level.HARD and len(cells) > 1)
+        return self.rng.choices(ops, cum_weights=cum)[0]
 
     # --- tiling -------------------------------------------------------------------
 
