@@ -725,13 +725,19 @@ LADDER: tuple[tuple[str, Callable[[Board, State, Run], int]], ...] = (
 )
 
 
+@lru_cache(maxsize=None)
+def _techniques_to(max_level: Level) -> tuple[tuple[str, Callable[[Board, State, Run], int]], ...]:
+    """The ladder's (name, technique) pairs up to ``max_level``, in order."""
+    return tuple((name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level)
+
+
 def solve(st: State, max_level: Level, run: Run) -> bool:
     """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
 
     After any progress it restarts with the easiest technique. Raises
     ``Contradiction`` when the position has no solution.
     """
-    techs = [(name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level]
+    techs = _techniques_to(max_level)
     counts = run.counts
     while True:
         if st.unplaced == 0:

@@ -287,22 +287,22 @@ class _Layout:
         self.cages: list[list[Cell]] = []
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
-        self._options: dict[tuple[Cell, ...], list[tuple[str, int, int]]] = {}
+        self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
 
     # --- operations ---------------------------------------------------------------
 
-    def op_options(self, cells: Sequence[Cell]) -> list[tuple[str, int, int]]:
+    def op_options(self, cells: Sequence[Cell]) -> tuple[tuple[str, int, int], ...]:
         """(op, target, number of fillings) for every allowed op that fits these cells."""
         if len(cells) == 1:
-            return [("", self.square[cells[0][0]][cells[0][1]], 1)]
+            return (("", self.square[cells[0][0]][cells[0][1]], 1),)
         key = tuple(sorted(cells))  # the options don't depend on the cells' order
         got = self._options.get(key)
         if got is None:
             got = self._options[key] = self._op_options(key)
-        return list(got)
+        return got
 
-    def _op_options(self, cells: Sequence[Cell]) -> list[tuple[str, int, int]]:
+    def _op_options(self, cells: Sequence[Cell]) -> tuple[tuple[str, int, int], ...]:
         digits = tuple(self.square[r][c] for r, c in cells)
         return _shape_options(normal_shape(cells), digits, self.ops_allowed, self.n)
 
@@ -310,11 +310,11 @@ class _Layout:
         """A random op for ``cells``, weighted by fillings^bias; None when none fits."""
         opts = self.op_options(cells)
         if avoid is not None and len(opts) > 1:
-            opts = [o for o in opts if o[0] != avoid] or opts
+            opts = tuple(o for o in opts if o[0] != avoid) or opts
         if not opts:
             return None
         b = OP_BIAS[self.level] if bias is None else bias
-        ops, cum = _op_weights(tuple(opts), b, self.level >= Level.HARD and len(cells) > 1)
+        ops, cum = _op_weights(opts, b, self.level >= Level.HARD and len(cells) > 1)
         return self.rng.choices(ops, cum_weights=cum)[0]
 
     # --- tiling -------------------------------------------------------------------
@@ -928,11 +928,8 @@ class KenKenVariant:
         """The puzzle, once SAT has proven it unique (``proven``: already done for these cages)."""
         counts, _ = result
         hidden = _hidden_ops(rules)
-        specs = [(tuple(r * size + c for r, c in cage.cells),
-                  cage_assignments(cage.cells, cage.op, cage.target, size, hidden))
-                 for cage in cages]
         flat = [d for row in square for d in row]
-        if not proven and not proves_unique(size, specs, flat):  # pragma: no cover - the ladder is sound
+        if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
         grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)
