@@ -242,6 +242,12 @@ def singles_cap(singles: str, level: Level, n: int) -> int:
 
 
 @lru_cache(maxsize=1 << 16)
+def _shape_of(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """``normal_shape`` of a cage's cells, remembered (the generator asks again and again)."""
+    return normal_shape(cells)
+
+
+@lru_cache(maxsize=1 << 16)
 def _shape_options(shape: tuple[Cell, ...], digits: tuple[int, ...], ops: tuple[str, ...],
                    n: int) -> tuple[tuple[str, int, int], ...]:
     """(op, target, number of fillings) for every op of ``ops`` that these digits make in this shape."""
@@ -304,7 +310,7 @@ class _Layout:
 
     def _op_options(self, cells: Sequence[Cell]) -> tuple[tuple[str, int, int], ...]:
         digits = tuple(self.square[r][c] for r, c in cells)
-        return _shape_options(normal_shape(cells), digits, self.ops_allowed, self.n)
+        return _shape_options(_shape_of(cells), digits, self.ops_allowed, self.n)
 
     def pick_op(self, cells: Sequence[Cell], bias: float | None = None, avoid: str | None = None) -> str | None:
         """A random op for ``cells``, weighted by fillings^bias; None when none fits."""
@@ -324,7 +330,8 @@ class _Layout:
         n, rng = self.n, self.rng
         table = SMALL_EASY_MIX if self.level == Level.EASY and n <= SMALL_GRID else SIZE_MIX[self.level]
         mix = {s: w for s, w in table.items() if s <= self.max_cage}
-        sizes, weights = list(mix), list(mix.values())
+        sizes, cum = list(mix), list(accumulate(mix.values()))  # as random.choices sums them
+        near = _neighbour_table(n)
         order = [(r, c) for r in range(n) for c in range(n)]
         rng.shuffle(order)
         owner: dict[Cell, int] = {}
@@ -336,11 +343,11 @@ class _Layout:
         for cell in order:
             if cell in owner:
                 continue
-            want = rng.choices(sizes, weights=weights)[0]
+            want = rng.choices(sizes, cum_weights=cum)[0]
             cage = [cell]
             owner[cell] = len(cages)
             while len(cage) < want:
-                frontier = sorted({nb for x in cage for nb in _neighbours(x, n) if nb not in owner})
+                frontier = sorted({nb for x in cage for nb in near[x] if nb not in owner})
                 if not frontier:
                     break
                 nb = rng.choice(frontier)
