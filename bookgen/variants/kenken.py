@@ -205,6 +205,19 @@ def _connected(cells: Sequence[Cell]) -> bool:
     return len(seen) == len(cells_set)
 
 
+def _joined(cells: Sequence[Cell], near: Mapping[Cell, tuple[Cell, ...]]) -> bool:
+    """``_connected`` for cells of a grid whose ``_neighbour_table`` is ``near``."""
+    todo = [cells[0]]
+    seen = {cells[0]}
+    members = set(cells)
+    while todo:
+        for nb in near[todo.pop()]:
+            if nb in members and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(members)
+
+
 def _neighbours(cell: Cell, n: int) -> tuple[Cell, ...]:
     """The cell's orthogonal neighbours inside the grid: up, left, right, down."""
     return _neighbour_table(n)[cell]
@@ -457,7 +470,7 @@ class _Layout:
                 part.append(nb)
                 taken.add(nb)
             rest = [x for x in cells if x not in taken]
-            if rest and _connected(rest):
+            if rest and _joined(rest, table):
                 return part, rest
         return None
 
@@ -474,7 +487,10 @@ class _Layout:
         for p in parts:
             self.cages.append(p)
             self.ops.append("?")
-        pairs = sorted(((sorted(c), op) for c, op in zip(self.cages, self.ops)), key=lambda x: x[0][0])
+        # Kept cages are sorted already (tile and every move leave them so); only new parts need it.
+        n_kept = len(self.cages) - len(parts)
+        pairs = sorted(((c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))),
+                       key=lambda x: x[0][0])
         self.cages = [c for c, _ in pairs]
         self.ops = [op for _, op in pairs]
         self.owner = {cell: k for k, c in enumerate(self.cages) for cell in c}
