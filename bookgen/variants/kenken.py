@@ -91,9 +91,10 @@ HARD_TIGHTEN_TRIES = 2
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
 # Small grids (``latin_table``): tightenings tried per too-easy draft for one that keeps
-# the solution unique (else a plain one is made), and loosenings compared per ambiguous draft.
+# the solution unique (else a plain one is made), and loosenings compared per ambiguous draft
+# (one: comparing three cost more than the better pick saved, 4x4 hard median 3.3 -> 3.1 ms).
 TIGHTEN_TRIES = 4
-LOOSEN_TRIES = 3
+LOOSEN_TRIES = 1
 # Grids above that: one loosening per this many rows' worth of stuck cells.
 LOOSEN_SPREAD = 2
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
