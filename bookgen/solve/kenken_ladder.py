@@ -443,10 +443,12 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
         raise Contradiction(f"{b.labels[k]} has no combination left")
     st.live[k] = live
     st.line_done[k] = False
-    new_union = [0] * len(idx)
-    for a in live:
-        for j, d in enumerate(a):
-            new_union[j] |= 1 << (d - 1)
+    new_union = []
+    for column in zip(*live):  # the digits each cell still takes, one bit each
+        m = 0
+        for d in set(column):
+            m |= 1 << (d - 1)
+        new_union.append(m)
     st.union[k] = new_union
     return new_union
 
@@ -467,7 +469,7 @@ def _stale_cages(b: Board, st: State):
     for k, idx in enumerate(b.cells):
         if not touched[k] or len(idx) < 2:
             continue
-        if all(u == cand[i] for u, i in zip(st.union[k], idx)):
+        if st.union[k] == [cand[i] for i in idx]:
             touched[k] = False
             continue
         yield k, idx, _refresh(b, st, k)
