@@ -7,9 +7,14 @@ same variant code draws a full-size puzzle and a small answer key.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from reportlab.pdfgen.canvas import Canvas
 
-from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, TOP_LEFT, RecordingPen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, STAMP_REACH, TOP_LEFT, RecordingPen
+
+# Per document: stamp key (with the pen's scale) -> the name of the form that draws it.
+_FORMS: "WeakKeyDictionary[Canvas, dict]" = WeakKeyDictionary()
 from bookgen.layout.fonts import CAP_HEIGHT, FONT, FONT_BOLD
 
 
@@ -77,6 +82,27 @@ class CanvasPen:
             self.c.drawString(px, py - cap, s)
         else:
             self.c.drawCentredString(px, py - cap / 2, s)
+
+
+    def stamp(self, key, x, y, draw):
+        """Draw the symbol once per document as a PDF form, and place it: a Tango book
+        has thousands of suns and moons, each dozens of points."""
+        c = self.c
+        forms = _FORMS.setdefault(c, {})
+        bold = self.widths[BOLD]
+        form_key = (type(self), key, self.unit, self.thin, bold)
+        name = forms.get(form_key)
+        if name is None:
+            name = f"stamp{len(forms)}"
+            reach = STAMP_REACH * self.unit
+            c.beginForm(name, -reach, -reach, reach, reach)
+            draw(type(self)(c, 0.0, 0.0, self.unit, self.thin, bold))
+            c.endForm()
+            forms[form_key] = name
+        c.saveState()
+        c.translate(*self._xy(x, y))
+        c.doForm(name)
+        c.restoreState()
 
 
 class AnswerPen(CanvasPen):
