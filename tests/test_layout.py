@@ -527,3 +527,29 @@ def test_a_stamp_is_drawn_once_per_document_and_placed_wherever_it_recurs():
     assert " h\n" not in code  # no outline is written out on the page itself (a polygon closes with h)
     canvas.showPage()
     canvas.save()
+
+
+def test_reused_text_writes_the_same_bytes_as_drawing_afresh():
+    from io import BytesIO
+
+    from bookgen.core.pen import TOP_LEFT
+    from bookgen.layout.fonts import register_fonts
+    from bookgen.layout.pen import _SET_TEXT, CanvasPen
+
+    class Watching(Canvas):  # a canvas that intercepts text is never given reused text
+        def drawCentredString(self, *a, **kw):
+            return super().drawCentredString(*a, **kw)
+
+    register_fonts()
+    codes, canvases = [], []
+    for kind in (Canvas, Watching):
+        canvas = kind(BytesIO())
+        canvases.append(canvas)
+        pen = CanvasPen(canvas, 40.3, 700.7, 23.1)
+        for i in range(40):
+            pen.text(i % 7 + 0.5, i // 7 + 0.5, "0123456789"[i % 3], 0.5, bold=i % 2 == 0, grey=0.3 * (i % 2))
+            pen.text(i % 7, i // 7, ["12+", "3÷", "Ω"][i % 3], 0.25, bold=True, anchor=TOP_LEFT)
+        codes.append("\n".join(canvas._code))
+    assert codes[0] == codes[1]
+    assert len(_SET_TEXT[canvases[0]]) == 9 and canvases[1] not in _SET_TEXT  # 3 digits x 2 weights, 3 clues
+    assert codes[0].count(" Tj ") == 80
