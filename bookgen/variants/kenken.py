@@ -46,7 +46,7 @@ import random
 import re
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and, join_or
@@ -778,12 +778,7 @@ class KenKenVariant:
         With ``drafts`` every draft is first asked for a second solution, and only
         unique ones go to the ladder (whose "ok" then needs no further proof)."""
         hidden = _hidden_ops(rules)
-        for _ in range(attempts):
-            square = random_latin_square(size, rng)
-            flat = [d for row in square for d in row]
-            layout = _Layout(size, square, rules, level, rng)
-            if not layout.tile():
-                continue
+        for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
             for _ in range(moves):
                 cages = layout.cage_list()
                 others, proven = [], False
@@ -860,12 +855,7 @@ class KenKenVariant:
                 acc &= _cage_set(size, cage.cells, cage.op, cage.target, hidden)
             return acc
 
-        for _ in range(attempts):
-            square = _table_square(size, rng)
-            flat = [d for row in square for d in row]
-            layout = _Layout(size, square, rules, level, rng)
-            if not layout.tile():
-                continue
+        for square, flat, layout in _tilings(size, rules, level, rng, attempts, _table_square):
             for _ in range(moves):
                 cages = layout.cage_list()
                 sols = solutions(cages)
@@ -1180,6 +1170,17 @@ class KenKenVariant:
             variant=self.name, size=n, rules=rules, givens=givens, solution=solution,
             grade=None, seed="", cages=tuple(cages),
         )
+
+
+def _tilings(size: int, rules: Mapping[str, Any], level: Level, rng: random.Random, attempts: int,
+             draw: Callable[[int, random.Random], list[list[int]]]):
+    """Up to ``attempts`` fresh Latin squares (from ``draw``), each with its first caging:
+    (square, its digits row-major, the ``_Layout``) for every square whose tiling fits the rules."""
+    for _ in range(attempts):
+        square = draw(size, rng)
+        layout = _Layout(size, square, rules, level, rng)
+        if layout.tile():
+            yield square, [d for row in square for d in row], layout
 
 
 def _table_square(n: int, rng: random.Random) -> list[list[int]]:
