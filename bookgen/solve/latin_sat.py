@@ -8,6 +8,12 @@ a selector forces its digits, and every (cell, digit) of the cage needs a
 selector that supports it, so unit propagation already prunes like the cage
 enumeration a human would do. Solutions are counted by finding one, blocking
 it, and asking again.
+
+A ``DraftSolver`` keeps one solver for many questions about one order: the
+Latin clauses are loaded once, each cage's clauses once, switched on by an
+activation literal per cage (a pair of cells needs no selectors: every digit of
+one cell needs a partner in the other). The generator asks one per puzzle about
+its drafts; ``proves_unique`` keeps one per order and process.
 """
 
 from __future__ import annotations

@@ -33,11 +33,16 @@ size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
 level. Uniqueness follows from the sound ladder and is proven again by the
-SAT solver before a puzzle is returned. Grids up to ``TABLE_MAX`` (4×4) know
-every draft's exact solution set from a table of all Latin squares
-(``bookgen.solve.latin_table``): the ladder grades only unique drafts, an
-ambiguous draft is loosened where its solutions differ, and a draft that
-grades too easy is tightened by moves that keep it unique.
+SAT solver before a puzzle is returned. Grids up to ``TABLE_MAX`` (4×4) draw
+their square from a table of all Latin squares (``bookgen.solve.latin_table``)
+and know every draft's exact solution set from it: the ladder grades only
+unique drafts, an ambiguous draft is loosened where its solutions differ, and
+a draft that grades too easy is tightened by moves that keep it unique. Hard
+drafts on larger grids go the same way with one incremental SAT solver per
+puzzle (``DraftSolver``) in place of the table: most of them are ambiguous,
+which SAT shows sooner than the hard tier stalls, and the solver's proof of
+the kept draft is the final one. Easy puzzles on grids up to 5×5 use cages of
+two and three cells only.
 """
 
 from __future__ import annotations
