@@ -12,7 +12,7 @@ from bookgen.core.pen import RecordingPen
 from bookgen.core.rng import rng_for
 from bookgen.core.types import Edge
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
-from bookgen.solve.houses import LADDER, Run, State, geometry, solutions
+from bookgen.solve.houses import LADDER, Run, State, geometry, rival_for, run_ladder, solutions, solves
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import bit
 from bookgen.variants.futoshiki import FUTOSHIKI
@@ -91,6 +91,46 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
+
+
+def test_the_carves_rival_agrees_with_brute_force_on_4x4():
+    # One solver serves grid after grid: switched signs, "differs at a cell" and "differs anywhere".
+    squares = _latin4()
+    pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+    pairs += [(r * 4 + c, r * 4 + c + 4) for r in range(3) for c in range(4)]
+    rival = rival_for(geometry(4), sorted(p for a, b in pairs for p in ((a, b), (b, a))))
+    rng = random.Random(7)
+    answers = set()
+    for _ in range(60):
+        sol = list(rng.choice(squares))
+        signs = rng.sample(pairs, rng.randint(0, 8))
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in signs]
+        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(0, 6))]
+        fits = [s for s in squares if all(s[i] == d for i, d in givens) and all(s[a] < s[b] for a, b in less)]
+        cell = rng.choice([-1, rng.randrange(16)])
+        expect = any(s[cell] != sol[cell] for s in fits) if cell >= 0 else any(list(s) != sol for s in fits)
+        assert rival.differs(sol, givens, cell, less) == expect
+        answers.add(expect)
+    assert answers == {True, False}
+
+
+def test_easy_verdict_on_bitboards_agrees_with_the_ladder():
+    # The generator's easy question runs singles and signs next to placed digits on bitboards.
+    squares = _latin4()
+    geo = geometry(4)
+    pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+    pairs += [(r * 4 + c, r * 4 + c + 4) for r in range(3) for c in range(4)]
+    rng = random.Random(3)
+    verdicts = set()
+    for _ in range(80):
+        sol = rng.choice(squares)
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(pairs, rng.randint(0, 10))]
+        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(1, 6))]
+        extra = extra_for(less)
+        ladder = run_ladder(geo, givens, Level.EASY, extra=extra).solved
+        assert solves(geo, givens, Level.EASY, extra=extra) == ladder
+        verdicts.add(ladder)
+    assert verdicts == {True, False}
 
 
 def test_text_round_trip_and_solve():

@@ -53,7 +53,7 @@ from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name
 # The Latin engines word their eliminations alike: one describer serves both ladders.
 from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
-from bookgen.solve.sat import models
+from bookgen.solve.sat import incremental, models
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
     "naked_single": Level.EASY,
@@ -158,6 +158,8 @@ class Extra:
 
 
 NO_EXTRA = Extra()
+# The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
+ON_BITBOARDS = frozenset({"sign_known"})
 
 
 class State:
@@ -628,8 +630,10 @@ def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return houses, peers
 
 
-def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int) -> tuple[bool | None, list[int], int]:
-    """Naked and hidden singles on bitboards (one mask of possible cells per digit).
+def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
+             less: Sequence[tuple[int, int]] = ()) -> tuple[bool | None, list[int], int]:
+    """Naked and hidden singles on bitboards (one mask of possible cells per digit), and with
+    ``less`` (smaller cell, larger cell) a sign next to a placed digit (``sign_known``).
 
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
@@ -641,11 +645,13 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int) -> tu
     every = (1 << (n * n)) - 1
     pos = [every] * n
     placed = 0
+    value = [0] * (n * n)  # 0-based digit of each placed cell
 
     def assign(i: int, d: int) -> None:
         nonlocal placed
         b = 1 << i
         placed |= b
+        value[i] = d
         for e in range(n):
             pos[e] &= ~b
         pos[d] |= b
@@ -691,19 +697,39 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int) -> tu
                     assign(x.bit_length() - 1, d)
                     m = pos[d]
                     found = True
+        if not found and less:
+            # A sign next to a placed digit: the other end is above (below) it.
+            for a, b in less:
+                done_a, done_b = placed >> a & 1, placed >> b & 1
+                if done_a == done_b:
+                    continue
+                if done_a:
+                    cell, digits = 1 << b, range(value[a] + 1)
+                else:
+                    cell, digits = 1 << a, range(value[b], n)
+                for d in digits:
+                    if pos[d] & cell:
+                        pos[d] &= ~cell
+                        found = True
         if not found:
             return None, pos, placed
 
 
 def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
-            until: int = -1, extra: Extra = NO_EXTRA, run: Run | None = None) -> tuple[bool, State | None]:
+            until: int = -1, extra: Extra = NO_EXTRA, run: Run | None = None,
+            rival: Callable[[], bool] | None = None) -> tuple[bool, State | None]:
     """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``), and the
     state it stalled in (None when solved or contradictory). Singles run on bitboards first;
-    ``run`` collects the counts of the techniques used after them."""
-    done, pos, placed = _singles(geo, givens, until)
+    ``run`` collects the counts of the techniques used after them. ``rival`` (the carve's)
+    says whether some solution of the givens differs from the carved one at ``until`` (or
+    anywhere): then no sound technique can get there, and the ladder needn't run."""
+    done, pos, placed = _singles(geo, givens, until, extra.less)
     if done is not None:
         return done, None
-    if max_level == Level.EASY and not extra.techniques:
+    if max_level == Level.EASY and all(level > Level.EASY or name in ON_BITBOARDS
+                                       for name, level, _ in extra.techniques):
+        return False, None  # the easy tier is all done
+    if rival is not None and rival():
         return False, None
     n = geo.n
     st = State(geo, extra)
@@ -731,18 +757,20 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
 
 
 def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1,
-           extra: Extra = NO_EXTRA) -> bool:
+           extra: Extra = NO_EXTRA, rival: Callable[[], bool] | None = None) -> bool:
     """Whether the ladder up to ``max_level`` solves the puzzle (or places ``until``): the
     generator's question, without the grid and the steps ``run_ladder`` reports."""
-    return closure(geo, givens, max_level, until, extra)[0]
+    return closure(geo, givens, max_level, until, extra, rival=rival)[0]
 
 
 def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[tuple[int, int]],
-            until: int = -1, extra: Extra = NO_EXTRA) -> bool:
+            until: int = -1, extra: Extra = NO_EXTRA, rival: Callable[[], bool] | None = None) -> bool:
     """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
     turn, solves the puzzle (or places ``until``): each trial cell must be down to two
-    candidates and its wrong one must fail by the hard tier. The expert carve's question."""
-    done, st = closure(geo, givens, Level.HARD, until, extra)
+    candidates and its wrong one must fail by the hard tier. The expert carve's question.
+    A trial's wrong digit only goes when it is impossible, so ``rival`` short-cuts as in
+    ``closure``."""
+    done, st = closure(geo, givens, Level.HARD, until, extra, rival=rival)
     if done or st is None:
         return done
     try:
@@ -874,6 +902,100 @@ def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
     return out
 
 
+@lru_cache(maxsize=None)
+def house_clauses(geo: Geometry) -> tuple[tuple[int, ...], ...]:
+    """Every cell holds exactly one digit, every house every digit exactly once (variable
+    ``i * n + d``). The "at most once" pairs are redundant, but with them a given's digit
+    leaves its peers by unit propagation, as the ladder's first step does: without them an
+    incremental solver searches tens of times longer."""
+    n = geo.n
+    out: list[tuple[int, ...]] = []
+    for i in range(n * n):
+        ds = [i * n + d for d in range(1, n + 1)]
+        out.append(tuple(ds))
+        out += [(-a, -b) for a, b in combinations(ds, 2)]
+    for cells in geo.houses:
+        for d in range(1, n + 1):
+            vs = [i * n + d for i in cells]
+            out.append(tuple(vs))
+            out += [(-a, -b) for a, b in combinations(vs, 2)]
+    return tuple(out)
+
+
+class Rival:
+    """Whether the givens a carve has left allow a solution other than its own filled grid.
+
+    One incremental SAT solver per rule set, kept for the process (``rival_for``) and asked
+    again and again with the givens as assumptions: the houses are always on, each optional
+    "smaller, larger" pair of cells (Futoshiki's signs) has a switch, and each grid asked
+    about anywhere gets a switch for "differs from it somewhere". Where another solution
+    exists no sound ladder can reach the carved one, so the carve learns that a removal
+    fails without running the ladder: the ladder's own verdict, sooner (most failed removals
+    leave two solutions). The verdict does not depend on what the solver learned before.
+    """
+
+    RESET = 500  # grids asked about anywhere before the solver is loaded afresh (bounds memory)
+
+    def __init__(self, geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> None:
+        self.geo, self.pairs = geo, tuple(pairs)
+        self.solver = None
+        self._load()
+
+    def _load(self) -> None:
+        n = self.geo.n
+        self.top = n * n * n
+        self.switch: dict[tuple[int, int], int] = {}
+        rules: list[Sequence[int]] = list(house_clauses(self.geo))
+        for a, b in self.pairs:  # a < b
+            self.top += 1
+            self.switch[a, b] = self.top
+            rules += [(-self.top, -(a * n + da), -(b * n + db))
+                      for da in range(1, n + 1) for db in range(1, da + 1)]
+        if self.solver is not None:
+            self.solver.delete()
+        self.solver = incremental(rules)
+        self.grids = 0
+        self.last: tuple[Sequence[int], int] | None = None
+
+    def _anywhere(self, sol: Sequence[int]) -> int:
+        """The switch of "differs from ``sol`` in some cell"."""
+        if self.last is not None and self.last[0] is sol:
+            return self.last[1]
+        if self.grids >= self.RESET:
+            self._load()
+        n = self.geo.n
+        self.top += 1
+        self.grids += 1
+        self.solver.add_clause([-self.top] + [-(i * n + d) for i, d in enumerate(sol)])
+        self.last = (sol, self.top)
+        return self.top
+
+    def differs(self, sol: Sequence[int], givens: Sequence[tuple[int, int]], cell: int = -1,
+                less: Sequence[tuple[int, int]] = ()) -> bool:
+        """Whether a solution keeping ``givens`` and the signs ``less`` (smaller cell, larger
+        cell; each one of the pairs this rival was made with) differs from ``sol`` at ``cell``
+        (anywhere when -1)."""
+        n = self.geo.n
+        assume = [i * n + d for i, d in givens]
+        assume.append(-(cell * n + sol[cell]) if cell >= 0 else self._anywhere(sol))
+        switch = self.switch
+        assume += [switch[pair] for pair in less]
+        return self.solver.solve(assumptions=assume)
+
+
+_RIVALS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Geometry, Rival]] = {}
+
+
+def rival_for(geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> Rival:
+    """The process's ``Rival`` for this geometry (an object from ``geometry``, kept alive here)
+    and these optional sign pairs."""
+    key = (id(geo), tuple(pairs))
+    got = _RIVALS.get(key)
+    if got is None or got[0] is not geo:
+        got = _RIVALS[key] = (geo, Rival(geo, pairs))
+    return got[1]
+
+
 # --- carving ---------------------------------------------------------------------
 
 class _Givens:
@@ -981,6 +1103,8 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
     # Extra constraints may tell a rectangle's two fillings apart, so only plain houses use them.
     deadly = deadly_rectangles(geo, sol) if not extra.techniques else [[] for _ in cells]
     given = gv.given
+    # Extra constraints are unknown to the rival's solver: without it, the ladder decides alone.
+    rival = rival_for(geo) if not extra.techniques else None
     for i in cells:
         if not given[i]:
             continue
@@ -988,14 +1112,16 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
         if any(not (given[r[0]] or given[r[1]] or given[r[2]] or given[r[3]]) for r in deadly[i]):
             gv.restore(i)  # an open rectangle: two solutions, whatever the ladder would say
             continue
-        if not trials and solves(geo, gv.pairs(), tier, until=i, extra=extra):
+        pairs = gv.pairs()
+        other = (lambda: rival.differs(sol, pairs, i)) if rival else None
+        if not trials and solves(geo, pairs, tier, until=i, extra=extra, rival=other):
             continue
-        if trials and settles(geo, gv.pairs(), trials, until=i, extra=extra):
+        if trials and settles(geo, pairs, trials, until=i, extra=extra, rival=other):
             continue
         # A given the hard tier can't bring back may go at expert when a trial on it
         # does: taken during the carve, while the board is still rich enough to stay unique.
         if level == Level.EXPERT and len(trials) < expert_extra and \
-                settles(geo, gv.pairs(), trials + [(i, sol[i])], extra=extra):
+                settles(geo, pairs, trials + [(i, sol[i])], extra=extra, rival=other):
             trials.append((i, sol[i]))
             continue
         gv.restore(i)

@@ -34,3 +34,9 @@ def models(
             found.append(chosen)
             solver.add_clause([-v if v in chosen else v for v in watch])
     return found
+
+
+def incremental(clauses: Iterable[Sequence[int]]) -> Solver:
+    """A solver loaded with ``clauses``, to be asked many times under different assumptions
+    (``solve(assumptions=...)``); the caller deletes it (``with`` or ``delete()``)."""
+    return Solver(name=SOLVER_NAME, bootstrap_with=[list(c) for c in clauses])

@@ -45,7 +45,8 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, run_ladder, settles, solutions, solves,
+    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, rival_for, run_ladder, settles, solutions,
+    solves,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -335,6 +336,8 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     clues = [(kind, x) for kind, x in clues if kind == "s" or given[x]]
     tier = min(level, Level.HARD)
     trials: list[tuple[int, int]] = []
+    # The easy tier's failures cost less than asking the SAT solver.
+    rival = rival_for(geo, _SIGN_PAIRS[n]) if tier > Level.EASY else None
 
     def state() -> tuple[list[tuple[int, int]], Any]:
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
@@ -348,10 +351,12 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         # A removed given only has to come back: the rest then solves as before (a tier's
         # deductions only grow with more placed), so the ladder may stop at it.
         until = x if kind == "g" else -1
-        if settles(geo, givens, trials, until, extra) if trials else solves(geo, givens, tier, until, extra):
+        other = (lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
+        if settles(geo, givens, trials, until, extra, other) if trials else \
+                solves(geo, givens, tier, until, extra, other):
             continue
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                settles(geo, givens, [*trials, (x, sol[x])], extra=extra):
+                settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other):
             trials.append((x, sol[x]))
             continue
         if kind == "g":
@@ -359,6 +364,11 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.add(x)
     return given, sorted(signs)
+
+
+# Every (smaller, larger) pair of neighbouring cells a sign can join, per size: the rival's switches.
+_SIGN_PAIRS = {n: tuple(sorted(p for a, b in all_edges(n) for x, y in ((a[0] * n + a[1], b[0] * n + b[1]),)
+                               for p in ((x, y), (y, x)))) for n in SIZES}
 
 
 def _edges(less: Sequence[tuple[int, int]], n: int) -> tuple[Edge, ...]:
