@@ -12,7 +12,9 @@ from bookgen.core.pen import RecordingPen
 from bookgen.core.rng import rng_for
 from bookgen.core.types import Edge
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
-from bookgen.solve.houses import LADDER, Run, State, geometry, rival_for, run_ladder, solutions, solves
+from bookgen.solve.houses import (
+    LADDER, Run, State, geometry, prover_for, rival_for, run_ladder, solutions, solves,
+)
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import bit
 from bookgen.variants.futoshiki import FUTOSHIKI
@@ -91,6 +93,8 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
+        proved = prover_for(geo).solutions(givens, 2, sign_clauses(4, less))  # the generator's proof
+        assert len(proved) == len(got) and all(tuple(s) in expect for s in proved)
 
 
 def test_the_carves_rival_agrees_with_brute_force_on_4x4():

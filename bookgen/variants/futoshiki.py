@@ -45,7 +45,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, rival_for, run_ladder, settles, solutions,
+    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, prover_for, rival_for, run_ladder, settles,
     solves,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
@@ -168,7 +168,7 @@ class FutoshikiVariant(HouseGrid):
             res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
             if not (res.solved and res.level == level):
                 continue
-            if len(solutions(geo, givens, 2, sign_clauses(n, less))) != 1:
+            if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
                 raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
             return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                           grade=self.grade_of(res, n), edges=edges)
