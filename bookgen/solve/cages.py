@@ -93,6 +93,11 @@ class CageExtra(Extra):
     sums: tuple[int, ...] = ()
     single: tuple[Region, ...] = ()   # one row, column or box
     union: tuple[Region, ...] = ()    # neighbouring rows, columns or boxes
+    # Worked out once from the above, as the ladder asks every step:
+    static: tuple[tuple[int, int], ...] = ()  # (cage, digits its sum allows) where that rules some out
+    single_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
+    union_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
+    # per region: (sum of the cages inside, ((0, innies, their sum), (1, outies, their sum)))
 
 
 # The houses of a Killer cell, as the naked single's reason names them (see HOUSE_KINDS).
@@ -151,8 +156,10 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, froz
 
 
 def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequence[int]],
-              sums: Sequence[int]) -> CageExtra:
-    """The ladder's extra constraints for these cages (cell indices) and sums."""
+              sums: Sequence[int], unions: bool = True) -> CageExtra:
+    """The ladder's extra constraints for these cages (cell indices) and sums; without
+    ``unions`` no regions for ``rule45_union`` (the hard tier's: a generator judging an
+    easier level needn't find them)."""
     n = geo.n
     total = n * (n + 1) // 2
     cages = [tuple(c) for c in cages]
@@ -162,11 +169,25 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             cage_of[i] = k
     single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
                    for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
-    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box))
+    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
+        if unions else ()
     # Only regions where the rule can say anything: some straddling cage.
     single = tuple(r for r in single if r.straddle)
     union = tuple(r for r in union if r.straddle)
-    return CageExtra(TECHNIQUES, (), tuple(cages), tuple(sums), single, union)
+    full = (1 << n) - 1
+    static = tuple((k, allowed) for k, (cc, s) in enumerate(zip(cages, sums)) if len(cc) >= 2
+                   for allowed in (combination_digits(len(cc), s, n),) if allowed != full)
+
+    def sides(regions: Sequence[Region]) -> tuple:
+        out = []
+        for reg in regions:
+            inner = sum(sums[k] for k in reg.inner)
+            straddle = sum(sums[k] for k in reg.straddle)
+            # innies add up to total - inner; outies to straddle - (total - inner)
+            out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
+        return tuple(out)
+
+    return CageExtra(TECHNIQUES, (), tuple(cages), tuple(sums), single, union, static, sides(single), sides(union))
 
 
 # --- easy ------------------------------------------------------------------------
@@ -175,10 +196,15 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
     ex: CageExtra = st.extra  # type: ignore[assignment]
     for k, cells in enumerate(ex.cells):
-        open_ = [i for i in cells if not placed[i]]
-        if len(open_) != 1:
+        i = -1  # the one open cell; -2 once there are two
+        for j in cells:
+            if not placed[j]:
+                if i != -1:
+                    i = -2
+                    break
+                i = j
+        if i < 0:
             continue
-        i = open_[0]
         d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
         if not 1 <= d <= g.n:
             raise Contradiction(f"the {ex.sums[k]} cage can't add up")
@@ -200,11 +226,12 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cand = st.cand
-    for k, cells in enumerate(ex.cells):
-        if len(cells) < 2:
-            continue
-        allowed = combination_digits(len(cells), ex.sums[k], g.n)
-        if all(not cand[i] & ~allowed for i in cells):
+    for k, allowed in ex.static:  # other cages' sums rule nothing out
+        cells = ex.cells[k]
+        for i in cells:
+            if cand[i] & ~allowed:
+                break
+        else:
             continue
         cuts = _cut(st, [i for i in cells if not st.placed[i]], ~allowed)
         if cuts:
@@ -320,19 +347,21 @@ def _placed_mask(st: State, cells: Sequence[int]) -> int:
     return m
 
 
-def _rule45(regions: Sequence[Region], g: Geometry, st: State, run: Run) -> int:
-    ex: CageExtra = st.extra  # type: ignore[assignment]
+def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
-    for reg in regions:
-        inner = sum(ex.sums[k] for k in reg.inner)
-        straddle = sum(ex.sums[k] for k in reg.straddle)
-        # innies add up to total - inner; outies to straddle - (total - inner)
-        for side, cells, want in ((0, reg.innies, reg.total - inner),
-                                  (1, reg.outies, straddle - reg.total + inner)):
-            open_ = [i for i in cells if not placed[i]]
+    for reg, (inner, sides) in zip(regions, wants):
+        for side, cells, want in sides:
+            open_ = []
+            rest = want
+            for i in cells:
+                if placed[i]:
+                    rest -= cand[i].bit_length()
+                else:
+                    open_.append(i)
+                    if len(open_) > RULE45_CELLS:
+                        break
             if not 1 <= len(open_) <= RULE45_CELLS:
                 continue
-            rest = want - sum(cand[i].bit_length() for i in cells if placed[i])
             union = _sum_union(g, open_, cand, rest)
             if not union[open_[0]]:
                 raise Contradiction(f"{reg.name} can't add up")
@@ -406,11 +435,11 @@ def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...],
 
 
 def t_rule45(g: Geometry, st: State, run: Run) -> int:
-    return _rule45(st.extra.single, g, st, run)  # type: ignore[attr-defined]
+    return _rule45(st.extra.single, st.extra.single_sides, g, st, run)  # type: ignore[attr-defined]
 
 
 def t_rule45_union(g: Geometry, st: State, run: Run) -> int:
-    return _rule45(st.extra.union, g, st, run)  # type: ignore[attr-defined]
+    return _rule45(st.extra.union, st.extra.union_sides, g, st, run)  # type: ignore[attr-defined]
 
 
 def _cage_name(g: Geometry, ex: CageExtra, k: int) -> str:

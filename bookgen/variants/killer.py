@@ -227,7 +227,7 @@ class KillerVariant(SudokuVariant):
         cage's digits all differed), so it only says where to change next; a puzzle it
         finishes is judged afresh, and that verdict is the one kept."""
         geo = cage_geometry(base, cages)
-        extra = extra_for(base, BOXES[base.n], cages, sums)
+        extra = extra_for(base, BOXES[base.n], cages, sums, unions=level >= Level.HARD)
         givens = [(i, sol[i]) for i in given]
         tier = min(level, Level.HARD)
         if carry is not None:
