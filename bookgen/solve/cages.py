@@ -285,20 +285,41 @@ def _surviving(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -
     return tuple(live)
 
 
+@lru_cache(maxsize=1 << 16)
+def _allowed(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -> int:
+    """The digits the surviving combinations use (``_surviving``), -1 when none survives."""
+    live = _surviving(k, target, n, have, cands)
+    out = 0
+    for m in live:
+        out |= m
+    return out if live else -1
+
+
 def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    n = g.n
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
-        live, open_ = _live(g, st, ex, k)
+        # _live, inlined: this runs for every cage at nearly every step of a Killer ladder
+        have = 0
+        open_ = []
+        for i in cells:
+            if placed[i]:
+                have |= cand[i]
+            else:
+                open_.append(i)
+        cands = tuple([cand[i] for i in open_])
+        allowed = _allowed(len(cells), ex.sums[k], n, have, cands)
+        if allowed < 0:
+            raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
         if not open_:
             continue
-        allowed = 0
-        for m in live:
-            allowed |= m
         cuts = _cut(st, open_, ~allowed)
         if cuts:
             if run.explain:
+                live = _surviving(len(cells), ex.sums[k], n, have, cands)
                 run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
                                     "fit {cage}, so {cuts}.",
                                     "of the ways to make {total} from {count} different digits, only {ways} "
