@@ -1016,20 +1016,11 @@ class Prover:
         self.top += 1
         switch = self.top
         shift = self.top - base
-        aux = 0
         solver = self.solver
+        add = solver.add_clause
         for clause in extra:
-            moved = [-switch]
-            for v in clause:
-                if v > base:
-                    aux = max(aux, v - base)
-                    v += shift
-                elif v < -base:
-                    aux = max(aux, -v - base)
-                    v -= shift
-                moved.append(v)
-            solver.add_clause(moved)
-        self.top += aux
+            add([-switch] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
+        self.top = max(self.top, solver.nof_vars())
         assume = [switch] + [i * n + d for i, d in givens]
         out: list[list[int]] = []
         while len(out) < limit and solver.solve(assumptions=assume):

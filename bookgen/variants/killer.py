@@ -177,15 +177,14 @@ class KillerVariant(SudokuVariant):
                 continue
             cages = _tile(sol, n, level, rng)
             given: list[int] = []
-            # Easy: the state the last judge stalled in, when the change since only added
-            # knowledge (a split or a given); the next judge goes on from it (see ``_judge``).
+            # Easy: the state the last judge stalled in; the next judge goes on from it (see ``_judge``).
             carry: State | None = None
             for _ in range(MOVES):
                 cages.sort()  # the puzzle's own order, so that grading it again agrees
                 given.sort()
                 sums = [sum(sol[i] for i in c) for c in cages]
                 verdict, res, stalled = self._judge(base, rules, cages, sums, given, sol, level, carry)
-                carry = None
+                carry = stalled if level == Level.EASY else None
                 if verdict == "ok":
                     puzzle = self._puzzle(n, rules, sol, cages, given)
                     found = prover_for(base).solutions([(i, sol[i]) for i in given], 2, sum_clauses(n, cages, sums))
@@ -202,16 +201,11 @@ class KillerVariant(SudokuVariant):
                 i = rng.choice(stuck)
                 if len(given) < cap and rng.random() < 0.5:
                     given.append(i)
-                    carry = stalled
-                elif _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles):
-                    carry = stalled
-                elif not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
+                elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
+                        not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
                     if len(given) >= cap:
                         break
                     given.append(i)
-                    carry = stalled
-                if level != Level.EASY:
-                    carry = None
         raise GenerationError(
             f"could not make {'an' if level in (Level.EASY, Level.EXPERT) else 'a'} {level.key} {n}\u00d7{n} Killer Sudoku "
             f"in {ATTEMPTS} grids of {MOVES} changes each; try another seed, a lower level or a larger grid")
@@ -221,9 +215,10 @@ class KillerVariant(SudokuVariant):
         """('ok', result, None), ('easy', None, None), or the cells the ladder left open and the
         state it stalled in.
 
-        With ``carry`` (the state an easier version of this puzzle stalled in: before a cage
-        was split or a digit given) the ladder first goes on from there, which only costs the
-        new steps. That state may know more than this puzzle's own ladder would (the split
+        With ``carry`` (the state the last version of this puzzle stalled in, before a cage
+        was split or recut or a digit given) the ladder first goes on from there, which only
+        costs the new steps. Every candidate that state struck is wrong for the filled grid,
+        but this puzzle's own ladder may not strike it (the old cages said more: a split
         cage's digits all differed), so it only says where to change next; a puzzle it
         finishes is judged afresh, and that verdict is the one kept."""
         geo = cage_geometry(base, cages)
