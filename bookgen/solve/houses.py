@@ -631,9 +631,11 @@ def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
-             less: Sequence[tuple[int, int]] = ()) -> tuple[bool | None, list[int], int]:
+             less: Sequence[tuple[int, int]] = (), used: set[tuple[int, int]] | None = None,
+             ) -> tuple[bool | None, list[int], int]:
     """Naked and hidden singles on bitboards (one mask of possible cells per digit), and with
-    ``less`` (smaller cell, larger cell) a sign next to a placed digit (``sign_known``).
+    ``less`` (smaller cell, larger cell) a sign next to a placed digit (``sign_known``); the
+    signs that struck something go into ``used``.
 
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
@@ -711,6 +713,8 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                     if pos[d] & cell:
                         pos[d] &= ~cell
                         found = True
+                        if used is not None:
+                            used.add((a, b))
         if not found:
             return None, pos, placed
 
@@ -754,6 +758,15 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
         return solve(st, max_level, Run() if run is None else run, until), st
     except Contradiction:
         return False, None
+
+
+def easy_signs(geo: Geometry, givens: Sequence[tuple[int, int]],
+               less: Sequence[tuple[int, int]]) -> set[tuple[int, int]] | None:
+    """The signs the easy tier (singles, a sign next to a placed digit) used to solve the
+    puzzle, or None when it doesn't. Without any other sign it solves the same way, so the
+    easy carve lets those go without asking again."""
+    used: set[tuple[int, int]] = set()
+    return used if _singles(geo, givens, -1, less, used)[0] else None
 
 
 def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1,

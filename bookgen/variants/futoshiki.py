@@ -45,8 +45,8 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, prover_for, rival_for, run_ladder, settles,
-    solves,
+    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, easy_signs, geometry, prover_for, rival_for, run_ladder,
+    settles, solves,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -342,7 +342,22 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     def state() -> tuple[list[tuple[int, int]], Any]:
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
 
+    # Easy: the signs the easy tier used to solve the current clues (None: not known). Any
+    # other sign goes without a test: the same steps still solve the puzzle.
+    used: set[tuple[int, int]] | None = None
     for kind, x in clues:
+        if kind == "s" and level == Level.EASY:
+            if used is None:
+                used = easy_signs(geo, state()[0], sorted(signs))
+            signs.discard(x)
+            if used is not None and x not in used:
+                continue
+            now = easy_signs(geo, state()[0], sorted(signs))
+            if now is not None:
+                used = now
+            else:
+                signs.add(x)
+            continue
         if kind == "g":
             given[x] = False
         else:
@@ -354,6 +369,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         other = (lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
         if settles(geo, givens, trials, until, extra, other) if trials else \
                 solves(geo, givens, tier, until, extra, other):
+            used = None
             continue
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
                 settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other):
