@@ -13,7 +13,7 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import Edge
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
 from bookgen.solve.houses import (
-    LADDER, Run, State, easy_signs, geometry, prover_for, rival_for, run_ladder, solutions, solves,
+    LADDER, Run, State, geometry, prover_for, rival_for, run_ladder, solutions, solves, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import bit
@@ -137,8 +137,9 @@ def test_easy_verdict_on_bitboards_agrees_with_the_ladder():
     assert verdicts == {True, False}
 
 
-def test_signs_the_easy_tier_did_not_use_can_go():
-    # The easy carve lets a sign go untested when the last easy solve did not use it.
+@pytest.mark.parametrize("level", [Level.EASY, Level.MEDIUM, Level.HARD])
+def test_signs_the_ladder_did_not_use_can_go(level):
+    # The carve lets a sign go untested when the last solve of the current clues did not use it.
     squares = _latin4()
     geo = geometry(4)
     pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
@@ -148,9 +149,9 @@ def test_signs_the_easy_tier_did_not_use_can_go():
     for _ in range(60):
         sol = rng.choice(squares)
         less = sorted((a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(pairs, rng.randint(2, 12)))
-        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(2, 7))]
-        used = easy_signs(geo, givens, less)
-        assert (used is not None) == solves(geo, givens, Level.EASY, extra=extra_for(less))
+        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(1, 6))]
+        used = used_signs(geo, givens, level, extra_for(less))
+        assert (used is not None) == solves(geo, givens, level, extra=extra_for(less))
         if used is None:
             continue
         assert used <= set(less)
@@ -158,7 +159,7 @@ def test_signs_the_easy_tier_did_not_use_can_go():
             if sign not in used:
                 seen_unused += 1
                 rest = [x for x in less if x != sign]
-                assert solves(geo, givens, Level.EASY, extra=extra_for(rest))
+                assert solves(geo, givens, level, extra=extra_for(rest))
         seen_used += bool(used)
     assert seen_used and seen_unused
 

@@ -187,7 +187,8 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
         return tuple(out)
 
-    return CageExtra(TECHNIQUES, (), tuple(cages), tuple(sums), single, union, static, sides(single), sides(union))
+    return CageExtra(TECHNIQUES, cells=tuple(cages), sums=tuple(sums), single=single, union=union, static=static,
+                     single_sides=sides(single), union_sides=sides(union))
 
 
 # --- easy ------------------------------------------------------------------------

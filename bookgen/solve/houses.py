@@ -40,7 +40,7 @@ tier can't), shared by every house variant.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Mapping, Sequence
@@ -155,6 +155,8 @@ class Extra:
 
     techniques: tuple[tuple[str, Level, Callable], ...] = ()
     less: tuple[tuple[int, int], ...] = ()  # (smaller cell, larger cell)
+    # When a set: the ``less`` pairs whose techniques struck something (``used_signs``).
+    used: set[tuple[int, int]] | None = field(default=None, compare=False, hash=False, repr=False)
 
 
 NO_EXTRA = Extra()
@@ -727,7 +729,7 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
     ``run`` collects the counts of the techniques used after them. ``rival`` (the carve's)
     says whether some solution of the givens differs from the carved one at ``until`` (or
     anywhere): then no sound technique can get there, and the ladder needn't run."""
-    done, pos, placed = _singles(geo, givens, until, extra.less)
+    done, pos, placed = _singles(geo, givens, until, extra.less, extra.used)
     if done is not None:
         return done, None
     if max_level == Level.EASY and all(level > Level.EASY or name in ON_BITBOARDS
@@ -760,13 +762,13 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
         return False, None
 
 
-def easy_signs(geo: Geometry, givens: Sequence[tuple[int, int]],
-               less: Sequence[tuple[int, int]]) -> set[tuple[int, int]] | None:
-    """The signs the easy tier (singles, a sign next to a placed digit) used to solve the
-    puzzle, or None when it doesn't. Without any other sign it solves the same way, so the
-    easy carve lets those go without asking again."""
-    used: set[tuple[int, int]] = set()
-    return used if _singles(geo, givens, -1, less, used)[0] else None
+def used_signs(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
+               extra: Extra) -> set[tuple[int, int]] | None:
+    """The signs (``extra.less``) the ladder up to ``max_level`` used to solve the puzzle, or
+    None when it doesn't solve it. Without any other sign it takes the same steps and still
+    solves, so a carve lets those go without asking again."""
+    tracked = replace(extra, used=set())
+    return tracked.used if closure(geo, givens, max_level, -1, tracked)[0] else None
 
 
 def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, until: int = -1,

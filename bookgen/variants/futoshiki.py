@@ -31,6 +31,7 @@ level; the SAT solver proves it unique.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -45,8 +46,8 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, easy_signs, geometry, prover_for, rival_for, run_ladder,
-    settles, solves,
+    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, prover_for, rival_for, run_ladder, settles,
+    solves, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -342,34 +343,31 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     def state() -> tuple[list[tuple[int, int]], Any]:
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
 
-    # Easy: the signs the easy tier used to solve the current clues (None: not known). Any
-    # other sign goes without a test: the same steps still solve the puzzle.
+    # The signs the last full solve of the current clues used (None: not known). Any other
+    # sign goes without a test: the same steps still solve the puzzle without it.
     used: set[tuple[int, int]] | None = None
     for kind, x in clues:
-        if kind == "s" and level == Level.EASY:
+        if kind == "s" and not trials:
             if used is None:
-                used = easy_signs(geo, state()[0], sorted(signs))
-            signs.discard(x)
+                givens, extra = state()
+                used = used_signs(geo, givens, tier, extra)
             if used is not None and x not in used:
+                signs.discard(x)
                 continue
-            now = easy_signs(geo, state()[0], sorted(signs))
-            if now is not None:
-                used = now
-            else:
-                signs.add(x)
-            continue
         if kind == "g":
             given[x] = False
         else:
             signs.discard(x)
         givens, extra = state()
+        if kind == "s":
+            extra = replace(extra, used=set())  # a sign that goes: its solve's signs are the new ``used``
         # A removed given only has to come back: the rest then solves as before (a tier's
         # deductions only grow with more placed), so the ladder may stop at it.
         until = x if kind == "g" else -1
         other = (lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
         if settles(geo, givens, trials, until, extra, other) if trials else \
                 solves(geo, givens, tier, until, extra, other):
-            used = None
+            used = extra.used if kind == "s" and not trials else None
             continue
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
                 settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other):
