@@ -624,12 +624,21 @@ def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Leve
     return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
 
 
-@lru_cache(maxsize=None)
+_BOARDS: dict[int, tuple[Geometry, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
 def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(per house, per cell's peers): cell sets as bitmasks over the whole grid."""
-    houses = tuple(sum(1 << i for i in cells) for cells in geo.houses)
-    peers = tuple(sum(1 << j for j in geo.peers[i]) for i in range(geo.n * geo.n))
-    return houses, peers
+    """(per house, per cell's peers): cell sets as bitmasks over the whole grid. Kept by the
+    geometry's identity: hashing a ``Geometry`` (tuples of tuples) on every call cost more
+    than a small puzzle's singles."""
+    got = _BOARDS.get(id(geo))
+    if got is None or got[0] is not geo:
+        if len(_BOARDS) > 64:
+            _BOARDS.clear()
+        houses = tuple(sum(1 << i for i in cells) for cells in geo.houses)
+        peers = tuple(sum(1 << j for j in geo.peers[i]) for i in range(geo.n * geo.n))
+        got = _BOARDS[id(geo)] = (geo, (houses, peers))
+    return got[1]
 
 
 def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
@@ -647,7 +656,6 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
-    pos = [every] * n
     placed = 0
     value = [0] * (n * n)  # 0-based digit of each placed cell
 
@@ -661,10 +669,21 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
         pos[d] |= b
         pos[d] &= ~peer_bits[i]
 
+    # The givens all at once (as ``assign`` one by one would leave them): per digit, its
+    # givens' cells, and their peers, where it can't go.
+    at = [0] * n
+    seen = [0] * n
     for i, d in givens:
-        if not pos[d - 1] >> i & 1:
-            return False, pos, placed
-        assign(i, d - 1)
+        b = 1 << i
+        d -= 1
+        if seen[d] & b or placed & b and not at[d] & b:
+            return False, [every] * n, 0  # a digit twice in a house, or two digits in a cell
+        placed |= b
+        value[i] = d
+        at[d] |= b
+        seen[d] |= peer_bits[i]
+    free = every & ~placed
+    pos = [free & ~seen[d] | at[d] for d in range(n)]
     stop = 1 << until if until >= 0 else 0
     while True:
         if placed == every or placed & stop:
