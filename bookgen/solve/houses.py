@@ -1099,44 +1099,50 @@ def rival_for(geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> Rival:
 # --- carving ---------------------------------------------------------------------
 
 class _Givens:
-    """Which cells are given, with per-house digit counts so singles are checked in a few lookups."""
+    """Which cells are given, with each house's given digits as a bitmask (a filled grid's
+    givens hold a digit at most once per house), so singles are checked in a few masks."""
 
     def __init__(self, geo: Geometry, sol: Sequence[int]) -> None:
         n = geo.n
         self.geo, self.sol = geo, sol
         self.given = [True] * (n * n)
-        self.count = [[0] * (n + 1) for _ in geo.houses]  # per house: givens per digit
+        self.mask = (1 << (n * n)) - 1  # the given cells
+        self.bits = _bitboards(geo)[0]
+        self.have = [0] * len(geo.houses)  # per house: bit d for each digit d given in it
         for h, cells in enumerate(geo.houses):
             for i in cells:
-                self.count[h][sol[i]] += 1
+                self.have[h] |= 1 << sol[i]
 
     def remove(self, i: int) -> None:
         self.given[i] = False
+        self.mask &= ~(1 << i)
+        b = ~(1 << self.sol[i])
         for h in self.geo.houses_of[i]:
-            self.count[h][self.sol[i]] -= 1
+            self.have[h] &= b
 
     def restore(self, i: int) -> None:
         self.given[i] = True
+        self.mask |= 1 << i
+        b = 1 << self.sol[i]
         for h in self.geo.houses_of[i]:
-            self.count[h][self.sol[i]] += 1
-
-    def blocked(self, j: int, d: int) -> bool:
-        """Whether a given in one of cell ``j``'s houses is ``d``."""
-        count = self.count
-        return any(count[h][d] for h in self.geo.houses_of[j])
+            self.have[h] |= b
 
     def single_here(self, i: int) -> bool:
         """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
-        geo, count = self.geo, self.count
-        n = geo.n
-        if sum(1 for d in range(1, n + 1) if any(count[h][d] for h in geo.houses_of[i])) == n - 1:
-            return True
-        d = self.sol[i]
-        given = self.given
-        for h in geo.houses_of[i]:
-            if all(j == i or given[j] or self.blocked(j, d) for j in geo.houses[h]):
-                return True
-        return False
+        have, houses_of = self.have, self.geo.houses_of[i]
+        seen = 0
+        for h in houses_of:
+            seen |= have[h]
+        if seen.bit_count() == self.geo.n - 1:
+            return True  # naked single: every other digit is given in its houses
+        d = 1 << self.sol[i]
+        bits = self.bits
+        blocked = self.mask  # given cells, and cells in a house where d is given
+        for h, hd in enumerate(have):
+            if hd & d:
+                blocked |= bits[h]
+        one = 1 << i
+        return any(bits[h] & ~blocked == one for h in houses_of)
 
     def pairs(self) -> list[tuple[int, int]]:
         """(cell, digit) of every given."""
