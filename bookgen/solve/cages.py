@@ -385,11 +385,12 @@ def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, 
             if not 1 <= len(open_) <= RULE45_CELLS:
                 continue
             union = _sum_union(g, open_, cand, rest)
-            if not union[open_[0]]:
+            if not union[0]:
                 raise Contradiction(f"{reg.name} can't add up")
             cuts = []
-            for i in open_:
-                cuts += _cut(st, [i], ~union[i])
+            for i, u in zip(open_, union):
+                if cand[i] & ~u:
+                    cuts += _cut(st, [i], ~u)
             if cuts:
                 if run.explain:
                     run.reason = _rule45_text(reg, g, inner, side, open_, rest, len(open_) < len(cells), st, cuts)
@@ -416,12 +417,11 @@ def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequenc
                 side=N_("outside") if side else N_("inside"), rest=rest, cuts=_cuts_text(st, cuts))
 
 
-def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> dict[int, int]:
-    """Per cell, the digits it takes in some filling of ``cells`` adding up to ``target``
-    (cells that are peers differ)."""
+def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> tuple[int, ...]:
+    """Per cell (in order), the digits it takes in some filling of ``cells`` adding up to
+    ``target`` (cells that are peers differ)."""
     clash = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]]) for k in range(len(cells)))
-    got = _fillings(tuple(cand[i] for i in cells), target, clash)
-    return dict(zip(cells, got))
+    return _fillings(tuple([cand[i] for i in cells]), target, clash)
 
 
 @lru_cache(maxsize=1 << 16)
