@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import permutations
 
 import pytest
@@ -62,7 +63,8 @@ def test_sign_chain_bounds():
     assert st.cand[2] == bit(3) | bit(4) | bit(5)
 
 
-def _latin4() -> list[tuple[int, ...]]:
+@lru_cache(maxsize=None)  # several tests use them; a third of a second each time
+def _latin4() -> tuple[tuple[int, ...], ...]:
     rows = list(permutations(range(1, 5)))
     out = []
     for a in rows:
@@ -72,7 +74,7 @@ def _latin4() -> list[tuple[int, ...]]:
                     g = a + b + c + d
                     if all(len({g[r * 4 + k] for r in range(4)}) == 4 for k in range(4)):
                         out.append(g)
-    return out
+    return tuple(out)
 
 
 def test_sat_counts_agree_with_brute_force_on_4x4():
