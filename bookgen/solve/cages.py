@@ -252,8 +252,17 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
 def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[tuple[int, ...], list[int]]:
     """(surviving combinations, open cells) of cage ``k``: sets holding its placed digits
     whose other digits each still fit some open cell and that leave every open cell a digit."""
-    cand, placed = st.cand, st.placed
     cells = ex.cells[k]
+    have, open_, cands = _cage_now(st.cand, st.placed, cells)
+    live = _surviving(len(cells), ex.sums[k], g.n, have, cands)
+    if not live:
+        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
+    return live, open_
+
+
+def _cage_now(cand: Sequence[int], placed: Sequence[bool], cells: Sequence[int]
+              ) -> tuple[int, list[int], tuple[int, ...]]:
+    """(digits placed in the cage, its open cells, their candidates)."""
     have = 0
     open_ = []
     for i in cells:
@@ -261,10 +270,7 @@ def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[tuple[int, ...
             have |= cand[i]
         else:
             open_.append(i)
-    live = _surviving(len(cells), ex.sums[k], g.n, have, tuple(cand[i] for i in open_))
-    if not live:
-        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
-    return live, open_
+    return have, open_, tuple([cand[i] for i in open_])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -303,15 +309,7 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
-        # _live, inlined: this runs for every cage at nearly every step of a Killer ladder
-        have = 0
-        open_ = []
-        for i in cells:
-            if placed[i]:
-                have |= cand[i]
-            else:
-                open_.append(i)
-        cands = tuple([cand[i] for i in open_])
+        have, open_, cands = _cage_now(cand, placed, cells)
         allowed = _allowed(len(cells), ex.sums[k], n, have, cands)
         if allowed < 0:
             raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
