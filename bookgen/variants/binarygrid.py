@@ -463,10 +463,16 @@ class BinaryGrid:
 def draw_sign(pen: Pen, edge: Edge) -> None:
     """``=`` or ``x`` centred on the shared edge, on a white disc so grid lines don't cut it."""
     (r1, c1), (r2, c2) = edge.a, edge.b
-    x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
+    pen.stamp(("binary-sign", edge.sign), (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5,
+              lambda p: _draw_sign(p, edge.sign))
+
+
+def _draw_sign(pen: Pen, sign: str) -> None:
+    """``=`` or ``x`` on its disc, centred on the origin."""
+    x = y = 0.0
     pen.circle(x, y, 0.19, fill=SIGN_FILL, stroke=None)
     t, h = 0.04, 0.11  # half stroke thickness, half length
-    if edge.sign == "=":
+    if sign == "=":
         for dy in (-0.055, 0.055):
             pen.polygon([(x - h, y + dy - t), (x + h, y + dy - t),
                          (x + h, y + dy + t), (x - h, y + dy + t)], fill=0.0)

@@ -306,10 +306,16 @@ class FutoshikiVariant(HouseGrid):
 def draw_sign(pen: Pen, edge: Edge) -> None:
     """A chevron on the shared edge, pointing at the smaller cell, on a white disc."""
     (r1, c1), (r2, c2) = edge.a, edge.b
-    x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
-    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
     # The point faces the smaller cell: towards a for '<', towards b for '>'.
     dx, dy = (c2 - c1, r2 - r1) if edge.sign == ">" else (c1 - c2, r1 - r2)
+    pen.stamp(("futoshiki-sign", dx, dy), (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5,
+              lambda p: _draw_chevron(p, dx, dy))
+
+
+def _draw_chevron(pen: Pen, dx: int, dy: int) -> None:
+    """The sign's white disc and its chevron pointing along (dx, dy), centred on the origin."""
+    x = y = 0.0
+    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
     tip = (x + 0.09 * dx, y + 0.09 * dy)
     for side in (1, -1):
         end = (x - 0.09 * dx + side * 0.11 * dy, y - 0.09 * dy + side * 0.11 * dx)
