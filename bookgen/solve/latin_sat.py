@@ -54,32 +54,6 @@ def latin_clauses(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
-def latin_exact_clauses(n: int) -> tuple[tuple[int, ...], ...]:
-    """A smaller Latin-square encoding with the same solutions (cached per n).
-
-    Every cell holds exactly one digit and every row and column holds every
-    digit at least once: n cells and n digits, so at least once is exactly
-    once. Without the row and column "at most once" pairs the formula is a
-    third of the size: cheaper to load for a one-off proof of uniqueness.
-    """
-    def var(r: int, c: int, d: int) -> int:
-        return (r * n + c) * n + d
-
-    out: list[tuple[int, ...]] = []
-    for r in range(n):
-        for c in range(n):
-            g = [var(r, c, d) for d in range(1, n + 1)]
-            out.append(tuple(g))
-            out += [(-g[a], -g[b]) for a in range(n) for b in range(a + 1, n)]
-    for d in range(1, n + 1):
-        for r in range(n):
-            out.append(tuple(var(r, c, d) for c in range(n)))
-        for c in range(n):
-            out.append(tuple(var(r, c, d) for r in range(n)))
-    return tuple(out)
-
-
 def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int]) -> bool:
     """Whether SAT finds ``square`` (flat, row-major digits) as the only solution of these cages.
 
