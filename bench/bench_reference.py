@@ -31,6 +31,7 @@ Easy / Normal / Hard / Extreme at the same size.
 from __future__ import annotations
 
 import argparse
+import gc
 import multiprocessing
 import re
 import shutil
@@ -134,6 +135,12 @@ def measure(row: Row, count: int, per: int, rounds: int, reference: bool):
     mine: list[float] = []
     refs: list[float] = []
     ours(row, WARM_UP, 1)  # untimed: tables, memos and solvers a process builds once
+    # What the process holds by now (the bench's imports, inherited through the fork, and
+    # the warm-up's tables) is not the row's garbage: left in the collector's oldest
+    # generation, a full collection over it (about 8 ms on the shared machine) lands on
+    # whichever puzzle happens to be running and made a tail of it (6x6 easy KenKen: worst
+    # 5x to 11x its median from run to run, the same puzzle each time).
+    gc.freeze()
     rounds = max(1, min(rounds, count))
     for k in range(rounds):
         lo, hi = count * k // rounds, count * (k + 1) // rounds

@@ -24,8 +24,8 @@ from bookgen.config import ConfigError, load_book  # noqa: E402
 def fingerprint(path: Path, jobs: int) -> str:
     """SHA-256 of the puzzles (JSON entries without pages) a config generates."""
     book = load_book(path)
-    puzzles = generate(plan(book), jobs)
-    entries = [puzzle_json(i + 1, p, 0) for i, p in enumerate(puzzles)]
+    printed = generate(plan(book), jobs)
+    entries = [puzzle_json(i + 1, p, 0, "", f) for i, (p, f) in enumerate(printed)]
     return hashlib.sha256(dumps(entries)).hexdigest()
 
 

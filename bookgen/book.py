@@ -43,6 +43,7 @@ from bookgen.variants.registry import get_variant, variant_of
 FORMAT = "bookgen-book/1"
 Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
 Warn = Callable[[str], None]
+Printed = tuple[Puzzle, str]  # a puzzle and its fingerprint
 VERSIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # class-set version letters
 SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
 BATCH_MS = 40.0  # estimated work per task handed to a worker (see ``batches``)
@@ -135,17 +136,18 @@ def run_job(job: Job) -> Puzzle:
     raise GenerationError(f"{what} with any of {SEED_ATTEMPTS} seeds; try {hint or _remedy(job)}")
 
 
-def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None) -> list[Puzzle]:
-    """Run every job; results in job order. ``GenerationError`` names the failing job.
+def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None) -> list[Printed]:
+    """Run every job; (puzzle, fingerprint) pairs in job order. ``GenerationError`` names
+    the failing job. Workers take the fingerprints too, so the parent's serial share stays small.
 
     On any exception, Ctrl-C included, worker processes are stopped at once
     rather than left to finish their puzzles.
     """
-    results: list[Puzzle | None] = [None] * len(jobs)
+    results: list[Printed | None] = [None] * len(jobs)
     done = 0
     if workers <= 1 or len(jobs) <= 1:
         for i, job in enumerate(jobs):
-            results[i] = _run_named(job)
+            results[i] = _run_printed(job)
             done += 1
             if progress:
                 progress(done, len(jobs))
@@ -209,9 +211,15 @@ def batches(jobs: list[Job]) -> list[list[int]]:
     return out
 
 
-def run_batch(batch: list[Job]) -> list[Puzzle]:
-    """Generate a batch of puzzles (runs in a worker process); errors name the puzzle."""
-    return [_run_named(job) for job in batch]
+def run_batch(batch: list[Job]) -> list[Printed]:
+    """Generate a batch of puzzles with their fingerprints (runs in a worker process);
+    errors name the puzzle."""
+    return [_run_printed(job) for job in batch]
+
+
+def _run_printed(job: Job) -> Printed:
+    puzzle = _run_named(job)
+    return puzzle, fingerprint(puzzle)
 
 
 def _worker_init() -> None:
@@ -321,8 +329,8 @@ class Slots:
                                  "new puzzles in a row repeated the excluded books or this book; the "
                                  "section has run out of distinct puzzles: choose a larger size, another "
                                  "level or fewer puzzles")
-        for i, puzzle in zip(slots, generate([self.jobs[i] for i in slots], self.workers)):
-            self.puzzles[i], self.prints[i] = puzzle, fingerprint(puzzle)
+        for i, (puzzle, print_) in zip(slots, generate([self.jobs[i] for i in slots], self.workers)):
+            self.puzzles[i], self.prints[i] = puzzle, print_
 
     def settle(self, order, taken: set[str] | frozenset[str], forbid: dict[int, set[str]]) -> None:
         """Remake, in rounds, the slots of ``order`` that repeat ``taken``, an earlier slot of
@@ -342,8 +350,8 @@ def generate_unique(jobs: list[Job], excluded: frozenset[str] = frozenset(), wor
     A puzzle that repeats is made again from its slot's next derived seed, in
     rounds, so the result depends on the jobs alone, not on the workers.
     """
-    puzzles = generate(list(jobs), workers, progress)
-    slots = Slots(list(jobs), puzzles, [fingerprint(p) for p in puzzles], workers)
+    printed = generate(list(jobs), workers, progress)
+    slots = Slots(list(jobs), [p for p, _ in printed], [f for _, f in printed], workers)
     slots.settle(range(len(jobs)), excluded, {})
     return slots
 
@@ -405,8 +413,9 @@ def _remedy(job: Job) -> str:
 
 
 # ----- JSON ---------------------------------------------------------------------
-def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "") -> dict[str, Any]:
-    """One puzzle entry of the book JSON (``bookgen-book/1``); ``version`` in class sets."""
+def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print_: str = "") -> dict[str, Any]:
+    """One puzzle entry of the book JSON (``bookgen-book/1``); ``version`` in class sets;
+    ``print_`` is the puzzle's fingerprint when it is known already."""
     grade = puzzle.grade or Grade(Level.EASY, 0.0, {})
     out = {
         "number": number,
@@ -419,7 +428,7 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "") -> di
         "givens": list(puzzle.givens),
         "solution": list(puzzle.solution),
         "page": page,
-        "fingerprint": fingerprint(puzzle),
+        "fingerprint": print_ or fingerprint(puzzle),
     }
     if version:
         out["version"] = version
@@ -439,19 +448,22 @@ def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[s
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
-        "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version) for i, e in enumerate(entries)],
+        "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version, e.fingerprint)
+                    for i, e in enumerate(entries)],
     }
 
 
 # ----- building -------------------------------------------------------------------
-def entries_for(book: Book, puzzles: list[Puzzle]) -> list[Entry]:
-    """Number the puzzles in book order and attach their section titles."""
+def entries_for(book: Book, puzzles: list[Puzzle], prints: list[str] | None = None) -> list[Entry]:
+    """Number the puzzles in book order and attach their section titles (and fingerprints,
+    when known)."""
     titles = {s.index: s.title for s in book.sections}
     jobs = plan(book)
     per_version = len(jobs) // book.versions
+    prints = prints or [""] * len(puzzles)
     return [Entry(i % per_version + 1, titles[job.section], p,
-                  version=VERSIONS[job.version] if book.versions > 1 else "")
-            for i, (job, p) in enumerate(zip(jobs, puzzles))]
+                  version=VERSIONS[job.version] if book.versions > 1 else "", fingerprint=f)
+            for i, (job, p, f) in enumerate(zip(jobs, puzzles, prints))]
 
 
 def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
@@ -580,9 +592,10 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         order = score_order(book, slots.puzzles)  # numbers come from the puzzles before replacements
         replace_slots(slots, tuple(order[n - 1] for n in book.replace), book.excluded)
         puzzles = [slots.puzzles[i] for i in order]
+        prints = [slots.prints[i] for i in order]
         if progress:  # worked examples and page measuring come first: the layout phase has begun
             progress(0, 1, "laying out")
-        entries = entries_for(book, puzzles)
+        entries = entries_for(book, puzzles, prints)
         im = book.imprint
         cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
                       im.edition, im.show_seed, book.names, book.language)

@@ -7,7 +7,7 @@ import pytest
 
 from bookgen.book import check_puzzle, puzzle_json
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.pen import BOLD, CAP_HEIGHT, RecordingPen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, STAMP_REACH, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.variants.registry import VARIANTS
 
@@ -15,6 +15,31 @@ SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5}
 # Rule options for the contract run, where the defaults would be slow or cap the level.
 RULES = {"sudoku": {"diagonal": True}}  # a plain 6x6 Sudoku is never harder than easy
 CASES = [(name, level) for name in sorted(VARIANTS) for level in LEVELS]
+
+
+class StampCheckPen(RecordingPen):
+    """Records like its parent, and checks each stamp keeps the promise that lets a PDF
+    draw it once: equal keys draw the same, within ``STAMP_REACH`` of the point."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen: dict = {}
+
+    def stamp(self, key, x, y, draw):
+        inner = RecordingPen()
+        draw(inner)
+        assert self.seen.setdefault(key, inner.ops) == inner.ops, key
+        for op in inner.ops:
+            if op[0] == "polygon":
+                points = op[1]
+            elif op[0] == "circle":
+                points = [(op[1] + dx * op[3], op[2] + dy * op[3]) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            elif op[0] == "line":
+                points = [op[1:3], op[3:5]]
+            else:
+                points = [op[1:3]]
+            assert all(abs(px) <= STAMP_REACH and abs(py) <= STAMP_REACH for px, py in points), (key, op)
+        super().stamp(key, x, y, draw)
 
 
 def _make(name: str, level: Level, index: int = 0):
@@ -54,7 +79,7 @@ def test_contract(name, level):
     assert entry["fingerprint"] == variant.fingerprint(back) and len(entry["fingerprint"]) == 16
     # it draws: a frame, grid lines, and something in the cells
     for solved_view in (False, True):
-        pen = RecordingPen()
+        pen = StampCheckPen()
         variant.draw(pen, puzzle, solved=solved_view)
         kinds = pen.kinds()
         assert kinds.get("line", 0) >= puzzle.size - 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import permutations
 
 import pytest
@@ -12,7 +13,9 @@ from bookgen.core.pen import RecordingPen
 from bookgen.core.rng import rng_for
 from bookgen.core.types import Edge
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
-from bookgen.solve.houses import LADDER, Run, State, geometry, solutions
+from bookgen.solve.houses import (
+    LADDER, Run, State, geometry, prover_for, rival_for, run_ladder, solutions, solves, used_signs,
+)
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import bit
 from bookgen.variants.futoshiki import FUTOSHIKI
@@ -60,7 +63,8 @@ def test_sign_chain_bounds():
     assert st.cand[2] == bit(3) | bit(4) | bit(5)
 
 
-def _latin4() -> list[tuple[int, ...]]:
+@lru_cache(maxsize=None)  # several tests use them; a third of a second each time
+def _latin4() -> tuple[tuple[int, ...], ...]:
     rows = list(permutations(range(1, 5)))
     out = []
     for a in rows:
@@ -70,7 +74,7 @@ def _latin4() -> list[tuple[int, ...]]:
                     g = a + b + c + d
                     if all(len({g[r * 4 + k] for r in range(4)}) == 4 for k in range(4)):
                         out.append(g)
-    return out
+    return tuple(out)
 
 
 def test_sat_counts_agree_with_brute_force_on_4x4():
@@ -91,6 +95,75 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
+        proved = prover_for(geo).solutions(givens, 2, sign_clauses(4, less))  # the generator's proof
+        assert len(proved) == len(got) and all(tuple(s) in expect for s in proved)
+
+
+def test_the_carves_rival_agrees_with_brute_force_on_4x4():
+    # One solver serves grid after grid: switched signs, "differs at a cell" and "differs anywhere".
+    squares = _latin4()
+    pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+    pairs += [(r * 4 + c, r * 4 + c + 4) for r in range(3) for c in range(4)]
+    rival = rival_for(geometry(4), sorted(p for a, b in pairs for p in ((a, b), (b, a))))
+    rng = random.Random(7)
+    answers = set()
+    for _ in range(60):
+        sol = list(rng.choice(squares))
+        signs = rng.sample(pairs, rng.randint(0, 8))
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in signs]
+        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(0, 6))]
+        fits = [s for s in squares if all(s[i] == d for i, d in givens) and all(s[a] < s[b] for a, b in less)]
+        cell = rng.choice([-1, rng.randrange(16)])
+        expect = any(s[cell] != sol[cell] for s in fits) if cell >= 0 else any(list(s) != sol for s in fits)
+        assert rival.differs(sol, givens, cell, less) == expect
+        answers.add(expect)
+    assert answers == {True, False}
+
+
+def test_easy_verdict_on_bitboards_agrees_with_the_ladder():
+    # The generator's easy question runs singles and signs next to placed digits on bitboards.
+    squares = _latin4()
+    geo = geometry(4)
+    pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+    pairs += [(r * 4 + c, r * 4 + c + 4) for r in range(3) for c in range(4)]
+    rng = random.Random(3)
+    verdicts = set()
+    for _ in range(80):
+        sol = rng.choice(squares)
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(pairs, rng.randint(0, 10))]
+        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(1, 6))]
+        extra = extra_for(less)
+        ladder = run_ladder(geo, givens, Level.EASY, extra=extra).solved
+        assert solves(geo, givens, Level.EASY, extra=extra) == ladder
+        verdicts.add(ladder)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.MEDIUM, Level.HARD])
+def test_signs_the_ladder_did_not_use_can_go(level):
+    # The carve lets a sign go untested when the last solve of the current clues did not use it.
+    squares = _latin4()
+    geo = geometry(4)
+    pairs = [(r * 4 + c, r * 4 + c + 1) for r in range(4) for c in range(3)]
+    pairs += [(r * 4 + c, r * 4 + c + 4) for r in range(3) for c in range(4)]
+    rng = random.Random(5)
+    seen_used = seen_unused = 0
+    for _ in range(60):
+        sol = rng.choice(squares)
+        less = sorted((a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(pairs, rng.randint(2, 12)))
+        givens = [(i, sol[i]) for i in rng.sample(range(16), rng.randint(1, 6))]
+        used = used_signs(geo, givens, level, extra_for(less))
+        assert (used is not None) == solves(geo, givens, level, extra=extra_for(less))
+        if used is None:
+            continue
+        assert used <= set(less)
+        for sign in less:
+            if sign not in used:
+                seen_unused += 1
+                rest = [x for x in less if x != sign]
+                assert solves(geo, givens, level, extra=extra_for(rest))
+        seen_used += bool(used)
+    assert seen_used and seen_unused
 
 
 def test_text_round_trip_and_solve():

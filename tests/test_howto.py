@@ -26,26 +26,73 @@ def _example(name: str, rules: str):
 
 
 class Recorder:
-    """Wraps a canvas: every string drawn (with its size and ink box) and every shape's box."""
+    """Wraps a canvas: every string drawn (with its size and ink box) and every shape's box.
+
+    What a form (a pen's stamp) draws counts where the form is placed: the pens move
+    the origin by translations alone."""
 
     def __init__(self, canvas):
         self.c, self.texts, self.shapes = canvas, [], []
+        self.origin, self.origins, self.forms, self.outer = (0.0, 0.0), [], {}, None
         for name, anchor in (("drawString", 0.0), ("drawCentredString", 0.5), ("drawRightString", 1.0)):
             setattr(canvas, name, self._text(getattr(canvas, name), anchor))
         rect, line, circle = canvas.rect, canvas.line, canvas.circle
-        canvas.rect = lambda x, y, w, h, **kw: (self.shapes.append((x, y, x + w, y + h)), rect(x, y, w, h, **kw))
-        canvas.line = lambda a, b, c, d: (self.shapes.append((min(a, c), min(b, d), max(a, c), max(b, d))),
-                                          line(a, b, c, d))
-        canvas.circle = lambda x, y, r, **kw: (self.shapes.append((x - r, y - r, x + r, y + r)),
-                                               circle(x, y, r, **kw))
+        canvas.rect = lambda x, y, w, h, **kw: (self._shape(x, y, x + w, y + h), rect(x, y, w, h, **kw))
+        canvas.line = lambda a, b, c, d: (self._shape(min(a, c), min(b, d), max(a, c), max(b, d)), line(a, b, c, d))
+        canvas.circle = lambda x, y, r, **kw: (self._shape(x - r, y - r, x + r, y + r), circle(x, y, r, **kw))
+        for name in ("translate", "saveState", "restoreState", "beginForm", "endForm", "doForm"):
+            setattr(canvas, name, getattr(self, "_" + name.lower())(getattr(canvas, name)))
+
+    def _shape(self, a, b, c, d):
+        ox, oy = self.origin
+        self.shapes.append((a + ox, b + oy, c + ox, d + oy))
+
+    def _translate(self, real):
+        def wrapped(dx, dy):
+            self.origin = (self.origin[0] + dx, self.origin[1] + dy)
+            return real(dx, dy)
+        return wrapped
+
+    def _savestate(self, real):
+        return lambda: (self.origins.append(self.origin), real())
+
+    def _restorestate(self, real):
+        def wrapped():
+            self.origin = self.origins.pop()
+            return real()
+        return wrapped
+
+    def _beginform(self, real):
+        def wrapped(name, *a, **kw):
+            self.outer = (name, self.texts, self.shapes, self.origin, self.origins)
+            self.texts, self.shapes, self.origin, self.origins = [], [], (0.0, 0.0), []
+            return real(name, *a, **kw)
+        return wrapped
+
+    def _endform(self, real):
+        def wrapped(**kw):
+            name, outer_texts, outer_shapes, self.origin, self.origins = self.outer
+            self.forms[name] = (self.texts, self.shapes)
+            self.texts, self.shapes = outer_texts, outer_shapes
+            return real(**kw)
+        return wrapped
+
+    def _doform(self, real):
+        def wrapped(name):
+            texts, shapes = self.forms[name]
+            ox, oy = self.origin
+            self.shapes += [(a + ox, b + oy, c + ox, d + oy) for a, b, c, d in shapes]
+            self.texts += [(s, size, (a + ox, b + oy, c + ox, d + oy), font) for s, size, (a, b, c, d), font in texts]
+            return real(name)
+        return wrapped
 
     def _text(self, draw, anchor):
         def wrapped(x, y, s, *a, **kw):
             c = self.c
             w = c.stringWidth(s, c._fontname, c._fontsize)
-            left = x - anchor * w
-            self.texts.append((s, c._fontsize, (left, y - DESCENT * c._fontsize, left + w, y + ASCENT * c._fontsize),
-                               c._fontname))
+            left, base = x - anchor * w + self.origin[0], y + self.origin[1]
+            self.texts.append((s, c._fontsize, (left, base - DESCENT * c._fontsize, left + w,
+                                                base + ASCENT * c._fontsize), c._fontname))
             return draw(x, y, s, *a, **kw)
         return wrapped
 

@@ -21,7 +21,9 @@ from bookgen.solve.kenken_ladder import (
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, random_latin_square,
 )
-from bookgen.solve.latin_sat import cage_clauses, latin_clauses, latin_exact_clauses, latin_solutions, proves_unique
+from bookgen.solve.latin_sat import (
+    DraftSolver, cage_clauses, latin_clauses, latin_solutions, proves_unique,
+)
 from bookgen.solve.latin_table import cage_set, latin_table, open_cells, solution_set, solutions_of
 from bookgen.variants.kenken import KENKEN, _Layout
 
@@ -625,26 +627,65 @@ def test_ladder_result_reports_open_cells():
     assert square  # the square fits the cage; the ladder just can't tell which one
 
 
-def test_compact_latin_encoding_counts_the_same_solutions():
-    """The final check's smaller encoding admits exactly the Latin squares the full one does."""
-    from pysat.solvers import Solver
+def _line_cages(rng: random.Random, n: int, square: list[int]) -> list[tuple[tuple[int, ...], tuple]]:
+    """Random row- or column-wise runs of one to four cells, each made a + or x cage of ``square``."""
+    cages, free = [], set(range(n * n))
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        step = rng.choice((1, n))
+        cells = [start]
+        while len(cells) < rng.randint(1, 4):
+            nxt = cells[-1] + step
+            if nxt not in free or (step == 1 and nxt % n == 0) or nxt >= n * n:
+                break
+            cells.append(nxt)
+        free -= set(cells)
+        rc = [divmod(i, n) for i in cells]
+        op = rng.choice("+*") if len(cells) > 1 else ""
+        cages.append((tuple(cells), cage_assignments(rc, op, cage_value(op, [square[i] for i in cells]), n)))
+    return cages
 
-    rng = random.Random(13)
 
-    def count(base, n, cages):
-        with Solver(name="glucose3", bootstrap_with=base) as solver:
-            solver.append_formula(cage_clauses(n, cages))
-            found = 0
-            while found < 30 and solver.solve():
-                true = [v for v in solver.get_model()[:n ** 3] if v > 0]
-                solver.add_clause([-v for v in true])
-                found += 1
-            return found
+def test_draft_solver_answers_like_a_fresh_count_across_drafts():
+    # One solver asked about many drafts (cages kept, dropped and reused, pairs without
+    # selectors) must answer each as a solver loaded for that draft alone would.
+    rng = random.Random(7)
+    for n in (3, 4, 5):
+        drafts = DraftSolver(n)
+        square = [d for row in random_latin_square(n, rng) for d in row]
+        pool = _line_cages(rng, n, square)
+        verdicts = set()
+        for _ in range(25):
+            if rng.random() < 0.3:
+                pool = _line_cages(rng, n, square)
+            cages = [c for c in pool if rng.random() < 0.8]
+            other, complete = drafts.second_solution(square, [(c, *c) for c in cages])
+            truth = latin_solutions(n, cages, 2)
+            assert complete and square in truth
+            assert (other is None) == (len(truth) == 1)
+            if other is not None:
+                assert other != square and is_latin([other[r * n:(r + 1) * n] for r in range(n)], n)
+                assert latin_solutions(n, cages + [((i,), ((d,),)) for i, d in enumerate(other)], 2) == [other]
+            verdicts.add(other is None)
+        assert verdicts == {True, False}  # both answers came up
+        drafts.close()
 
-    for n in (3, 4):
-        for _ in range(40):
-            cages = [((i,), [(rng.randint(1, n),)]) for i in rng.sample(range(n * n), rng.randint(0, n))]
-            assert count(latin_exact_clauses(n), n, cages) == count(latin_clauses(n), n, cages)
+
+def test_draft_solver_lists_distinct_other_solutions():
+    square = [1, 2, 3, 2, 3, 1, 3, 1, 2]
+    found, complete = DraftSolver(3).other_solutions(square, [], 3)
+    assert complete and len(found) == 3 and square not in found
+    assert len({tuple(f) for f in found}) == 3
+
+
+def test_proves_unique_stays_exact_across_reloads():
+    # The prover is kept and reloaded every few proofs: its verdicts must not drift.
+    rng = random.Random(3)
+    for k in range(40):
+        square = [d for row in random_latin_square(4, rng) for d in row]
+        cages = _line_cages(rng, 4, square)
+        assert proves_unique(4, cages, square) == (len(latin_solutions(4, cages, 2)) == 1), k
 
 
 def test_proves_unique_rejects_a_second_solution_and_a_wrong_square():

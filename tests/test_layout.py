@@ -23,16 +23,21 @@ from bookgen.layout.geometry import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-_NUM = re.compile(r"-?\d+(?:\.\d+)?")
+_NUM = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)")  # reportlab writes 0.5 as .5
 
 
 class TrackingCanvas(Canvas):
     """A reportlab canvas that records, per page, the box every mark covers, the
-    strings drawn and the thinnest stroke, so tests can check them against the page."""
+    strings drawn and the thinnest stroke, so tests can check them against the page.
+
+    Marks made inside a form (a pen's stamp) count where the form is placed, as
+    often as it is placed; only translations move the origin (the pens use no other)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.pages: list[dict] = []
+        self.forms: dict[str, dict] = {}
+        self.origin, self.origins, self.page_marks = (0.0, 0.0), [], None
         self._reset()
 
     def _reset(self):
@@ -42,9 +47,45 @@ class TrackingCanvas(Canvas):
         pad = self._lineWidth / 2 if stroke else 0.0
         if stroke:
             self.cur["thinnest"] = min(self.cur["thinnest"], self._lineWidth)
+        self._cover(x0 + self.origin[0], y0 + self.origin[1], x1 + self.origin[0], y1 + self.origin[1], pad)
+
+    def _cover(self, x0, y0, x1, y1, pad=0.0):
         b = self.cur["box"]
         b[0], b[1] = min(b[0], min(x0, x1) - pad), min(b[1], min(y0, y1) - pad)
         b[2], b[3] = max(b[2], max(x0, x1) + pad), max(b[3], max(y0, y1) + pad)
+
+    def saveState(self):
+        self.origins.append(self.origin)
+        super().saveState()
+
+    def restoreState(self):
+        self.origin = self.origins.pop()
+        super().restoreState()
+
+    def translate(self, dx, dy):
+        self.origin = (self.origin[0] + dx, self.origin[1] + dy)
+        super().translate(dx, dy)
+
+    def beginForm(self, name, *args, **kwargs):
+        self.page_marks = (self.cur, self.origin, self.origins, name)
+        self.origin, self.origins = (0.0, 0.0), []
+        self._reset()
+        super().beginForm(name, *args, **kwargs)
+
+    def endForm(self, **kwargs):
+        super().endForm(**kwargs)
+        *page, name = self.page_marks
+        self.forms[name] = self.cur
+        self.cur, self.origin, self.origins = page
+
+    def doForm(self, name):
+        form = self.forms[name]
+        (x0, y0, x1, y1), (ox, oy) = form["box"], self.origin
+        if x0 <= x1:
+            self._cover(x0 + ox, y0 + oy, x1 + ox, y1 + oy)
+        self.cur["thinnest"] = min(self.cur["thinnest"], form["thinnest"])
+        self.cur["texts"] += [(a + ox, b + ox, y + oy, t) for a, b, y, t in form["texts"]]
+        super().doForm(name)
 
     def line(self, x1, y1, x2, y2):
         if self._lineCap == 0 and (x1 == x2 or y1 == y2):
@@ -75,7 +116,8 @@ class TrackingCanvas(Canvas):
         w = stringWidth(text, self._fontname, self._fontsize)
         x0 = {"left": x, "center": x - w / 2, "right": x - w}[align]
         self._mark(x0, y - 0.24 * self._fontsize, x0 + w, y + 0.93 * self._fontsize, stroke=False)
-        self.cur["texts"].append((x0, x0 + w, y, text))
+        ox, oy = self.origin
+        self.cur["texts"].append((x0 + ox, x0 + w + ox, y + oy, text))
 
     def drawString(self, x, y, text, *a, **kw):
         self._text(x, y, text, "left")
@@ -455,3 +497,59 @@ def test_fit_problems_check_the_gutter_a_book_really_got():
     shape = BookShape(spec, (SectionShape("A", "takuzu", (14,) * 4, per_page=1, explain=True),))
     assert fit_problems(shape) == []
     assert fit_problems(shape, gutter=3 * INCH)[0][:2] == (0, 14)
+
+
+def test_a_stamp_is_drawn_once_per_document_and_placed_wherever_it_recurs():
+    import random
+    from io import BytesIO
+
+    from bookgen.core.difficulty import Level
+    from bookgen.core.pen import RecordingPen
+    from bookgen.layout.pen import CanvasPen
+
+    tango = get_variant("tango")
+    puzzle = tango.generate(6, tango.parse_rules({}, 6), Level.EASY, random.Random(3))
+    keys = []
+
+    class Counting(RecordingPen):
+        def stamp(self, key, x, y, draw):
+            keys.append(key)
+            super().stamp(key, x, y, draw)
+
+    tango.draw(Counting(), puzzle, solved=True)
+    assert len(keys) == 36 + len(puzzle.edges) and len(set(keys)) >= 3  # suns, moons, signs
+    canvas = Canvas(BytesIO())
+    for left in (50, 300):  # the same puzzle twice on one page: no new forms the second time
+        tango.draw(CanvasPen(canvas, left, 700, 30), puzzle, solved=True)
+    code = "\n".join(canvas._code)
+    assert code.count(" Do") == 2 * len(keys)
+    assert len(set(re.findall(r"/(\S+) Do", code))) == len(set(keys))
+    assert " h\n" not in code  # no outline is written out on the page itself (a polygon closes with h)
+    canvas.showPage()
+    canvas.save()
+
+
+def test_reused_text_writes_the_same_bytes_as_drawing_afresh():
+    from io import BytesIO
+
+    from bookgen.core.pen import TOP_LEFT
+    from bookgen.layout.fonts import register_fonts
+    from bookgen.layout.pen import _SET_TEXT, CanvasPen
+
+    class Watching(Canvas):  # a canvas that intercepts text is never given reused text
+        def drawCentredString(self, *a, **kw):
+            return super().drawCentredString(*a, **kw)
+
+    register_fonts()
+    codes, canvases = [], []
+    for kind in (Canvas, Watching):
+        canvas = kind(BytesIO())
+        canvases.append(canvas)
+        pen = CanvasPen(canvas, 40.3, 700.7, 23.1)
+        for i in range(40):
+            pen.text(i % 7 + 0.5, i // 7 + 0.5, "0123456789"[i % 3], 0.5, bold=i % 2 == 0, grey=0.3 * (i % 2))
+            pen.text(i % 7, i // 7, ["12+", "3÷", "Ω"][i % 3], 0.25, bold=True, anchor=TOP_LEFT)
+        codes.append("\n".join(canvas._code))
+    assert codes[0] == codes[1]
+    assert len(_SET_TEXT[canvases[0]]) == 9 and canvases[1] not in _SET_TEXT  # 3 digits x 2 weights, 3 clues
+    assert codes[0].count(" Tj ") == 80

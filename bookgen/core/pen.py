@@ -9,12 +9,13 @@ draws a full-size puzzle, a small answer key and a worked example.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
+from typing import Callable, Hashable, Protocol, Sequence
 
 Point = tuple[float, float]
 
 THIN = "thin"
 BOLD = "bold"
+STAMP_REACH = 1.0  # grid units: a stamp draws no farther than this from its point (a PDF form is clipped there)
 
 # DejaVu Sans metrics, in em, so variants can fit text to a cell without the font
 # machinery: cap height (text sizes are cap heights) and the bold advance widths
@@ -89,6 +90,13 @@ class Pen(Protocol):
         ``clue`` marks text that states the puzzle (a cage's target) rather than a
         symbol in a cell: an answer key may leave it out."""
 
+    def stamp(self, key: Hashable, x: float, y: float, draw: Callable[["Pen"], None]) -> None:
+        """What ``draw(pen)`` draws around the origin, moved to (x, y): a symbol drawn many times.
+
+        Whatever is drawn with equal ``key`` must be the same, and within ``STAMP_REACH``
+        of the origin, so a pen may keep the drawing and repeat it (a PDF draws a sun once and places it thousands of
+        times, instead of repeating every point of its outline)."""
+
 
 @dataclass
 class RecordingPen:
@@ -111,6 +119,9 @@ class RecordingPen:
     def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
         self.ops.append(("text", x, y, s, size, bold, anchor, clue))
 
+    def stamp(self, key, x, y, draw):
+        draw(Moved(self, x, y))
+
     def kinds(self) -> dict[str, int]:
         """How many operations of each kind were recorded."""
         out: dict[str, int] = {}
@@ -121,3 +132,32 @@ class RecordingPen:
     def texts(self) -> list[str]:
         """Every string drawn, in order."""
         return [op[3] for op in self.ops if op[0] == "text"]
+
+
+@dataclass
+class Moved:
+    """A pen that moves everything by (dx, dy) and passes it on: how a pen without a
+    memory for symbols draws a stamp."""
+
+    pen: Pen
+    dx: float
+    dy: float
+
+    def line(self, x1, y1, x2, y2, weight=THIN):
+        self.pen.line(x1 + self.dx, y1 + self.dy, x2 + self.dx, y2 + self.dy, weight)
+
+    def rect(self, x, y, w, h, fill=None, stroke=None):
+        self.pen.rect(x + self.dx, y + self.dy, w, h, fill, stroke)
+
+    def circle(self, cx, cy, r, fill=None, stroke=None):
+        self.pen.circle(cx + self.dx, cy + self.dy, r, fill, stroke)
+
+    def polygon(self, points, fill=None, stroke=None):
+        dx, dy = self.dx, self.dy
+        self.pen.polygon([(x + dx, y + dy) for x, y in points], fill, stroke)
+
+    def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
+        self.pen.text(x + self.dx, y + self.dy, s, size, bold, anchor, grey, clue)
+
+    def stamp(self, key, x, y, draw):
+        self.pen.stamp(key, x + self.dx, y + self.dy, draw)

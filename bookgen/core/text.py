@@ -9,7 +9,9 @@ the ``Variant`` protocol, with the helpers here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
+
+from bookgen.core.types import Edge
 
 
 class PuzzleTextError(Exception):
@@ -60,6 +62,99 @@ def square(rows: Sequence[Sequence[Any]], row_lines: Sequence[TextLine], sizes: 
         raise PuzzleTextError(file, row_lines[0].number, None,
                               f"{title} grids are {or_list(map(str, sizes))} cells across, not {n}")
     return n
+
+
+@dataclass(frozen=True)
+class SignWords:
+    """How a variant words the mistakes of a grid typed with signs between its cells.
+
+    The defaults are the binary grids' (Tango); Futoshiki keeps its own shorter wording."""
+
+    sign_line_first: str = "a line of signs must stand between two rows of cells"
+    sign_lines_twice: str = ("two lines of signs in a row; signs between rows join the row "
+                             "above to the row below")
+    not_under: str = ("this sign is not under a cell of the row above; put a sign "
+                      "between two rows directly under the cell it joins")
+    no_left: str = "a sign must stand between two cells; this one has no cell on its left"
+    side_by_side: str = "two signs side by side; a sign joins the cells on its left and right"
+
+
+@dataclass(frozen=True)
+class SignGrid:
+    """A grid read by ``read_sign_grid``: rows of cell values, the line of each row, the signs."""
+
+    rows: list[list[str]]
+    row_lines: list[TextLine]
+    edges: list[Edge]  # sorted by their cells
+
+
+def read_sign_grid(lines: Sequence[TextLine], file: str, cell: Callable[[str], str | None],
+                   across: Mapping[str, str], down: Mapping[str, str], unknown: Callable[[str], str],
+                   words: SignWords = SignWords()) -> SignGrid:
+    """Rows of cells with signs between them, as Tango and Futoshiki are typed.
+
+    A sign in ``across`` between two cells of a row joins them; a line of nothing but signs in
+    ``down`` between two rows puts each sign under the cell of the row above that it joins to the
+    cell below. ``cell(ch)`` is the value a cell character stands for, or None if ``ch`` is no
+    cell; ``unknown(ch)`` words the error for any other character. Raises ``PuzzleTextError`` at
+    the offending character. Checks no grid shape: the caller does, with ``square``."""
+    rows: list[list[str]] = []
+    cols_of: list[list[int]] = []   # character column of each cell, per row
+    row_lines: list[TextLine] = []
+    edges: list[Edge] = []
+    pending_vertical: list[tuple[TextLine, int]] = []  # signs waiting for the row below
+    for line in lines:
+        text = line.text
+        if down and all(ch in down or ch.isspace() for ch in text):
+            if not rows:
+                raise PuzzleTextError(file, line.number, first_col(text), words.sign_line_first)
+            if pending_vertical:
+                raise PuzzleTextError(file, line.number, first_col(text), words.sign_lines_twice)
+            r = len(rows) - 1
+            for k, ch in enumerate(text):
+                if ch.isspace():
+                    continue
+                if k not in cols_of[r]:
+                    raise PuzzleTextError(file, line.number, k + 1, words.not_under)
+                c = cols_of[r].index(k)
+                edges.append(Edge((r, c), (r + 1, c), down[ch]))
+                pending_vertical.append((line, k))
+            continue
+        cells: list[str] = []
+        cols: list[int] = []
+        sign_at: tuple[str, int] | None = None
+        for k, ch in enumerate(text):
+            if ch.isspace():
+                continue
+            value = cell(ch)
+            if value is not None:
+                if sign_at is not None:
+                    edges.append(Edge((len(rows), len(cells) - 1), (len(rows), len(cells)), sign_at[0]))
+                    sign_at = None
+                cells.append(value)
+                cols.append(k)
+            elif ch in across:
+                if not cells:
+                    raise PuzzleTextError(file, line.number, k + 1, words.no_left)
+                if sign_at is not None:
+                    raise PuzzleTextError(file, line.number, k + 1, words.side_by_side)
+                sign_at = (across[ch], k)
+            else:
+                raise PuzzleTextError(file, line.number, k + 1, unknown(ch))
+        if sign_at is not None:
+            raise PuzzleTextError(file, line.number, sign_at[1] + 1, "a sign must stand between two "
+                                  "cells; this one has no cell on its right")
+        pending_vertical = []
+        rows.append(cells)
+        cols_of.append(cols)
+        row_lines.append(line)
+    if pending_vertical:
+        line, k = pending_vertical[0]
+        raise PuzzleTextError(file, line.number, k + 1, "signs below the last row join nothing")
+    if not rows:
+        raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+    edges.sort(key=lambda e: (e.a, e.b))
+    return SignGrid(rows, row_lines, edges)
 
 
 def first_col(text: str) -> int:

@@ -7,9 +7,19 @@ same variant code draws a full-size puzzle and a small answer key.
 
 from __future__ import annotations
 
+import re
+from weakref import WeakKeyDictionary
+
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, TOP_LEFT, RecordingPen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, STAMP_REACH, TOP_LEFT, RecordingPen
+
+# Per document: stamp key (with the pen's scale) -> the name of the form that draws it.
+_FORMS: "WeakKeyDictionary[Canvas, dict]" = WeakKeyDictionary()
+# Per document: (font, size, string, anchor) -> (width, the text operators after its position).
+_SET_TEXT: "WeakKeyDictionary[Canvas, dict]" = WeakKeyDictionary()
+_TEXT_LINE = re.compile(r"BT 1 0 0 1 \S+ \S+ Tm (.*)\Z", re.S)
 from bookgen.layout.fonts import CAP_HEIGHT, FONT, FONT_BOLD
 
 
@@ -68,15 +78,58 @@ class CanvasPen:
         self.c.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill is not None else 0)
 
     def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
+        c = self.c
         cap = size * self.unit
+        font = FONT_BOLD if bold else FONT
         font_size = cap / CAP_HEIGHT
-        self.c.setFont(FONT_BOLD if bold else FONT, font_size)
-        self.c.setFillGray(grey)
+        c.setFillGray(grey)
         px, py = self._xy(x, y)
-        if anchor == TOP_LEFT:
-            self.c.drawString(px, py - cap, s)
-        else:
-            self.c.drawCentredString(px, py - cap / 2, s)
+        left = anchor == TOP_LEFT
+        py -= cap if left else cap / 2
+        # An answer key sets the same few digits thousands of times. reportlab's text path
+        # (shaping, subset encoding) costs more than the rest of a page; its output for
+        # one string at one size differs only in the position, so the rest is kept and
+        # reused: the same bytes as drawing it afresh.
+        done = _SET_TEXT.setdefault(c, {}) if _plain_text(c) else {}
+        key = (font, font_size, s, left)
+        if key in done:
+            width, tail = done[key]
+            c._code.append(f"BT 1 0 0 1 {fp_str(px if left else px - 0.5 * width, py)} Tm {tail}")
+            return
+        c.setFont(font, font_size)
+        before = len(c._code)
+        (c.drawString if left else c.drawCentredString)(px, py, s)
+        line = _TEXT_LINE.match(c._code[-1]) if len(c._code) == before + 1 else None
+        if line:  # anything else (a future reportlab's own format): always draw afresh
+            done[key] = (c.stringWidth(s, font, font_size), line.group(1))
+
+
+    def stamp(self, key, x, y, draw):
+        """Draw the symbol once per document as a PDF form, and place it: a Tango book
+        has thousands of suns and moons, each dozens of points."""
+        c = self.c
+        forms = _FORMS.setdefault(c, {})
+        bold = self.widths[BOLD]
+        form_key = (type(self), key, self.unit, self.thin, bold)
+        name = forms.get(form_key)
+        if name is None:
+            name = f"stamp{len(forms)}"
+            reach = STAMP_REACH * self.unit
+            c.beginForm(name, -reach, -reach, reach, reach)
+            draw(type(self)(c, 0.0, 0.0, self.unit, self.thin, bold))
+            c.endForm()
+            forms[form_key] = name
+        c.saveState()
+        c.translate(*self._xy(x, y))
+        c.doForm(name)
+        c.restoreState()
+
+
+def _plain_text(c: Canvas) -> bool:
+    """Whether ``c`` sets text reportlab's own way: a canvas that watches its text (a
+    test's recorder) sees every string drawn, none reused behind its back."""
+    return (getattr(c.drawString, "__func__", None) is Canvas.drawString
+            and getattr(c.drawCentredString, "__func__", None) is Canvas.drawCentredString)
 
 
 class AnswerPen(CanvasPen):

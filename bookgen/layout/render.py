@@ -52,6 +52,7 @@ class Entry:
     section: str
     puzzle: Puzzle
     version: str = ""  # class sets: "A", "B", ...
+    fingerprint: str = ""  # when known: the JSON need not work it out again
 
 
 @dataclass(frozen=True)

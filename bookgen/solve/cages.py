@@ -93,6 +93,11 @@ class CageExtra(Extra):
     sums: tuple[int, ...] = ()
     single: tuple[Region, ...] = ()   # one row, column or box
     union: tuple[Region, ...] = ()    # neighbouring rows, columns or boxes
+    # Worked out once from the above, as the ladder asks every step:
+    static: tuple[tuple[int, int], ...] = ()  # (cage, digits its sum allows) where that rules some out
+    single_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
+    union_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
+    # per region: (sum of the cages inside, ((0, innies, their sum), (1, outies, their sum)))
 
 
 # The houses of a Killer cell, as the naked single's reason names them (see HOUSE_KINDS).
@@ -151,8 +156,10 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, froz
 
 
 def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequence[int]],
-              sums: Sequence[int]) -> CageExtra:
-    """The ladder's extra constraints for these cages (cell indices) and sums."""
+              sums: Sequence[int], unions: bool = True) -> CageExtra:
+    """The ladder's extra constraints for these cages (cell indices) and sums; without
+    ``unions`` no regions for ``rule45_union`` (the hard tier's: a generator judging an
+    easier level needn't find them)."""
     n = geo.n
     total = n * (n + 1) // 2
     cages = [tuple(c) for c in cages]
@@ -162,11 +169,26 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             cage_of[i] = k
     single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
                    for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
-    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box))
+    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
+        if unions else ()
     # Only regions where the rule can say anything: some straddling cage.
     single = tuple(r for r in single if r.straddle)
     union = tuple(r for r in union if r.straddle)
-    return CageExtra(TECHNIQUES, (), tuple(cages), tuple(sums), single, union)
+    full = (1 << n) - 1
+    static = tuple((k, allowed) for k, (cc, s) in enumerate(zip(cages, sums)) if len(cc) >= 2
+                   for allowed in (combination_digits(len(cc), s, n),) if allowed != full)
+
+    def sides(regions: Sequence[Region]) -> tuple:
+        out = []
+        for reg in regions:
+            inner = sum(sums[k] for k in reg.inner)
+            straddle = sum(sums[k] for k in reg.straddle)
+            # innies add up to total - inner; outies to straddle - (total - inner)
+            out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
+        return tuple(out)
+
+    return CageExtra(TECHNIQUES, cells=tuple(cages), sums=tuple(sums), single=single, union=union, static=static,
+                     single_sides=sides(single), union_sides=sides(union))
 
 
 # --- easy ------------------------------------------------------------------------
@@ -175,10 +197,15 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
     ex: CageExtra = st.extra  # type: ignore[assignment]
     for k, cells in enumerate(ex.cells):
-        open_ = [i for i in cells if not placed[i]]
-        if len(open_) != 1:
+        i = -1  # the one open cell; -2 once there are two
+        for j in cells:
+            if not placed[j]:
+                if i != -1:
+                    i = -2
+                    break
+                i = j
+        if i < 0:
             continue
-        i = open_[0]
         d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
         if not 1 <= d <= g.n:
             raise Contradiction(f"the {ex.sums[k]} cage can't add up")
@@ -200,11 +227,12 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cand = st.cand
-    for k, cells in enumerate(ex.cells):
-        if len(cells) < 2:
-            continue
-        allowed = combination_digits(len(cells), ex.sums[k], g.n)
-        if all(not cand[i] & ~allowed for i in cells):
+    for k, allowed in ex.static:  # other cages' sums rule nothing out
+        cells = ex.cells[k]
+        for i in cells:
+            if cand[i] & ~allowed:
+                break
+        else:
             continue
         cuts = _cut(st, [i for i in cells if not st.placed[i]], ~allowed)
         if cuts:
@@ -224,8 +252,17 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
 def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[tuple[int, ...], list[int]]:
     """(surviving combinations, open cells) of cage ``k``: sets holding its placed digits
     whose other digits each still fit some open cell and that leave every open cell a digit."""
-    cand, placed = st.cand, st.placed
     cells = ex.cells[k]
+    have, open_, cands = _cage_now(st.cand, st.placed, cells)
+    live = _surviving(len(cells), ex.sums[k], g.n, have, cands)
+    if not live:
+        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
+    return live, open_
+
+
+def _cage_now(cand: Sequence[int], placed: Sequence[bool], cells: Sequence[int]
+              ) -> tuple[int, list[int], tuple[int, ...]]:
+    """(digits placed in the cage, its open cells, their candidates)."""
     have = 0
     open_ = []
     for i in cells:
@@ -233,10 +270,7 @@ def _live(g: Geometry, st: State, ex: CageExtra, k: int) -> tuple[tuple[int, ...
             have |= cand[i]
         else:
             open_.append(i)
-    live = _surviving(len(cells), ex.sums[k], g.n, have, tuple(cand[i] for i in open_))
-    if not live:
-        raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
-    return live, open_
+    return have, open_, tuple([cand[i] for i in open_])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -258,20 +292,33 @@ def _surviving(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -
     return tuple(live)
 
 
+@lru_cache(maxsize=1 << 16)
+def _allowed(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -> int:
+    """The digits the surviving combinations use (``_surviving``), -1 when none survives."""
+    live = _surviving(k, target, n, have, cands)
+    out = 0
+    for m in live:
+        out |= m
+    return out if live else -1
+
+
 def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    n = g.n
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
-        live, open_ = _live(g, st, ex, k)
+        have, open_, cands = _cage_now(cand, placed, cells)
+        allowed = _allowed(len(cells), ex.sums[k], n, have, cands)
+        if allowed < 0:
+            raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
         if not open_:
             continue
-        allowed = 0
-        for m in live:
-            allowed |= m
         cuts = _cut(st, open_, ~allowed)
         if cuts:
             if run.explain:
+                live = _surviving(len(cells), ex.sums[k], n, have, cands)
                 run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
                                     "fit {cage}, so {cuts}.",
                                     "of the ways to make {total} from {count} different digits, only {ways} "
@@ -320,25 +367,28 @@ def _placed_mask(st: State, cells: Sequence[int]) -> int:
     return m
 
 
-def _rule45(regions: Sequence[Region], g: Geometry, st: State, run: Run) -> int:
-    ex: CageExtra = st.extra  # type: ignore[assignment]
+def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
-    for reg in regions:
-        inner = sum(ex.sums[k] for k in reg.inner)
-        straddle = sum(ex.sums[k] for k in reg.straddle)
-        # innies add up to total - inner; outies to straddle - (total - inner)
-        for side, cells, want in ((0, reg.innies, reg.total - inner),
-                                  (1, reg.outies, straddle - reg.total + inner)):
-            open_ = [i for i in cells if not placed[i]]
+    for reg, (inner, sides) in zip(regions, wants):
+        for side, cells, want in sides:
+            open_ = []
+            rest = want
+            for i in cells:
+                if placed[i]:
+                    rest -= cand[i].bit_length()
+                else:
+                    open_.append(i)
+                    if len(open_) > RULE45_CELLS:
+                        break
             if not 1 <= len(open_) <= RULE45_CELLS:
                 continue
-            rest = want - sum(cand[i].bit_length() for i in cells if placed[i])
             union = _sum_union(g, open_, cand, rest)
-            if not union[open_[0]]:
+            if not union[0]:
                 raise Contradiction(f"{reg.name} can't add up")
             cuts = []
-            for i in open_:
-                cuts += _cut(st, [i], ~union[i])
+            for i, u in zip(open_, union):
+                if cand[i] & ~u:
+                    cuts += _cut(st, [i], ~u)
             if cuts:
                 if run.explain:
                     run.reason = _rule45_text(reg, g, inner, side, open_, rest, len(open_) < len(cells), st, cuts)
@@ -365,12 +415,11 @@ def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequenc
                 side=N_("outside") if side else N_("inside"), rest=rest, cuts=_cuts_text(st, cuts))
 
 
-def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> dict[int, int]:
-    """Per cell, the digits it takes in some filling of ``cells`` adding up to ``target``
-    (cells that are peers differ)."""
+def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> tuple[int, ...]:
+    """Per cell (in order), the digits it takes in some filling of ``cells`` adding up to
+    ``target`` (cells that are peers differ)."""
     clash = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]]) for k in range(len(cells)))
-    got = _fillings(tuple(cand[i] for i in cells), target, clash)
-    return dict(zip(cells, got))
+    return _fillings(tuple([cand[i] for i in cells]), target, clash)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -406,11 +455,11 @@ def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...],
 
 
 def t_rule45(g: Geometry, st: State, run: Run) -> int:
-    return _rule45(st.extra.single, g, st, run)  # type: ignore[attr-defined]
+    return _rule45(st.extra.single, st.extra.single_sides, g, st, run)  # type: ignore[attr-defined]
 
 
 def t_rule45_union(g: Geometry, st: State, run: Run) -> int:
-    return _rule45(st.extra.union, g, st, run)  # type: ignore[attr-defined]
+    return _rule45(st.extra.union, st.extra.union_sides, g, st, run)  # type: ignore[attr-defined]
 
 
 def _cage_name(g: Geometry, ex: CageExtra, k: int) -> str:

@@ -38,6 +38,8 @@ def t_sign_known(g: Geometry, st: State, run: Run) -> int:
             y = cand[b].bit_length()
             cuts = _cut(st, [a], full_mask(g.n) & ~((1 << (y - 1)) - 1))  # a is less than y
         if cuts:
+            if st.extra.used is not None:
+                st.extra.used.add((a, b))
             if run.explain:
                 run.reason = (
                     Text(N_("{cell} is more than {other}, which is {digit}, so {cuts}."),
@@ -59,6 +61,8 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
         low = (cand[a] & -cand[a]).bit_length()    # the smallest digit a may still be
         cuts = _cut(st, [a], full & ~((1 << (top - 1)) - 1)) + _cut(st, [b], (1 << low) - 1)
         if cuts:
+            if st.extra.used is not None:
+                st.extra.used.add((a, b))
             if run.explain:
                 run.reason = Text(N_("{a} is less than {b}; {b} is at most {top} and {a} at least {low}, "
                                      "so {cuts}."), a=cell_text(a, g.n), b=cell_text(b, g.n), top=top, low=low,

@@ -120,6 +120,7 @@ class Board:
     static: list[list[int]]                # per cage: per cell, the digits the arithmetic allows
     inner: list[list[int]]                 # per line: cages lying wholly inside it
     line_names: list[str] = field(default_factory=list)
+    singles: list[int] = field(default_factory=list)  # the single-cell cages
 
     @classmethod
     def build(
@@ -143,10 +144,18 @@ class Board:
             static.append(list(masks))
             for i in idx:
                 cage_of[i] = k
-        lines, peers, names, line_sets = _geometry(n)
-        inner = [[k for k, idx in enumerate(cells_list) if members.issuperset(idx)] for members in line_sets]
-        return cls(n, cells_list, assigns, labels, clues, cage_of, [x[:] for x in lines],
-                   [x[:] for x in peers], static, inner, list(names))
+        lines, peers, names, _ = _geometry(n)
+        inner: list[list[int]] = [[] for _ in range(2 * n)]
+        for k, idx in enumerate(cells_list):
+            row, col = idx[0] // n, idx[0] % n
+            if all(i // n == row for i in idx):
+                inner[row].append(k)
+            if all(i % n == col for i in idx):
+                inner[n + col].append(k)
+        singles = [k for k, idx in enumerate(cells_list) if len(idx) == 1]
+        # The geometry's lists are shared by every board of this size: nothing changes them.
+        return cls(n, cells_list, assigns, labels, clues, cage_of, list(lines), list(peers), static, inner,
+                   list(names), singles)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -167,7 +176,7 @@ def _cage_parts(
 
 @lru_cache(maxsize=None)
 def _geometry(n: int) -> tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[str, ...], tuple[frozenset[int], ...]]:
-    """(lines, peers, line names, line cell sets) of an n x n grid; callers copy the lists."""
+    """(lines, peers, line names, line cell sets) of an n x n grid; read only, shared by every board."""
     lines = [[r * n + c for c in range(n)] for r in range(n)]
     lines += [[r * n + c for r in range(n)] for c in range(n)]
     peers = []
@@ -336,8 +345,9 @@ def _combo_text(op_clue: str, a: Sequence[int]) -> str:
 # --- easy ----------------------------------------------------------------------
 
 def t_single_cage(b: Board, st: State, run: Run) -> int:
-    for k, idx in enumerate(b.cells):
-        if len(idx) == 1 and not st.placed[idx[0]]:
+    for k in b.singles:
+        idx = b.cells[k]
+        if not st.placed[idx[0]]:
             i = idx[0]
             d = b.assigns[k][0][0] if b.assigns[k] else 0
             if not d:
@@ -355,8 +365,9 @@ def t_single_cage(b: Board, st: State, run: Run) -> int:
 def t_naked_single(b: Board, st: State, run: Run) -> int:
     placed = 0
     cand = st.cand
+    done = st.placed
     for i in range(b.n * b.n):
-        if not st.placed[i] and not cand[i] & (cand[i] - 1):
+        if not done[i] and not cand[i] & (cand[i] - 1):
             if not cand[i]:
                 raise Contradiction("empty cell")
             st.place(i)
@@ -432,10 +443,12 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
         raise Contradiction(f"{b.labels[k]} has no combination left")
     st.live[k] = live
     st.line_done[k] = False
-    new_union = [0] * len(idx)
-    for a in live:
-        for j, d in enumerate(a):
-            new_union[j] |= 1 << (d - 1)
+    new_union = []
+    for column in zip(*live):  # the digits each cell still takes, one bit each
+        m = 0
+        for d in set(column):
+            m |= 1 << (d - 1)
+        new_union.append(m)
     st.union[k] = new_union
     return new_union
 
@@ -456,7 +469,7 @@ def _stale_cages(b: Board, st: State):
     for k, idx in enumerate(b.cells):
         if not touched[k] or len(idx) < 2:
             continue
-        if all(u == cand[i] for u, i in zip(st.union[k], idx)):
+        if st.union[k] == [cand[i] for i in idx]:
             touched[k] = False
             continue
         yield k, idx, _refresh(b, st, k)
@@ -714,13 +727,19 @@ LADDER: tuple[tuple[str, Callable[[Board, State, Run], int]], ...] = (
 )
 
 
+@lru_cache(maxsize=None)
+def _techniques_to(max_level: Level) -> tuple[tuple[str, Callable[[Board, State, Run], int]], ...]:
+    """The ladder's (name, technique) pairs up to ``max_level``, in order."""
+    return tuple((name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level)
+
+
 def solve(st: State, max_level: Level, run: Run) -> bool:
     """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
 
     After any progress it restarts with the easiest technique. Raises
     ``Contradiction`` when the position has no solution.
     """
-    techs = [(name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level]
+    techs = _techniques_to(max_level)
     counts = run.counts
     while True:
         if st.unplaced == 0:

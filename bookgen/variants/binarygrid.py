@@ -19,7 +19,7 @@ from bookgen.core.score import work_score
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
-from bookgen.core.text import first_col as _first_col
+from bookgen.core.text import read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cell, Edge, GenerationError, Grade, Puzzle
@@ -482,10 +482,16 @@ class BinaryGrid:
 def draw_sign(pen: Pen, edge: Edge) -> None:
     """``=`` or ``x`` centred on the shared edge, on a white disc so grid lines don't cut it."""
     (r1, c1), (r2, c2) = edge.a, edge.b
-    x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
+    pen.stamp(("binary-sign", edge.sign), (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5,
+              lambda p: _draw_sign(p, edge.sign))
+
+
+def _draw_sign(pen: Pen, sign: str) -> None:
+    """``=`` or ``x`` on its disc, centred on the origin."""
+    x = y = 0.0
     pen.circle(x, y, 0.19, fill=SIGN_FILL, stroke=None)
     t, h = 0.04, 0.11  # half stroke thickness, half length
-    if edge.sign == "=":
+    if sign == "=":
         for dy in (-0.055, 0.055):
             pen.polygon([(x - h, y + dy - t), (x + h, y + dy - t),
                          (x + h, y + dy + t), (x - h, y + dy + t)], fill=0.0)
@@ -530,72 +536,17 @@ def _parse_binary(variant: BinaryGrid, lines: Sequence[_Line], options: dict[str
     alphabet = TANGO_CELLS if signed else TAKUZU_CELLS
     expect = ("S (sun), M (moon) or . (empty), with = or x between cells" if signed
               else "0, 1 or . (empty)")
-    rows: list[list[str]] = []
-    cols_of: list[list[int]] = []   # character column of each cell, per row
-    row_lines: list[_Line] = []
-    edges: list[Edge] = []
-    pending_vertical: list[tuple[_Line, int]] = []  # signs waiting for the row below
-    for line in lines:
-        text = line.text
-        if signed and all(ch in SIGNS or ch.isspace() for ch in text):
-            if not rows:
-                raise PuzzleTextError(file, line.number, _first_col(text),
-                                      "a line of signs must stand between two rows of cells")
-            if pending_vertical:
-                raise PuzzleTextError(file, line.number, _first_col(text),
-                                      "two lines of signs in a row; signs between rows join the row "
-                                      "above to the row below")
-            r = len(rows) - 1
-            for k, ch in enumerate(text):
-                if ch.isspace():
-                    continue
-                if k not in cols_of[r]:
-                    raise PuzzleTextError(file, line.number, k + 1,
-                                          f"this sign is not under a cell of the row above; put a sign "
-                                          f"between two rows directly under the cell it joins")
-                c = cols_of[r].index(k)
-                edges.append(Edge((r, c), (r + 1, c), SIGNS[ch]))
-                pending_vertical.append((line, k))
-            continue
-        cells, cols = [], []
-        sign_at: tuple[str, int] | None = None
-        for k, ch in enumerate(text):
-            if ch.isspace():
-                continue
-            if ch == EMPTY or ch in alphabet:
-                if sign_at is not None:
-                    edges.append(Edge((len(rows), len(cells) - 1), (len(rows), len(cells)), sign_at[0]))
-                    sign_at = None
-                cells.append(EMPTY if ch == EMPTY else alphabet[ch])
-                cols.append(k)
-            elif ch in SIGNS and signed:
-                if not cells:
-                    raise PuzzleTextError(file, line.number, k + 1, "a sign must stand between two cells; "
-                                          "this one has no cell on its left")
-                if sign_at is not None:
-                    raise PuzzleTextError(file, line.number, k + 1, "two signs side by side; a sign "
-                                          "joins the cells on its left and right")
-                sign_at = (SIGNS[ch], k)
-            elif ch in SIGNS:
-                raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}: Takuzu has no "
-                                      "signs (for suns, moons and signs, start the file with 'tango')")
-            else:
-                raise PuzzleTextError(file, line.number, k + 1,
-                                      f"unknown symbol {ch!r}; {variant.title} cells are {expect}")
-        if sign_at is not None:
-            raise PuzzleTextError(file, line.number, sign_at[1] + 1, "a sign must stand between two "
-                                  "cells; this one has no cell on its right")
-        pending_vertical = []
-        rows.append(cells)
-        cols_of.append(cols)
-        row_lines.append(line)
-    if pending_vertical:
-        line, k = pending_vertical[0]
-        raise PuzzleTextError(file, line.number, k + 1, "signs below the last row join nothing")
-    if not rows:
-        raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+
+    def unknown(ch: str) -> str:
+        if ch in SIGNS:  # only reached without signs: Takuzu
+            return (f"unknown symbol {ch!r}: Takuzu has no signs (for suns, moons and signs, "
+                    "start the file with 'tango')")
+        return f"unknown symbol {ch!r}; {variant.title} cells are {expect}"
+
+    grid = read_sign_grid(lines, file, lambda ch: EMPTY if ch == EMPTY else alphabet.get(ch),
+                          SIGNS if signed else {}, SIGNS if signed else {}, unknown)
+    rows, row_lines, edges = grid.rows, grid.row_lines, grid.edges
     n = _square(rows, row_lines, variant.sizes, variant.title, file)
     rules = _rules(variant, options, n, header, file)
     givens = tuple("".join(r) for r in rows)
-    edges.sort(key=lambda e: (e.a, e.b))
     return Puzzle(variant.name, n, rules, givens, tuple(EMPTY * n for _ in range(n)), edges=tuple(edges))

@@ -31,6 +31,7 @@ level; the SAT solver proves it unique.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -39,13 +40,14 @@ from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
-from bookgen.core.text import first_col as _first_col
+from bookgen.core.text import SignWords, read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, run_ladder, settles, solutions, solves,
+    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, prover_for, rival_for, run_ladder, settles,
+    solves, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -62,6 +64,25 @@ MAX_LEVEL: dict[int, Level] = {4: Level.HARD}  # no 4x4 in 200 grids needed a tr
 # Signs as typed: across (< >) and down (^ v, or ∧ ∨): the sign points at the smaller cell.
 ACROSS = {"<": "<", ">": ">"}
 DOWN = {"^": "<", "\u2227": "<", "v": ">", "V": ">", "\u2228": ">"}
+# Futoshiki's own wording of a misplaced sign (shorter than the binary grids').
+TEXT_WORDS = SignWords(sign_line_first="a line of \u2227/\u2228 signs must stand between two rows of cells",
+                       sign_lines_twice="a line of \u2227/\u2228 signs must stand between two rows of cells",
+                       not_under="this sign is not under a cell of the row above; put it directly under "
+                                 "the cell it joins",
+                       no_left="a sign must stand between two cells",
+                       side_by_side="a sign must stand between two cells")
+
+
+def _cell(ch: str) -> str | None:
+    """A digit from 1 up or ``.`` as typed (``0`` is no cell: ``_unknown`` says why)."""
+    return ch if ch == EMPTY or (ch.isdigit() and ch != "0") else None
+
+
+def _unknown(ch: str) -> str:
+    if ch == "0":
+        return "Futoshiki digits start at 1; use . for an empty cell"
+    return (f"unknown symbol {ch!r}; Futoshiki cells are digits or . (empty), with < or > between cells "
+            "and ^ or v below")
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "naked_single": (N_("Naked singles"), N_("A cell whose row and column already hold every other digit takes the one left.")),
@@ -148,7 +169,7 @@ class FutoshikiVariant(HouseGrid):
             res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
             if not (res.solved and res.level == level):
                 continue
-            if len(solutions(geo, givens, 2, sign_clauses(n, less))) != 1:
+            if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
                 raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
             return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                           grade=self.grade_of(res, n), edges=edges)
@@ -248,67 +269,13 @@ class FutoshikiVariant(HouseGrid):
                    file: str) -> Puzzle:
         """Rows of digits and ``.`` with ``<``/``>`` between cells; a line of ``^``/``v`` between two
         rows puts each sign under the cell it joins to the one below."""
-        rows: list[list[str]] = []
-        cols_of: list[list[int]] = []
-        row_lines: list[_Line] = []
-        edges: list[Edge] = []
-        pending: list[tuple[_Line, int]] = []
-        for line in lines:
-            text = line.text
-            if all(ch in DOWN or ch.isspace() for ch in text):
-                if not rows or pending:
-                    raise PuzzleTextError(file, line.number, _first_col(text), "a line of \u2227/\u2228 "
-                                          "signs must stand between two rows of cells")
-                r = len(rows) - 1
-                for k, ch in enumerate(text):
-                    if ch.isspace():
-                        continue
-                    if k not in cols_of[r]:
-                        raise PuzzleTextError(file, line.number, k + 1, "this sign is not under a cell of the "
-                                              "row above; put it directly under the cell it joins")
-                    c = cols_of[r].index(k)
-                    edges.append(Edge((r, c), (r + 1, c), DOWN[ch]))
-                    pending.append((line, k))
-                continue
-            cells, cols = [], []
-            sign_at: tuple[str, int] | None = None
-            for k, ch in enumerate(text):
-                if ch.isspace():
-                    continue
-                if ch == EMPTY or ch.isdigit():
-                    if ch == "0":
-                        raise PuzzleTextError(file, line.number, k + 1, "Futoshiki digits start at 1; "
-                                              "use . for an empty cell")
-                    if sign_at is not None:
-                        edges.append(Edge((len(rows), len(cells) - 1), (len(rows), len(cells)), sign_at[0]))
-                        sign_at = None
-                    cells.append(ch)
-                    cols.append(k)
-                elif ch in ACROSS:
-                    if not cells or sign_at is not None:
-                        raise PuzzleTextError(file, line.number, k + 1, "a sign must stand between two cells")
-                    sign_at = (ACROSS[ch], k)
-                else:
-                    raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}; Futoshiki cells are "
-                                          "digits or . (empty), with < or > between cells and ^ or v below")
-            if sign_at is not None:
-                raise PuzzleTextError(file, line.number, sign_at[1] + 1, "a sign must stand between two cells; "
-                                      "this one has no cell on its right")
-            pending = []
-            rows.append(cells)
-            cols_of.append(cols)
-            row_lines.append(line)
-        if pending:
-            line, k = pending[0]
-            raise PuzzleTextError(file, line.number, k + 1, "signs below the last row join nothing")
-        if not rows:
-            raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
+        grid = read_sign_grid(lines, file, _cell, ACROSS, DOWN, _unknown, TEXT_WORDS)
+        rows, row_lines = grid.rows, grid.row_lines
         n = _square(rows, row_lines, SIZES, self.title, file)
         check_digits(rows, row_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
-        edges.sort(key=lambda e: (e.a, e.b))
-        return Puzzle(self.name, n, rules, tuple("".join(r) for r in rows), blank, edges=tuple(edges))
+        return Puzzle(self.name, n, rules, tuple("".join(r) for r in rows), blank, edges=tuple(grid.edges))
 
     def to_text(self, puzzle: Puzzle) -> str:
         """The puzzle in the text format ``parse_text`` reads (header line included)."""
@@ -339,10 +306,16 @@ class FutoshikiVariant(HouseGrid):
 def draw_sign(pen: Pen, edge: Edge) -> None:
     """A chevron on the shared edge, pointing at the smaller cell, on a white disc."""
     (r1, c1), (r2, c2) = edge.a, edge.b
-    x, y = (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5
-    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
     # The point faces the smaller cell: towards a for '<', towards b for '>'.
     dx, dy = (c2 - c1, r2 - r1) if edge.sign == ">" else (c1 - c2, r1 - r2)
+    pen.stamp(("futoshiki-sign", dx, dy), (c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5,
+              lambda p: _draw_chevron(p, dx, dy))
+
+
+def _draw_chevron(pen: Pen, dx: int, dy: int) -> None:
+    """The sign's white disc and its chevron pointing along (dx, dy), centred on the origin."""
+    x = y = 0.0
+    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
     tip = (x + 0.09 * dx, y + 0.09 * dy)
     for side in (1, -1):
         end = (x - 0.09 * dx + side * 0.11 * dy, y - 0.09 * dy + side * 0.11 * dx)
@@ -370,23 +343,40 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     clues = [(kind, x) for kind, x in clues if kind == "s" or given[x]]
     tier = min(level, Level.HARD)
     trials: list[tuple[int, int]] = []
+    # The easy tier's failures cost less than asking the SAT solver.
+    rival = rival_for(geo, _SIGN_PAIRS[n]) if tier > Level.EASY else None
 
     def state() -> tuple[list[tuple[int, int]], Any]:
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
 
+    # The signs the last full solve of the current clues used (None: not known). Any other
+    # sign goes without a test: the same steps still solve the puzzle without it.
+    used: set[tuple[int, int]] | None = None
     for kind, x in clues:
+        if kind == "s" and not trials:
+            if used is None:
+                givens, extra = state()
+                used = used_signs(geo, givens, tier, extra)
+            if used is not None and x not in used:
+                signs.discard(x)
+                continue
         if kind == "g":
             given[x] = False
         else:
             signs.discard(x)
         givens, extra = state()
+        if kind == "s":
+            extra = replace(extra, used=set())  # a sign that goes: its solve's signs are the new ``used``
         # A removed given only has to come back: the rest then solves as before (a tier's
         # deductions only grow with more placed), so the ladder may stop at it.
         until = x if kind == "g" else -1
-        if settles(geo, givens, trials, until, extra) if trials else solves(geo, givens, tier, until, extra):
+        other = (lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
+        if settles(geo, givens, trials, until, extra, other) if trials else \
+                solves(geo, givens, tier, until, extra, other):
+            used = extra.used if kind == "s" and not trials else None
             continue
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                settles(geo, givens, [*trials, (x, sol[x])], extra=extra):
+                settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other):
             trials.append((x, sol[x]))
             continue
         if kind == "g":
@@ -394,6 +384,11 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.add(x)
     return given, sorted(signs)
+
+
+# Every (smaller, larger) pair of neighbouring cells a sign can join, per size: the rival's switches.
+_SIGN_PAIRS = {n: tuple(sorted(p for a, b in all_edges(n) for x, y in ((a[0] * n + a[1], b[0] * n + b[1]),)
+                               for p in ((x, y), (y, x)))) for n in SIZES}
 
 
 def _edges(less: Sequence[tuple[int, int]], n: int) -> tuple[Edge, ...]:

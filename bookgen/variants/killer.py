@@ -59,7 +59,8 @@ from bookgen.solve.cages import (
     TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, house_pairs, sum_clauses, sum_combinations,
 )
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, level_of, random_filling, solve, start,
+    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, prover_for, random_filling,
+    solve, start,
 )
 from bookgen.variants.binarygrid import _shape_problems
 from bookgen.variants.housegrid import check_digits, digit_rows
@@ -176,14 +177,18 @@ class KillerVariant(SudokuVariant):
                 continue
             cages = _tile(sol, n, level, rng)
             given: list[int] = []
+            # Easy: the state the last judge stalled in; the next judge goes on from it (see ``_judge``).
+            carry: State | None = None
             for _ in range(MOVES):
                 cages.sort()  # the puzzle's own order, so that grading it again agrees
                 given.sort()
                 sums = [sum(sol[i] for i in c) for c in cages]
-                verdict, res = self._judge(base, rules, cages, sums, given, sol, level)
+                verdict, res, stalled = self._judge(base, rules, cages, sums, given, sol, level, carry)
+                carry = stalled if level == Level.EASY else None
                 if verdict == "ok":
                     puzzle = self._puzzle(n, rules, sol, cages, given)
-                    if self.solutions(puzzle, 2) != [puzzle.solution]:
+                    found = prover_for(base).solutions([(i, sol[i]) for i in given], 2, sum_clauses(n, cages, sums))
+                    if found != [list(sol)]:
                         raise AssertionError("ladder-solved Killer Sudoku is not unique: engine bug")
                     return replace(puzzle, grade=self.grade_of(res, n))
                 if verdict == "easy":
@@ -206,24 +211,40 @@ class KillerVariant(SudokuVariant):
             f"in {ATTEMPTS} grids of {MOVES} changes each; try another seed, a lower level or a larger grid")
 
     def _judge(self, base: Geometry, rules: Mapping[str, Any], cages: list[list[int]], sums: list[int],
-               given: list[int], sol: list[int], level: Level):
-        """('ok', result), ('easy', None), or the cells the ladder left open."""
+               given: list[int], sol: list[int], level: Level, carry: State | None = None):
+        """('ok', result, None), ('easy', None, None), or the cells the ladder left open and the
+        state it stalled in.
+
+        With ``carry`` (the state the last version of this puzzle stalled in, before a cage
+        was split or recut or a digit given) the ladder first goes on from there, which only
+        costs the new steps. Every candidate that state struck is wrong for the filled grid,
+        but this puzzle's own ladder may not strike it (the old cages said more: a split
+        cage's digits all differed), so it only says where to change next; a puzzle it
+        finishes is judged afresh, and that verdict is the one kept."""
         geo = cage_geometry(base, cages)
-        extra = extra_for(base, BOXES[base.n], cages, sums)
+        extra = extra_for(base, BOXES[base.n], cages, sums, unions=level >= Level.HARD)
         givens = [(i, sol[i]) for i in given]
+        tier = min(level, Level.HARD)
+        if carry is not None:
+            try:
+                st = _resume(geo, extra, carry, givens)
+                if not solve(st, tier, Run()):
+                    return [i for i in range(base.n * base.n) if not st.placed[i]], None, st
+            except Contradiction:  # pragma: no cover - every step is sound and the state keeps ``sol``
+                pass
         run = Run()
         try:
             st = start(geo, givens, extra)
-            solved = solve(st, min(level, Level.HARD), run)
+            solved = solve(st, tier, run)
             if not solved and level == Level.EXPERT:
                 solved = solve(st, Level.EXPERT, run)  # goes on exactly as a fresh expert run would
         except Contradiction:  # pragma: no cover - the grid itself is a solution
-            return list(range(base.n * base.n)), None
+            return list(range(base.n * base.n)), None, None
         if solved:
             used = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
             res = LadderResult(True, used, run.counts, st.grid(), None)
-            return ("ok", res) if used == level else ("easy", None)
-        return [i for i in range(base.n * base.n) if not st.placed[i]], None
+            return ("ok", res, None) if used == level else ("easy", None, None)
+        return [i for i in range(base.n * base.n) if not st.placed[i]], None, st
 
     def _base(self, n: int, rules: Mapping[str, Any]) -> Geometry:
         return super().geometry_of(Puzzle(self.name, n, rules, (), ()))
@@ -478,6 +499,18 @@ def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
 
 
 # --- generation helpers ------------------------------------------------------------
+
+def _resume(geo: Geometry, extra: Extra, carry: State, givens: Sequence[tuple[int, int]]) -> State:
+    """A state of the puzzle ``geo`` and ``extra`` with ``carry``'s candidates and ``givens``."""
+    st = State(geo, extra)
+    st.cand, st.placed, st.unplaced = carry.cand[:], carry.placed[:], carry.unplaced
+    for i, d in givens:
+        if not st.placed[i]:
+            st.give(i, d)
+    cand = st.cand
+    st.fresh = [i for i in range(len(cand)) if not st.placed[i] and not cand[i] & (cand[i] - 1)]
+    return st
+
 
 def _neighbours(i: int, n: int) -> list[int]:
     r, c = divmod(i, n)

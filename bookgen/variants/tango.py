@@ -81,13 +81,17 @@ class Tango(BinaryGrid):
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
         """A sun (disc with rays) or a moon (crescent); givens solid black."""
         fill = 0.0 if given else ANSWER_GREY
-        cx, cy = c + 0.5, r + 0.5
-        if v:
-            pen.circle(cx, cy, SUN_CORE, fill=fill)
-            for ray in sun_rays(cx, cy):
-                pen.polygon(ray, fill=fill)
-        else:
-            pen.polygon(crescent(cx, cy), fill=fill)
+        pen.stamp(("tango", v, fill), c + 0.5, r + 0.5, lambda p: _draw_symbol(p, v, fill))
+
+
+def _draw_symbol(pen: Pen, v: int, fill: float) -> None:
+    """A sun (1) or a moon (0) centred on the origin."""
+    if v:
+        pen.circle(0.0, 0.0, SUN_CORE, fill=fill)
+        for ray in sun_rays(0.0, 0.0):
+            pen.polygon(ray, fill=fill)
+    else:
+        pen.polygon(crescent(0.0, 0.0), fill=fill)
 
 
 TANGO = Tango()
