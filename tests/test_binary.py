@@ -129,6 +129,34 @@ def test_contradictions_are_detected():
         e.closure(Board.from_rows(_pad(["1.1.1.", "0.0.0.", ".1.1.1"], 6)), Level.HARD)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.data())
+def test_fast_line_answers_agree_with_the_listing_ones(shape, data):
+    """The closure's shortcuts for a line state (the pattern bit sets, the local rules as one
+    function) give what listing the completions and the techniques one by one give."""
+    n, run = shape
+    e = BinaryEngine(n, run, False)
+    known = data.draw(st.integers(0, (1 << n) - 1))
+    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
+    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    cands, a, o = e.line_options(known, value, eq, neq)
+    both = BinaryEngine(n, run, False).line_masks(known, value, eq, neq)  # a fresh memo: computed, not copied
+    if cands:
+        assert both == a << n | o
+    else:
+        assert (both >> n) & ~both  # "no completion": AND beyond OR
+    if run == 2:
+        board = Board(n)
+        board.known[0], board.value[0], board.eq[0], board.neq[0] = known, value, eq, neq
+        try:
+            f1, f0 = e._local(board, 0)
+            want = None if f1 & f0 else f1 << n | f0
+        except Contradiction:
+            want = None
+        assert e._local_answer(known, value, eq, neq) == want
+
+
 # ----- exact counting against brute force --------------------------------------------------
 def _lines(n, max_run):
     """Every balanced line without a run longer than ``max_run``, straight from the rules."""
@@ -268,6 +296,8 @@ def test_generation_hits_level_and_is_unique(variant, size, level):
     p = variant.generate(size, {}, level, random.Random(size * 7 + level))
     assert p.grade.level == level
     assert variant.solutions(p, 2) == [p.solution]
+    # The generator grades knowing the grid (trials of right symbols spared): the same grade as without.
+    assert variant.grade(p) == p.grade
 
 
 def test_max_run_three():

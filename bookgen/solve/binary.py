@@ -112,8 +112,10 @@ class Board:
         self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
-        """An independent copy (search without undo)."""
-        return Board(self.n, self.known[:], self.value[:], self.eq[:], self.neq[:], self.memos)
+        """An independent copy (search without undo). The sign masks are shared until
+        ``add_edge`` / ``remove_edge`` change them (they copy first): searches copy boards
+        all the time, signs rarely change."""
+        return Board(self.n, self.known[:], self.value[:], self.eq, self.neq, self.memos)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
@@ -132,6 +134,7 @@ class Board:
         """Put a sign on the line that holds both cells."""
         line, bit = self._edge_bit(edge)
         self.memos = {}
+        self.eq, self.neq = self.eq[:], self.neq[:]
         if edge.sign == "=":
             self.eq[line] |= 1 << bit
         else:
@@ -141,6 +144,7 @@ class Board:
         """Take a sign away again."""
         line, bit = self._edge_bit(edge)
         self.memos = {}
+        self.eq, self.neq = self.eq[:], self.neq[:]
         self.eq[line] &= ~(1 << bit)
         self.neq[line] &= ~(1 << bit)
 
@@ -181,13 +185,14 @@ class Board:
 
     def rows(self) -> tuple[str, ...]:
         """Row strings with ``.`` for empty cells."""
-        out = []
-        for r in range(self.n):
-            out.append("".join(
-                EMPTY if not (self.known[r] >> c) & 1 else str((self.value[r] >> c) & 1)
-                for c in range(self.n)
-            ))
-        return tuple(out)
+        n = self.n
+        return tuple(_row_text(n, k, v) for k, v in zip(self.known[:n], self.value[:n]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _row_text(n: int, known: int, value: int) -> str:
+    """One row's string (``Board.rows``), built once per row state."""
+    return "".join(EMPTY if not (known >> c) & 1 else str((value >> c) & 1) for c in range(n))
 
 
 def line_cell(n: int, line: int, j: int) -> Cell:
@@ -268,11 +273,13 @@ class BinaryEngine:
         self._code = "H" if n <= 16 else "Q"  # array type code wide enough for a line
         self._cands: dict[int, bytes] = {}  # line_options: completions per packed line state
         self._masks: dict[int, int] = {}  # and their AND << n | OR
+        self._parts: dict[int, int] = {}  # line_masks: pattern sets per cell state and per sign layout
         self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
         # Memos hold only ints (keys and packed answers): the garbage collector
         # never walks such dicts, however large they grow.
         self._found: dict[str, dict[int, int]] = {}
         self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
+        self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -324,7 +331,94 @@ class BinaryEngine:
         both = self._masks[key]
         return memoryview(packed).cast(self._code), both >> n, both & self.full
 
+    def _pattern_sets(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+        """The line patterns as bit sets over their indices, built once per engine.
+
+        Per cell j, (patterns with a 0 there, patterns with a 1 there); per
+        sign position j, (patterns whose cells j and j+1 differ, those where
+        they are the same); and the set of all patterns.
+        """
+        sets = self.__dict__.get("_sets")
+        if sets is None:
+            pats = line_patterns(self.n, self.max_run)
+            cell = [(sum(1 << i for i, p in enumerate(pats) if not (p >> j) & 1),
+                     sum(1 << i for i, p in enumerate(pats) if (p >> j) & 1)) for j in range(self.n)]
+            sign = [(sum(1 << i for i, p in enumerate(pats) if ((p ^ p >> 1) >> j) & 1),
+                     sum(1 << i for i, p in enumerate(pats) if not ((p ^ p >> 1) >> j) & 1))
+                    for j in range(self.n - 1)]
+            sets = self._sets = (cell, sign, (1 << len(pats)) - 1)
+        return sets
+
+    def line_masks(self, known: int, value: int, eq: int = 0, neq: int = 0) -> int:
+        """``AND << n | OR`` of a line's completions (``line_options``' masks), without listing them.
+
+        No completion gives AND = all ones and OR = 0 (never so otherwise).
+        The patterns are bit sets over their indices, so the completions of a
+        line state are a few ANDs of precomputed sets, one per known cell and
+        sign, and what they agree on is one test per empty cell.
+        """
+        n = self.n
+        key = known | value << n | eq << 2 * n | neq << 3 * n
+        both = self._masks.get(key)
+        if both is not None:
+            return both
+        cell, sign, alive = self._pattern_sets()
+        # The patterns that fit the known cells, and those that keep the
+        # signs, are remembered apart: cell states recur across puzzles, a
+        # line's signs across the tests of one carve.
+        parts = self._parts
+        if len(parts) > 400_000:
+            parts.clear()
+        fit = parts.get(known << n | value)
+        if fit is None:
+            fit, m = alive, known
+            while m:
+                low = m & -m
+                m ^= low
+                j = low.bit_length() - 1
+                fit &= cell[j][(value >> j) & 1]
+            parts[known << n | value] = fit
+        if eq | neq:
+            skey = -1 - (eq << n | neq)  # negative: apart from the cell states' keys
+            keep = parts.get(skey)
+            if keep is None:
+                keep = alive
+                for mask, same in ((eq, 1), (neq, 0)):
+                    while mask:
+                        low = mask & -mask
+                        mask ^= low
+                        keep &= sign[low.bit_length() - 1][same]
+                parts[skey] = keep
+            fit &= keep
+        if fit:
+            a = o = value & known
+            m = self.full & ~known
+            while m:
+                low = m & -m
+                m ^= low
+                zeros, ones = cell[low.bit_length() - 1]
+                if not fit & zeros:
+                    a |= low
+                if fit & ones:
+                    o |= low
+        else:
+            a, o = self.full, 0
+        if len(self._masks) > 400_000:
+            self._cands.clear()
+            self._masks.clear()
+        both = self._masks[key] = a << n | o
+        return both
+
     def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
+        if not exclude:
+            n = self.n
+            known = board.known[line]
+            both = self.line_masks(known, board.value[line], board.eq[line], board.neq[line])
+            a, o = both >> n, both & self.full
+            if a & ~o:
+                raise Contradiction(f"{line_name(self.n, line)} has no valid completion")
+            unknown = self.full & ~known
+            return a & unknown, ~o & unknown
         cands, a, o = self.completions(board, line)
         if exclude:
             cands = [p for p in cands if p not in exclude]
@@ -403,6 +497,44 @@ class BinaryEngine:
         f0 |= (eq & high & ~above) | (neq & high & above)
         return f1, f0
 
+    def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.
+
+        None where a rule is broken: the caller then asks ``deduce``, which
+        raises the contradiction with its own words. One function of bit
+        operations for the closure's memo misses, which at the easy tier are
+        mostly lines whose signs no earlier puzzle had.
+        """
+        n, half = self.n, self.half
+        ones, zeros = v, k & ~v
+        unknown = self.full & ~k
+        if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
+            return None
+        o2, z2 = ones & ones >> 1, zeros & zeros >> 1
+        f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
+        f0 = (o2 << 2 | o2 >> 1 | (ones & ones >> 2) << 1) & unknown
+        c1, c0 = ones.bit_count(), zeros.bit_count()
+        if c1 > half or c0 > half:
+            return None
+        if unknown:
+            if c1 == half:
+                f0 |= unknown
+            elif c0 == half:
+                f1 |= unknown
+        if eq | neq:
+            differ = v ^ v >> 1
+            both = k & k >> 1
+            if eq & both & differ or neq & both & ~differ:
+                return None
+            low = k & ~(k >> 1)
+            high = ~k & k >> 1
+            above = v >> 1
+            f1 |= ((eq & low & v) | (neq & low & ~v)) << 1 | (eq & high & above) | (neq & high & ~above)
+            f0 |= ((eq & low & ~v) | (neq & low & v)) << 1 | (eq & high & ~above) | (neq & high & above)
+        if f1 & f0:
+            return None
+        return f1 << n | f0
+
     def _local(self, board: Board, line: int) -> tuple[int, int]:
         p1, p0, s1, s0 = self._runs(board, line)
         b1, b0 = self._balance(board, line)
@@ -475,27 +607,24 @@ class BinaryEngine:
         n = self.n
         lines = 2 * n
         if start is None:
-            dirty = list(range(lines - 1, -1, -1))
             flagged = [True] * lines
-            if target is not None:
-                # The target's own lines first: when they alone force it, the
-                # answer comes after two lines instead of a sweep. The verdict
-                # is the same in any order (the techniques are monotone).
-                for line in (n + target[1], target[0]):
-                    dirty.remove(line)
-                    dirty.append(line)
+            # The target's own lines first: when they alone force it, the
+            # answer comes after two lines instead of a sweep. The verdict
+            # is the same in any order (the techniques are monotone).
+            dirty = self._sweep(target)[:]
         else:
             dirty = list(start)
             flagged = [False] * lines
             for line in dirty:
                 flagged[line] = True
-        tier = min(level, Level.HARD)
+        tier = Level.HARD if level > Level.HARD else level
         while True:
             if self._propagate(board, tier, dirty, flagged, target):
                 return True
             if board.empty_count() == 0:
-                for line in range(lines):
-                    self._check_distinct(board, line)
+                if self.unique_lines:
+                    for line in range(lines):
+                        self._check_distinct(board, line)
                 return True
             if level < Level.EXPERT:
                 return False
@@ -510,6 +639,20 @@ class BinaryEngine:
                 flagged[other] = True
                 dirty.append(other)
 
+    def _sweep(self, target: Cell | None) -> list[int]:
+        """A full closure's queue (popped from the end): the target's row and column, then every line."""
+        sweeps = self.__dict__.setdefault("_sweeps", {})
+        out = sweeps.get(target)
+        if out is None:
+            n = self.n
+            out = list(range(2 * n - 1, -1, -1))
+            if target is not None:
+                for line in (n + target[1], target[0]):
+                    out.remove(line)
+                    out.append(line)
+            out = sweeps[target] = out
+        return out
+
     def _propagate(self, board: Board, tier: Level, dirty: list[int], flagged: list[bool],
                    target: Cell | None) -> bool:
         """Run ``deduce`` on dirty lines until none is left; True as soon as ``target`` is filled.
@@ -522,46 +665,55 @@ class BinaryEngine:
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         itier = int(tier)
         # One memo per (tier, signs of the line): the key is then one small int.
-        tables = self._tables
-        memos = board.memos.get((self, itier))
+        memo_key = self._memo_keys[itier]
+        memos = board.memos.get(memo_key)
         if memos is None:
+            tables = self._tables
             if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
                 tables.clear()
-            memos = board.memos[(self, itier)] = [tables.get((itier, eq[i], neq[i])) for i in range(2 * n)]
+            memos = board.memos[memo_key] = [tables.setdefault((itier, eq[i], neq[i]), {}) for i in range(2 * n)]
         unique = self.unique_lines
         distinct = unique and itier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full]) \
-            if unique else ([], [])
-        requeue: list[int] = []
+        if unique:
+            finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
+            requeue: list[int] = []
         # At the hard tier a line's answer is everything its completions agree
         # on (distinct lines included: lines finishing later queue it again):
         # after it is written, the line itself has nothing more to say.
         complete = itier == HARD
+        quick_local = itier < HARD and self.max_run == 2  # below hard, most lines take the local rules
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
             t_line, t_bit = 0, 0
+        pop, push = dirty.pop, dirty.append
         while dirty:
-            line = dirty.pop()
+            line = pop()
             flagged[line] = False
             k = known[line]
             v = value[line]
             memo = memos[line]
-            if memo is None:
-                memo = memos[line] = tables.setdefault((itier, eq[line], neq[line]), {})
-            if k == full:  # a finished line: check it breaks no rule
-                key = -1 - v
-                if key not in memo:
+            key = k << n | v
+            hit = memo.get(key)
+            if not unique:
+                # The common case, kept short: a known answer with no news.
+                if hit == 0:
+                    continue
+                if k == full:  # a finished line, first seen: check it breaks no rule
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
-                elif self.unique_lines:
+                    continue
+            elif k == full:  # a finished line: check it breaks no rule, and copies no other
+                if hit is None:
+                    self.deduce(board, line, tier)  # raises on a broken rule
+                    memo[key] = 0
+                else:
                     lo = 0 if line < n else n
                     for i in range(lo, lo + n):
                         if value[i] == v and known[i] == full and i != line:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
-            key = k << n | v
             copied = None
             if distinct and finished[line >= n]:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
@@ -569,56 +721,129 @@ class BinaryEngine:
                     copied = self._copied
                     key = (itier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
-            if copied is None:
-                hit = memo.get(key)
             if hit is None:
-                ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
-                hit = ones << n | zeros
+                if quick_local and (not itier or n - k.bit_count() > SHORT_LINE):
+                    hit = self._local_answer(k, v, eq[line], neq[line])
+                elif complete and copied is None:
+                    # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
+                    both = self.line_masks(k, v, eq[line], neq[line])
+                    a, o = both >> n, both & full
+                    if not a & ~o:  # else no completion: ``deduce`` raises it below
+                        hit = (a & ~k) << n | (~o & full & ~k)
+                if hit is None:
+                    ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+                    hit = ones << n | zeros
                 store = memo if copied is None else copied
                 if len(store) > 200_000:
                     store.clear()
                 store[key] = hit
-            ones, zeros = hit >> n, hit & full
-            if not (ones | zeros):
+            if not hit:
                 continue
+            ones, zeros = hit >> n, hit & full
+            known[line] = k | ones | zeros
+            value[line] = v | ones
             # Bit j of a row is column j (line n + j); bit j of a column is row j.
-            # The lines are queued row first, as assigning cell by cell would.
+            # The lines are queued as assigning cell by cell would: a row
+            # before the columns of its cells, a column after its first cell's row.
             row = line < n
             base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
-            for mask, sym in ((ones, 1), (zeros, 0)):
+            queue_line = not complete and not flagged[line]
+            if queue_line and row:
+                flagged[line] = True
+                push(line)
+                queue_line = False
+            for mask, vbit in ((ones, bit), (zeros, 0)):
                 while mask:
                     low = mask & -mask
                     mask ^= low
                     cross = base + low.bit_length() - 1
-                    known[line] |= low
                     known[cross] |= bit
+                    if vbit:
+                        value[cross] |= bit
                     if unique and known[cross] == full:
                         finished[side].append(cross)
                         requeue.append(cross)
-                    if sym:
-                        value[line] |= low
-                        value[cross] |= bit
-                    first, second = (line, cross) if row else (cross, line)
-                    if not flagged[first] and not (complete and first == line):
-                        flagged[first] = True
-                        dirty.append(first)
-                    if not flagged[second] and not (complete and second == line):
-                        flagged[second] = True
-                        dirty.append(second)
-            if unique and known[line] == full:
-                finished[line >= n].append(line)
-                requeue.append(line)
-            # A finished line can rule out completions of its parallel lines
-            # (distinct): they get another look, whichever line finished it.
-            for done in requeue:
-                for other in (range(n) if done < n else range(n, 2 * n)):
-                    if not flagged[other]:
-                        flagged[other] = True
-                        dirty.append(other)
-            requeue.clear()
+                    if not flagged[cross]:
+                        flagged[cross] = True
+                        push(cross)
+                    if queue_line:
+                        flagged[line] = True
+                        push(line)
+                        queue_line = False
+            if unique:
+                if known[line] == full:
+                    finished[line >= n].append(line)
+                    requeue.append(line)
+                # A finished line can rule out completions of its parallel lines
+                # (distinct): they get another look, whichever line finished it.
+                # Only a line the finished one still agrees with on its known
+                # cells can have it as a copy to rule out (or be one): the
+                # others would give the same answer as before.
+                if requeue:
+                    for done in requeue:
+                        done_v = value[done]
+                        for other in (range(n) if done < n else range(n, 2 * n)):
+                            if not flagged[other] and not (value[other] ^ done_v) & known[other]:
+                                flagged[other] = True
+                                push(other)
+                    requeue.clear()
             if t_bit and known[t_line] & t_bit:
                 return True
         return False
+
+    def forced_by_own_lines(self, board: Board, cell: Cell, level: Level) -> bool:
+        """Whether ``cell``'s row or column alone brings it back once it is emptied.
+
+        ``closure(board, level, target=cell)`` looks at the cell's row first
+        and then its column, and returns True as soon as either fills it: a
+        True here is that verdict, reached without copying the board (the
+        line's answer comes from the closure's memo, or is worked out and
+        stored there as the closure would). False means "not known": ask the
+        closure. Lines whose answer depends on other lines (distinct lines)
+        are only looked up, never worked out here.
+        """
+        r, c = cell
+        n = self.n
+        tables = self._tables
+        itier = HARD if level > HARD else int(level)
+        compute = not (self.unique_lines and itier == HARD)
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        memos = board.memos.get(self._memo_keys[itier])  # the closure's tables of this board's lines
+        for line, bit in ((r, 1 << c), (n + c, 1 << r)):
+            memo = memos[line] if memos is not None else tables.get((itier, eq[line], neq[line]))
+            k, v = known[line] & ~bit, value[line] & ~bit
+            hit = memo.get(k << n | v) if memo is not None else None
+            if hit is None and compute:
+                hit = self._line_answer(itier, k, v, eq[line], neq[line])
+                if hit is not None:
+                    if memo is None:
+                        memo = tables.setdefault((itier, eq[line], neq[line]), {})
+                    memo[k << n | v] = hit
+            if hit and (hit >> n | hit) & bit:
+                return True
+        return False
+
+    def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
+
+        None where a rule is broken (``deduce`` would raise). Without the
+        distinct-lines rule, which looks at other lines.
+        """
+        n, full = self.n, self.full
+        unknown = full & ~k
+        if itier >= HARD or (itier == 1 and unknown.bit_count() <= SHORT_LINE):
+            both = self.line_masks(k, v, eq, neq)
+            a, o = both >> n, both & full
+            return None if a & ~o else (a & unknown) << n | (~o & unknown)
+        if self.max_run == 2:
+            return self._local_answer(k, v, eq, neq)
+        board = Board(n)
+        board.known[0], board.value[0], board.eq[0], board.neq[0] = k, v, eq, neq
+        try:
+            ones, zeros = self._local(board, 0)
+        except Contradiction:
+            return None
+        return None if ones & zeros else ones << n | zeros
 
     def settles_ends(self, board: Board, level: Level, edge: Edge) -> bool:
         """Whether ``board`` (a solvable one with ``edge`` taken away) is still solved at ``level``.
@@ -627,34 +852,60 @@ class BinaryEngine:
         both cells of the sign are filled, the sign can tell no technique
         anything more, so the closure without it is a closure with it, which
         fills the board. ``board`` is changed (as by ``closure``).
-        """
-        return self.closure(board, level, target=edge.a) and \
-            (board.get(*edge.b) >= 0 or self.closure(board, level, target=edge.b))
 
-    def trials_solve(self, board: Board, cells: Sequence[Cell]) -> bool:
+        When the memo already knows that each end still empty is forced by
+        its own row or column, the answer is True without a closure: the
+        first closure then fills (or, its target already known, reaches news
+        at) that end, and the second finds the other one forced on a board
+        that knows more (every technique keeps forcing a cell as the
+        knowledge around it grows).
+        """
+        a_known, b_known = board.get(*edge.a) >= 0, board.get(*edge.b) >= 0
+        if not (a_known and b_known) and \
+                (a_known or self.forced_by_own_lines(board, edge.a, level)) and \
+                (b_known or self.forced_by_own_lines(board, edge.b, level)):
+            return True
+        # ``closure(target=a)``, then on to ``b`` with the same queue: the
+        # lines the first one left unvisited are exactly what a second
+        # closure would have to redo (the fixpoint is the same either way).
+        tier = Level.HARD if level > Level.HARD else level
+        dirty, flagged = self._sweep(edge.a)[:], [True] * (2 * self.n)
+        if not self._propagate(board, tier, dirty, flagged, edge.a) and board.empty_count():
+            return False
+        return board.get(*edge.b) >= 0 or self._propagate(board, tier, dirty, flagged, edge.b) \
+            or not board.empty_count()
+
+    def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
 
         A cheap, sufficient test that a board is expert-solvable (the full
         test tries every empty cell): the generator uses it to let a sign go.
+        ``solution``, when the caller knows the board's (the generator does),
+        spares the trial of each cell's right symbol, which never fails.
         """
         state = board.copy()
+        start = None
         try:
-            while not self.closure(state, Level.HARD):
-                hit = self._trial(state, cells=cells)
+            while not self.closure(state, Level.HARD, start=start):
+                hit = self._trial(state, cells=cells, solution=solution)
                 if hit is None:
                     return False
                 (r, c), v = hit
                 state.assign(r, c, v)
+                start = (r, self.n + c)  # the rest was closed: only this cell's lines have news
             return True
         except Contradiction:
             return False
 
     def _trial(self, board: Board, first: Cell | None = None,
-               cells: Sequence[Cell] | None = None) -> tuple[Cell, int] | None:
+               cells: Sequence[Cell] | None = None, solution: Board | None = None) -> tuple[Cell, int] | None:
         """The first empty cell (row-major, or of ``cells``) one of whose symbols fails by the hard tier.
 
         ``first`` is tried before the others: when the closure only asks
         whether one cell can be reached, trying it first often answers at once.
+        With the board's ``solution`` known, only each cell's wrong symbol is
+        tried: the right one agrees with a full solution, so no sound
+        technique can fail on it (the same answer, half the closures).
         """
         n = self.n
         if cells is None:
@@ -665,7 +916,7 @@ class BinaryEngine:
             order.remove(first)
             order.insert(0, first)
         for r, c in order:
-            for v in (0, 1):
+            for v in ((1 - solution.get(r, c),) if solution is not None else (0, 1)):
                 trial = board.copy()
                 trial.assign(r, c, v)
                 try:
@@ -684,32 +935,53 @@ class BinaryEngine:
         if technique not in LINE_TECHNIQUES:
             return None
         n, full = self.n, self.full
-        known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memo = self._found.setdefault(technique, {})
-        for line in range(2 * n):
-            k = known[line]
-            if k == full or (clean >> line) & 1:
+        todo = ~clean & ((1 << 2 * n) - 1)  # the lines not known to give nothing, lowest first
+        if technique != "distinct":
+            line, hit = self._first_news(board, technique, self._found.setdefault(technique, {}), todo)
+            if not hit:
+                return None
+            ones, zeros = hit >> n, hit & full
+            why = self._why(board, technique, line, ones, zeros) if explain else ""
+            return LineFind(technique, line, ones, zeros, why)
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            line = low.bit_length() - 1
+            if board.known[line] == full:
                 continue
-            if technique == "distinct":
-                done = self._complete_lines(board, line)
-                if not done:
-                    continue
-                ones, zeros = self._enumerate(board, line, done)
-            else:
-                # Everything but ``distinct`` looks at the line alone: memoise per line state.
-                key = k | value[line] << n | eq[line] << 2 * n | neq[line] << 3 * n
-                hit = memo.get(key)
-                if hit is None:
-                    ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
-                    hit = ones << n | zeros
-                    if len(memo) > 400_000:
-                        memo.clear()
-                    memo[key] = hit
-                ones, zeros = hit >> n, hit & full
+            done = self._complete_lines(board, line)
+            if not done:
+                continue
+            ones, zeros = self._enumerate(board, line, done)
             if ones | zeros:
                 why = self._why(board, technique, line, ones, zeros) if explain else ""
                 return LineFind(technique, line, ones, zeros, why)
         return None
+
+    def _first_news(self, board: Board, technique: str, memo: dict, todo: int) -> tuple[int, int]:
+        """(line, ``ones << n | zeros``) of the first line of ``todo`` on which a single-line
+        technique fixes cells, or (-1, 0). Its answers are memoised per line state."""
+        n, full = self.n, self.full
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        n2, n3 = 2 * n, 3 * n
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            line = low.bit_length() - 1
+            k = known[line]
+            if k == full:
+                continue
+            key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
+            hit = memo.get(key)
+            if hit is None:
+                ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
+                hit = ones << n | zeros
+                if len(memo) > 400_000:
+                    memo.clear()
+                memo[key] = hit
+            if hit:
+                return line, hit
+        return -1, 0
 
     def _line_finds(self, board: Board, line: int, technique: str) -> tuple[int, int]:
         """(ones, zeros) one single-line technique fixes on ``line``."""
@@ -918,64 +1190,113 @@ class BinaryEngine:
         return ""
 
     def ladder(self, board: Board, techniques: Sequence[str],
-               explain: bool = True) -> tuple[list[Step], bool]:
+               explain: bool = True, solution: Board | None = None) -> tuple[list[Step], bool]:
         """Solve like a person: always the easiest technique that makes progress.
 
         Returns the steps and whether the board got filled. ``board`` is
-        filled in place. The steps' reasons are only written when
+        filled in place. The steps' cells and reasons are only written when
         ``explain`` (grading needs just the techniques). Raises
-        ``Contradiction`` for a broken position.
+        ``Contradiction`` for a broken position. ``solution``, a full grid
+        the givens and signs agree with (the generator's), only spares trials
+        of right symbols, which never fail: the steps are the same.
         """
-        order = sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t)))
+        order = _ladder_order(tuple(techniques))
         steps: list[Step] = []
         n = self.n
-        for line in range(2 * n):
-            self.deduce(board, line, Level.EASY)  # surface contradictions in the givens
+        self._check_lines(board)  # surface contradictions in the givens
         # Per technique, the lines it was seen to fix nothing on since they last
         # changed (``distinct`` also looks at other lines: never cached). A step
         # changes a few lines only, so the scans after it skip the rest.
-        clean = dict.fromkeys(order, 0)
+        clean = [0] * len(order)
         every = (1 << 2 * n) - 1
-        while board.empty_count():
-            for technique in order:
-                if technique == "trial":
-                    hit = self._trial(board)
+        full = self.full
+        known = board.known
+        found_memo = self._found
+        plain = [t in LINE_TECHNIQUES and t != "distinct" for t in order]  # memoised per line state
+        memos = [found_memo.setdefault(t, {}) if p else None for t, p in zip(order, plain)]
+        # Grading reads only the techniques: one shared (immutable) step each.
+        bare = {t: Step(t, (), "") for t in order}
+        empty = n * n - sum(map(int.bit_count, known[:n]))
+        while empty:
+            for i, technique in enumerate(order):
+                if plain[i]:
+                    pass
+                elif technique == "trial":
+                    hit = self._trial(board, solution=solution)
                     if hit is None:
                         continue
                     (r, c), v = hit
                     why = self._trial_why(board, (r, c), v) if explain else ""
                     board.assign(r, c, v)
+                    empty -= 1
                     steps.append(Step("trial", (((r, c), str(v)),), why))
                     changed = 1 << r | 1 << (n + c)
-                    for t in clean:
-                        clean[t] &= ~changed
+                    clean = [m & ~changed for m in clean]
                     break
-                cached = technique != "distinct"
-                found = self._find(board, technique, explain, clean[technique] if cached else 0)
-                if found is None:
-                    if cached:
-                        clean[technique] = every
-                    continue
-                if cached:
-                    clean[technique] |= (1 << found.line) - 1
-                cells = []
-                for v, mask in ((1, found.ones), (0, found.zeros)):
-                    for j in _bits(mask):
-                        cells.append((line_cell(n, found.line, j), str(v)))
-                cells.sort()
-                changed = 0
-                for (r, c), v in cells:
-                    board.assign(r, c, int(v))
-                    changed |= 1 << r | 1 << (n + c)
-                for t in clean:
-                    clean[t] &= ~changed
-                steps.append(Step(technique, tuple(cells), found.why))
+                if not plain[i]:
+                    found = self._find(board, technique, explain, 0)
+                    if found is None:
+                        continue
+                    line, ones, zeros, why = found.line, found.ones, found.zeros, found.why
+                else:
+                    line, hit = self._first_news(board, technique, memos[i], ~clean[i] & every)
+                    if not hit:
+                        clean[i] = every
+                        continue
+                    clean[i] |= (1 << line) - 1
+                    ones, zeros = hit >> n, hit & full
+                    why = self._why(board, technique, line, ones, zeros) if explain else ""
+                changed = 1 << line
+                if explain:
+                    cells = []
+                    for v, mask in ((1, ones), (0, zeros)):
+                        sym = str(v)
+                        while mask:
+                            low = mask & -mask
+                            mask ^= low
+                            cells.append((line_cell(n, line, low.bit_length() - 1), sym))
+                    cells.sort()
+                    for (r, c), v in cells:
+                        board.assign(r, c, int(v))
+                        changed |= 1 << r | 1 << (n + c)
+                    cells = tuple(cells)
+                else:
+                    # Grading counts techniques only: the cells go in unlisted.
+                    for v, mask in ((1, ones), (0, zeros)):
+                        for j in _bits(mask):
+                            r, c = line_cell(n, line, j)
+                            board.assign(r, c, v)
+                            changed |= 1 << r | 1 << (n + c)
+                    cells = ()
+                empty -= (ones | zeros).bit_count()
+                clean = [m & ~changed for m in clean]
+                steps.append(Step(technique, cells, why) if explain else bare[technique])
                 break
             else:
                 return steps, False
-        for line in range(2 * n):
-            self.deduce(board, line, Level.EASY)  # full lines: checks every rule
+        self._check_lines(board)  # full lines: checks every rule
         return steps, True
+
+    def _check_lines(self, board: Board) -> None:
+        """Raise ``Contradiction`` where ``deduce(board, line, EASY)`` would, for every line.
+
+        A line state the closure's memo holds (at any tier) passed ``deduce``
+        before (a contradiction is never stored): no technique found a rule
+        broken on it, so the easy tier raises nothing either. Whether a
+        finished line copies another depends on the other lines: always checked.
+        """
+        n, full, tables = self.n, self.full, self._tables
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        for line in range(2 * n):
+            key = known[line] << n | value[line]
+            for tier in (0, 1, HARD):
+                memo = tables.get((tier, eq[line], neq[line]))
+                if memo is not None and key in memo:
+                    if self.unique_lines and known[line] == full:
+                        self._check_distinct(board, line)
+                    break
+            else:
+                self.deduce(board, line, Level.EASY)
 
     # ----- exact counting ------------------------------------------------------
     def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
@@ -983,9 +1304,14 @@ class BinaryEngine:
 
         The generator's proof for every puzzle it returns. One incremental
         solver per engine holds the rules; givens and signs are assumptions,
-        so a call costs two solves instead of building the whole formula. The
-        answer is exact, whatever the solver learned from earlier calls.
+        so a call costs one solve instead of building the whole formula: that
+        ``solution`` keeps every rule, given and sign is checked directly, and
+        the solver proves that nothing else does. The answer is exact,
+        whatever the solver learned from earlier calls.
         """
+        edges = list(edges)
+        if not self._is_solution(rows, edges, solution):
+            return False
         if self._sat is None or self._sat_calls >= SAT_RENEW:
             self._new_sat()
         self._sat_calls += 1
@@ -994,12 +1320,6 @@ class BinaryEngine:
                   for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != EMPTY]
         for edge in edges:
             assume.append(self._edge_selector(edge))
-        if not solver.solve(assumptions=assume):
-            return False
-        model = solver.get_model()
-        found = tuple("".join("1" if model[_var(n, r, c) - 1] > 0 else "0" for c in range(n)) for r in range(n))
-        if found != tuple(solution):
-            return False
         self._sat_top += 1
         act = self._sat_top
         solver.add_clause([-act] + [-_var(n, r, c) if ch == "1" else _var(n, r, c)
@@ -1007,6 +1327,33 @@ class BinaryEngine:
         other = solver.solve(assumptions=assume + [act])
         solver.add_clause([-act])  # retire this call's blocking clause
         return not other
+
+    def _is_solution(self, rows: Sequence[str], edges: Sequence[Edge], solution: Sequence[str]) -> bool:
+        """Whether ``solution`` is a full grid that keeps every rule, agrees with the givens and keeps the signs."""
+        n = self.n
+        if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution):
+            return False
+        valid = self._valid_lines()
+        cols = ["".join(line[c] for line in solution) for c in range(n)]
+        for lines in (solution, cols):
+            if not all(int(line[::-1], 2) in valid for line in lines):
+                return False
+            if self.unique_lines and len(set(lines)) != n:
+                return False
+        for given, line in zip(rows, solution):
+            if any(g != EMPTY and g != ch for g, ch in zip(given, line)):
+                return False
+        for edge in edges:
+            same = solution[edge.a[0]][edge.a[1]] == solution[edge.b[0]][edge.b[1]]
+            if same != (edge.sign == "="):
+                return False
+        return True
+
+    def _valid_lines(self) -> frozenset[int]:
+        valid = self.__dict__.get("_valid")
+        if valid is None:
+            valid = self._valid = frozenset(line_patterns(self.n, self.max_run))
+        return valid
 
     def _new_sat(self) -> None:
         if self._sat is not None:
@@ -1053,6 +1400,12 @@ class BinaryEngine:
             out.append(tuple("".join("1" if _var(n, r, c) in model else "0" for c in range(n))
                              for r in range(n)))
         return out
+
+
+@lru_cache(maxsize=None)
+def _ladder_order(techniques: tuple[str, ...]) -> tuple[str, ...]:
+    """Techniques easiest first, ties in ``TECHNIQUE_LEVEL``'s order."""
+    return tuple(sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t))))
 
 
 def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:

@@ -47,8 +47,15 @@ def engine_for(n: int, max_run: int, unique_lines: bool, names: tuple[str, str])
     return BinaryEngine(n, max_run, unique_lines, names)
 
 
-def all_edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Every pair of orthogonal neighbours, row-major, right neighbour first."""
+@lru_cache(maxsize=None)
+def _ladder_names(cls: type, unique: bool) -> tuple[str, ...]:
+    """A variant's ladder under one rule set: asked for every graded puzzle, built once."""
+    return cls()._ladder_names(unique)
+
+
+@lru_cache(maxsize=None)
+def all_edges(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """Every pair of orthogonal neighbours, row-major, right neighbour first (built once per size)."""
     out = []
     for r in range(n):
         for c in range(n):
@@ -56,7 +63,7 @@ def all_edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
                 out.append(((r, c), (r, c + 1)))
             if r + 1 < n:
                 out.append(((r, c), (r + 1, c)))
-    return out
+    return tuple(out)
 
 
 class BinaryGrid:
@@ -86,12 +93,15 @@ class BinaryGrid:
 
     def ladder_techniques(self, rules: Mapping[str, Any]) -> list[str]:
         """Technique names the grader may use under these rules."""
+        return list(_ladder_names(type(self), bool(rules.get("unique_lines"))))
+
+    def _ladder_names(self, unique: bool) -> tuple[str, ...]:
         names = [t.name for t in self.techniques]
-        if not rules.get("unique_lines"):
+        if not unique:
             names = [t for t in names if t != "distinct"]
         if not self.uses_signs:
             names = [t for t in names if t != "sign"]
-        return names
+        return tuple(names)
 
     def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
         """The printed rules for these options (subclasses adjust run length and distinct lines)."""
@@ -160,7 +170,7 @@ class BinaryGrid:
             if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
-            grade = self.grade(puzzle)
+            grade = self._grade(puzzle, solution)
             if grade.solved and grade.level == level:
                 if not engine.proves_unique(puzzle.givens, edges, puzzle.solution):  # independent of the ladder
                     raise AssertionError("ladder-solved puzzle is not unique: engine bug")
@@ -189,6 +199,9 @@ class BinaryGrid:
         removed = 0  # givens that only a trial brings back (expert)
         trial_cells: list[tuple[int, int]] = []  # those cells, when signs are pruned later
         for cell in cells:
+            if engine.forced_by_own_lines(board, cell, first):
+                board.clear(*cell)  # the closure's verdict, without copying the board for it
+                continue
             trial = board.copy()
             trial.clear(*cell)
             if engine.closure(trial, first, target=cell):
@@ -207,27 +220,28 @@ class BinaryGrid:
         if edges:
             rng.shuffle(edges)
             kept: list[Edge] = []
-            current = Board.from_rows(board.rows(), edges)  # the givens, kept signs and those still to try
+            current = board.copy()  # the givens, kept signs and those still to try
             for edge in edges:
                 trial = current.copy()
                 trial.remove_edge(edge)
                 # After trial-only removals, a sign may go if trials on those
                 # same cells still settle the board.
-                if not (engine.trials_solve(trial, trial_cells) if trial_cells
+                if not (engine.trials_solve(trial, trial_cells, solution) if trial_cells
                         else engine.settles_ends(trial, first, edge)):
                     kept.append(edge)
                 else:
                     current.remove_edge(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
-            board = Board.from_rows(board.rows(), edges)
+            board = current
             if level == Level.EXPERT and not removed:
                 # No given could go: let a sign go instead when one trial on
                 # either of its cells settles the rest.
                 for edge in rng.sample(edges, len(edges)):
-                    rest = [e for e in edges if e != edge]
-                    if engine.trials_solve(Board.from_rows(board.rows(), rest), (edge.a, edge.b)):
-                        edges = rest
-                        board = Board.from_rows(board.rows(), edges)
+                    trial = board.copy()
+                    trial.remove_edge(edge)
+                    if engine.trials_solve(trial, (edge.a, edge.b), solution):
+                        edges = [e for e in edges if e != edge]
+                        board = trial
                         break
         return board, tuple(edges)
 
@@ -263,18 +277,23 @@ class BinaryGrid:
         """The ladder's steps, the grid it reached, and whether that grid is full."""
         return self._ladder(puzzle, explain=True)
 
-    def _ladder(self, puzzle: Puzzle, explain: bool) -> tuple[list[Step], tuple[str, ...], bool]:
+    def _ladder(self, puzzle: Puzzle, explain: bool,
+                solution: Board | None = None) -> tuple[list[Step], tuple[str, ...], bool]:
         engine = self.engine(puzzle.size, puzzle.rules)
         board = Board.from_rows(puzzle.givens, puzzle.edges)
         try:
-            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain)
+            steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain, solution)
         except Contradiction:
             return [], board.rows(), False
         return steps, board.rows(), solved
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""
-        steps, _, solved = self._ladder(puzzle, explain=False)
+        return self._grade(puzzle)
+
+    def _grade(self, puzzle: Puzzle, solution: Board | None = None) -> Grade:
+        """``grade``; the generator passes the grid it carved from, which spares trials (same grade)."""
+        steps, _, solved = self._ladder(puzzle, explain=False, solution=solution)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)
