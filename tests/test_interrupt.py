@@ -286,3 +286,30 @@ def test_other_solver_errors_are_not_taken_for_interrupts(tmp_path, monkeypatch)
 
     assert cli._interrupt_signal(_SatInterrupt("some other failure")) is None
     assert cli._interrupt_signal(ValueError("Caught keyboard interrupt")) is None
+
+
+def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone():
+    """pysat frees the C solver, then forgets the pointer: a handler that raised in between
+    left it to be freed twice when the object was collected (a segfault after an
+    interrupted ``check``). The signal is held until the pointer is gone."""
+    from types import MethodType
+
+    from pysat import solvers
+
+    from bookgen.solve.sat import SOLVER_NAME, Solver
+
+    def racy_delete(inner):  # pysat's own two steps, with a signal landing between them
+        if inner.glucose:
+            solvers.pysolvers.glucose3_del(inner.glucose)
+            os.kill(os.getpid(), signal.SIGINT)
+            inner.glucose = None
+
+    solver = Solver(name=SOLVER_NAME, bootstrap_with=[[1, 2]])
+    inner = solver.solver
+    inner.delete = MethodType(racy_delete, inner)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solver.delete()
+        assert inner.glucose is None and solver.solver is None
+    finally:
+        inner.glucose = None  # (when the pointer was left behind: never free it twice here)

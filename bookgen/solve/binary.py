@@ -39,13 +39,12 @@ from typing import Iterable, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
 from bookgen.core.types import Cell, Edge, EMPTY, GenerationError
 from bookgen.core.variant import Step
-from bookgen.solve.sat import SOLVER_NAME, models
+from bookgen.solve.sat import SOLVER_NAME, Solver, models
 
 HARD = int(Level.HARD)
 SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)

@@ -21,9 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from pysat.solvers import Solver
-
-SOLVER_NAME = "glucose3"
+from bookgen.solve.sat import SOLVER_NAME, Solver
 
 # A cage for the solver: cell indices and the digit tuples it admits.
 CageSpec = tuple[tuple[int, ...], Sequence[tuple[int, ...]]]
