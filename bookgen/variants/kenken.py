@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any, Callable, Mapping, Sequence
@@ -296,6 +297,13 @@ def _op_weights(opts: tuple[tuple[str, int, int], ...], bias: float,
     return [o[0] for o in opts], list(accumulate(weights))
 
 
+def _draw(rng: random.Random, population: Sequence[Any], cum: Sequence[float]) -> Any:
+    """``rng.choices(population, cum_weights=cum)[0]``: the same draw from the same single
+    ``rng.random()``, without the checks and the list around it (the generator makes
+    dozens a draft)."""
+    return population[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
+
+
 class _Layout:
     """A caging under construction: cage cell lists, ops and targets."""
 
@@ -315,6 +323,8 @@ class _Layout:
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
+        self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
 
     # --- operations ---------------------------------------------------------------
 
@@ -332,21 +342,15 @@ class _Layout:
         digits = tuple(self.square[r][c] for r, c in cells)
         return _shape_options(_shape_of(cells), digits, self.ops_allowed, self.n)
 
-    def pick_op(self, cells: Sequence[Cell], bias: float | None = None, avoid: str | None = None) -> str | None:
+    def pick_op(self, cells: Sequence[Cell]) -> str | None:
         """A random op for ``cells``, weighted by fillings^bias; None when none fits."""
-        opts = self.op_options(cells)
-        if avoid is not None and len(opts) > 1:
-            opts = tuple(o for o in opts if o[0] != avoid) or opts
-        if not opts:
-            return None
-        if bias is not None:
-            b = bias
-        elif self.level == Level.EASY and self.n <= SMALL_GRID:
-            b = SMALL_EASY_BIAS
-        else:
-            b = OP_BIAS[self.level]
-        ops, cum = _op_weights(opts, b, self.level >= Level.HARD and len(cells) > 1)
-        return self.rng.choices(ops, cum_weights=cum)[0]
+        key = tuple(sorted(cells)) if len(cells) > 1 else tuple(cells)
+        got = self._picks.get(key)  # ops and cumulative weights, kept per cell set
+        if got is None:
+            opts = self.op_options(key)
+            got = self._picks[key] = _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) \
+                if opts else ()
+        return _draw(self.rng, *got) if got else None
 
     # --- tiling -------------------------------------------------------------------
 
@@ -368,7 +372,7 @@ class _Layout:
         for cell in order:
             if cell in owner:
                 continue
-            want = rng.choices(sizes, cum_weights=cum)[0]
+            want = _draw(rng, sizes, cum)
             cage = [cell]
             owner[cell] = len(cages)
             while len(cage) < want:
