@@ -366,9 +366,9 @@ def t_naked_single(b: Board, st: State, run: Run) -> int:
     placed = 0
     cand = st.cand
     done = st.placed
-    for i in range(b.n * b.n):
-        if not done[i] and not cand[i] & (cand[i] - 1):
-            if not cand[i]:
+    for i, c in enumerate(cand):  # placing a cell changes later cells' entries: read as reached
+        if not c & (c - 1) and not done[i]:
+            if not c:
                 raise Contradiction("empty cell")
             st.place(i)
             placed += 1
@@ -383,8 +383,11 @@ def t_naked_single(b: Board, st: State, run: Run) -> int:
 
 
 def t_cage_last(b: Board, st: State, run: Run) -> int:
-    for k, idx in enumerate(b.cells):
-        if st.open[k] != 1 or len(idx) < 2:
+    for k, left in enumerate(st.open):
+        if left != 1:
+            continue
+        idx = b.cells[k]
+        if len(idx) < 2:
             continue
         j = next(j for j, i in enumerate(idx) if not st.placed[i])
         known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
@@ -403,10 +406,14 @@ def t_cage_last(b: Board, st: State, run: Run) -> int:
 
 
 def t_cage_static(b: Board, st: State, run: Run) -> int:
-    for k, idx in enumerate(b.cells):
-        if st.static_done[k]:
+    done = st.static_done
+    if all(done):  # the usual case after the first few steps
+        return 0
+    for k in range(done.index(False), len(done)):
+        idx = b.cells[k]
+        if done[k]:
             continue
-        st.static_done[k] = True
+        done[k] = True
         if len(idx) < 2:
             continue
         cuts = _apply(st, idx, [~m for m in b.static[k]])
