@@ -433,6 +433,9 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
 
 # --- medium --------------------------------------------------------------------
 
+_BITS = tuple(1 << (d - 1) if d else 0 for d in range(10))  # digit -> its candidate bit
+
+
 def _refresh(b: Board, st: State, k: int) -> list[int]:
     """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
     idx = b.cells[k]
@@ -453,8 +456,8 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
     new_union = []
     for column in zip(*live):  # the digits each cell still takes, one bit each
         m = 0
-        for d in set(column):
-            m |= 1 << (d - 1)
+        for d in column:
+            m |= _BITS[d]
         new_union.append(m)
     st.union[k] = new_union
     return new_union

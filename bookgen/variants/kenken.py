@@ -323,6 +323,7 @@ class _Layout:
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
         self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
 
@@ -464,6 +465,7 @@ class _Layout:
         cages = sorted((sorted(c) for c in self.cages if c), key=lambda c: c[0])
         self.cages = cages
         self.owner = {cell: k for k, c in enumerate(cages) for cell in c}
+        self._singles = -1
 
     # --- local moves --------------------------------------------------------------
 
@@ -491,8 +493,9 @@ class _Layout:
         return None
 
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
-        singles = sum(1 for c in self.cages if len(c) == 1) + singles_delta
-        return singles <= self.cap and all(
+        if self._singles < 0:  # counted once per caging (moves ask many times)
+            self._singles = sum(1 for c in self.cages if len(c) == 1)
+        return self._singles + singles_delta <= self.cap and all(
             len(p) <= self.max_cage and self.op_options(p) for p in parts
         )
 
@@ -508,6 +511,7 @@ class _Layout:
         pairs = sorted(((c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))),
                        key=lambda x: x[0][0])
         self.cages = [c for c, _ in pairs]
+        self._singles = -1
         self.ops = [op for _, op in pairs]
         self.owner = {cell: k for k, c in enumerate(self.cages) for cell in c}
         for k, op in enumerate(self.ops):
@@ -587,6 +591,7 @@ class _Layout:
         """Go back to a ``snapshot``."""
         cages, ops, owner = snap
         self.cages, self.ops, self.owner = cages[:], ops[:], dict(owner)
+        self._singles = -1
 
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
