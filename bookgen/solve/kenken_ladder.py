@@ -781,6 +781,89 @@ def solve(st: State, max_level: Level, run: Run) -> bool:
             return False
 
 
+def medium_solves(board: Board) -> bool:
+    """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would.
+
+    Each of those techniques only strikes candidates, and one that applies still applies
+    once other candidates are gone, so what they reach together is one fixed point,
+    whatever the order: each cage's assignments cut to what the candidates allow and the
+    candidates to what those use (single cells, cage arithmetic, last cell, cage fixes,
+    combinations), naked and hidden singles. Reached here without the ladder's restarts
+    and book-keeping, for a generator that only needs to know a draft is too easy.
+    False also when the candidates run out (no solution)."""
+    n = board.n
+    full = full_mask(n)
+    cand = [0] * (n * n)
+    for idx, masks in zip(board.cells, board.static):  # every cage's arithmetic alone
+        for i, m in zip(idx, masks):
+            if not m:
+                return False
+            cand[i] = m
+    placed = [False] * (n * n)
+    live = list(board.assigns)
+    cells, cage_of, peers, lines = board.cells, board.cage_of, board.peers, board.lines
+    todo = [i for i, c in enumerate(cand) if not c & (c - 1)]  # cells down to one digit
+    dirty: set[int] = set()  # cages whose cells lost a digit since they were last cut
+    while True:
+        while todo or dirty:
+            while todo:  # naked singles: place, strike the digit from the row and column
+                i = todo.pop()
+                if placed[i]:
+                    continue
+                placed[i] = True
+                c = cand[i]
+                for j in peers[i]:
+                    cj = cand[j]
+                    if cj & c:
+                        cj &= ~c
+                        if not cj:
+                            return False
+                        cand[j] = cj
+                        dirty.add(cage_of[j])
+                        if not cj & (cj - 1):
+                            todo.append(j)
+            if dirty:  # a cage's combinations against its cells' candidates, both ways
+                k = dirty.pop()
+                idx = cells[k]
+                got = live[k]
+                for j, i in enumerate(idx):
+                    m = cand[i]
+                    got = [a for a in got if m >> (a[j] - 1) & 1]
+                if not got:
+                    return False
+                live[k] = got
+                for i, column in zip(idx, zip(*got)):
+                    u = 0
+                    for d in column:
+                        u |= _BITS[d]
+                    if cand[i] & ~u:
+                        u &= cand[i]
+                        cand[i] = u
+                        if not u & (u - 1):
+                            todo.append(i)
+        moved = False
+        for line in lines:  # hidden singles
+            once = twice = 0
+            for i in line:
+                twice |= once & cand[i]
+                once |= cand[i]
+            if once != full:
+                return False
+            alone = once & ~twice
+            while alone:
+                m = alone & -alone
+                alone ^= m
+                for i in line:
+                    if cand[i] & m:
+                        if cand[i] != m:
+                            cand[i] = m
+                            dirty.add(cage_of[i])
+                            todo.append(i)
+                            moved = True
+                        break
+        if not moved:
+            return all(placed)
+
 @dataclass(frozen=True)
 class LadderResult:
     """What one ladder run found."""
