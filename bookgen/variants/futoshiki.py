@@ -46,8 +46,8 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, prover_for, rival_for, run_ladder, settles,
-    solves, used_signs,
+    TECHNIQUE_LEVEL, Extra, Geometry, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
+    run_ladder, settles, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -370,13 +370,19 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         # A removed given only has to come back: the rest then solves as before (a tier's
         # deductions only grow with more placed), so the ladder may stop at it.
         until = x if kind == "g" else -1
-        other = (lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
-        if settles(geo, givens, trials, until, extra, other) if trials else \
-                solves(geo, givens, tier, until, extra, other):
+        other = asked_once(lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
+        stalled = None
+        if trials:
+            done = settles(geo, givens, trials, until, extra, other)
+        else:
+            done, stalled = closure(geo, givens, tier, until, extra, rival=other)
+        if done:
             used = extra.used if kind == "s" and not trials else None
             continue
+        # A trial goes on from where the hard tier stalled (none: no trial settles it).
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other):
+                (trials or stalled is not None) and \
+                settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other, stalled=stalled):
             trials.append((x, sol[x]))
             continue
         if kind == "g":
