@@ -24,8 +24,9 @@ Generation: a random Latin square, signs on a random share of the
 neighbouring pairs, then the givens the other givens give back by a
 single; then the remaining givens and the signs, mixed in one random
 order (signs a little later), while the target tier still solves (at expert, a few givens that
-only one trial brings back go too). Kept only when graded exactly at the target
-level; the SAT solver proves it unique.
+only one trial brings back go too; at hard, until some removal needs the hard tier, a removal
+it fails on may stay removed when one new sign lets it finish and the medium tier still
+can't). Kept only when graded exactly at the target level; the SAT solver proves it unique.
 """
 
 from __future__ import annotations
@@ -46,10 +47,11 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
-    run_ladder, settles, used_signs,
+    TECHNIQUE_LEVEL, Extra, Geometry, State, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
+    run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.kenken_ladder import Contradiction, Run
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import _shape_problems, all_edges
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
@@ -352,6 +354,10 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     # The signs the last full solve of the current clues used (None: not known). Any other
     # sign goes without a test: the same steps still solve the puzzle without it.
     used: set[tuple[int, int]] | None = None
+    # At hard: whether the clues left already need the hard tier (they do from then on: fewer
+    # clues never make a puzzle easier), else a removal the hard tier can't take may be
+    # mended by a new sign (``_mend``).
+    mend = level == Level.HARD
     for kind, x in clues:
         if kind == "s" and not trials:
             if used is None:
@@ -372,13 +378,22 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         until = x if kind == "g" else -1
         other = asked_once(lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
         stalled = None
+        run = Run()
         if trials:
             done = settles(geo, givens, trials, until, extra, other)
         else:
-            done, stalled = closure(geo, givens, tier, until, extra, rival=other)
+            done, stalled = closure(geo, givens, tier, until, extra, run, other)
         if done:
             used = extra.used if kind == "s" and not trials else None
+            if mend and any(LEVELS[name] == Level.HARD for name in run.counts):
+                mend = False
             continue
+        if mend and stalled is not None:
+            sign = _mend(geo, sol, givens, signs, stalled, until, rng)
+            if sign is not None:
+                signs.add(sign)
+                mend, used = False, None
+                continue
         # A trial goes on from where the hard tier stalled (none: no trial settles it).
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
                 (trials or stalled is not None) and \
@@ -392,6 +407,41 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     return given, sorted(signs)
 
 
+def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], signs: set[tuple[int, int]],
+          stalled: State, until: int, rng: random.Random) -> tuple[int, int] | None:
+    """A sign (smaller cell, larger cell) not among ``signs`` that makes the hard tier finish
+    from ``stalled`` (where it stalled on ``givens`` and ``signs``: unique, but a clue too few
+    for it) while the medium tier still fails on the whole puzzle; None when no sign does.
+
+    A 5x5 carve at hard mostly ends with every clue it removed taken by the medium tier
+    (thrown away); where the hard tier fails on a removal, one sign more often turns that
+    removal into one only the hard tier takes, which the carve then keeps.
+    """
+    n = geo.n
+    spare = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in _PAIRS[n]]
+    spare = [p for p in spare if p not in signs]
+    rng.shuffle(spare)
+    cand = stalled.cand
+    for a, b in spare:
+        ca, cb = cand[a], cand[b]
+        # A sign that strikes nothing where the ladder stalled leaves it stalled.
+        if ca.bit_length() < cb.bit_length() and (ca & -ca) < (cb & -cb):
+            continue
+        extra = extra_for(sorted(signs | {(a, b)}))
+        st = stalled.copy()
+        st.extra = extra
+        try:
+            if not solve(st, Level.HARD, Run(), until):
+                continue
+        except Contradiction:  # pragma: no cover - the sign holds in the solution
+            continue
+        if not closure(geo, givens, Level.MEDIUM, -1, extra)[0]:
+            return a, b
+    return None
+
+
+# Every neighbouring pair of cells (row-major, first cell first), per size.
+_PAIRS = {n: tuple((a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)) for n in SIZES}
 # Every (smaller, larger) pair of neighbouring cells a sign can join, per size: the rival's switches.
 _SIGN_PAIRS = {n: tuple(sorted(p for a, b in all_edges(n) for x, y in ((a[0] * n + a[1], b[0] * n + b[1]),)
                                for p in ((x, y), (y, x)))) for n in SIZES}
