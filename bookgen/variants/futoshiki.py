@@ -24,7 +24,8 @@ Generation: a random Latin square, signs on a random share of the
 neighbouring pairs, then the givens the other givens give back by a
 single; then the remaining givens and the signs, mixed in one random
 order (signs a little later), while the target tier still solves (at expert, a few givens that
-only one trial brings back go too; at hard, until some removal needs the hard tier, a removal
+only one trial brings back go too, and before the first such given a sign whose removal one
+trial on some cell settles, or a new sign that lets one trial settle a given's removal; at hard, until some removal needs the hard tier, a removal
 it fails on may stay removed when one new sign lets it finish and the medium tier still
 can't). Kept only when graded exactly at the target level; the SAT solver proves it unique.
 """
@@ -169,7 +170,9 @@ class FutoshikiVariant(HouseGrid):
             less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
             extra = extra_for(less)
             res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
-            if not (res.solved and res.level == level):
+            # At expert, no more trials than the carve takes givens on one (the ladder may try
+            # other cells than the carve did): the level's puzzles stay alike.
+            if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
                 continue
             if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
                 raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
@@ -396,10 +399,24 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
                 continue
         # A trial goes on from where the hard tier stalled (none: no trial settles it).
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                (trials or stalled is not None) and \
-                settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other, stalled=stalled):
-            trials.append((x, sol[x]))
-            continue
+                (trials or stalled is not None):
+            base = stalled.copy() if stalled is not None else None  # ``settles`` uses ``stalled`` up
+            if settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other, stalled=stalled):
+                trials.append((x, sol[x]))
+                continue
+            stalled = base.copy() if base is not None else None
+            # The first trial is what an expert carve rarely finds: one new sign may let it settle.
+            sign = _mend(geo, sol, givens, signs, base, x, rng, (x, sol[x])) if base is not None else None
+            if sign is not None:
+                signs.add(sign)
+                trials.append((x, sol[x]))
+                continue
+        if level == Level.EXPERT and not trials and stalled is not None:
+            cell = _trial_cell(geo, sol, givens, extra, stalled, rng)
+            if cell is not None:
+                trials.append((cell, sol[cell]))
+                used = None
+                continue
         if kind == "g":
             given[x] = True
         else:
@@ -407,15 +424,31 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     return given, sorted(signs)
 
 
+def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
+                stalled: State, rng: random.Random) -> int | None:
+    """A two-candidate cell of ``stalled`` (where the hard tier stalled, the puzzle unique) one
+    trial on which settles the puzzle, or None."""
+    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
+    rng.shuffle(cells)
+    for cell in cells:
+        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
+            return cell
+    return None
+
+
 def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], signs: set[tuple[int, int]],
-          stalled: State, until: int, rng: random.Random) -> tuple[int, int] | None:
+          stalled: State, until: int, rng: random.Random, trial: tuple[int, int] | None = None,
+          ) -> tuple[int, int] | None:
     """A sign (smaller cell, larger cell) not among ``signs`` that makes the hard tier finish
     from ``stalled`` (where it stalled on ``givens`` and ``signs``: unique, but a clue too few
     for it) while the medium tier still fails on the whole puzzle; None when no sign does.
+    With ``trial`` (cell, digit): a sign after which the hard tier still stalls but one trial
+    on that cell settles the puzzle (``settles``).
 
     A 5x5 carve at hard mostly ends with every clue it removed taken by the medium tier
-    (thrown away); where the hard tier fails on a removal, one sign more often turns that
-    removal into one only the hard tier takes, which the carve then keeps.
+    (thrown away), and at expert without any given that only a trial brings back; where the
+    hard tier fails on a removal, one sign more often turns that removal into what the level
+    needs, which the carve then keeps.
     """
     n = geo.n
     spare = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in _PAIRS[n]]
@@ -431,11 +464,13 @@ def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], 
         st = stalled.copy()
         st.extra = extra
         try:
-            if not solve(st, Level.HARD, Run(), until):
-                continue
+            done = solve(st, Level.HARD, Run(), until)
         except Contradiction:  # pragma: no cover - the sign holds in the solution
             continue
-        if not closure(geo, givens, Level.MEDIUM, -1, extra)[0]:
+        if trial is None:
+            if done and not closure(geo, givens, Level.MEDIUM, -1, extra)[0]:
+                return a, b
+        elif not done and settles(geo, givens, [trial], extra=extra, stalled=st):
             return a, b
     return None
 
