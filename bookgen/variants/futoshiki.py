@@ -388,11 +388,11 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
             done, stalled = closure(geo, givens, tier, until, extra, run, other)
         if done:
             used = extra.used if kind == "s" and not trials else None
-            if mend and any(LEVELS[name] == Level.HARD for name in run.counts):
+            if mend and _hard_used(run):
                 mend = False
             continue
         if mend and stalled is not None:
-            sign = _mend(geo, sol, givens, signs, stalled, until, rng)
+            sign = _mend(geo, sol, givens, signs, stalled, until, rng, stalled_hard=_hard_used(run))
             if sign is not None:
                 signs.add(sign)
                 mend, used = False, None
@@ -438,7 +438,7 @@ def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, i
 
 def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], signs: set[tuple[int, int]],
           stalled: State, until: int, rng: random.Random, trial: tuple[int, int] | None = None,
-          ) -> tuple[int, int] | None:
+          stalled_hard: bool = True) -> tuple[int, int] | None:
     """A sign (smaller cell, larger cell) not among ``signs`` that makes the hard tier finish
     from ``stalled`` (where it stalled on ``givens`` and ``signs``: unique, but a clue too few
     for it) while the medium tier still fails on the whole puzzle; None when no sign does.
@@ -449,6 +449,13 @@ def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], 
     (thrown away), and at expert without any given that only a trial brings back; where the
     hard tier fails on a removal, one sign more often turns that removal into what the level
     needs, which the carve then keeps.
+
+    Without ``trial`` the carve's clues before this removal are ones the medium tier solves;
+    ``stalled_hard`` says whether the hard tier was used on the way to ``stalled``. The
+    ladder takes a hard step only where the medium tier is stuck, and with more known the
+    medium tier only gets further, so: a hard step after the new sign means the medium tier
+    fails from scratch too; none, and none before either, means it finishes (the removed
+    clue back, the rest solves). Only the case in between needs the medium tier run.
     """
     n = geo.n
     spare = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in _PAIRS[n]]
@@ -463,16 +470,24 @@ def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], 
         extra = extra_for(sorted(signs | {(a, b)}))
         st = stalled.copy()
         st.extra = extra
+        run = Run()
         try:
-            done = solve(st, Level.HARD, Run(), until)
+            done = solve(st, Level.HARD, run, until)
         except Contradiction:  # pragma: no cover - the sign holds in the solution
             continue
         if trial is None:
-            if done and not closure(geo, givens, Level.MEDIUM, -1, extra)[0]:
+            if not done:
+                continue
+            if _hard_used(run) or stalled_hard and not closure(geo, givens, Level.MEDIUM, -1, extra)[0]:
                 return a, b
         elif not done and settles(geo, givens, [trial], extra=extra, stalled=st):
             return a, b
     return None
+
+
+def _hard_used(run: Run) -> bool:
+    """Whether a ladder run took a step of the hard tier."""
+    return any(LEVELS[name] == Level.HARD for name in run.counts)
 
 
 # Every neighbouring pair of cells (row-major, first cell first), per size.
