@@ -79,7 +79,8 @@ def unequal_puzzles(size: int, level: str, count: int) -> list[Puzzle]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--count", type=int, default=41,
-                    help="puzzles per size and level for the speed table (Unequal's times are uneven: fewer give noisy medians)")
+                    help="puzzles per size and level for the speed table (Unequal's times are uneven: "
+                         "fewer give noisy medians)")
     ap.add_argument("--grade", type=int, default=20, help="Unequal puzzles per level to grade (0: skip)")
     ap.add_argument("--sizes", default="5,7")
     ap.add_argument("--levels", default=",".join(level.key for level in LEVELS),
