@@ -14,8 +14,8 @@ from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, medium_solves, run_ladder, solve, t_cage_combos,
-    t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, medium_solves, open_after, run_ladder, solve,
+    t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
 from bookgen.solve import latin
@@ -299,7 +299,7 @@ def test_grade_stuck_puzzle_is_not_solved():
 
 
 
-def test_medium_solves_agrees_with_the_ladder_up_to_medium():
+def test_open_after_agrees_with_the_ladder_up_to_easy_and_medium():
     rng = random.Random(31)
     answers = set()
     for k in range(240):
@@ -309,12 +309,16 @@ def test_medium_solves_agrees_with_the_ladder_up_to_medium():
         parsed = KENKEN.parse_rules(rules, n)
         board = Board.build(n, [(c.cells, c.op, c.target) for c in cages],
                             None if parsed["show_ops"] else tuple(parsed["ops"]))
-        fast = medium_solves(board)
-        assert fast == solve(State(board), Level.MEDIUM, Run())
-        answers.add(fast)
-    assert answers == {True, False}  # both verdicts exercised
+        for top in (Level.EASY, Level.MEDIUM):
+            st = State(board)
+            solve(st, top, Run())
+            left = open_after(board, top)
+            assert left == [i for i in range(n * n) if not st.placed[i]]
+            answers.add((top, not left))
+        assert medium_solves(board) == (open_after(board, Level.MEDIUM) == [])
+    assert len(answers) == 4  # solved and stuck at both tiers
     # a cage no digits can fill has no solution at all
-    assert not medium_solves(_board(4, [([(0, 0), (0, 1)], "+", 20)]))
+    assert open_after(_board(4, [([(0, 0), (0, 1)], "+", 20)]), Level.EASY) is None
 
 
 def test_listed_fillings_match_the_search(monkeypatch):

@@ -782,22 +782,29 @@ def solve(st: State, max_level: Level, run: Run) -> bool:
 
 
 def medium_solves(board: Board) -> bool:
-    """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would.
+    """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would."""
+    return open_after(board, Level.MEDIUM) == []
 
-    Each of those techniques only strikes candidates, and one that applies still applies
-    once other candidates are gone, so what they reach together is one fixed point,
-    whatever the order: each cage's assignments cut to what the candidates allow and the
-    candidates to what those use (single cells, cage arithmetic, last cell, cage fixes,
-    combinations), naked and hidden singles. Reached here without the ladder's restarts
-    and book-keeping, for a generator that only needs to know a draft is too easy.
-    False also when the candidates run out (no solution)."""
+
+def open_after(board: Board, level: Level) -> list[int] | None:
+    """The cells (ascending) that ``solve`` up to ``level`` (EASY or MEDIUM) leaves
+    unplaced, [] when it fills the grid; None when the candidates run out.
+
+    Each technique of those tiers only strikes candidates, and one that applies still
+    applies once other candidates are gone, so what they reach together is one fixed
+    point, whatever the order. Here it is reached by plain propagation, without the
+    ladder's restarts and counts, for a generator that only needs the verdict: each
+    cage's assignments cut to what the candidates allow (medium: the candidates cut to
+    what those use; easy: only where that leaves one digit, or on the cage's last open
+    cell), naked singles, and at medium hidden singles."""
+    medium = level >= Level.MEDIUM
     n = board.n
     full = full_mask(n)
     cand = [0] * (n * n)
     for idx, masks in zip(board.cells, board.static):  # every cage's arithmetic alone
         for i, m in zip(idx, masks):
             if not m:
-                return False
+                return None
             cand[i] = m
     placed = [False] * (n * n)
     live = list(board.assigns)
@@ -817,12 +824,12 @@ def medium_solves(board: Board) -> bool:
                     if cj & c:
                         cj &= ~c
                         if not cj:
-                            return False
+                            return None
                         cand[j] = cj
                         dirty.add(cage_of[j])
                         if not cj & (cj - 1):
                             todo.append(j)
-            if dirty:  # a cage's combinations against its cells' candidates, both ways
+            if dirty:  # a cage's combinations against its cells' candidates
                 k = dirty.pop()
                 idx = cells[k]
                 got = live[k]
@@ -830,25 +837,26 @@ def medium_solves(board: Board) -> bool:
                     m = cand[i]
                     got = [a for a in got if m >> (a[j] - 1) & 1]
                 if not got:
-                    return False
+                    return None
                 live[k] = got
+                last = medium or sum(1 for i in idx if cand[i] & (cand[i] - 1)) == 1
                 for i, column in zip(idx, zip(*got)):
                     u = 0
                     for d in column:
                         u |= _BITS[d]
-                    if cand[i] & ~u:
+                    if cand[i] & ~u and (last or not u & (u - 1)):
                         u &= cand[i]
                         cand[i] = u
                         if not u & (u - 1):
                             todo.append(i)
         moved = False
-        for line in lines:  # hidden singles
+        for line in lines if medium else ():  # hidden singles
             once = twice = 0
             for i in line:
                 twice |= once & cand[i]
                 once |= cand[i]
             if once != full:
-                return False
+                return None
             alone = once & ~twice
             while alone:
                 m = alone & -alone
@@ -862,7 +870,7 @@ def medium_solves(board: Board) -> bool:
                             moved = True
                         break
         if not moved:
-            return all(placed)
+            return [i for i in range(n * n) if not placed[i]]
 
 @dataclass(frozen=True)
 class LadderResult:

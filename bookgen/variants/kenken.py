@@ -66,7 +66,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, medium_solves, run_ladder, score_of,
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, open_after, run_ladder, score_of,
 )
 from bookgen.solve.kenken_ladder import solve as ladder_solve
 from bookgen.solve.latin import (
@@ -918,9 +918,13 @@ class KenKenVariant:
         known to be the only one (so no search for a second solution is needed).
         """
         n = board.n
-        if level >= Level.HARD and medium_solves(board):
-            # Most hard drafts are this: known without the ladder's book-keeping.
-            return "easy", None
+        # Most drafts end too easy (hard, expert) or stuck (easy, medium): verdicts that
+        # need no technique counts, so the tiers' fixed point reached plainly tells them.
+        if level >= Level.HARD:
+            if open_after(board, Level.MEDIUM) == []:
+                return "easy", None
+        elif n > TABLE_MAX and (still := open_after(board, level)):
+            return still, None  # (small grids' drafts are unique, and mostly not stuck)
         st = State(board)
         run = Run()
         top = min(level, Level.HARD)
