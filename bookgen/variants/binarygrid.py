@@ -38,7 +38,6 @@ GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
 SIGN_FILL = 1.0
 MAX_ATTEMPTS = 80  # fresh grids per puzzle before giving up
 EXPERT_EXTRA = 3  # givens removed beyond the hard-minimal puzzle at expert
-RECARVES = 2  # expert: carves of a grid's rest from its first kept given before the signs
 SIGN_SHARE = {"few": 0.25, "normal": 0.15, "many": 0.08}  # LinkedIn-like at normal: ~5 givens, ~6 signs on 6x6
 
 
@@ -199,38 +198,22 @@ class BinaryGrid:
         first = min(level, Level.HARD)
         removed = 0  # givens that only a trial brings back (expert)
         trial_cells: list[tuple[int, int]] = []  # those cells, when signs are pruned later
-        retries = RECARVES if level == Level.EXPERT else 0
-        snapshot: tuple[Board, list[tuple[int, int]]] | None = None
-        while True:
-            for i, cell in enumerate(cells):
-                if engine.forced_by_own_lines(board, cell, first):
-                    board.clear(*cell)  # the closure's verdict, without copying the board for it
-                    continue
-                trial = board.copy()
-                trial.clear(*cell)
-                if engine.closure(trial, first, target=cell):
+        for cell in cells:
+            if engine.forced_by_own_lines(board, cell, first):
+                board.clear(*cell)  # the closure's verdict, without copying the board for it
+                continue
+            trial = board.copy()
+            trial.clear(*cell)
+            if engine.closure(trial, first, target=cell):
+                board.clear(*cell)
+            elif level == Level.EXPERT and removed < EXPERT_EXTRA:
+                # A trial-only given can go while the board is still rich, where
+                # such givens are far more common; signs are then pruned with
+                # trials on those cells.
+                if self._refutes(engine, board, cell, closed=trial):
                     board.clear(*cell)
-                elif level == Level.EXPERT and removed < EXPERT_EXTRA:
-                    # A trial-only given can go while the board is still rich, where
-                    # such givens are far more common; signs are then pruned with
-                    # trials on those cells.
-                    if self._refutes(engine, board, cell, closed=trial):
-                        board.clear(*cell)
-                        removed += 1
-                        trial_cells.append(cell)
-                    elif snapshot is None:
-                        # The richest board on which a given stays: a carve that
-                        # lets no given go by a trial goes back here.
-                        snapshot = (board.copy(), cells[i + 1:])
-            if removed or not retries or snapshot is None:
-                break
-            # No given went by a trial: carve the rest of the grid again from
-            # the first kept given, in another order (that given stays: fewer
-            # givens only make it harder to bring back), before paying for
-            # the sign steps and a fresh grid.
-            retries -= 1
-            board, cells = snapshot[0].copy(), snapshot[1][:]
-            rng.shuffle(cells)
+                    removed += 1
+                    trial_cells.append(cell)
         # No second pass over the givens kept: each failed the trial test
         # above on a richer board, and with fewer givens a wrong symbol can
         # only be harder to refute (the techniques are monotone).
