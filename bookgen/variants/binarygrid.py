@@ -224,25 +224,28 @@ class BinaryGrid:
             for edge in edges:
                 trial = current.copy()
                 trial.remove_edge(edge)
-                # After trial-only removals, a sign may go if trials on those
-                # same cells still settle the board.
-                if not (engine.trials_solve(trial, trial_cells, solution) if trial_cells
-                        else engine.settles_ends(trial, first, edge)):
-                    kept.append(edge)
+                if trial_cells:
+                    # After trial-only removals, a sign may go if trials on
+                    # those same cells still settle the board.
+                    goes = engine.trials_solve(trial, trial_cells, solution)
                 else:
+                    goes = engine.settles_ends(trial, first, edge)
+                    if not goes and level == Level.EXPERT:
+                        # No given could go by a trial: let this sign go when a
+                        # trial on one of its cells settles the rest (``trial``
+                        # is already the hard tier's fixpoint without it). Tried
+                        # here, while the other signs are still there, it goes
+                        # far more often than on the pruned board; the signs
+                        # after it are then pruned with trials on its cells.
+                        goes = engine.trials_solve(trial, (edge.a, edge.b), solution)
+                        if goes:
+                            trial_cells = [edge.a, edge.b]
+                if goes:
                     current.remove_edge(edge)
+                else:
+                    kept.append(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = current
-            if level == Level.EXPERT and not removed:
-                # No given could go: let a sign go instead when one trial on
-                # either of its cells settles the rest.
-                for edge in rng.sample(edges, len(edges)):
-                    trial = board.copy()
-                    trial.remove_edge(edge)
-                    if engine.trials_solve(trial, (edge.a, edge.b), solution):
-                        edges = [e for e in edges if e != edge]
-                        board = trial
-                        break
         return board, tuple(edges)
 
     @staticmethod
