@@ -166,8 +166,11 @@ class BinaryGrid:
                 solution = random_solution(engine, rng)
             except GenerationError:
                 continue  # this grid's search ran out of budget: one failed attempt, not the puzzle's end
-            board, edges = self._carve(engine, solution, level, rng, share)
-            if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
+            board, edges, trials = self._carve(engine, solution, level, rng, share)
+            if level == Level.EXPERT:
+                if not trials:
+                    continue  # every clue went by the hard tier: it solves the rest
+            elif level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
             grade = self._grade(puzzle, solution)
@@ -181,8 +184,14 @@ class BinaryGrid:
             f"in {MAX_ATTEMPTS} attempts")
 
     def _carve(self, engine: BinaryEngine, solution: Board, level: Level, rng: random.Random,
-               share: float) -> tuple[Board, tuple[Edge, ...]]:
-        """Remove clues in random order while the level's techniques still solve it."""
+               share: float) -> tuple[Board, tuple[Edge, ...], bool]:
+        """Remove clues in random order while the level's techniques still solve it.
+
+        The flag says whether a clue went by a trial (expert). Without one the
+        hard tier solves the carved board (each clue went because it brought
+        the clue back); with one it cannot (that clue did not come back on a
+        richer board): the same verdict as closing the board at the hard tier.
+        """
         n = engine.n
         board = solution.copy()
         edges: list[Edge] = []
@@ -246,7 +255,7 @@ class BinaryGrid:
                     kept.append(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = current
-        return board, tuple(edges)
+        return board, tuple(edges), bool(trial_cells)
 
     @staticmethod
     def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int],
