@@ -874,16 +874,19 @@ class BinaryEngine:
         return board.get(*edge.b) >= 0 or self._propagate(board, tier, dirty, flagged, edge.b) \
             or not board.empty_count()
 
-    def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None) -> bool:
+    def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None,
+                     closed: bool = False) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
 
         A cheap, sufficient test that a board is expert-solvable (the full
         test tries every empty cell): the generator uses it to let a sign go.
         ``solution``, when the caller knows the board's (the generator does),
         spares the trial of each cell's right symbol, which never fails.
+        ``closed`` says ``board`` is already the hard tier's fixpoint (as a
+        failed ``settles_ends`` leaves it), so the first closure has nothing to do.
         """
         state = board.copy()
-        start = None
+        start = () if closed else None
         try:
             while not self.closure(state, Level.HARD, start=start):
                 hit = self._trial(state, cells=cells, solution=solution)

@@ -246,7 +246,7 @@ class BinaryGrid:
                         # here, while the other signs are still there, it goes
                         # far more often than on the pruned board; the signs
                         # after it are then pruned with trials on its cells.
-                        goes = engine.trials_solve(trial, (edge.a, edge.b), solution)
+                        goes = engine.trials_solve(trial, (edge.a, edge.b), solution, closed=True)
                         if goes:
                             trial_cells = [edge.a, edge.b]
                 if goes:
