@@ -616,7 +616,8 @@ class BinaryEngine:
             flagged = [False] * lines
             for line in dirty:
                 flagged[line] = True
-        tier = Level.HARD if level > Level.HARD else level
+        # Plain ints from here: a closure is called hundreds of times a puzzle.
+        tier = HARD if level > HARD else int(level)
         while True:
             if self._propagate(board, tier, dirty, flagged, target):
                 return True
@@ -625,7 +626,7 @@ class BinaryEngine:
                     for line in range(lines):
                         self._check_distinct(board, line)
                 return True
-            if level < Level.EXPERT:
+            if level <= HARD:
                 return False
             hit = self._trial(board, first=target)
             if hit is None:
@@ -660,6 +661,8 @@ class BinaryEngine:
         and are written straight into the masks. Lines are visited and queued
         in the same order as ``deduce`` + ``_apply`` would.
         """
+        if not dirty:
+            return False
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         itier = int(tier)
