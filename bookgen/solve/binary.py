@@ -32,6 +32,7 @@ completely has exactly one solution; the exact SAT check is run once on top.
 
 from __future__ import annotations
 
+import random
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
@@ -1419,7 +1420,12 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
     copies small states instead of undoing). Propagation makes dead ends rare,
     so the bounded search almost never backtracks."""
     n = engine.n
+    full = engine.full
     nodes = 0
+    closure = engine.closure
+    # ``randrange(k)`` of one positive int is ``_randbelow(k)`` (the same draws):
+    # called directly, without the argument checks, twice a node.
+    below = rng._randbelow if type(rng) is random.Random else rng.randrange
 
     def search(board: Board, start: tuple[int, int] | None) -> Board | None:
         nonlocal nodes
@@ -1428,13 +1434,13 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
             return None
         try:
             # The parent was closed before this one cell was set: only its lines have news.
-            if engine.closure(board, Level.HARD, start=start):
+            if closure(board, HARD, start=start):
                 return board
         except Contradiction:
             return None
         # A uniformly random empty cell in row-major order, without listing them all.
-        holes = [engine.full & ~k for k in board.known[:n]]
-        pick = rng.randrange(sum(map(int.bit_count, holes)))
+        holes = [full & ~k for k in board.known[:n]]
+        pick = below(sum(map(int.bit_count, holes)))
         r = 0
         while pick >= holes[r].bit_count():
             pick -= holes[r].bit_count()
@@ -1443,7 +1449,7 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
         for _ in range(pick):
             row &= row - 1  # drop the lowest empty cell
         c = (row & -row).bit_length() - 1
-        first = rng.randrange(2)
+        first = below(2)
         for v in (first, 1 - first):
             trial = board.copy()
             trial.assign(r, c, v)
