@@ -1,6 +1,6 @@
 """Benchmark Futoshiki generation against Simon Tatham's Unequal, and grade Unequal's puzzles.
 
-Run as ``python bench/bench_futoshiki.py [--count N] [--grade N] [--sizes 5,7]``.
+Run as ``python bench/bench_futoshiki.py [--count N] [--grade N] [--sizes 5,7] [--levels hard,expert]``.
 
 As ``bench_sudoku.py``: per size and level, one puzzle of ours, then one of
 Unequal's at the matching level (``sgt-unequal --generate 1
@@ -78,10 +78,18 @@ def unequal_puzzles(size: int, level: str, count: int) -> list[Puzzle]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--count", type=int, default=11, help="puzzles per size and level for the speed table")
+    ap.add_argument("--count", type=int, default=41,
+                    help="puzzles per size and level for the speed table (Unequal's times are uneven: "
+                         "fewer give noisy medians)")
     ap.add_argument("--grade", type=int, default=20, help="Unequal puzzles per level to grade (0: skip)")
     ap.add_argument("--sizes", default="5,7")
+    ap.add_argument("--levels", default=",".join(level.key for level in LEVELS),
+                    help="levels for the speed table, comma-separated (easy,medium,hard,expert)")
     args = ap.parse_args()
+    try:
+        levels = [Level.parse(key) for key in args.levels.split(",")]
+    except ValueError as err:
+        ap.error(str(err))
     have = shutil.which(UNEQUAL) is not None
     if not have:
         print(f"note: {UNEQUAL} not found (Debian package sgt-puzzles): Unequal's figures and the "
@@ -90,7 +98,7 @@ def main() -> None:
     print(f"Futoshiki: median CPU ms per puzzle, one process, {args.count} each, alternating ours / Unequal's")
     print(f"{'size':>4} {'level':<8} {'ours':>9} {'Unequal':>10} {'ms':>8} {'ratio':>7}")
     for size in sizes:
-        for level in LEVELS:
+        for level in levels:
             if FUTOSHIKI.check_request(size, {}, level):
                 continue
             ours, theirs = [], []

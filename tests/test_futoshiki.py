@@ -214,3 +214,54 @@ def test_rules_and_requests():
     with pytest.raises(ValueError, match="has none"):
         FUTOSHIKI.parse_rules({"diagonal": True}, 5)
     assert "never harder than hard" in FUTOSHIKI.check_request(4, {}, Level.EXPERT)
+
+
+def test_a_mended_removal_needs_the_hard_tier_and_no_less():
+    # Take a sign from a hard puzzle so that it stays unique but the hard tier stalls: the mend
+    # must find a sign (the one taken would do) with which the hard tier finishes and the
+    # medium tier does not.
+    from bookgen.solve.houses import closure
+    from bookgen.variants.futoshiki import _less, _mend
+    found = 0
+    for seed in range(20):
+        p = FUTOSHIKI.generate(5, {}, Level.HARD, rng_for(f"{seed:016x}"))
+        sol = [int(ch) for row in p.solution for ch in row]
+        givens = [(r * 5 + c, int(ch)) for r, row in enumerate(p.givens) for c, ch in enumerate(row) if ch != "."]
+        less = _less(p)
+        for taken in less:
+            rest = [x for x in less if x != taken]
+            if len(prover_for(G5).solutions(givens, 2, sign_clauses(5, rest))) != 1:
+                continue
+            done, stalled = closure(G5, givens, Level.HARD, -1, extra_for(rest))
+            if done or stalled is None:
+                continue
+            sign = _mend(G5, sol, givens, set(rest), stalled, -1, random.Random(seed))
+            assert sign is not None and sign not in rest and sol[sign[0]] < sol[sign[1]]
+            mended = sorted([*rest, sign])
+            assert solves(G5, givens, Level.HARD, extra=extra_for(mended))
+            assert not solves(G5, givens, Level.MEDIUM, extra=extra_for(mended))
+            found += 1
+        if found >= 3:
+            break
+    assert found
+
+
+def test_a_trial_from_the_stalled_state_is_the_trial_from_scratch():
+    # The expert carve hands ``settles`` the state where the hard tier just stalled.
+    from bookgen.solve.houses import closure, settles
+    from bookgen.variants.futoshiki import _less
+    p = FUTOSHIKI.generate(5, {}, Level.EXPERT, rng_for("e1" * 8))
+    sol = [int(ch) for row in p.solution for ch in row]
+    full = [(r * 5 + c, int(ch)) for r, row in enumerate(p.givens) for c, ch in enumerate(row) if ch != "."]
+    extra = extra_for(_less(p))
+    seen = set()
+    for cell in range(25):
+        givens = [g for g in full if g[0] != cell]
+        done, stalled = closure(G5, givens, Level.HARD, cell, extra)
+        if done or stalled is None:
+            continue
+        for trial in (cell, *(i for i in range(25) if stalled.cand[i].bit_count() == 2)):
+            fresh = settles(G5, givens, [(trial, sol[trial])], extra=extra)
+            assert settles(G5, givens, [(trial, sol[trial])], extra=extra, stalled=stalled.copy()) == fresh
+            seen.add(fresh)
+    assert seen == {True, False}

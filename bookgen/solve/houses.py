@@ -798,13 +798,16 @@ def solves(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level, u
 
 
 def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[tuple[int, int]],
-            until: int = -1, extra: Extra = NO_EXTRA, rival: Callable[[], bool] | None = None) -> bool:
+            until: int = -1, extra: Extra = NO_EXTRA, rival: Callable[[], bool] | None = None,
+            stalled: State | None = None) -> bool:
     """Whether the hard tier, helped by one trial on each of ``trials`` (cell, right digit) in
     turn, solves the puzzle (or places ``until``): each trial cell must be down to two
     candidates and its wrong one must fail by the hard tier. The expert carve's question.
     A trial's wrong digit only goes when it is impossible, so ``rival`` short-cuts as in
-    ``closure``."""
-    done, st = closure(geo, givens, Level.HARD, until, extra, rival=rival)
+    ``closure``. ``stalled``: the state where the hard tier's ``closure`` of these givens
+    stalled, when the caller has it (it is used up); the closure is not run again."""
+    done, st = (False, stalled) if stalled is not None else \
+        closure(geo, givens, Level.HARD, until, extra, rival=rival)
     if done or st is None:
         return done
     try:
@@ -827,6 +830,19 @@ def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[t
     except Contradiction:  # pragma: no cover - the givens agree with a solution
         return False
     return False
+
+
+def asked_once(question: Callable[[], bool]) -> Callable[[], bool]:
+    """``question`` (a carve's rival) answered once and remembered: a removal the hard tier
+    fails asks again when the expert carve tries a trial on it, and the SAT call costs more
+    than the rest of that test."""
+    answer: list[bool] = []
+
+    def ask() -> bool:
+        if not answer:
+            answer.append(question())
+        return answer[0]
+    return ask
 
 
 def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str, float] | None = None,
@@ -1219,15 +1235,19 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
             gv.restore(i)  # an open rectangle: two solutions, whatever the ladder would say
             continue
         pairs = gv.pairs()
-        other = (lambda: rival.differs(sol, pairs, i)) if rival else None
-        if not trials and solves(geo, pairs, tier, until=i, extra=extra, rival=other):
-            continue
+        other = asked_once(lambda: rival.differs(sol, pairs, i)) if rival else None
+        stalled = None
+        if not trials:
+            done, stalled = closure(geo, pairs, tier, until=i, extra=extra, rival=other)
+            if done:
+                continue
         if trials and settles(geo, pairs, trials, until=i, extra=extra, rival=other):
             continue
         # A given the hard tier can't bring back may go at expert when a trial on it
         # does: taken during the carve, while the board is still rich enough to stay unique.
-        if level == Level.EXPERT and len(trials) < expert_extra and \
-                settles(geo, pairs, trials + [(i, sol[i])], extra=extra, rival=other):
+        # (Where the hard tier's closure found no stall to go on from, no trial settles it.)
+        if level == Level.EXPERT and len(trials) < expert_extra and (trials or stalled is not None) and \
+                settles(geo, pairs, trials + [(i, sol[i])], extra=extra, rival=other, stalled=stalled):
             trials.append((i, sol[i]))
             continue
         gv.restore(i)

@@ -23,8 +23,12 @@ Techniques by tier:
 Generation: a random Latin square, signs on a random share of the
 neighbouring pairs, then the givens the other givens give back by a
 single; then the remaining givens and the signs, mixed in one random
-order (signs a little later), while the target tier still solves (at expert, a few givens that
-only one trial brings back go too). Kept only when graded exactly at the target
+order (signs a little later), while the target tier still solves. At hard,
+until some removal needs the hard tier, a removal it fails on may stay when
+one new sign lets it finish while the medium tier still can't. At expert, a
+few givens that only one trial brings back go too; before the first, a sign
+whose removal one trial on some cell settles, or a given with one new sign
+that lets its trial settle. Kept only when graded exactly at the target
 level; the SAT solver proves it unique.
 """
 
@@ -46,10 +50,11 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, drop_singles, geometry, prover_for, rival_for, run_ladder, settles,
-    solves, used_signs,
+    TECHNIQUE_LEVEL, Extra, Geometry, State, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
+    run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.kenken_ladder import Contradiction, Run
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import _shape_problems, all_edges
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
@@ -57,6 +62,10 @@ from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
 SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
+# A 5x5 at hard starts with fewer: more signs are left for the carve's mend (``_mend``), and
+# CPU median of 100 goes ~18 -> ~13.5 ms; 7x7 hard at 0.3 is faster in the median too but
+# its slowest puzzle is 10x the median (0.4: under 5x).
+HARD_SIGN_SHARE = {5: 0.3}
 SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
 EXPERT_EXTRA = 3
 # The hardest level each size reaches reliably (measured; see tests and bench).
@@ -157,9 +166,10 @@ class FutoshikiVariant(HouseGrid):
         n = size
         geo = geometry(n)
         pairs = [(a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)]
+        share = HARD_SIGN_SHARE.get(n, SIGN_SHARE) if level == Level.HARD else SIGN_SHARE
         for _ in range(ATTEMPTS):
             sol = [d for row in random_latin_square(n, rng) for d in row]
-            chosen = rng.sample(pairs, round(SIGN_SHARE * len(pairs)))
+            chosen = rng.sample(pairs, round(share * len(pairs)))
             less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
             given, kept = _carve(geo, sol, less, level, rng)
             givens = [(i, sol[i]) for i in range(n * n) if given[i]]
@@ -167,7 +177,9 @@ class FutoshikiVariant(HouseGrid):
             less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
             extra = extra_for(less)
             res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
-            if not (res.solved and res.level == level):
+            # At expert, no more trials than the carve takes givens on one (the ladder may try
+            # other cells than the carve did): the level's puzzles stay alike.
+            if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
                 continue
             if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
                 raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
@@ -329,6 +341,11 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     Givens the other givens give back at once by a single go first, in that order, without
     the ladder (5x5 hard ~49 -> ~33 ms, 7x7 hard ~74 -> ~61 ms, CPU median of 40).
 
+    Most carves used to end with nothing the target level needs (5x5: 15 of 16 at hard, 29
+    of 30 at expert graded medium or hard): where the hard tier fails on a removal that
+    leaves the puzzle unique, a new sign (``_mend``) or a trial on another cell
+    (``_trial_cell``) may turn it into a removal only the target level takes.
+
     Mixing the two, rather than all givens before any sign, grades at hard about
     twice as often (measured on 5x5) and still leaves more signs than givens.
     """
@@ -352,6 +369,10 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     # The signs the last full solve of the current clues used (None: not known). Any other
     # sign goes without a test: the same steps still solve the puzzle without it.
     used: set[tuple[int, int]] | None = None
+    # At hard: whether the clues left already need the hard tier (they do from then on: fewer
+    # clues never make a puzzle easier), else a removal the hard tier can't take may be
+    # mended by a new sign (``_mend``).
+    mend = level == Level.HARD
     for kind, x in clues:
         if kind == "s" and not trials:
             if used is None:
@@ -370,15 +391,44 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         # A removed given only has to come back: the rest then solves as before (a tier's
         # deductions only grow with more placed), so the ladder may stop at it.
         until = x if kind == "g" else -1
-        other = (lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
-        if settles(geo, givens, trials, until, extra, other) if trials else \
-                solves(geo, givens, tier, until, extra, other):
+        other = asked_once(lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
+        stalled = None
+        run = Run()
+        if trials:
+            done = settles(geo, givens, trials, until, extra, other)
+        else:
+            done, stalled = closure(geo, givens, tier, until, extra, run, other)
+        if done:
             used = extra.used if kind == "s" and not trials else None
+            if mend and _hard_used(run):
+                mend = False
             continue
+        if mend and stalled is not None:
+            sign = _mend(geo, sol, givens, signs, stalled, until, rng, stalled_hard=_hard_used(run))
+            if sign is not None:
+                signs.add(sign)
+                mend, used = False, None
+                continue
+        # A trial goes on from where the hard tier stalled (none: no trial settles it).
         if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other):
-            trials.append((x, sol[x]))
-            continue
+                (trials or stalled is not None):
+            base = stalled.copy() if stalled is not None else None  # ``settles`` uses ``stalled`` up
+            if settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other, stalled=stalled):
+                trials.append((x, sol[x]))
+                continue
+            stalled = base.copy() if base is not None else None
+            # The first trial is what an expert carve rarely finds: one new sign may let it settle.
+            sign = _mend(geo, sol, givens, signs, base, x, rng, (x, sol[x])) if base is not None else None
+            if sign is not None:
+                signs.add(sign)
+                trials.append((x, sol[x]))
+                continue
+        if level == Level.EXPERT and not trials and stalled is not None:
+            cell = _trial_cell(geo, sol, givens, extra, stalled, rng)
+            if cell is not None:
+                trials.append((cell, sol[cell]))
+                used = None
+                continue
         if kind == "g":
             given[x] = True
         else:
@@ -386,6 +436,74 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     return given, sorted(signs)
 
 
+def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
+                stalled: State, rng: random.Random) -> int | None:
+    """A two-candidate cell of ``stalled`` (where the hard tier stalled, the puzzle unique) one
+    trial on which settles the puzzle, or None."""
+    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
+    rng.shuffle(cells)
+    for cell in cells:
+        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
+            return cell
+    return None
+
+
+def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], signs: set[tuple[int, int]],
+          stalled: State, until: int, rng: random.Random, trial: tuple[int, int] | None = None,
+          stalled_hard: bool = True) -> tuple[int, int] | None:
+    """A sign (smaller cell, larger cell) not among ``signs`` that makes the hard tier finish
+    from ``stalled`` (where it stalled on ``givens`` and ``signs``: unique, but a clue too few
+    for it) while the medium tier still fails on the whole puzzle; None when no sign does.
+    With ``trial`` (cell, digit): a sign after which the hard tier still stalls but one trial
+    on that cell settles the puzzle (``settles``).
+
+    A 5x5 carve at hard mostly ends with every clue it removed taken by the medium tier
+    (thrown away), and at expert without any given that only a trial brings back; where the
+    hard tier fails on a removal, one sign more often turns that removal into what the level
+    needs, which the carve then keeps.
+
+    Without ``trial`` the carve's clues before this removal are ones the medium tier solves;
+    ``stalled_hard`` says whether the hard tier was used on the way to ``stalled``. The
+    ladder takes a hard step only where the medium tier is stuck, and with more known the
+    medium tier only gets further, so: a hard step after the new sign means the medium tier
+    fails from scratch too; none, and none before either, means it finishes (the removed
+    clue back, the rest solves). Only the case in between needs the medium tier run.
+    """
+    n = geo.n
+    spare = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in _PAIRS[n]]
+    spare = [p for p in spare if p not in signs]
+    rng.shuffle(spare)
+    cand = stalled.cand
+    for a, b in spare:
+        ca, cb = cand[a], cand[b]
+        # A sign that strikes nothing where the ladder stalled leaves it stalled.
+        if ca.bit_length() < cb.bit_length() and (ca & -ca) < (cb & -cb):
+            continue
+        extra = extra_for(sorted(signs | {(a, b)}))
+        st = stalled.copy()
+        st.extra = extra
+        run = Run()
+        try:
+            done = solve(st, Level.HARD, run, until)
+        except Contradiction:  # pragma: no cover - the sign holds in the solution
+            continue
+        if trial is None:
+            if not done:
+                continue
+            if _hard_used(run) or stalled_hard and not closure(geo, givens, Level.MEDIUM, -1, extra)[0]:
+                return a, b
+        elif not done and settles(geo, givens, [trial], extra=extra, stalled=st):
+            return a, b
+    return None
+
+
+def _hard_used(run: Run) -> bool:
+    """Whether a ladder run took a step of the hard tier."""
+    return any(LEVELS[name] == Level.HARD for name in run.counts)
+
+
+# Every neighbouring pair of cells (row-major, first cell first), per size.
+_PAIRS = {n: tuple((a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)) for n in SIZES}
 # Every (smaller, larger) pair of neighbouring cells a sign can join, per size: the rival's switches.
 _SIGN_PAIRS = {n: tuple(sorted(p for a, b in all_edges(n) for x, y in ((a[0] * n + a[1], b[0] * n + b[1]),)
                                for p in ((x, y), (y, x)))) for n in SIZES}
