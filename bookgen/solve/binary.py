@@ -32,7 +32,6 @@ completely has exactly one solution; the exact SAT check is run once on top.
 
 from __future__ import annotations
 
-import random
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
@@ -1423,9 +1422,7 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
     full = engine.full
     nodes = 0
     closure = engine.closure
-    # ``randrange(k)`` of one positive int is ``_randbelow(k)`` (the same draws):
-    # called directly, without the argument checks, twice a node.
-    below = rng._randbelow if type(rng) is random.Random else rng.randrange
+    below = rng.randrange
 
     def search(board: Board, start: tuple[int, int] | None) -> Board | None:
         nonlocal nodes
