@@ -616,7 +616,8 @@ class BinaryEngine:
             flagged = [False] * lines
             for line in dirty:
                 flagged[line] = True
-        tier = Level.HARD if level > Level.HARD else level
+        # Plain ints from here: a closure is called hundreds of times a puzzle.
+        tier = HARD if level > HARD else int(level)
         while True:
             if self._propagate(board, tier, dirty, flagged, target):
                 return True
@@ -625,7 +626,7 @@ class BinaryEngine:
                     for line in range(lines):
                         self._check_distinct(board, line)
                 return True
-            if level < Level.EXPERT:
+            if level <= HARD:
                 return False
             hit = self._trial(board, first=target)
             if hit is None:
@@ -660,6 +661,8 @@ class BinaryEngine:
         and are written straight into the masks. Lines are visited and queued
         in the same order as ``deduce`` + ``_apply`` would.
         """
+        if not dirty:
+            return False
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         itier = int(tier)
@@ -874,16 +877,19 @@ class BinaryEngine:
         return board.get(*edge.b) >= 0 or self._propagate(board, tier, dirty, flagged, edge.b) \
             or not board.empty_count()
 
-    def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None) -> bool:
+    def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None,
+                     closed: bool = False) -> bool:
         """Whether the hard tier plus trials on ``cells`` only fills the board.
 
         A cheap, sufficient test that a board is expert-solvable (the full
         test tries every empty cell): the generator uses it to let a sign go.
         ``solution``, when the caller knows the board's (the generator does),
         spares the trial of each cell's right symbol, which never fails.
+        ``closed`` says ``board`` is already the hard tier's fixpoint (as a
+        failed ``settles_ends`` leaves it), so the first closure has nothing to do.
         """
         state = board.copy()
-        start = None
+        start = () if closed else None
         try:
             while not self.closure(state, Level.HARD, start=start):
                 hit = self._trial(state, cells=cells, solution=solution)
@@ -1413,7 +1419,10 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
     copies small states instead of undoing). Propagation makes dead ends rare,
     so the bounded search almost never backtracks."""
     n = engine.n
+    full = engine.full
     nodes = 0
+    closure = engine.closure
+    below = rng.randrange
 
     def search(board: Board, start: tuple[int, int] | None) -> Board | None:
         nonlocal nodes
@@ -1422,13 +1431,13 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
             return None
         try:
             # The parent was closed before this one cell was set: only its lines have news.
-            if engine.closure(board, Level.HARD, start=start):
+            if closure(board, HARD, start=start):
                 return board
         except Contradiction:
             return None
         # A uniformly random empty cell in row-major order, without listing them all.
-        holes = [engine.full & ~k for k in board.known[:n]]
-        pick = rng.randrange(sum(map(int.bit_count, holes)))
+        holes = [full & ~k for k in board.known[:n]]
+        pick = below(sum(map(int.bit_count, holes)))
         r = 0
         while pick >= holes[r].bit_count():
             pick -= holes[r].bit_count()
@@ -1437,7 +1446,7 @@ def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
         for _ in range(pick):
             row &= row - 1  # drop the lowest empty cell
         c = (row & -row).bit_length() - 1
-        first = rng.randrange(2)
+        first = below(2)
         for v in (first, 1 - first):
             trial = board.copy()
             trial.assign(r, c, v)

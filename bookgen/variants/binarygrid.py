@@ -166,8 +166,11 @@ class BinaryGrid:
                 solution = random_solution(engine, rng)
             except GenerationError:
                 continue  # this grid's search ran out of budget: one failed attempt, not the puzzle's end
-            board, edges = self._carve(engine, solution, level, rng, share)
-            if level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
+            board, edges, trials = self._carve(engine, solution, level, rng, share)
+            if level == Level.EXPERT:
+                if not trials:
+                    continue  # every clue went by the hard tier: it solves the rest
+            elif level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
             grade = self._grade(puzzle, solution)
@@ -181,8 +184,14 @@ class BinaryGrid:
             f"in {MAX_ATTEMPTS} attempts")
 
     def _carve(self, engine: BinaryEngine, solution: Board, level: Level, rng: random.Random,
-               share: float) -> tuple[Board, tuple[Edge, ...]]:
-        """Remove clues in random order while the level's techniques still solve it."""
+               share: float) -> tuple[Board, tuple[Edge, ...], bool]:
+        """Remove clues in random order while the level's techniques still solve it.
+
+        The flag says whether a clue went by a trial (expert). Without one the
+        hard tier solves the carved board (each clue went because it brought
+        the clue back); with one it cannot (that clue did not come back on a
+        richer board): the same verdict as closing the board at the hard tier.
+        """
         n = engine.n
         board = solution.copy()
         edges: list[Edge] = []
@@ -224,26 +233,29 @@ class BinaryGrid:
             for edge in edges:
                 trial = current.copy()
                 trial.remove_edge(edge)
-                # After trial-only removals, a sign may go if trials on those
-                # same cells still settle the board.
-                if not (engine.trials_solve(trial, trial_cells, solution) if trial_cells
-                        else engine.settles_ends(trial, first, edge)):
-                    kept.append(edge)
+                if trial_cells:
+                    # After trial-only removals, a sign may go if trials on
+                    # those same cells still settle the board.
+                    goes = engine.trials_solve(trial, trial_cells, solution)
                 else:
+                    goes = engine.settles_ends(trial, first, edge)
+                    if not goes and level == Level.EXPERT:
+                        # No given could go by a trial: let this sign go when a
+                        # trial on one of its cells settles the rest (``trial``
+                        # is already the hard tier's fixpoint without it). Tried
+                        # here, while the other signs are still there, it goes
+                        # far more often than on the pruned board; the signs
+                        # after it are then pruned with trials on its cells.
+                        goes = engine.trials_solve(trial, (edge.a, edge.b), solution, closed=True)
+                        if goes:
+                            trial_cells = [edge.a, edge.b]
+                if goes:
                     current.remove_edge(edge)
+                else:
+                    kept.append(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = current
-            if level == Level.EXPERT and not removed:
-                # No given could go: let a sign go instead when one trial on
-                # either of its cells settles the rest.
-                for edge in rng.sample(edges, len(edges)):
-                    trial = board.copy()
-                    trial.remove_edge(edge)
-                    if engine.trials_solve(trial, (edge.a, edge.b), solution):
-                        edges = [e for e in edges if e != edge]
-                        board = trial
-                        break
-        return board, tuple(edges)
+        return board, tuple(edges), bool(trial_cells)
 
     @staticmethod
     def _refutes(engine: BinaryEngine, board: Board, cell: tuple[int, int],
