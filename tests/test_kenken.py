@@ -14,12 +14,13 @@ from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, run_ladder, solve, t_cage_combos,
-    t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, medium_solves, open_after, run_ladder, solve,
+    t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
+from bookgen.solve import latin
 from bookgen.solve.latin import (
-    bit, cage_assignments, cage_value, digits_of, is_latin, random_latin_square,
+    bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_sat import (
     DraftSolver, cage_clauses, latin_clauses, latin_solutions, proves_unique,
@@ -295,6 +296,40 @@ def test_grade_stuck_puzzle_is_not_solved():
     g = KENKEN.grade(p)
     assert not g.solved and g.level == Level.EXPERT
     assert len(KENKEN.solutions(p, 2)) == 2
+
+
+
+def test_open_after_agrees_with_the_ladder_up_to_easy_and_medium():
+    rng = random.Random(31)
+    answers = set()
+    for k in range(240):
+        n = 4 + k % 3
+        rules = {"show_ops": False} if k % 5 == 0 else {}
+        _, cages = _random_cages(n, rng, Level(k % 4), rules)
+        parsed = KENKEN.parse_rules(rules, n)
+        board = Board.build(n, [(c.cells, c.op, c.target) for c in cages],
+                            None if parsed["show_ops"] else tuple(parsed["ops"]))
+        for top in (Level.EASY, Level.MEDIUM):
+            st = State(board)
+            solve(st, top, Run())
+            left = open_after(board, top)
+            assert left == [i for i in range(n * n) if not st.placed[i]]
+            answers.add((top, not left))
+        assert medium_solves(board) == (open_after(board, Level.MEDIUM) == [])
+    assert len(answers) == 4  # solved and stuck at both tiers
+    # a cage no digits can fill has no solution at all
+    assert open_after(_board(4, [([(0, 0), (0, 1)], "+", 20)]), Level.EASY) is None
+
+
+def test_listed_fillings_match_the_search(monkeypatch):
+    shapes = [((0, 0), (0, 1)), ((0, 0), (0, 1), (1, 0)), ((0, 1), (1, 0), (1, 1), (0, 0)),
+              ((0, 0), (1, 0), (2, 0)), ((0, 0), (0, 1), (0, 2), (1, 2))]
+    listed = {(sh, op, t, n): shape_assignments.__wrapped__(sh, op, t, n)
+              for n in (4, 5) for sh in shapes for op in "+*" for t in range(0, 130)}
+    assert any(found for found in listed.values())
+    monkeypatch.setattr(latin, "LISTED_FILLINGS", 0)  # the search, for every shape
+    for (sh, op, t, n), found in listed.items():
+        assert found == shape_assignments.__wrapped__(sh, op, t, n), (sh, op, t, n)
 
 
 # --- exact solver vs. plain backtracking ---------------------------------------

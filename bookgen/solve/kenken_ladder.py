@@ -366,9 +366,9 @@ def t_naked_single(b: Board, st: State, run: Run) -> int:
     placed = 0
     cand = st.cand
     done = st.placed
-    for i in range(b.n * b.n):
-        if not done[i] and not cand[i] & (cand[i] - 1):
-            if not cand[i]:
+    for i, c in enumerate(cand):  # placing a cell changes later cells' entries: read as reached
+        if not c & (c - 1) and not done[i]:
+            if not c:
                 raise Contradiction("empty cell")
             st.place(i)
             placed += 1
@@ -383,8 +383,11 @@ def t_naked_single(b: Board, st: State, run: Run) -> int:
 
 
 def t_cage_last(b: Board, st: State, run: Run) -> int:
-    for k, idx in enumerate(b.cells):
-        if st.open[k] != 1 or len(idx) < 2:
+    for k, left in enumerate(st.open):
+        if left != 1:
+            continue
+        idx = b.cells[k]
+        if len(idx) < 2:
             continue
         j = next(j for j, i in enumerate(idx) if not st.placed[i])
         known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
@@ -403,10 +406,14 @@ def t_cage_last(b: Board, st: State, run: Run) -> int:
 
 
 def t_cage_static(b: Board, st: State, run: Run) -> int:
-    for k, idx in enumerate(b.cells):
-        if st.static_done[k]:
+    done = st.static_done
+    if all(done):  # the usual case after the first few steps
+        return 0
+    for k in range(done.index(False), len(done)):
+        idx = b.cells[k]
+        if done[k]:
             continue
-        st.static_done[k] = True
+        done[k] = True
         if len(idx) < 2:
             continue
         cuts = _apply(st, idx, [~m for m in b.static[k]])
@@ -425,6 +432,9 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
 
 
 # --- medium --------------------------------------------------------------------
+
+_BITS = tuple(1 << (d - 1) if d else 0 for d in range(10))  # digit -> its candidate bit
+
 
 def _refresh(b: Board, st: State, k: int) -> list[int]:
     """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
@@ -446,8 +456,8 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
     new_union = []
     for column in zip(*live):  # the digits each cell still takes, one bit each
         m = 0
-        for d in set(column):
-            m |= 1 << (d - 1)
+        for d in column:
+            m |= _BITS[d]
         new_union.append(m)
     st.union[k] = new_union
     return new_union
@@ -770,6 +780,97 @@ def solve(st: State, max_level: Level, run: Run) -> bool:
         else:
             return False
 
+
+def medium_solves(board: Board) -> bool:
+    """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would."""
+    return open_after(board, Level.MEDIUM) == []
+
+
+def open_after(board: Board, level: Level) -> list[int] | None:
+    """The cells (ascending) that ``solve`` up to ``level`` (EASY or MEDIUM) leaves
+    unplaced, [] when it fills the grid; None when the candidates run out.
+
+    Each technique of those tiers only strikes candidates, and one that applies still
+    applies once other candidates are gone, so what they reach together is one fixed
+    point, whatever the order. Here it is reached by plain propagation, without the
+    ladder's restarts and counts, for a generator that only needs the verdict: each
+    cage's assignments cut to what the candidates allow (medium: the candidates cut to
+    what those use; easy: only where that leaves one digit, or on the cage's last open
+    cell), naked singles, and at medium hidden singles."""
+    medium = level >= Level.MEDIUM
+    n = board.n
+    full = full_mask(n)
+    cand = [0] * (n * n)
+    for idx, masks in zip(board.cells, board.static):  # every cage's arithmetic alone
+        for i, m in zip(idx, masks):
+            if not m:
+                return None
+            cand[i] = m
+    placed = [False] * (n * n)
+    live = list(board.assigns)
+    cells, cage_of, peers, lines = board.cells, board.cage_of, board.peers, board.lines
+    todo = [i for i, c in enumerate(cand) if not c & (c - 1)]  # cells down to one digit
+    dirty: set[int] = set()  # cages whose cells lost a digit since they were last cut
+    while True:
+        while todo or dirty:
+            while todo:  # naked singles: place, strike the digit from the row and column
+                i = todo.pop()
+                if placed[i]:
+                    continue
+                placed[i] = True
+                c = cand[i]
+                for j in peers[i]:
+                    cj = cand[j]
+                    if cj & c:
+                        cj &= ~c
+                        if not cj:
+                            return None
+                        cand[j] = cj
+                        dirty.add(cage_of[j])
+                        if not cj & (cj - 1):
+                            todo.append(j)
+            if dirty:  # a cage's combinations against its cells' candidates
+                k = dirty.pop()
+                idx = cells[k]
+                got = live[k]
+                for j, i in enumerate(idx):
+                    m = cand[i]
+                    got = [a for a in got if m >> (a[j] - 1) & 1]
+                if not got:
+                    return None
+                live[k] = got
+                last = medium or sum(1 for i in idx if cand[i] & (cand[i] - 1)) == 1
+                for i, column in zip(idx, zip(*got)):
+                    u = 0
+                    for d in column:
+                        u |= _BITS[d]
+                    if cand[i] & ~u and (last or not u & (u - 1)):
+                        u &= cand[i]
+                        cand[i] = u
+                        if not u & (u - 1):
+                            todo.append(i)
+        moved = False
+        for line in lines if medium else ():  # hidden singles
+            once = twice = 0
+            for i in line:
+                twice |= once & cand[i]
+                once |= cand[i]
+            if once != full:
+                return None
+            alone = once & ~twice
+            while alone:
+                m = alone & -alone
+                alone ^= m
+                for i in line:
+                    if cand[i] & m:
+                        if cand[i] != m:
+                            cand[i] = m
+                            dirty.add(cage_of[i])
+                            todo.append(i)
+                            moved = True
+                        break
+        if not moved:
+            return [i for i in range(n * n) if not placed[i]]
 
 @dataclass(frozen=True)
 class LadderResult:

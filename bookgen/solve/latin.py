@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import Iterator, Sequence
 
 from bookgen.core.types import Cell
@@ -184,6 +184,32 @@ def normal_shape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
     return tuple((r - r0, c - c0) for r, c in cells)
 
 
+# A shape with at most this many digit tuples (N ** cells) has all its fillings listed
+# at once and sorted by what each op makes of them: one pass per shape instead of a
+# search per target (a 4x4 generator asks for a few hundred targets on a few dozen shapes).
+LISTED_FILLINGS = 625
+
+
+@lru_cache(maxsize=None)
+def _fillings(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
+    """Every filling of a cage of this shape (digits differ where cells share a row or a
+    column), by (op, target) for ``+`` and ``*``, each list in lexicographic order as
+    ``shape_assignments``' search finds them."""
+    k = len(shape)
+    clash = [(i, j) for i in range(k) for j in range(i)
+             if shape[j][0] == shape[i][0] or shape[j][1] == shape[i][1]]
+    out: dict[tuple[str, int], list[tuple[int, ...]]] = {}
+    for digits in product(range(1, n + 1), repeat=k):
+        if any(digits[i] == digits[j] for i, j in clash):
+            continue
+        made = 1
+        for d in digits:
+            made *= d
+        out.setdefault(("+", sum(digits)), []).append(digits)
+        out.setdefault(("*", made), []).append(digits)
+    return {key: tuple(found) for key, found in out.items()}
+
+
 @lru_cache(maxsize=None)
 def shape_assignments(shape: tuple[Cell, ...], op: str, target: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Every digit tuple for a cage of this shape that reaches ``target`` with ``op``.
@@ -199,6 +225,8 @@ def shape_assignments(shape: tuple[Cell, ...], op: str, target: int, n: int) -> 
         return ()
     if k == 1:
         return ()
+    if op not in PAIR_OPS and n ** k <= LISTED_FILLINGS:
+        return _fillings(shape, n).get((op, target), ())
     # For each cell, the earlier cells it must differ from.
     clash = [
         [j for j in range(i) if shape[j][0] == shape[i][0] or shape[j][1] == shape[i][1]]

@@ -102,9 +102,9 @@ def solutions_of(n: int, sols: int, limit: int | None = None) -> list[list[int]]
 
 def open_cells(n: int, sols: int) -> list[int]:
     """Cells whose digit differs between the squares of ``sols`` (ascending)."""
-    _, masks = latin_table(n)
-    out = []
-    for i in range(n * n):
-        if not any(sols & m == sols for m in masks[i][1:]):
-            out.append(i)
-    return out
+    squares, masks = latin_table(n)
+    if not sols:
+        return []
+    # A cell is fixed when every square of the set has the digit one of them has there.
+    first = squares[(sols & -sols).bit_length() - 1]
+    return [i for i in range(n * n) if sols & masks[i][first[i]] != sols]

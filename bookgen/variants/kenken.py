@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any, Callable, Mapping, Sequence
@@ -65,7 +66,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, run_ladder, score_of,
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, open_after, run_ladder, score_of,
 )
 from bookgen.solve.kenken_ladder import solve as ladder_solve
 from bookgen.solve.latin import (
@@ -296,6 +297,13 @@ def _op_weights(opts: tuple[tuple[str, int, int], ...], bias: float,
     return [o[0] for o in opts], list(accumulate(weights))
 
 
+def _draw(rng: random.Random, population: Sequence[Any], cum: Sequence[float]) -> Any:
+    """``rng.choices(population, cum_weights=cum)[0]``: the same draw from the same single
+    ``rng.random()``, without the checks and the list around it (the generator makes
+    dozens a draft)."""
+    return population[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
+
+
 class _Layout:
     """A caging under construction: cage cell lists, ops and targets."""
 
@@ -315,6 +323,9 @@ class _Layout:
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
+        self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
+        self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
 
     # --- operations ---------------------------------------------------------------
 
@@ -332,21 +343,15 @@ class _Layout:
         digits = tuple(self.square[r][c] for r, c in cells)
         return _shape_options(_shape_of(cells), digits, self.ops_allowed, self.n)
 
-    def pick_op(self, cells: Sequence[Cell], bias: float | None = None, avoid: str | None = None) -> str | None:
+    def pick_op(self, cells: Sequence[Cell]) -> str | None:
         """A random op for ``cells``, weighted by fillings^bias; None when none fits."""
-        opts = self.op_options(cells)
-        if avoid is not None and len(opts) > 1:
-            opts = tuple(o for o in opts if o[0] != avoid) or opts
-        if not opts:
-            return None
-        if bias is not None:
-            b = bias
-        elif self.level == Level.EASY and self.n <= SMALL_GRID:
-            b = SMALL_EASY_BIAS
-        else:
-            b = OP_BIAS[self.level]
-        ops, cum = _op_weights(opts, b, self.level >= Level.HARD and len(cells) > 1)
-        return self.rng.choices(ops, cum_weights=cum)[0]
+        key = tuple(sorted(cells)) if len(cells) > 1 else tuple(cells)
+        got = self._picks.get(key)  # ops and cumulative weights, kept per cell set
+        if got is None:
+            opts = self.op_options(key)
+            got = self._picks[key] = _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) \
+                if opts else ()
+        return _draw(self.rng, *got) if got else None
 
     # --- tiling -------------------------------------------------------------------
 
@@ -368,7 +373,7 @@ class _Layout:
         for cell in order:
             if cell in owner:
                 continue
-            want = rng.choices(sizes, cum_weights=cum)[0]
+            want = _draw(rng, sizes, cum)
             cage = [cell]
             owner[cell] = len(cages)
             while len(cage) < want:
@@ -460,6 +465,7 @@ class _Layout:
         cages = sorted((sorted(c) for c in self.cages if c), key=lambda c: c[0])
         self.cages = cages
         self.owner = {cell: k for k, c in enumerate(cages) for cell in c}
+        self._singles = -1
 
     # --- local moves --------------------------------------------------------------
 
@@ -487,8 +493,9 @@ class _Layout:
         return None
 
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
-        singles = sum(1 for c in self.cages if len(c) == 1) + singles_delta
-        return singles <= self.cap and all(
+        if self._singles < 0:  # counted once per caging (moves ask many times)
+            self._singles = sum(1 for c in self.cages if len(c) == 1)
+        return self._singles + singles_delta <= self.cap and all(
             len(p) <= self.max_cage and self.op_options(p) for p in parts
         )
 
@@ -504,6 +511,7 @@ class _Layout:
         pairs = sorted(((c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))),
                        key=lambda x: x[0][0])
         self.cages = [c for c, _ in pairs]
+        self._singles = -1
         self.ops = [op for _, op in pairs]
         self.owner = {cell: k for k, c in enumerate(self.cages) for cell in c}
         for k, op in enumerate(self.ops):
@@ -583,6 +591,7 @@ class _Layout:
         """Go back to a ``snapshot``."""
         cages, ops, owner = snap
         self.cages, self.ops, self.owner = cages[:], ops[:], dict(owner)
+        self._singles = -1
 
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
@@ -909,6 +918,13 @@ class KenKenVariant:
         known to be the only one (so no search for a second solution is needed).
         """
         n = board.n
+        # Most drafts end too easy (hard, expert) or stuck (easy, medium): verdicts that
+        # need no technique counts, so the tiers' fixed point reached plainly tells them.
+        if level >= Level.HARD:
+            if open_after(board, Level.MEDIUM) == []:
+                return "easy", None
+        elif n > TABLE_MAX and (still := open_after(board, level)):
+            return still, None  # (small grids' drafts are unique, and mostly not stuck)
         st = State(board)
         run = Run()
         top = min(level, Level.HARD)
