@@ -188,6 +188,14 @@ class Board:
         return tuple(_row_text(n, k, v) for k, v in zip(self.known[:n], self.value[:n]))
 
 
+@lru_cache(maxsize=None)
+def _crossings(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per mask of a line's cells, the lines crossing them: (for a row, the columns'
+    indices ``n + j``; for a column, the rows' ``j``), so news is written without bit loops."""
+    rows = tuple(tuple(j for j in range(n) if (mask >> j) & 1) for mask in range(1 << n))
+    return tuple(tuple(n + j for j in js) for js in rows), rows
+
+
 @lru_cache(maxsize=1 << 16)
 def _row_text(n: int, known: int, value: int) -> str:
     """One row's string (``Board.rows``), built once per row state."""
@@ -279,6 +287,7 @@ class BinaryEngine:
         self._found: dict[str, dict[int, int]] = {}
         self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
+        self._crossings = _crossings(n)
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -576,23 +585,6 @@ class BinaryEngine:
         return f1, f0
 
     # ----- closure: every deduction up to a level, in any order --------------
-    def _apply(self, board: Board, line: int, ones: int, zeros: int, dirty: list[int],
-               flagged: list[bool]) -> None:
-        n = self.n
-        for v, mask in ((1, ones), (0, zeros)):
-            for j in _bits(mask):
-                r, c = line_cell(n, line, j)
-                board.assign(r, c, v)
-                for other in (r, n + c):
-                    if not flagged[other]:
-                        flagged[other] = True
-                        dirty.append(other)
-        if self.unique_lines:
-            for other in (range(n) if line < n else range(n, 2 * n)) if board.known[line] == self.full else ():
-                if not flagged[other]:
-                    flagged[other] = True
-                    dirty.append(other)
-
     def closure(self, board: Board, level: Level, target: Cell | None = None,
                 start: Sequence[int] | None = None) -> bool:
         """Apply every technique up to ``level`` until nothing changes.
@@ -604,26 +596,20 @@ class BinaryEngine:
         (a trial touches one row and one column). Raises ``Contradiction``.
         """
         n = self.n
-        lines = 2 * n
-        if start is None:
-            flagged = [True] * lines
-            # The target's own lines first: when they alone force it, the
-            # answer comes after two lines instead of a sweep. The verdict
-            # is the same in any order (the techniques are monotone).
-            dirty = self._sweep(target)[:]
-        else:
-            dirty = list(start)
-            flagged = [False] * lines
-            for line in dirty:
-                flagged[line] = True
         # Plain ints from here: a closure is called hundreds of times a puzzle.
         tier = HARD if level > HARD else int(level)
+        if start is None:
+            dirty = (1 << 2 * n) - 1
+        else:
+            dirty = 0
+            for line in start:
+                dirty |= 1 << line
         while True:
-            if self._propagate(board, tier, dirty, flagged, target):
+            if self._propagate(board, tier, dirty, target) >= 0:
                 return True
             if board.empty_count() == 0:
                 if self.unique_lines:
-                    for line in range(lines):
+                    for line in range(2 * n):
                         self._check_distinct(board, line)
                 return True
             if level <= HARD:
@@ -635,47 +621,32 @@ class BinaryEngine:
             board.assign(r, c, v)
             if target is not None and (r, c) == target:
                 return True
-            for other in (r, n + c):
-                flagged[other] = True
-                dirty.append(other)
+            dirty = 1 << r | 1 << (n + c)
 
-    def _sweep(self, target: Cell | None) -> list[int]:
-        """A full closure's queue (popped from the end): the target's row and column, then every line."""
-        sweeps = self.__dict__.setdefault("_sweeps", {})
-        out = sweeps.get(target)
-        if out is None:
-            n = self.n
-            out = list(range(2 * n - 1, -1, -1))
-            if target is not None:
-                for line in (n + target[1], target[0]):
-                    out.remove(line)
-                    out.append(line)
-            out = sweeps[target] = out
-        return out
+    def _propagate(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+        """Run ``deduce`` on the lines of ``dirty`` (a bit per line) until none is left.
 
-    def _propagate(self, board: Board, tier: Level, dirty: list[int], flagged: list[bool],
-                   target: Cell | None) -> bool:
-        """Run ``deduce`` on dirty lines until none is left; True as soon as ``target`` is filled.
-
-        The hot loop of every generator: answers come from the per-line memo
-        and are written straight into the masks. Lines are visited and queued
-        in the same order as ``deduce`` + ``_apply`` would.
+        Returns -1 once the queue is empty, or, as soon as ``target`` is
+        filled, what is left of the queue (a caller may go on to another
+        target with it). The hot loop of every generator: answers come from
+        the per-line memo and are written straight into the masks; the queue
+        is a bit set, so a line's news queues every crossing line in one OR.
         """
         if not dirty:
-            return False
+            return -1
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        itier = int(tier)
         # One memo per (tier, signs of the line): the key is then one small int.
-        memo_key = self._memo_keys[itier]
+        memo_key = self._memo_keys[tier]
         memos = board.memos.get(memo_key)
         if memos is None:
             tables = self._tables
             if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
                 tables.clear()
-            memos = board.memos[memo_key] = [tables.setdefault((itier, eq[i], neq[i]), {}) for i in range(2 * n)]
+            memos = board.memos[memo_key] = [tables.setdefault((tier, eq[i], neq[i]), {}) for i in range(2 * n)]
+        cols_of, rows_of = self._crossings
         unique = self.unique_lines
-        distinct = unique and itier == HARD
+        distinct = unique and tier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
         if unique:
             finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
@@ -683,16 +654,16 @@ class BinaryEngine:
         # At the hard tier a line's answer is everything its completions agree
         # on (distinct lines included: lines finishing later queue it again):
         # after it is written, the line itself has nothing more to say.
-        complete = itier == HARD
-        quick_local = itier < HARD and self.max_run == 2  # below hard, most lines take the local rules
+        complete = tier == HARD
+        quick_local = tier < HARD and self.max_run == 2  # below hard, most lines take the local rules
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
             t_line, t_bit = 0, 0
-        pop, push = dirty.pop, dirty.append
         while dirty:
-            line = pop()
-            flagged[line] = False
+            low = dirty & -dirty
+            dirty ^= low
+            line = low.bit_length() - 1
             k = known[line]
             v = value[line]
             memo = memos[line]
@@ -721,10 +692,10 @@ class BinaryEngine:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
                     copied = self._copied
-                    key = (itier, eq[line], neq[line], key, frozenset(copies))
+                    key = (tier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
             if hit is None:
-                if quick_local and (not itier or n - k.bit_count() > SHORT_LINE):
+                if quick_local and (not tier or n - k.bit_count() > SHORT_LINE):
                     hit = self._local_answer(k, v, eq[line], neq[line])
                 elif complete and copied is None:
                     # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
@@ -745,36 +716,29 @@ class BinaryEngine:
             known[line] = k | ones | zeros
             value[line] = v | ones
             # Bit j of a row is column j (line n + j); bit j of a column is row j.
-            # The lines are queued as assigning cell by cell would: a row
-            # before the columns of its cells, a column after its first cell's row.
-            row = line < n
-            base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
-            queue_line = not complete and not flagged[line]
-            if queue_line and row:
-                flagged[line] = True
-                push(line)
-                queue_line = False
-            for mask, vbit in ((ones, bit), (zeros, 0)):
-                while mask:
-                    low = mask & -mask
-                    mask ^= low
-                    cross = base + low.bit_length() - 1
-                    known[cross] |= bit
-                    if vbit:
-                        value[cross] |= bit
-                    if unique and known[cross] == full:
+            if line < n:
+                crossing = cols_of
+                news = (ones | zeros) << n
+                bit = low
+            else:
+                crossing = rows_of
+                news = ones | zeros
+                bit = low >> n
+            for cross in crossing[ones]:
+                known[cross] |= bit
+                value[cross] |= bit
+            for cross in crossing[zeros]:
+                known[cross] |= bit
+            # Below the hard tier a line's own news may let its rules say more.
+            dirty |= news if complete else news | low
+            if unique:
+                side = line < n
+                for cross in crossing[ones | zeros]:
+                    if known[cross] == full:
                         finished[side].append(cross)
                         requeue.append(cross)
-                    if not flagged[cross]:
-                        flagged[cross] = True
-                        push(cross)
-                    if queue_line:
-                        flagged[line] = True
-                        push(line)
-                        queue_line = False
-            if unique:
                 if known[line] == full:
-                    finished[line >= n].append(line)
+                    finished[not side].append(line)
                     requeue.append(line)
                 # A finished line can rule out completions of its parallel lines
                 # (distinct): they get another look, whichever line finished it.
@@ -785,13 +749,12 @@ class BinaryEngine:
                     for done in requeue:
                         done_v = value[done]
                         for other in (range(n) if done < n else range(n, 2 * n)):
-                            if not flagged[other] and not (value[other] ^ done_v) & known[other]:
-                                flagged[other] = True
-                                push(other)
+                            if not (value[other] ^ done_v) & known[other]:
+                                dirty |= 1 << other
                     requeue.clear()
             if t_bit and known[t_line] & t_bit:
-                return True
-        return False
+                return dirty
+        return -1
 
     def forced_by_own_lines(self, board: Board, cell: Cell, level: Level) -> bool:
         """Whether ``cell``'s row or column alone brings it back once it is emptied.
@@ -870,11 +833,11 @@ class BinaryEngine:
         # ``closure(target=a)``, then on to ``b`` with the same queue: the
         # lines the first one left unvisited are exactly what a second
         # closure would have to redo (the fixpoint is the same either way).
-        tier = Level.HARD if level > Level.HARD else level
-        dirty, flagged = self._sweep(edge.a)[:], [True] * (2 * self.n)
-        if not self._propagate(board, tier, dirty, flagged, edge.a) and board.empty_count():
-            return False
-        return board.get(*edge.b) >= 0 or self._propagate(board, tier, dirty, flagged, edge.b) \
+        tier = HARD if level > HARD else int(level)
+        left = self._propagate(board, tier, (1 << 2 * self.n) - 1, edge.a)
+        if left < 0:
+            return not board.empty_count()
+        return board.get(*edge.b) >= 0 or self._propagate(board, tier, left, edge.b) >= 0 \
             or not board.empty_count()
 
     def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None,
