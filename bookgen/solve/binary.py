@@ -631,31 +631,116 @@ class BinaryEngine:
         target with it). The hot loop of every generator: answers come from
         the per-line memo and are written straight into the masks; the queue
         is a bit set, so a line's news queues every crossing line in one OR.
+        Engines with distinct lines take ``_propagate_distinct``.
         """
         if not dirty:
             return -1
+        if self.unique_lines:
+            return self._propagate_distinct(board, tier, dirty, target)
+        n, full = self.n, self.full
+        known, value = board.known, board.value
+        memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
+        cols_of, rows_of = self._crossings
+        # At the hard tier a line's answer is everything its completions agree
+        # on: after it is written, the line itself has nothing more to say.
+        # Below it, its own news may let its rules say more: it goes back in.
+        again = 0 if tier == HARD else -1
+        if target is not None:
+            t_line, t_bit = target[0], 1 << target[1]
+        else:
+            t_line, t_bit = 0, 0
+        while dirty:
+            low = dirty & -dirty
+            dirty ^= low
+            line = low.bit_length() - 1
+            k = known[line]
+            hit = memos[line].get(k << n | value[line])
+            if hit == 0:  # the common case, kept short: a known answer with no news
+                continue
+            if hit is None:
+                hit = self._line_news(board, line, tier, memos[line])  # a contradiction raises
+                if not hit:
+                    continue
+            ones, zeros = hit >> n, hit & full
+            known[line] = k | ones | zeros
+            value[line] |= ones
+            # Bit j of a row is column j (line n + j); bit j of a column is row j.
+            if line < n:
+                for cross in cols_of[ones]:
+                    known[cross] |= low
+                    value[cross] |= low
+                for cross in cols_of[zeros]:
+                    known[cross] |= low
+                dirty |= (ones | zeros) << n | low & again
+            else:
+                bit = low >> n
+                for cross in rows_of[ones]:
+                    known[cross] |= bit
+                    value[cross] |= bit
+                for cross in rows_of[zeros]:
+                    known[cross] |= bit
+                dirty |= ones | zeros | low & again
+            if t_bit and known[t_line] & t_bit:
+                return dirty
+        return -1
+
+    def _line_memos(self, board: Board, tier: int) -> list[dict[int, int]]:
+        """The board's memo of each line at ``tier``: one per (tier, signs of the line), shared
+        by every board, so a line's answer is looked up by one small int (its cells)."""
+        tables, n = self._tables, self.n
+        if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
+            tables.clear()
+        eq, neq = board.eq, board.neq
+        memos = board.memos[self._memo_keys[tier]] = [tables.setdefault((tier, eq[i], neq[i]), {})
+                                                      for i in range(2 * n)]
+        return memos
+
+    def _line_news(self, board: Board, line: int, tier: int, memo: dict[int, int]) -> int:
+        """``deduce`` on a line the memo does not know yet, as ``ones << n | zeros``, stored there.
+
+        Raises ``Contradiction`` (and stores nothing) on a broken rule. Not
+        for a line whose answer depends on finished parallel lines (distinct).
+        """
+        n, full = self.n, self.full
+        k, v = board.known[line], board.value[line]
+        key = k << n | v
+        if k == full:  # a finished line, first seen: check it breaks no rule
+            self.deduce(board, line, tier)  # raises on a broken rule
+            memo[key] = 0
+            return 0
+        hit = None
+        if tier < HARD:
+            # Below hard, most lines take the local rules.
+            if self.max_run == 2 and (not tier or n - k.bit_count() > SHORT_LINE):
+                hit = self._local_answer(k, v, board.eq[line], board.neq[line])
+        else:
+            # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
+            both = self.line_masks(k, v, board.eq[line], board.neq[line])
+            a, o = both >> n, both & full
+            if not a & ~o:  # else no completion: ``deduce`` raises it below
+                hit = (a & ~k) << n | (~o & full & ~k)
+        if hit is None:
+            ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+            hit = ones << n | zeros
+        if len(memo) > 200_000:
+            memo.clear()
+        memo[key] = hit
+        return hit
+
+    def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+        """``_propagate`` with distinct lines: a finished line may rule out completions of the
+        lines parallel to it (and must not copy one), so those get another look."""
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        # One memo per (tier, signs of the line): the key is then one small int.
-        memo_key = self._memo_keys[tier]
-        memos = board.memos.get(memo_key)
-        if memos is None:
-            tables = self._tables
-            if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
-                tables.clear()
-            memos = board.memos[memo_key] = [tables.setdefault((tier, eq[i], neq[i]), {}) for i in range(2 * n)]
+        memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
         cols_of, rows_of = self._crossings
-        unique = self.unique_lines
-        distinct = unique and tier == HARD
+        distinct = tier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        if unique:
-            finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
-            requeue: list[int] = []
+        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
+        requeue: list[int] = []
         # At the hard tier a line's answer is everything its completions agree
-        # on (distinct lines included: lines finishing later queue it again):
-        # after it is written, the line itself has nothing more to say.
-        complete = tier == HARD
-        quick_local = tier < HARD and self.max_run == 2  # below hard, most lines take the local rules
+        # on (distinct lines included: lines finishing later queue it again).
+        again = 0 if tier == HARD else -1
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -669,15 +754,7 @@ class BinaryEngine:
             memo = memos[line]
             key = k << n | v
             hit = memo.get(key)
-            if not unique:
-                # The common case, kept short: a known answer with no news.
-                if hit == 0:
-                    continue
-                if k == full:  # a finished line, first seen: check it breaks no rule
-                    self.deduce(board, line, tier)  # raises on a broken rule
-                    memo[key] = 0
-                    continue
-            elif k == full:  # a finished line: check it breaks no rule, and copies no other
+            if k == full:  # a finished line: check it breaks no rule, and copies no other
                 if hit is None:
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
@@ -687,29 +764,21 @@ class BinaryEngine:
                         if value[i] == v and known[i] == full and i != line:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
-            copied = None
+            copies = None
             if distinct and finished[line >= n]:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
-                    copied = self._copied
                     key = (tier, eq[line], neq[line], key, frozenset(copies))
-                    hit = copied.get(key)
+                    hit = self._copied.get(key)
             if hit is None:
-                if quick_local and (not tier or n - k.bit_count() > SHORT_LINE):
-                    hit = self._local_answer(k, v, eq[line], neq[line])
-                elif complete and copied is None:
-                    # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
-                    both = self.line_masks(k, v, eq[line], neq[line])
-                    a, o = both >> n, both & full
-                    if not a & ~o:  # else no completion: ``deduce`` raises it below
-                        hit = (a & ~k) << n | (~o & full & ~k)
-                if hit is None:
+                if copies:
                     ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
                     hit = ones << n | zeros
-                store = memo if copied is None else copied
-                if len(store) > 200_000:
-                    store.clear()
-                store[key] = hit
+                    if len(self._copied) > 200_000:
+                        self._copied.clear()
+                    self._copied[key] = hit
+                else:
+                    hit = self._line_news(board, line, tier, memo)
             if not hit:
                 continue
             ones, zeros = hit >> n, hit & full
@@ -729,29 +798,27 @@ class BinaryEngine:
                 value[cross] |= bit
             for cross in crossing[zeros]:
                 known[cross] |= bit
-            # Below the hard tier a line's own news may let its rules say more.
-            dirty |= news if complete else news | low
-            if unique:
-                side = line < n
-                for cross in crossing[ones | zeros]:
-                    if known[cross] == full:
-                        finished[side].append(cross)
-                        requeue.append(cross)
-                if known[line] == full:
-                    finished[not side].append(line)
-                    requeue.append(line)
-                # A finished line can rule out completions of its parallel lines
-                # (distinct): they get another look, whichever line finished it.
-                # Only a line the finished one still agrees with on its known
-                # cells can have it as a copy to rule out (or be one): the
-                # others would give the same answer as before.
-                if requeue:
-                    for done in requeue:
-                        done_v = value[done]
-                        for other in (range(n) if done < n else range(n, 2 * n)):
-                            if not (value[other] ^ done_v) & known[other]:
-                                dirty |= 1 << other
-                    requeue.clear()
+            dirty |= news | low & again
+            side = line < n
+            for cross in crossing[ones | zeros]:
+                if known[cross] == full:
+                    finished[side].append(cross)
+                    requeue.append(cross)
+            if known[line] == full:
+                finished[not side].append(line)
+                requeue.append(line)
+            # A finished line can rule out completions of its parallel lines
+            # (distinct): they get another look, whichever line finished it.
+            # Only a line the finished one still agrees with on its known
+            # cells can have it as a copy to rule out (or be one): the
+            # others would give the same answer as before.
+            if requeue:
+                for done in requeue:
+                    done_v = value[done]
+                    for other in (range(n) if done < n else range(n, 2 * n)):
+                        if not (value[other] ^ done_v) & known[other]:
+                            dirty |= 1 << other
+                requeue.clear()
             if t_bit and known[t_line] & t_bit:
                 return dirty
         return -1
