@@ -68,6 +68,8 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
 
 
 LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
+SIGN_FREE = frozenset(("pair", "sandwich", "balance"))  # techniques that never look at a line's signs
+WHOLE_LINE = frozenset(("line", "long_line"))  # what every completion of the line agrees on
 
 
 class Contradiction(Exception):
@@ -995,10 +997,18 @@ class BinaryEngine:
 
     def _first_news(self, board: Board, technique: str, memo: dict, todo: int) -> tuple[int, int]:
         """(line, ``ones << n | zeros``) of the first line of ``todo`` on which a single-line
-        technique fixes cells, or (-1, 0). Its answers are memoised per line state."""
+        technique fixes cells, or (-1, 0). Its answers are memoised per line state.
+
+        Pairs, sandwiches and balance never look at signs: their memo is keyed
+        by the cells alone, so a line state learnt under one puzzle's signs
+        serves every other. Whole-line answers the closure's hard-tier memo
+        already holds for the line (its cells and signs) are taken from there.
+        """
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         n2, n3 = 2 * n, 3 * n
+        signed = technique not in SIGN_FREE
+        whole = technique in WHOLE_LINE
         while todo:
             low = todo & -todo
             todo ^= low
@@ -1006,11 +1016,20 @@ class BinaryEngine:
             k = known[line]
             if k == full:
                 continue
-            key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
+            key = k | value[line] << n
+            if signed:
+                key |= eq[line] << n2 | neq[line] << n3
             hit = memo.get(key)
             if hit is None:
-                ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
-                hit = ones << n | zeros
+                if whole:
+                    # What the completions agree on: the closure's hard-tier answer
+                    # (never a contradiction), when its memo has met this line.
+                    table = self._tables.get((HARD, eq[line], neq[line]))
+                    hit = table.get(k << n | value[line]) if table is not None else None
+                    if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
+                        hit = 0
+                if hit is None:
+                    hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
                 if len(memo) > 400_000:
                     memo.clear()
                 memo[key] = hit
@@ -1018,19 +1037,30 @@ class BinaryEngine:
                 return line, hit
         return -1, 0
 
-    def _line_finds(self, board: Board, line: int, technique: str) -> tuple[int, int]:
-        """(ones, zeros) one single-line technique fixes on ``line``."""
+    def _line_finds(self, board: Board, line: int, technique: str, key: int) -> int:
+        """``ones << n | zeros`` one single-line technique fixes on ``line`` (memo ``key``).
+
+        Pairs and sandwiches come from one look at the runs: the other's
+        answer goes into its memo too (both are keyed by the cells alone).
+        """
+        n = self.n
         if technique in ("pair", "sandwich"):
             p1, p0, s1, s0 = self._runs(board, line)
-            return (p1, p0) if technique == "pair" else (s1, s0)
+            pair, sandwich = p1 << n | p0, s1 << n | s0
+            other = self._found.setdefault("sandwich" if technique == "pair" else "pair", {})
+            if len(other) > 400_000:
+                other.clear()
+            other[key] = sandwich if technique == "pair" else pair
+            return pair if technique == "pair" else sandwich
         if technique == "balance":
-            return self._balance(board, line)
-        if technique == "sign":
-            return self._signs(board, line)
-        empty = self.n - board.known[line].bit_count()
-        if (technique == "line") != (empty <= SHORT_LINE):
-            return 0, 0
-        return self._enumerate(board, line)
+            ones, zeros = self._balance(board, line)
+        elif technique == "sign":
+            ones, zeros = self._signs(board, line)
+        elif (technique == "line") != (n - board.known[line].bit_count() <= SHORT_LINE):
+            return 0
+        else:
+            ones, zeros = self._enumerate(board, line)
+        return ones << n | zeros
 
     # ----- explanations: built only for ``explain``, never in ``closure`` -----
     def _sym(self, v: int, count: int = 1) -> str:
