@@ -109,14 +109,18 @@ class Board:
         self.eq = eq if eq is not None else [0] * (2 * n)
         self.neq = neq if neq is not None else [0] * (2 * n)
         # The closure's per-line memo tables for these signs, shared by copies;
-        # signs change only through add_edge / remove_edge, which drop them.
+        # signs change only through add_edge / remove_edge, which swap the
+        # changed line's table in new lists.
         self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
         """An independent copy (search without undo). The sign masks are shared until
         ``add_edge`` / ``remove_edge`` change them (they copy first): searches copy boards
         all the time, signs rarely change."""
-        return Board(self.n, self.known[:], self.value[:], self.eq, self.neq, self.memos)
+        board = _new_board(Board)
+        board.n, board.known, board.value = self.n, self.known[:], self.value[:]
+        board.eq, board.neq, board.memos = self.eq, self.neq, self.memos
+        return board
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
@@ -134,20 +138,30 @@ class Board:
     def add_edge(self, edge: Edge) -> None:
         """Put a sign on the line that holds both cells."""
         line, bit = self._edge_bit(edge)
-        self.memos = {}
         self.eq, self.neq = self.eq[:], self.neq[:]
         if edge.sign == "=":
             self.eq[line] |= 1 << bit
         else:
             self.neq[line] |= 1 << bit
+        self._signs_changed(line)
 
     def remove_edge(self, edge: Edge) -> None:
         """Take a sign away again."""
         line, bit = self._edge_bit(edge)
-        self.memos = {}
         self.eq, self.neq = self.eq[:], self.neq[:]
         self.eq[line] &= ~(1 << bit)
         self.neq[line] &= ~(1 << bit)
+        self._signs_changed(line)
+
+    def _signs_changed(self, line: int) -> None:
+        """New memo lists (copies may still use the old ones): ``line``'s table for its new signs."""
+        memos = {}
+        for key, tables in self.memos.items():
+            engine, tier = key
+            tables = tables[:]
+            tables[line] = engine._line_table(tier, self.eq[line], self.neq[line])
+            memos[key] = tables
+        self.memos = memos
 
     def _edge_bit(self, edge: Edge) -> tuple[int, int]:
         (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
@@ -188,6 +202,9 @@ class Board:
         """Row strings with ``.`` for empty cells."""
         n = self.n
         return tuple(_row_text(n, k, v) for k, v in zip(self.known[:n], self.value[:n]))
+
+
+_new_board = object.__new__  # ``Board.copy`` fills the slots itself: no ``__init__`` defaults to work out
 
 
 @lru_cache(maxsize=None)
@@ -696,6 +713,10 @@ class BinaryEngine:
         memos = board.memos[self._memo_keys[tier]] = [tables.setdefault((tier, eq[i], neq[i]), {})
                                                       for i in range(2 * n)]
         return memos
+
+    def _line_table(self, tier: int, eq: int, neq: int) -> dict[int, int]:
+        """The memo of a line with these signs at ``tier`` (``_line_memos``' entry for it)."""
+        return self._tables.setdefault((tier, eq, neq), {})
 
     def _line_news(self, board: Board, line: int, tier: int, memo: dict[int, int]) -> int:
         """``deduce`` on a line the memo does not know yet, as ``ones << n | zeros``, stored there.
