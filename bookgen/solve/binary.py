@@ -109,13 +109,13 @@ class Board:
         self.eq = eq if eq is not None else [0] * (2 * n)
         self.neq = neq if neq is not None else [0] * (2 * n)
         # The closure's per-line memo tables for these signs, shared by copies;
-        # signs change only through add_edge / remove_edge, which swap the
-        # changed line's table in new lists.
+        # signs change only through add_edges (which drops them) and
+        # remove_edge (which swaps the changed line's table in new lists).
         self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
         """An independent copy (search without undo). The sign masks are shared until
-        ``add_edge`` / ``remove_edge`` change them (they copy first): searches copy boards
+        ``add_edges`` / ``remove_edge`` change them (they copy first): searches copy boards
         all the time, signs rarely change."""
         board = _new_board(Board)
         board.n, board.known, board.value = self.n, self.known[:], self.value[:]
@@ -131,19 +131,19 @@ class Board:
             for c, ch in enumerate(row):
                 if ch != EMPTY:
                     board.assign(r, c, int(ch))
-        for edge in edges:
-            board.add_edge(edge)
+        board.add_edges(edges)
         return board
 
-    def add_edge(self, edge: Edge) -> None:
-        """Put a sign on the line that holds both cells."""
-        line, bit = self._edge_bit(edge)
-        self.eq, self.neq = self.eq[:], self.neq[:]
-        if edge.sign == "=":
-            self.eq[line] |= 1 << bit
-        else:
-            self.neq[line] |= 1 << bit
-        self._signs_changed(line)
+    def add_edges(self, edges: Iterable[Edge]) -> None:
+        """Put signs on the lines that hold their cells (the sign masks copied once)."""
+        eq, neq = self.eq[:], self.neq[:]
+        for edge in edges:
+            line, bit = self._edge_bit(edge)
+            if edge.sign == "=":
+                eq[line] |= 1 << bit
+            else:
+                neq[line] |= 1 << bit
+        self.eq, self.neq, self.memos = eq, neq, {}  # copies keep the old memo lists
 
     def remove_edge(self, edge: Edge) -> None:
         """Take a sign away again."""
@@ -307,6 +307,7 @@ class BinaryEngine:
         self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._crossings = _crossings(n)
+        self._every = (1 << 2 * n) - 1  # a queue of every line
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -618,7 +619,7 @@ class BinaryEngine:
         # Plain ints from here: a closure is called hundreds of times a puzzle.
         tier = HARD if level > HARD else int(level)
         if start is None:
-            dirty = (1 << 2 * n) - 1
+            dirty = self._every
         else:
             dirty = 0
             for line in start:
@@ -626,7 +627,7 @@ class BinaryEngine:
         while True:
             if self._propagate(board, tier, dirty, target) >= 0:
                 return True
-            if board.empty_count() == 0:
+            if board.known.count(self.full) == 2 * n:  # every line full: the board is
                 if self.unique_lines:
                     for line in range(2 * n):
                         self._check_distinct(board, line)
@@ -859,24 +860,34 @@ class BinaryEngine:
         """
         r, c = cell
         n = self.n
-        tables = self._tables
         itier = HARD if level > HARD else int(level)
-        compute = not (self.unique_lines and itier == HARD)
-        known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memos = board.memos.get(self._memo_keys[itier])  # the closure's tables of this board's lines
-        for line, bit in ((r, 1 << c), (n + c, 1 << r)):
-            memo = memos[line] if memos is not None else tables.get((itier, eq[line], neq[line]))
-            k, v = known[line] & ~bit, value[line] & ~bit
-            hit = memo.get(k << n | v) if memo is not None else None
-            if hit is None and compute:
-                hit = self._line_answer(itier, k, v, eq[line], neq[line])
-                if hit is not None:
-                    if memo is None:
-                        memo = tables.setdefault((itier, eq[line], neq[line]), {})
-                    memo[k << n | v] = hit
-            if hit and (hit >> n | hit) & bit:
-                return True
-        return False
+        memos = board.memos.get(self._memo_keys[itier]) or self._line_memos(board, itier)
+        known, value = board.known, board.value
+        bit = 1 << c  # the row first
+        k = known[r] & ~bit
+        key = k << n | value[r] & ~bit
+        hit = memos[r].get(key)
+        if hit is None:
+            hit = self._own_line(board, itier, r, k, key, memos[r])
+        if hit and (hit >> n | hit) & bit:
+            return True
+        line, bit = n + c, 1 << r
+        k = known[line] & ~bit
+        key = k << n | value[line] & ~bit
+        hit = memos[line].get(key)
+        if hit is None:
+            hit = self._own_line(board, itier, line, k, key, memos[line])
+        return bool(hit and (hit >> n | hit) & bit)
+
+    def _own_line(self, board: Board, itier: int, line: int, k: int, key: int, memo: dict[int, int]) -> int | None:
+        """``forced_by_own_lines``' memo miss: the line's answer with the cell emptied (cells
+        ``key``, known mask ``k``), stored in its memo; None where it is not worked out here."""
+        if self.unique_lines and itier == HARD:
+            return None  # it depends on the other lines
+        hit = self._line_answer(itier, k, key & self.full, board.eq[line], board.neq[line])
+        if hit is not None:
+            memo[key] = hit
+        return hit
 
     def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
         """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
