@@ -1313,6 +1313,7 @@ class BinaryEngine:
         memos = [found_memo.setdefault(t, {}) if p else None for t, p in zip(order, plain)]
         # Grading reads only the techniques: one shared (immutable) step each.
         bare = {t: Step(t, (), "") for t in order}
+        cols_of, rows_of = self._crossings
         empty = n * n - sum(map(int.bit_count, known[:n]))
         while empty:
             for i, technique in enumerate(order):
@@ -1336,7 +1337,10 @@ class BinaryEngine:
                         continue
                     line, ones, zeros, why = found.line, found.ones, found.zeros, found.why
                 else:
-                    line, hit = self._first_news(board, technique, memos[i], ~clean[i] & every)
+                    todo = ~clean[i] & every
+                    if not todo:
+                        continue
+                    line, hit = self._first_news(board, technique, memos[i], todo)
                     if not hit:
                         clean[i] = every
                         continue
@@ -1358,12 +1362,22 @@ class BinaryEngine:
                         changed |= 1 << r | 1 << (n + c)
                     cells = tuple(cells)
                 else:
-                    # Grading counts techniques only: the cells go in unlisted.
-                    for v, mask in ((1, ones), (0, zeros)):
-                        for j in _bits(mask):
-                            r, c = line_cell(n, line, j)
-                            board.assign(r, c, v)
-                            changed |= 1 << r | 1 << (n + c)
+                    # Grading counts techniques only: the cells go in unlisted,
+                    # written into the masks as the closure does.
+                    value = board.value
+                    known[line] |= ones | zeros
+                    value[line] |= ones
+                    if line < n:
+                        crossing, bit = cols_of, 1 << line
+                        changed |= (ones | zeros) << n
+                    else:
+                        crossing, bit = rows_of, 1 << (line - n)
+                        changed |= ones | zeros
+                    for cross in crossing[ones]:
+                        known[cross] |= bit
+                        value[cross] |= bit
+                    for cross in crossing[zeros]:
+                        known[cross] |= bit
                     cells = ()
                 empty -= (ones | zeros).bit_count()
                 clean = [m & ~changed for m in clean]
