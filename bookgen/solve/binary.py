@@ -300,6 +300,7 @@ class BinaryEngine:
         self._cands: dict[int, bytes] = {}  # line_options: completions per packed line state
         self._masks: dict[int, int] = {}  # and their AND << n | OR
         self._parts: dict[int, int] = {}  # line_masks: pattern sets per cell state and per sign layout
+        self._agree: dict[int, int] = {}  # line_masks: AND << n | OR of each pattern set met
         self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
         # Memos hold only ints (keys and packed answers): the garbage collector
         # never walks such dicts, however large they grow.
@@ -383,7 +384,7 @@ class BinaryEngine:
         No completion gives AND = all ones and OR = 0 (never so otherwise).
         The patterns are bit sets over their indices, so the completions of a
         line state are a few ANDs of precomputed sets, one per known cell and
-        sign, and what they agree on is one test per empty cell.
+        sign, and what they agree on is remembered per set.
         """
         n = self.n
         key = known | value << n | eq << 2 * n | neq << 3 * n
@@ -418,23 +419,26 @@ class BinaryEngine:
                         keep &= sign[low.bit_length() - 1][same]
                 parts[skey] = keep
             fit &= keep
-        if fit:
-            a = o = value & known
-            m = self.full & ~known
+        # What the surviving patterns agree on depends on the set alone, and
+        # the same sets turn up under many keys (other cells, other signs).
+        agree = self._agree
+        both = agree.get(fit)
+        if both is None:
+            pats = line_patterns(n, self.max_run)
+            a, o, m = self.full, 0, fit
             while m:
                 low = m & -m
                 m ^= low
-                zeros, ones = cell[low.bit_length() - 1]
-                if not fit & zeros:
-                    a |= low
-                if fit & ones:
-                    o |= low
-        else:
-            a, o = self.full, 0
+                p = pats[low.bit_length() - 1]
+                a &= p
+                o |= p
+            if len(agree) > 400_000:
+                agree.clear()
+            both = agree[fit] = a << n | o
         if len(self._masks) > 400_000:
             self._cands.clear()
             self._masks.clear()
-        both = self._masks[key] = a << n | o
+        self._masks[key] = both
         return both
 
     def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
