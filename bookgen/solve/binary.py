@@ -424,14 +424,20 @@ class BinaryEngine:
         agree = self._agree
         both = agree.get(fit)
         if both is None:
-            pats = line_patterns(n, self.max_run)
-            a, o, m = self.full, 0, fit
-            while m:
-                low = m & -m
-                m ^= low
-                p = pats[low.bit_length() - 1]
-                a &= p
-                o |= p
+            if fit:
+                # The known cells agree by construction; one test per empty cell.
+                a = o = value & known
+                m = self.full & ~known
+                while m:
+                    low = m & -m
+                    m ^= low
+                    zeros, ones = cell[low.bit_length() - 1]
+                    if not fit & zeros:
+                        a |= low
+                    if fit & ones:
+                        o |= low
+            else:
+                a, o = self.full, 0
             if len(agree) > 400_000:
                 agree.clear()
             both = agree[fit] = a << n | o
@@ -757,26 +763,41 @@ class BinaryEngine:
 
     def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
         """``_propagate`` with distinct lines: a finished line may rule out completions of the
-        lines parallel to it (and must not copy one), so those get another look."""
+        lines parallel to it (and must not copy one), so those get another look.
+
+        Lines are taken from a stack here, the target's own lines first: with
+        distinct lines that order visits fewer lines than the bit set's.
+        """
         n, full = self.n, self.full
+        lines = 2 * n
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
-        cols_of, rows_of = self._crossings
+        queue = [line for line in range(lines - 1, -1, -1) if (dirty >> line) & 1]
+        if target is not None:
+            for line in (n + target[1], target[0]):
+                if (dirty >> line) & 1:
+                    queue.remove(line)
+                    queue.append(line)
+        flagged = [False] * lines
+        for line in queue:
+            flagged[line] = True
         distinct = tier == HARD
         # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
+        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, lines) if known[i] == full])
         requeue: list[int] = []
         # At the hard tier a line's answer is everything its completions agree
-        # on (distinct lines included: lines finishing later queue it again).
-        again = 0 if tier == HARD else -1
+        # on (distinct lines included: lines finishing later queue it again):
+        # after it is written, the line itself has nothing more to say.
+        complete = tier == HARD
+        quick_local = tier < HARD and self.max_run == 2  # below hard, most lines take the local rules
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
             t_line, t_bit = 0, 0
-        while dirty:
-            low = dirty & -dirty
-            dirty ^= low
-            line = low.bit_length() - 1
+        pop, push = queue.pop, queue.append
+        while queue:
+            line = pop()
+            flagged[line] = False
             k = known[line]
             v = value[line]
             memo = memos[line]
@@ -792,48 +813,64 @@ class BinaryEngine:
                         if value[i] == v and known[i] == full and i != line:
                             self.deduce(board, line, tier)  # raises: a copy
                 continue
-            copies = None
+            copied = None
             if distinct and finished[line >= n]:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
+                    copied = self._copied
                     key = (tier, eq[line], neq[line], key, frozenset(copies))
-                    hit = self._copied.get(key)
+                    hit = copied.get(key)
             if hit is None:
-                if copies:
+                if quick_local and (not tier or n - k.bit_count() > SHORT_LINE):
+                    hit = self._local_answer(k, v, eq[line], neq[line])
+                elif complete and copied is None:
+                    # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
+                    both = self.line_masks(k, v, eq[line], neq[line])
+                    a, o = both >> n, both & full
+                    if not a & ~o:  # else no completion: ``deduce`` raises it below
+                        hit = (a & ~k) << n | (~o & full & ~k)
+                if hit is None:
                     ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
                     hit = ones << n | zeros
-                    if len(self._copied) > 200_000:
-                        self._copied.clear()
-                    self._copied[key] = hit
-                else:
-                    hit = self._line_news(board, line, tier, memo)
+                store = memo if copied is None else copied
+                if len(store) > 200_000:
+                    store.clear()
+                store[key] = hit
             if not hit:
                 continue
             ones, zeros = hit >> n, hit & full
             known[line] = k | ones | zeros
             value[line] = v | ones
             # Bit j of a row is column j (line n + j); bit j of a column is row j.
-            if line < n:
-                crossing = cols_of
-                news = (ones | zeros) << n
-                bit = low
-            else:
-                crossing = rows_of
-                news = ones | zeros
-                bit = low >> n
-            for cross in crossing[ones]:
-                known[cross] |= bit
-                value[cross] |= bit
-            for cross in crossing[zeros]:
-                known[cross] |= bit
-            dirty |= news | low & again
-            side = line < n
-            for cross in crossing[ones | zeros]:
-                if known[cross] == full:
-                    finished[side].append(cross)
-                    requeue.append(cross)
+            # The lines are queued as assigning cell by cell would: a row
+            # before the columns of its cells, a column after its first cell's row.
+            row = line < n
+            base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
+            queue_line = not complete and not flagged[line]
+            if queue_line and row:
+                flagged[line] = True
+                push(line)
+                queue_line = False
+            for mask, vbit in ((ones, bit), (zeros, 0)):
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    cross = base + low.bit_length() - 1
+                    known[cross] |= bit
+                    if vbit:
+                        value[cross] |= bit
+                    if known[cross] == full:
+                        finished[side].append(cross)
+                        requeue.append(cross)
+                    if not flagged[cross]:
+                        flagged[cross] = True
+                        push(cross)
+                    if queue_line:
+                        flagged[line] = True
+                        push(line)
+                        queue_line = False
             if known[line] == full:
-                finished[not side].append(line)
+                finished[line >= n].append(line)
                 requeue.append(line)
             # A finished line can rule out completions of its parallel lines
             # (distinct): they get another look, whichever line finished it.
@@ -843,12 +880,16 @@ class BinaryEngine:
             if requeue:
                 for done in requeue:
                     done_v = value[done]
-                    for other in (range(n) if done < n else range(n, 2 * n)):
-                        if not (value[other] ^ done_v) & known[other]:
-                            dirty |= 1 << other
+                    for other in (range(n) if done < n else range(n, lines)):
+                        if not flagged[other] and not (value[other] ^ done_v) & known[other]:
+                            flagged[other] = True
+                            push(other)
                 requeue.clear()
             if t_bit and known[t_line] & t_bit:
-                return dirty
+                left = 0
+                for line in queue:
+                    left |= 1 << line
+                return left
         return -1
 
     def forced_by_own_lines(self, board: Board, cell: Cell, level: Level) -> bool:
