@@ -772,7 +772,14 @@ class BinaryEngine:
         lines = 2 * n
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
-        queue = [line for line in range(lines - 1, -1, -1) if (dirty >> line) & 1]
+        if dirty == self._every:
+            queue = list(range(lines - 1, -1, -1))
+        else:
+            queue = []
+            while dirty:  # highest first: the lowest line comes off the stack first
+                line = dirty.bit_length() - 1
+                queue.append(line)
+                dirty ^= 1 << line
         if target is not None:
             for line in (n + target[1], target[0]):
                 if (dirty >> line) & 1:
@@ -789,7 +796,6 @@ class BinaryEngine:
         # on (distinct lines included: lines finishing later queue it again):
         # after it is written, the line itself has nothing more to say.
         complete = tier == HARD
-        quick_local = tier < HARD and self.max_run == 2  # below hard, most lines take the local rules
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -821,21 +827,14 @@ class BinaryEngine:
                     key = (tier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
             if hit is None:
-                if quick_local and (not tier or n - k.bit_count() > SHORT_LINE):
-                    hit = self._local_answer(k, v, eq[line], neq[line])
-                elif complete and copied is None:
-                    # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
-                    both = self.line_masks(k, v, eq[line], neq[line])
-                    a, o = both >> n, both & full
-                    if not a & ~o:  # else no completion: ``deduce`` raises it below
-                        hit = (a & ~k) << n | (~o & full & ~k)
-                if hit is None:
+                if copied is None:
+                    hit = self._line_news(board, line, tier, memo)  # a contradiction raises
+                else:
                     ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
                     hit = ones << n | zeros
-                store = memo if copied is None else copied
-                if len(store) > 200_000:
-                    store.clear()
-                store[key] = hit
+                    if len(copied) > 200_000:
+                        copied.clear()
+                    copied[key] = hit
             if not hit:
                 continue
             ones, zeros = hit >> n, hit & full
