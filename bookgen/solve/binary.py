@@ -772,6 +772,7 @@ class BinaryEngine:
         lines = 2 * n
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
+        cols_of, rows_of = self._crossings
         if dirty == self._every:
             queue = list(range(lines - 1, -1, -1))
         else:
@@ -844,30 +845,26 @@ class BinaryEngine:
             # The lines are queued as assigning cell by cell would: a row
             # before the columns of its cells, a column after its first cell's row.
             row = line < n
-            base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
+            crossing, bit, side = (cols_of, 1 << line, 1) if row else (rows_of, 1 << (line - n), 0)
             queue_line = not complete and not flagged[line]
             if queue_line and row:
                 flagged[line] = True
                 push(line)
                 queue_line = False
-            for mask, vbit in ((ones, bit), (zeros, 0)):
-                while mask:
-                    low = mask & -mask
-                    mask ^= low
-                    cross = base + low.bit_length() - 1
-                    known[cross] |= bit
-                    if vbit:
-                        value[cross] |= bit
-                    if known[cross] == full:
-                        finished[side].append(cross)
-                        requeue.append(cross)
-                    if not flagged[cross]:
-                        flagged[cross] = True
-                        push(cross)
-                    if queue_line:
-                        flagged[line] = True
-                        push(line)
-                        queue_line = False
+            for cross in crossing[ones]:
+                value[cross] |= bit
+            for cross in crossing[ones | zeros]:
+                known[cross] |= bit
+                if known[cross] == full:
+                    finished[side].append(cross)
+                    requeue.append(cross)
+                if not flagged[cross]:
+                    flagged[cross] = True
+                    push(cross)
+                if queue_line:
+                    flagged[line] = True
+                    push(line)
+                    queue_line = False
             if known[line] == full:
                 finished[line >= n].append(line)
                 requeue.append(line)
