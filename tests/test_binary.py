@@ -129,6 +129,41 @@ def test_contradictions_are_detected():
         e.closure(Board.from_rows(_pad(["1.1.1.", "0.0.0.", ".1.1.1"], 6)), Level.HARD)
 
 
+@pytest.mark.parametrize("n,run,unique", [(6, 2, False), (6, 2, True), (8, 3, False), (8, 2, True)])
+def test_closure_reaches_the_fixpoint_of_line_by_line_deduction(n, run, unique):
+    """The closure (memoised answers, a bit-set queue) ends where ``deduce`` line by line from
+    a stack ends, or both find a contradiction: the order does not change the fixpoint."""
+    rng = random.Random(n * 10 + run + unique)
+    engine = BinaryEngine(n, run, unique)
+    solution = random_solution(engine, rng)
+    pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+    outcomes = set()
+    for _ in range(40):
+        edges = [Edge(a, b, "=" if solution.get(*a) == solution.get(*b) else "x")
+                 for a, b in rng.sample(pairs, n)]
+        board = Board.from_rows(["." * n] * n, edges)
+        for r, c in rng.sample([(r, c) for r in range(n) for c in range(n)], n * n // 3):
+            board.assign(r, c, solution.get(r, c))
+        r, c = rng.randrange(n), rng.randrange(n)  # a trial: maybe the wrong symbol
+        board.clear(r, c)
+        board.assign(r, c, rng.randrange(2))
+        fast, slow = board.copy(), board.copy()
+        try:
+            engine.closure(fast, Level.HARD, start=(r, n + c))
+            got = fast.rows()
+        except Contradiction:
+            got = None
+        try:
+            engine._stack_closure(slow, (r, n + c))
+            want = slow.rows()
+        except Contradiction:
+            want = None
+        assert got == want
+        outcomes.add(got is None)
+    assert outcomes == {True, False}  # both kinds of trial were met
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.data())
 def test_fast_line_answers_agree_with_the_listing_ones(shape, data):

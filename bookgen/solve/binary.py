@@ -68,6 +68,8 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
 
 
 LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
+SIGN_FREE = frozenset(("pair", "sandwich", "balance"))  # techniques that never look at a line's signs
+WHOLE_LINE = frozenset(("line", "long_line"))  # what every completion of the line agrees on
 
 
 class Contradiction(Exception):
@@ -107,14 +109,18 @@ class Board:
         self.eq = eq if eq is not None else [0] * (2 * n)
         self.neq = neq if neq is not None else [0] * (2 * n)
         # The closure's per-line memo tables for these signs, shared by copies;
-        # signs change only through add_edge / remove_edge, which drop them.
+        # signs change only through add_edges (which drops them) and
+        # remove_edge (which swaps the changed line's table in new lists).
         self.memos = memos if memos is not None else {}
 
     def copy(self) -> "Board":
         """An independent copy (search without undo). The sign masks are shared until
-        ``add_edge`` / ``remove_edge`` change them (they copy first): searches copy boards
+        ``add_edges`` / ``remove_edge`` change them (they copy first): searches copy boards
         all the time, signs rarely change."""
-        return Board(self.n, self.known[:], self.value[:], self.eq, self.neq, self.memos)
+        board = _new_board(Board)
+        board.n, board.known, board.value = self.n, self.known[:], self.value[:]
+        board.eq, board.neq, board.memos = self.eq, self.neq, self.memos
+        return board
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], edges: Iterable[Edge] = ()) -> "Board":
@@ -125,27 +131,37 @@ class Board:
             for c, ch in enumerate(row):
                 if ch != EMPTY:
                     board.assign(r, c, int(ch))
-        for edge in edges:
-            board.add_edge(edge)
+        board.add_edges(edges)
         return board
 
-    def add_edge(self, edge: Edge) -> None:
-        """Put a sign on the line that holds both cells."""
-        line, bit = self._edge_bit(edge)
-        self.memos = {}
-        self.eq, self.neq = self.eq[:], self.neq[:]
-        if edge.sign == "=":
-            self.eq[line] |= 1 << bit
-        else:
-            self.neq[line] |= 1 << bit
+    def add_edges(self, edges: Iterable[Edge]) -> None:
+        """Put signs on the lines that hold their cells (the sign masks copied once)."""
+        eq, neq = self.eq[:], self.neq[:]
+        for edge in edges:
+            line, bit = self._edge_bit(edge)
+            if edge.sign == "=":
+                eq[line] |= 1 << bit
+            else:
+                neq[line] |= 1 << bit
+        self.eq, self.neq, self.memos = eq, neq, {}  # copies keep the old memo lists
 
     def remove_edge(self, edge: Edge) -> None:
         """Take a sign away again."""
         line, bit = self._edge_bit(edge)
-        self.memos = {}
         self.eq, self.neq = self.eq[:], self.neq[:]
         self.eq[line] &= ~(1 << bit)
         self.neq[line] &= ~(1 << bit)
+        self._signs_changed(line)
+
+    def _signs_changed(self, line: int) -> None:
+        """New memo lists (copies may still use the old ones): ``line``'s table for its new signs."""
+        memos = {}
+        for key, tables in self.memos.items():
+            engine, tier = key
+            tables = tables[:]
+            tables[line] = engine._line_table(tier, self.eq[line], self.neq[line])
+            memos[key] = tables
+        self.memos = memos
 
     def _edge_bit(self, edge: Edge) -> tuple[int, int]:
         (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
@@ -186,6 +202,17 @@ class Board:
         """Row strings with ``.`` for empty cells."""
         n = self.n
         return tuple(_row_text(n, k, v) for k, v in zip(self.known[:n], self.value[:n]))
+
+
+_new_board = object.__new__  # ``Board.copy`` fills the slots itself: no ``__init__`` defaults to work out
+
+
+@lru_cache(maxsize=None)
+def _crossings(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per mask of a line's cells, the lines crossing them: (for a row, the columns'
+    indices ``n + j``; for a column, the rows' ``j``), so news is written without bit loops."""
+    rows = tuple(tuple(j for j in range(n) if (mask >> j) & 1) for mask in range(1 << n))
+    return tuple(tuple(n + j for j in js) for js in rows), rows
 
 
 @lru_cache(maxsize=1 << 16)
@@ -273,12 +300,15 @@ class BinaryEngine:
         self._cands: dict[int, bytes] = {}  # line_options: completions per packed line state
         self._masks: dict[int, int] = {}  # and their AND << n | OR
         self._parts: dict[int, int] = {}  # line_masks: pattern sets per cell state and per sign layout
+        self._agree: dict[int, int] = {}  # line_masks: AND << n | OR of each pattern set met
         self._tables: dict[tuple[int, int, int], dict] = {}  # _propagate's memos
         # Memos hold only ints (keys and packed answers): the garbage collector
         # never walks such dicts, however large they grow.
         self._found: dict[str, dict[int, int]] = {}
         self._copied: dict[tuple, int] = {}  # answers that depend on finished parallel lines
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
+        self._crossings = _crossings(n)
+        self._every = (1 << 2 * n) - 1  # a queue of every line
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -354,7 +384,7 @@ class BinaryEngine:
         No completion gives AND = all ones and OR = 0 (never so otherwise).
         The patterns are bit sets over their indices, so the completions of a
         line state are a few ANDs of precomputed sets, one per known cell and
-        sign, and what they agree on is one test per empty cell.
+        sign, and what they agree on is remembered per set.
         """
         n = self.n
         key = known | value << n | eq << 2 * n | neq << 3 * n
@@ -389,23 +419,32 @@ class BinaryEngine:
                         keep &= sign[low.bit_length() - 1][same]
                 parts[skey] = keep
             fit &= keep
-        if fit:
-            a = o = value & known
-            m = self.full & ~known
-            while m:
-                low = m & -m
-                m ^= low
-                zeros, ones = cell[low.bit_length() - 1]
-                if not fit & zeros:
-                    a |= low
-                if fit & ones:
-                    o |= low
-        else:
-            a, o = self.full, 0
+        # What the surviving patterns agree on depends on the set alone, and
+        # the same sets turn up under many keys (other cells, other signs).
+        agree = self._agree
+        both = agree.get(fit)
+        if both is None:
+            if fit:
+                # The known cells agree by construction; one test per empty cell.
+                a = o = value & known
+                m = self.full & ~known
+                while m:
+                    low = m & -m
+                    m ^= low
+                    zeros, ones = cell[low.bit_length() - 1]
+                    if not fit & zeros:
+                        a |= low
+                    if fit & ones:
+                        o |= low
+            else:
+                a, o = self.full, 0
+            if len(agree) > 400_000:
+                agree.clear()
+            both = agree[fit] = a << n | o
         if len(self._masks) > 400_000:
             self._cands.clear()
             self._masks.clear()
-        both = self._masks[key] = a << n | o
+        self._masks[key] = both
         return both
 
     def _enumerate(self, board: Board, line: int, exclude: frozenset[int] = frozenset()):
@@ -576,23 +615,6 @@ class BinaryEngine:
         return f1, f0
 
     # ----- closure: every deduction up to a level, in any order --------------
-    def _apply(self, board: Board, line: int, ones: int, zeros: int, dirty: list[int],
-               flagged: list[bool]) -> None:
-        n = self.n
-        for v, mask in ((1, ones), (0, zeros)):
-            for j in _bits(mask):
-                r, c = line_cell(n, line, j)
-                board.assign(r, c, v)
-                for other in (r, n + c):
-                    if not flagged[other]:
-                        flagged[other] = True
-                        dirty.append(other)
-        if self.unique_lines:
-            for other in (range(n) if line < n else range(n, 2 * n)) if board.known[line] == self.full else ():
-                if not flagged[other]:
-                    flagged[other] = True
-                    dirty.append(other)
-
     def closure(self, board: Board, level: Level, target: Cell | None = None,
                 start: Sequence[int] | None = None) -> bool:
         """Apply every technique up to ``level`` until nothing changes.
@@ -604,26 +626,20 @@ class BinaryEngine:
         (a trial touches one row and one column). Raises ``Contradiction``.
         """
         n = self.n
-        lines = 2 * n
-        if start is None:
-            flagged = [True] * lines
-            # The target's own lines first: when they alone force it, the
-            # answer comes after two lines instead of a sweep. The verdict
-            # is the same in any order (the techniques are monotone).
-            dirty = self._sweep(target)[:]
-        else:
-            dirty = list(start)
-            flagged = [False] * lines
-            for line in dirty:
-                flagged[line] = True
         # Plain ints from here: a closure is called hundreds of times a puzzle.
         tier = HARD if level > HARD else int(level)
+        if start is None:
+            dirty = self._every
+        else:
+            dirty = 0
+            for line in start:
+                dirty |= 1 << line
         while True:
-            if self._propagate(board, tier, dirty, flagged, target):
+            if self._propagate(board, tier, dirty, target) >= 0:
                 return True
-            if board.empty_count() == 0:
+            if board.known.count(self.full) == 2 * n:  # every line full: the board is
                 if self.unique_lines:
-                    for line in range(lines):
+                    for line in range(2 * n):
                         self._check_distinct(board, line)
                 return True
             if level <= HARD:
@@ -635,62 +651,158 @@ class BinaryEngine:
             board.assign(r, c, v)
             if target is not None and (r, c) == target:
                 return True
-            for other in (r, n + c):
-                flagged[other] = True
-                dirty.append(other)
+            dirty = 1 << r | 1 << (n + c)
 
-    def _sweep(self, target: Cell | None) -> list[int]:
-        """A full closure's queue (popped from the end): the target's row and column, then every line."""
-        sweeps = self.__dict__.setdefault("_sweeps", {})
-        out = sweeps.get(target)
-        if out is None:
-            n = self.n
-            out = list(range(2 * n - 1, -1, -1))
-            if target is not None:
-                for line in (n + target[1], target[0]):
-                    out.remove(line)
-                    out.append(line)
-            out = sweeps[target] = out
-        return out
+    def _propagate(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+        """Run ``deduce`` on the lines of ``dirty`` (a bit per line) until none is left.
 
-    def _propagate(self, board: Board, tier: Level, dirty: list[int], flagged: list[bool],
-                   target: Cell | None) -> bool:
-        """Run ``deduce`` on dirty lines until none is left; True as soon as ``target`` is filled.
-
-        The hot loop of every generator: answers come from the per-line memo
-        and are written straight into the masks. Lines are visited and queued
-        in the same order as ``deduce`` + ``_apply`` would.
+        Returns -1 once the queue is empty, or, as soon as ``target`` is
+        filled, what is left of the queue (a caller may go on to another
+        target with it). The hot loop of every generator: answers come from
+        the per-line memo and are written straight into the masks; the queue
+        is a bit set, so a line's news queues every crossing line in one OR.
+        Engines with distinct lines take ``_propagate_distinct``.
         """
         if not dirty:
-            return False
+            return -1
+        if self.unique_lines:
+            return self._propagate_distinct(board, tier, dirty, target)
         n, full = self.n, self.full
-        known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        itier = int(tier)
-        # One memo per (tier, signs of the line): the key is then one small int.
-        memo_key = self._memo_keys[itier]
-        memos = board.memos.get(memo_key)
-        if memos is None:
-            tables = self._tables
-            if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
-                tables.clear()
-            memos = board.memos[memo_key] = [tables.setdefault((itier, eq[i], neq[i]), {}) for i in range(2 * n)]
-        unique = self.unique_lines
-        distinct = unique and itier == HARD
-        # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        if unique:
-            finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, 2 * n) if known[i] == full])
-            requeue: list[int] = []
+        known, value = board.known, board.value
+        memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
+        cols_of, rows_of = self._crossings
         # At the hard tier a line's answer is everything its completions agree
-        # on (distinct lines included: lines finishing later queue it again):
-        # after it is written, the line itself has nothing more to say.
-        complete = itier == HARD
-        quick_local = itier < HARD and self.max_run == 2  # below hard, most lines take the local rules
+        # on: after it is written, the line itself has nothing more to say.
+        # Below it, its own news may let its rules say more: it goes back in.
+        again = 0 if tier == HARD else -1
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
             t_line, t_bit = 0, 0
-        pop, push = dirty.pop, dirty.append
         while dirty:
+            low = dirty & -dirty
+            dirty ^= low
+            line = low.bit_length() - 1
+            k = known[line]
+            hit = memos[line].get(k << n | value[line])
+            if hit == 0:  # the common case, kept short: a known answer with no news
+                continue
+            if hit is None:
+                hit = self._line_news(board, line, tier, memos[line])  # a contradiction raises
+                if not hit:
+                    continue
+            ones, zeros = hit >> n, hit & full
+            known[line] = k | ones | zeros
+            value[line] |= ones
+            # Bit j of a row is column j (line n + j); bit j of a column is row j.
+            if line < n:
+                for cross in cols_of[ones]:
+                    known[cross] |= low
+                    value[cross] |= low
+                for cross in cols_of[zeros]:
+                    known[cross] |= low
+                dirty |= (ones | zeros) << n | low & again
+            else:
+                bit = low >> n
+                for cross in rows_of[ones]:
+                    known[cross] |= bit
+                    value[cross] |= bit
+                for cross in rows_of[zeros]:
+                    known[cross] |= bit
+                dirty |= ones | zeros | low & again
+            if t_bit and known[t_line] & t_bit:
+                return dirty
+        return -1
+
+    def _line_memos(self, board: Board, tier: int) -> list[dict[int, int]]:
+        """The board's memo of each line at ``tier``: one per (tier, signs of the line), shared
+        by every board, so a line's answer is looked up by one small int (its cells)."""
+        tables, n = self._tables, self.n
+        if len(tables) > 50_000:  # Tango: many sign layouts; keep memory bounded over long builds
+            tables.clear()
+        eq, neq = board.eq, board.neq
+        memos = board.memos[self._memo_keys[tier]] = [tables.setdefault((tier, eq[i], neq[i]), {})
+                                                      for i in range(2 * n)]
+        return memos
+
+    def _line_table(self, tier: int, eq: int, neq: int) -> dict[int, int]:
+        """The memo of a line with these signs at ``tier`` (``_line_memos``' entry for it)."""
+        return self._tables.setdefault((tier, eq, neq), {})
+
+    def _line_news(self, board: Board, line: int, tier: int, memo: dict[int, int]) -> int:
+        """``deduce`` on a line the memo does not know yet, as ``ones << n | zeros``, stored there.
+
+        Raises ``Contradiction`` (and stores nothing) on a broken rule. Not
+        for a line whose answer depends on finished parallel lines (distinct).
+        """
+        n, full = self.n, self.full
+        k, v = board.known[line], board.value[line]
+        key = k << n | v
+        if k == full:  # a finished line, first seen: check it breaks no rule
+            self.deduce(board, line, tier)  # raises on a broken rule
+            memo[key] = 0
+            return 0
+        hit = None
+        if tier < HARD:
+            # Below hard, most lines take the local rules.
+            if self.max_run == 2 and (not tier or n - k.bit_count() > SHORT_LINE):
+                hit = self._local_answer(k, v, board.eq[line], board.neq[line])
+        else:
+            # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
+            both = self.line_masks(k, v, board.eq[line], board.neq[line])
+            a, o = both >> n, both & full
+            if not a & ~o:  # else no completion: ``deduce`` raises it below
+                hit = (a & ~k) << n | (~o & full & ~k)
+        if hit is None:
+            ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+            hit = ones << n | zeros
+        if len(memo) > 200_000:
+            memo.clear()
+        memo[key] = hit
+        return hit
+
+    def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+        """``_propagate`` with distinct lines: a finished line may rule out completions of the
+        lines parallel to it (and must not copy one), so those get another look.
+
+        Lines are taken from a stack here, the target's own lines first: with
+        distinct lines that order visits fewer lines than the bit set's.
+        """
+        n, full = self.n, self.full
+        lines = 2 * n
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
+        cols_of, rows_of = self._crossings
+        if dirty == self._every:
+            queue = list(range(lines - 1, -1, -1))
+        else:
+            queue = []
+            while dirty:  # highest first: the lowest line comes off the stack first
+                line = dirty.bit_length() - 1
+                queue.append(line)
+                dirty ^= 1 << line
+        if target is not None:
+            for line in (n + target[1], target[0]):
+                if (dirty >> line) & 1:
+                    queue.remove(line)
+                    queue.append(line)
+        flagged = [False] * lines
+        for line in queue:
+            flagged[line] = True
+        distinct = tier == HARD
+        # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
+        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, lines) if known[i] == full])
+        requeue: list[int] = []
+        # At the hard tier a line's answer is everything its completions agree
+        # on (distinct lines included: lines finishing later queue it again):
+        # after it is written, the line itself has nothing more to say.
+        complete = tier == HARD
+        if target is not None:
+            t_line, t_bit = target[0], 1 << target[1]
+        else:
+            t_line, t_bit = 0, 0
+        pop, push = queue.pop, queue.append
+        while queue:
             line = pop()
             flagged[line] = False
             k = known[line]
@@ -698,15 +810,7 @@ class BinaryEngine:
             memo = memos[line]
             key = k << n | v
             hit = memo.get(key)
-            if not unique:
-                # The common case, kept short: a known answer with no news.
-                if hit == 0:
-                    continue
-                if k == full:  # a finished line, first seen: check it breaks no rule
-                    self.deduce(board, line, tier)  # raises on a broken rule
-                    memo[key] = 0
-                    continue
-            elif k == full:  # a finished line: check it breaks no rule, and copies no other
+            if k == full:  # a finished line: check it breaks no rule, and copies no other
                 if hit is None:
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
@@ -721,24 +825,17 @@ class BinaryEngine:
                 copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
                 if copies:
                     copied = self._copied
-                    key = (itier, eq[line], neq[line], key, frozenset(copies))
+                    key = (tier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
             if hit is None:
-                if quick_local and (not itier or n - k.bit_count() > SHORT_LINE):
-                    hit = self._local_answer(k, v, eq[line], neq[line])
-                elif complete and copied is None:
-                    # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
-                    both = self.line_masks(k, v, eq[line], neq[line])
-                    a, o = both >> n, both & full
-                    if not a & ~o:  # else no completion: ``deduce`` raises it below
-                        hit = (a & ~k) << n | (~o & full & ~k)
-                if hit is None:
+                if copied is None:
+                    hit = self._line_news(board, line, tier, memo)  # a contradiction raises
+                else:
                     ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
                     hit = ones << n | zeros
-                store = memo if copied is None else copied
-                if len(store) > 200_000:
-                    store.clear()
-                store[key] = hit
+                    if len(copied) > 200_000:
+                        copied.clear()
+                    copied[key] = hit
             if not hit:
                 continue
             ones, zeros = hit >> n, hit & full
@@ -748,50 +845,48 @@ class BinaryEngine:
             # The lines are queued as assigning cell by cell would: a row
             # before the columns of its cells, a column after its first cell's row.
             row = line < n
-            base, bit, side = (n, 1 << line, 1) if row else (0, 1 << (line - n), 0)
+            crossing, bit, side = (cols_of, 1 << line, 1) if row else (rows_of, 1 << (line - n), 0)
             queue_line = not complete and not flagged[line]
             if queue_line and row:
                 flagged[line] = True
                 push(line)
                 queue_line = False
-            for mask, vbit in ((ones, bit), (zeros, 0)):
-                while mask:
-                    low = mask & -mask
-                    mask ^= low
-                    cross = base + low.bit_length() - 1
-                    known[cross] |= bit
-                    if vbit:
-                        value[cross] |= bit
-                    if unique and known[cross] == full:
-                        finished[side].append(cross)
-                        requeue.append(cross)
-                    if not flagged[cross]:
-                        flagged[cross] = True
-                        push(cross)
-                    if queue_line:
-                        flagged[line] = True
-                        push(line)
-                        queue_line = False
-            if unique:
-                if known[line] == full:
-                    finished[line >= n].append(line)
-                    requeue.append(line)
-                # A finished line can rule out completions of its parallel lines
-                # (distinct): they get another look, whichever line finished it.
-                # Only a line the finished one still agrees with on its known
-                # cells can have it as a copy to rule out (or be one): the
-                # others would give the same answer as before.
-                if requeue:
-                    for done in requeue:
-                        done_v = value[done]
-                        for other in (range(n) if done < n else range(n, 2 * n)):
-                            if not flagged[other] and not (value[other] ^ done_v) & known[other]:
-                                flagged[other] = True
-                                push(other)
-                    requeue.clear()
+            for cross in crossing[ones]:
+                value[cross] |= bit
+            for cross in crossing[ones | zeros]:
+                known[cross] |= bit
+                if known[cross] == full:
+                    finished[side].append(cross)
+                    requeue.append(cross)
+                if not flagged[cross]:
+                    flagged[cross] = True
+                    push(cross)
+                if queue_line:
+                    flagged[line] = True
+                    push(line)
+                    queue_line = False
+            if known[line] == full:
+                finished[line >= n].append(line)
+                requeue.append(line)
+            # A finished line can rule out completions of its parallel lines
+            # (distinct): they get another look, whichever line finished it.
+            # Only a line the finished one still agrees with on its known
+            # cells can have it as a copy to rule out (or be one): the
+            # others would give the same answer as before.
+            if requeue:
+                for done in requeue:
+                    done_v = value[done]
+                    for other in (range(n) if done < n else range(n, lines)):
+                        if not flagged[other] and not (value[other] ^ done_v) & known[other]:
+                            flagged[other] = True
+                            push(other)
+                requeue.clear()
             if t_bit and known[t_line] & t_bit:
-                return True
-        return False
+                left = 0
+                for line in queue:
+                    left |= 1 << line
+                return left
+        return -1
 
     def forced_by_own_lines(self, board: Board, cell: Cell, level: Level) -> bool:
         """Whether ``cell``'s row or column alone brings it back once it is emptied.
@@ -806,24 +901,34 @@ class BinaryEngine:
         """
         r, c = cell
         n = self.n
-        tables = self._tables
         itier = HARD if level > HARD else int(level)
-        compute = not (self.unique_lines and itier == HARD)
-        known, value, eq, neq = board.known, board.value, board.eq, board.neq
-        memos = board.memos.get(self._memo_keys[itier])  # the closure's tables of this board's lines
-        for line, bit in ((r, 1 << c), (n + c, 1 << r)):
-            memo = memos[line] if memos is not None else tables.get((itier, eq[line], neq[line]))
-            k, v = known[line] & ~bit, value[line] & ~bit
-            hit = memo.get(k << n | v) if memo is not None else None
-            if hit is None and compute:
-                hit = self._line_answer(itier, k, v, eq[line], neq[line])
-                if hit is not None:
-                    if memo is None:
-                        memo = tables.setdefault((itier, eq[line], neq[line]), {})
-                    memo[k << n | v] = hit
-            if hit and (hit >> n | hit) & bit:
-                return True
-        return False
+        memos = board.memos.get(self._memo_keys[itier]) or self._line_memos(board, itier)
+        known, value = board.known, board.value
+        bit = 1 << c  # the row first
+        k = known[r] & ~bit
+        key = k << n | value[r] & ~bit
+        hit = memos[r].get(key)
+        if hit is None:
+            hit = self._own_line(board, itier, r, k, key, memos[r])
+        if hit and (hit >> n | hit) & bit:
+            return True
+        line, bit = n + c, 1 << r
+        k = known[line] & ~bit
+        key = k << n | value[line] & ~bit
+        hit = memos[line].get(key)
+        if hit is None:
+            hit = self._own_line(board, itier, line, k, key, memos[line])
+        return bool(hit and (hit >> n | hit) & bit)
+
+    def _own_line(self, board: Board, itier: int, line: int, k: int, key: int, memo: dict[int, int]) -> int | None:
+        """``forced_by_own_lines``' memo miss: the line's answer with the cell emptied (cells
+        ``key``, known mask ``k``), stored in its memo; None where it is not worked out here."""
+        if self.unique_lines and itier == HARD:
+            return None  # it depends on the other lines
+        hit = self._line_answer(itier, k, key & self.full, board.eq[line], board.neq[line])
+        if hit is not None:
+            memo[key] = hit
+        return hit
 
     def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
         """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
@@ -870,11 +975,11 @@ class BinaryEngine:
         # ``closure(target=a)``, then on to ``b`` with the same queue: the
         # lines the first one left unvisited are exactly what a second
         # closure would have to redo (the fixpoint is the same either way).
-        tier = Level.HARD if level > Level.HARD else level
-        dirty, flagged = self._sweep(edge.a)[:], [True] * (2 * self.n)
-        if not self._propagate(board, tier, dirty, flagged, edge.a) and board.empty_count():
-            return False
-        return board.get(*edge.b) >= 0 or self._propagate(board, tier, dirty, flagged, edge.b) \
+        tier = HARD if level > HARD else int(level)
+        left = self._propagate(board, tier, (1 << 2 * self.n) - 1, edge.a)
+        if left < 0:
+            return not board.empty_count()
+        return board.get(*edge.b) >= 0 or self._propagate(board, tier, left, edge.b) >= 0 \
             or not board.empty_count()
 
     def trials_solve(self, board: Board, cells: Sequence[Cell], solution: Board | None = None,
@@ -965,10 +1070,18 @@ class BinaryEngine:
 
     def _first_news(self, board: Board, technique: str, memo: dict, todo: int) -> tuple[int, int]:
         """(line, ``ones << n | zeros``) of the first line of ``todo`` on which a single-line
-        technique fixes cells, or (-1, 0). Its answers are memoised per line state."""
+        technique fixes cells, or (-1, 0). Its answers are memoised per line state.
+
+        Pairs, sandwiches and balance never look at signs: their memo is keyed
+        by the cells alone, so a line state learnt under one puzzle's signs
+        serves every other. Whole-line answers the closure's hard-tier memo
+        already holds for the line (its cells and signs) are taken from there.
+        """
         n, full = self.n, self.full
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         n2, n3 = 2 * n, 3 * n
+        signed = technique not in SIGN_FREE
+        whole = technique in WHOLE_LINE
         while todo:
             low = todo & -todo
             todo ^= low
@@ -976,11 +1089,20 @@ class BinaryEngine:
             k = known[line]
             if k == full:
                 continue
-            key = k | value[line] << n | eq[line] << n2 | neq[line] << n3
+            key = k | value[line] << n
+            if signed:
+                key |= eq[line] << n2 | neq[line] << n3
             hit = memo.get(key)
             if hit is None:
-                ones, zeros = self._line_finds(board, line, technique)  # a contradiction raises, uncached
-                hit = ones << n | zeros
+                if whole:
+                    # What the completions agree on: the closure's hard-tier answer
+                    # (never a contradiction), when its memo has met this line.
+                    table = self._tables.get((HARD, eq[line], neq[line]))
+                    hit = table.get(k << n | value[line]) if table is not None else None
+                    if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
+                        hit = 0
+                if hit is None:
+                    hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
                 if len(memo) > 400_000:
                     memo.clear()
                 memo[key] = hit
@@ -988,19 +1110,30 @@ class BinaryEngine:
                 return line, hit
         return -1, 0
 
-    def _line_finds(self, board: Board, line: int, technique: str) -> tuple[int, int]:
-        """(ones, zeros) one single-line technique fixes on ``line``."""
+    def _line_finds(self, board: Board, line: int, technique: str, key: int) -> int:
+        """``ones << n | zeros`` one single-line technique fixes on ``line`` (memo ``key``).
+
+        Pairs and sandwiches come from one look at the runs: the other's
+        answer goes into its memo too (both are keyed by the cells alone).
+        """
+        n = self.n
         if technique in ("pair", "sandwich"):
             p1, p0, s1, s0 = self._runs(board, line)
-            return (p1, p0) if technique == "pair" else (s1, s0)
+            pair, sandwich = p1 << n | p0, s1 << n | s0
+            other = self._found.setdefault("sandwich" if technique == "pair" else "pair", {})
+            if len(other) > 400_000:
+                other.clear()
+            other[key] = sandwich if technique == "pair" else pair
+            return pair if technique == "pair" else sandwich
         if technique == "balance":
-            return self._balance(board, line)
-        if technique == "sign":
-            return self._signs(board, line)
-        empty = self.n - board.known[line].bit_count()
-        if (technique == "line") != (empty <= SHORT_LINE):
-            return 0, 0
-        return self._enumerate(board, line)
+            ones, zeros = self._balance(board, line)
+        elif technique == "sign":
+            ones, zeros = self._signs(board, line)
+        elif (technique == "line") != (n - board.known[line].bit_count() <= SHORT_LINE):
+            return 0
+        else:
+            ones, zeros = self._enumerate(board, line)
+        return ones << n | zeros
 
     # ----- explanations: built only for ``explain``, never in ``closure`` -----
     def _sym(self, v: int, count: int = 1) -> str:
@@ -1145,13 +1278,57 @@ class BinaryEngine:
         trial.assign(r, c, 1 - v)
         clash = N_("the grid breaks a rule")
         try:
-            self.closure(trial, Level.HARD, start=(r, self.n + c))
+            self._stack_closure(trial, (r, self.n + c))
         except Contradiction as exc:
             clash = self._clash(trial) or str(exc)
         return Text(N_("Suppose {cell} were {sym}. Following that with the techniques above leads to a "
                        "contradiction ({clash}), so it is {result}."),
                     cell=Text(N_("row {row}, column {column}"), row=r + 1, column=c + 1), sym=self._sym(1 - v),
                     clash=clash, result=self._sym(v))
+
+    def _stack_closure(self, board: Board, start: Sequence[int]) -> None:
+        """``closure(board, HARD, start=start)`` through ``deduce``, lines taken from a stack.
+
+        Where a contradiction surfaces (and so the rule ``_clash`` names)
+        depends on the order lines are visited in. Explanations keep this one
+        fixed order (the one the closure had before its queue became a bit
+        set), so a walkthrough reads the same whatever the fast closure does.
+        """
+        n, full, unique = self.n, self.full, self.unique_lines
+        dirty = list(start)
+        flagged = [False] * (2 * n)
+        for line in dirty:
+            flagged[line] = True
+        while dirty:
+            line = dirty.pop()
+            flagged[line] = False
+            ones, zeros = self.deduce(board, line, Level.HARD)  # raises on a broken rule
+            if not ones | zeros:
+                continue
+            done = []  # lines this step finished, in the order they filled up
+            for v, mask in ((1, ones), (0, zeros)):
+                for j in _bits(mask):
+                    r, c = line_cell(n, line, j)
+                    board.assign(r, c, v)
+                    cross = n + c if line < n else r
+                    if unique and board.known[cross] == full:
+                        done.append(cross)
+                    if not flagged[cross]:
+                        flagged[cross] = True
+                        dirty.append(cross)
+            if unique:
+                if board.known[line] == full:
+                    done.append(line)
+                for line_done in done:  # distinct: parallel lines it could be a copy of look again
+                    lo = 0 if line_done < n else n
+                    for other in range(lo, lo + n):
+                        if not flagged[other] and \
+                                not (board.value[other] ^ board.value[line_done]) & board.known[other]:
+                            flagged[other] = True
+                            dirty.append(other)
+        if unique and board.known.count(full) == 2 * n:
+            for line in range(2 * n):
+                self._check_distinct(board, line)
 
     def _clash(self, board: Board) -> str:
         """The first broken rule on a board that reached a contradiction, in words ('' if none)."""
@@ -1221,6 +1398,7 @@ class BinaryEngine:
         memos = [found_memo.setdefault(t, {}) if p else None for t, p in zip(order, plain)]
         # Grading reads only the techniques: one shared (immutable) step each.
         bare = {t: Step(t, (), "") for t in order}
+        cols_of, rows_of = self._crossings
         empty = n * n - sum(map(int.bit_count, known[:n]))
         while empty:
             for i, technique in enumerate(order):
@@ -1244,7 +1422,10 @@ class BinaryEngine:
                         continue
                     line, ones, zeros, why = found.line, found.ones, found.zeros, found.why
                 else:
-                    line, hit = self._first_news(board, technique, memos[i], ~clean[i] & every)
+                    todo = ~clean[i] & every
+                    if not todo:
+                        continue
+                    line, hit = self._first_news(board, technique, memos[i], todo)
                     if not hit:
                         clean[i] = every
                         continue
@@ -1266,12 +1447,22 @@ class BinaryEngine:
                         changed |= 1 << r | 1 << (n + c)
                     cells = tuple(cells)
                 else:
-                    # Grading counts techniques only: the cells go in unlisted.
-                    for v, mask in ((1, ones), (0, zeros)):
-                        for j in _bits(mask):
-                            r, c = line_cell(n, line, j)
-                            board.assign(r, c, v)
-                            changed |= 1 << r | 1 << (n + c)
+                    # Grading counts techniques only: the cells go in unlisted,
+                    # written into the masks as the closure does.
+                    value = board.value
+                    known[line] |= ones | zeros
+                    value[line] |= ones
+                    if line < n:
+                        crossing, bit = cols_of, 1 << line
+                        changed |= (ones | zeros) << n
+                    else:
+                        crossing, bit = rows_of, 1 << (line - n)
+                        changed |= ones | zeros
+                    for cross in crossing[ones]:
+                        known[cross] |= bit
+                        value[cross] |= bit
+                    for cross in crossing[zeros]:
+                        known[cross] |= bit
                     cells = ()
                 empty -= (ones | zeros).bit_count()
                 clean = [m & ~changed for m in clean]

@@ -200,8 +200,7 @@ class BinaryGrid:
             for a, b in rng.sample(pairs, round(share * len(pairs))):
                 same = solution.get(*a) == solution.get(*b)
                 edges.append(Edge(a, b, "=" if same else "x"))
-            for edge in edges:
-                board.add_edge(edge)
+            board.add_edges(edges)
         cells = [(r, c) for r in range(n) for c in range(n)]
         rng.shuffle(cells)
         first = min(level, Level.HARD)
