@@ -183,6 +183,12 @@ def kdp(tmp_path_factory):
     return book, out, drawn[0].pages, warnings
 
 
+@pytest.fixture(scope="module")
+def kdp_texts(kdp):
+    """The text of every page of the kdp book (pypdf's extraction takes seconds: done once)."""
+    return [p.extract_text() for p in PdfReader(str(kdp[1] / "kdp-6x9.pdf")).pages]
+
+
 def test_kdp_pages_are_trim_plus_bleed_with_mirrored_trim_boxes(kdp):
     book, out, _, warnings = kdp
     reader = PdfReader(str(out / "kdp-6x9.pdf"))
@@ -233,10 +239,9 @@ def test_page_numbers_sit_outside_even_on_the_left(kdp):
         assert (lowest[1] < width / 2) == (n % 2 == 0), n
 
 
-def test_kdp_front_matter_and_json_pages(kdp):
+def test_kdp_front_matter_and_json_pages(kdp, kdp_texts):
     book, out, _, _ = kdp
-    reader = PdfReader(str(out / "kdp-6x9.pdf"))
-    texts = [p.extract_text() for p in reader.pages]
+    texts = kdp_texts
     assert book.title in texts[0] and book.subtitle in texts[0] and book.author in texts[0]
     assert f"seed {book.seed}" in texts[1] and "bookgen" in texts[1]
     assert "Contents" in texts[2]
@@ -253,9 +258,9 @@ def test_kdp_front_matter_and_json_pages(kdp):
     assert answers and any(f"page {data['puzzles'][-1]['page']}" in t for t in answers)
 
 
-def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp):
+def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp, kdp_texts):
     book, out, _, _ = kdp
-    texts = [p.extract_text() for p in PdfReader(str(out / "kdp-6x9.pdf")).pages]
+    texts = kdp_texts
     data = json.loads((out / "kdp-6x9.json").read_text())
     s = next(i for i, section in enumerate(book.sections) if section.explain)
     first = data["puzzles"][sum(section.count for section in book.sections[:s])]
@@ -271,9 +276,9 @@ def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp):
     assert f"{title} " in contents and re.search(rf"{re.escape(title)}[ .]*{walk[0]}\b", contents), contents
 
 
-def test_how_to_worked_examples_teach_a_technique_above_the_easiest(kdp):
-    book, out, _, _ = kdp
-    texts = [" ".join(p.extract_text().split()) for p in PdfReader(str(out / "kdp-6x9.pdf")).pages]
+def test_how_to_worked_examples_teach_a_technique_above_the_easiest(kdp, kdp_texts):
+    book = kdp[0]
+    texts = [" ".join(t.split()) for t in kdp_texts]
     for variant, rules in rule_sets(book):
         v = get_variant(variant)
         title = v.title

@@ -543,29 +543,40 @@ def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
                                 if ((width - (k - 1) * KEY_GAP) / k - BOLD) / size >= low - 1e-9), 1)
         return known[size]
 
-    rows: list[tuple[list[int], float, list[float], int]] = []  # items, height, cells, columns
-    i = 0
-    while i < len(sizes):
+    # A row's height and cells depend only on the sizes in it: a key of 10^5 grids has a
+    # handful of distinct rows, worked out once each.
+    shapes: dict[tuple[int, ...], tuple[float, list[float]]] = {}
+    rows: list[tuple[range, float, list[float], int]] = []  # items, height, cells, columns
+    i, total = 0, len(sizes)
+    while i < total:
         k = columns(sizes[i])
-        items = [i]
-        while len(items) < k and i + len(items) < len(sizes) and columns(sizes[i + len(items)]) == k:
-            items.append(i + len(items))
-        slot = (width - (k - 1) * KEY_GAP) / k - BOLD
-        cells = [min(slot / sizes[j], high) for j in items]
-        rows.append((items, label + max(sizes[j] * c for j, c in zip(items, cells)) + BOLD + gap, cells, k))
-        i += len(items)
+        end = i + 1
+        while end - i < k and end < total and columns(sizes[end]) == k:
+            end += 1
+        row_sizes = tuple(sizes[i:end])
+        shape = shapes.get(row_sizes)
+        if shape is None:
+            slot = (width - (k - 1) * KEY_GAP) / k - BOLD
+            cells = [min(slot / size, high) for size in row_sizes]
+            shape = shapes[row_sizes] = (label + max(size * c for size, c in zip(row_sizes, cells)) + BOLD + gap,
+                                         cells)
+        rows.append((range(i, end), shape[0], shape[1], k))
+        i = end
     pages: list[PagePlan] = []
-    page_rows: list[tuple[list[int], float, list[float], int]] = []
+    page_rows: list[tuple[range, float, list[float], int]] = []
+    used = 0.0  # the height of page_rows, summed in order as ``sum`` would
     for row in rows + [None]:  # type: ignore[list-item]
         room = height - (heading if not pages else 0.0)
-        if row is not None and (not page_rows or sum(r[1] for r in page_rows) + row[1] <= room):
+        if row is not None and (not page_rows or used + row[1] <= room):
             page_rows.append(row)
+            used += row[1]
             continue
         items = tuple(j for r in page_rows for j in r[0])
         pages.append(PagePlan("answers", header, items, None, first=not pages,
                               cells=tuple(c for r in page_rows for c in r[2]),
                               rows=tuple((len(r[0]), r[1], r[3]) for r in page_rows)))
         page_rows = [row] if row is not None else []
+        used = row[1] if row is not None else 0.0
     return pages
 
 

@@ -1604,7 +1604,127 @@ def _ladder_order(techniques: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t))))
 
 
+ROW_BUDGET = 600  # rows tried by the row sampler before the propagating search takes over
+
+
 def random_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
+    """A random full grid.
+
+    Without distinct lines (Tango, and Takuzu with ``unique_lines: false``)
+    rows are drawn one at a time from the valid line patterns, each column
+    kept completable (``_row_sample``): about five times cheaper than the
+    propagating search below, which a column-distinct rule needs (that rule
+    can only be checked on finished columns, and rows drawn blind to it end
+    in long dead ends). A sampler that runs out of its budget hands over to
+    the search, so every request still gets a grid.
+    """
+    if not engine.unique_lines:
+        rows = _row_sample(engine.n, engine.max_run, rng)
+        if rows is not None:
+            board = Board(engine.n)
+            for r, row in enumerate(rows):
+                board.known[r] = engine.full
+                board.value[r] = row
+            for c in range(engine.n):
+                board.known[engine.n + c] = engine.full
+                board.value[engine.n + c] = sum(((row >> c) & 1) << r for r, row in enumerate(rows))
+            return board
+    return _search_solution(engine, rng, budget)
+
+
+@lru_cache(maxsize=None)
+def _column_rules(n: int, max_run: int) -> tuple[dict[int, int], ...]:
+    """For each row count k, what a column that has taken k cells may take next.
+
+    A column's state is ``ones * 8 + last * 4 + run`` (ones so far, the last
+    symbol and the length of its run); the value says which next symbols
+    leave the column completable to a balanced line without a long run: bit 0
+    set if a 0 may come next, bit 1 if a 1 may. States that can't be
+    completed at all are absent.
+    """
+    half = n // 2
+
+    @lru_cache(maxsize=None)
+    def completable(k: int, ones: int, last: int, run: int) -> bool:
+        if ones > half or k - ones > half:
+            return False
+        return k == n or any(completable(k + 1, ones + b, b, run + 1 if b == last else 1)
+                             for b in (0, 1) if not (b == last and run == max_run))
+
+    out = []
+    for k in range(n):
+        table = {}
+        for ones in range(half + 1):
+            for last in (0, 1):
+                for run in range(max_run + 1):
+                    moves = 0
+                    for b in (0, 1):
+                        if not (b == last and run == max_run) and \
+                                completable(k + 1, ones + b, b, run + 1 if b == last else 1):
+                            moves |= 1 << b
+                    if moves:
+                        table[ones * 8 + last * 4 + run] = moves
+        out.append(table)
+    return tuple(out)
+
+
+def _row_sample(n: int, max_run: int, rng, budget: int = ROW_BUDGET) -> list[int] | None:
+    """Rows (bit j = column j) of a random valid grid without the distinct rule, or None.
+
+    Each row is drawn uniformly from the line patterns that keep every
+    column completable; a row with no such pattern sends the search back
+    one row (each level keeps the patterns it has not tried yet).
+    """
+    patterns = line_patterns(n, max_run)
+    rules = _column_rules(n, max_run)
+    below = rng.randrange
+    rows: list[int] = []
+    states = [(0 * 8 + 0 * 4 + 0,) * n]  # k = 0: no run yet (run 0 never equals max_run)
+    choices: list[list[int]] = []
+    tries = 0
+    while True:
+        k = len(rows)
+        if len(choices) == k:  # a new level: the patterns every column allows
+            table = rules[k]
+            must0 = must1 = 0
+            for c, s in enumerate(states[k]):
+                moves = table.get(s, 0)
+                if moves == 1:
+                    must0 |= 1 << c
+                elif moves == 2:
+                    must1 |= 1 << c
+                elif not moves:
+                    must0 = must1 = -1
+                    break
+            choices.append([] if must0 & must1 else
+                           [p for p in patterns if not p & must0 and p & must1 == must1])
+        left = choices[k]
+        if not left:
+            choices.pop()
+            if not rows:
+                return None
+            rows.pop()
+            states.pop()
+            continue
+        tries += 1
+        if tries > budget:
+            return None
+        i = below(len(left))
+        row = left[i]
+        left[i] = left[-1]
+        left.pop()
+        rows.append(row)
+        if k + 1 == n:
+            return rows
+        nxt = []
+        for c, s in enumerate(states[k]):
+            b = (row >> c) & 1
+            ones, last, run = s >> 3, (s >> 2) & 1, s & 3
+            nxt.append((ones + b) * 8 + b * 4 + (run + 1 if b == last and run else 1))
+        states.append(tuple(nxt))
+
+
+def _search_solution(engine: BinaryEngine, rng, budget: int = 2_000) -> Board:
     """A random full grid: fill a random empty cell with a random symbol and
     propagate with every technique up to ``hard`` (Norvig-style search that
     copies small states instead of undoing). Propagation makes dead ends rare,
