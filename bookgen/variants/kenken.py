@@ -32,11 +32,11 @@ columns and symbols shuffled), random connected cages with a level-dependent
 size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
-level. Uniqueness follows from the sound ladder and is proven again by the
-SAT solver before a puzzle is returned. Grids up to ``TABLE_MAX`` (4×4) draw
-their square from a table of all Latin squares (``bookgen.solve.latin_table``)
-and know every draft's exact solution set from it: the ladder grades only
-unique drafts, an ambiguous draft is loosened where its solutions differ, and
+level. Uniqueness follows from the sound ladder and is proven again by an
+exact count before a puzzle is returned: the SAT solver's, or on grids up to
+``TABLE_MAX`` (4×4) the table's. Those grids draw their square from a table
+of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
+exact solution set from it: the ladder grades only unique drafts, an ambiguous draft is loosened where its solutions differ, and
 a draft that grades too easy is tightened by moves that keep it unique. Hard
 drafts on larger grids go the same way with one incremental SAT solver per
 puzzle (``DraftSolver``) in place of the table: most of them are ambiguous,
@@ -74,7 +74,7 @@ from bookgen.solve.latin import (
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
-from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table
+from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
@@ -887,7 +887,8 @@ class KenKenVariant:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
                     verdict, result = self._judge(board, level, flat, unique=True)
                 if verdict == "ok":
-                    return self._finish(size, rules, square, cages, result)
+                    # The table lists every Latin square of this order: its count is exact.
+                    return self._finish(size, rules, square, cages, result, only_solution(size, sols, flat))
                 if verdict == "easy":
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
@@ -953,7 +954,8 @@ class KenKenVariant:
             return list(range(n * n)), None
 
     def _finish(self, size, rules, square, cages, result, proven: bool = False) -> Puzzle:
-        """The puzzle, once SAT has proven it unique (``proven``: already done for these cages)."""
+        """The puzzle, once SAT has proven it unique (``proven``: already done for these
+        cages, by SAT or by the table of every Latin square of the order)."""
         counts, _ = result
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
