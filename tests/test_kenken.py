@@ -730,3 +730,48 @@ def test_proves_unique_rejects_a_second_solution_and_a_wrong_square():
     fixed = both_rows + [((0,), [(1,)])]
     assert proves_unique(2, fixed, square)
     assert not proves_unique(2, fixed, [2, 1, 1, 2])
+
+
+def test_table_proof_agrees_with_sat_count_on_random_cagings():
+    # 4x4 puzzles ship proven by the table's count (``only_solution``) instead of SAT:
+    # the two exact counts must agree, up to two, on unique and ambiguous cagings alike.
+    from bookgen.solve.latin_table import only_solution
+    from bookgen.variants.kenken import _cage_set
+
+    rng = random.Random(413)
+    squares = latin_table(4)[0]
+    unique = ambiguous = 0
+    for k in range(300):
+        rules = {"show_ops": False} if k % 5 == 0 else {}
+        parsed = KENKEN.parse_rules(rules, 4)
+        hidden = None if parsed["show_ops"] else tuple(parsed["ops"])
+        square, cages = _random_cages(4, rng, Level(k % 4), rules)
+        flat = [d for row in square for d in row]
+        sols = -1
+        for cg in cages:
+            sols &= _cage_set(4, cg.cells, cg.op, cg.target, hidden)
+        specs = [(tuple(r * 4 + c for r, c in cg.cells), cage_assignments(cg.cells, cg.op, cg.target, 4, hidden))
+                 for cg in cages]
+        count = len(latin_solutions(4, specs, limit=2))
+        assert min(bin(sols).count("1"), 2) == count, k
+        assert only_solution(4, sols, flat) == (count == 1), k
+        other = squares[(squares.index(tuple(flat)) + 1) % len(squares)]
+        assert not only_solution(4, sols, other)
+        unique += count == 1
+        ambiguous += count == 2
+    assert unique >= 30 and ambiguous >= 30, (unique, ambiguous)
+
+
+def test_small_grids_ship_with_the_table_proof(monkeypatch):
+    # The table's exact count stands in for SAT on 4x4; what ships is still unique by SAT.
+    import bookgen.variants.kenken as kk
+
+    def no_sat(*args, **kwargs):
+        raise AssertionError("4x4 puzzles are proven by the table")
+
+    monkeypatch.setattr(kk, "proves_unique", no_sat)
+    for level in Level:
+        p = KENKEN.generate(4, {}, level, random.Random(f"table-proof-{level}"))
+        specs = [(tuple(r * 4 + c for r, c in cg.cells), cage_assignments(cg.cells, cg.op, cg.target, 4, None))
+                 for cg in p.cages]
+        assert latin_solutions(4, specs, limit=2) == [[int(ch) for row in p.solution for ch in row]]

@@ -7,8 +7,9 @@ squares with that digit in that cell; the squares a cage admits are the
 union, over its assignments, of the intersection of its cells' masks. The
 intersection over all cages is exactly the set of solutions, found with a few
 hundred integer operations (tens of microseconds), far cheaper than setting
-up a SAT solver. The generator uses it to screen drafts; the SAT solver still
-proves every returned puzzle.
+up a SAT solver. The count is exact (every square of the order is listed), so
+it is the generator's proof of uniqueness on these orders (``only_solution``);
+larger orders are proven by the SAT solver.
 """
 
 from __future__ import annotations
@@ -85,6 +86,15 @@ def solution_set(n: int, cages: Sequence[CageSpec]) -> int:
         if not acc:
             break
     return acc
+
+
+def only_solution(n: int, sols: int, square: Sequence[int]) -> bool:
+    """Whether the set ``sols`` holds exactly one square and that square is ``square``
+    (flat, row-major): with every square of the order listed, this proves the cages
+    that made ``sols`` have ``square`` as their only solution."""
+    if not sols or sols & (sols - 1):
+        return False
+    return latin_table(n)[0][sols.bit_length() - 1] == tuple(square)
 
 
 def solutions_of(n: int, sols: int, limit: int | None = None) -> list[list[int]]:

@@ -32,11 +32,11 @@ columns and symbols shuffled), random connected cages with a level-dependent
 size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
-level. Uniqueness follows from the sound ladder and is proven again by the
-SAT solver before a puzzle is returned. Grids up to ``TABLE_MAX`` (4×4) draw
-their square from a table of all Latin squares (``bookgen.solve.latin_table``)
-and know every draft's exact solution set from it: the ladder grades only
-unique drafts, an ambiguous draft is loosened where its solutions differ, and
+level. Uniqueness follows from the sound ladder and is proven again by an
+exact count before a puzzle is returned: the SAT solver's, or on grids up to
+``TABLE_MAX`` (4×4) the table's. Those grids draw their square from a table
+of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
+exact solution set from it: the ladder grades only unique drafts, an ambiguous draft is loosened where its solutions differ, and
 a draft that grades too easy is tightened by moves that keep it unique. Hard
 drafts on larger grids go the same way with one incremental SAT solver per
 puzzle (``DraftSolver``) in place of the table: most of them are ambiguous,
@@ -74,7 +74,7 @@ from bookgen.solve.latin import (
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
-from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table
+from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
@@ -242,6 +242,34 @@ def _neighbour_table(n: int) -> dict[Cell, tuple[Cell, ...]]:
     return table
 
 
+@lru_cache(maxsize=None)
+def _cell_bits(n: int) -> tuple[dict[Cell, int], dict[Cell, int], dict[int, tuple[Cell, ...]]]:
+    """(bit per cell, its neighbours' bits, cells per bit set): a bit per cell, row-major,
+    so a set of cells in ascending bit order is sorted, as ``rng.choice`` wants it.
+    The last dict fills as the generator meets sets (frontiers of growing cages)."""
+    near = _neighbour_table(n)
+    bit = {cell: 1 << (cell[0] * n + cell[1]) for cell in near}
+    near_bits = {cell: sum(bit[nb] for nb in nbs) for cell, nbs in near.items()}
+    return bit, near_bits, {}
+
+
+def _sorted_cells(mask: int, n: int) -> tuple[Cell, ...]:
+    """The cells of a bit set (``_cell_bits``), sorted; remembered per set."""
+    memo = _cell_bits(n)[2]
+    got = memo.get(mask)
+    if got is None:
+        if len(memo) >= 1 << 16:  # bounded: large grids meet many sets
+            memo.clear()
+        cells = []
+        m = mask
+        while m:
+            low = m & -m
+            cells.append(divmod(low.bit_length() - 1, n))
+            m ^= low
+        got = memo[mask] = tuple(cells)
+    return got
+
+
 def _hidden_ops(rules: Mapping[str, Any]) -> tuple[str, ...] | None:
     """The operations a player must consider per cage when they aren't printed."""
     return None if rules.get("show_ops", True) else tuple(rules.get("ops", OPS))
@@ -361,14 +389,16 @@ class _Layout:
         table = SMALL_EASY_MIX if self.level == Level.EASY and n <= SMALL_GRID else SIZE_MIX[self.level]
         mix = {s: w for s, w in table.items() if s <= self.max_cage}
         sizes, cum = list(mix), list(accumulate(mix.values()))  # as random.choices sums them
-        near = _neighbour_table(n)
+        bit, near_bits, _ = _cell_bits(n)
         order = [(r, c) for r in range(n) for c in range(n)]
         rng.shuffle(order)
         owner: dict[Cell, int] = {}
         cages: list[list[Cell]] = []
+        free = (1 << (n * n)) - 1  # cells no cage owns yet
         lo = self.cap // 2 if self.level <= Level.MEDIUM else 0
         for cell in order[: rng.randint(lo, self.cap) if self.cap else 0]:
             owner[cell] = len(cages)
+            free &= ~bit[cell]
             cages.append([cell])
         for cell in order:
             if cell in owner:
@@ -376,12 +406,16 @@ class _Layout:
             want = _draw(rng, sizes, cum)
             cage = [cell]
             owner[cell] = len(cages)
+            free &= ~bit[cell]
+            reach = near_bits[cell]
             while len(cage) < want:
-                frontier = sorted({nb for x in cage for nb in near[x] if nb not in owner})
-                if not frontier:
+                grow = reach & free
+                if not grow:
                     break
-                nb = rng.choice(frontier)
+                nb = rng.choice(_sorted_cells(grow, n))
                 owner[nb] = len(cages)
+                free &= ~bit[nb]
+                reach |= near_bits[nb]
                 cage.append(nb)
             cages.append(cage)
         self.cages, self.owner = cages, owner
@@ -473,21 +507,27 @@ class _Layout:
         """Two random connected parts of ``cells`` (None when none found)."""
         if len(cells) < 2:
             return None
-        members = set(cells)
-        table = _neighbour_table(self.n)
+        n = self.n
+        bit, near_bits, _ = _cell_bits(n)
+        members = 0
+        for x in cells:
+            members |= bit[x]
+        table = _neighbour_table(n)
         for _ in range(8):
             k = self.rng.randint(1, len(cells) - 1)
             start = self.rng.choice(cells)
             part = [start]
-            taken = {start}
+            left = members & ~bit[start]  # members not taken
+            reach = near_bits[start]
             while len(part) < k:
-                frontier = sorted({nb for x in part for nb in table[x] if nb in members and nb not in taken})
-                if not frontier:
+                grow = reach & left
+                if not grow:
                     break
-                nb = self.rng.choice(frontier)
+                nb = self.rng.choice(_sorted_cells(grow, n))
                 part.append(nb)
-                taken.add(nb)
-            rest = [x for x in cells if x not in taken]
+                left &= ~bit[nb]
+                reach |= near_bits[nb]
+            rest = [x for x in cells if bit[x] & left]
             if rest and _joined(rest, table):
                 return part, rest
         return None
@@ -887,7 +927,8 @@ class KenKenVariant:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
                     verdict, result = self._judge(board, level, flat, unique=True)
                 if verdict == "ok":
-                    return self._finish(size, rules, square, cages, result)
+                    # The table lists every Latin square of this order: its count is exact.
+                    return self._finish(size, rules, square, cages, result, only_solution(size, sols, flat))
                 if verdict == "easy":
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
@@ -953,7 +994,8 @@ class KenKenVariant:
             return list(range(n * n)), None
 
     def _finish(self, size, rules, square, cages, result, proven: bool = False) -> Puzzle:
-        """The puzzle, once SAT has proven it unique (``proven``: already done for these cages)."""
+        """The puzzle, once SAT has proven it unique (``proven``: already done for these
+        cages, by SAT or by the table of every Latin square of the order)."""
         counts, _ = result
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
