@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from bookgen.solve.sat import SOLVER_NAME, Solver
+from bookgen.solve.sat import SOLVER_NAME, Solver, clause_adder
 
 # A cage for the solver: cell indices and the digit tuples it admits.
 CageSpec = tuple[tuple[int, ...], Sequence[tuple[int, ...]]]
@@ -200,9 +200,11 @@ class DraftSolver:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.solver = Solver(name=SOLVER_NAME, bootstrap_with=LATIN_ENCODING(n))
-        # Cages add thousands of clauses: skip the wrapper's own wrapper for each.
-        self._add = self.solver.solver.add_clause
+        self.solver = Solver(name=SOLVER_NAME)
+        # Cages add thousands of clauses: skip pysat's Python wrappers for each.
+        self._add = add = clause_adder(self.solver)
+        for clause in LATIN_ENCODING(n):  # as ``bootstrap_with`` would, in the same order
+            add(clause)
         self.next_var = n * n * n + 1
         self.active: dict[object, int] = {}
         self.blocks: dict[tuple[int, ...], int] = {}
