@@ -135,8 +135,12 @@ class Board:
         clues: list[str] = []
         static: list[list[int]] = []
         cage_of = [-1] * (n * n)
+        inner: list[list[int]] = [[] for _ in range(2 * n)]
+        singles: list[int] = []
+        # A generator builds a board per draft, and drafts share most cages: everything
+        # per cage (also the line it lies in, if any) comes from ``_cage_parts``' memo.
         for k, (cells, op, target) in enumerate(cages):
-            idx, ass, clue, label, masks = _cage_parts(n, tuple(cells), op, target, hidden)
+            idx, ass, clue, label, masks, row, col = _cage_parts(n, tuple(cells), op, target, hidden)
             cells_list.append(idx)
             assigns.append(ass)
             clues.append(clue)
@@ -144,15 +148,13 @@ class Board:
             static.append(list(masks))
             for i in idx:
                 cage_of[i] = k
-        lines, peers, names, _ = _geometry(n)
-        inner: list[list[int]] = [[] for _ in range(2 * n)]
-        for k, idx in enumerate(cells_list):
-            row, col = idx[0] // n, idx[0] % n
-            if all(i // n == row for i in idx):
+            if row >= 0:
                 inner[row].append(k)
-            if all(i % n == col for i in idx):
+            if col >= 0:
                 inner[n + col].append(k)
-        singles = [k for k, idx in enumerate(cells_list) if len(idx) == 1]
+            if len(idx) == 1:
+                singles.append(k)
+        lines, peers, names, _ = _geometry(n)
         # The geometry's lists are shared by every board of this size: nothing changes them.
         return cls(n, cells_list, assigns, labels, clues, cage_of, list(lines), list(peers), static, inner,
                    list(names), singles)
@@ -161,8 +163,9 @@ class Board:
 @lru_cache(maxsize=1 << 16)
 def _cage_parts(
     n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None,
-) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, str, tuple[int, ...]]:
-    """(cell indices, assignments, clue, label, per-cell digits the arithmetic allows) of a cage."""
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, str, tuple[int, ...], int, int]:
+    """(cell indices, assignments, clue, label, per-cell digits the arithmetic allows,
+    the row it lies wholly in or -1, the column likewise) of a cage."""
     idx = tuple(r * n + c for r, c in cells)
     ass = cage_assignments(cells, op, target, n, hidden)
     clue = f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}"
@@ -171,7 +174,10 @@ def _cage_parts(
     for a in ass:
         for k, d in enumerate(a):
             masks[k] |= 1 << (d - 1)
-    return idx, ass, clue, Text(N_("the {clue} cage at {where}"), clue=clue, where=where), tuple(masks)
+    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
+    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
+    return (idx, ass, clue, Text(N_("the {clue} cage at {where}"), clue=clue, where=where), tuple(masks),
+            row, col)
 
 
 @lru_cache(maxsize=None)
