@@ -184,6 +184,11 @@ def normal_shape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
     return tuple((r - r0, c - c0) for r, c in cells)
 
 
+# ``normal_shape`` remembered: a generator asks for the assignments of each draft cage
+# twice (its ladder board and its SAT clauses).
+cached_normal_shape = lru_cache(maxsize=1 << 16)(normal_shape)
+
+
 # A shape with at most this many digit tuples (N ** cells) has all its fillings listed
 # at once and sorted by what each op makes of them: one pass per shape instead of a
 # search per target (a 4x4 generator asks for a few hundred targets on a few dozen shapes).
@@ -275,7 +280,7 @@ def cage_assignments(
     With ``hidden_ops`` (the operations a puzzle with unprinted operations may
     use) the cage may use any of them that reaches ``target``.
     """
-    shape = normal_shape(cells)
+    shape = cached_normal_shape(tuple(cells))
     if len(cells) == 1 or hidden_ops is None:
         return shape_assignments(shape, op, target, n)
     return _hidden_assignments(shape, tuple(hidden_ops), target, n)

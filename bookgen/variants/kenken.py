@@ -70,7 +70,7 @@ from bookgen.solve.kenken_ladder import (
 )
 from bookgen.solve.kenken_ladder import solve as ladder_solve
 from bookgen.solve.latin import (
-    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
+    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
@@ -213,17 +213,24 @@ def _connected(cells: Sequence[Cell]) -> bool:
     return len(seen) == len(cells_set)
 
 
-def _joined(cells: Sequence[Cell], near: Mapping[Cell, tuple[Cell, ...]]) -> bool:
-    """``_connected`` for cells of a grid whose ``_neighbour_table`` is ``near``."""
-    todo = [cells[0]]
-    seen = {cells[0]}
-    members = set(cells)
-    while todo:
-        for nb in near[todo.pop()]:
-            if nb in members and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(members)
+@lru_cache(maxsize=None)
+def _edge_masks(n: int) -> tuple[int, int]:
+    """(every cell but the last column, every cell but the first) as ``_cell_bits`` sets."""
+    row = (1 << n) - 1
+    whole = sum(row << (r * n) for r in range(n))
+    return whole & ~sum(1 << (r * n + n - 1) for r in range(n)), whole & ~sum(1 << (r * n) for r in range(n))
+
+
+def _joined_bits(mask: int, n: int) -> bool:
+    """``_connected`` for a non-empty set of cells given as ``_cell_bits``: a flood fill
+    from its lowest cell by shifting the whole front at once."""
+    not_last, not_first = _edge_masks(n)
+    seen = mask & -mask
+    while True:
+        grown = (seen | seen << n | seen >> n | (seen & not_last) << 1 | (seen & not_first) >> 1) & mask
+        if grown == seen:
+            return seen == mask
+        seen = grown
 
 
 def _neighbours(cell: Cell, n: int) -> tuple[Cell, ...]:
@@ -290,10 +297,8 @@ def singles_cap(singles: str, level: Level, n: int) -> int:
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
 
-@lru_cache(maxsize=1 << 16)
-def _shape_of(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
-    """``normal_shape`` of a cage's cells, remembered (the generator asks again and again)."""
-    return normal_shape(cells)
+# ``normal_shape`` of a cage's cells, remembered (the generator asks again and again).
+_shape_of = cached_normal_shape
 
 
 @lru_cache(maxsize=1 << 16)
@@ -512,7 +517,6 @@ class _Layout:
         members = 0
         for x in cells:
             members |= bit[x]
-        table = _neighbour_table(n)
         for _ in range(8):
             k = self.rng.randint(1, len(cells) - 1)
             start = self.rng.choice(cells)
@@ -527,9 +531,8 @@ class _Layout:
                 part.append(nb)
                 left &= ~bit[nb]
                 reach |= near_bits[nb]
-            rest = [x for x in cells if bit[x] & left]
-            if rest and _joined(rest, table):
-                return part, rest
+            if left and _joined_bits(left, n):
+                return part, [x for x in cells if bit[x] & left]
         return None
 
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
