@@ -37,7 +37,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Sequence
+from collections.abc import Sequence
+from typing import Callable
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and, join_commas, join_or
@@ -112,7 +113,7 @@ class Board:
     n: int
     cells: list[tuple[int, ...]]          # per cage: cell indices
     assigns: list[tuple[tuple[int, ...], ...]]  # per cage: admissible digit tuples
-    labels: list[str]                      # per cage: "the 12+ cage at (2,3),(2,4)"
+    labels: Sequence[str]                  # per cage: "the 12+ cage at (2,3),(2,4)" (``CageLabels``)
     clues: list[str]                       # per cage: "12+"
     cage_of: list[int]                     # per cell: its cage
     lines: list[list[int]]                 # rows 0..n-1, then columns n..2n-1
@@ -131,7 +132,6 @@ class Board:
         hidden = None if hidden_ops is None else tuple(hidden_ops)
         cells_list: list[tuple[int, ...]] = []
         assigns: list[tuple[tuple[int, ...], ...]] = []
-        labels: list[str] = []
         clues: list[str] = []
         static: list[list[int]] = []
         cage_of = [-1] * (n * n)
@@ -140,11 +140,10 @@ class Board:
         # A generator builds a board per draft, and drafts share most cages: everything
         # per cage (also the line it lies in, if any) comes from ``_cage_parts``' memo.
         for k, (cells, op, target) in enumerate(cages):
-            idx, ass, clue, label, masks, row, col = _cage_parts(n, tuple(cells), op, target, hidden)
+            idx, ass, clue, masks, row, col = _cage_parts(n, tuple(cells), op, target, hidden)
             cells_list.append(idx)
             assigns.append(ass)
             clues.append(clue)
-            labels.append(label)
             static.append(list(masks))
             for i in idx:
                 cage_of[i] = k
@@ -156,28 +155,51 @@ class Board:
                 singles.append(k)
         lines, peers, names, _ = _geometry(n)
         # The geometry's lists are shared by every board of this size: nothing changes them.
-        return cls(n, cells_list, assigns, labels, clues, cage_of, list(lines), list(peers), static, inner,
-                   list(names), singles)
+        return cls(n, cells_list, assigns, CageLabels(n, cells_list, clues), clues, cage_of, list(lines),
+                   list(peers), static, inner, list(names), singles)
+
+
+class CageLabels(Sequence[str]):
+    """A board's cage labels ("the 12+ cage at (2,3),(2,4)"), each made when first asked
+    for: only explanations and contradictions read them, never a generator's drafts."""
+
+    __slots__ = ("n", "cells", "clues", "made")
+
+    def __init__(self, n: int, cells: Sequence[tuple[int, ...]], clues: Sequence[str]) -> None:
+        self.n, self.cells, self.clues = n, cells, clues
+        self.made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[j] for j in range(len(self))[k]]
+        k = range(len(self))[k]  # negative indices, and IndexError past the end
+        got = self.made.get(k)
+        if got is None:
+            n = self.n
+            where = ",".join(f"({i // n + 1},{i % n + 1})" for i in self.cells[k])
+            got = self.made[k] = Text(N_("the {clue} cage at {where}"), clue=self.clues[k], where=where)
+        return got
 
 
 @lru_cache(maxsize=1 << 16)
 def _cage_parts(
     n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None,
-) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, str, tuple[int, ...], int, int]:
-    """(cell indices, assignments, clue, label, per-cell digits the arithmetic allows,
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, tuple[int, ...], int, int]:
+    """(cell indices, assignments, clue, per-cell digits the arithmetic allows,
     the row it lies wholly in or -1, the column likewise) of a cage."""
     idx = tuple(r * n + c for r, c in cells)
     ass = cage_assignments(cells, op, target, n, hidden)
     clue = f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}"
-    where = ",".join(f"({r + 1},{c + 1})" for r, c in cells)
     masks = [0] * len(idx)
     for a in ass:
         for k, d in enumerate(a):
             masks[k] |= 1 << (d - 1)
     row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
     col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
-    return (idx, ass, clue, Text(N_("the {clue} cage at {where}"), clue=clue, where=where), tuple(masks),
-            row, col)
+    return idx, ass, clue, tuple(masks), row, col
 
 
 @lru_cache(maxsize=None)
