@@ -35,9 +35,9 @@ solution of the puzzle.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import Sequence
 from typing import Callable
 
 from bookgen.core.difficulty import Level
