@@ -356,6 +356,8 @@ class _Layout:
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._specs: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # sat_cages' answers, reused
+        self.hidden = _hidden_ops(rules)
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
         self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
@@ -638,16 +640,27 @@ class _Layout:
 
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
-        out = []
         made = self._made
-        for cells, op in zip(self.cages, self.ops):
-            key = (tuple(cells), op)
-            cage = made.get(key)
-            if cage is None:
-                digits = [self.square[r][c] for r, c in cells]
-                cage = made[key] = Cage(key[0], op, int(cage_value(op, digits)))
-            out.append(cage)
-        return tuple(out)
+        return tuple(made.get(key) or self._cage(key) for key in zip(map(tuple, self.cages), self.ops))
+
+    def _cage(self, key: tuple[tuple[Cell, ...], str]) -> Cage:
+        cells, op = key
+        cage = self._made[key] = Cage(cells, op, int(cage_value(op, [self.square[r][c] for r, c in cells])))
+        return cage
+
+    def sat_cages(self) -> list[tuple[tuple, tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+        """``cage_list``'s cages as ``DraftSolver`` takes them: (key, cell indices, assignments),
+        kept per cage. The key is a plain (cells, op, target) tuple: equal exactly when the
+        cages are, and hashed without a Python call (a draft asks for a dozen)."""
+        out = []
+        specs = self._specs
+        for key in zip(map(tuple, self.cages), self.ops):
+            got = specs.get(key)
+            if got is None:
+                cage = self._made.get(key) or self._cage(key)
+                got = specs[key] = ((cage.cells, cage.op, cage.target), *_sat_cage(self.n, cage, self.hidden))
+            out.append(got)
+        return out
 
 
 class _OutOfBudget(Exception):
@@ -849,7 +862,7 @@ class KenKenVariant:
                 others, proven = [], False
                 if drafts is not None:
                     others, proven = drafts.other_solutions(
-                        flat, [(c, *_sat_cage(size, c, hidden)) for c in cages], DRAFT_OTHERS, DRAFT_BUDGET)
+                        flat, layout.sat_cages(), DRAFT_OTHERS, DRAFT_BUDGET)
                 if others:
                     # One loosening where each other solution differs from the square.
                     done = 0
@@ -876,7 +889,7 @@ class KenKenVariant:
                             if not layout.tighten():
                                 break
                             got, _ = drafts.second_solution(
-                                flat, [(c, *_sat_cage(size, c, hidden)) for c in layout.cage_list()],
+                                flat, layout.sat_cages(),
                                 DRAFT_BUDGET)
                             if got is None:
                                 moved = True
