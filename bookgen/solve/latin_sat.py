@@ -295,7 +295,8 @@ class DraftSolver:
         and whether the first question was answered within ``budget`` (see ``second_solution``).
         Solutions after the first are asked for with the same budget; one not found in
         time is simply not listed."""
-        lits = [self._cage_literal(key, cells, assigns) for key, cells, assigns in cages]
+        known = self.active.get  # (most of a draft's cages were asked about before)
+        lits = [known(key) or self._cage_literal(key, cells, assigns) for key, cells, assigns in cages]
         lits.append(self._block(square))
         n = self.n
         found: list[list[int]] = []
@@ -308,14 +309,9 @@ class DraftSolver:
                 sat = self.solver.solve_limited(assumptions=lits)
             if not sat:
                 break
-            digits = [0] * (n * n)
-            true_vars = []
-            for lit in self.solver.get_model()[:n ** 3]:
-                if lit > 0:
-                    i, d = divmod(lit - 1, n)
-                    digits[i] = d + 1
-                    true_vars.append(lit)
-            found.append(digits)
+            # The grid's true variables, one per cell and in cell order (exactly one digit each).
+            true_vars = [lit for lit in self.solver.get_model()[:n ** 3] if lit > 0]
+            found.append([(lit - 1) % n + 1 for lit in true_vars])
             if len(found) < limit:
                 if not guard:  # blocks this draft's solutions, retired below
                     guard = self._fresh()

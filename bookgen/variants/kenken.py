@@ -640,8 +640,11 @@ class _Layout:
 
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
+        out = []
         made = self._made
-        return tuple(made.get(key) or self._cage(key) for key in zip(map(tuple, self.cages), self.ops))
+        for key in zip(map(tuple, self.cages), self.ops):
+            out.append(made.get(key) or self._cage(key))
+        return tuple(out)
 
     def _cage(self, key: tuple[tuple[Cell, ...], str]) -> Cage:
         cells, op = key
