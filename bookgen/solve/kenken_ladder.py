@@ -46,7 +46,8 @@ from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
 from bookgen.solve.latin import (
-    OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, positions,
+    OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, normal_shape,
+    positions,
 )
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -138,9 +139,9 @@ class Board:
         inner: list[list[int]] = [[] for _ in range(2 * n)]
         singles: list[int] = []
         # A generator builds a board per draft, and drafts share most cages: everything
-        # per cage (also the line it lies in, if any) comes from ``_cage_parts``' memo.
+        # per cage (also the line it lies in, if any) comes from ``cage_parts``' memo.
         for k, (cells, op, target) in enumerate(cages):
-            idx, ass, clue, masks, row, col = _cage_parts(n, tuple(cells), op, target, hidden)
+            idx, ass, clue, masks, row, col = cage_parts(n, tuple(cells), op, target, hidden)
             cells_list.append(idx)
             assigns.append(ass)
             clues.append(clue)
@@ -185,21 +186,37 @@ class CageLabels(Sequence[str]):
 
 
 @lru_cache(maxsize=1 << 16)
-def _cage_parts(
+def cage_parts(
     n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None,
 ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, tuple[int, ...], int, int]:
     """(cell indices, assignments, clue, per-cell digits the arithmetic allows,
-    the row it lies wholly in or -1, the column likewise) of a cage."""
-    idx = tuple(r * n + c for r, c in cells)
-    ass = cage_assignments(cells, op, target, n, hidden)
-    clue = f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}"
-    masks = [0] * len(idx)
+    the row it lies wholly in or -1, the column likewise) of a cage.
+
+    Made from what the cells alone give and what the shape, op and target alone give,
+    each remembered apart: a generator meets a few shapes and places, in many pairings."""
+    idx, shape, row, col = _placed(n, cells)
+    ass, masks = _shape_parts(shape, op, target, n, hidden)
+    return idx, ass, f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}", masks, row, col
+
+
+@lru_cache(maxsize=1 << 16)
+def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
+    """(cell indices, normal shape, the row the cells lie wholly in or -1, the column likewise)."""
+    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
+    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
+    return tuple(r * n + c for r, c in cells), normal_shape(cells), row, col
+
+
+@lru_cache(maxsize=1 << 16)
+def _shape_parts(shape: tuple[Cell, ...], op: str, target: int, n: int,
+                 hidden: tuple[str, ...] | None) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """(assignments, per-cell digits they allow) of a cage of this normal shape."""
+    ass = cage_assignments(shape, op, target, n, hidden)
+    masks = [0] * len(shape)
     for a in ass:
         for k, d in enumerate(a):
             masks[k] |= 1 << (d - 1)
-    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
-    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
-    return idx, ass, clue, tuple(masks), row, col
+    return ass, tuple(masks)
 
 
 @lru_cache(maxsize=None)

@@ -66,7 +66,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, open_after, run_ladder, score_of,
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, cage_parts, open_after, run_ladder, score_of,
 )
 from bookgen.solve.kenken_ladder import solve as ladder_solve
 from bookgen.solve.latin import (
@@ -1286,10 +1286,11 @@ def _cage_set(n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tup
     return cage_set(n, [r * n + c for r, c in cells], cage_assignments(cells, op, target, n, hidden))
 
 
-@lru_cache(maxsize=1 << 16)
 def _sat_cage(n: int, cage: Cage, hidden: tuple[str, ...] | None) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """(cell indices, assignments) of a cage, as the SAT solver takes it."""
-    return tuple(r * n + c for r, c in cage.cells), cage_assignments(cage.cells, cage.op, cage.target, n, hidden)
+    """(cell indices, assignments) of a cage, as the SAT solver takes it (from the memo the
+    ladder's boards share)."""
+    parts = cage_parts(n, cage.cells, cage.op, cage.target, hidden)
+    return parts[0], parts[1]
 
 
 def _tier(name: str) -> Level:
