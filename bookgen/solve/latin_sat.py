@@ -208,9 +208,9 @@ class DraftSolver:
         self.lean = lean
         self.solver = Solver(name=SOLVER_NAME)
         # Cages add thousands of clauses: skip pysat's Python wrappers for each.
-        self._add = add = clause_adder(self.solver)
+        self._add_to, self._handle = add, h = clause_adder(self.solver)
         for clause in LATIN_ENCODING(n):  # as ``bootstrap_with`` would, in the same order
-            add(clause)
+            add(h, clause)
         self.next_var = n * n * n + 1
         self.active: dict[object, int] = {}
         self.blocks: dict[tuple[int, ...], int] = {}
@@ -236,12 +236,12 @@ class DraftSolver:
         n = self.n
         act = self._fresh()
         self.active[key] = act
-        add = self._add
+        add, h = self._add_to, self._handle
         if not assigns:
-            add([-act])
+            add(h, [-act])
             return act
         if len(cells) == 1:
-            add([-act] + [cells[0] * n + a[0] for a in assigns])
+            add(h, [-act] + [cells[0] * n + a[0] for a in assigns])
             return act
         if len(cells) == 2:
             # Two cells need no selectors: each digit of one cell needs a partner in the other.
@@ -252,26 +252,26 @@ class DraftSolver:
                 partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
             for i in cells[:1] if self.lean else cells:
                 for v in range(i * n + 1, i * n + n + 1):
-                    add([-act, -v, *partners.get(v, ())])
+                    add(h, [-act, -v, *partners.get(v, ())])
             return act
         sels = list(range(self.next_var, self.next_var + len(assigns)))
         self.next_var += len(assigns)
-        add([-act, *sels])
+        add(h, [-act, *sels])
         if self.lean:
             for s, a in zip(sels, assigns):
                 for i, d in zip(cells, a):
-                    add([-s, i * n + d])
+                    add(h, [-s, i * n + d])
             return act
         support: dict[int, list[int]] = {}
         for s, a in zip(sels, assigns):
             for i, d in zip(cells, a):
                 v = i * n + d
-                add([-s, v])
+                add(h, [-s, v])
                 support.setdefault(v, []).append(s)
         for i in cells:
             for d in range(1, n + 1):
                 v = i * n + d
-                add([-act, -v, *support.get(v, ())])
+                add(h, [-act, -v, *support.get(v, ())])
         return act
 
     def second_solution(
@@ -316,9 +316,9 @@ class DraftSolver:
                 if not guard:  # blocks this draft's solutions, retired below
                     guard = self._fresh()
                     lits.append(guard)
-                self._add([-guard] + [-v for v in true_vars])
+                self._add_to(self._handle, [-guard] + [-v for v in true_vars])
         if guard:
-            self._add([-guard])
+            self._add_to(self._handle, [-guard])
         return found, bool(found) or sat is not None
 
     def close(self) -> None:
