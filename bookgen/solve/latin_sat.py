@@ -324,6 +324,13 @@ class DraftSolver:
     def close(self) -> None:
         """Free the solver."""
         self.solver.delete()
+        # The C handle died with it: a clause added later goes nowhere, as with pysat's own
+        # ``add_clause`` on a deleted solver, instead of into freed memory.
+        self._add_to, self._handle = _discard, None
+
+
+def _discard(handle: object, clause: Sequence[int]) -> None:
+    """The clause adder of a closed ``DraftSolver``."""
 
 
 LATIN_ENCODING = latin_clauses
