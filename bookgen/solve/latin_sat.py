@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from bookgen.solve.sat import SOLVER_NAME, Solver, clause_adder
+from bookgen.solve.sat import SOLVER_NAME, Solver
 
 # A cage for the solver: cell indices and the digit tuples it admits.
 CageSpec = tuple[tuple[int, ...], Sequence[tuple[int, ...]]]
@@ -206,11 +206,9 @@ class DraftSolver:
         clauses cut its cost at 5x5 easy from 0.18 to 0.13 ms)."""
         self.n = n
         self.lean = lean
-        self.solver = Solver(name=SOLVER_NAME)
-        # Cages add thousands of clauses: skip pysat's Python wrappers for each.
-        self._add_to, self._handle = add, h = clause_adder(self.solver)
-        for clause in LATIN_ENCODING(n):  # as ``bootstrap_with`` would, in the same order
-            add(h, clause)
+        self.solver = Solver(name=SOLVER_NAME, bootstrap_with=LATIN_ENCODING(n))
+        # Cages add thousands of clauses: skip the wrapper's own wrapper for each.
+        self._add = self.solver.solver.add_clause
         self.next_var = n * n * n + 1
         self.active: dict[object, int] = {}
         self.blocks: dict[tuple[int, ...], int] = {}
@@ -236,12 +234,12 @@ class DraftSolver:
         n = self.n
         act = self._fresh()
         self.active[key] = act
-        add, h = self._add_to, self._handle
+        add = self._add
         if not assigns:
-            add(h, [-act])
+            add([-act])
             return act
         if len(cells) == 1:
-            add(h, [-act] + [cells[0] * n + a[0] for a in assigns])
+            add([-act] + [cells[0] * n + a[0] for a in assigns])
             return act
         if len(cells) == 2:
             # Two cells need no selectors: each digit of one cell needs a partner in the other.
@@ -252,26 +250,26 @@ class DraftSolver:
                 partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
             for i in cells[:1] if self.lean else cells:
                 for v in range(i * n + 1, i * n + n + 1):
-                    add(h, [-act, -v, *partners.get(v, ())])
+                    add([-act, -v, *partners.get(v, ())])
             return act
         sels = list(range(self.next_var, self.next_var + len(assigns)))
         self.next_var += len(assigns)
-        add(h, [-act, *sels])
+        add([-act, *sels])
         if self.lean:
             for s, a in zip(sels, assigns):
                 for i, d in zip(cells, a):
-                    add(h, [-s, i * n + d])
+                    add([-s, i * n + d])
             return act
         support: dict[int, list[int]] = {}
         for s, a in zip(sels, assigns):
             for i, d in zip(cells, a):
                 v = i * n + d
-                add(h, [-s, v])
+                add([-s, v])
                 support.setdefault(v, []).append(s)
         for i in cells:
             for d in range(1, n + 1):
                 v = i * n + d
-                add(h, [-act, -v, *support.get(v, ())])
+                add([-act, -v, *support.get(v, ())])
         return act
 
     def second_solution(
@@ -316,21 +314,14 @@ class DraftSolver:
                 if not guard:  # blocks this draft's solutions, retired below
                     guard = self._fresh()
                     lits.append(guard)
-                self._add_to(self._handle, [-guard] + [-v for v in true_vars])
+                self._add([-guard] + [-v for v in true_vars])
         if guard:
-            self._add_to(self._handle, [-guard])
+            self._add([-guard])
         return found, bool(found) or sat is not None
 
     def close(self) -> None:
         """Free the solver."""
         self.solver.delete()
-        # The C handle died with it: a clause added later goes nowhere, as with pysat's own
-        # ``add_clause`` on a deleted solver, instead of into freed memory.
-        self._add_to, self._handle = _discard, None
-
-
-def _discard(handle: object, clause: Sequence[int]) -> None:
-    """The clause adder of a closed ``DraftSolver``."""
 
 
 LATIN_ENCODING = latin_clauses

@@ -7,14 +7,9 @@ again. Variants build the clauses; this module only counts.
 from __future__ import annotations
 
 import signal
-from typing import Any, Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from pysat import solvers
-
-try:  # pysat's C module: its glucose3 clause adder, called without pysat's Python wrapper
-    from pysolvers import glucose3_add_cl as _glucose3_add
-except ImportError:  # pragma: no cover - pysat always ships it
-    _glucose3_add = None
 
 SOLVER_NAME = "glucose3"
 _HELD = {signal.SIGINT, signal.SIGTERM}
@@ -38,24 +33,6 @@ class Solver(solvers.Solver):
             super().delete()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is acted on now
-
-
-def clause_adder(solver: Solver) -> tuple[Callable[[Any, Sequence[int]], object], Any]:
-    """(add, handle): ``add(handle, clause)`` adds one clause to ``solver``, as its
-    ``add_clause`` does.
-
-    For glucose3 that is the C function and the solver's C handle, called directly: a
-    generator loading thousands of small cage clauses a puzzle spent about as long in
-    pysat's one-line Python wrapper as in the solver itself (and a ``partial`` around
-    the pair still costs a fifth more a clause than the plain call). The wrapper only
-    records a clause that makes the formula unsatisfiable on its own, which the next
-    solve reports anyway.
-    """
-    inner = solver.solver
-    handle = getattr(inner, "glucose", None)
-    if _glucose3_add is not None and handle is not None:
-        return _glucose3_add, handle
-    return (lambda _, clause: inner.add_clause(clause)), None  # pragma: no cover - other solvers
 
 
 def models(
