@@ -707,6 +707,47 @@ def test_draft_solver_answers_like_a_fresh_count_across_drafts():
         drafts.close()
 
 
+def _grown_cages(rng: random.Random, n: int, square: list[int]) -> list[tuple[tuple[int, ...], tuple]]:
+    """A random caging of ``square`` into connected cages of one to four cells (+ or x)."""
+    cages, free = [], set(range(n * n))
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        cells, want = [start], rng.choice((2, 3, 3, 4))
+        free.discard(start)
+        while len(cells) < want:
+            grow = sorted({j for i in cells for j in (i - n, i + n, i - 1 if i % n else -1, i + 1 if (i + 1) % n else -1)}
+                          & free)
+            if not grow:
+                break
+            cells.append(rng.choice(grow))
+            free.discard(cells[-1])
+        cells.sort()
+        op = rng.choice("+*") if len(cells) > 1 else ""
+        rc = [divmod(i, n) for i in cells]
+        cages.append((tuple(cells), cage_assignments(rc, op, cage_value(op, [square[i] for i in cells]), n)))
+    return cages
+
+
+def test_lean_prover_counts_like_a_fresh_solver():
+    # The final proof's solver drops the clauses that only speed propagation (support of a
+    # digit by a selector; a pair constrained from one cell only): its verdicts must stay exact.
+    rng = random.Random(11)
+    for n in (4, 5):
+        lean, verdicts = DraftSolver(n, lean=True), set()
+        for _ in range(30):
+            square = [d for row in random_latin_square(n, rng) for d in row]
+            cages = _grown_cages(rng, n, square)
+            other, complete = lean.second_solution(square, [(c, *c) for c in cages])
+            assert complete and (other is None) == (len(latin_solutions(n, cages, 2)) == 1)
+            if other is not None:
+                assert other != square
+                assert all(tuple(other[i] for i in cells) in assigns for cells, assigns in cages)
+            verdicts.add(other is None)
+        assert verdicts == {True, False}
+        lean.close()
+
+
 def test_draft_solver_lists_distinct_other_solutions():
     square = [1, 2, 3, 2, 3, 1, 3, 1, 2]
     found, complete = DraftSolver(3).other_solutions(square, [], 3)

@@ -35,9 +35,10 @@ solution of the puzzle.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and, join_commas, join_or
@@ -45,7 +46,8 @@ from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
 from bookgen.solve.latin import (
-    OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, positions,
+    OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, normal_shape,
+    positions,
 )
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -112,7 +114,7 @@ class Board:
     n: int
     cells: list[tuple[int, ...]]          # per cage: cell indices
     assigns: list[tuple[tuple[int, ...], ...]]  # per cage: admissible digit tuples
-    labels: list[str]                      # per cage: "the 12+ cage at (2,3),(2,4)"
+    labels: Sequence[str]                  # per cage: "the 12+ cage at (2,3),(2,4)" (``CageLabels``)
     clues: list[str]                       # per cage: "12+"
     cage_of: list[int]                     # per cell: its cage
     lines: list[list[int]]                 # rows 0..n-1, then columns n..2n-1
@@ -131,47 +133,90 @@ class Board:
         hidden = None if hidden_ops is None else tuple(hidden_ops)
         cells_list: list[tuple[int, ...]] = []
         assigns: list[tuple[tuple[int, ...], ...]] = []
-        labels: list[str] = []
         clues: list[str] = []
         static: list[list[int]] = []
         cage_of = [-1] * (n * n)
+        inner: list[list[int]] = [[] for _ in range(2 * n)]
+        singles: list[int] = []
+        # A generator builds a board per draft, and drafts share most cages: everything
+        # per cage (also the line it lies in, if any) comes from ``cage_parts``' memo.
         for k, (cells, op, target) in enumerate(cages):
-            idx, ass, clue, label, masks = _cage_parts(n, tuple(cells), op, target, hidden)
+            idx, ass, clue, masks, row, col = cage_parts(n, tuple(cells), op, target, hidden)
             cells_list.append(idx)
             assigns.append(ass)
             clues.append(clue)
-            labels.append(label)
             static.append(list(masks))
             for i in idx:
                 cage_of[i] = k
-        lines, peers, names, _ = _geometry(n)
-        inner: list[list[int]] = [[] for _ in range(2 * n)]
-        for k, idx in enumerate(cells_list):
-            row, col = idx[0] // n, idx[0] % n
-            if all(i // n == row for i in idx):
+            if row >= 0:
                 inner[row].append(k)
-            if all(i % n == col for i in idx):
+            if col >= 0:
                 inner[n + col].append(k)
-        singles = [k for k, idx in enumerate(cells_list) if len(idx) == 1]
+            if len(idx) == 1:
+                singles.append(k)
+        lines, peers, names, _ = _geometry(n)
         # The geometry's lists are shared by every board of this size: nothing changes them.
-        return cls(n, cells_list, assigns, labels, clues, cage_of, list(lines), list(peers), static, inner,
-                   list(names), singles)
+        return cls(n, cells_list, assigns, CageLabels(n, cells_list, clues), clues, cage_of, list(lines),
+                   list(peers), static, inner, list(names), singles)
+
+
+class CageLabels(Sequence[str]):
+    """A board's cage labels ("the 12+ cage at (2,3),(2,4)"), each made when first asked
+    for: only explanations and contradictions read them, never a generator's drafts."""
+
+    __slots__ = ("n", "cells", "clues", "made")
+
+    def __init__(self, n: int, cells: Sequence[tuple[int, ...]], clues: Sequence[str]) -> None:
+        self.n, self.cells, self.clues = n, cells, clues
+        self.made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[j] for j in range(len(self))[k]]
+        k = range(len(self))[k]  # negative indices, and IndexError past the end
+        got = self.made.get(k)
+        if got is None:
+            n = self.n
+            where = ",".join(f"({i // n + 1},{i % n + 1})" for i in self.cells[k])
+            got = self.made[k] = Text(N_("the {clue} cage at {where}"), clue=self.clues[k], where=where)
+        return got
 
 
 @lru_cache(maxsize=1 << 16)
-def _cage_parts(
+def cage_parts(
     n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None,
-) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, str, tuple[int, ...]]:
-    """(cell indices, assignments, clue, label, per-cell digits the arithmetic allows) of a cage."""
-    idx = tuple(r * n + c for r, c in cells)
-    ass = cage_assignments(cells, op, target, n, hidden)
-    clue = f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}"
-    where = ",".join(f"({r + 1},{c + 1})" for r, c in cells)
-    masks = [0] * len(idx)
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, tuple[int, ...], int, int]:
+    """(cell indices, assignments, clue, per-cell digits the arithmetic allows,
+    the row it lies wholly in or -1, the column likewise) of a cage.
+
+    Made from what the cells alone give and what the shape, op and target alone give,
+    each remembered apart: a generator meets a few shapes and places, in many pairings."""
+    idx, shape, row, col = _placed(n, cells)
+    ass, masks = _shape_parts(shape, op, target, n, hidden)
+    return idx, ass, f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}", masks, row, col
+
+
+@lru_cache(maxsize=1 << 16)
+def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
+    """(cell indices, normal shape, the row the cells lie wholly in or -1, the column likewise)."""
+    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
+    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
+    return tuple(r * n + c for r, c in cells), normal_shape(cells), row, col
+
+
+@lru_cache(maxsize=1 << 16)
+def _shape_parts(shape: tuple[Cell, ...], op: str, target: int, n: int,
+                 hidden: tuple[str, ...] | None) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """(assignments, per-cell digits they allow) of a cage of this normal shape."""
+    ass = cage_assignments(shape, op, target, n, hidden)
+    masks = [0] * len(shape)
     for a in ass:
         for k, d in enumerate(a):
             masks[k] |= 1 << (d - 1)
-    return idx, ass, clue, Text(N_("the {clue} cage at {where}"), clue=clue, where=where), tuple(masks)
+    return ass, tuple(masks)
 
 
 @lru_cache(maxsize=None)
@@ -436,6 +481,36 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
 _BITS = tuple(1 << (d - 1) if d else 0 for d in range(10))  # digit -> its candidate bit
 
 
+_POSITIONS = tuple(tuple(range(k)) for k in range(10))  # a cage's positions 0..k-1
+
+
+def _fitting(live: Sequence[tuple[int, ...]], idx: Sequence[int], cand: Sequence[int],
+             at: Sequence[int]) -> list[tuple[int, ...]]:
+    """The combinations of ``live`` whose digit at each position of ``at`` is still a
+    candidate of the cage's cell there (``idx``), in their order: one pass for up to
+    four positions instead of one list per position."""
+    if len(at) == 1:
+        j0 = at[0]
+        m0 = cand[idx[j0]] << 1  # bit d: digit d is a candidate
+        return [a for a in live if m0 >> a[j0] & 1]
+    if len(at) == 2:
+        j0, j1 = at
+        m0, m1 = cand[idx[j0]] << 1, cand[idx[j1]] << 1
+        return [a for a in live if m0 >> a[j0] & 1 and m1 >> a[j1] & 1]
+    if len(at) == 3:
+        j0, j1, j2 = at
+        m0, m1, m2 = cand[idx[j0]] << 1, cand[idx[j1]] << 1, cand[idx[j2]] << 1
+        return [a for a in live if m0 >> a[j0] & 1 and m1 >> a[j1] & 1 and m2 >> a[j2] & 1]
+    if len(at) == 4:
+        j0, j1, j2, j3 = at
+        m0, m1, m2, m3 = cand[idx[j0]] << 1, cand[idx[j1]] << 1, cand[idx[j2]] << 1, cand[idx[j3]] << 1
+        return [a for a in live if m0 >> a[j0] & 1 and m1 >> a[j1] & 1 and m2 >> a[j2] & 1 and m3 >> a[j3] & 1]
+    for j in at:
+        m = cand[idx[j]] << 1
+        live = [a for a in live if m >> a[j] & 1]
+    return list(live)
+
+
 def _refresh(b: Board, st: State, k: int) -> list[int]:
     """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
     idx = b.cells[k]
@@ -445,10 +520,7 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
     stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
     if not stale:
         return union
-    live = st.live[k]
-    for j in stale:
-        m = cand[idx[j]]
-        live = [a for a in live if m >> (a[j] - 1) & 1]
+    live = _fitting(st.live[k], idx, cand, stale)
     if not live:
         raise Contradiction(f"{b.labels[k]} has no combination left")
     st.live[k] = live
@@ -832,10 +904,7 @@ def open_after(board: Board, level: Level) -> list[int] | None:
             if dirty:  # a cage's combinations against its cells' candidates
                 k = dirty.pop()
                 idx = cells[k]
-                got = live[k]
-                for j, i in enumerate(idx):
-                    m = cand[i]
-                    got = [a for a in got if m >> (a[j] - 1) & 1]
+                got = _fitting(live[k], idx, cand, _POSITIONS[len(idx)])
                 if not got:
                     return None
                 live[k] = got

@@ -66,7 +66,7 @@ def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int]) -> b
     for cells, assigns in cages:
         if tuple(square[i] for i in cells) not in assigns:
             return False
-    prover = _prover(n)
+    prover = _prover(n)  # lean: only the verdict counts here
     other, _ = prover.second_solution(square, [((cells, tuple(assigns)), cells, assigns) for cells, assigns in cages])
     return other is None
 
@@ -83,7 +83,7 @@ def _prover(n: int) -> "DraftSolver":
     if got is None or got[1] >= PROVER_PROOFS:
         if got is not None:
             got[0].close()
-        got = _PROVERS[n] = [DraftSolver(n), 0]
+        got = _PROVERS[n] = [DraftSolver(n, lean=True), 0]
     got[1] += 1
     return got[0]
 
@@ -198,8 +198,14 @@ class DraftSolver:
     that makes one ``DraftSolver`` per puzzle stays deterministic.
     """
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, lean: bool = False) -> None:
+        """``lean``: leave out the clauses that only speed propagation up (a (cell, digit)
+        needs a selector that supports it; a pair constrained from its second cell too).
+        Answers stay exact, but the search and so the other solutions found differ: only
+        for a solver whose answer is a plain yes or no (the final proof, where the lean
+        clauses cut its cost at 5x5 easy from 0.18 to 0.13 ms)."""
         self.n = n
+        self.lean = lean
         self.solver = Solver(name=SOLVER_NAME, bootstrap_with=LATIN_ENCODING(n))
         # Cages add thousands of clauses: skip the wrapper's own wrapper for each.
         self._add = self.solver.solver.add_clause
@@ -242,13 +248,18 @@ class DraftSolver:
             for x, y in assigns:
                 partners.setdefault(a_cell * n + x, []).append(b_cell * n + y)
                 partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
-            for i in cells:
+            for i in cells[:1] if self.lean else cells:
                 for v in range(i * n + 1, i * n + n + 1):
                     add([-act, -v, *partners.get(v, ())])
             return act
         sels = list(range(self.next_var, self.next_var + len(assigns)))
         self.next_var += len(assigns)
         add([-act, *sels])
+        if self.lean:
+            for s, a in zip(sels, assigns):
+                for i, d in zip(cells, a):
+                    add([-s, i * n + d])
+            return act
         support: dict[int, list[int]] = {}
         for s, a in zip(sels, assigns):
             for i, d in zip(cells, a):
@@ -282,7 +293,8 @@ class DraftSolver:
         and whether the first question was answered within ``budget`` (see ``second_solution``).
         Solutions after the first are asked for with the same budget; one not found in
         time is simply not listed."""
-        lits = [self._cage_literal(key, cells, assigns) for key, cells, assigns in cages]
+        known = self.active.get  # (most of a draft's cages were asked about before)
+        lits = [known(key) or self._cage_literal(key, cells, assigns) for key, cells, assigns in cages]
         lits.append(self._block(square))
         n = self.n
         found: list[list[int]] = []
@@ -295,14 +307,9 @@ class DraftSolver:
                 sat = self.solver.solve_limited(assumptions=lits)
             if not sat:
                 break
-            digits = [0] * (n * n)
-            true_vars = []
-            for lit in self.solver.get_model()[:n ** 3]:
-                if lit > 0:
-                    i, d = divmod(lit - 1, n)
-                    digits[i] = d + 1
-                    true_vars.append(lit)
-            found.append(digits)
+            # The grid's true variables, one per cell and in cell order (exactly one digit each).
+            true_vars = [lit for lit in self.solver.get_model()[:n ** 3] if lit > 0]
+            found.append([(lit - 1) % n + 1 for lit in true_vars])
             if len(found) < limit:
                 if not guard:  # blocks this draft's solutions, retired below
                     guard = self._fresh()

@@ -66,11 +66,11 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, open_after, run_ladder, score_of,
+    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, cage_parts, open_after, run_ladder, score_of,
 )
 from bookgen.solve.kenken_ladder import solve as ladder_solve
 from bookgen.solve.latin import (
-    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, is_latin, normal_shape,
+    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
@@ -213,17 +213,24 @@ def _connected(cells: Sequence[Cell]) -> bool:
     return len(seen) == len(cells_set)
 
 
-def _joined(cells: Sequence[Cell], near: Mapping[Cell, tuple[Cell, ...]]) -> bool:
-    """``_connected`` for cells of a grid whose ``_neighbour_table`` is ``near``."""
-    todo = [cells[0]]
-    seen = {cells[0]}
-    members = set(cells)
-    while todo:
-        for nb in near[todo.pop()]:
-            if nb in members and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(members)
+@lru_cache(maxsize=None)
+def _edge_masks(n: int) -> tuple[int, int]:
+    """(every cell but the last column, every cell but the first) as ``_cell_bits`` sets."""
+    row = (1 << n) - 1
+    whole = sum(row << (r * n) for r in range(n))
+    return whole & ~sum(1 << (r * n + n - 1) for r in range(n)), whole & ~sum(1 << (r * n) for r in range(n))
+
+
+def _joined_bits(mask: int, n: int) -> bool:
+    """``_connected`` for a non-empty set of cells given as ``_cell_bits``: a flood fill
+    from its lowest cell by shifting the whole front at once."""
+    not_last, not_first = _edge_masks(n)
+    seen = mask & -mask
+    while True:
+        grown = (seen | seen << n | seen >> n | (seen & not_last) << 1 | (seen & not_first) >> 1) & mask
+        if grown == seen:
+            return seen == mask
+        seen = grown
 
 
 def _neighbours(cell: Cell, n: int) -> tuple[Cell, ...]:
@@ -290,10 +297,8 @@ def singles_cap(singles: str, level: Level, n: int) -> int:
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
 
-@lru_cache(maxsize=1 << 16)
-def _shape_of(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
-    """``normal_shape`` of a cage's cells, remembered (the generator asks again and again)."""
-    return normal_shape(cells)
+# ``normal_shape`` of a cage's cells, remembered (the generator asks again and again).
+_shape_of = cached_normal_shape
 
 
 @lru_cache(maxsize=1 << 16)
@@ -351,6 +356,8 @@ class _Layout:
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._specs: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # sat_cages' answers, reused
+        self.hidden = _hidden_ops(rules)
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
         self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
@@ -512,7 +519,6 @@ class _Layout:
         members = 0
         for x in cells:
             members |= bit[x]
-        table = _neighbour_table(n)
         for _ in range(8):
             k = self.rng.randint(1, len(cells) - 1)
             start = self.rng.choice(cells)
@@ -527,9 +533,8 @@ class _Layout:
                 part.append(nb)
                 left &= ~bit[nb]
                 reach |= near_bits[nb]
-            rest = [x for x in cells if bit[x] & left]
-            if rest and _joined(rest, table):
-                return part, rest
+            if left and _joined_bits(left, n):
+                return part, [x for x in cells if bit[x] & left]
         return None
 
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
@@ -637,14 +642,28 @@ class _Layout:
         """The cages as ``Cage`` objects (targets from the square)."""
         out = []
         made = self._made
-        for cells, op in zip(self.cages, self.ops):
-            key = (tuple(cells), op)
-            cage = made.get(key)
-            if cage is None:
-                digits = [self.square[r][c] for r, c in cells]
-                cage = made[key] = Cage(key[0], op, int(cage_value(op, digits)))
-            out.append(cage)
+        for key in zip(map(tuple, self.cages), self.ops):
+            out.append(made.get(key) or self._cage(key))
         return tuple(out)
+
+    def _cage(self, key: tuple[tuple[Cell, ...], str]) -> Cage:
+        cells, op = key
+        cage = self._made[key] = Cage(cells, op, int(cage_value(op, [self.square[r][c] for r, c in cells])))
+        return cage
+
+    def sat_cages(self) -> list[tuple[tuple, tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+        """``cage_list``'s cages as ``DraftSolver`` takes them: (key, cell indices, assignments),
+        kept per cage. The key is a plain (cells, op, target) tuple: equal exactly when the
+        cages are, and hashed without a Python call (a draft asks for a dozen)."""
+        out = []
+        specs = self._specs
+        for key in zip(map(tuple, self.cages), self.ops):
+            got = specs.get(key)
+            if got is None:
+                cage = self._made.get(key) or self._cage(key)
+                got = specs[key] = ((cage.cells, cage.op, cage.target), *_sat_cage(self.n, cage, self.hidden))
+            out.append(got)
+        return out
 
 
 class _OutOfBudget(Exception):
@@ -846,7 +865,7 @@ class KenKenVariant:
                 others, proven = [], False
                 if drafts is not None:
                     others, proven = drafts.other_solutions(
-                        flat, [(c, *_sat_cage(size, c, hidden)) for c in cages], DRAFT_OTHERS, DRAFT_BUDGET)
+                        flat, layout.sat_cages(), DRAFT_OTHERS, DRAFT_BUDGET)
                 if others:
                     # One loosening where each other solution differs from the square.
                     done = 0
@@ -873,7 +892,7 @@ class KenKenVariant:
                             if not layout.tighten():
                                 break
                             got, _ = drafts.second_solution(
-                                flat, [(c, *_sat_cage(size, c, hidden)) for c in layout.cage_list()],
+                                flat, layout.sat_cages(),
                                 DRAFT_BUDGET)
                             if got is None:
                                 moved = True
@@ -1267,10 +1286,11 @@ def _cage_set(n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tup
     return cage_set(n, [r * n + c for r, c in cells], cage_assignments(cells, op, target, n, hidden))
 
 
-@lru_cache(maxsize=1 << 16)
 def _sat_cage(n: int, cage: Cage, hidden: tuple[str, ...] | None) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """(cell indices, assignments) of a cage, as the SAT solver takes it."""
-    return tuple(r * n + c for r, c in cage.cells), cage_assignments(cage.cells, cage.op, cage.target, n, hidden)
+    """(cell indices, assignments) of a cage, as the SAT solver takes it (from the memo the
+    ladder's boards share)."""
+    parts = cage_parts(n, cage.cells, cage.op, cage.target, hidden)
+    return parts[0], parts[1]
 
 
 def _tier(name: str) -> Level:
