@@ -309,6 +309,7 @@ class BinaryEngine:
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._crossings = _crossings(n)
         self._every = (1 << 2 * n) - 1  # a queue of every line
+        self._parallel = (tuple(range(n)), tuple(range(n, 2 * n)))  # the rows, the columns
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -790,8 +791,13 @@ class BinaryEngine:
         for line in queue:
             flagged[line] = True
         distinct = tier == HARD
-        # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, lines) if known[i] == full])
+        # The values of the finished rows and of the finished columns (a
+        # finished line's value no longer changes), kept up to date below:
+        # ``distinct`` compares against them, and a finished line is a copy
+        # when its value is there twice.
+        finished = ([value[i] for i in range(n) if known[i] == full],
+                    [value[i] for i in range(n, lines) if known[i] == full])
+        parallel = self._parallel
         requeue: list[int] = []
         # At the hard tier a line's answer is everything its completions agree
         # on (distinct lines included: lines finishing later queue it again):
@@ -810,19 +816,17 @@ class BinaryEngine:
             memo = memos[line]
             key = k << n | v
             hit = memo.get(key)
+            mine = finished[line >= n]
             if k == full:  # a finished line: check it breaks no rule, and copies no other
                 if hit is None:
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
-                else:
-                    lo = 0 if line < n else n
-                    for i in range(lo, lo + n):
-                        if value[i] == v and known[i] == full and i != line:
-                            self.deduce(board, line, tier)  # raises: a copy
+                elif mine.count(v) > 1:  # its own value and another's
+                    self.deduce(board, line, tier)  # raises: a copy
                 continue
             copied = None
-            if distinct and finished[line >= n]:
-                copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
+            if distinct and mine:
+                copies = [u for u in mine if not (u ^ v) & k]
                 if copies:
                     copied = self._copied
                     key = (tier, eq[line], neq[line], key, frozenset(copies))
@@ -856,7 +860,7 @@ class BinaryEngine:
             for cross in crossing[ones | zeros]:
                 known[cross] |= bit
                 if known[cross] == full:
-                    finished[side].append(cross)
+                    finished[side].append(value[cross])
                     requeue.append(cross)
                 if not flagged[cross]:
                     flagged[cross] = True
@@ -866,7 +870,7 @@ class BinaryEngine:
                     push(line)
                     queue_line = False
             if known[line] == full:
-                finished[line >= n].append(line)
+                mine.append(value[line])
                 requeue.append(line)
             # A finished line can rule out completions of its parallel lines
             # (distinct): they get another look, whichever line finished it.
@@ -876,7 +880,7 @@ class BinaryEngine:
             if requeue:
                 for done in requeue:
                     done_v = value[done]
-                    for other in (range(n) if done < n else range(n, lines)):
+                    for other in parallel[done >= n]:
                         if not flagged[other] and not (value[other] ^ done_v) & known[other]:
                             flagged[other] = True
                             push(other)
