@@ -310,6 +310,7 @@ class BinaryEngine:
         self._crossings = _crossings(n)
         self._every = (1 << 2 * n) - 1  # a queue of every line
         self._parallel = (tuple(range(n)), tuple(range(n, 2 * n)))  # the rows, the columns
+        self._full_queues: dict[Cell | None, list[int]] = {}  # _propagate_distinct's first stack of every line
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -775,21 +776,26 @@ class BinaryEngine:
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
         cols_of, rows_of = self._crossings
         if dirty == self._every:
-            queue = list(range(lines - 1, -1, -1))
+            # Every line, the lowest on top, and the target's column and row above them.
+            queue = self._full_queues.get(target)
+            if queue is None:
+                queue = list(range(lines - 1, -1, -1))
+                if target is not None:
+                    for line in (n + target[1], target[0]):
+                        queue.remove(line)
+                        queue.append(line)
+                self._full_queues[target] = queue
+            queue = queue[:]
+            flagged = [True] * lines
         else:
             queue = []
             while dirty:  # highest first: the lowest line comes off the stack first
                 line = dirty.bit_length() - 1
                 queue.append(line)
                 dirty ^= 1 << line
-        if target is not None:
-            for line in (n + target[1], target[0]):
-                if (dirty >> line) & 1:
-                    queue.remove(line)
-                    queue.append(line)
-        flagged = [False] * lines
-        for line in queue:
-            flagged[line] = True
+            flagged = [False] * lines
+            for line in queue:
+                flagged[line] = True
         distinct = tier == HARD
         # The values of the finished rows and of the finished columns (a
         # finished line's value no longer changes), kept up to date below:
@@ -826,9 +832,24 @@ class BinaryEngine:
                 continue
             copied = None
             if distinct and mine:
-                copies = [u for u in mine if not (u ^ v) & k]
-                if copies:
+                copy = -1
+                for u in mine:
+                    if not (u ^ v) & k:
+                        if copy < 0:
+                            copy = u
+                        else:
+                            copy = -2
+                            break
+                if copy >= 0:
+                    # One finished line it could copy (the common case): the answer
+                    # goes in the line's own memo, under an int key above every
+                    # plain one (those are below 1 << 2n).
+                    copied = memo
+                    key |= (copy | 1 << n) << lines
+                    hit = memo.get(key)
+                elif copy == -2:
                     copied = self._copied
+                    copies = [u for u in mine if not (u ^ v) & k]
                     key = (tier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
             if hit is None:
