@@ -641,8 +641,10 @@ class BinaryEngine:
                 return True
             if board.known.count(self.full) == 2 * n:  # every line full: the board is
                 if self.unique_lines:
-                    for line in range(2 * n):
-                        self._check_distinct(board, line)
+                    value = board.value
+                    if len(set(value[:n])) < n or len(set(value[n:])) < n:  # a copy: say which
+                        for line in range(2 * n):
+                            self._check_distinct(board, line)
                 return True
             if level <= HARD:
                 return False
