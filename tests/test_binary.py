@@ -361,3 +361,25 @@ def test_rules_validation():
         TANGO.parse_rules({"unique_lines": "yes"}, 6)
     assert TANGO.parse_rules(None, 6) == {"max_run": 2, "unique_lines": False}
     assert TAKUZU.parse_rules(None, 6) == {"max_run": 2, "unique_lines": True}
+
+
+def test_a_full_board_with_a_copied_row_or_column_is_a_contradiction():
+    """However little is left to visit, a finished grid with two equal rows (or columns)
+    breaks the distinct-lines rule, and one without keeps it."""
+    plain, distinct = BinaryEngine(6, 2, False), BinaryEngine(6, 2, True)
+    rng = random.Random(5)
+    seen = set()
+    while len(seen) < 3:
+        board = random_solution(plain, rng)
+        rows = board.rows()
+        cols = tuple("".join(r[c] for r in rows) for c in range(6))
+        kind = (len(set(rows)) < 6, len(set(cols)) < 6)
+        if kind in seen or kind == (True, True):
+            continue
+        seen.add(kind)
+        for start in ((), (0, 6), None):
+            if any(kind):
+                with pytest.raises(Contradiction):
+                    distinct.closure(board.copy(), Level.HARD, start=start)
+            else:
+                assert distinct.closure(board.copy(), Level.HARD, start=start)

@@ -309,6 +309,8 @@ class BinaryEngine:
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._crossings = _crossings(n)
         self._every = (1 << 2 * n) - 1  # a queue of every line
+        self._parallel = (tuple(range(n)), tuple(range(n, 2 * n)))  # the rows, the columns
+        self._full_queues: dict[Cell | None, list[int]] = {}  # _propagate_distinct's first stack of every line
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
@@ -639,8 +641,10 @@ class BinaryEngine:
                 return True
             if board.known.count(self.full) == 2 * n:  # every line full: the board is
                 if self.unique_lines:
-                    for line in range(2 * n):
-                        self._check_distinct(board, line)
+                    value = board.value
+                    if len(set(value[:n])) < n or len(set(value[n:])) < n:  # a copy: say which
+                        for line in range(2 * n):
+                            self._check_distinct(board, line)
                 return True
             if level <= HARD:
                 return False
@@ -774,24 +778,34 @@ class BinaryEngine:
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
         cols_of, rows_of = self._crossings
         if dirty == self._every:
-            queue = list(range(lines - 1, -1, -1))
+            # Every line, the lowest on top, and the target's column and row above them.
+            queue = self._full_queues.get(target)
+            if queue is None:
+                queue = list(range(lines - 1, -1, -1))
+                if target is not None:
+                    for line in (n + target[1], target[0]):
+                        queue.remove(line)
+                        queue.append(line)
+                self._full_queues[target] = queue
+            queue = queue[:]
+            flagged = [True] * lines
         else:
             queue = []
             while dirty:  # highest first: the lowest line comes off the stack first
                 line = dirty.bit_length() - 1
                 queue.append(line)
                 dirty ^= 1 << line
-        if target is not None:
-            for line in (n + target[1], target[0]):
-                if (dirty >> line) & 1:
-                    queue.remove(line)
-                    queue.append(line)
-        flagged = [False] * lines
-        for line in queue:
-            flagged[line] = True
+            flagged = [False] * lines
+            for line in queue:
+                flagged[line] = True
         distinct = tier == HARD
-        # Finished rows and finished columns, kept up to date below: ``distinct`` compares against them.
-        finished = ([i for i in range(n) if known[i] == full], [i for i in range(n, lines) if known[i] == full])
+        # The values of the finished rows and of the finished columns (a
+        # finished line's value no longer changes), kept up to date below:
+        # ``distinct`` compares against them, and a finished line is a copy
+        # when its value is there twice.
+        finished = ([value[i] for i in range(n) if known[i] == full],
+                    [value[i] for i in range(n, lines) if known[i] == full])
+        parallel = self._parallel
         requeue: list[int] = []
         # At the hard tier a line's answer is everything its completions agree
         # on (distinct lines included: lines finishing later queue it again):
@@ -810,21 +824,34 @@ class BinaryEngine:
             memo = memos[line]
             key = k << n | v
             hit = memo.get(key)
+            mine = finished[line >= n]
             if k == full:  # a finished line: check it breaks no rule, and copies no other
                 if hit is None:
                     self.deduce(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
-                else:
-                    lo = 0 if line < n else n
-                    for i in range(lo, lo + n):
-                        if value[i] == v and known[i] == full and i != line:
-                            self.deduce(board, line, tier)  # raises: a copy
+                elif mine.count(v) > 1:  # its own value and another's
+                    self.deduce(board, line, tier)  # raises: a copy
                 continue
             copied = None
-            if distinct and finished[line >= n]:
-                copies = [value[i] for i in finished[line >= n] if not (value[i] ^ v) & k]
-                if copies:
+            if distinct and mine:
+                copy = -1
+                for u in mine:
+                    if not (u ^ v) & k:
+                        if copy < 0:
+                            copy = u
+                        else:
+                            copy = -2
+                            break
+                if copy >= 0:
+                    # One finished line it could copy (the common case): the answer
+                    # goes in the line's own memo, under an int key above every
+                    # plain one (those are below 1 << 2n).
+                    copied = memo
+                    key |= (copy | 1 << n) << lines
+                    hit = memo.get(key)
+                elif copy == -2:
                     copied = self._copied
+                    copies = [u for u in mine if not (u ^ v) & k]
                     key = (tier, eq[line], neq[line], key, frozenset(copies))
                     hit = copied.get(key)
             if hit is None:
@@ -856,7 +883,7 @@ class BinaryEngine:
             for cross in crossing[ones | zeros]:
                 known[cross] |= bit
                 if known[cross] == full:
-                    finished[side].append(cross)
+                    finished[side].append(value[cross])
                     requeue.append(cross)
                 if not flagged[cross]:
                     flagged[cross] = True
@@ -866,7 +893,7 @@ class BinaryEngine:
                     push(line)
                     queue_line = False
             if known[line] == full:
-                finished[line >= n].append(line)
+                mine.append(value[line])
                 requeue.append(line)
             # A finished line can rule out completions of its parallel lines
             # (distinct): they get another look, whichever line finished it.
@@ -876,7 +903,7 @@ class BinaryEngine:
             if requeue:
                 for done in requeue:
                     done_v = value[done]
-                    for other in (range(n) if done < n else range(n, lines)):
+                    for other in parallel[done >= n]:
                         if not flagged[other] and not (value[other] ^ done_v) & known[other]:
                             flagged[other] = True
                             push(other)
