@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Edge, Puzzle
 from bookgen.solve.binary import (
-    BinaryEngine, Board, Contradiction, line_patterns, random_solution,
+    BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
 )
 from bookgen.variants.takuzu import TAKUZU
 from bookgen.variants.tango import TANGO
@@ -322,6 +322,49 @@ def test_random_solution_is_valid(n, run, unique):
     rows = board.rows()
     puzzle = Puzzle("takuzu", n, {"max_run": run, "unique_lines": unique}, rows, rows)
     assert TAKUZU.validate(puzzle) == []
+
+
+def _valid_grid(rows, run, unique):
+    n = len(rows)
+    cols = ["".join(r[c] for r in rows) for c in range(n)]
+    lines = list(rows) + cols
+    ok = all(line.count("1") == n // 2 and "0" * (run + 1) not in line and "1" * (run + 1) not in line
+             for line in lines)
+    return ok and (not unique or (len(set(rows)) == n and len(set(cols)) == n))
+
+
+@pytest.mark.parametrize("run,unique", [(2, False), (2, True), (3, False)])
+def test_grid_table_lists_every_valid_4x4_grid_once(run, unique):
+    # Against every one of the 65,536 fillings of a 4x4 grid.
+    brute = set()
+    for bits in range(1 << 16):
+        rows = tuple(format(bits >> 4 * r & 15, "04b")[::-1] for r in range(4))
+        if _valid_grid(rows, run, unique):
+            brute.add(rows)
+    table = grid_table(4, run, unique)
+    listed = [tuple(format(row, "04b")[::-1] for row in grid) for grid in table]
+    assert len(listed) == len(set(listed)) and set(listed) == brute
+
+
+def test_grid_table_at_6x6_is_every_grid_and_distinct_lines_a_subset():
+    plain, distinct = grid_table(6, 2, False), grid_table(6, 2, True)
+    assert (len(plain), len(distinct)) == (11_222, 4_140)  # the known counts
+    def text(grid):
+        return tuple(format(row, "06b")[::-1] for row in grid)
+    assert all(_valid_grid(text(g), 2, False) for g in plain)
+    assert {g for g in plain if _valid_grid(text(g), 2, True)} == set(distinct)
+
+
+def test_small_grids_are_drawn_uniformly():
+    # 90 grids at 4x4, 9,000 draws: about 100 each. A sampler that favours some
+    # grids (drawing each row among those the columns allow does) falls outside.
+    engine = BinaryEngine(4, 2, False)
+    rng = random.Random(44)
+    counts: dict[tuple[str, ...], int] = {}
+    for _ in range(9_000):
+        rows = random_solution(engine, rng).rows()
+        counts[rows] = counts.get(rows, 0) + 1
+    assert len(counts) == 90 and 60 <= min(counts.values()) and max(counts.values()) <= 140
 
 
 @pytest.mark.parametrize("variant,size,level", [
