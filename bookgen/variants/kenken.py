@@ -36,8 +36,9 @@ level. Uniqueness follows from the sound ladder and is proven again by an
 exact count before a puzzle is returned: the SAT solver's, or on grids up to
 ``TABLE_MAX`` (4×4) the table's. Those grids draw their square from a table
 of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
-exact solution set from it: the ladder grades only unique drafts, an ambiguous draft is loosened where its solutions differ, and
-a draft that grades too easy is tightened by moves that keep it unique. Hard
+exact solution set from it: the ladder grades only unique drafts, an
+ambiguous draft is loosened where its solutions differ, and a draft that
+grades too easy is tightened by moves that keep it unique. Hard
 drafts on larger grids go the same way with one incremental SAT solver per
 puzzle (``DraftSolver``) in place of the table: most of them are ambiguous,
 which SAT shows sooner than the hard tier stalls, and the solver's proof of
