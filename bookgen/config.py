@@ -259,50 +259,113 @@ def load_yaml(text: str, file: str) -> tuple[Any, Located]:
 
 # ----- the schema ------------------------------------------------------------
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # Attribute docstrings are the config reference: ``python -m bookgen.docgen`` writes
+    # docs/config.md from them, and a test fails when that file is stale.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True)
 
 
 class Ramp(_Strict):
     """A difficulty ramp spread evenly over a section, in order."""
 
     from_: str = Field(alias="from")
+    """The first level of the ramp."""
     to: str
+    """The last level of the ramp."""
 
 
 class SectionModel(_Strict):
+    """One item of ``sections:``: what to generate, in book order."""
+
     variant: str
+    """The puzzle: a variant name or alias (see the variants table below)."""
     count: int | None = None
+    """Puzzles in the section, 1 to 100,000; may be left out when ``difficulty`` is a list of blocks (their total)."""
     size: int | list[int] | None = None
+    """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). Default: the variant's default size."""
     difficulty: str | Ramp | list[dict[str, int]] = "medium"
+    """One level (``easy``, ``medium``, ``hard``, ``expert``), a ramp ``{from: easy, to: hard}``, or a list of ``{LEVEL: N}`` blocks (see Difficulty below)."""
     rules: dict[str, Any] | None = None
+    """The variant's rule options, e.g. ``{max_run: 2, unique_lines: true}`` (see Rules below). Default: the variant's standard rules."""
     title: str | None = None
+    """The section's running-header and contents title. Default: the variant's printed name (KenKen prints as "Calcudoku")."""
     givens: Literal["few", "normal", "many"] | None = None
+    """Tango: how many given symbols against signs (``few``, ``normal`` the default, ``many``); Killer Sudoku: given digits, none by default (``few`` at most 6 % of the cells, ``normal`` 12 %, ``many`` 20 %)."""
     per_page: int | None = None
+    """Puzzles per page for this section: 1, 2, 4 or 6. Default: the book's ``per_page``."""
     explain: bool = False
+    """``true`` adds a worked walkthrough of the section's first puzzle after its how-to-play pages (books only, not worksheets)."""
     new_page: bool = False
+    """``true`` starts the section on a fresh page (and so does the section after it)."""
 
 
 class BookModel(_Strict):
+    """The top level of a book file."""
+
     title: str
+    """Required. The book's title (title page, contents, worksheet footers)."""
     subtitle: str | None = None
+    """Printed on the title page."""
     author: str | None = None
+    """Printed on the title page and in the copyright line."""
     seed: int = 1
+    """A whole number of at most 30 digits; the same config and seed give the same book."""
     page: str | dict[str, Any] = "letter"
+    """The trim size: ``letter``, ``a4``, ``6x9``, ``7x10``, ``8x10``, ``8.5x11``, or a custom ``{width: 6in, height: 9in}`` (units ``in``, ``mm`` or ``pt``)."""
     bleed: bool = False
+    """``true`` prints to the edge: each page is the trim plus 0.125 in on the top, bottom and outside edges."""
     layout: str = "book"
+    """``book`` (title page, how-to-play pages, puzzles, answer key) or ``worksheet`` (letter or a4 pages with a name line and the rules, answers in NAME-answers.pdf)."""
     per_page: int | None = None
+    """Puzzles per page: 1, 2, 4 or 6. Default: the most a page holds with roomy cells and the legibility floors kept."""
     large_print: bool = False
+    """``true``: cells of at least 12 mm and larger type."""
     imprint: dict[str, Any] | None = None
+    """The copyright page (see the ``imprint:`` keys below)."""
     names: dict[str, Any] | None = None
+    """The name a variant is printed under, e.g. ``{kenken: KenKen, takuzu: Binairo}`` (at most 40 characters)."""
     language: str = DEFAULT_LANGUAGE
+    """The language every printed word is in: ``en``, ``cs``, ``de``, ``fr``, ``es`` or ``ru``."""
     sections: list[dict[str, Any]] = Field(min_length=1)
+    """Required, at least one: the sections of puzzles (see the section keys below)."""
     exclude: str | list[str] | None = None
+    """Earlier volumes' JSON files (paths relative to the book file) whose puzzles this book must not repeat."""
     replace: list[int] | None = None
+    """New puzzles at these numbers, everything else unchanged; a number twice replaces the replacement too (not in class sets)."""
     versions: int | None = None
+    """Worksheets only: a class set of 1 to 26 versions (A, B, C ...) of every page."""
     cover: dict[str, Any] | None = None
+    """Also write NAME-cover.pdf, the full-wrap paperback cover (see the ``cover:`` keys below); books only."""
 
 
-IMPRINT_KEYS = ("publisher", "year", "isbn", "edition", "show_seed")
+class ImprintModel(_Strict):
+    """The ``imprint:`` block: the copyright page. Every key is optional."""
+
+    publisher: str | None = None
+    """"Published by PUBLISHER"; also the copyright holder when there is no author."""
+    year: int | None = None
+    """The copyright year, four digits. Default: no year printed."""
+    isbn: str | None = None
+    """An ISBN-10 or ISBN-13 (hyphens allowed), check digit validated, printed as given."""
+    edition: str | None = None
+    """E.g. "First edition"."""
+    show_seed: bool = True
+    """``false`` leaves out the seed and generator line that regenerate the book."""
+
+
+class CoverModel(_Strict):
+    """The ``cover:`` block: the full-wrap paperback cover (books only)."""
+
+    paper: str = "white"
+    """``white`` or ``cream``: sets the spine width (KDP's pages × 0.002252 in or × 0.0025 in)."""
+    blurb: str = ""
+    """The back-cover text (at most 1,500 characters); a blank line starts a paragraph."""
+    colour: str | None = None
+    """The band behind the titles, a hex colour like ``"#1f4e79"`` (quote it: YAML reads # as a comment)."""
+    sample: int | None = None
+    """The puzzle number drawn large on the front. Default: the first of the largest grids."""
+
+
+IMPRINT_KEYS = tuple(ImprintModel.model_fields)  # the model documents them
 MAX_NAME = 40  # characters of a printed variant name: it heads pages and contents lines
 
 
@@ -648,7 +711,7 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
 
 def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report) -> CoverSpec | None:
     """The ``cover:`` block, or None after reporting its problems."""
-    known = ("paper", "blurb", "colour", "sample")
+    known = tuple(CoverModel.model_fields)  # the model documents them
     ok = True
     for key in sorted(set(raw) - set(known), key=str):
         report(("cover", key), f"unknown key {key!r} in cover{_hint(key, known)}", key=True)

@@ -1,6 +1,6 @@
 """Puzzles as plain text: read one typed in by hand, draw grids, report a solve.
 
-Input formats (documented with examples in the README):
+Input formats (documented with examples in docs/puzzle-makers.md):
 
 - an optional first line naming the variant (``takuzu``, ``tango``,
   ``kenken`` ... or an alias) with rule options as ``key=value``;
