@@ -14,11 +14,12 @@ from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, medium_solves, open_after, run_ladder, solve,
+    TECHNIQUE_LEVEL, Board, State, medium_solves, open_after, run_ladder, solve,
     t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
 from bookgen.solve import latin
+from bookgen.solve.houses import Contradiction, Run
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
 )

@@ -46,14 +46,97 @@ from itertools import combinations
 from typing import Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Text, join_and
+from bookgen.core.i18n import N_, Text, join_and, join_or
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name, cell_text, trial
-# The Latin engines word their eliminations alike: one describer serves both ladders.
-from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
 from bookgen.solve.sat import incremental, models
+
+# --- vocabulary shared by every Latin ladder and its plug-ins --------------------
+
+# A trial assumes a digit in a cell with at most this many candidates ...
+TRIAL_MAX_CANDIDATES = 2
+# ... and follows it with the techniques up to this tier.
+TRIAL_DEPTH = Level.HARD
+
+
+class Contradiction(Exception):
+    """The candidates break a rule: a cell, a cage or a line has no way left."""
+
+
+def cell_name(i: int, n: int) -> str:
+    """'row 3, column 2' (1-based) for cell index ``i``."""
+    return f"row {i // n + 1}, column {i % n + 1}"
+
+
+def cell_text(i: int, n: int) -> Text:
+    """``cell_name`` as a translatable value of a step's reason."""
+    return Text(N_("row {row}, column {column}"), row=i // n + 1, column=i % n + 1)
+
+
+def and_list(items: Sequence[str], word: str = "and") -> str:
+    """'a, b and c' ('or' for ``word="or"``), a phrase the layout can translate."""
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]  # kept as it is: a single cell stays a translatable Text
+    return join_and(items) if word == "and" else join_or(items)
+
+
+class Run:
+    """Book-keeping of one ladder run: technique counts and (optionally) steps."""
+
+    __slots__ = ("counts", "steps", "reason", "explain")
+
+    def __init__(self, explain: bool = False) -> None:
+        self.counts: dict[str, int] = {}
+        self.steps: list[Step] | None = [] if explain else None
+        self.reason = ""
+        self.explain = explain
+
+
+def describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
+    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
+    n = st.board.n
+    parts = []
+    for i, removed in cuts:
+        left = st.cand[i]
+        if not left & (left - 1):
+            parts.append(Text(N_("{cell} must be {digit}"), cell=cell_text(i, n), digit=left.bit_length()))
+        else:
+            parts.append(Text(N_("{cell} can't be {digits}"), cell=cell_text(i, n),
+                              digits=and_list([str(d) for d in digits_of(removed)], 'or')))
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = Text(N_("{first}; {rest}"), first=part, rest=text)
+    return text
+
+
+def trial(n: int, st, run: Run, solve_with: Callable) -> int:
+    """One trial, never nested: a digit of a cell with few candidates that the tiers up to
+    ``TRIAL_DEPTH`` (``solve_with``, the calling ladder's own) refute is struck. Shared by
+    every Latin-square ladder, whatever its state type (``cand``, ``placed``, ``copy``, ``elim``)."""
+    # Only cells with few candidates: a player tries a pair, not a spread of six.
+    order = sorted(
+        (st.cand[i].bit_count(), i) for i in range(n * n)
+        if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES
+    )
+    for _, i in order:
+        for d in digits_of(st.cand[i]):
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+                solve_with(sub, TRIAL_DEPTH, Run())
+            except Contradiction:
+                st.elim(i, bit(d))
+                if run.explain:
+                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
+                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
+                                      cell=cell_text(i, n), digit=d)
+                return 1
+    return 0
+
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
     "naked_single": Level.EASY,
@@ -245,7 +328,7 @@ HOUSE_KINDS = {(False, False): N_("row or column"), (True, False): N_("row, colu
                (True, True): N_("row, column, box or diagonal")}
 
 
-def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
+def cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
     out = []
     cand = st.cand
@@ -347,16 +430,16 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
                                                    (b, a, inside & ~rest_b & rest_a, only_a)):
             if not locked:
                 continue
-            cuts = _cut(st, [i for i in rest_second if not st.placed[i]], locked)
+            cuts = cut(st, [i for i in rest_second if not st.placed[i]], locked)
             if cuts:
                 if run.explain:
-                    ds = _and_list([str(d) for d in digits_of(locked)])
+                    ds = and_list([str(d) for d in digits_of(locked)])
                     run.reason = Text(
                         N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
                            "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
                         N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
                            "{other} can't hold them; {cuts}."),
-                        house=g.names[first], digits=ds, other=g.names[second], cuts=_cuts_text(st, cuts))
+                        house=g.names[first], digits=ds, other=g.names[second], cuts=describe_cuts(st, cuts))
                 return 1
     return 0
 
@@ -365,14 +448,14 @@ def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     def tech(g: Geometry, st: State, run: Run) -> int:
         for h, cells in enumerate(g.houses):
             for group, u, others in naked_subsets(cells, st.cand, st.placed, size):
-                cuts = _cut(st, others, u)
+                cuts = cut(st, others, u)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_text(i, g.n) for i in group])
-                        ds = _and_list([str(d) for d in digits_of(u)])
+                        where = and_list([cell_text(i, g.n) for i in group])
+                        ds = and_list([str(d) for d in digits_of(u)])
                         run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
                                              "so the other cells can't; {cuts}."),
-                                          house=g.names[h], cells=where, digits=ds, cuts=_cuts_text(st, cuts))
+                                          house=g.names[h], cells=where, digits=ds, cuts=describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -408,14 +491,14 @@ def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
                 keep = 0
                 for d in ds:
                     keep |= 1 << d
-                cuts = _cut(st, group, ~keep)
+                cuts = cut(st, group, ~keep)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_text(i, g.n) for i in group])
-                        dtext = _and_list([str(d + 1) for d in ds])
+                        where = and_list([cell_text(i, g.n) for i in group])
+                        dtext = and_list([str(d + 1) for d in ds])
                         run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
                                              "hold nothing else; {cuts}."),
-                                          house=g.names[h], digits=dtext, cells=where, cuts=_cuts_text(st, cuts))
+                                          house=g.names[h], digits=dtext, cells=where, cuts=describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -445,7 +528,7 @@ def t_x_wing(g: Geometry, st: State, run: Run) -> int:
                 m = 1 << d
                 others = [i for j in (j1, j2) for kk, i in enumerate(g.houses[cover + j])
                           if kk not in (k1, k2) and not placed[i]]
-                cuts = _cut(st, others, m)
+                cuts = cut(st, others, m)
                 if cuts:
                     if run.explain:
                         lines_t = join_and([g.names[base + k1], g.names[base + k2]])
@@ -453,7 +536,7 @@ def t_x_wing(g: Geometry, st: State, run: Run) -> int:
                         run.reason = Text(N_("in {lines}, {digit} can only go in {cover}; whichever way "
                                              "round, it takes both of those, so no other cell of {cover} "
                                              "can be {digit}; {cuts}."),
-                                          lines=lines_t, digit=d + 1, cover=cover_t, cuts=_cuts_text(st, cuts))
+                                          lines=lines_t, digit=d + 1, cover=cover_t, cuts=describe_cuts(st, cuts))
                     return 1
     return 0
 
@@ -472,7 +555,7 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
                 continue
             peers_b = set(g.peers[b])
             targets = [i for i in g.peers[a] if i in peers_b and i != pivot and not placed[i]]
-            cuts = _cut(st, targets, za)
+            cuts = cut(st, targets, za)
             if cuts:
                 if run.explain:
                     z = za.bit_length()
@@ -481,9 +564,9 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
                         N_("{pivot} is {x} or {y}; either way one of {a} ({a_digits}) and {b} ({b_digits}) "
                            "is {z}, so no cell that sees both can be {z}; {cuts}."),
                         pivot=cell_text(pivot, n), x=x, y=y, z=z,
-                        a=cell_text(a, n), a_digits=_and_list([str(v) for v in digits_of(cand[a])], 'or'),
-                        b=cell_text(b, n), b_digits=_and_list([str(v) for v in digits_of(cand[b])], 'or'),
-                        cuts=_cuts_text(st, cuts))
+                        a=cell_text(a, n), a_digits=and_list([str(v) for v in digits_of(cand[a])], 'or'),
+                        b=cell_text(b, n), b_digits=and_list([str(v) for v in digits_of(cand[b])], 'or'),
+                        cuts=describe_cuts(st, cuts))
                 return 1
     return 0
 

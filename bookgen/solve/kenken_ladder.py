@@ -41,10 +41,13 @@ from functools import lru_cache
 from typing import Callable
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Plural, Text, join_and, join_commas, join_or
+from bookgen.core.i18n import N_, Plural, Text, join_commas
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.core.variant import Step
+from bookgen.solve.houses import (
+    Contradiction, Run, and_list, cell_name, cell_text, describe_cuts, trial,
+)
 from bookgen.solve.latin import (
     OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, normal_shape,
     positions,
@@ -77,36 +80,6 @@ TECHNIQUE_WEIGHT: dict[str, float] = {
 LINE_SUM_CELLS = 3
 # The most different sums the cages inside a line may leave open for line_sum.
 LINE_SUM_OPTIONS = 12
-# A trial assumes a digit in a cell with at most this many candidates ...
-TRIAL_MAX_CANDIDATES = 2
-# ... and follows it with the techniques up to this tier.
-TRIAL_DEPTH = Level.HARD
-
-
-class Contradiction(Exception):
-    """The candidates break a rule: a cell, a cage or a line has no way left."""
-
-
-def cell_name(i: int, n: int) -> str:
-    """'row 3, column 2' (1-based) for cell index ``i``."""
-    return f"row {i // n + 1}, column {i % n + 1}"
-
-
-def cell_text(i: int, n: int) -> Text:
-    """``cell_name`` as a translatable value of a step's reason."""
-    return Text(N_("row {row}, column {column}"), row=i // n + 1, column=i % n + 1)
-
-
-def _and_list(items: Sequence[str], word: str = "and") -> str:
-    """'a, b and c' ('or' for ``word="or"``), a phrase the layout can translate."""
-    items = list(items)
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]  # kept as it is: a single cell stays a translatable Text
-    return join_and(items) if word == "and" else join_or(items)
-
-
 @dataclass
 class Board:
     """What never changes while solving: geometry, cages and their assignments."""
@@ -340,36 +313,7 @@ class State:
                 raise Contradiction("a cage does not add up")
 
 
-class Run:
-    """Book-keeping of one ladder run: technique counts and (optionally) steps."""
-
-    __slots__ = ("counts", "steps", "reason", "explain")
-
-    def __init__(self, explain: bool = False) -> None:
-        self.counts: dict[str, int] = {}
-        self.steps: list[Step] | None = [] if explain else None
-        self.reason = ""
-        self.explain = explain
-
-
 # --- descriptions ------------------------------------------------------------
-
-def _describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
-    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
-    n = st.board.n
-    parts = []
-    for i, removed in cuts:
-        left = st.cand[i]
-        if not left & (left - 1):
-            parts.append(Text(N_("{cell} must be {digit}"), cell=cell_text(i, n), digit=left.bit_length()))
-        else:
-            parts.append(Text(N_("{cell} can't be {digits}"), cell=cell_text(i, n),
-                              digits=_and_list([str(d) for d in digits_of(removed)], 'or')))
-    text = parts[-1]
-    for part in reversed(parts[:-1]):
-        text = Text(N_("{first}; {rest}"), first=part, rest=text)
-    return text
-
 
 def _apply(st: State, cells: Sequence[int], masks: Sequence[int]) -> list[tuple[int, int]]:
     """Eliminate ``masks[k]`` from ``cells[k]``; the (cell, removed) pairs that changed."""
@@ -443,9 +387,9 @@ def t_cage_last(b: Board, st: State, run: Run) -> int:
         cuts = _apply(st, [idx[j]], [~mask])
         if cuts:
             if run.explain:
-                have = _and_list([str(d) for _, d in known])
+                have = and_list([str(d) for _, d in known])
                 run.reason = Text(N_("{cage} already holds {digits}, so {cuts}."),
-                                  cage=b.labels[k], digits=have, cuts=_describe_cuts(st, cuts))
+                                  cage=b.labels[k], digits=have, cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -466,12 +410,12 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
             if run.explain:
                 sets = sorted({tuple(sorted(a)) for a in b.assigns[k]})
                 if len(sets) <= 4:
-                    made = _and_list([_combo_text(b.clues[k], s) for s in sets], "or")
+                    made = and_list([_combo_text(b.clues[k], s) for s in sets], "or")
                     run.reason = Text(N_("{cage} can only be made as {ways}, so {cuts}."),
-                                      cage=b.labels[k], ways=made, cuts=_describe_cuts(st, cuts))
+                                      cage=b.labels[k], ways=made, cuts=describe_cuts(st, cuts))
                 else:
                     run.reason = Text(N_("the arithmetic of {cage} rules some digits out, so {cuts}."),
-                                      cage=b.labels[k], cuts=_describe_cuts(st, cuts))
+                                      cage=b.labels[k], cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -568,7 +512,7 @@ def t_cage_fix(b: Board, st: State, run: Run) -> int:
                 if run.explain:
                     run.reason = Text(N_("the only ways to fill {cage} that fit its rows and columns are "
                                          "{ways}, so {cuts}."),
-                                      cage=b.labels[k], ways=_live_text(b, st, k), cuts=_describe_cuts(st, cuts))
+                                      cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
                 return 1
     return 0
 
@@ -581,7 +525,7 @@ def t_cage_combos(b: Board, st: State, run: Run) -> int:
             if run.explain:
                 run.reason = Text(N_("of the ways to fill {cage}, only {ways} fit what its rows and columns "
                                      "allow, so {cuts}."),
-                                  cage=b.labels[k], ways=_live_text(b, st, k), cuts=_describe_cuts(st, cuts))
+                                  cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -642,11 +586,11 @@ def t_cage_line(b: Board, st: State, run: Run) -> int:
             cuts = _apply(st, others, [req] * len(others))
             if cuts:
                 if run.explain:
-                    ds = _and_list([str(d) for d in digits_of(req)])
+                    ds = and_list([str(d) for d in digits_of(req)])
                     run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
                                          "of {house} can hold it; {cuts}."),
                                       cage=b.labels[k], digits=ds, house=b.line_names[li],
-                                      cuts=_describe_cuts(st, cuts))
+                                      cuts=describe_cuts(st, cuts))
                 return 1
         st.line_done[k] = True  # nothing new until its assignments shrink again
     return 0
@@ -664,11 +608,11 @@ def _naked(size: int, name: str) -> Callable[[Board, State, Run], int]:
                 cuts = _apply(st, others, [u] * len(others))
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_text(i, b.n) for i in group])
-                        ds = _and_list([str(d) for d in digits_of(u)])
+                        where = and_list([cell_text(i, b.n) for i in group])
+                        ds = and_list([str(d) for d in digits_of(u)])
                         run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
                                              "so the other cells can't; {cuts}."), house=b.line_names[li],
-                                          cells=where, digits=ds, cuts=_describe_cuts(st, cuts))
+                                          cells=where, digits=ds, cuts=describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -695,11 +639,11 @@ def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
                 cuts = _apply(st, cells_u, [~keep] * size)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_text(i, n) for i in cells_u])
-                        dtext = _and_list([str(d + 1) for d in ds])
+                        where = and_list([cell_text(i, n) for i in cells_u])
+                        dtext = and_list([str(d + 1) for d in ds])
                         run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
                                              "hold nothing else; {cuts}."), house=b.line_names[li],
-                                          digits=dtext, cells=where, cuts=_describe_cuts(st, cuts))
+                                          digits=dtext, cells=where, cuts=describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -750,12 +694,12 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
         cuts = _apply(st, open_out, [~u for u in union])
         if cuts:
             if run.explain:
-                cages = _and_list([b.clues[k] for k in inner])
-                where = _and_list([cell_text(i, n) for i in open_out])
-                rest = _and_list([str(w) for w in sorted(want)], "or")
+                cages = and_list([b.clues[k] for k in inner])
+                where = and_list([cell_text(i, n) for i in open_out])
+                rest = and_list([str(w) for w in sorted(want)], "or")
                 run.reason = Text(N_("{house} adds up to {total}; the cages {cages} lie inside it, so {cells} "
                                      "add up to {rest}; {cuts}."), house=b.line_names[li], total=total,
-                                  cages=cages, cells=where, rest=rest, cuts=_describe_cuts(st, cuts))
+                                  cages=cages, cells=where, rest=rest, cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -764,31 +708,6 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
 
 def t_trial(b: Board, st: State, run: Run) -> int:
     return trial(b.n, st, run, solve)
-
-
-def trial(n: int, st, run: Run, solve_with: Callable) -> int:
-    """One trial, never nested: a digit of a cell with few candidates that the tiers up to
-    ``TRIAL_DEPTH`` (``solve_with``, the calling ladder's own) refute is struck. Shared by
-    every Latin-square ladder, whatever its state type (``cand``, ``placed``, ``copy``, ``elim``)."""
-    # Only cells with few candidates: a player tries a pair, not a spread of six.
-    order = sorted(
-        (st.cand[i].bit_count(), i) for i in range(n * n)
-        if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES
-    )
-    for _, i in order:
-        for d in digits_of(st.cand[i]):
-            sub = st.copy()
-            try:
-                sub.elim(i, ~bit(d))
-                solve_with(sub, TRIAL_DEPTH, Run())
-            except Contradiction:
-                st.elim(i, bit(d))
-                if run.explain:
-                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
-                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
-                                      cell=cell_text(i, n), digit=d)
-                return 1
-    return 0
 
 
 LADDER: tuple[tuple[str, Callable[[Board, State, Run], int]], ...] = (

@@ -50,13 +50,14 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, State, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
+    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
+    prover_for, rival_for,
     run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
-from bookgen.solve.kenken_ladder import Contradiction, Run
 from bookgen.solve.latin import random_latin_square
-from bookgen.variants.binarygrid import _shape_problems, all_edges
+from bookgen.variants.binarygrid import all_edges
+from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
@@ -248,8 +249,8 @@ class FutoshikiVariant(HouseGrid):
         rules = self.parse_rules(data.get("rules"), size)
         givens, solution = data.get("givens"), data.get("solution")
         digits = "".join(str(d) for d in range(1, size + 1))
-        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
         if problems:
             raise ValueError(problems[0])
         raw_edges = data.get("edges", [])

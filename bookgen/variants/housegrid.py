@@ -16,7 +16,7 @@ from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of, solutions
-from bookgen.variants.binarygrid import _shape_problems
+from bookgen.variants.gridparts import shape_problems
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
@@ -67,8 +67,8 @@ class HouseGrid:
         """Every house the solution breaks, other broken constraints, givens that disagree."""
         n = puzzle.size
         digits = "".join(str(d) for d in range(1, n + 1))
-        problems = _shape_problems(puzzle.solution, n, digits, "solution")
-        problems += _shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
+        problems = shape_problems(puzzle.solution, n, digits, "solution")
+        problems += shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
         if problems:
             return problems
         geo = self.geometry_of(puzzle)

@@ -67,8 +67,9 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, cage_parts, open_after, run_ladder, score_of,
+    TECHNIQUE_LEVEL, Board, State, cage_parts, open_after, run_ladder, score_of,
 )
+from bookgen.solve.houses import Contradiction, Run
 from bookgen.solve.kenken_ladder import solve as ladder_solve
 from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
@@ -77,6 +78,7 @@ from bookgen.solve.latin import (
 from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
+from bookgen.variants.gridparts import ASCII_OPS, CAGE_LABELS, cage_text_lines, connected, disconnected
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
 SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
@@ -197,23 +199,6 @@ def _clue(cage: Cage, show_ops: bool) -> str:
     return f"{cage.target}{OP_GLYPHS[cage.op]}"
 
 
-def _connected(cells: Sequence[Cell]) -> bool:
-    """True when the cells form one orthogonally connected group."""
-    cells_set = set(cells)
-    if not cells_set:
-        return False
-    start = min(cells_set)
-    seen = {start}
-    todo = [start]
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in cells_set and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(cells_set)
-
-
 @lru_cache(maxsize=None)
 def _edge_masks(n: int) -> tuple[int, int]:
     """(every cell but the last column, every cell but the first) as ``_cell_bits`` sets."""
@@ -223,7 +208,7 @@ def _edge_masks(n: int) -> tuple[int, int]:
 
 
 def _joined_bits(mask: int, n: int) -> bool:
-    """``_connected`` for a non-empty set of cells given as ``_cell_bits``: a flood fill
+    """``connected`` for a non-empty set of cells given as ``_cell_bits``: a flood fill
     from its lowest cell by shifting the whole front at once."""
     not_last, not_first = _edge_masks(n)
     seen = mask & -mask
@@ -463,7 +448,7 @@ class _Layout:
             for x in _neighbours(cell, self.n):
                 if self.owner.get(x) == j:
                     rest = [y for y in donor if y != x]
-                    if _connected(rest) and self.op_options([cell, x]):
+                    if connected(rest) and self.op_options([cell, x]):
                         self.cages[j] = rest
                         self.cages[k] = [cell, x]
                         self.owner[x] = k
@@ -1194,7 +1179,7 @@ class KenKenVariant:
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """``rows`` (a state of the puzzle's grid) as a boxed grid with the cage clues."""
-        return _kenken_lines(puzzle, rows, ascii)
+        return cage_text_lines(puzzle, rows, ascii)
 
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A digit prints as itself."""
@@ -1335,7 +1320,7 @@ def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
             elif cell in seen:
                 errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
             seen[cell] = k
-        if not _connected(cage.cells):
+        if not connected(cage.cells):
             errs.append(f"cage at {where} is not connected")
         if cage.op not in ("", *OPS):
             errs.append(f"cage at {where} has an unknown op {cage.op!r}")
@@ -1357,11 +1342,9 @@ KENKEN = KenKenVariant()
 
 
 # --- text -------------------------------------------------------------------------
-CAGE_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 # Operation spellings in a KenKen legend.
 OP_INPUT = {"+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "X": "*", "\u00d7": "*",
             "/": "/", "\u00f7": "/"}
-ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
 MAX_CAGE = 6  # the largest cage ``build`` makes (the rule option max_cage goes to 6)
 MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
 _LEGEND = re.compile(
@@ -1431,7 +1414,7 @@ def _parse_kenken(variant: KenKenVariant, lines: Sequence[_Line], options: dict[
         target, op, line, col = clues[label]
         spots = where[label]
         cells = sorted(cell for cell, _, _ in spots)
-        stray = _disconnected(cells)
+        stray = disconnected(cells)
         if stray is not None:
             _, line_no, c = next(s for s in spots if s[0] == stray)
             raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does "
@@ -1489,62 +1472,3 @@ def _max_sum(cells: Sequence[Cell], n: int) -> int:
             count[cell[axis]] = count.get(cell[axis], 0) + 1
         bounds.append(sum(sum(range(n - k + 1, n + 1)) for k in count.values()))
     return min(bounds)
-
-
-def _disconnected(cells: Sequence[Cell]) -> Cell | None:
-    """The first cell (row-major) not joined to the cage's first cell, or None."""
-    todo, seen = [cells[0]], {cells[0]}
-    members = set(cells)
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in members and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    rest = [cell for cell in cells if cell not in seen]
-    return rest[0] if rest else None
-
-
-
-def _kenken_lines(puzzle: Puzzle, rows: Sequence[str], ascii: bool) -> list[str]:
-    """A boxed grid: cage walls as ``|`` and ``---``, each cage's clue in its first cell."""
-    n = puzzle.size
-    owner = {cell: k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
-    show = puzzle.rules.get("show_ops", True)
-    glyphs = ASCII_OPS if ascii else OP_GLYPHS
-    clue = {}
-    for cage in puzzle.cages:
-        clue[cage.cells[0]] = f"{cage.target}{glyphs[cage.op] if show else ''}"
-    w = max(4, max(len(t) for t in clue.values()) + 1)
-
-    def wall(a: Cell, b: Cell) -> bool:
-        return owner.get(a, -1) != owner.get(b, -2) or a not in owner
-
-    out = []
-    for r in range(n + 1):
-        line = []
-        for c in range(n + 1):
-            around = [wall((r - 1, c - 1), (r - 1, c)) if r > 0 and 0 < c <= n - 1 else False,
-                      wall((r, c - 1), (r, c)) if r < n and 0 < c <= n - 1 else False,
-                      wall((r - 1, c - 1), (r, c - 1)) if 0 < r < n and c > 0 else False,
-                      wall((r - 1, c), (r, c)) if 0 < r < n and c < n else False]
-            edge = r in (0, n) or c in (0, n)
-            line.append("+" if edge or any(around) else " ")
-            if c < n:
-                line.append("-" * w if r in (0, n) or wall((r - 1, c), (r, c)) else " " * w)
-        out.append("".join(line))
-        if r == n:
-            break
-        tops, mids = [], []
-        for c in range(n + 1):
-            bar = "|" if c in (0, n) or wall((r, c - 1), (r, c)) else " "
-            tops.append(bar)
-            mids.append(bar)
-            if c < n:
-                tops.append(clue.get((r, c), "").ljust(w))
-                ch = rows[r][c]
-                mids.append((ch if ch != EMPTY else " ").center(w))
-        out.append("".join(tops))
-        out.append("".join(mids))
-    return out
-

@@ -62,9 +62,8 @@ from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, prover_for, random_filling,
     solve, start,
 )
-from bookgen.variants.binarygrid import _shape_problems
+from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
 from bookgen.variants.housegrid import check_digits, digit_rows
-from bookgen.variants.kenken import CAGE_LABELS, _connected, _disconnected, _kenken_lines
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 
@@ -418,7 +417,7 @@ class KillerVariant(SudokuVariant):
                     raise PuzzleTextError(file, ln.number, col, f"cage {label!r} is not in the grid")
                 cells = sorted(cell for cell, _, _ in where[label])
                 target = int(m.group("target"))
-                stray = _disconnected(cells)
+                stray = disconnected(cells)
                 if stray is not None:
                     _, line_no, c = next(s for s in where[label] if s[0] == stray)
                     raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does not "
@@ -457,7 +456,7 @@ class KillerVariant(SudokuVariant):
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """KenKen's boxed grid: cage walls as ``|`` and ``---``, each sum in its cage's first cell."""
-        return _kenken_lines(replace(puzzle, rules={"show_ops": False}), rows, ascii)
+        return cage_text_lines(replace(puzzle, rules={"show_ops": False}), rows, ascii)
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``29 cages`` (and ``3 givens`` when there are any)."""
@@ -489,7 +488,7 @@ def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
             elif cell in seen:
                 errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
             seen.add(cell)
-        if not _connected(cage.cells):
+        if not connected(cage.cells):
             errs.append(f"cage at {where} is not connected")
         if len(cage.cells) > n or not sum_combinations(len(cage.cells), cage.target, n):
             errs.append(f"cage at {where}: {len(cage.cells)} different digits can't add up to {cage.target}")
@@ -591,7 +590,7 @@ def _split(cages: list[list[int]], cell: int, n: int, rng: random.Random, single
                 break
             part.append(rng.choice(frontier))
         rest = [i for i in cage if i not in part]
-        if rest and _connected([divmod(i, n) for i in rest]):
+        if rest and connected([divmod(i, n) for i in rest]):
             cages[k] = sorted(part)
             cages.append(sorted(rest))
             return True

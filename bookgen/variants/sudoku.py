@@ -49,7 +49,7 @@ from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, geometry, prover_for, random_filling, run_ladder,
 )
-from bookgen.variants.binarygrid import _shape_problems
+from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
@@ -221,8 +221,8 @@ class SudokuVariant(HouseGrid):
         rules = self.parse_rules(raw_rules, size)
         givens, solution = data.get("givens"), data.get("solution")
         digits = "".join(str(d) for d in range(1, size + 1))
-        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
         if problems:
             raise ValueError(problems[0])
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution))
