@@ -14,7 +14,7 @@ from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, State, medium_solves, open_after, run_ladder, solve,
+    TECHNIQUE_LEVEL, Board, DraftSolver, State, latin_solutions, medium_solves, proves_unique, open_after, run_ladder, solve,
     t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
@@ -22,9 +22,6 @@ from bookgen.solve import latin
 from bookgen.solve.houses import Contradiction, Run
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
-)
-from bookgen.solve.latin_sat import (
-    DraftSolver, cage_clauses, latin_clauses, latin_solutions, proves_unique,
 )
 from bookgen.solve.latin_table import cage_set, latin_table, open_cells, solution_set, solutions_of
 from bookgen.variants.kenken import KENKEN, _Layout

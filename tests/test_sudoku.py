@@ -15,8 +15,9 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import GenerationError
 from bookgen.puzzletext import PuzzleTextError, grid_lines, parse_text, solve_report, to_text
 from bookgen.solve.houses import (
-    LADDER, TECHNIQUE_LEVEL, Contradiction, Run, State, geometry, run_ladder, solutions, start,
+    LADDER, TECHNIQUE_LEVEL, Contradiction, Run, State, geometry, run_ladder, start,
 )
+from bookgen.solve.latin_sat import solutions
 from bookgen.solve.latin import bit
 from bookgen.variants.sudoku import SUDOKU
 

@@ -50,7 +50,7 @@ from bookgen.core.i18n import N_, Text, join_and, join_or
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
-from bookgen.solve.sat import incremental, models
+from bookgen.solve.latin_sat import LatinSolver
 
 # --- vocabulary shared by every Latin ladder and its plug-ins --------------------
 
@@ -993,100 +993,38 @@ def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> li
     return list(got) if got is not None else None
 
 
-def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
-              extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
-    """Up to ``limit`` solutions (flat digit lists) by SAT; ``extra`` clauses for other constraints.
-
-    Variable ``i * n + d`` says cell ``i`` holds digit ``d``. Only the digits
-    no given peer rules out get a variable (the plain house rule, applied to
-    the givens, not the ladder's deductions), so the formula stays small:
-    every cell holds exactly one of its digits and every house holds every
-    digit at least once, which with N cells per house means exactly once.
-    """
-    n = geo.n
-    cand = [full_mask(n)] * (n * n)
-    for i, d in givens:
-        for j in geo.peers[i]:
-            cand[j] &= ~bit(d)
-    for i, d in givens:
-        if not cand[i] & bit(d):
-            return []  # an equal given in one of its houses
-        cand[i] = bit(d)
-    clauses: list[list[int]] = [list(c) for c in extra]
-    for i in range(n * n):
-        ds = [i * n + d for d in digits_of(cand[i])]
-        if not ds:
-            return []
-        clauses.append(ds)
-        clauses += [[-a, -b] for a, b in combinations(ds, 2)]
-        if extra:  # extra clauses may name any digit of a cell: those the givens rule out are false
-            clauses += [[-(i * n + d)] for d in range(1, n + 1) if not cand[i] >> (d - 1) & 1]
-    for cells in geo.houses:
-        for d in range(1, n + 1):
-            clauses.append([i * n + d for i in cells if cand[i] >> (d - 1) & 1])
-    watch = [i * n + d for i in range(n * n) for d in digits_of(cand[i])]
-    out = []
-    for model in models(clauses, watch, limit):
-        digits = [0] * (n * n)
-        for v in model:
-            i, d = divmod(v - 1, n)
-            digits[i] = d + 1
-        out.append(digits)
-    return out
-
-
-@lru_cache(maxsize=None)
-def house_clauses(geo: Geometry) -> tuple[tuple[int, ...], ...]:
-    """Every cell holds exactly one digit, every house every digit exactly once (variable
-    ``i * n + d``). The "at most once" pairs are redundant, but with them a given's digit
-    leaves its peers by unit propagation, as the ladder's first step does: without them an
-    incremental solver searches tens of times longer."""
-    n = geo.n
-    out: list[tuple[int, ...]] = []
-    for i in range(n * n):
-        ds = [i * n + d for d in range(1, n + 1)]
-        out.append(tuple(ds))
-        out += [(-a, -b) for a, b in combinations(ds, 2)]
-    for cells in geo.houses:
-        for d in range(1, n + 1):
-            vs = [i * n + d for i in cells]
-            out.append(tuple(vs))
-            out += [(-a, -b) for a, b in combinations(vs, 2)]
-    return tuple(out)
-
-
 class Rival:
     """Whether the givens a carve has left allow a solution other than its own filled grid.
 
-    One incremental SAT solver per rule set, kept for the process (``rival_for``) and asked
-    again and again with the givens as assumptions: the houses are always on, each optional
-    "smaller, larger" pair of cells (Futoshiki's signs) has a switch, and each grid asked
-    about anywhere gets a switch for "differs from it somewhere". Where another solution
-    exists no sound ladder can reach the carved one, so the carve learns that a removal
-    fails without running the ladder: the ladder's own verdict, sooner (most failed removals
-    leave two solutions). The verdict does not depend on what the solver learned before.
+    One ``LatinSolver`` per rule set, kept for the process (``rival_for``) and asked
+    again and again with the givens as assumptions: each optional "smaller, larger" pair
+    of cells (Futoshiki's signs) has a switch, and each grid asked about anywhere gets a
+    switch for "differs from it somewhere". Where another solution exists no sound ladder
+    can reach the carved one, so the carve learns that a removal fails without running
+    the ladder: the ladder's own verdict, sooner (most failed removals leave two
+    solutions). The verdict does not depend on what the solver learned before.
     """
 
     RESET = 500  # grids asked about anywhere before the solver is loaded afresh (bounds memory)
 
     def __init__(self, geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> None:
         self.geo, self.pairs = geo, tuple(pairs)
-        self.solver = None
+        self.solver: LatinSolver | None = None
         self._load()
 
     def _load(self) -> None:
-        n = self.geo.n
-        self.top = n * n * n
-        self.switch: dict[tuple[int, int], int] = {}
-        rules: list[Sequence[int]] = list(house_clauses(self.geo))
-        for a, b in self.pairs:  # a < b
-            self.top += 1
-            self.switch[a, b] = self.top
-            rules += [(-self.top, -(a * n + da), -(b * n + db))
-                      for da in range(1, n + 1) for db in range(1, da + 1)]
         if self.solver is not None:
-            self.solver.delete()
-        self.solver = incremental(rules)
+            self.solver.close()
+        ls = self.solver = LatinSolver(self.geo)
+        n = self.geo.n
+
+        def sign(a: int, b: int) -> Callable[[LatinSolver, int], None]:
+            def write(ls: LatinSolver, on: int) -> None:
+                for da in range(1, n + 1):
+                    for db in range(1, da + 1):
+                        ls.add([-on, -(a * n + da), -(b * n + db)])
+            return write
+        self.switch = {(a, b): ls.switch((a, b), sign(a, b)) for a, b in self.pairs}
         self.grids = 0
         self.last: tuple[Sequence[int], int] | None = None
 
@@ -1096,12 +1034,9 @@ class Rival:
             return self.last[1]
         if self.grids >= self.RESET:
             self._load()
-        n = self.geo.n
-        self.top += 1
         self.grids += 1
-        self.solver.add_clause([-self.top] + [-(i * n + d) for i, d in enumerate(sol)])
-        self.last = (sol, self.top)
-        return self.top
+        self.last = (sol, self.solver.differs(sol))
+        return self.last[1]
 
     def differs(self, sol: Sequence[int], givens: Sequence[tuple[int, int]], cell: int = -1,
                 less: Sequence[tuple[int, int]] = ()) -> bool:
@@ -1113,73 +1048,7 @@ class Rival:
         assume.append(-(cell * n + sol[cell]) if cell >= 0 else self._anywhere(sol))
         switch = self.switch
         assume += [switch[pair] for pair in less]
-        return self.solver.solve(assumptions=assume)
-
-
-class Prover:
-    """``solutions`` for puzzle after puzzle on one rule set, sooner: the houses stay loaded in
-    one incremental SAT solver, and each puzzle's own clauses (cages, signs) come in guarded
-    by a fresh switch that is turned off for good afterwards. The count it gives is the
-    count ``solutions`` gives (each is exact); only the time to load differs (a Killer
-    proof: ~14 ms fresh, most of it loading the houses)."""
-
-    RESET = 200  # puzzles before the solver is loaded afresh (bounds its size)
-
-    def __init__(self, geo: Geometry) -> None:
-        self.geo = geo
-        self.solver = None
-        self._load()
-
-    def _load(self) -> None:
-        if self.solver is not None:
-            self.solver.delete()
-        self.solver = incremental(house_clauses(self.geo))
-        self.top = self.geo.n ** 3
-        self.used = 0
-
-    def solutions(self, givens: Sequence[tuple[int, int]], limit: int = 2,
-                  extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
-        """Up to ``limit`` solutions (flat digit lists); ``extra`` clauses as for ``solutions``,
-        their variables above ``n**3`` their own (renumbered here)."""
-        if self.used >= self.RESET:
-            self._load()
-        self.used += 1
-        n = self.geo.n
-        base = n ** 3
-        self.top += 1
-        switch = self.top
-        shift = self.top - base
-        solver = self.solver
-        add = solver.add_clause
-        for clause in extra:
-            add([-switch] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
-        self.top = max(self.top, solver.nof_vars())
-        assume = [switch] + [i * n + d for i, d in givens]
-        out: list[list[int]] = []
-        while len(out) < limit and solver.solve(assumptions=assume):
-            model = solver.get_model()
-            digits = [0] * (n * n)
-            chosen = [-switch]
-            for v in model[:base]:
-                if v > 0:
-                    i, d = divmod(v - 1, n)
-                    digits[i] = d + 1
-                    chosen.append(-v)
-            out.append(digits)
-            solver.add_clause(chosen)
-        solver.add_clause([-switch])
-        return out
-
-
-_PROVERS: dict[int, tuple[Geometry, Prover]] = {}
-
-
-def prover_for(geo: Geometry) -> Prover:
-    """The process's ``Prover`` for this geometry (an object from ``geometry``, kept alive here)."""
-    got = _PROVERS.get(id(geo))
-    if got is None or got[0] is not geo:
-        got = _PROVERS[id(geo)] = (geo, Prover(geo))
-    return got[1]
+        return self.solver.ask(assume)
 
 
 _RIVALS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Geometry, Rival]] = {}

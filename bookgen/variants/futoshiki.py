@@ -51,11 +51,12 @@ from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
-    prover_for, rival_for,
+    rival_for,
     run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
+from bookgen.solve.latin_sat import prove
 from bookgen.variants.binarygrid import all_edges
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
@@ -182,7 +183,7 @@ class FutoshikiVariant(HouseGrid):
             # other cells than the carve did): the level's puzzles stay alike.
             if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
                 continue
-            if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
+            if len(prove(geo, givens, sign_clauses(n, less))) != 1:
                 raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
             return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                           grade=self.grade_of(res, n), edges=edges)

@@ -15,7 +15,8 @@ from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
-from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of, solutions
+from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
+from bookgen.solve.latin_sat import solutions
 from bookgen.variants.gridparts import shape_problems
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting

@@ -67,7 +67,8 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
 from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, State, cage_parts, open_after, run_ladder, score_of,
+    TECHNIQUE_LEVEL, Board, DraftSolver, State, cage_parts, latin_solutions, open_after, proves_unique, run_ladder,
+    score_of, search_solutions,
 )
 from bookgen.solve.houses import Contradiction, Run
 from bookgen.solve.kenken_ladder import solve as ladder_solve
@@ -75,7 +76,6 @@ from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.variants.gridparts import ASCII_OPS, CAGE_LABELS, cage_text_lines, connected, disconnected

@@ -56,12 +56,13 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
-    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, house_pairs, sum_clauses, sum_combinations,
+    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
 )
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, prover_for, random_filling,
+    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, random_filling,
     solve, start,
 )
+from bookgen.solve.latin_sat import prove
 from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
 from bookgen.variants.housegrid import check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
@@ -186,7 +187,7 @@ class KillerVariant(SudokuVariant):
                 carry = stalled if level == Level.EASY else None
                 if verdict == "ok":
                     puzzle = self._puzzle(n, rules, sol, cages, given)
-                    found = prover_for(base).solutions([(i, sol[i]) for i in given], 2, sum_clauses(n, cages, sums))
+                    found = prove(base, [(i, sol[i]) for i in given], sum_clauses(n, cages, sums))
                     if found != [list(sol)]:
                         raise AssertionError("ladder-solved Killer Sudoku is not unique: engine bug")
                     return replace(puzzle, grade=self.grade_of(res, n))
@@ -267,9 +268,8 @@ class KillerVariant(SudokuVariant):
                          [c.target for c in puzzle.cages])
 
     def clauses_of(self, puzzle: Puzzle) -> list[list[int]]:
-        """The cages (all different, adding up) and each house's digits at most once, for the SAT solver."""
-        pairs = house_pairs(self._base(puzzle.size, puzzle.rules))
-        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages]) + [list(c) for c in pairs]
+        """The cages (all different, adding up), for the SAT solver."""
+        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages])
 
     def extra_problems(self, puzzle: Puzzle) -> list[str]:
         """Cages that are malformed, repeat a digit or don't add up."""

@@ -47,8 +47,9 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, carve, geometry, prover_for, random_filling, run_ladder,
+    TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
 )
+from bookgen.solve.latin_sat import prove
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 
@@ -165,7 +166,7 @@ class SudokuVariant(HouseGrid):
             res = run_ladder(geo, givens, Level.EXPERT)
             if not (res.solved and res.level == level):
                 continue
-            if len(prover_for(geo).solutions(givens, 2)) != 1:  # the proof, independent of the ladder
+            if len(prove(geo, givens)) != 1:  # the proof, independent of the ladder
                 raise AssertionError("ladder-solved Sudoku is not unique: engine bug")
             return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
                           grade=self.grade_of(res, size))
