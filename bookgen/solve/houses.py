@@ -233,16 +233,57 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
 
 @dataclass(frozen=True)
 class Extra:
-    """Constraints beside the houses, plugged into the ladder: their techniques as
-    (name, tier, function) and their data. Futoshiki's signs are ``less`` pairs."""
+    """A constraint plugged into the engine beside the houses (see the module docstring):
+    its techniques as (name, tier, function) and its data. Futoshiki's signs are ``less``
+    pairs; a subclass adds its own data (Killer's cages, KenKen's arithmetic) and may
+    override the hooks below."""
 
     techniques: tuple[tuple[str, Level, Callable], ...] = ()
     less: tuple[tuple[int, int], ...] = ()  # (smaller cell, larger cell)
     # When a set: the ``less`` pairs whose techniques struck something (``used_signs``).
     used: set[tuple[int, int]] | None = field(default=None, compare=False, hash=False, repr=False)
 
+    def ladder(self) -> tuple[tuple[str, Level, Callable], ...]:
+        """The whole ladder, easiest tier first: by default the house ladder with this
+        constraint's techniques merged in, each tier's own first (they look at a few cells
+        each: a sign, a cage; cheaper than scanning every house). A constraint whose
+        puzzle climbs the tiers differently (KenKen) returns a table of its own."""
+        return merged_ladder(self.techniques)
+
+    def up_to(self, level: Level) -> tuple[tuple[str, Callable], ...]:
+        """(name, function) of the ladder's techniques up to ``level``, in order."""
+        got = self.__dict__.get("_up_to")  # kept on the instance: the driver asks every run
+        if got is None:
+            got = {lv: tuple((name, fn) for name, tier, fn in self.ladder() if tier <= lv) for lv in Level}
+            object.__setattr__(self, "_up_to", got)
+        return got[level]
+
+    def tiers(self) -> dict[str, Level]:
+        """Each technique of the ladder with its tier."""
+        got = self.__dict__.get("_tiers")
+        if got is None:
+            got = {name: tier for name, tier, _ in self.ladder()}
+            object.__setattr__(self, "_tiers", got)
+        return got
+
+    def new_state(self, geo: "Geometry") -> "State":
+        """An empty state (every candidate open) for this constraint; a subclass of ``State``
+        where the constraint keeps bookkeeping of its own that a trial must copy."""
+        return State(geo, self)
+
+    def check(self, st: "State") -> None:
+        """The validator: raise ``Contradiction`` when a full grid breaks the constraint
+        (its techniques alone need not have ruled every such grid out)."""
+
 
 NO_EXTRA = Extra()
+
+
+@lru_cache(maxsize=64)
+def merged_ladder(techniques: tuple[tuple[str, Level, Callable], ...]) -> tuple[tuple[str, Level, Callable], ...]:
+    """The house ladder with ``techniques`` merged in by tier, theirs first within a tier."""
+    base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
+    return tuple(sorted(list(techniques) + base, key=lambda t: t[1]))
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
 
@@ -250,7 +291,7 @@ ON_BITBOARDS = frozenset({"sign_known"})
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra", "memo")
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra", "memo", "stamp")
 
     def __init__(self, geo: Geometry, extra: Extra = NO_EXTRA) -> None:
         self.board = geo
@@ -264,10 +305,22 @@ class State:
         self.queued = 0
         # (candidates, placed, per-house digit positions) of the last ``house_positions`` call.
         self.memo: tuple[list[int], list[bool], list[list[int]]] | None = None
+        # Per house, a counter of eliminations in it, where a constraint's state keeps one
+        # (``seen_list``): house techniques then skip houses unchanged since they last
+        # looked. None here: keeping it costs Sudoku's hot loop more than it saves.
+        self.stamp: list[int] | None = None
+
+    def started(self) -> None:
+        """The givens are in (``start`` sets candidates and placed cells directly, without
+        ``elim`` and ``place``): a subclass derives its own bookkeeping from them here."""
+
+    def seen_list(self, name: str) -> list[int]:  # pragma: no cover - only states with stamps
+        """Per house, the ``stamp`` technique ``name`` last looked at it with."""
+        raise NotImplementedError
 
     def copy(self) -> "State":
         """An independent copy."""
-        other = State.__new__(State)
+        other = self.__class__.__new__(self.__class__)
         other.board = self.board
         other.cand = self.cand[:]
         other.placed = self.placed[:]
@@ -276,6 +329,7 @@ class State:
         other.queued = self.queued
         other.extra = self.extra
         other.memo = None
+        other.stamp = None
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -340,6 +394,16 @@ def cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     return out
 
 
+def cut_each(st: State, cells: Sequence[int], masks: Sequence[int]) -> list[tuple[int, int]]:
+    """Remove ``masks[k]`` from ``cells[k]``; the (cell, removed digits) that changed."""
+    out = []
+    for i, m in zip(cells, masks):
+        removed = st.cand[i] & m
+        if removed and st.elim(i, m):
+            out.append((i, removed))
+    return out
+
+
 # --- easy ------------------------------------------------------------------------
 
 def t_naked_single(g: Geometry, st: State, run: Run) -> int:
@@ -380,7 +444,13 @@ def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
     placed = st.placed
     full = full_mask(g.n)
     houses = g.houses
+    stamp = st.stamp
+    seen = st.seen_list("hidden_single") if stamp is not None else None
     for h in g.scan:
+        if seen is not None:  # (a house unchanged since it was last looked at has nothing new)
+            if seen[h] == stamp[h]:
+                continue
+            seen[h] = stamp[h]  # a cut below changes the stamp again
         cells = houses[h]
         once = 0   # digits seen in exactly one open cell so far
         more = 0   # digits seen in two or more
@@ -444,9 +514,16 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
-def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+def naked_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    """Naked subsets of ``size`` cells in a house, as technique ``name``."""
     def tech(g: Geometry, st: State, run: Run) -> int:
+        stamp = st.stamp
+        seen = st.seen_list(name) if stamp is not None else None
         for h, cells in enumerate(g.houses):
+            if seen is not None:
+                if seen[h] == stamp[h]:
+                    continue
+                seen[h] = stamp[h]
             for group, u, others in naked_subsets(cells, st.cand, st.placed, size):
                 cuts = cut(st, others, u)
                 if cuts:
@@ -479,14 +556,23 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
     return table
 
 
-def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    """Hidden subsets of ``size`` digits in a house, as technique ``name``."""
     def tech(g: Geometry, st: State, run: Run) -> int:
         placed = st.placed
-        table = house_positions(g, st)
+        stamp = st.stamp
+        seen = st.seen_list(name) if stamp is not None else None
+        table = house_positions(g, st) if seen is None else None
         for h, cells in enumerate(g.houses):
+            if seen is not None:
+                if seen[h] == stamp[h]:
+                    continue
+                seen[h] = stamp[h]
             if sum(1 for i in cells if not placed[i]) <= size:
                 continue
-            for ds, u in hidden_subsets(table[h], size):
+            # With stamps most houses are skipped: their positions are worked out one by one.
+            where = table[h] if table is not None else positions(st.cand, cells, placed, g.n)
+            for ds, u in hidden_subsets(where, size):
                 group = [i for k, i in enumerate(cells) if u >> k & 1]
                 keep = 0
                 for d in ds:
@@ -577,15 +663,20 @@ def t_trial(g: Geometry, st: State, run: Run) -> int:
     return trial(g.n, st, run, solve)
 
 
+t_naked_pair = naked_technique(2, "naked_pair")
+t_hidden_pair = hidden_technique(2, "hidden_pair")
+t_naked_triple = naked_technique(3, "naked_triple")
+t_hidden_triple = hidden_technique(3, "hidden_triple")
+
 Technique = Callable[[Geometry, State, Run], int]
 LADDER: tuple[tuple[str, Technique], ...] = (
     ("naked_single", t_naked_single),
     ("hidden_single", t_hidden_single),
     ("locked_candidates", t_locked_candidates),
-    ("naked_pair", _naked(2, "naked_pair")),
-    ("hidden_pair", _hidden(2, "hidden_pair")),
-    ("naked_triple", _naked(3, "naked_triple")),
-    ("hidden_triple", _hidden(3, "hidden_triple")),
+    ("naked_pair", t_naked_pair),
+    ("hidden_pair", t_hidden_pair),
+    ("naked_triple", t_naked_triple),
+    ("hidden_triple", t_hidden_triple),
     ("x_wing", t_x_wing),
     ("xy_wing", t_xy_wing),
     ("trial", t_trial),
@@ -600,7 +691,7 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
     cell) it stops, True, once that cell is placed: the generator asks
     whether a given it removed comes back.
     """
-    techs = [(name, fn) for name, level, fn in ladder_for(st.extra) if level <= max_level]
+    techs = st.extra.up_to(max_level)
     counts = run.counts
     g = st.board
     placed = st.placed
@@ -625,6 +716,8 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
             break
         else:
             return False
+    if not st.unplaced:
+        st.extra.check(st)
     return True
 
 
@@ -639,21 +732,15 @@ class LadderResult:
     steps: list[Step] | None
     contradiction: bool = False
 
-
-@lru_cache(maxsize=64)
-def ladder_for(extra: Extra) -> tuple[tuple[str, Level, Callable], ...]:
-    """The house techniques and ``extra``'s, easiest tier first; in a tier the extra ones come
-    first: they look at a few cells each (a sign, a cage), cheaper than scanning every house."""
-    base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
-    return tuple(sorted(list(extra.techniques) + base, key=lambda t: t[1]))
+    @property
+    def open_cells(self) -> tuple[int, ...]:
+        """Cell indices left unplaced (empty when solved)."""
+        return tuple(i for i, ch in enumerate("".join(self.grid)) if ch == ".")
 
 
 def level_of(name: str, extra: Extra = NO_EXTRA) -> Level:
-    """The tier of a technique, the extra constraints' included."""
-    for tname, level, _ in extra.techniques:
-        if tname == name:
-            return level
-    return TECHNIQUE_LEVEL[name]
+    """The tier of a technique in ``extra``'s ladder."""
+    return extra.tiers()[name]
 
 
 def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA) -> State:
@@ -663,7 +750,7 @@ def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EX
     pass instead of an elimination per given and peer.
     """
     n = geo.n
-    st = State(geo, extra)
+    st = extra.new_state(geo)
     have = [0] * len(geo.houses)
     for i, d in givens:
         b = bit(d)
@@ -688,6 +775,7 @@ def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EX
             raise Contradiction(f"{cell_name(i, n)} has no digit left")
         if not m & (m - 1) and not st.placed[i]:
             st.fresh.append(i)
+    st.started()
     return st
 
 
@@ -696,7 +784,7 @@ def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Leve
     """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``
     (with ``until``, only until that cell is placed)."""
     run = Run(explain)
-    st = State(geo)
+    st = extra.new_state(geo)
     contradiction = False
     try:
         st = start(geo, givens, extra)
@@ -840,7 +928,7 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
     if rival is not None and rival():
         return False, None
     n = geo.n
-    st = State(geo, extra)
+    st = extra.new_state(geo)
     cand = st.cand = [0] * (n * n)
     # Walk each digit's set bits rather than test every (cell, digit): a stalled board
     # has about a third of its candidates left, and this runs once per carve step.
@@ -858,6 +946,7 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
         flags[low.bit_length() - 1] = True
         m ^= low
     st.unplaced = n * n - placed.bit_count()
+    st.started()
     try:
         return solve(st, max_level, Run() if run is None else run, until), st
     except Contradiction:

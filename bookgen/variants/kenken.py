@@ -14,7 +14,7 @@ cell). Rule options (``parse_rules``): ``ops`` allowed, ``max_cage`` cells,
 ``show_ops`` (print the operation or only the target), ``singles`` (how many
 single-cell cages: ``none``, ``few`` or ``normal``).
 
-Techniques per tier (see ``bookgen.solve.kenken_ladder``):
+Techniques per tier (see ``bookgen.solve.arithmetic``, the cages' plug-in to the Latin engine):
 
 - easy: single-cell cages, the cage's arithmetic alone (3÷ is 1,3 or 2,6),
   the last open cell of a cage, cage combinations that fix a cell, naked
@@ -66,12 +66,12 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
-from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, DraftSolver, State, cage_parts, latin_solutions, open_after, proves_unique, run_ladder,
-    score_of, search_solutions,
+from bookgen.solve.arithmetic import (
+    TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
+    search_solutions,
 )
-from bookgen.solve.houses import Contradiction, Run
-from bookgen.solve.kenken_ladder import solve as ladder_solve
+from bookgen.solve.houses import Contradiction, Run, run_ladder
+from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
     random_latin_square, shape_assignments,
@@ -971,7 +971,7 @@ class KenKenVariant:
                 return "easy", None
         elif n > TABLE_MAX and (still := open_after(board, level)):
             return still, None  # (small grids' drafts are unique, and mostly not stuck)
-        st = State(board)
+        st = board.new_state(board.geo)
         run = Run()
         top = min(level, Level.HARD)
         try:
@@ -1075,7 +1075,7 @@ class KenKenVariant:
         board = _board(n, puzzle.cages, puzzle.rules)
         givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens)
                   for c, g in enumerate(row) if g != EMPTY]
-        return run_ladder(board, Level.EXPERT, explain, givens)
+        return run_ladder(board.geo, givens, Level.EXPERT, explain, extra=board)
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Grade by the ladder; EXPERT with ``solved=False`` when it gets stuck."""

@@ -1,13 +1,13 @@
-"""The human-technique ladder for KenKen (Calcudoku) grids.
+"""KenKen's cages (arithmetic), plugged into the Latin engine (``bookgen.solve.houses``).
 
-State: one candidate bitmask per cell (bit d-1 = digit d), a "placed" flag
-per cell, and for every cage the list of its assignments still compatible
-with the candidates (``live``). Techniques only ever *eliminate* candidates;
-the driver then places every cell the technique left with one candidate and
-credits it to that technique. Placing a digit removes it from the cell's row
-and column (Norvig's assign/eliminate); a cell emptied that way, or a cage
-with no assignment left, is a contradiction. States are small, so a trial
-copies one instead of undoing.
+A cage is a connected group of cells whose digits combine to its target with
+its operation; its *assignments* (``bookgen.solve.latin.cage_assignments``)
+are every digit tuple that does. The cages come in as a ``Board``, an
+``Extra`` that brings a ladder of its own (KenKen climbs the tiers in
+another order than Sudoku: hidden singles are medium, X-wings unused), a
+state that keeps each cage's live assignments (``CageState``: a trial copies
+it) and a validator (a full grid must fill every cage with an assignment).
+The house techniques are the engine's.
 
 Tiers (the grade's level is the hardest tier used):
 
@@ -19,8 +19,7 @@ Tiers (the grade's level is the hardest tier used):
   columns, all give a cell the same digit).
 - medium: ``cage_combos`` (the cage's combinations are checked against what
   rows and columns still allow, removing digits from cells they don't fix),
-  ``hidden_single`` (a digit fits only one
-  cell of a row or column).
+  ``hidden_single`` (a digit fits only one cell of a row or column).
 - hard: ``cage_line`` (every combination of a cage puts a digit in one row
   or column, so the rest of that line can't have it), ``naked_pair`` /
   ``naked_triple``, ``hidden_pair`` / ``hidden_triple``, ``line_sum`` (a line
@@ -29,74 +28,48 @@ Tiers (the grade's level is the hardest tier used):
 - expert: ``trial`` (assume one candidate, run the easy..hard tiers, reach a
   contradiction, remove it). Never nested.
 
-Every technique is sound, so a grid the ladder fills completely is the only
-solution of the puzzle.
+``open_after`` is the generator's fast path to the easy and medium tiers'
+verdict; it must equal the ladder's (``solve`` up to that tier), and a test
+checks them against each other. The SAT side: the cages' clauses on the
+engine's ``LatinSolver`` (``DraftSolver``, ``proves_unique``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
-from bookgen.core.variant import Step
 from bookgen.solve.houses import (
-    Contradiction, Run, and_list, cell_name, cell_text, describe_cuts, geometry, trial,
+    Contradiction, Extra, Geometry, Run, State, and_list, cell_name, cell_text, cut_each, describe_cuts, geometry,
+    t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple, t_trial,
 )
-from bookgen.solve.latin import (
-    OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, hidden_subsets, naked_subsets, normal_shape,
-    positions,
-)
+from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
 
-TECHNIQUE_LEVEL: dict[str, Level] = {
-    "single_cage": Level.EASY,
-    "naked_single": Level.EASY,
-    "cage_last": Level.EASY,
-    "cage_static": Level.EASY,
-    "cage_fix": Level.EASY,
-    "cage_combos": Level.MEDIUM,
-    "hidden_single": Level.MEDIUM,
-    "cage_line": Level.HARD,
-    "naked_pair": Level.HARD,
-    "hidden_pair": Level.HARD,
-    "naked_triple": Level.HARD,
-    "hidden_triple": Level.HARD,
-    "line_sum": Level.HARD,
-    "trial": Level.EXPERT,
-}
-# Effort of one use, for the score inside a level.
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "single_cage": 0.2, "naked_single": 0.5, "cage_last": 0.7, "cage_static": 1.0,
-    "cage_fix": 1.5, "cage_combos": 2.0, "hidden_single": 2.0,
-    "cage_line": 4.0, "naked_pair": 4.0, "hidden_pair": 5.0, "naked_triple": 6.0,
-    "hidden_triple": 7.0, "line_sum": 5.0, "trial": 12.0,
-}
 # Largest set of unknown cells the line-sum rule adds up in one go.
 LINE_SUM_CELLS = 3
 # The most different sums the cages inside a line may leave open for line_sum.
 LINE_SUM_OPTIONS = 12
-@dataclass
-class Board:
-    """What never changes while solving: geometry, cages and their assignments."""
 
-    n: int
-    cells: list[tuple[int, ...]]          # per cage: cell indices
-    assigns: list[tuple[tuple[int, ...], ...]]  # per cage: admissible digit tuples
-    labels: Sequence[str]                  # per cage: "the 12+ cage at (2,3),(2,4)" (``CageLabels``)
-    clues: list[str]                       # per cage: "12+"
-    cage_of: list[int]                     # per cell: its cage
-    lines: list[list[int]]                 # rows 0..n-1, then columns n..2n-1
-    peers: list[list[int]]                 # per cell: the other cells of its row and column
-    static: list[list[int]]                # per cage: per cell, the digits the arithmetic allows
-    inner: list[list[int]]                 # per line: cages lying wholly inside it
-    line_names: list[str] = field(default_factory=list)
-    singles: list[int] = field(default_factory=list)  # the single-cell cages
+
+@dataclass(frozen=True)
+class Board(Extra):
+    """The cages, as the engine's constraint: what never changes while solving."""
+
+    n: int = 0
+    cells: tuple[tuple[int, ...], ...] = ()            # per cage: cell indices
+    assigns: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per cage: admissible digit tuples
+    labels: Sequence[str] = ()                         # per cage: "the 12+ cage at (2,3),(2,4)"
+    clues: tuple[str, ...] = ()                        # per cage: "12+"
+    cage_of: tuple[int, ...] = ()                      # per cell: its cage
+    static: tuple[tuple[int, ...], ...] = ()           # per cage: per cell, the digits the arithmetic allows
+    inner: tuple[tuple[int, ...], ...] = ()            # per row, then column: cages lying wholly inside it
+    singles: tuple[int, ...] = ()                      # the single-cell cages
 
     @classmethod
     def build(
@@ -108,7 +81,7 @@ class Board:
         cells_list: list[tuple[int, ...]] = []
         assigns: list[tuple[tuple[int, ...], ...]] = []
         clues: list[str] = []
-        static: list[list[int]] = []
+        static: list[tuple[int, ...]] = []
         cage_of = [-1] * (n * n)
         inner: list[list[int]] = [[] for _ in range(2 * n)]
         singles: list[int] = []
@@ -119,7 +92,7 @@ class Board:
             cells_list.append(idx)
             assigns.append(ass)
             clues.append(clue)
-            static.append(list(masks))
+            static.append(masks)
             for i in idx:
                 cage_of[i] = k
             if row >= 0:
@@ -128,10 +101,27 @@ class Board:
                 inner[n + col].append(k)
             if len(idx) == 1:
                 singles.append(k)
-        lines, peers, names, _ = _geometry(n)
-        # The geometry's lists are shared by every board of this size: nothing changes them.
-        return cls(n, cells_list, assigns, CageLabels(n, cells_list, clues), clues, cage_of, list(lines),
-                   list(peers), static, inner, list(names), singles)
+        return cls(n=n, cells=tuple(cells_list), assigns=tuple(assigns), labels=CageLabels(n, cells_list, clues),
+                   clues=tuple(clues), cage_of=tuple(cage_of), static=tuple(static),
+                   inner=tuple(tuple(x) for x in inner), singles=tuple(singles))
+
+    @cached_property
+    def geo(self) -> Geometry:
+        """The plain Latin square of the board's order."""
+        return geometry(self.n)
+
+    def ladder(self) -> tuple[tuple[str, Level, object], ...]:
+        return LADDER
+
+    def new_state(self, geo: Geometry) -> "CageState":
+        return CageState(geo, self)
+
+    def check(self, st: State) -> None:
+        """On a full grid, every cage must hold one of its assignments."""
+        for idx, ass in zip(self.cells, self.assigns):
+            got = tuple(st.cand[i].bit_length() for i in idx)
+            if got not in ass:
+                raise Contradiction("a cage does not add up")
 
 
 class CageLabels(Sequence[str]):
@@ -193,66 +183,43 @@ def _shape_parts(shape: tuple[Cell, ...], op: str, target: int, n: int,
     return ass, tuple(masks)
 
 
-@lru_cache(maxsize=None)
-def _geometry(n: int) -> tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[str, ...], tuple[frozenset[int], ...]]:
-    """(lines, peers, line names, line cell sets) of an n x n grid; read only, shared by every board."""
-    lines = [[r * n + c for c in range(n)] for r in range(n)]
-    lines += [[r * n + c for r in range(n)] for c in range(n)]
-    peers = []
-    for i in range(n * n):
-        r, c = divmod(i, n)
-        peers.append([r * n + j for j in range(n) if j != c] + [j * n + c for j in range(n) if j != r])
-    names = ([Text(N_("row {row}"), row=r + 1) for r in range(n)]
-             + [Text(N_("column {column}"), column=c + 1) for c in range(n)])
-    return tuple(lines), tuple(peers), tuple(names), tuple(frozenset(x) for x in lines)
+class CageState(State):
+    """The engine's state and, per cage, its assignments still compatible with the
+    candidates (``live``), with bookkeeping that lets techniques skip work that can't find
+    anything new: per cage the digits its live assignments still cover (``union``), whether
+    ``cage_static`` and ``cage_line`` have seen it, whether a cell lost a candidate since its
+    union last matched them (``touched``) and how many of its cells are open; per row and
+    column a change counter (the engine's ``stamp``) and, per technique, the counter it last
+    checked the line at (``seen``)."""
 
+    __slots__ = ("live", "union", "static_done", "line_done", "seen", "touched", "open")
 
-class State:
-    """Candidates, placed cells and live cage assignments; cheap to copy.
-
-    Besides the candidates it keeps bookkeeping that lets techniques skip work
-    that can't find anything new: per cage the digits its live assignments
-    still cover (``union``) and whether ``cage_line`` has seen its current
-    assignments; per line a change counter (``stamp``) and, per line
-    technique, the counter it last checked the line at (``seen``).
-    """
-
-    __slots__ = ("board", "cand", "placed", "unplaced", "live", "union", "static_done",
-                 "line_done", "stamp", "seen", "fresh", "touched", "open")
-
-    def __init__(self, board: Board) -> None:
-        n = board.n
-        self.board = board
-        self.cand = [full_mask(n)] * (n * n)
-        self.placed = [False] * (n * n)
-        self.unplaced = n * n
+    def __init__(self, geo: Geometry, board: Board) -> None:
+        super().__init__(geo, board)
+        n = geo.n
         self.live = list(board.assigns)
         # Start from "covers everything" so the first cage_combos pass filters every cell.
         self.union = [[full_mask(n) | 1 << n] * len(idx) for idx in board.cells]
         self.static_done = [False] * len(board.cells)
         self.line_done = [False] * len(board.cells)
-        self.stamp = [0] * (2 * n)
+        self.stamp = [0] * len(geo.houses)
         self.seen: dict[str, list[int]] = {}
-        self.fresh: list[int] = []  # cells the current technique reduced to one candidate
-        # Per cage: whether a cell lost a candidate since its union last matched
-        # them all (else it can't be stale), and how many of its cells are open.
         self.touched = [True] * len(board.cells)
         self.open = [len(idx) for idx in board.cells]
 
-    def copy(self) -> "State":
+    def started(self) -> None:
+        placed = self.placed
+        self.open = [sum(1 for i in idx if not placed[i]) for idx in self.extra.cells]
+
+    def copy(self) -> "CageState":
         """An independent copy (assignment tuples are shared, never mutated)."""
-        other = State.__new__(State)
-        other.board = self.board
-        other.cand = self.cand[:]
-        other.placed = self.placed[:]
-        other.unplaced = self.unplaced
+        other = super().copy()
         other.live = self.live[:]
         other.union = self.union[:]  # inner lists are replaced, never mutated
         other.static_done = self.static_done[:]
         other.line_done = self.line_done[:]
         other.stamp = self.stamp[:]
         other.seen = {k: v[:] for k, v in self.seen.items()}
-        other.fresh = []
         other.touched = self.touched[:]
         other.open = self.open[:]
         return other
@@ -266,7 +233,7 @@ class State:
         if not new:
             raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
         self.cand[i] = new
-        self.touched[self.board.cage_of[i]] = True
+        self.touched[self.extra.cage_of[i]] = True
         n = self.board.n
         self.stamp[i // n] += 1
         self.stamp[n + i % n] += 1
@@ -275,7 +242,6 @@ class State:
         return True
 
     def seen_list(self, name: str) -> list[int]:
-        """The per-line counters technique ``name`` last checked at."""
         got = self.seen.get(name)
         if got is None:
             got = self.seen[name] = [-1] * len(self.stamp)
@@ -285,7 +251,7 @@ class State:
         """Mark a single-candidate cell placed and clear its digit from its row and column."""
         self.placed[i] = True
         self.unplaced -= 1
-        k = self.board.cage_of[i]
+        k = self.extra.cage_of[i]
         if k >= 0:
             self.open[k] -= 1
         b = self.cand[i]
@@ -294,37 +260,8 @@ class State:
             if cand[j] & b:
                 self.elim(j, b)
 
-    def grid(self) -> tuple[str, ...]:
-        """Rows of placed digits, ``.`` where a cell is still open."""
-        n = self.board.n
-        rows = []
-        for r in range(n):
-            rows.append("".join(
-                str(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
-                for c in range(n)
-            ))
-        return tuple(rows)
-
-    def check_cages(self) -> None:
-        """On a full grid, every cage must hold one of its assignments."""
-        b = self.board
-        for idx, ass in zip(b.cells, b.assigns):
-            got = tuple(self.cand[i].bit_length() for i in idx)
-            if got not in ass:
-                raise Contradiction("a cage does not add up")
-
 
 # --- descriptions ------------------------------------------------------------
-
-def _apply(st: State, cells: Sequence[int], masks: Sequence[int]) -> list[tuple[int, int]]:
-    """Eliminate ``masks[k]`` from ``cells[k]``; the (cell, removed) pairs that changed."""
-    out = []
-    for i, m in zip(cells, masks):
-        removed = st.cand[i] & m
-        if removed and st.elim(i, m):
-            out.append((i, removed))
-    return out
-
 
 def _combo_text(op_clue: str, a: Sequence[int]) -> str:
     op = op_clue.lstrip("0123456789")
@@ -334,7 +271,11 @@ def _combo_text(op_clue: str, a: Sequence[int]) -> str:
 
 # --- easy ----------------------------------------------------------------------
 
-def t_single_cage(b: Board, st: State, run: Run) -> int:
+
+# --- techniques ----------------------------------------------------------------
+
+def t_single_cage(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
     for k in b.singles:
         idx = b.cells[k]
         if not st.placed[idx[0]]:
@@ -342,7 +283,7 @@ def t_single_cage(b: Board, st: State, run: Run) -> int:
             d = b.assigns[k][0][0] if b.assigns[k] else 0
             if not d:
                 raise Contradiction("an empty single-cell cage")
-            cuts = _apply(st, idx, [~bit(d)])
+            cuts = cut_each(st, idx, [~bit(d)])
             if not cuts:
                 continue
             if run.explain:
@@ -352,27 +293,8 @@ def t_single_cage(b: Board, st: State, run: Run) -> int:
     return 0
 
 
-def t_naked_single(b: Board, st: State, run: Run) -> int:
-    placed = 0
-    cand = st.cand
-    done = st.placed
-    for i, c in enumerate(cand):  # placing a cell changes later cells' entries: read as reached
-        if not c & (c - 1) and not done[i]:
-            if not c:
-                raise Contradiction("empty cell")
-            st.place(i)
-            placed += 1
-            if run.steps is not None:
-                d = cand[i].bit_length()
-                run.steps.append(Step(
-                    "naked_single", (((i // b.n, i % b.n), str(d)),),
-                    Text(N_("{cell} can only be {digit}: every other digit is already used in its row, "
-                            "its column or ruled out by its cage."), cell=cell_text(i, b.n), digit=d),
-                ))
-    return placed
-
-
-def t_cage_last(b: Board, st: State, run: Run) -> int:
+def t_cage_last(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
     for k, left in enumerate(st.open):
         if left != 1:
             continue
@@ -385,7 +307,7 @@ def t_cage_last(b: Board, st: State, run: Run) -> int:
         for a in b.assigns[k]:
             if all(a[jj] == d for jj, d in known):
                 mask |= 1 << (a[j] - 1)
-        cuts = _apply(st, [idx[j]], [~mask])
+        cuts = cut_each(st, [idx[j]], [~mask])
         if cuts:
             if run.explain:
                 have = and_list([str(d) for _, d in known])
@@ -395,7 +317,8 @@ def t_cage_last(b: Board, st: State, run: Run) -> int:
     return 0
 
 
-def t_cage_static(b: Board, st: State, run: Run) -> int:
+def t_cage_static(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
     done = st.static_done
     if all(done):  # the usual case after the first few steps
         return 0
@@ -406,7 +329,7 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
         done[k] = True
         if len(idx) < 2:
             continue
-        cuts = _apply(st, idx, [~m for m in b.static[k]])
+        cuts = cut_each(st, idx, [~m for m in b.static[k]])
         if cuts:
             if run.explain:
                 sets = sorted({tuple(sorted(a)) for a in b.assigns[k]})
@@ -422,6 +345,7 @@ def t_cage_static(b: Board, st: State, run: Run) -> int:
 
 
 # --- medium --------------------------------------------------------------------
+
 
 _BITS = tuple(1 << (d - 1) if d else 0 for d in range(10))  # digit -> its candidate bit
 
@@ -456,7 +380,7 @@ def _fitting(live: Sequence[tuple[int, ...]], idx: Sequence[int], cand: Sequence
     return list(live)
 
 
-def _refresh(b: Board, st: State, k: int) -> list[int]:
+def _refresh(b: Board, st: CageState, k: int) -> list[int]:
     """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
     idx = b.cells[k]
     cand = st.cand
@@ -480,7 +404,7 @@ def _refresh(b: Board, st: State, k: int) -> list[int]:
     return new_union
 
 
-def _live_text(b: Board, st: State, k: int) -> str:
+def _live_text(b: Board, st: CageState, k: int) -> str:
     live = st.live[k]
     shown = [_combo_text(b.clues[k], a) for a in live[:4]]
     if len(live) <= 4:
@@ -488,7 +412,7 @@ def _live_text(b: Board, st: State, k: int) -> str:
     return Plural("{ways} and {count} more", "{ways} and {count} more", len(live) - 4, ways=join_commas(shown))
 
 
-def _stale_cages(b: Board, st: State):
+def _stale_cages(b: Board, st: CageState):
     """(cage, its cells, refreshed union per cell) for every multi-cell cage whose
     combinations may now allow less than its cells' candidates."""
     cand = st.cand
@@ -502,14 +426,15 @@ def _stale_cages(b: Board, st: State):
         yield k, idx, _refresh(b, st, k)
 
 
-def t_cage_fix(b: Board, st: State, run: Run) -> int:
+def t_cage_fix(g: Geometry, st: CageState, run: Run) -> int:
     """Easy: the combinations of a cage that still fit leave one digit for some cell."""
+    b: Board = st.extra  # type: ignore[assignment]
     cand = st.cand
     for k, idx, union in _stale_cages(b, st):
         for j, i in enumerate(idx):
             u = union[j]
             if not u & (u - 1) and cand[i] != u:
-                cuts = _apply(st, [i], [~u])
+                cuts = cut_each(st, [i], [~u])
                 if run.explain:
                     run.reason = Text(N_("the only ways to fill {cage} that fit its rows and columns are "
                                          "{ways}, so {cuts}."),
@@ -518,10 +443,11 @@ def t_cage_fix(b: Board, st: State, run: Run) -> int:
     return 0
 
 
-def t_cage_combos(b: Board, st: State, run: Run) -> int:
+def t_cage_combos(g: Geometry, st: CageState, run: Run) -> int:
     """Medium: strike every digit no remaining combination of a cage uses."""
+    b: Board = st.extra  # type: ignore[assignment]
     for k, idx, union in _stale_cages(b, st):
-        cuts = _apply(st, idx, [~u for u in union])
+        cuts = cut_each(st, idx, [~u for u in union])
         if cuts:
             if run.explain:
                 run.reason = Text(N_("of the ways to fill {cage}, only {ways} fit what its rows and columns "
@@ -531,38 +457,8 @@ def t_cage_combos(b: Board, st: State, run: Run) -> int:
     return 0
 
 
-def t_hidden_single(b: Board, st: State, run: Run) -> int:
-    cand = st.cand
-    n = b.n
-    seen = st.seen_list("hidden_single")
-    for li, line in enumerate(b.lines):
-        if seen[li] == st.stamp[li]:
-            continue
-        seen[li] = st.stamp[li]
-        for d in range(n):
-            m = 1 << d
-            where = -1
-            count = 0
-            for i in line:
-                if cand[i] & m:
-                    count += 1
-                    where = i
-                    if count > 1:
-                        break
-            if count == 0:
-                raise Contradiction(f"{b.line_names[li]} has no place for {d + 1}")
-            if count == 1 and cand[where] != m:
-                st.elim(where, ~m)
-                if run.explain:
-                    run.reason = Text(N_("in {house}, {digit} fits only at {cell}, so it goes there."),
-                                      house=b.line_names[li], digit=d + 1, cell=cell_text(where, n))
-                return 1
-    return 0
-
-
-# --- hard ----------------------------------------------------------------------
-
-def t_cage_line(b: Board, st: State, run: Run) -> int:
+def t_cage_line(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
     n = b.n
     for k, idx in enumerate(b.cells):
         if len(idx) < 2 or st.line_done[k]:
@@ -583,79 +479,26 @@ def t_cage_line(b: Board, st: State, run: Run) -> int:
             if not req:
                 continue
             members = set(idx)
-            others = [i for i in b.lines[li] if i not in members]
-            cuts = _apply(st, others, [req] * len(others))
+            others = [i for i in g.houses[li] if i not in members]
+            cuts = cut_each(st, others, [req] * len(others))
             if cuts:
                 if run.explain:
                     ds = and_list([str(d) for d in digits_of(req)])
                     run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
                                          "of {house} can hold it; {cuts}."),
-                                      cage=b.labels[k], digits=ds, house=b.line_names[li],
+                                      cage=b.labels[k], digits=ds, house=g.names[li],
                                       cuts=describe_cuts(st, cuts))
                 return 1
         st.line_done[k] = True  # nothing new until its assignments shrink again
     return 0
 
 
-def _naked(size: int, name: str) -> Callable[[Board, State, Run], int]:
-    def tech(b: Board, st: State, run: Run) -> int:
-        cand = st.cand
-        seen = st.seen_list(name)
-        for li, line in enumerate(b.lines):
-            if seen[li] == st.stamp[li]:
-                continue
-            seen[li] = st.stamp[li]  # a cut below changes the stamp again
-            for group, u, others in naked_subsets(line, cand, st.placed, size):
-                cuts = _apply(st, others, [u] * len(others))
-                if cuts:
-                    if run.explain:
-                        where = and_list([cell_text(i, b.n) for i in group])
-                        ds = and_list([str(d) for d in digits_of(u)])
-                        run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
-                                             "so the other cells can't; {cuts}."), house=b.line_names[li],
-                                          cells=where, digits=ds, cuts=describe_cuts(st, cuts))
-                    return 1
-        return 0
-    tech.__name__ = f"t_{name}"
-    return tech
-
-
-def _hidden(size: int, name: str) -> Callable[[Board, State, Run], int]:
-    def tech(b: Board, st: State, run: Run) -> int:
-        cand = st.cand
-        n = b.n
-        seen = st.seen_list(name)
-        for li, line in enumerate(b.lines):
-            if seen[li] == st.stamp[li]:
-                continue
-            seen[li] = st.stamp[li]
-            if sum(1 for i in line if not st.placed[i]) <= size:
-                continue
-            # Lines list their cells in ascending order, so the cells come out sorted.
-            for ds, u in hidden_subsets(positions(cand, line, st.placed, n), size):
-                cells_u = [i for k, i in enumerate(line) if u >> k & 1]
-                keep = 0
-                for d in ds:
-                    keep |= 1 << d
-                cuts = _apply(st, cells_u, [~keep] * size)
-                if cuts:
-                    if run.explain:
-                        where = and_list([cell_text(i, n) for i in cells_u])
-                        dtext = and_list([str(d + 1) for d in ds])
-                        run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
-                                             "hold nothing else; {cuts}."), house=b.line_names[li],
-                                          digits=dtext, cells=where, cuts=describe_cuts(st, cuts))
-                    return 1
-        return 0
-    tech.__name__ = f"t_{name}"
-    return tech
-
-
-def t_line_sum(b: Board, st: State, run: Run) -> int:
+def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
     n = b.n
     total = n * (n + 1) // 2
     cand = st.cand
-    for li, line in enumerate(b.lines):
+    for li, line in enumerate(g.houses):
         inner = b.inner[li]
         busy = [k for k in inner if not all(st.placed[i] for i in b.cells[k])]
         if not busy:
@@ -692,14 +535,14 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
                 chosen.pop()
 
         rec(0, 0, 0, [])
-        cuts = _apply(st, open_out, [~u for u in union])
+        cuts = cut_each(st, open_out, [~u for u in union])
         if cuts:
             if run.explain:
                 cages = and_list([b.clues[k] for k in inner])
                 where = and_list([cell_text(i, n) for i in open_out])
                 rest = and_list([str(w) for w in sorted(want)], "or")
                 run.reason = Text(N_("{house} adds up to {total}; the cages {cages} lie inside it, so {cells} "
-                                     "add up to {rest}; {cuts}."), house=b.line_names[li], total=total,
+                                     "add up to {rest}; {cuts}."), house=g.names[li], total=total,
                                   cages=cages, cells=where, rest=rest, cuts=describe_cuts(st, cuts))
             return 1
     return 0
@@ -707,71 +550,40 @@ def t_line_sum(b: Board, st: State, run: Run) -> int:
 
 # --- expert --------------------------------------------------------------------
 
-def t_trial(b: Board, st: State, run: Run) -> int:
-    return trial(b.n, st, run, solve)
 
-
-LADDER: tuple[tuple[str, Callable[[Board, State, Run], int]], ...] = (
-    ("single_cage", t_single_cage),
-    ("naked_single", t_naked_single),
-    ("cage_last", t_cage_last),
-    ("cage_static", t_cage_static),
-    ("cage_fix", t_cage_fix),
-    ("cage_combos", t_cage_combos),
-    ("hidden_single", t_hidden_single),
-    ("cage_line", t_cage_line),
-    ("naked_pair", _naked(2, "naked_pair")),
-    ("hidden_pair", _hidden(2, "hidden_pair")),
-    ("line_sum", t_line_sum),
-    ("naked_triple", _naked(3, "naked_triple")),
-    ("hidden_triple", _hidden(3, "hidden_triple")),
-    ("trial", t_trial),
+# The ladder, in the order the driver tries the techniques (cheap ones first in a tier).
+LADDER = (
+    ("single_cage", Level.EASY, t_single_cage),
+    ("naked_single", Level.EASY, t_naked_single),
+    ("cage_last", Level.EASY, t_cage_last),
+    ("cage_static", Level.EASY, t_cage_static),
+    ("cage_fix", Level.EASY, t_cage_fix),
+    ("cage_combos", Level.MEDIUM, t_cage_combos),
+    ("hidden_single", Level.MEDIUM, t_hidden_single),
+    ("cage_line", Level.HARD, t_cage_line),
+    ("naked_pair", Level.HARD, t_naked_pair),
+    ("hidden_pair", Level.HARD, t_hidden_pair),
+    ("line_sum", Level.HARD, t_line_sum),
+    ("naked_triple", Level.HARD, t_naked_triple),
+    ("hidden_triple", Level.HARD, t_hidden_triple),
+    ("trial", Level.EXPERT, t_trial),
 )
+TECHNIQUE_LEVEL: dict[str, Level] = {name: level for name, level, _ in LADDER}
+# Effort of one use, for the score inside a level.
+TECHNIQUE_WEIGHT: dict[str, float] = {
+    "single_cage": 0.2, "naked_single": 0.5, "cage_last": 0.7, "cage_static": 1.0,
+    "cage_fix": 1.5, "cage_combos": 2.0, "hidden_single": 2.0,
+    "cage_line": 4.0, "naked_pair": 4.0, "hidden_pair": 5.0, "naked_triple": 6.0,
+    "hidden_triple": 7.0, "line_sum": 5.0, "trial": 12.0,
+}
 
 
-@lru_cache(maxsize=None)
-def _techniques_to(max_level: Level) -> tuple[tuple[str, Callable[[Board, State, Run], int]], ...]:
-    """The ladder's (name, technique) pairs up to ``max_level``, in order."""
-    return tuple((name, fn) for name, fn in LADDER if TECHNIQUE_LEVEL[name] <= max_level)
+def score_of(counts: dict[str, int], level: Level, n: int) -> float:
+    """The shared score (``bookgen.core.score``) with this ladder's weights and tiers."""
+    return work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, n * n)
 
 
-def solve(st: State, max_level: Level, run: Run) -> bool:
-    """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
-
-    After any progress it restarts with the easiest technique. Raises
-    ``Contradiction`` when the position has no solution.
-    """
-    techs = _techniques_to(max_level)
-    counts = run.counts
-    while True:
-        if st.unplaced == 0:
-            st.check_cages()
-            return True
-        for name, fn in techs:
-            st.fresh = []
-            used = fn(st.board, st, run)
-            if not used:
-                continue
-            counts[name] = counts.get(name, 0) + used
-            if name != "naked_single":
-                # Cells this technique itself reduced to one candidate are its result.
-                fixed = []
-                fresh, st.fresh = st.fresh, []  # cells emptied by these placements are naked singles
-                for i in fresh:
-                    if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1):
-                        fixed.append(i)
-                        st.place(i)
-                if run.steps is not None:
-                    n = st.board.n
-                    run.steps.append(Step(
-                        name,
-                        tuple(((i // n, i % n), str(st.cand[i].bit_length())) for i in fixed),
-                        run.reason,
-                    ))
-            break
-        else:
-            return False
-
+# --- the generator's fast path -------------------------------------------------
 
 def medium_solves(board: Board) -> bool:
     """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would."""
@@ -800,7 +612,7 @@ def open_after(board: Board, level: Level) -> list[int] | None:
             cand[i] = m
     placed = [False] * (n * n)
     live = list(board.assigns)
-    cells, cage_of, peers, lines = board.cells, board.cage_of, board.peers, board.lines
+    cells, cage_of, peers, lines = board.cells, board.cage_of, board.geo.peers, board.geo.houses
     todo = [i for i, c in enumerate(cand) if not c & (c - 1)]  # cells down to one digit
     dirty: set[int] = set()  # cages whose cells lost a digit since they were last cut
     while True:
@@ -860,44 +672,6 @@ def open_after(board: Board, level: Level) -> list[int] | None:
                         break
         if not moved:
             return [i for i in range(n * n) if not placed[i]]
-
-@dataclass(frozen=True)
-class LadderResult:
-    """What one ladder run found."""
-
-    solved: bool
-    level: Level                 # hardest tier used
-    counts: dict[str, int]
-    grid: tuple[str, ...]
-    steps: list[Step] | None
-    open_cells: tuple[int, ...]  # cell indices left unplaced (empty when solved)
-    contradiction: bool = False
-
-
-def run_ladder(
-    board: Board, max_level: Level = Level.EXPERT, explain: bool = False,
-    givens: Sequence[tuple[int, int]] = (),
-) -> LadderResult:
-    """Run the ladder from the grid with ``givens`` (cell index, digit), techniques up to ``max_level``."""
-    st = State(board)
-    run = Run(explain)
-    contradiction = False
-    try:
-        for i, d in givens:
-            st.elim(i, ~bit(d))
-            if not st.placed[i]:
-                st.place(i)
-        solved = solve(st, max_level, run)
-    except Contradiction:
-        solved, contradiction = False, True
-    level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
-    open_cells = tuple(i for i in range(board.n * board.n) if not st.placed[i])
-    return LadderResult(solved, level, run.counts, st.grid(), run.steps, open_cells, contradiction)
-
-
-def score_of(counts: dict[str, int], level: Level, n: int) -> float:
-    """The shared score (``bookgen.core.score``) with this ladder's weights and tiers."""
-    return work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, n * n)
 
 
 # --- SAT: the cages' clauses on the engine's solver ---------------------------------
