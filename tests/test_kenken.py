@@ -26,7 +26,7 @@ from bookgen.solve.latin import (
 from bookgen.solve.latin_table import cage_set, latin_table, open_cells, solution_set, solutions_of
 from bookgen.variants.kenken import KENKEN, _Layout
 
-TECH = {name: fn for name, _, fn in LADDER}
+TECH = {t.name: t.fn for t in LADDER}
 
 
 # --- helpers -----------------------------------------------------------------------

@@ -45,7 +45,7 @@ from bookgen.core.i18n import N_, Plural, Text, join_commas
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Run, State, and_list, cell_name, cell_text, cut_each, describe_cuts, geometry,
+    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts, geometry,
     t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple, t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
@@ -110,7 +110,7 @@ class Board(Extra):
         """The plain Latin square of the board's order."""
         return geometry(self.n)
 
-    def ladder(self) -> tuple[tuple[str, Level, object], ...]:
+    def ladder(self) -> tuple[Tech, ...]:
         return LADDER
 
     def new_state(self, geo: Geometry) -> "CageState":
@@ -552,30 +552,24 @@ def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
 
 
 # The ladder, in the order the driver tries the techniques (cheap ones first in a tier).
-LADDER = (
-    ("single_cage", Level.EASY, t_single_cage),
-    ("naked_single", Level.EASY, t_naked_single),
-    ("cage_last", Level.EASY, t_cage_last),
-    ("cage_static", Level.EASY, t_cage_static),
-    ("cage_fix", Level.EASY, t_cage_fix),
-    ("cage_combos", Level.MEDIUM, t_cage_combos),
-    ("hidden_single", Level.MEDIUM, t_hidden_single),
-    ("cage_line", Level.HARD, t_cage_line),
-    ("naked_pair", Level.HARD, t_naked_pair),
-    ("hidden_pair", Level.HARD, t_hidden_pair),
-    ("line_sum", Level.HARD, t_line_sum),
-    ("naked_triple", Level.HARD, t_naked_triple),
-    ("hidden_triple", Level.HARD, t_hidden_triple),
-    ("trial", Level.EXPERT, t_trial),
+LADDER: tuple[Tech, ...] = (
+    Tech("single_cage", Level.EASY, t_single_cage, 0.2),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.7),
+    Tech("cage_static", Level.EASY, t_cage_static, 1.0),
+    Tech("cage_fix", Level.EASY, t_cage_fix, 1.5),
+    Tech("cage_combos", Level.MEDIUM, t_cage_combos, 2.0),
+    Tech("hidden_single", Level.MEDIUM, t_hidden_single, 2.0),
+    Tech("cage_line", Level.HARD, t_cage_line, 4.0),
+    Tech("naked_pair", Level.HARD, t_naked_pair, 4.0),
+    Tech("hidden_pair", Level.HARD, t_hidden_pair, 5.0),
+    Tech("line_sum", Level.HARD, t_line_sum, 5.0),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 6.0),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 7.0),
+    Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
-TECHNIQUE_LEVEL: dict[str, Level] = {name: level for name, level, _ in LADDER}
-# Effort of one use, for the score inside a level.
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "single_cage": 0.2, "naked_single": 0.5, "cage_last": 0.7, "cage_static": 1.0,
-    "cage_fix": 1.5, "cage_combos": 2.0, "hidden_single": 2.0,
-    "cage_line": 4.0, "naked_pair": 4.0, "hidden_pair": 5.0, "naked_triple": 6.0,
-    "hidden_triple": 7.0, "line_sum": 5.0, "trial": 12.0,
-}
+TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
 
 
 def score_of(counts: dict[str, int], level: Level, n: int) -> float:

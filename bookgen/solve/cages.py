@@ -40,14 +40,10 @@ from typing import Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Run, State, and_list, cell_text, cut, describe_cuts,
+    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_text, cut, describe_cuts,
 )
 from bookgen.solve.latin import digits_of
 
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "cage_last": 0.5, "cage_static": 0.8, "cage_combos": 2.0, "cage_confined": 2.5,
-    "rule45": 2.5, "rule45_union": 4.0,
-}
 # The 45 rule adds up at most this many innies (or outies) at once: a player sums a few cells.
 RULE45_CELLS = 3
 _TOTAL = {n: n * (n + 1) // 2 for n in range(1, 10)}
@@ -476,14 +472,15 @@ def _combos_text(masks: Sequence[int]) -> str:
                   ways=and_list(shown, "or"))
 
 
-TECHNIQUES = (
-    ("cage_last", Level.EASY, t_cage_last),
-    ("cage_static", Level.EASY, t_cage_static),
-    ("cage_combos", Level.EASY, t_cage_combos),
-    ("rule45", Level.EASY, t_rule45),
-    ("cage_confined", Level.MEDIUM, t_cage_confined),
-    ("rule45_union", Level.HARD, t_rule45_union),
+TECHNIQUES: tuple[Tech, ...] = (
+    Tech("cage_last", Level.EASY, t_cage_last, 0.5),
+    Tech("cage_static", Level.EASY, t_cage_static, 0.8),
+    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0),
+    Tech("rule45", Level.EASY, t_rule45, 2.5),
+    Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5),
+    Tech("rule45_union", Level.HARD, t_rule45_union, 4.0),
 )
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 
 def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int]) -> list[list[int]]:

@@ -43,7 +43,7 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
@@ -138,24 +138,16 @@ def trial(n: int, st, run: Run, solve_with: Callable) -> int:
     return 0
 
 
-TECHNIQUE_LEVEL: dict[str, Level] = {
-    "naked_single": Level.EASY,
-    "hidden_single": Level.EASY,
-    "locked_candidates": Level.MEDIUM,
-    "naked_pair": Level.MEDIUM,
-    "hidden_pair": Level.MEDIUM,
-    "naked_triple": Level.HARD,
-    "hidden_triple": Level.HARD,
-    "x_wing": Level.HARD,
-    "xy_wing": Level.HARD,
-    "trial": Level.EXPERT,
-}
-# Effort of one use, for the score inside a level.
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "naked_single": 0.5, "hidden_single": 0.7, "locked_candidates": 2.0, "naked_pair": 2.5,
-    "hidden_pair": 3.0, "naked_triple": 4.0, "hidden_triple": 5.0, "x_wing": 4.5, "xy_wing": 5.0,
-    "trial": 12.0,
-}
+class Tech(NamedTuple):
+    """One row of a ladder table, where a technique is declared once: its name (the key of
+    its counts, grades and explanations), its tier, its function ``fn(geometry, state, run)``
+    (it strikes candidates and returns how many uses it made, 0 when it found nothing) and
+    its weight (the effort of one use, for the score inside a level)."""
+
+    name: str
+    tier: Level
+    fn: Callable[..., int]
+    weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -238,12 +230,12 @@ class Extra:
     pairs; a subclass adds its own data (Killer's cages, KenKen's arithmetic) and may
     override the hooks below."""
 
-    techniques: tuple[tuple[str, Level, Callable], ...] = ()
+    techniques: tuple[Tech, ...] = ()
     less: tuple[tuple[int, int], ...] = ()  # (smaller cell, larger cell)
     # When a set: the ``less`` pairs whose techniques struck something (``used_signs``).
     used: set[tuple[int, int]] | None = field(default=None, compare=False, hash=False, repr=False)
 
-    def ladder(self) -> tuple[tuple[str, Level, Callable], ...]:
+    def ladder(self) -> tuple[Tech, ...]:
         """The whole ladder, easiest tier first: by default the house ladder with this
         constraint's techniques merged in, each tier's own first (they look at a few cells
         each: a sign, a cage; cheaper than scanning every house). A constraint whose
@@ -254,7 +246,7 @@ class Extra:
         """(name, function) of the ladder's techniques up to ``level``, in order."""
         got = self.__dict__.get("_up_to")  # kept on the instance: the driver asks every run
         if got is None:
-            got = {lv: tuple((name, fn) for name, tier, fn in self.ladder() if tier <= lv) for lv in Level}
+            got = {lv: tuple((t.name, t.fn) for t in self.ladder() if t.tier <= lv) for lv in Level}
             object.__setattr__(self, "_up_to", got)
         return got[level]
 
@@ -262,9 +254,13 @@ class Extra:
         """Each technique of the ladder with its tier."""
         got = self.__dict__.get("_tiers")
         if got is None:
-            got = {name: tier for name, tier, _ in self.ladder()}
+            got = {t.name: t.tier for t in self.ladder()}
             object.__setattr__(self, "_tiers", got)
         return got
+
+    def weights(self) -> dict[str, float]:
+        """Each technique of the ladder with its weight."""
+        return {t.name: t.weight for t in self.ladder()}
 
     def new_state(self, geo: "Geometry") -> "State":
         """An empty state (every candidate open) for this constraint; a subclass of ``State``
@@ -280,10 +276,9 @@ NO_EXTRA = Extra()
 
 
 @lru_cache(maxsize=64)
-def merged_ladder(techniques: tuple[tuple[str, Level, Callable], ...]) -> tuple[tuple[str, Level, Callable], ...]:
+def merged_ladder(techniques: tuple[Tech, ...]) -> tuple[Tech, ...]:
     """The house ladder with ``techniques`` merged in by tier, theirs first within a tier."""
-    base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
-    return tuple(sorted(list(techniques) + base, key=lambda t: t[1]))
+    return tuple(sorted([Tech(*t) for t in techniques] + list(LADDER), key=lambda t: t.tier))
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
 
@@ -668,19 +663,21 @@ t_hidden_pair = hidden_technique(2, "hidden_pair")
 t_naked_triple = naked_technique(3, "naked_triple")
 t_hidden_triple = hidden_technique(3, "hidden_triple")
 
-Technique = Callable[[Geometry, State, Run], int]
-LADDER: tuple[tuple[str, Technique], ...] = (
-    ("naked_single", t_naked_single),
-    ("hidden_single", t_hidden_single),
-    ("locked_candidates", t_locked_candidates),
-    ("naked_pair", t_naked_pair),
-    ("hidden_pair", t_hidden_pair),
-    ("naked_triple", t_naked_triple),
-    ("hidden_triple", t_hidden_triple),
-    ("x_wing", t_x_wing),
-    ("xy_wing", t_xy_wing),
-    ("trial", t_trial),
+# The house ladder (Sudoku's), in the order the driver tries the techniques.
+LADDER: tuple[Tech, ...] = (
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5),
+    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7),
+    Tech("locked_candidates", Level.MEDIUM, t_locked_candidates, 2.0),
+    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5),
+    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0),
+    Tech("x_wing", Level.HARD, t_x_wing, 4.5),
+    Tech("xy_wing", Level.HARD, t_xy_wing, 5.0),
+    Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
+TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
 
 
 def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
@@ -922,8 +919,8 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
     done, pos, placed = _singles(geo, givens, until, extra.less, extra.used)
     if done is not None:
         return done, None
-    if max_level == Level.EASY and all(level > Level.EASY or name in ON_BITBOARDS
-                                       for name, level, _ in extra.techniques):
+    if max_level == Level.EASY and all(t.tier > Level.EASY or t.name in ON_BITBOARDS
+                                       for t in (Tech(*x) for x in extra.techniques)):
         return False, None  # the easy tier is all done
     if rival is not None and rival():
         return False, None

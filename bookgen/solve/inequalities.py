@@ -20,11 +20,8 @@ from typing import Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.solve.houses import Extra, Geometry, Run, State, cell_text, cut, describe_cuts
+from bookgen.solve.houses import Extra, Geometry, Run, State, Tech, cell_text, cut, describe_cuts
 from bookgen.solve.latin import full_mask
-
-TECHNIQUE_WEIGHT: dict[str, float] = {"sign_known": 0.6, "sign_bounds": 1.5}
-
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
@@ -71,10 +68,11 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
-TECHNIQUES = (
-    ("sign_known", Level.EASY, t_sign_known),
-    ("sign_bounds", Level.MEDIUM, t_sign_bounds),
+TECHNIQUES: tuple[Tech, ...] = (
+    Tech("sign_known", Level.EASY, t_sign_known, 0.6),
+    Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5),
 )
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 
 def extra_for(less: Sequence[tuple[int, int]]) -> Extra:

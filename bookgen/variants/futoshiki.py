@@ -50,9 +50,8 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
-    rival_for,
-    run_ladder, settles, solve, used_signs,
+    Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
+    merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -111,7 +110,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
               "the cell holds the other one.")),
 }
-LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 
 
 class FutoshikiVariant(HouseGrid):

@@ -125,39 +125,39 @@ OP_BIAS: dict[Level, float] = {Level.EASY: -1.5, Level.MEDIUM: -0.7, Level.HARD:
 
 def _technique_table() -> tuple[Technique, ...]:
     rows = [
-        ("single_cage", Level.EASY, N_("Single-cell cages"),
+        ("single_cage", N_("Single-cell cages"),
          N_("A cage of one cell shows its own digit: write it in.")),
-        ("naked_single", Level.EASY, N_("Only digit left"),
+        ("naked_single", N_("Only digit left"),
          N_("When every other digit is already in a cell's row or column, the last one goes there.")),
-        ("cage_last", Level.EASY, N_("Last cell of a cage"),
+        ("cage_last", N_("Last cell of a cage"),
          N_("When all but one cell of a cage are filled, the target fixes the last one.")),
-        ("cage_static", Level.EASY, N_("Cage arithmetic"),
+        ("cage_static", N_("Cage arithmetic"),
          N_("Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
             "so the cells take only those digits.")),
-        ("cage_fix", Level.EASY, N_("Cage fixes a cell"),
+        ("cage_fix", N_("Cage fixes a cell"),
          N_("Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
             "when they all put the same digit in a cell, write it in.")),
-        ("cage_combos", Level.MEDIUM, N_("Cage combinations"),
+        ("cage_combos", N_("Cage combinations"),
          N_("List the ways to fill a cage, strike those that clash with its rows and columns, "
             "and cross out every digit no remaining way uses.")),
-        ("hidden_single", Level.MEDIUM, N_("Only place left"),
+        ("hidden_single", N_("Only place left"),
          N_("When a digit fits only one cell of a row or column, it goes there.")),
-        ("cage_line", Level.HARD, N_("Cage forces a digit into a line"),
+        ("cage_line", N_("Cage forces a digit into a line"),
          N_("If every way to fill a cage puts some digit in the same row or column, no other cell of that line can have it.")),
-        ("naked_pair", Level.HARD, N_("Naked pair"),
+        ("naked_pair", N_("Naked pair"),
          N_("Two cells of a line that can only hold the same two digits take those digits away from the rest of the line.")),
-        ("hidden_pair", Level.HARD, N_("Hidden pair"),
+        ("hidden_pair", N_("Hidden pair"),
          N_("Two digits that fit only in the same two cells of a line leave those cells no other digit.")),
-        ("line_sum", Level.HARD, N_("Line sum"),
+        ("line_sum", N_("Line sum"),
          N_("Every row and column adds up to N(N+1)/2; subtract the cages lying inside it to learn what the other cells add up to.")),
-        ("naked_triple", Level.HARD, N_("Naked triple"),
+        ("naked_triple", N_("Naked triple"),
          N_("Three cells of a line that hold only three digits between them take those digits away from the rest of the line.")),
-        ("hidden_triple", Level.HARD, N_("Hidden triple"),
+        ("hidden_triple", N_("Hidden triple"),
          N_("Three digits that fit only in the same three cells of a line leave those cells no other digit.")),
-        ("trial", Level.EXPERT, N_("Trial"),
+        ("trial", N_("Trial"),
          N_("Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it.")),
     ]
-    return tuple(Technique(*row) for row in rows)
+    return tuple(Technique(name, TECHNIQUE_LEVEL[name], title, text) for name, title, text in rows)
 
 
 # A clue sits in its cage's top-left cell: cap height CLUE_CAP (in cells) unless it

@@ -59,8 +59,8 @@ from bookgen.solve.cages import (
     TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
 )
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, random_filling,
-    solve, start,
+    Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, random_filling,
+    merged_ladder, solve, start,
 )
 from bookgen.solve.latin_sat import prove
 from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
@@ -104,7 +104,7 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
     "rule45_union": (N_("The 45 rule on several houses"), N_("The same over two or three neighbouring rows, columns or boxes "
                      "together (90 or 135 on a 9\u00d79).")),
 }
-LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 _ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
           "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
           "x_wing", "xy_wing", "trial")
