@@ -357,7 +357,8 @@ def _fitting(live: Sequence[tuple[int, ...]], idx: Sequence[int], cand: Sequence
              at: Sequence[int]) -> list[tuple[int, ...]]:
     """The combinations of ``live`` whose digit at each position of ``at`` is still a
     candidate of the cage's cell there (``idx``), in their order: one pass for up to
-    four positions instead of one list per position."""
+    four positions instead of one list per position. The loop at the end is the plain
+    filter the unrolled cases must equal (tests/test_engine.py)."""
     if len(at) == 1:
         j0 = at[0]
         m0 = cand[idx[j0]] << 1  # bit d: digit d is a candidate

@@ -540,7 +540,8 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
 
     Hidden pairs, hidden triples and X-wings all read it; on a stalled board
     they run one after the other on the same candidates, so it is kept until
-    they change (two list comparisons, far cheaper than the table).
+    they change (two list comparisons, far cheaper than the table). It must
+    equal ``positions`` per house worked out afresh (tests/test_engine.py).
     """
     cand, placed = st.cand, st.placed
     memo = st.memo
@@ -744,7 +745,8 @@ def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EX
     """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash.
 
     Candidates come straight from the digits given in each cell's houses, one
-    pass instead of an elimination per given and peer.
+    pass instead of an elimination per given and peer (``State.give`` for each
+    given, the plain way, must reach the same state; tests/test_engine.py).
     """
     n = geo.n
     st = extra.new_state(geo)
@@ -819,7 +821,9 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
     placed, False: a contradiction, None: stuck), the per-digit masks and the
-    placed mask.
+    placed mask. Its reference is ``solve`` up to EASY (naked and hidden
+    singles, and ``sign_known``): same verdict, placed cells and candidates
+    (tests/test_engine.py checks them against each other).
     """
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
@@ -1182,7 +1186,9 @@ class _Givens:
             self.have[h] |= b
 
     def single_here(self, i: int) -> bool:
-        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
+        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single.
+        Reference: ``start`` from the givens, then cell ``i`` down to one candidate or its digit
+        possible nowhere else in one of its houses (tests/test_engine.py)."""
         have, houses_of = self.have, self.geo.houses_of[i]
         seen = 0
         for h in houses_of:
