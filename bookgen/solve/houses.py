@@ -794,6 +794,36 @@ def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Leve
     return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
 
 
+# --- a generator's verdicts on a draft ----------------------------------------------
+
+@dataclass(frozen=True)
+class Fits:
+    """The ladder solves the draft, its hardest technique at the target tier."""
+
+    counts: dict[str, int]
+    level: Level
+
+
+@dataclass(frozen=True)
+class TooEasy:
+    """The ladder solves the draft below the target tier: it needs fewer clues."""
+
+
+TOO_EASY = TooEasy()
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """The ladder stalls (or the draft has other solutions): the cells to change around, and
+    the state it stalled in where the judge keeps it."""
+
+    cells: Sequence[int]
+    state: "State | None" = None
+
+
+Verdict = Fits | TooEasy | Stuck
+
+
 _BOARDS: dict[int, tuple[Geometry, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 

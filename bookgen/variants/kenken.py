@@ -70,7 +70,7 @@ from bookgen.solve.arithmetic import (
     TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
-from bookgen.solve.houses import Contradiction, Run, run_ladder
+from bookgen.solve.houses import TOO_EASY, Contradiction, Fits, Run, Stuck, Verdict, run_ladder
 from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
@@ -843,7 +843,7 @@ class KenKenVariant:
         """``generate`` for grids above ``TABLE_MAX``; ``_OutOfBudget`` when nothing came of it.
 
         With ``drafts`` every draft is first asked for a second solution, and only
-        unique ones go to the ladder (whose "ok" then needs no further proof)."""
+        unique ones go to the ladder (whose ``Fits`` then needs no further proof)."""
         hidden = _hidden_ops(rules)
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
             for _ in range(moves):
@@ -867,10 +867,10 @@ class KenKenVariant:
                     continue
                 else:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                    verdict, result = self._judge(board, level, flat, unique=proven)
-                if verdict == "ok":
-                    return self._finish(size, rules, square, cages, result, proven)
-                if verdict == "easy":
+                    verdict = self._judge(board, level, flat, unique=proven)
+                if isinstance(verdict, Fits):
+                    return self._finish(size, rules, square, cages, verdict, proven)
+                if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
                         for _ in range(HARD_TIGHTEN_TRIES):
@@ -892,7 +892,7 @@ class KenKenVariant:
                 # Loosen around a stuck cell; some cages can't change, so try a few.
                 # A draft stuck with many open cells needs several changes:
                 # make them in one go instead of one judge per change.
-                cells = sorted(verdict)
+                cells = sorted(verdict.cells)
                 rng.shuffle(cells)
                 wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
                 done = 0
@@ -927,14 +927,14 @@ class KenKenVariant:
                 cages = layout.cage_list()
                 sols = solutions(cages)
                 if sols & (sols - 1):
-                    verdict, result = table_open_cells(size, sols), None
+                    verdict = Stuck(table_open_cells(size, sols))
                 else:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                    verdict, result = self._judge(board, level, flat, unique=True)
-                if verdict == "ok":
+                    verdict = self._judge(board, level, flat, unique=True)
+                if isinstance(verdict, Fits):
                     # The table lists every Latin square of this order: its count is exact.
-                    return self._finish(size, rules, square, cages, result, only_solution(size, sols, flat))
-                if verdict == "easy":
+                    return self._finish(size, rules, square, cages, verdict, only_solution(size, sols, flat))
+                if verdict is TOO_EASY:
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
                         snap = layout.snapshot()
@@ -951,14 +951,14 @@ class KenKenVariant:
                 # Loosen around one stuck cell (comparing a few such moves by the solutions
                 # they leave cost more than the better pick saved); give up on the square
                 # when that cage can't change.
-                cells = sorted(verdict)
+                cells = sorted(verdict.cells)
                 rng.shuffle(cells)
                 if not cells or not layout.loosen(divmod(cells[0], size)):
                     break
         return None
 
-    def _judge(self, board: Board, level: Level, flat: list[int], unique: bool = False):
-        """('ok', counts), ('easy', None), or a list of cell indices to loosen around.
+    def _judge(self, board: Board, level: Level, flat: list[int], unique: bool = False) -> Verdict:
+        """``Fits``, ``TOO_EASY``, or ``Stuck`` with the cells to loosen around.
 
         ``flat`` is the intended solution, row-major; ``unique`` says it is already
         known to be the only one (so no search for a second solution is needed).
@@ -968,9 +968,9 @@ class KenKenVariant:
         # need no technique counts, so the tiers' fixed point reached plainly tells them.
         if level >= Level.HARD:
             if open_after(board, Level.MEDIUM) == []:
-                return "easy", None
+                return TOO_EASY
         elif n > TABLE_MAX and (still := open_after(board, level)):
-            return still, None  # (small grids' drafts are unique, and mostly not stuck)
+            return Stuck(still)  # (small grids' drafts are unique, and mostly not stuck)
         st = board.new_state(board.geo)
         run = Run()
         top = min(level, Level.HARD)
@@ -978,10 +978,10 @@ class KenKenVariant:
             solved = ladder_solve(st, top, run)
             if solved:
                 used = max(_tier(t) for t in run.counts)
-                return ("ok", (run.counts, st)) if used == level else ("easy", None)
+                return Fits(run.counts, used) if used == level else TOO_EASY
             open_cells = [i for i in range(n * n) if not st.placed[i]]
             if level < Level.EXPERT:
-                return open_cells, None
+                return Stuck(open_cells)
             # Is there a second solution? The ladder's deductions are sound, so the
             # search may start from its candidates and live cage combinations.
             # A bounded search: when it runs out, the trial below decides anyway.
@@ -990,18 +990,18 @@ class KenKenVariant:
                 other, _ = search_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
                                             exclude=[flat], budget=SAT_BUDGET)
             if other:
-                return [i for i in range(n * n) if other[0][i] != flat[i]], None
+                return Stuck([i for i in range(n * n) if other[0][i] != flat[i]])
             solved = ladder_solve(st, Level.EXPERT, run)
             if solved:
-                return ("ok", (run.counts, st))
-            return [i for i in range(n * n) if not st.placed[i]], None
+                return Fits(run.counts, Level.EXPERT)
+            return Stuck([i for i in range(n * n) if not st.placed[i]])
         except Contradiction:  # pragma: no cover - the square itself is a solution
-            return list(range(n * n)), None
+            return Stuck(list(range(n * n)))
 
-    def _finish(self, size, rules, square, cages, result, proven: bool = False) -> Puzzle:
+    def _finish(self, size, rules, square, cages, fits: Fits, proven: bool = False) -> Puzzle:
         """The puzzle, once SAT has proven it unique (``proven``: already done for these
         cages, by SAT or by the table of every Latin square of the order)."""
-        counts, _ = result
+        counts = fits.counts
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound

@@ -53,18 +53,17 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.types import EMPTY, Cage, Cell, Grade, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
     TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
 )
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, random_filling,
-    merged_ladder, solve, start,
+    TOO_EASY, Contradiction, Extra, Fits, Geometry, LadderResult, Run, State, Stuck, Verdict, level_of,
+    merged_ladder, random_filling, solve, start,
 )
-from bookgen.solve.latin_sat import prove
 from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
-from bookgen.variants.housegrid import check_digits, digit_rows
+from bookgen.variants.housegrid import Draft, check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 
@@ -129,6 +128,8 @@ class KillerVariant(SudokuVariant):
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     weights = TECHNIQUE_WEIGHT
+    kind = "Killer Sudoku"
+    attempts = ATTEMPTS
     givens_option = True  # ``givens: few`` in a section allows some given digits
     relabel = False       # the sums fix which digit is which
 
@@ -151,69 +152,62 @@ class KillerVariant(SudokuVariant):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Killer Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        top = MAX_LEVEL.get(size, Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Killer Sudoku is never harder than {top.key}; "
-                    "choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get(size, Level.EXPERT))
+
+    def kind_of(self, rules: Mapping[str, Any]) -> str:
+        return self.kind
+
+    def budget_text(self) -> str:
+        return f"{ATTEMPTS} grids of {MOVES} changes each"
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """A random full grid tiled into cages, then changed locally (cages split, merged or
+        recut, a digit given) until the ladder grades it exactly ``level``, or ``MOVES`` run out."""
         n = size
-        options = options or {}
         cap = round(GIVENS_CAP.get(options.get("givens", ""), 0.0) * n * n)
         base = self._base(n, rules)
         singles = max(1, int(SINGLES[level] * n))
-        for _ in range(ATTEMPTS):
-            sol = random_filling(base, rng, FILL_BUDGET)
-            if sol is None:
+        sol = random_filling(base, rng, FILL_BUDGET)
+        if sol is None:
+            return None
+        cages = _tile(sol, n, level, rng)
+        given: list[int] = []
+        # Easy: the state the last judge stalled in; the next judge goes on from it (see ``_judge``).
+        carry: State | None = None
+        for _ in range(MOVES):
+            cages.sort()  # the puzzle's own order, so that grading it again agrees
+            given.sort()
+            sums = [sum(sol[i] for i in c) for c in cages]
+            verdict = self._judge(base, rules, cages, sums, given, sol, level, carry)
+            carry = verdict.state if level == Level.EASY and isinstance(verdict, Stuck) else None
+            if isinstance(verdict, Fits):
+                res = LadderResult(True, verdict.level, verdict.counts, (), None)
+                return Draft(self._puzzle(n, rules, sol, cages, given), res, base,
+                             [(i, sol[i]) for i in given], sum_clauses(n, cages, sums), sol)
+            if verdict is TOO_EASY:
+                if not _merge(cages, sol, n, MAX_CAGE[n], rng):
+                    return None
                 continue
-            cages = _tile(sol, n, level, rng)
-            given: list[int] = []
-            # Easy: the state the last judge stalled in; the next judge goes on from it (see ``_judge``).
-            carry: State | None = None
-            for _ in range(MOVES):
-                cages.sort()  # the puzzle's own order, so that grading it again agrees
-                given.sort()
-                sums = [sum(sol[i] for i in c) for c in cages]
-                verdict, res, stalled = self._judge(base, rules, cages, sums, given, sol, level, carry)
-                carry = stalled if level == Level.EASY else None
-                if verdict == "ok":
-                    puzzle = self._puzzle(n, rules, sol, cages, given)
-                    found = prove(base, [(i, sol[i]) for i in given], sum_clauses(n, cages, sums))
-                    if found != [list(sol)]:
-                        raise AssertionError("ladder-solved Killer Sudoku is not unique: engine bug")
-                    return replace(puzzle, grade=self.grade_of(res, n))
-                if verdict == "easy":
-                    if not _merge(cages, sol, n, MAX_CAGE[n], rng):
-                        break
-                    continue
-                stuck = [i for i in verdict if i not in given]
-                if not stuck:
-                    break
-                i = rng.choice(stuck)
-                if len(given) < cap and rng.random() < 0.5:
-                    given.append(i)
-                elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
-                        not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
-                    if len(given) >= cap:
-                        break
-                    given.append(i)
-        raise GenerationError(
-            f"could not make {'an' if level in (Level.EASY, Level.EXPERT) else 'a'} {level.key} {n}\u00d7{n} Killer Sudoku "
-            f"in {ATTEMPTS} grids of {MOVES} changes each; try another seed, a lower level or a larger grid")
+            stuck = [i for i in verdict.cells if i not in given]
+            if not stuck:
+                return None
+            i = rng.choice(stuck)
+            if len(given) < cap and rng.random() < 0.5:
+                given.append(i)
+            elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
+                    not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
+                if len(given) >= cap:
+                    return None
+                given.append(i)
+        return None
 
     def _judge(self, base: Geometry, rules: Mapping[str, Any], cages: list[list[int]], sums: list[int],
-               given: list[int], sol: list[int], level: Level, carry: State | None = None):
-        """('ok', result, None), ('easy', None, None), or the cells the ladder left open and the
-        state it stalled in.
+               given: list[int], sol: list[int], level: Level, carry: State | None = None) -> Verdict:
+        """``Fits``, ``TOO_EASY``, or ``Stuck``: the cells the ladder left open and the state
+        it stalled in.
 
         With ``carry`` (the state the last version of this puzzle stalled in, before a cage
         was split or recut or a digit given) the ladder first goes on from there, which only
@@ -229,7 +223,7 @@ class KillerVariant(SudokuVariant):
             try:
                 st = _resume(geo, extra, carry, givens)
                 if not solve(st, tier, Run()):
-                    return [i for i in range(base.n * base.n) if not st.placed[i]], None, st
+                    return Stuck([i for i in range(base.n * base.n) if not st.placed[i]], st)
             except Contradiction:  # pragma: no cover - every step is sound and the state keeps ``sol``
                 pass
         run = Run()
@@ -239,12 +233,11 @@ class KillerVariant(SudokuVariant):
             if not solved and level == Level.EXPERT:
                 solved = solve(st, Level.EXPERT, run)  # goes on exactly as a fresh expert run would
         except Contradiction:  # pragma: no cover - the grid itself is a solution
-            return list(range(base.n * base.n)), None, None
+            return Stuck(list(range(base.n * base.n)))
         if solved:
             used = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
-            res = LadderResult(True, used, run.counts, st.grid(), None)
-            return ("ok", res, None) if used == level else ("easy", None, None)
-        return [i for i in range(base.n * base.n) if not st.placed[i]], None, st
+            return Fits(run.counts, used) if used == level else TOO_EASY
+        return Stuck([i for i in range(base.n * base.n) if not st.placed[i]], st)
 
     def _base(self, n: int, rules: Mapping[str, Any]) -> Geometry:
         return super().geometry_of(Puzzle(self.name, n, rules, (), ()))
