@@ -14,10 +14,11 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import Edge
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
 from bookgen.solve.houses import (
-    LADDER, Run, State, geometry, prover_for, rival_for, run_ladder, solutions, solves, used_signs,
+    LADDER, Run, State, geometry, rival_for, run_ladder, solves, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import bit
+from bookgen.solve.latin_sat import prove, solutions
 from bookgen.variants.futoshiki import FUTOSHIKI
 
 G5 = geometry(5)
@@ -32,7 +33,7 @@ def _state(less, cands=None) -> State:
 
 def _house_techniques_fire(st: State) -> list[str]:
     out = []
-    for name, fn in LADDER:
+    for name, _, fn, _ in LADDER:
         trial = st.copy()
         if fn(trial.board, trial, Run()):
             out.append(name)
@@ -95,7 +96,7 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
-        proved = prover_for(geo).solutions(givens, 2, sign_clauses(4, less))  # the generator's proof
+        proved = prove(geo, givens, sign_clauses(4, less))  # the generator's proof
         assert len(proved) == len(got) and all(tuple(s) in expect for s in proved)
 
 
@@ -230,7 +231,7 @@ def test_a_mended_removal_needs_the_hard_tier_and_no_less():
         less = _less(p)
         for taken in less:
             rest = [x for x in less if x != taken]
-            if len(prover_for(G5).solutions(givens, 2, sign_clauses(5, rest))) != 1:
+            if len(prove(G5, givens, sign_clauses(5, rest))) != 1:
                 continue
             done, stalled = closure(G5, givens, Level.HARD, -1, extra_for(rest))
             if done or stalled is None:

@@ -32,6 +32,7 @@ from bookgen.solve.binary import (
     Contradiction,
     random_solution,
 )
+from bookgen.variants.gridparts import shape_problems
 
 SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
@@ -313,8 +314,8 @@ class BinaryGrid:
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every rule the solution breaks, and givens that disagree with it."""
         n, rules = puzzle.size, puzzle.rules
-        problems = _shape_problems(puzzle.solution, n, "01", "solution")
-        problems += _shape_problems(puzzle.givens, n, "01" + EMPTY, "givens")
+        problems = shape_problems(puzzle.solution, n, "01", "solution")
+        problems += shape_problems(puzzle.givens, n, "01" + EMPTY, "givens")
         if problems:
             return problems
         rows = list(puzzle.solution)
@@ -371,8 +372,8 @@ class BinaryGrid:
             raise ValueError(f"size must be one of {', '.join(map(str, self.sizes))}, got {size!r}")
         rules = self.parse_rules(data.get("rules"), size)
         givens, solution = data.get("givens"), data.get("solution")
-        problems = _shape_problems(givens, size, "01" + EMPTY, "givens")
-        problems += _shape_problems(solution, size, "01", "solution")
+        problems = shape_problems(givens, size, "01" + EMPTY, "givens")
+        problems += shape_problems(solution, size, "01", "solution")
         if problems:
             raise ValueError(problems[0])
         edges = []
@@ -520,18 +521,6 @@ def _article(word: str) -> str:
 
 def _cell_name(cell: tuple[int, int]) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
-def _shape_problems(rows: Any, n: int, alphabet: str, what: str) -> list[str]:
-    if not isinstance(rows, (list, tuple)) or len(rows) != n:
-        return [f"{what} must be a list of {n} row strings"]
-    for r, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != n:
-            return [f"{what} row {r + 1} must be a string of {n} characters"]
-        bad = sorted(set(row) - set(alphabet))
-        if bad:
-            return [f"{what} row {r + 1} has unexpected symbol {bad[0]!r}"]
-    return []
 
 
 # ----- text ------------------------------------------------------------------

@@ -47,17 +47,17 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import SignWords, read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
+from bookgen.core.types import EMPTY, Edge, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, State, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
-    run_ladder, settles, solve, used_signs,
+    Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
+    merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
-from bookgen.solve.kenken_ladder import Contradiction, Run
 from bookgen.solve.latin import random_latin_square
-from bookgen.variants.binarygrid import _shape_problems, all_edges
-from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+from bookgen.variants.binarygrid import all_edges
+from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
@@ -109,7 +109,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
               "the cell holds the other one.")),
 }
-LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 
 
 class FutoshikiVariant(HouseGrid):
@@ -128,6 +128,8 @@ class FutoshikiVariant(HouseGrid):
         if key not in ("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
     default_size = 5
+    kind = "Futoshiki"
+    attempts = ATTEMPTS
     weights = TECHNIQUE_WEIGHT
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
@@ -148,46 +150,32 @@ class FutoshikiVariant(HouseGrid):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Futoshiki size must be from 4 to 9, not {size}"
-        top = MAX_LEVEL.get(size, Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Futoshiki is never harder than {top.key}; "
-                    "choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get(size, Level.EXPERT))
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """A random square with a share of its signs, givens and signs carved together while
+        the level's tier still solves it, then graded."""
         n = size
         geo = geometry(n)
         pairs = [(a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)]
         share = HARD_SIGN_SHARE.get(n, SIGN_SHARE) if level == Level.HARD else SIGN_SHARE
-        for _ in range(ATTEMPTS):
-            sol = [d for row in random_latin_square(n, rng) for d in row]
-            chosen = rng.sample(pairs, round(share * len(pairs)))
-            less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
-            given, kept = _carve(geo, sol, less, level, rng)
-            givens = [(i, sol[i]) for i in range(n * n) if given[i]]
-            edges = _edges(kept, n)
-            less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
-            extra = extra_for(less)
-            res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
-            # At expert, no more trials than the carve takes givens on one (the ladder may try
-            # other cells than the carve did): the level's puzzles stay alike.
-            if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
-                continue
-            if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
-                raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
-            return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
-                          grade=self.grade_of(res, n), edges=edges)
-        raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {n}\u00d7{n} Futoshiki "
-            f"in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+        sol = [d for row in random_latin_square(n, rng) for d in row]
+        chosen = rng.sample(pairs, round(share * len(pairs)))
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
+        given, kept = _carve(geo, sol, less, level, rng)
+        givens = [(i, sol[i]) for i in range(n * n) if given[i]]
+        edges = _edges(kept, n)
+        less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
+        res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(less))
+        # At expert, no more trials than the carve takes givens on one (the ladder may try
+        # other cells than the carve did): the level's puzzles stay alike.
+        if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
+            return None
+        puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n), edges=edges)
+        return Draft(puzzle, res, geo, givens, sign_clauses(n, less), sol)
 
     # --- the house engine's hooks ---------------------------------------------------
 
@@ -248,8 +236,8 @@ class FutoshikiVariant(HouseGrid):
         rules = self.parse_rules(data.get("rules"), size)
         givens, solution = data.get("givens"), data.get("solution")
         digits = "".join(str(d) for d in range(1, size + 1))
-        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
         if problems:
             raise ValueError(problems[0])
         raw_edges = data.get("edges", [])
