@@ -299,6 +299,31 @@ def export_command(
 
 
 @app.command()
+def serve(
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every network "
+                             "this machine is on; see docs/studio.md)."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the studio in the web browser."),
+    folder: Optional[Path] = typer.Option(None, "--folder", help="Where builds are kept (default: a new "
+                                          "temporary folder)."),
+    keep: float = typer.Option(60.0, "--keep", help="Minutes a finished build's files are kept."),
+    builds: int = typer.Option(2, "--builds", help="Builds that may run at once."),
+    queue: int = typer.Option(4, "--queue", help="Builds that may wait for a turn."),
+) -> None:
+    """Start the studio: design, preview and build books in the web browser."""
+    from bookgen.web.serve import serve as run_studio
+
+    if not 1 <= port <= 65535:
+        _fail(f"--port must be between 1 and 65535, got {port}", EXIT_CONFIG)
+    if not (0 < keep <= 7 * 24 * 60 and 1 <= builds <= 16 and 0 <= queue <= 100):
+        _fail("--keep must be 0 to 10080 minutes, --builds 1 to 16 and --queue 0 to 100", EXIT_CONFIG)
+    try:
+        run_studio(host, port, open_browser, folder, keep * 60, builds, queue, typer.echo)
+    except OSError as exc:
+        _fail(f"cannot start the studio on {host}:{port}: {exc.strerror or exc}")
+
+
+@app.command()
 def init(
     template: str = typer.Argument(DEFAULT_TEMPLATE, help="Which starter: " + ", ".join(template_names()) + "."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="File to write (default: TEMPLATE.yaml)."),
