@@ -275,6 +275,7 @@ def check(data: Any, name: str, folder: Path | None = None) -> Checked:
 
 # ----- the plan, fast enough to follow typing --------------------------------------
 _CACHED = False
+_ORIGINALS: dict = {}
 _PLANS: dict[tuple[str, int], Future] = {}
 _PLAN_LOCK = threading.Lock()
 _PLANNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bookgen-plan")
@@ -308,11 +309,26 @@ def install_caches() -> None:
         wrapper.__wrapped__ = fn
         return wrapper
 
+    _ORIGINALS.update({(book_module, "worked_example"): book_module.worked_example,
+                       (render_module, "rules_pages_needed"): render_module.rules_pages_needed,
+                       (plan_module, "run_job"): plan_module.run_job})
     book_module.worked_example = memo(book_module.worked_example,
                                       lambda seed, variant, rules: (seed, variant, repr(sorted(rules.items()))))
     render_module.rules_pages_needed = memo(render_module.rules_pages_needed, lambda *a, **k: repr((a, k)))
     plan_module.run_job = memo(plan_module.run_job, lambda job: repr(job))
     _CACHED = True
+
+
+def uninstall_caches() -> None:
+    """Put the plain functions back (tests compare the two)."""
+    global _CACHED
+    for (module, name), fn in _ORIGINALS.items():
+        setattr(module, name, fn)
+    _ORIGINALS.clear()
+    _CACHED = False
+_ORIGINALS: dict = {}
+    with _PLAN_LOCK:
+        _PLANS.clear()
 
 
 def plan_text(book: Book, workers: int) -> str:

@@ -164,7 +164,11 @@ class Jobs:
         self.workers = workers or max(1, (os.cpu_count() or 1) // max_running)
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
-        self.context = multiprocessing.get_context("spawn")  # a clean process, not a copy of the server
+        # Each build is forked from a small server process that has already imported the generator
+        # and the layout: a clean process (not a copy of the web server and its threads), started fast.
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["bookgen.book", "bookgen.config", "bookgen.plan", "pypdfium2"])
+        threading.Thread(target=_warm, daemon=True).start()  # the first build needn't wait for it
 
     def submit(self, yaml_text: str, name: str, uploads: dict[str, Path], estimate: float) -> Job:
         """Queue a build of ``yaml_text`` (its ``exclude`` names among ``uploads``); ``Busy`` when full."""
@@ -301,6 +305,15 @@ class Jobs:
         """Stop every build (the server is stopping)."""
         for ident in list(self.jobs):
             self.cancel(ident)
+
+
+def _warm() -> None:
+    from multiprocessing import forkserver
+
+    try:
+        forkserver.ensure_running()
+    except (OSError, ValueError):
+        pass  # the first build starts it instead
 
 
 def _link(source: Path, target: Path) -> None:
