@@ -326,7 +326,6 @@ def uninstall_caches() -> None:
         setattr(module, name, fn)
     _ORIGINALS.clear()
     _CACHED = False
-_ORIGINALS: dict = {}
     with _PLAN_LOCK:
         _PLANS.clear()
 

@@ -159,10 +159,9 @@ def create_app(settings: Settings) -> Starlette:
         for group in schema["book"]:
             for f in group.get("fields", ()):
                 labels[f["key"]] = label_of(f["key"], t)
-        boot = {"schema": schema, "messages": ui_messages(t), "labels": labels, "lang": lang,
-                "templates": [{"name": x["name"], "label": x["label"]} for x in schema["templates"]]}
-        html = page_template.render(lang=lang, t=t, languages=languages(), boot=json.dumps(boot),
-                                    templates=schema["templates"])
+        menu = [{"name": x["name"], "label": t(x["label"])} for x in schema["templates"]]
+        boot = {"schema": schema, "messages": ui_messages(t), "labels": labels, "lang": lang}
+        html = page_template.render(lang=lang, t=t, languages=languages(), boot=json.dumps(boot), templates=menu)
         return HTMLResponse(html)
 
     async def schema(request: Request) -> Response:

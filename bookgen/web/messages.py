@@ -39,6 +39,8 @@ UI = (
     N_("Worked example (explain)"), N_("Start on a new page"), N_("Publisher"), N_("Year"), N_("ISBN"),
     N_("Edition"), N_("Print the seed"), N_("Paper"), N_("Back-cover text"), N_("Band colour"),
     N_("Puzzle on the front"), N_("Replace puzzles"), N_("Exclude earlier volumes"),
+    N_("Classroom worksheet"), N_("Class set (several versions)"), N_("KDP paperback (6 x 9 in, cover)"),
+    N_("Large-print book"), N_("Sampler of every puzzle"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)
