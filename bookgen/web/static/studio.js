@@ -247,7 +247,8 @@
   }
   function sizesField(path, section) {
     const variant = S.variants[section.variant];
-    const set = el("fieldset", { class: "group sizes", "data-path": JSON.stringify(path) });
+    const set = el("fieldset", { class: "group sizes", id: idOf(path), "data-path": JSON.stringify(path),
+      "aria-describedby": "err-" + idOf(path) });
     set.append(el("legend", { text: label("size") }));
     if (!variant) { set.append(yamlInput(path)); return set; }
     const v = getAt(path);
