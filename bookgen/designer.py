@@ -156,7 +156,9 @@ def form_schema() -> dict[str, Any]:
         variants[name] = {"title": v.title, "sizes": list(v.sizes), "default_size": v.default_size,
                           "rules": rule_fields(name),
                           "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False))}
-    return {"book": _model_fields(BookModel, "book"), "section": _model_fields(SectionModel, "section"),
+    section = _model_fields(SectionModel, "section")
+    section.sort(key=lambda f: f["key"] != "variant" and (f["key"] != "title") + 1)  # a section's name first
+    return {"book": _model_fields(BookModel, "book"), "section": section,
             "ramp": ["from", "to"], "levels": list(LEVEL_KEYS), "givens": list(GIVENS_AMOUNTS),
             "languages": list(languages()), "variants": variants,
             "templates": [{"name": k, "label": v} for k, v in TEMPLATES.items()]}

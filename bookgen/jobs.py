@@ -127,11 +127,14 @@ def thumbnails(out: Path, name: str, language: str, target: Path) -> list[tuple[
         finally:
             doc.close()
 
-    def find(pdf: Path, text: str) -> int | None:
+    def find(pdf: Path, text: str, last: bool = False) -> int | None:
+        """The first (or last) page with ``text`` that is not the contents page (which lists every
+        heading); the answer key closes a book, and puzzle pages may point to it."""
         doc = pdfium.PdfDocument(str(pdf))
         try:
-            for i in range(len(doc)):
-                if text in doc[i].get_textpage().get_text_range():
+            for i in (reversed(range(len(doc))) if last else range(len(doc))):
+                words = doc[i].get_textpage().get_text_range()
+                if text in words and t("Contents") not in words:
                     return i
         finally:
             doc.close()
@@ -148,7 +151,7 @@ def thumbnails(out: Path, name: str, language: str, target: Path) -> list[tuple[
     if answers.exists():
         shoot(answers, 0, "answers")
     else:
-        shoot(book_pdf, find(book_pdf, t("Answers")), "answers")
+        shoot(book_pdf, find(book_pdf, t("Answers"), last=True), "answers")
     shoot(out / f"{name}-cover.pdf", 0, "cover")
     return shots
 
