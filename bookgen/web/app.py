@@ -314,7 +314,7 @@ def create_app(settings: Settings) -> Starlette:
         data = await asyncio.to_thread(lambda: json.loads(path.read_text("utf-8")))
         version = request.query_params.get("version", "")
         entry = next((p for p in data["puzzles"] if p.get("number") == number
-                      and (p.get("version") or "") in (version, "") ), None)
+                      and (not version or p.get("version") == version)), None)  # (class sets: version A first)
         if entry is None:
             raise Refused(404, f"the book has no puzzle {number}")
         solved = request.query_params.get("answer") in ("1", "true")
