@@ -19,11 +19,13 @@ from bookgen.book import (
 )
 from bookgen.config import ConfigError, load_book, seed_problem
 from bookgen.core.types import GenerationError
+from bookgen.export import ExportError, pictures, write_pictures
 from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
 from bookgen.limits import TooSlow, time_limit
 from bookgen.plan import plan_report
 from bookgen.series import repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
+from bookgen.templates import DEFAULT as DEFAULT_TEMPLATE, template_names, template_text
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
@@ -272,6 +274,76 @@ def _plan(config: Path, workers: int) -> str:
         return plan_report(book, workers)
     except BuildError as exc:
         _fail(str(exc))
+@app.command("export")
+def export_command(
+    book: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'."),
+    format: str = typer.Option("svg", "--format", "-f", help="svg or png."),
+    numbers: Optional[str] = typer.Option(None, "--numbers", "-n", help="Which puzzles, e.g. 1-10,15 (default all)."),
+    answers: bool = typer.Option(False, "--answers", help="Also each puzzle's answer (NAME-007-answer.svg)."),
+    dpi: float = typer.Option(150.0, "--dpi", help="PNG resolution."),
+    out: Path = typer.Option(Path("output"), "--out", help="Output directory."),
+) -> None:
+    """Write one picture per puzzle (SVG or PNG), drawn as the PDF draws it."""
+    try:
+        data = read_book_json(book)
+        items = pictures(data, book.stem, format.lower(), numbers, answers, dpi)
+    except CheckError as exc:
+        _fail(str(exc), EXIT_CONFIG)
+    except ExportError as exc:
+        _fail(f"{book}: {exc}", EXIT_CONFIG)
+    try:
+        written = write_pictures(items, out)
+    except OSError as exc:
+        _fail(f"cannot write to {out}: {exc.strerror or exc}")
+    typer.echo(f"wrote {len(written)} file{'s' * (len(written) != 1)} to {out}")
+
+
+@app.command()
+def serve(
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every network "
+                             "this machine is on; see docs/studio.md)."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the studio in the web browser."),
+    folder: Optional[Path] = typer.Option(None, "--folder", help="Where builds are kept (default: a new "
+                                          "temporary folder)."),
+    keep: float = typer.Option(60.0, "--keep", help="Minutes a finished build's files are kept."),
+    builds: int = typer.Option(2, "--builds", help="Builds that may run at once."),
+    queue: int = typer.Option(4, "--queue", help="Builds that may wait for a turn."),
+) -> None:
+    """Start the studio: design, preview and build books in the web browser."""
+    from bookgen.web.serve import serve as run_studio
+
+    if not 1 <= port <= 65535:
+        _fail(f"--port must be between 1 and 65535, got {port}", EXIT_CONFIG)
+    if not (0 < keep <= 7 * 24 * 60 and 1 <= builds <= 16 and 0 <= queue <= 100):
+        _fail("--keep must be 0 to 10080 minutes, --builds 1 to 16 and --queue 0 to 100", EXIT_CONFIG)
+    try:
+        run_studio(host, port, open_browser, folder, keep * 60, builds, queue, typer.echo)
+    except OSError as exc:
+        _fail(f"cannot start the studio on {host}:{port}: {exc.strerror or exc}")
+
+
+@app.command()
+def init(
+    template: str = typer.Argument(DEFAULT_TEMPLATE, help="Which starter: " + ", ".join(template_names()) + "."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="File to write (default: TEMPLATE.yaml)."),
+    force: bool = typer.Option(False, "--force", help="Replace the file if it exists."),
+) -> None:
+    """Write a commented starter config to edit and build."""
+    try:
+        text = template_text(template)
+    except KeyError:
+        _fail(f"unknown template {template!r}; choose one of {', '.join(template_names())}", EXIT_CONFIG)
+    target = out or Path(f"{template}.yaml")
+    if target.exists() and not force:
+        _fail(f"{target} already exists; choose another --out or add --force", EXIT_CONFIG)
+    try:
+        target.write_text(text, "utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {target}: {exc.strerror or exc}", EXIT_CONFIG)
+    typer.echo(f"wrote {target}; build it with: bookgen build {target}")
+
+
 def _show_version(value: bool) -> None:
     if value:
         typer.echo(f"bookgen {__version__}")

@@ -719,6 +719,8 @@ class KenKenVariant:
         """The font size (in cells) of the longest clue these rules allow on this size."""
         return min(clue_cap(text) for text in widest_clues(size, rules)) / CAP_HEIGHT
 
+    rule_choices = {"singles": SINGLES_MODES}  # the studio offers these as a menu
+
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Complete and check the rule options; ``ValueError`` with a one-line message."""
         if size not in SIZES:

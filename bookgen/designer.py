@@ -1,0 +1,352 @@
+"""The studio's book designer, without the web: the form, the check and the plan.
+
+The form is generated from the same pydantic models that validate a YAML
+file (``BookModel``, ``SectionModel``), from the imprint and cover dataclasses
+and from each variant's own rule defaults, so a key or variant added there
+shows up in the studio without editing a page. A form's values are plain
+YAML data; checking them writes that data as the YAML a user downloads and
+runs the very same ``load_yaml``/``parse_book`` as ``bookgen build``, so every
+message is the CLI's, placed beside the field its line and column point to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+import types
+import typing
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic_core import PydanticUndefined
+
+from bookgen.config import (
+    _FIELDS, GIVENS_AMOUNTS, LAYOUTS, MAX_CONFIG_BYTES, PAGE_FORMATS, Book, BookModel, ConfigError,
+    CoverSpec, Imprint, Located, SectionModel, load_yaml, parse_book,
+)
+from bookgen.core.difficulty import LEVEL_KEYS
+from bookgen.i18n import languages
+from bookgen.layout.geometry import PER_PAGE
+from bookgen.templates import TEMPLATES, template_text
+from bookgen.variants.registry import VARIANTS, get_variant
+
+Path_ = tuple[Any, ...]
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,59}")  # a book's file name: no folders, no dots first
+UPLOAD_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,99}\.json")
+
+# Fixed choices the models spell as plain types: one table, read from the config's own constants.
+CHOICES: dict[tuple[str, str], tuple] = {
+    ("book", "layout"): LAYOUTS,
+    ("book", "page"): PAGE_FORMATS,
+    ("book", "per_page"): tuple(PER_PAGE),
+    ("section", "per_page"): tuple(PER_PAGE),
+    ("section", "variant"): tuple(VARIANTS),
+    ("cover", "paper"): ("white", "cream"),
+    ("book", "language"): languages(),
+}
+# Keys drawn by a widget of their own (what their value means is more than its type).
+WIDGETS = {("book", "sections"): "sections", ("book", "exclude"): "files", ("book", "names"): "names",
+           ("book", "page"): "page", ("section", "size"): "sizes", ("section", "difficulty"): "difficulty",
+           ("section", "rules"): "rules", ("cover", "blurb"): "textarea", ("cover", "colour"): "colour",
+           ("book", "replace"): "numbers"}
+GROUPS = {"imprint": Imprint, "cover": CoverSpec}  # mapping keys and the dataclass that holds their fields
+
+
+def _types(annotation: Any) -> list[Any]:
+    """The members of a union annotation, ``None`` left out."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [a for a in typing.get_args(annotation) if a is not type(None)]
+    return [annotation]
+
+
+def _kind(annotation: Any, default: Any = None) -> tuple[str, tuple]:
+    """(widget kind, choices) for a value of this type: the fallback when no table names one."""
+    members = _types(annotation)
+    if len(members) == 1 and typing.get_origin(members[0]) is Literal:
+        return "select", typing.get_args(members[0])
+    if members == [bool]:
+        return "checkbox", ()
+    if members == [int]:
+        return "number", ()
+    if members == [str]:
+        return "text", ()
+    if members == [float]:
+        return "number", ()
+    if all(typing.get_origin(m) is tuple for m in members) or members == [list[int]]:
+        return "yaml", ()
+    return "yaml", ()  # anything else is typed as a YAML value: every key stays editable
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+def _model_fields(model, scope: str) -> list[dict[str, Any]]:
+    out = []
+    for key, info in model.model_fields.items():
+        key = info.alias or key
+        kind, choices = _kind(info.annotation)
+        choices = CHOICES.get((scope, key), choices)
+        if choices and kind != "checkbox":
+            kind = "select"
+        kind = WIDGETS.get((scope, key), kind)
+        default = None if info.default is PydanticUndefined or info.default is None else info.default
+        field: dict[str, Any] = {"key": key, "kind": kind, "label": _label(key), "required": info.is_required(),
+                                 "default": default}
+        if choices:
+            field["choices"] = list(choices)
+        if key in GROUPS:
+            field["kind"] = "group"
+            field["fields"] = _dataclass_fields(GROUPS[key], key)
+        out.append(field)
+    return out
+
+
+def _dataclass_fields(cls, scope: str) -> list[dict[str, Any]]:
+    out = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        kind, choices = _kind(hints[f.name])
+        choices = CHOICES.get((scope, f.name), choices)
+        if choices:
+            kind = "select"
+        kind = WIDGETS.get((scope, f.name), kind)
+        default = f.default if f.default is not dataclasses.MISSING else None
+        if isinstance(default, tuple):
+            default = None
+        field = {"key": f.name, "kind": kind, "label": _label(f.name), "required": False, "default": default}
+        if choices:
+            field["choices"] = list(choices)
+        out.append(field)
+    return out
+
+
+def rule_fields(variant_name: str) -> list[dict[str, Any]]:
+    """A variant's rule options as form fields, from its own defaults (``parse_rules(None)``)."""
+    variant = get_variant(variant_name)
+    defaults = variant.parse_rules(None, variant.default_size)
+    menus = getattr(variant, "rule_choices", {})
+    out = []
+    for key, value in defaults.items():
+        if key in menus:
+            field = {"kind": "select", "choices": list(menus[key])}
+        elif isinstance(value, bool):
+            field = {"kind": "checkbox"}
+        elif isinstance(value, int):
+            field = {"kind": "number"}
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            field = {"kind": "multi", "choices": list(value)}  # the default is every choice
+        elif isinstance(value, str):
+            field = {"kind": "text"}
+        else:
+            field = {"kind": "yaml"}
+        out.append({"key": key, "label": _label(key), "default": value, "required": False, **field})
+    return out
+
+
+@lru_cache(maxsize=1)
+def form_schema() -> dict[str, Any]:
+    """Everything the page needs to draw the designer, as JSON-ready data."""
+    variants = {}
+    for name, v in VARIANTS.items():
+        variants[name] = {"title": v.title, "sizes": list(v.sizes), "default_size": v.default_size,
+                          "rules": rule_fields(name),
+                          "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False))}
+    section = _model_fields(SectionModel, "section")
+    section.sort(key=lambda f: f["key"] != "variant" and (f["key"] != "title") + 1)  # a section's name first
+    return {"book": _model_fields(BookModel, "book"), "section": section,
+            "ramp": ["from", "to"], "levels": list(LEVEL_KEYS), "givens": list(GIVENS_AMOUNTS),
+            "languages": list(languages()), "variants": variants,
+            "templates": [{"name": k, "label": v} for k, v in TEMPLATES.items()]}
+
+
+# ----- form values <-> YAML -------------------------------------------------------
+class _Dumper(yaml.SafeDumper):
+    """Block mappings, short lists and ramps on one line, no aliases."""
+
+    def ignore_aliases(self, data):  # noqa: D102 - PyYAML hook
+        return True
+
+
+def _ordered(data: Any, order: tuple[str, ...]) -> Any:
+    if not isinstance(data, dict):
+        return data
+    known = [k for k in order if k in data]
+    return {k: data[k] for k in known + [k for k in data if k not in order]}
+
+
+def to_yaml(data: Any, name: str = "book") -> str:
+    """The YAML file a form's values make: keys in the models' order, a header comment.
+
+    ``load_yaml`` reads it back as ``data`` (a test checks it), so what the studio
+    checks and builds is what a user downloads."""
+    if isinstance(data, dict):
+        data = _ordered(data, _FIELDS[()])
+        if isinstance(data.get("sections"), list):
+            order = ("variant", "title") + _FIELDS[("sections",)]  # a section reads as its name first
+            data["sections"] = [_ordered(s, order) for s in data["sections"]]
+    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None,
+                     width=100)
+    return (f"# {name}.yaml, made with the bookgen studio (comments of an uploaded file are not kept).\n"
+            f"# Build it with: bookgen build {name}.yaml\n" + body)
+
+
+def from_yaml(text: str, file: str = "book.yaml") -> Any:
+    """Form values from YAML text (comments are lost); ``ConfigError`` on bad YAML."""
+    data, _ = load_yaml(text, file)
+    return data
+
+
+def template_data(name: str) -> Any:
+    """A template's values, for the form."""
+    return from_yaml(template_text(name), f"{name}.yaml")
+
+
+# ----- checking -------------------------------------------------------------------
+@dataclasses.dataclass
+class Checked:
+    """A form's values checked: the YAML, the book (None when it has errors) and its errors."""
+
+    yaml: str
+    book: Book | None
+    errors: list[dict[str, Any]]
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` can't name a book's files, or None."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name) or ".." in name:
+        return ("the file name may hold letters, digits, '.', '-' and '_' (up to 60, no folders), "
+                f"got {str(name)[:40]!r}")
+    return None
+
+
+def exclude_names(data: Any) -> list[str]:
+    """The file names a config's ``exclude`` lists (whatever their type)."""
+    value = data.get("exclude") if isinstance(data, dict) else None
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [x for x in items if isinstance(x, str)]
+
+
+def _path_of(where: Located, line: int, col: int) -> Path_:
+    """The deepest data path whose value (else key) starts at (line, col)."""
+    for table in (where.values, where.keys):
+        hits = [p for p, at in table.items() if at == (line, col)]
+        if hits:
+            return max(hits, key=len)
+    return ()
+
+
+def check(data: Any, name: str, folder: Path | None = None) -> Checked:
+    """Check form values as ``bookgen build NAME.yaml`` would, in ``folder`` (where the uploaded
+    earlier volumes are; none reachable otherwise). Every error is the CLI's message, with the data
+    path of the field it belongs to."""
+    problem = name_problem(name)
+    text = to_yaml(data, name if problem is None else "book")
+    file = f"{name if problem is None else 'book'}.yaml"
+    errors: list[dict[str, Any]] = []
+    if problem:
+        errors.append({"path": ["_name"], "message": problem, "where": ""})
+    if len(text.encode()) > MAX_CONFIG_BYTES:
+        errors.append({"path": [], "message": f"the book's settings are larger than {MAX_CONFIG_BYTES >> 20} MB",
+                       "where": ""})
+        return Checked(text, None, errors)
+    for i, item in enumerate(exclude_names(data)):
+        if not UPLOAD_NAME_RE.fullmatch(item) or folder is None or not (folder / item).is_file():
+            path = ["exclude", i] if isinstance(data.get("exclude"), list) else ["exclude"]
+            errors.append({"path": path, "message": f"exclude {item}: upload this earlier volume's JSON "
+                           "file here (the studio reads no other files)", "where": ""})
+    blocked = any(e["path"][:1] == ["exclude"] for e in errors)  # no path of those may reach parse_book
+    where = Located()
+    book = None
+    try:
+        parsed, where = load_yaml(text, file)
+        if blocked and isinstance(parsed, dict):
+            parsed = {k: v for k, v in parsed.items() if k != "exclude"}
+        base = folder if folder is not None else Path("/nonexistent-bookgen-studio")
+        book = parse_book(parsed, where, str(base / file), name if problem is None else "book")
+    except ConfigError as exc:
+        for issue in exc.issues:
+            errors.append({"path": list(_path_of(where, issue.line, issue.col)), "message": issue.message,
+                           "where": f"{file}:{issue.line}:{issue.col}"})
+    return Checked(text, None if errors else book, errors)
+
+
+# ----- the plan, fast enough to follow typing --------------------------------------
+_CACHED = False
+_ORIGINALS: dict = {}
+_PLANS: dict[tuple[str, int], Future] = {}
+_PLAN_LOCK = threading.Lock()
+_PLANNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bookgen-plan")
+MAX_PLANS = 200
+
+
+def install_caches() -> None:
+    """Remember worked examples, how-to page counts and walkthrough puzzles in this process.
+
+    All three are pure functions of their arguments (the book seed, the rules, the page);
+    ``plan_report`` with the caches gives the text it gives without them (a test checks
+    it). A studio user changing a title or a count then waits for the page arithmetic only.
+    """
+    global _CACHED
+    if _CACHED:
+        return
+    import bookgen.book as book_module
+    import bookgen.layout.render as render_module
+    import bookgen.plan as plan_module
+
+    def memo(fn, key):
+        table: dict = {}
+
+        def wrapper(*args, **kwargs):
+            k = key(*args, **kwargs)
+            if k not in table:
+                if len(table) > 500:
+                    table.clear()
+                table[k] = fn(*args, **kwargs)
+            return table[k]
+        wrapper.__wrapped__ = fn
+        return wrapper
+
+    _ORIGINALS.update({(book_module, "worked_example"): book_module.worked_example,
+                       (render_module, "rules_pages_needed"): render_module.rules_pages_needed,
+                       (plan_module, "run_job"): plan_module.run_job})
+    book_module.worked_example = memo(book_module.worked_example,
+                                      lambda seed, variant, rules: (seed, variant, repr(sorted(rules.items()))))
+    render_module.rules_pages_needed = memo(render_module.rules_pages_needed, lambda *a, **k: repr((a, k)))
+    plan_module.run_job = memo(plan_module.run_job, lambda job: repr(job))
+    _CACHED = True
+
+
+def uninstall_caches() -> None:
+    """Put the plain functions back (tests compare the two)."""
+    global _CACHED
+    for (module, name), fn in _ORIGINALS.items():
+        setattr(module, name, fn)
+    _ORIGINALS.clear()
+    _CACHED = False
+    with _PLAN_LOCK:
+        _PLANS.clear()
+
+
+def plan_text(book: Book, workers: int) -> str:
+    """What ``bookgen plan`` prints for the book."""
+    from bookgen.plan import plan_report
+
+    text = plan_report(book, workers)
+    return text.replace(f"({book.source})", f"({Path(book.source).name})", 1)  # no server folder shown
+
+
+def plan_future(checked: Checked, workers: int) -> Future:
+    """The plan of a checked book, computed once per YAML text (in one background thread)."""
+    key = (checked.yaml, workers)
+    with _PLAN_LOCK:
+        if key not in _PLANS:
+            if len(_PLANS) > MAX_PLANS:
+                for k in [k for k, f in _PLANS.items() if f.done()][: MAX_PLANS // 2]:
+                    del _PLANS[k]
+            _PLANS[key] = _PLANNER.submit(plan_text, checked.book, workers)
+        return _PLANS[key]

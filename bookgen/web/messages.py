@@ -1,0 +1,67 @@
+"""Every word of the studio's page, marked for the catalogs the books use.
+
+The page's script receives them translated into the chosen language, keyed
+by the English text; field labels come from here too (a key added to the
+config models gets its key as a label until it gains one here).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+
+def N_(text: str) -> str:
+    """Marks a message for extraction; the page translates it."""
+    return text
+
+
+UI = (
+    N_("bookgen studio"), N_("Design a puzzle book"), N_("Start from a template"), N_("Open a YAML file"),
+    N_("Load"), N_("Interface language"), N_("Book"), N_("File name"), N_("Sections"), N_("Section {n}"),
+    N_("Add a section"), N_("Remove this section"), N_("Move up"), N_("Default"), N_("Custom size"),
+    N_("Width"), N_("Height"), N_("One level"), N_("A ramp"), N_("Blocks"), N_("From"), N_("To"),
+    N_("Blocks such as easy: 4, medium: 4"), N_("Rules"), N_("Printed names"), N_("Printed name of {name}"),
+    N_("Earlier volumes (their JSON files): no puzzle of theirs is repeated"), N_("Remove"),
+    N_("Puzzle numbers to regenerate, such as 3, 17"), N_("Use"), N_("Page plan"), N_("Checking\u2026"),
+    N_("{count} problem(s) to fix before building"), N_("No problems found"), N_("Build the book"),
+    N_("This build is expected to take over an hour; build it anyway"), N_("Cancel"), N_("Building"),
+    N_("{done} of {total}"), N_("about {seconds} s left"), N_("Built: {pages} pages, {puzzles} puzzles"),
+    N_("Downloads"), N_("Preview"), N_("Single puzzles as pictures"), N_("Puzzle number"), N_("with answer"),
+    N_("Share link"), N_("Link copied"), N_("The link holds the settings (not uploaded files)."),
+    N_("Download YAML"), N_("Comments of an opened file are not kept."), N_("Other settings"),
+    N_("Cancelled; nothing was written."), N_("generating"), N_("laying out"), N_("previews"),
+    N_("waiting for a free slot"), N_("title page"), N_("how-to page"), N_("puzzle page"),
+    N_("answer page"), N_("cover"), N_("book PDF"), N_("answers PDF"), N_("cover PDF"), N_("book JSON"),
+    N_("settings YAML"), N_("Skip to the form"), N_("Sizes"), N_("The studio could not be reached."),
+    N_("Difficulty"), N_("Variant"), N_("Title"), N_("Subtitle"), N_("Author"), N_("Seed"), N_("Page"),
+    N_("Print to the edge (bleed)"), N_("Layout"), N_("Puzzles per page"), N_("Large print"), N_("Imprint"),
+    N_("Language"), N_("Versions (class set)"), N_("Cover"), N_("Count"), N_("Givens"),
+    N_("Worked example (explain)"), N_("Start on a new page"), N_("Publisher"), N_("Year"), N_("ISBN"),
+    N_("Edition"), N_("Print the seed"), N_("Paper"), N_("Back-cover text"), N_("Band colour"),
+    N_("Puzzle on the front"), N_("Replace puzzles"), N_("Exclude earlier volumes"),
+    N_("Classroom worksheet"), N_("Class set (several versions)"), N_("KDP paperback (6 x 9 in, cover)"),
+    N_("Large-print book"), N_("Sampler of every puzzle"),
+)
+
+# config key -> label msgid (a key without one is labelled with its own name)
+LABELS = {
+    "title": "Title", "subtitle": "Subtitle", "author": "Author", "seed": "Seed", "page": "Page",
+    "bleed": "Print to the edge (bleed)", "layout": "Layout", "per_page": "Puzzles per page",
+    "large_print": "Large print", "imprint": "Imprint", "names": "Printed names", "language": "Language",
+    "sections": "Sections", "exclude": "Exclude earlier volumes", "replace": "Replace puzzles",
+    "versions": "Versions (class set)", "cover": "Cover", "variant": "Variant", "count": "Count",
+    "size": "Sizes", "difficulty": "Difficulty", "rules": "Rules", "givens": "Givens",
+    "explain": "Worked example (explain)", "new_page": "Start on a new page", "publisher": "Publisher",
+    "year": "Year", "isbn": "ISBN", "edition": "Edition", "show_seed": "Print the seed", "paper": "Paper",
+    "blurb": "Back-cover text", "colour": "Band colour", "sample": "Puzzle on the front",
+}
+
+
+def ui_messages(t: Callable[[str], str]) -> dict[str, str]:
+    """English text -> its translation, for the page's script."""
+    return {text: t(text) for text in UI}
+
+
+def label_of(key: str, t: Callable[[str], str]) -> str:
+    """A field's label in the page's language."""
+    return t(LABELS[key]) if key in LABELS else key.replace("_", " ").capitalize()

@@ -1,0 +1,39 @@
+"""``bookgen serve``: the studio on uvicorn, with its address printed and a folder of its own."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Callable
+
+from bookgen.web.app import Settings, create_app
+
+
+def serve(host: str, port: int, open_browser: bool, folder: Path | None, keep_seconds: float,
+          builds: int, queue: int, say: Callable[[str], None]) -> None:
+    """Run the studio until Ctrl-C; a temporary folder of its own is removed at the end."""
+    import uvicorn
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:  # a clear error, early
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+    own = folder is None
+    root = Path(tempfile.mkdtemp(prefix="bookgen-studio-")) if own else folder
+    app = create_app(Settings(root=root, host=host, max_running=builds, max_queued=queue,
+                              keep_seconds=keep_seconds))
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    say(f"bookgen studio: {url}  (Ctrl-C to stop)")
+    if host in ("0.0.0.0", "::"):
+        say("listening on every network of this machine: anyone who can reach it can design and build books")
+    if open_browser:
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        if own:
+            shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,278 @@
+"""The studio's endpoints and limits, through Starlette's test client (no browser)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner
+
+from bookgen import designer
+from bookgen.cli import app as cli
+from bookgen.config import BookModel, ConfigError, load_book
+from bookgen.templates import template_names
+from bookgen.web.app import Settings, create_app, sweep_once
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+SMALL = {"title": "Friday sheet", "layout": "worksheet",
+         "sections": [{"variant": "takuzu", "title": "Warm-up", "size": 6, "count": 2, "per_page": 2,
+                       "difficulty": "easy"}]}
+SLOW = {"title": "Slow", "sections": [{"variant": "kenken", "size": 7, "count": 400, "difficulty": "hard"}]}
+HUGE = {"title": "Huge", "layout": "worksheet",
+        "sections": [{"variant": "kenken", "size": 9, "count": 20000, "difficulty": "expert"}]}
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    root = tmp_path_factory.mktemp("studio")
+    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0))
+    with TestClient(application) as client:
+        yield client, application, root
+    designer.uninstall_caches()
+
+
+def _wait(client, ident, timeout=120.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        view = client.get(f"/api/builds/{ident}").json()
+        if view["state"] not in ("queued", "running"):
+            return view
+        time.sleep(0.2)
+    raise AssertionError(f"build {ident} did not end: {view}")
+
+
+def test_the_page_follows_the_browsers_language(studio):
+    client, _, _ = studio
+    page = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert page.status_code == 200 and '<html lang="de">' in page.text
+    assert "Vorlage" in page.text or "Buch" in page.text
+    assert '<html lang="fr">' in client.get("/?lang=fr").text
+    assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "xx"}).text
+    assert client.get("/static/studio.js").status_code == 200
+    assert "http://" not in client.get("/").text.replace("http://www.w3.org", "")  # nothing fetched elsewhere
+
+
+def test_the_form_comes_from_the_config_models(studio):
+    client, _, _ = studio
+    schema = client.get("/api/schema").json()
+    assert [f["key"] for f in schema["book"]] == [i.alias or k for k, i in BookModel.model_fields.items()]
+    assert set(schema["variants"]) == set(designer.VARIANTS)
+    assert any(r["key"] == "ops" and r["kind"] == "multi" for r in schema["variants"]["kenken"]["rules"])
+
+    class Newer(BookModel):  # a key added to the model appears in the form, with a control for its type
+        shiny: bool = False
+        copies: int | None = None
+
+    fields = {f["key"]: f["kind"] for f in designer._model_fields(Newer, "book")}
+    assert fields["shiny"] == "checkbox" and fields["copies"] == "number"
+
+
+@pytest.mark.parametrize("name", template_names())
+def test_every_template_opens_checks_and_round_trips(studio, name):
+    client, _, _ = studio
+    got = client.get(f"/api/templates/{name}").json()
+    data = got["data"]
+    assert designer.from_yaml(designer.to_yaml(data, name)) == data
+    checked = client.post("/api/check", json={"name": name, "data": data}).json()
+    assert checked["errors"] == []
+    assert checked["yaml"].startswith(f"# {name}.yaml")
+
+
+def test_unknown_template_is_a_message(studio):
+    client, _, _ = studio
+    r = client.get("/api/templates/..%2Fconfig")
+    assert r.status_code == 404 and "error" in r.json()
+
+
+def test_errors_are_the_clis_beside_their_fields(studio, tmp_path):
+    client, _, _ = studio
+    data = {"title": "T", "layout": "worksheeet", "imprint": {"year": 20},
+            "sections": [{"variant": "takuzu", "size": 7, "count": 0}, {"variant": "kenken", "rules": {"ops": ["%"]},
+                                                                          "count": 2}]}
+    r = client.post("/api/check", json={"name": "mistakes", "data": data}).json()
+    file = tmp_path / "mistakes.yaml"
+    file.write_text(r["yaml"])
+    with pytest.raises(ConfigError) as cli_errors:
+        load_book(file)
+    assert sorted(e["message"] for e in r["errors"]) == sorted(i.message for i in cli_errors.value.issues)
+    paths = {tuple(e["path"]) for e in r["errors"]}
+    assert {("layout",), ("imprint", "year"), ("sections", 0, "size"), ("sections", 0, "count"),
+            ("sections", 1, "rules")} <= paths
+    assert r["plan"] is None
+
+
+def test_the_plan_is_bookgen_plans_and_caching_changes_nothing(studio, tmp_path):
+    client, application, _ = studio
+    jobs = str(application.state.jobs.workers)
+    data = designer.template_data("kdp-paperback")
+    file = tmp_path / "kdp.yaml"
+    file.write_text(designer.to_yaml(data, "kdp"))
+    plain = CliRunner().invoke(cli, ["plan", str(file), "--jobs", jobs])  # (caches installed: compare below)
+    body = {"name": "kdp", "data": data}
+    r = client.post("/api/check", json=body).json()
+    text = r["plan"] or client.post("/api/plan", json=body).json()["plan"]
+    assert text.splitlines()[1:] == plain.output.splitlines()[1:]
+    designer.uninstall_caches()
+    try:
+        uncached = CliRunner().invoke(cli, ["plan", str(file), "--jobs", jobs])
+    finally:
+        designer.install_caches()
+    assert uncached.output == plain.output
+    client.post("/api/plan", json=body)  # the caches fill again
+    started = time.perf_counter()
+    again = client.post("/api/check", json={"name": "kdp", "data": dict(data, title="Other title")}).json()
+    assert again["plan"] is not None and "Other title" in again["plan"]
+    assert time.perf_counter() - started < 2.0  # (the latency goal, 300 ms, is measured in bench, not here)
+
+
+def test_open_yaml_and_its_limits(studio):
+    client, _, _ = studio
+    text = "# a comment\ntitle: Opened\nsections:\n  - {variant: sudoku, count: 2}\n"
+    r = client.post("/api/open?file=opened.yaml", content=text.encode()).json()
+    assert r["name"] == "opened" and r["data"]["title"] == "Opened"
+    bad = client.post("/api/open", content=b"title: [unclosed\n").json()
+    assert bad["data"] is None and "YAML syntax error" in bad["errors"][0]["message"]
+    big = client.post("/api/open", content=b"#" * (designer.MAX_CONFIG_BYTES + 1))
+    assert big.status_code == 413 and "larger than" in big.json()["error"]
+    big = client.post("/api/check", content=b"{" + b" " * (designer.MAX_CONFIG_BYTES + 1),
+                      headers={"content-type": "application/json"})
+    assert big.status_code == 413
+    assert client.post("/api/check", content=b"[1, 2").status_code == 400
+    assert client.get("/").status_code == 200  # still serving
+
+
+def test_no_path_reaches_the_servers_files(studio, tmp_path):
+    client, _, root = studio
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"puzzles": []}')
+    for path in (str(secret), "../../etc/passwd", "/etc/passwd", "..\\x.json"):
+        data = dict(SMALL, exclude=[path])
+        r = client.post("/api/check", json={"name": "x", "data": data, "uploads": {path: "../../.."}}).json()
+        assert any(e["path"] == ["exclude", 0] and "upload" in e["message"] for e in r["errors"]), r
+    for name in ("../x", "a/b", "..", ".hidden"):
+        assert client.post("/api/check", json={"name": name, "data": SMALL}).json()["errors"][0]["path"] == ["_name"]
+    r = client.post("/api/volumes?name=../../evil.json", content=b'{"puzzles": []}')
+    assert r.status_code == 200 and r.json()["name"] == "evil.json"  # the folder part is dropped
+    assert not (root.parent / "evil.json").exists()
+    assert client.post("/api/volumes?name=notjson.txt", content=b"{}").status_code == 400
+    assert client.post("/api/volumes?name=v.json", content=b"not json").status_code == 400
+    for url in ("/api/builds/..%2F..%2Fetc/files/passwd", "/api/builds/x/files/..%2F..%2Fpasswd",
+                "/static/..%2F..%2Fapp.py", "/api/builds/x/thumbs/..%2Ftitle.png"):
+        r = client.get(url)
+        assert r.status_code == 404 and "root:" not in r.text and "import" not in r.text
+
+
+def test_an_uploaded_volume_is_excluded(studio, tmp_path):
+    client, _, _ = studio
+    volume = tmp_path / "vol1.json"
+    volume.write_text(json.dumps({"format": "bookgen-book/1", "title": "V", "seed": 1, "puzzles": []}))
+    up = client.post("/api/volumes?name=vol1.json", content=volume.read_bytes()).json()
+    data = dict(SMALL, exclude=["vol1.json"])
+    r = client.post("/api/check", json={"name": "x", "data": data, "uploads": {"vol1.json": up["token"]}}).json()
+    assert not any(e["path"][:1] == ["exclude"] for e in r["errors"]), r["errors"]
+
+
+def test_cross_site_requests_are_refused(studio):
+    client, _, _ = studio
+    body = {"name": "x", "data": SMALL}
+    r = client.post("/api/builds", json=body, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "another site" in r.json()["error"]
+    r = client.post("/api/check", json=body, headers={"Sec-Fetch-Site": "cross-site"})
+    assert r.status_code == 403
+    r = client.get("/", headers={"Host": "attacker.example"})  # DNS rebinding onto a loopback studio
+    assert r.status_code == 403
+    ok = client.post("/api/check", json=body, headers={"Origin": "http://testserver"})
+    assert ok.status_code == 200
+
+
+def test_an_over_the_hour_build_needs_confirming(studio):
+    client, _, _ = studio
+    r = client.post("/api/check", json={"name": "huge", "data": HUGE}).json()
+    assert r["errors"] == [] and r["confirm"] is True
+    refused = client.post("/api/builds", json={"name": "huge", "data": HUGE})
+    assert refused.status_code == 409 and "confirm" in refused.json()["error"]
+
+
+def test_a_build_with_errors_is_refused(studio):
+    client, _, _ = studio
+    r = client.post("/api/builds", json={"name": "x", "data": {"title": "T", "sections": []}})
+    assert r.status_code == 422 and r.json()["errors"]
+
+
+def test_build_progress_previews_downloads_and_determinism(studio, tmp_path):
+    client, _, root = studio
+    started = client.post("/api/builds", json={"name": "friday", "data": SMALL})
+    assert started.status_code == 202
+    ident = started.json()["id"]
+    assert len(ident) >= 24  # unguessable
+    with client.stream("GET", f"/api/builds/{ident}/events") as events:
+        states = [json.loads(line[5:]) for line in events.iter_lines() if line.startswith("data:")]
+    assert states[-1]["state"] == "done", states[-1]
+    view = states[-1]
+    assert view["files"] == ["friday.pdf", "friday.json", "friday-answers.pdf"]
+    assert {kind for _, kind in view["thumbs"]} >= {"title", "puzzle", "answers"}
+    for file, _ in view["thumbs"]:
+        assert client.get(f"/api/builds/{ident}/thumbs/{file}").content.startswith(b"\x89PNG")
+    got = {f: client.get(f"/api/builds/{ident}/files/{f}").content for f in view["files"] + ["friday.yaml"]}
+    (tmp_path / "friday.yaml").write_bytes(got["friday.yaml"])
+    result = CliRunner().invoke(cli, ["build", str(tmp_path / "friday.yaml"), "--out", str(tmp_path / "cli"), "-q"])
+    assert result.exit_code == 0, result.output
+    for f in view["files"]:
+        assert (tmp_path / "cli" / f).read_bytes() == got[f], f
+    svg = client.get(f"/api/builds/{ident}/puzzles/1.svg?answer=1")
+    assert svg.status_code == 200 and svg.content.lstrip().startswith(b"<?xml")
+    assert client.get(f"/api/builds/{ident}/puzzles/1.png").content.startswith(b"\x89PNG")
+    assert client.get(f"/api/builds/{ident}/puzzles/99.svg").status_code == 404
+    assert client.post(f"/api/builds/{ident}/cancel").status_code == 409  # already ended
+    assert (root / "jobs" / ident).is_dir()
+
+
+def test_too_many_builds_are_refused_and_a_cancel_leaves_nothing(studio):
+    client, _, root = studio
+    first = client.post("/api/builds", json={"name": "slow", "data": SLOW})
+    second = client.post("/api/builds", json={"name": "slow", "data": SLOW})
+    third = client.post("/api/builds", json={"name": "slow", "data": SLOW})
+    assert (first.status_code, second.status_code) == (202, 202)
+    assert third.status_code == 429 and "try again" in third.json()["error"]
+    queued = second.json()["id"]
+    assert client.post(f"/api/builds/{queued}/cancel").json()["state"] == "cancelled"
+    running = first.json()["id"]
+    time.sleep(1.0)
+    assert client.post(f"/api/builds/{running}/cancel").status_code == 200
+    view = _wait(client, running, 30)
+    assert view["state"] == "cancelled" and view["files"] == []
+    assert not (root / "jobs" / running).exists() and not (root / "jobs" / queued).exists()
+    assert client.get(f"/api/builds/{running}/files/slow.pdf").status_code == 404
+    assert client.get("/").status_code == 200
+
+
+def test_an_unexpected_failure_is_a_sentence_and_the_server_goes_on(studio, monkeypatch):
+    client, _, _ = studio
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom at /secret/path.py line 3")
+
+    monkeypatch.setattr(designer, "check", broken)
+    r = client.post("/api/check", json={"name": "x", "data": SMALL})
+    assert r.status_code == 500 and "Traceback" not in r.text and "/secret" not in r.text
+    assert r.json()["error"].startswith("the studio could not do that")
+    monkeypatch.undo()
+    assert client.post("/api/check", json={"name": "x", "data": SMALL}).status_code == 200
+
+
+def test_old_builds_and_uploads_are_cleaned_up(tmp_path):
+    application = create_app(Settings(root=tmp_path, keep_seconds=0.0))
+    try:
+        with TestClient(application) as client:
+            ident = client.post("/api/builds", json={"name": "gone", "data": SMALL}).json()["id"]
+            _wait(client, ident)
+            client.post("/api/volumes?name=v.json", content=b'{"puzzles": []}')
+            time.sleep(0.05)
+            sweep_once(application.state.jobs, tmp_path / "uploads", tmp_path / "scratch", 0.0)
+            assert not (tmp_path / "jobs" / ident).exists() and not list((tmp_path / "uploads").iterdir())
+            assert client.get(f"/api/builds/{ident}").status_code == 404
+    finally:
+        designer.uninstall_caches()
