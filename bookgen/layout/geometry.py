@@ -423,7 +423,8 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
     one cell size serves the whole page with every puzzle keeping its type floor
     and at least ``SHARE`` of the cell it would get alone. A page left less than
     half full (the last one, or before a ``new_page``) is laid out again for the
-    puzzles it holds: centred, and larger where they can be.
+    puzzles it holds: centred, at the cell size of the page it would have filled, so
+    a section's cells don't grow on its last page.
     """
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     style = shape.style
@@ -457,6 +458,7 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
 
     def close(last: bool) -> None:
         per = count
+        cell = cell_for(current, count)  # a short page keeps its section's cell: centred, not enlarged
         if last or 2 * len(current) <= count:
             per = min(k for k in PER_PAGE if k >= len(current))
             per = per if fits(current, per) else count
@@ -465,7 +467,7 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
         header = " · ".join(dict.fromkeys(shape.sections[s].title for s in sections))
         first = shape.sections[sections[0]]
         pages.append(PagePlan("puzzles", header, tuple(i for i, _, _ in current),
-                              Arrangement(cols, rows, cell_for(current, per)), sections[0], first.variant))
+                              Arrangement(cols, rows, cell), sections[0], first.variant))
 
     items = [(i, s, size) for s, section in enumerate(shape.sections)
              for i, size in enumerate(section.sizes, start=shape.first_item(s))]
