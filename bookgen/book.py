@@ -624,8 +624,10 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         for name in names:
             _temp_in(out_dir, name, temps)
         laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
+        written = len(layout.pages)
         if worksheet and book.versions > 1:
-            render_class_set(temps[0], temps[2], cover, shape, layout, entries)
+            written = render_class_set(temps[0], temps[2], cover, shape, layout, entries, book.duplex,
+                                       book.students)
         elif worksheet:
             render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries, laying)
         else:
@@ -637,7 +639,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
             except CoverError as exc:
                 raise BuildError(f"{book.source}: {exc}") from None
         if summary is not None:
-            summary.update(pages=len(layout.pages), puzzles=len(entries))
+            summary.update(pages=written, puzzles=len(entries))
         pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
         temps[1].write_bytes(dumps(book_json(book, entries, pages)))
         for tmp in temps:

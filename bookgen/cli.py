@@ -164,7 +164,7 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     for message in warnings:
         typer.echo(f"warning: {message}", err=True)
     if not quiet:
-        count = sum(s.count for s in book.sections)
+        count = sum(s.count for s in book.sections) * book.versions  # as plan counts them
         took = time.monotonic() - started
         pages = summary.get("pages", 0)
         typer.echo(f"wrote {', '.join(map(str, written))}: {pages} page{'s' * (pages != 1)}, "

@@ -25,7 +25,7 @@ from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
 from bookgen.layout.geometry import (
     GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
-    content_size, fit_problems, page_count, parse_length, reminder_width, rule_reminder, trim_for,
+    content_size, fit_problems, page_count, parse_length, reminder_name, reminder_width, rule_reminder, trim_for,
 )
 from bookgen.layout.textfit import (
     author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
@@ -40,6 +40,7 @@ PAGE_FORMATS = tuple(TRIMS)
 LAYOUTS = ("book", "worksheet")
 GIVENS_AMOUNTS = ("few", "normal", "many")
 MAX_VERSIONS = 26  # class-set versions are lettered A to Z
+MAX_STUDENTS = 200  # copies in one class-set file: a year group, not a print run
 MAX_BLURB = 1500  # characters: what a back cover holds at a readable size
 
 Path_ = tuple[Union[str, int], ...]
@@ -333,6 +334,10 @@ class BookModel(_Strict):
     """New puzzles at these numbers, everything else unchanged; a number twice replaces the replacement too (not in class sets)."""
     versions: int | None = None
     """Worksheets only: a class set of 1 to 26 versions (A, B, C ...) of every page."""
+    duplex: bool | None = None
+    """Class sets: each version padded to an even page count, so it starts on a fresh sheet when printed double-sided (default ``true``)."""
+    students: int | None = None
+    """Class sets: also write one file of this many copies, versions dealt A, B, C, A, ... ready to print once."""
     cover: dict[str, Any] | None = None
     """Also write NAME-cover.pdf, the full-wrap paperback cover (see the ``cover:`` keys below); books only."""
 
@@ -459,6 +464,8 @@ class Book:
     exclude_files: tuple[str, ...] = ()  # where they came from
     replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
     versions: int = 1  # a worksheet class set: this many versions of every page
+    duplex: bool = True  # a class set printed on both sides: every version starts on a fresh sheet
+    students: int = 0  # a class set printed as one file of this many copies (0: each version once)
     cover: CoverSpec | None = None
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
@@ -494,7 +501,7 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
     if worksheet:  # room for the longest rule reminder at the caption size
         name_of = name_of or (lambda v: get_variant(v).title)
         width = reminder_width(spec, style)
-        lines = max(len(break_lines(rule_reminder(name_of(s.variant),
+        lines = max(len(break_lines(rule_reminder(reminder_name(s.title, name_of(s.variant), get_variant(s.variant)),
                                                   get_variant(s.variant).rules_for(dict(s.rules)), t),
                                     style.small, width))
                     for s in sections)
@@ -529,7 +536,8 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "cover"),
+         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
+         "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
     ("difficulty",): ("from", "to"),
@@ -684,6 +692,15 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
             report(("versions",), f"versions must be between 1 and {MAX_VERSIONS} (A to Z), "
                    f"got {model.versions}")
         out["versions"] = model.versions
+    for key in ("duplex", "students"):
+        if getattr(model, key) is not None and (model.versions or 1) < 2:
+            report((key,), f"{key} is for a class set of worksheets; it needs versions: 2 or more")
+    if model.duplex is not None:
+        out["duplex"] = model.duplex
+    if model.students is not None:
+        if not 1 <= model.students <= MAX_STUDENTS:
+            report(("students",), f"students must be between 1 and {MAX_STUDENTS}, got {model.students}")
+        out["students"] = model.students
     numbers = model.replace or []
     if numbers and (model.versions or 1) > 1:
         report(("replace",), "replace picks puzzles by number, and a class set repeats every number "

@@ -36,7 +36,8 @@ TEXT = {
     "contents": "contents",
     "rules": "how to play {variant}",
     "walkthrough": "worked example of puzzle {number} (about: its length depends on the puzzle)",
-    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}, {per} per page, cells {cell:.1f} mm{type}",
+    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}{each}, {per} per page, cells {cell} mm{type}",
+    "each": " in each version",
     "type": ", digits {big:.1f} pt",
     "clues": ", clues {small:.1f} pt",
     "answers": "answer key: {count} grids, up to {per} per page, cells {cell} mm",
@@ -91,8 +92,7 @@ def plan_report(book: Book, workers: int) -> str:
     else:
         shape, layout = plan_with_rules(shape, examples, _walked(book, shape), book.language)
     trim = book.trim
-    lines = [TEXT["head"].format(title=book.title, source=book.source,
-                                 trim=f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in",
+    lines = [TEXT["head"].format(title=book.title, source=book.source, trim=format_name(book.page, trim),
                                  bleed=TEXT["bleed"] if book.bleed else "", layout=book.layout)]
     pages = len(layout.pages)
     most = next((m for m, g in GUTTERS if g == layout.gutter), None)
@@ -107,6 +107,7 @@ def plan_report(book: Book, workers: int) -> str:
     lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
     rows: list[tuple[int, str]] = []
     key: list = []
+    groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
         if page.kind in ("title", "imprint", "contents"):
             rows.append((1, TEXT[page.kind]))
@@ -115,17 +116,25 @@ def plan_report(book: Book, workers: int) -> str:
         elif page.kind == "walkthrough":
             _add(rows, TEXT["walkthrough"].format(number=shape.first_item(page.section) + 1))
         elif page.kind == "puzzles":
-            arr = page.arrangement
             section = shape.sections[page.section]
             size = section.sizes[page.items[0] - shape.first_item(page.section)]
-            count = sum(1 for n in section.sizes if n == size)
-            text = TEXT["puzzles"].format(title=section.title, count=count,
-                                          variant=get_variant(section.variant).title, size=size,
-                                          per=arr.count, cell=arr.cell / MM,
-                                          type=_type_sizes(section.variant, _example_of(examples, section.variant), arr.cell))
-            _add(rows, text)
+            group = groups.setdefault((page.section, size), [len(rows), []])
+            if group[0] == len(rows):
+                rows.append((0, ""))
+            group[1].append(page)
         elif page.kind == "answers":
             key.append(page)
+    for (s, size), (row, group) in groups.items():  # one line per section and size
+        section = shape.sections[s]
+        cells = sorted({round(p.arrangement.cell / MM, 1) for p in group})
+        cell = f"{cells[0]:.1f}" if len(cells) == 1 else f"{cells[0]:.1f}\u2013{cells[-1]:.1f}"
+        text = TEXT["puzzles"].format(title=section.title, count=sum(1 for n in section.sizes if n == size),
+                                      variant=book.name_of(section.variant), size=size,
+                                      each=TEXT["each"] if book.versions > 1 else "",
+                                      per=max(p.arrangement.count for p in group), cell=cell,
+                                      type=_type_sizes(section.variant, _example_of(examples, section.variant),
+                                                       group[0].arrangement.cell))
+        rows[row] = (len(group), text)
     if key:
         rows.append((len(key), _key_row(key)))
     lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
@@ -150,6 +159,16 @@ def plan_report(book: Book, workers: int) -> str:
         line += TEXT["unknown"].format(what=", ".join(unknown))
     lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+FORMATS = {"letter": "Letter, 8.5 \u00d7 11 in", "a4": "A4, 210 \u00d7 297 mm"}
+
+
+def format_name(page: str, trim) -> str:
+    """A page format as a person names it: "A4, 210 × 297 mm", "6 × 9 in"."""
+    if page in FORMATS:
+        return FORMATS[page]
+    return f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in"
 
 
 def _key_row(key: list) -> str:

@@ -261,6 +261,15 @@ def rule_reminder(name: str, rules: Sequence[str], t=str) -> str:
     return t("{name} rules: {text}").format(name=name, text=text)
 
 
+def reminder_name(title: str, name: str, variant) -> str:
+    """What a worksheet's rule box is headed with: the section's title where it names the
+    puzzle (so the box and the page agree: "KenKen (addition) rules"), else its printed name."""
+    low = title.lower()
+    if any(n and n.lower() in low for n in (name, variant.name, variant.title, *variant.aliases)):
+        return title
+    return name
+
+
 def reminder_width(spec: "PageSpec", style: Style) -> float:
     """The width the reminder's lines are broken to (inside its grey box)."""
     return content_size(spec, 0.0, style, False)[0] - 16
@@ -423,13 +432,15 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
     one cell size serves the whole page with every puzzle keeping its type floor
     and at least ``SHARE`` of the cell it would get alone. A page left less than
     half full (the last one, or before a ``new_page``) is laid out again for the
-    puzzles it holds: centred, and larger where they can be.
+    puzzles it holds: centred, at the cell size of the page it would have filled, so
+    a section's cells don't grow on its last page (a section wholly on one page may grow).
     """
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     style = shape.style
     pages: list[PagePlan] = []
     current: list[tuple[int, int, int]] = []  # (index, section, size) on the page being filled
     count = 0
+    begun: set[int] = set()  # sections with a page closed: their cell size is set
 
     def own(i: int, s: int, size: int) -> tuple[int, float, float]:
         """A puzzle's own per_page, cell and floor: from its section's bound on the type, or
@@ -457,15 +468,19 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
 
     def close(last: bool) -> None:
         per = count
+        sections = tuple(dict.fromkeys(s for _, s, _ in current))
+        cell = cell_for(current, count)
         if last or 2 * len(current) <= count:
             per = min(k for k in PER_PAGE if k >= len(current))
             per = per if fits(current, per) else count
+            if not begun.intersection(sections):  # the whole section is here: it may grow
+                cell = cell_for(current, per)  # (else it keeps its cell: centred, not enlarged)
+        begun.update(sections)
         cols, rows = PER_PAGE[per]
-        sections = tuple(dict.fromkeys(s for _, s, _ in current))
         header = " · ".join(dict.fromkeys(shape.sections[s].title for s in sections))
         first = shape.sections[sections[0]]
         pages.append(PagePlan("puzzles", header, tuple(i for i, _, _ in current),
-                              Arrangement(cols, rows, cell_for(current, per)), sections[0], first.variant))
+                              Arrangement(cols, rows, cell), sections[0], first.variant))
 
     items = [(i, s, size) for s, section in enumerate(shape.sections)
              for i, size in enumerate(section.sizes, start=shape.first_item(s))]

@@ -26,7 +26,7 @@ from bookgen.i18n import DEFAULT, translation, translator
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, key_label, plan_book, reminder_width, rule_reminder, worksheet_top,
+    Style, key_label, plan_book, reminder_name, reminder_width, rule_reminder, worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -682,7 +682,8 @@ def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -
 
 
 def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
-                title: str = "", answers: Sequence[int] = (), header: str = "", solved: bool = False) -> None:
+                title: str = "", answers: Sequence[int] = (), header: str = "", solved: bool = False,
+                footer: str = "") -> None:
     """The puzzles of one page in the plan's arrangement: one cell size for all, each grid
     centred in its slot; the footer says where the answers are. ``solved`` draws a class
     set's answer page, whose grids sit exactly where the worksheet's do."""
@@ -691,7 +692,7 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
     assert arr is not None
     version = entries[page.items[0]].version
     if worksheet:
-        worksheet_head(doc, entries[page.items[0]].puzzle, key=solved)
+        worksheet_head(doc, entries[page.items[0]], key=solved)
         if version:
             version_label(doc, version)
     box = doc.content(worksheet)
@@ -711,7 +712,7 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
             label += " \u00b7 " + doc.t(VERSION_LABEL).format(version=version)
         if solved:
             label += " \u00b7 " + doc.t(KEY_WORDS)
-        doc.finish(page.header, folio=False, footer=doc.t("{title} \u00b7 page {page}").format(title=label, page=doc.page))
+        doc.finish(folio=False, footer=footer or doc.t("{title} \u00b7 page {page}").format(title=label, page=doc.page))
         return
     if answers:
         x0, y0, x1, _ = doc.safe
@@ -734,10 +735,22 @@ def version_label(doc: Document, version: str) -> None:
              align="right")
 
 
-def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
-    """Name, date and class to fill in (on a key page: that it is the key), and the rules."""
+def worksheet_head(doc: Document, entry: Entry, key: bool = False) -> None:
+    """The title, subtitle and author in the header band; name, date and class to fill in
+    (on a key page: that it is the key); and the rules, headed with the section's name."""
     x0, _, x1, y1 = doc.safe
     st = doc.style
+    puzzle = entry.puzzle
+    cover = doc.cover
+    room = (x1 - x0) * (0.7 if entry.version else 1.0)  # the version's label takes the right
+    base = y1 - st.body * ASCENT
+    x = x0 + doc.text(x0, base, _clipped(doc, cover.title, st.body, room, True), st.body, bold=True)
+    for extra in (cover.subtitle, cover.author):
+        if extra:
+            piece = " \u00b7 " + extra
+            if x + doc.width(piece, st.small) <= x0 + room:
+                x += doc.text(x, base, piece, st.small, grey=0.3)
+    doc.rule(x0, y1 - st.band * 0.62, x1)
     y = y1 - st.band - st.body
     parts = ((doc.t("Name"), 0.5), (doc.t("Date"), 0.25), (doc.t("Class"), 0.25))
     x = x0
@@ -752,7 +765,8 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
         x += share * width
     variant = get_variant(puzzle.variant)
     size = st.small  # the caption floor: the reminder wraps instead of shrinking
-    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules), doc.t)
+    name = reminder_name(entry.section, doc.cover.name_of(puzzle.variant), variant)
+    text = rule_reminder(name, variant.rules_for(puzzle.rules), doc.t)
     lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
     height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
@@ -765,6 +779,15 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
     for line in lines:
         doc.text(x0 + 8, ty, line, size, grey=0.0)
         ty -= size * 1.35
+
+
+def _clipped(doc: Document, text: str, size: float, width: float, bold: bool = False) -> str:
+    """``text``, cut with an ellipsis where it would run past ``width`` (a header line)."""
+    if doc.width(text, size, bold) <= width:
+        return text
+    while text and doc.width(text + "\u2026", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "\u2026"
 
 
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],

@@ -466,7 +466,8 @@ class BinaryGrid:
 
     # ----- drawing -------------------------------------------------------------
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
-        """Grid, givens (shaded, solid), answers when ``solved``, and signs."""
+        """Grid, givens (shaded, solid), answers when ``solved``, and signs (not in an answer
+        key: the symbols answer them)."""
         n = puzzle.size
         for r in range(n):
             for c in range(n):
@@ -483,8 +484,9 @@ class BinaryGrid:
                     self.draw_symbol(pen, r, c, int(given), given=True)
                 elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     self.draw_symbol(pen, r, c, int(puzzle.solution[r][c]), given=False)
-        for edge in puzzle.edges:
-            draw_sign(pen, edge)
+        if not pen.key:
+            for edge in puzzle.edges:
+                draw_sign(pen, edge)
 
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
         """One symbol in cell (r, c); givens bold and black, answers lighter."""

@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
-from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.pen import THIN, Pen
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
@@ -57,7 +57,7 @@ from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, 
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
 from bookgen.variants.gridparts import shape_problems
-from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
@@ -204,16 +204,20 @@ class FutoshikiVariant(HouseGrid):
     # --- drawing --------------------------------------------------------------------
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
-        """Shaded givens, thin cell lines, a bold frame, and the signs on the shared edges."""
+        """Each cell its own box, the boxes ``GAP`` apart as newspapers print them, and each
+        sign in the gap between its two cells, clear of the digits and of a given's grey.
+        An answer key (``pen.key``) draws the boxes and digits only: the signs are checked
+        by the digits."""
         n = puzzle.size
-        self.shade_givens(pen, puzzle)
-        for k in range(1, n):
-            pen.line(k, 0, k, n, THIN)
-            pen.line(0, k, n, k, THIN)
-        pen.rect(0, 0, n, n, stroke=BOLD)
+        inset, side = GAP / 2, 1 - GAP
+        for r in range(n):
+            for c in range(n):
+                given = puzzle.givens[r][c] != EMPTY
+                pen.rect(c + inset, r + inset, side, side, fill=GIVEN_FILL if given else None, stroke=THIN)
         self.draw_digits(pen, puzzle, solved)
-        for e in puzzle.edges:
-            draw_sign(pen, e)
+        if not pen.key:
+            for e in puzzle.edges:
+                draw_sign(pen, e)
 
     # --- JSON -----------------------------------------------------------------------
 
@@ -303,8 +307,14 @@ class FutoshikiVariant(HouseGrid):
         return [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens", f"{len(puzzle.edges)} signs"]
 
 
+GAP = 0.26  # between neighbouring cells' boxes, in cells: room for a sign and white either side
+SIGN_DEPTH = 0.14  # a sign's extent across the gap, in cells (point to open ends)
+SIGN_SPAN = 0.26  # its extent along the gap (from one open end to the other)
+SIGN_STROKE = 0.04  # the thickness of its two strokes, in cells
+
+
 def draw_sign(pen: Pen, edge: Edge) -> None:
-    """A chevron on the shared edge, pointing at the smaller cell, on a white disc."""
+    """A chevron in the gap between the two cells, pointing at the smaller one."""
     (r1, c1), (r2, c2) = edge.a, edge.b
     # The point faces the smaller cell: towards a for '<', towards b for '>'.
     dx, dy = (c2 - c1, r2 - r1) if edge.sign == ">" else (c1 - c2, r1 - r2)
@@ -312,14 +322,22 @@ def draw_sign(pen: Pen, edge: Edge) -> None:
               lambda p: _draw_chevron(p, dx, dy))
 
 
+def chevron_points(dx: int, dy: int) -> list[tuple[float, float]]:
+    """The outline of a chevron pointing along (dx, dy), centred on the origin: its tip at
+    ``SIGN_DEPTH / 2`` ahead, its open ends ``SIGN_SPAN / 2`` to either side behind."""
+    half, span, t = SIGN_DEPTH / 2, SIGN_SPAN / 2, SIGN_STROKE
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        return (along * dx + across * dy, along * dy + across * dx)
+
+    # outer edge tip -> ends, inner edge ends -> tip, all inside the depth x span box
+    return [at(half, 0.0), at(-half, span), at(-half, span - t * 1.4), at(half - t * 1.6, 0.0),
+            at(-half, -span + t * 1.4), at(-half, -span)]
+
+
 def _draw_chevron(pen: Pen, dx: int, dy: int) -> None:
-    """The sign's white disc and its chevron pointing along (dx, dy), centred on the origin."""
-    x = y = 0.0
-    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
-    tip = (x + 0.09 * dx, y + 0.09 * dy)
-    for side in (1, -1):
-        end = (x - 0.09 * dx + side * 0.11 * dy, y - 0.09 * dy + side * 0.11 * dx)
-        pen.line(end[0], end[1], tip[0], tip[1], BOLD)
+    """A filled chevron pointing along (dx, dy), centred on the origin."""
+    pen.polygon(chevron_points(dx, dy), fill=0.0)
 
 
 def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], level: Level,

@@ -1123,7 +1123,7 @@ class KenKenVariant:
                     r += 1
         pen.rect(0, 0, n, n, stroke=BOLD)
         show_ops = bool(puzzle.rules.get("show_ops", True))
-        for cage in puzzle.cages:
+        for cage in puzzle.cages if not pen.key else ():  # a key's digits answer the clues
             r, c = min(cage.cells)
             text = _clue(cage, show_ops)
             cap = clue_cap(text)  # the ink starts at the inset: the first glyph's blank lies before it

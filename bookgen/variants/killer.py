@@ -302,9 +302,12 @@ class KillerVariant(SudokuVariant):
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Sudoku's grid (thin cell lines, bold boxes and frame, digits) with dashed cages
-        inset inside the cells and each sum on a white patch in its cage's top-left cell."""
+        inset inside the cells and each sum on a white patch in its cage's top-left cell. An
+        answer key (``pen.key``) is the solved Sudoku alone: the digits are what a solver
+        checks, and dashes and small sums in a key-sized cell only blur them."""
         super().draw(pen, puzzle, solved)
-        draw_cages(pen, puzzle.size, puzzle.cages)
+        if not pen.key:
+            draw_cages(pen, puzzle.size, puzzle.cages)
 
     # --- JSON -----------------------------------------------------------------------
 
@@ -690,7 +693,7 @@ def draw_cages(pen: Pen, n: int, cages: Sequence[Cage]) -> None:
         text = str(cage.target)
         w = bold_width(text) * CLUE_SIZE / CAP_HEIGHT + 0.06  # clear of the grid lines either side
         pen.rect(c + 0.04, r + 0.04, w, CLUE_SIZE + 0.08, fill=1.0, stroke=None)
-        pen.text(c + 0.07, r + 0.08, text, CLUE_SIZE, bold=True, anchor=TOP_LEFT)
+        pen.text(c + 0.07, r + 0.08, text, CLUE_SIZE, bold=True, anchor=TOP_LEFT, clue=True)
 
 
 KILLER = KillerVariant()

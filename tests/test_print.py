@@ -1,0 +1,98 @@
+"""A class set for the copier, a book that looks published, covers a publisher would
+upload, a plan a person would write (#24.5-8), and printed config text measured where
+it prints (#26 A10, A12)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from bookgen.book import build
+from bookgen.cli import app
+from bookgen.config import load_book
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ----- 8. plan ----------------------------------------------------------------------------
+def test_plan_names_formats_and_gives_one_line_per_section_and_size(write_config, tmp_path):
+    config = write_config("title: T\npage: a4\nlayout: worksheet\nversions: 3\nsections:\n"
+                          "  - variant: sudoku\n    size: 6\n    count: 6\n    per_page: 4\n    difficulty: easy\n"
+                          "  - variant: kenken\n    size: 4\n    count: 2\n    difficulty: easy\n", "ws")
+    out = runner.invoke(app, ["plan", str(config)]).output
+    assert "A4, 210 × 297 mm" in out and "8.26772" not in out
+    rows = re.findall(r"^\s+(\d+)\s+(.*: \d+ .*per page.*)$", out, re.M)
+    assert len(rows) == 2 and [r[1].count("Sudoku 6×6") for r in rows] == [1, 0], out
+    assert rows[0][0] == "2"  # 4 + 2 puzzles: two pages, on one line
+    planned = int(re.search(r"\((\d+) puzzles\)", out).group(1))
+    built = runner.invoke(app, ["build", str(config), "--out", str(tmp_path / "o")])
+    assert built.exit_code == 0, built.output
+    assert planned == 24 and f"{planned} puzzles" in built.output
+
+
+# ----- 5. class sets -------------------------------------------------------------------------
+CLASS = """\
+title: Friday Logic
+subtitle: Three versions
+author: Mr. Novak
+seed: 31
+layout: worksheet
+versions: 3
+{extra}
+names: {{kenken: Calcudoku}}
+sections:
+  - variant: sudoku
+    size: 6
+    count: 6
+    difficulty: easy
+  - variant: kenken
+    title: KenKen (addition)
+    size: 4
+    count: 1
+    rules: {{ops: ["+"]}}
+    difficulty: easy
+"""
+
+
+def _texts(pdf: Path) -> list[str]:
+    return [page.extract_text() for page in PdfReader(str(pdf)).pages]
+
+
+def test_students_get_one_file_of_copies_dealt_a_b_c_and_each_starts_on_a_fresh_sheet(write_config, tmp_path):
+    """Six 6x6 Sudoku (4 + 2) and a Calcudoku: three pages a version, a blank fourth
+    so the next version starts on a fresh sheet; 7 students: A B C A B C A."""
+    build(load_book(write_config(CLASS.format(extra="students: 7"), "set")), tmp_path)
+    pages = _texts(tmp_path / "set.pdf")
+    assert len(pages) == 7 * 4
+    for copy, letter in enumerate("ABCABCA"):
+        sheet = pages[copy * 4:copy * 4 + 4]
+        for k in range(3):
+            assert f"Version {letter} · page {k + 1} of 3" in sheet[k]
+            assert "Friday Logic" in sheet[k] and "Three versions" in sheet[k] and "Mr. Novak" in sheet[k]
+            assert "Name" in sheet[k] and "Date" in sheet[k] and "Class" in sheet[k]
+        assert not sheet[3].strip()
+    # the section's title heads its rule box: the page and the box say the same name
+    assert "KenKen (addition) rules:" in pages[2] and "Calcudoku rules" not in pages[2]
+
+
+def test_one_sided_sets_are_not_padded_and_the_key_is_compact(write_config, tmp_path):
+    build(load_book(write_config(CLASS.format(extra="duplex: false"), "set")), tmp_path)
+    pages = _texts(tmp_path / "set.pdf")
+    assert len(pages) == 9 and all(p.strip() for p in pages)
+    key = _texts(tmp_path / "set-answers.pdf")
+    assert len(key) == 3  # one key page per worksheet page, every version on it
+    assert all(key[k].count("Puzzle") == 3 * (4, 2, 1)[k] for k in range(3))
+
+
+def test_duplex_and_students_need_a_class_set(write_config):
+    from bookgen.config import ConfigError
+    import pytest
+
+    with pytest.raises(ConfigError) as info:
+        load_book(write_config("title: T\nlayout: worksheet\nstudents: 3\nduplex: true\nsections:\n"
+                               "  - variant: sudoku\n    size: 4\n    count: 1\n"))
+    assert "students is for a class set" in str(info.value) and "duplex is for a class set" in str(info.value)
