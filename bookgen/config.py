@@ -68,7 +68,8 @@ class ConfigError(Exception):
 
 
 # ----- YAML with positions --------------------------------------------------
-_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)$")  # YAML 1.2 core: no '_' separators
+_INT = re.compile(r"[-+]?[0-9]+$")  # YAML 1.2 core: leading zeros are decimal (0123 is 123), no '_'
+
 HUGE = 10**100  # numbers this long are refused where they are read
 MAX_SEED = 10**30
 _HEX = re.compile(r"0x[0-9a-fA-F]+$")
@@ -83,6 +84,7 @@ class Located:
     def __init__(self) -> None:
         self.values: dict[Path_, tuple[int, int]] = {}
         self.keys: dict[Path_, tuple[int, int]] = {}
+        self.texts: dict[Path_, str] = {}  # plain scalars as written (an ISBN's leading zero)
 
     def at(self, path: Path_, key: bool = False) -> tuple[int, int]:
         """Position of the deepest known prefix of ``path``."""
@@ -157,6 +159,8 @@ def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tupl
         raise _NodeError(node, f"lists and mappings are nested more than {MAX_DEPTH} deep")
     where.values.setdefault(path, _pos(node))
     if isinstance(node, yaml.ScalarNode):
+        if not node.style:
+            where.texts[path] = node.value
         return _scalar(node)
     if id(node) in budget.open:
         raise _NodeError(node, "a YAML alias refers to the value that contains it")
@@ -610,7 +614,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
     trim = None if model is None else _parse_page(model, report)
-    imprint = _parse_imprint(model.imprint if model else None, report)
+    imprint = _parse_imprint(model.imprint if model else None, report, where.texts)
     names = _parse_names(model.names if model else None, report)
     language = DEFAULT_LANGUAGE
     if model is not None and language_problem(model.language):
@@ -738,7 +742,7 @@ def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, repor
                "use layout: book)", key=True)
         ok = False
     paper = raw.get("paper", "white")
-    if paper not in papers:
+    if not isinstance(paper, str) or paper not in papers:  # a list or mapping can't be looked up
         report(("cover", "paper"), f"cover paper must be one of {', '.join(papers)}, got {_show(paper)}"
                f"{_hint(paper, papers)}")
         ok = False
@@ -768,8 +772,9 @@ def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, repor
                f"got {_show(sample)}")
         ok = False
     return CoverSpec(paper, blurb, rgb, sample) if ok else None  # type: ignore[arg-type]
-def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
-    """The imprint block; each bad field is reported where it is."""
+def _parse_imprint(raw: dict[str, Any] | None, report, texts: dict[Path_, str] | None = None) -> Imprint:
+    """The imprint block; each bad field is reported where it is. ``texts``: plain scalars as
+    written, so an unquoted ISBN keeps its leading zero."""
     if not raw:
         return Imprint()
     good: dict[str, Any] = {}
@@ -790,7 +795,7 @@ def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
             else:
                 report(path, f"year must be a four-digit year such as 2026, got {_show(value)}")
         elif key == "isbn":
-            text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+            text = (texts or {}).get(path, str(value)) if type(value) is int else value
             if not isinstance(text, str):
                 report(path, f"isbn must be text such as 979-8-12345-678-9, got {_show(value)}")
                 continue
