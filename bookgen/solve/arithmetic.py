@@ -225,20 +225,13 @@ class CageState(State):
         return other
 
     def elim(self, i: int, mask: int) -> bool:
-        """Remove ``mask`` from cell ``i``; True when something went."""
-        old = self.cand[i]
-        new = old & ~mask
-        if new == old:
+        """The engine's ``elim``, noting the change for the cage and the row and column."""
+        if not State.elim(self, i, mask):
             return False
-        if not new:
-            raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
-        self.cand[i] = new
         self.touched[self.extra.cage_of[i]] = True
         n = self.board.n
         self.stamp[i // n] += 1
         self.stamp[n + i % n] += 1
-        if not new & (new - 1):
-            self.fresh.append(i)
         return True
 
     def seen_list(self, name: str) -> list[int]:
@@ -427,6 +420,11 @@ def _stale_cages(b: Board, st: CageState):
         yield k, idx, _refresh(b, st, k)
 
 
+def _live_reason(template: str, b: Board, st: CageState, k: int, cuts: list[tuple[int, int]]) -> Text:
+    """A cage technique's reason: ``template`` with the cage, its fillings left and the cuts."""
+    return Text(template, cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
+
+
 def t_cage_fix(g: Geometry, st: CageState, run: Run) -> int:
     """Easy: the combinations of a cage that still fit leave one digit for some cell."""
     b: Board = st.extra  # type: ignore[assignment]
@@ -437,9 +435,8 @@ def t_cage_fix(g: Geometry, st: CageState, run: Run) -> int:
             if not u & (u - 1) and cand[i] != u:
                 cuts = cut_each(st, [i], [~u])
                 if run.explain:
-                    run.reason = Text(N_("the only ways to fill {cage} that fit its rows and columns are "
-                                         "{ways}, so {cuts}."),
-                                      cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
+                    run.reason = _live_reason(N_("the only ways to fill {cage} that fit its rows and columns "
+                                                 "are {ways}, so {cuts}."), b, st, k, cuts)
                 return 1
     return 0
 
@@ -449,11 +446,10 @@ def t_cage_combos(g: Geometry, st: CageState, run: Run) -> int:
     b: Board = st.extra  # type: ignore[assignment]
     for k, idx, union in _stale_cages(b, st):
         cuts = cut_each(st, idx, [~u for u in union])
+        if cuts and run.explain:
+            run.reason = _live_reason(N_("of the ways to fill {cage}, only {ways} fit what its rows and "
+                                         "columns allow, so {cuts}."), b, st, k, cuts)
         if cuts:
-            if run.explain:
-                run.reason = Text(N_("of the ways to fill {cage}, only {ways} fit what its rows and columns "
-                                     "allow, so {cuts}."),
-                                  cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -767,8 +763,8 @@ class DraftSolver(LatinSolver):
         """``lean``: leave out the clauses that only speed propagation up (a (cell, digit)
         needs a selector that supports it; a pair constrained from its second cell too).
         Answers stay exact, but the search and so the other solutions found differ: only
-        for a solver whose answer is a plain yes or no (the final proof, where the lean
-        clauses cut its cost at 5x5 easy from 0.18 to 0.13 ms)."""
+        for a solver whose answer is a plain yes or no (the final proof, where loading
+        fewer clauses costs less than the propagation they would save)."""
         super().__init__(geometry(n))
         self.lean = lean
 
@@ -837,8 +833,8 @@ class DraftSolver(LatinSolver):
 
 
 # The final proof's solver is loaded afresh after this many proofs: the cages of earlier
-# puzzles pile up and slow it down (per proof at 5x5: 0.25 ms with a fresh solver each
-# time, 0.15 ms reloading every 16, 0.2 ms and growing reloading every few thousand).
+# puzzles pile up and slow it down, while loading the square's clauses for every proof
+# costs more than the proof itself.
 PROVER_PROOFS = 16
 _PROOFS = Kept(PROVER_PROOFS, lambda geo: DraftSolver(geo.n, lean=True))
 

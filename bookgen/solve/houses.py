@@ -1,20 +1,50 @@
-"""Latin squares with houses: the engine of Sudoku and Futoshiki (and of Killer next).
+"""The Latin engine: one state, ladder driver, subset search, trial and carve for every
+Latin-square puzzle (Sudoku, Sudoku X, Killer, Futoshiki, KenKen), with constraint plug-ins.
 
 A *house* is a group of N cells that holds every digit 1..N exactly once:
 rows and columns (the Latin square), Sudoku's boxes, Sudoku X's two
-diagonals. A ``Geometry`` lists the houses of one rule set, each cell's
-peers (the cells sharing a house with it) and every pair of houses that
-overlap in two or more cells (where locked candidates live). Cells are
-indexed ``i = row * N + col`` and candidates are bitmasks (bit d-1 = digit
-d), as in ``bookgen.solve.latin``.
+diagonals. A ``Geometry`` (``geometry(n, box=..., diagonal=...)``) lists the
+houses of one rule set, each cell's peers (the cells sharing a house with
+it) and every pair of houses that overlap in two or more cells (where locked
+candidates live). Cells are indexed ``i = row * N + col`` and candidates are
+bitmasks (bit d-1 = digit d), as in ``bookgen.solve.latin``.
 
-Other constraints plug in beside the houses: a variant hands the ladder an
-``Extra`` (its techniques by tier and its data: Futoshiki's signs in
-``bookgen.solve.inequalities``, Killer's cages next) and the SAT encoder extra
-clauses; the techniques below only ever look at houses, so they hold for all
-of them.
+Plugging a puzzle's own rules in
+--------------------------------
+Everything beside the houses is a *constraint*: an ``Extra`` (a frozen
+dataclass; subclass it for data of your own) handed to ``start``,
+``run_ladder``, ``closure``, ``carve`` and friends. It brings:
 
-The ladder (the grade's level is the hardest tier used):
+- its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight)``
+  rows, each technique declared once. ``fn(geo, st, run) -> int`` strikes
+  candidates only (``cut``, ``cut_each`` or ``st.elim``), sets ``run.reason``
+  when ``run.explain`` (``describe_cuts`` words the cuts), and returns how
+  many uses it made (0: nothing found). The driver places what it left with
+  one candidate and credits it. By default they merge into the house ladder
+  by tier, each tier's own first (``Extra.ladder``); a constraint whose
+  puzzle climbs the tiers otherwise returns its own table from ``ladder()``
+  (KenKen: ``bookgen.solve.arithmetic.LADDER``), reusing the house
+  techniques below (``t_naked_single``, ``t_hidden_single``,
+  ``t_naked_pair`` ... ``t_trial``) as rows of it;
+- its state to copy: ``new_state(geo)`` returns a ``State`` subclass when the
+  constraint keeps bookkeeping a trial must copy (override ``copy``, and
+  ``elim``/``place`` to track changes; ``started`` derives it after ``start``
+  set the givens). Giving ``stamp`` (a counter per house) lets the house
+  techniques skip houses unchanged since they last looked (``seen_list``);
+- its validator: ``check(st)`` raises ``Contradiction`` when a full grid
+  breaks the constraint;
+- its clauses: over the variables ``cell * N + digit`` of
+  ``bookgen.solve.latin_sat`` (its own variables above ``N**3``), passed to
+  ``prove`` / ``solutions`` there (``clauses_of`` in a variant);
+- optionally ``less`` pairs (smaller cell, larger cell): Futoshiki's signs,
+  which the bitboard singles (``_singles``) and the carve's ``Rival`` know.
+
+Killer's cages (``bookgen.solve.cages``), Futoshiki's signs
+(``bookgen.solve.inequalities``) and KenKen's arithmetic
+(``bookgen.solve.arithmetic``) are the examples. Irregular regions are
+houses: a geometry with other houses serves Jigsaw as it serves Sudoku.
+
+The house ladder (``LADDER``; the grade's level is the hardest tier used):
 
 - easy: ``naked_single`` (a cell with one candidate left), ``hidden_single``
   (a digit fits only one cell of a house);
@@ -28,13 +58,13 @@ The ladder (the grade's level is the hardest tier used):
   easy..hard tiers to a contradiction, remove it). Never nested.
 
 Every technique is sound, so a grid the ladder fills completely is the only
-solution of the puzzle. Exact counting is SAT (``solutions``): every cell
-holds one of the digits its given peers leave it, every house every digit.
+solution of the puzzle; exact counting is SAT (``bookgen.solve.latin_sat``).
 
 The generator's side: ``random_filling`` (a random full grid), ``carve``
 (givens removed while the target tier still solves, singles first on
-bitboards) and ``settles`` (whether one trial per cell finishes what the hard
-tier can't), shared by every house variant.
+bitboards), ``settles`` (whether one trial per cell finishes what the hard
+tier can't), and the verdicts a generator's judge gives a draft (``Fits``,
+``TOO_EASY``, ``Stuck``), shared by every Latin variant.
 """
 
 from __future__ import annotations
@@ -244,19 +274,16 @@ class Extra:
 
     def up_to(self, level: Level) -> tuple[tuple[str, Callable], ...]:
         """(name, function) of the ladder's techniques up to ``level``, in order."""
-        got = self.__dict__.get("_up_to")  # kept on the instance: the driver asks every run
+        got = self.__dict__.get("_views")  # kept on the instance: the driver asks every run
         if got is None:
-            got = {lv: tuple((t.name, t.fn) for t in self.ladder() if t.tier <= lv) for lv in Level}
-            object.__setattr__(self, "_up_to", got)
-        return got[level]
+            got = _views(self.ladder())
+            object.__setattr__(self, "_views", got)  # (a frozen dataclass: not a field)
+        return got[0][level]
 
     def tiers(self) -> dict[str, Level]:
         """Each technique of the ladder with its tier."""
-        got = self.__dict__.get("_tiers")
-        if got is None:
-            got = {t.name: t.tier for t in self.ladder()}
-            object.__setattr__(self, "_tiers", got)
-        return got
+        self.up_to(Level.EASY)
+        return self.__dict__["_views"][1]
 
     def weights(self) -> dict[str, float]:
         """Each technique of the ladder with its weight."""
@@ -273,6 +300,22 @@ class Extra:
 
 
 NO_EXTRA = Extra()
+
+
+_VIEWS: dict[int, tuple[tuple, tuple[dict, dict]]] = {}
+
+
+def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Callable], ...]], dict[str, Level]]:
+    """(per level, the (name, function) pairs up to it; each name's tier) of a ladder table,
+    kept by the table's identity: a generator makes a constraint per draft, on a few tables."""
+    got = _VIEWS.get(id(ladder))
+    if got is None or got[0] is not ladder:
+        if len(_VIEWS) > 64:
+            _VIEWS.clear()
+        got = _VIEWS[id(ladder)] = (ladder, (
+            {lv: tuple((t.name, t.fn) for t in ladder if t.tier <= lv) for lv in Level},
+            {t.name: t.tier for t in ladder}))
+    return got[1]
 
 
 @lru_cache(maxsize=64)

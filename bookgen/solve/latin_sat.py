@@ -190,7 +190,7 @@ def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int
           limit: int = 2) -> list[list[int]]:
     """Up to ``limit`` solutions of a generated puzzle: ``givens`` (cell, digit) and its
     constraint's ``clauses`` (own variables above ``N**3``), on the process's kept solver
-    (loading the houses cost more than the question: a Killer proof, ~14 ms fresh).
+    (loading the houses costs more than the question)
     For verdicts and counts: which solutions come back depends on what was asked before."""
     ls = _PROOFS.get(geo)
     n = ls.n

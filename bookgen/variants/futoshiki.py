@@ -62,9 +62,8 @@ from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digit
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
 SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
-# A 5x5 at hard starts with fewer: more signs are left for the carve's mend (``_mend``), and
-# CPU median of 100 goes ~18 -> ~13.5 ms; 7x7 hard at 0.3 is faster in the median too but
-# its slowest puzzle is 10x the median (0.4: under 5x).
+# A 5x5 at hard starts with fewer: more signs are left for the carve's mend (``_mend``), which
+# makes hard grades come sooner; a 7x7 keeps the usual share, which bounds its slowest puzzles.
 HARD_SIGN_SHARE = {5: 0.3}
 SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
 EXPERT_EXTRA = 3
@@ -345,15 +344,15 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     """Givens and signs both removed in one random order (signs a little later), while the
     target tier still solves; at expert a given only one trial brings back may also go.
     Givens the other givens give back at once by a single go first, in that order, without
-    the ladder (5x5 hard ~49 -> ~33 ms, 7x7 hard ~74 -> ~61 ms, CPU median of 40).
+    the ladder: that test is a few masks, the ladder's a full run.
 
-    Most carves used to end with nothing the target level needs (5x5: 15 of 16 at hard, 29
-    of 30 at expert graded medium or hard): where the hard tier fails on a removal that
-    leaves the puzzle unique, a new sign (``_mend``) or a trial on another cell
-    (``_trial_cell``) may turn it into a removal only the target level takes.
+    A plain carve mostly ends with nothing the target level needs (the hard and expert
+    tiers are rarely the only way on): where the hard tier fails on a removal that leaves
+    the puzzle unique, a new sign (``_mend``) or a trial on another cell (``_trial_cell``)
+    may turn it into a removal only the target level takes.
 
-    Mixing the two, rather than all givens before any sign, grades at hard about
-    twice as often (measured on 5x5) and still leaves more signs than givens.
+    Mixing the two, rather than all givens before any sign, grades at hard more often
+    and still leaves more signs than givens.
     """
     n = geo.n
     signs = set(less)

@@ -31,19 +31,8 @@ def shape_problems(rows: Any, n: int, alphabet: str, what: str) -> list[str]:
 
 def connected(cells: Sequence[Cell]) -> bool:
     """True when the cells form one orthogonally connected group."""
-    cells_set = set(cells)
-    if not cells_set:
-        return False
-    start = min(cells_set)
-    seen = {start}
-    todo = [start]
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in cells_set and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(cells_set)
+    cells = list(cells)
+    return bool(cells) and disconnected(cells) is None
 
 
 def disconnected(cells: Sequence[Cell]) -> Cell | None:
