@@ -74,7 +74,8 @@ def puzzle_svg(entry: dict, solved: bool = False, unit: float = UNIT) -> bytes:
 
 def puzzle_png(entry: dict, solved: bool = False, dpi: float = 150.0, unit: float = UNIT) -> bytes:
     """One book-JSON puzzle entry as a greyscale PNG at ``dpi``."""
-    from bookgen.export.png import pdf_page_png, puzzle_pdf
+    from bookgen.export.png import pdf_page_png
+    from bookgen.layout.picture import puzzle_pdf
 
     if not MIN_DPI <= dpi <= MAX_DPI:
         raise ExportError(f"--dpi must be between {MIN_DPI} and {MAX_DPI}, got {dpi:g}")

@@ -1,4 +1,5 @@
-"""A puzzle as a PNG: drawn on a one-page PDF by the book's own reportlab pen, then
+"""A puzzle as a PNG: drawn on a one-page PDF by the book's own reportlab pen
+(``bookgen.layout.picture``), then
 rasterised by PDFium (``pypdfium2``, wheels for Linux, macOS and Windows with
 the library inside: no system packages) and written as a greyscale PNG by hand.
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import struct
 import zlib
-from io import BytesIO
 
 
 def png_bytes(width: int, height: int, rows: bytes, stride: int) -> bytes:
@@ -36,21 +36,3 @@ def pdf_page_png(pdf: bytes | str, page: int = 0, dpi: float = 150.0) -> bytes:
         return png_bytes(bitmap.width, bitmap.height, buffer, bitmap.stride)
     finally:
         doc.close()
-
-
-def puzzle_pdf(variant, puzzle, solved: bool, unit: float, margin: float) -> bytes:
-    """A one-page PDF of one puzzle drawn by the layout's pen, ``unit`` points a cell."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    from bookgen.layout.fonts import register_fonts
-    from bookgen.layout.geometry import BOLD, THIN
-    from bookgen.layout.pen import CanvasPen
-
-    register_fonts()
-    side = puzzle.size * unit + 2 * margin
-    out = BytesIO()
-    canvas = Canvas(out, pagesize=(side, side), invariant=1)
-    variant.draw(CanvasPen(canvas, margin, side - margin, unit, THIN, BOLD), puzzle, solved=solved)
-    canvas.showPage()
-    canvas.save()
-    return out.getvalue()
