@@ -8,7 +8,7 @@ from pathlib import Path
 import bookgen
 
 ROOT = Path(bookgen.__file__).parent
-FORBIDDEN = {"reportlab", "yaml", "typer", "rich"}
+FORBIDDEN = {"reportlab", "yaml", "typer", "rich", "starlette", "uvicorn", "jinja2", "pypdfium2"}
 
 
 def _imports(path: Path) -> set[str]:

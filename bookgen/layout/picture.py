@@ -1,5 +1,5 @@
-"""One puzzle alone on a one-page PDF, drawn by the book's own pen: what ``bookgen
-export --format png`` rasterises, so a picture is the printed puzzle itself."""
+"""One puzzle on a page of its own, for ``bookgen export --format png``: the book's pen, the
+book's fonts, a page just big enough for the grid."""
 
 from __future__ import annotations
 

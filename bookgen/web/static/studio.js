@@ -192,7 +192,7 @@
   function namesField(path) {
     const set = el("fieldset", { class: "group", "data-path": JSON.stringify(path) });
     set.append(el("legend", { text: tr("Printed names") }));
-    const used = [...new Set((state.data.sections || []).map((s) => s && s.variant).filter((v) => S.variants[v]))];
+    const used = [...new Set((Array.isArray(state.data.sections) ? state.data.sections : []).map((s) => s && s.variant).filter((v) => S.variants[v]))];
     for (const v of used) {
       const p = path.concat(v);
       const input = textInput(p);
@@ -349,18 +349,19 @@
     const nameInput = el("input", { id: "f-_name", type: "text", value: state.name });
     nameInput.addEventListener("input", () => { state.name = nameInput.value; changed(); });
     book.append(field(["_name"], tr("File name"), nameInput, state.name + ".pdf, " + state.name + ".json"));
-    const known = new Set(["sections"]);
+    const listed = Array.isArray(state.data.sections);  // anything else is shown as typed, with its error
+    const known = new Set(listed ? ["sections"] : []);
     for (const f of S.book) {
-      known.add(f.key);
+      if (f.key !== "sections") known.add(f.key);
       if (f.key === "sections") continue;
       book.append(control(f, [f.key], null));
     }
     form.append(book);
     const sections = el("fieldset", { class: "group sections", "data-path": '["sections"]' }, el("legend", { text: tr("Sections") }));
-    (state.data.sections || []).forEach((s, i) => sections.append(sectionBox(s, i)));
+    if (listed) state.data.sections.forEach((s, i) => sections.append(sectionBox(s, i)));
     sections.append(el("p", { class: "err", id: "err-" + idOf(["sections"]) }));
     sections.append(el("button", { type: "button", id: "add-section", text: tr("Add a section"), onclick: () => {
-      state.data.sections = (state.data.sections || []).concat([{ variant: "takuzu", count: 4, difficulty: "easy" }]);
+      state.data.sections = (listed ? state.data.sections : []).concat([{ variant: "takuzu", count: 4, difficulty: "easy" }]);
       renderForm(); changed(); $(idOf(["sections", state.data.sections.length - 1, "variant"])).focus();
     } }));
     form.append(sections);
@@ -488,7 +489,7 @@
 
   function load(name, data) {
     state = { name: name || "book", data: data && typeof data === "object" ? data : { sections: [] }, uploads: {} };
-    if (!Array.isArray(state.data.sections)) state.data.sections = state.data.sections == null ? [] : state.data.sections;
+    if (state.data.sections == null) state.data.sections = [];
     lastErrors = [];
     renderForm();
     check();
