@@ -31,6 +31,7 @@ from bookgen.layout.textfit import (
     author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
 from bookgen.layout.walkthrough import walkthrough_title
+from bookgen.limits import MAX_BUILD_PUZZLES
 from bookgen.variants.registry import get_variant, variant_names
 
 MAX_COUNT = 100_000
@@ -41,6 +42,7 @@ LAYOUTS = ("book", "worksheet")
 GIVENS_AMOUNTS = ("few", "normal", "many")
 MAX_VERSIONS = 26  # class-set versions are lettered A to Z
 MAX_STUDENTS = 200  # copies in one class-set file: a year group, not a print run
+MAX_REPLACE_TIMES = 5  # a number listed twice is replaced twice; far more is a mistake (and runs dry)
 MAX_BLURB = 1500  # characters: what a back cover holds at a readable size
 
 Path_ = tuple[Union[str, int], ...]
@@ -683,6 +685,10 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
     names = [model.exclude] if isinstance(model.exclude, str) else model.exclude or []
     for i, name in enumerate(names):
         path = Path(file).parent / name
+        if not name.strip():  # Path("") is the config's own folder: never what was meant
+            report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",),
+                   "exclude names no file; give the earlier book's JSON file (e.g. vol1.json)")
+            continue
         try:
             excluded |= read_fingerprints(path)
         except ExcludeError as exc:
@@ -705,12 +711,24 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
         if not 1 <= model.students <= MAX_STUDENTS:
             report(("students",), f"students must be between 1 and {MAX_STUDENTS}, got {model.students}")
         out["students"] = model.students
+    versions = model.versions if isinstance(model.versions, int) and 1 <= model.versions <= MAX_VERSIONS else 1
+    if complete and worksheet and sections and total * versions > MAX_BUILD_PUZZLES:
+        biggest = max(sections, key=lambda s: s.count)
+        report(("versions",) if versions > 1 else ("sections", biggest.index, "count"),
+               f"the set holds {total * versions:,} puzzles{f' ({versions} versions of {total:,})' if versions > 1 else ''}; "
+               f"one build makes at most {MAX_BUILD_PUZZLES:,} (what its memory, and 'check' after it, "
+               "can hold): split it into several configs")
     numbers = model.replace or []
     if numbers and (model.versions or 1) > 1:
         report(("replace",), "replace picks puzzles by number, and a class set repeats every number "
                "in each version; build the class set without replace")
     explained = {1 + sum(s.count for s in sections[:k.index]) for k in sections if k.explain}
+    times: dict[int, int] = {}
     for i, number in enumerate(numbers):
+        times[number] = times.get(number, 0) + 1
+        if times[number] == MAX_REPLACE_TIMES + 1:  # each listing replaces the puzzle once more
+            report(("replace", i), f"replace lists puzzle {number} more than {MAX_REPLACE_TIMES} times; "
+                   f"list a number once for a new puzzle (up to {MAX_REPLACE_TIMES} times to go further)")
         if not 1 <= number <= total:
             report(("replace", i), f"replace: the book has puzzles 1 to {total}, got {number}")
         elif number in explained and not worksheet:
