@@ -24,12 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
 from bookgen.layout.geometry import (
-    GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
+    COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
     content_size, fit_problems, page_count, parse_length, reminder_name, reminder_width, rule_reminder, trim_for,
 )
 from bookgen.layout.textfit import (
-    author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
+    author_room, break_lines, fit_size, heading_room, imprint_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
+from bookgen.layout.fonts import DEFAULT_FACE, FACES
 from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.variants.registry import get_variant, variant_names
 
@@ -280,7 +281,7 @@ class SectionModel(_Strict):
     givens: Literal["few", "normal", "many"] | None = None
     per_page: int | None = None
     explain: bool = False
-    new_page: bool = False
+    new_page: bool | Literal["right"] = False  # "right": also on a right-hand page
 
 
 class BookModel(_Strict):
@@ -300,6 +301,8 @@ class BookModel(_Strict):
     exclude: str | list[str] | None = None
     replace: list[int] | None = None
     versions: int | None = None
+    gutter: str | None = None  # a bound book's inside margin, e.g. 0.75in (at least KDP's minimum)
+    font: str = "dejavu"  # the text face: dejavu, charis (serif) or andika (large print, literacy)
     duplex: bool | None = None  # class sets: each version padded to an even page count (default true)
     students: int | None = None  # class sets: one file of this many copies, versions dealt A, B, C, A, ...
     cover: dict[str, Any] | None = None
@@ -317,7 +320,7 @@ class Imprint:
     year: int | None = None
     isbn: str | None = None  # as given (hyphens kept), check digit validated
     edition: str | None = None
-    show_seed: bool = True  # the seed and generator line that regenerate the book
+    show_seed: bool = True  # the seed and generator line (default off in a book with an ISBN)
 
 
 def isbn_problem(text: str) -> str | None:
@@ -357,6 +360,7 @@ class Section:
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
     new_page: bool = False  # starts on a fresh page; so does the section after it
+    right: bool = False  # starts on a right-hand (odd) page: ``new_page: right``
 
     @property
     def count(self) -> int:
@@ -399,6 +403,8 @@ class Book:
     exclude_files: tuple[str, ...] = ()  # where they came from
     replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
     versions: int = 1  # a worksheet class set: this many versions of every page
+    gutter: float | None = None  # the inside margin set in the config, in points (None: the default)
+    font: str = "dejavu"  # the text face (see ``bookgen.layout.fonts.FACES``)
     duplex: bool = True  # a class set printed on both sides: every version starts on a fresh sheet
     students: int = 0  # a class set printed as one file of this many copies (0: each version once)
     cover: CoverSpec | None = None
@@ -417,8 +423,11 @@ class Book:
     @property
     def shape(self) -> BookShape:
         """What layout needs to paginate the book before any puzzle exists."""
-        return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
-                          self.sections, self.name_of, translation(self.language))
+        shape = book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
+                           self.sections, self.name_of, translation(self.language))
+        if self.font != DEFAULT_FACE:
+            shape = replace(shape, style=replace(shape.style, face=self.font))
+        return replace(shape, gutter=self.gutter) if self.gutter is not None else shape
 
 
 def type_scale(section: Section) -> float:
@@ -444,7 +453,8 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
                                 s.explain and not worksheet,
                                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
-                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)))
+                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)),
+                                s.right and not worksheet)
                    for s in sections)
     return BookShape(spec, shapes, style, worksheet, per_page)
 
@@ -472,6 +482,7 @@ def _hint(word: Any, choices) -> str:
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
          "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
+         "gutter", "font",
          "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
@@ -627,6 +638,23 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
             report(("versions",), f"versions must be between 1 and {MAX_VERSIONS} (A to Z), "
                    f"got {model.versions}")
         out["versions"] = model.versions
+    if model.gutter is not None:
+        try:
+            gutter = parse_length(model.gutter)
+        except ValueError as exc:
+            report(("gutter",), f"gutter: {exc}")
+        else:
+            if worksheet:
+                report(("gutter",), "gutter is the inside margin of a bound book; worksheets are printed "
+                       "one-sided with even margins (remove it or use layout: book)")
+            elif not 0 < gutter <= 2 * INCH:
+                report(("gutter",), f"gutter must be between 0in and 2in, got {model.gutter!r}")
+            else:
+                out["gutter"] = gutter
+    if model.font not in FACES:
+        report(("font",), f"font must be one of {', '.join(FACES)}, got {_show(model.font)}")
+    else:
+        out["font"] = model.font
     for key in ("duplex", "students"):
         if getattr(model, key) is not None and (model.versions or 1) < 2:
             report((key,), f"{key} is for a class set of worksheets; it needs versions: 2 or more")
@@ -738,6 +766,8 @@ def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
             report(path, f"{key} must be text, got {_show(value)}")
         else:
             good[key] = printed(value)
+    if "isbn" in good and "show_seed" not in raw:
+        good["show_seed"] = False  # a published book keeps the generator line off its copyright page
     return Imprint(**good)
 
 
@@ -828,7 +858,16 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
 def printed_width(book: Book) -> float:
     """The width of a line of text on every page of the book (with the widest gutter it could get)."""
     shape = book.shape
-    return content_size(shape.spec, GUTTERS[-1][1], shape.style, shape.worksheet)[0]
+    if not shape.spec.mirrored:
+        return content_size(shape.spec, shape.spec.margin, shape.style, shape.worksheet)[0]
+    if shape.gutter is not None:
+        return content_size(shape.spec, shape.gutter, shape.style, shape.worksheet)[0]
+    # the gutter of the pages counted now, with room for the how-to pages and walkthroughs
+    # to add a tenth (they are measured only once the puzzles exist)
+    pages, _ = page_count(replace(shape, rules_pages=(2,) * len(shape.rule_sets),
+                                  walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
+                                                          for s in shape.explained)))
+    return content_size(shape.spec, comfortable_gutter(pages + pages // 10 + 8), shape.style, shape.worksheet)[0]
 
 
 def _check_texts(book: Book, report) -> None:
@@ -843,10 +882,16 @@ def _check_texts(book: Book, report) -> None:
         fields.append((("sections", section.index, "title"), "section title", section.title,
                        section_rooms(style, width, section.explain and not worksheet, t)))
     im = book.imprint
-    fields += [(("imprint", key), key, getattr(im, key), []) for key in ("publisher", "edition", "isbn")]
+    if not worksheet:  # the copyright page: each a few lines at the caption size, or refused
+        fields += [(("imprint", key), key, getattr(im, key), [imprint_room(style, width, lines)])
+                   for key, lines in (("publisher", 2), ("edition", 4), ("isbn", 1))]
     for variant, text in book.names:  # a printed name heads how-to pages and contents rows
-        fields.append((("names", variant), "name", text, section_rooms(style, width, False, t)))
+        heads = [replace(heading_room(style, width, "in the heading \u201c" + t(h).format(name=text) + "\u201d"),
+                         prefix=t(h).format(name="")) for h in ("How to play {name}", "{name} techniques")]
+        fields.append((("names", variant), "name", text,
+                       section_rooms(style, width, False, t) + ([] if worksheet else heads)))
     for path, what, text, rooms in fields:
+        rooms = [replace(room, face=book.font) for room in rooms] or [imprint_room(style, width, 99, book.font)]
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
             report(path, problem)
@@ -876,7 +921,13 @@ def printed(text: str | None) -> str | None:
 
 
 def _check_pages(book: Book, report) -> None:
-    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
+    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length.
+    A gutter set in the config must be at least what the service asks for at the page count."""
+    if book.gutter is not None:
+        pages, least = page_count(replace(book.shape, gutter=None), minimum=True)
+        if book.gutter < least - 1e-9:
+            report(("gutter",), f"the book has about {pages} pages, for which print-on-demand services "
+                   f"ask an inside margin of at least {least / INCH:g}in; got {book.gutter / INCH:g}in")
     if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
         return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
     pages, _ = page_count(book.shape)  # counted, not laid out: cheap for any count
@@ -1014,7 +1065,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, raw.new_page)
+                   raw.explain, bool(raw.new_page), raw.new_page == "right")
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:

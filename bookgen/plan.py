@@ -17,7 +17,7 @@ from bookgen.core.pen import RecordingPen
 from bookgen.estimate import COST_MS, build_seconds, say_duration
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
-from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book
+from bookgen.layout.geometry import COMFORT, GUTTERS, INCH, MM, gutter_for, plan_answers, plan_book
 from bookgen.layout.render import Entry, plan_with_rules
 from bookgen.variants.registry import get_variant
 
@@ -27,7 +27,9 @@ TEXT = {
     "bleed": ", printed to the edge",
     "totals": "{pages} pages, gutter {gutter:g} in{why}",
     "sheets": "{pages} pages, one-sided, margins {margin:g} in",
-    "gutter_why": " (inside margin for up to {most} pages)",
+    "gutter_why": " (the {least:g} in print-on-demand asks for up to {most} pages, plus {extra:g} in to write near the spine)",
+    "gutter_set": " (as set; at least {least:g} in for up to {most} pages)",
+    "blank": "blank (the next section opens on a right-hand page)",
     "table": "  {pages:>5}  {what}",
     "pages": "pages",
     "part": "part",
@@ -95,8 +97,13 @@ def plan_report(book: Book, workers: int) -> str:
     lines = [TEXT["head"].format(title=book.title, source=book.source, trim=format_name(book.page, trim),
                                  bleed=TEXT["bleed"] if book.bleed else "", layout=book.layout)]
     pages = len(layout.pages)
-    most = next((m for m, g in GUTTERS if g == layout.gutter), None)
-    why = TEXT["gutter_why"].format(most=most) if shape.spec.mirrored and most else ""
+    least = gutter_for(pages)
+    most = next((m for m, g in GUTTERS if g == least), None)
+    why = ""
+    if shape.spec.mirrored and book.gutter is not None:
+        why = TEXT["gutter_set"].format(least=least / INCH, most=most)
+    elif shape.spec.mirrored and most:
+        why = TEXT["gutter_why"].format(least=least / INCH, most=most, extra=COMFORT / INCH)
     if shape.spec.mirrored:
         lines.append(TEXT["totals"].format(pages=pages * book.versions, gutter=layout.gutter / INCH, why=why))
     else:
@@ -109,7 +116,7 @@ def plan_report(book: Book, workers: int) -> str:
     key: list = []
     groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
-        if page.kind in ("title", "imprint", "contents"):
+        if page.kind in ("title", "imprint", "contents", "blank"):
             rows.append((1, TEXT[page.kind]))
         elif page.kind == "rules":
             _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))

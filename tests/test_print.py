@@ -96,3 +96,70 @@ def test_duplex_and_students_need_a_class_set(write_config):
         load_book(write_config("title: T\nlayout: worksheet\nstudents: 3\nduplex: true\nsections:\n"
                                "  - variant: sudoku\n    size: 4\n    count: 1\n"))
     assert "students is for a class set" in str(info.value) and "duplex is for a class set" in str(info.value)
+
+
+# ----- 6. a book that looks published ------------------------------------------------------
+def test_every_face_draws_every_catalog_string():
+    """Each bundled face has a glyph for every character the six catalogs print (Czech
+    and Russian included), in regular and bold."""
+    from bookgen.layout.fonts import FACES, glyphs_of
+
+    text = ""
+    for po in sorted((ROOT / "bookgen" / "locale").glob("*/LC_MESSAGES/bookgen.po")):
+        text += "".join(re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', po.read_text(encoding="utf-8"), re.M))
+    assert "ř" in text and "ж" in text
+    wanted = {ord(ch) for ch in text if ord(ch) > 0x20}
+    for face in FACES:
+        missing = wanted - glyphs_of(face)
+        assert not missing, (face, "".join(sorted(map(chr, missing))))
+
+
+def test_a_book_in_each_face_embeds_it_and_keeps_grids_in_dejavu(write_config, tmp_path):
+    for face, name in (("charis", "CharisSIL"), ("andika", "Andika")):
+        config = write_config(f"title: Čtvrtek\nfont: {face}\npage: 6x9\nlanguage: cs\nsections:\n"
+                              "  - variant: sudoku\n    size: 4\n    count: 2\n    difficulty: easy\n", face)
+        build(load_book(config), tmp_path / face)
+        fonts = set()
+        for page in PdfReader(str(tmp_path / face / f"{face}.pdf")).pages:
+            for font in (page["/Resources"].get("/Font") or {}).values():
+                fonts.add(str(font.get_object()["/BaseFont"]))
+        assert any(name in f for f in fonts) and any("DejaVuSans-Bold" in f for f in fonts), fonts
+
+
+def test_front_matter_conventions_and_the_gutter(write_config, tmp_path):
+    """No folio on the copyright page; no generator line in a book with an ISBN unless
+    asked; the gutter is KDP's minimum plus 1/8 in, or as set, never below the minimum."""
+    from bookgen.config import ConfigError
+    from bookgen.layout.geometry import INCH, plan_book
+
+    base = ("title: T\npage: 6x9\nimprint: {{isbn: 979-8-12345-678-1{extra}}}\n{more}sections:\n"
+            "  - variant: sudoku\n    size: 6\n    count: 8\n    difficulty: easy\n")
+    book = load_book(write_config(base.format(extra="", more=""), "isbn"))
+    assert not book.imprint.show_seed
+    assert plan_book(book.shape).gutter == 0.5 * INCH
+    build(book, tmp_path)
+    imprint = PdfReader(str(tmp_path / "isbn.pdf")).pages[1].extract_text()
+    assert "ISBN 979-8-12345-678-1" in imprint and "bookgen" not in imprint
+    assert not re.search(r"^\s*2\s*$", imprint, re.M)  # no page number
+    assert load_book(write_config(base.format(extra=", show_seed: true", more=""), "seed")).imprint.show_seed
+    wide = load_book(write_config(base.format(extra="", more="gutter: 0.75in\n"), "wide"))
+    assert plan_book(wide.shape).gutter == 0.75 * INCH
+    try:
+        load_book(write_config(base.format(extra="", more="gutter: 0.25in\n"), "narrow"))
+    except ConfigError as exc:
+        assert ":4:9: the book has about" in str(exc) and "at least 0.375in" in str(exc)
+    else:
+        raise AssertionError("a gutter below the minimum passed")
+
+
+def test_new_page_right_opens_a_section_on_a_right_hand_page(write_config):
+    from bookgen.layout.geometry import plan_book
+
+    config = write_config("title: T\npage: 6x9\nsections:\n"
+                          "  - variant: sudoku\n    size: 4\n    count: 1\n    difficulty: easy\n"
+                          "  - variant: sudoku\n    title: Second\n    size: 4\n    count: 1\n    difficulty: easy\n"
+                          "    new_page: right\n", "right")
+    pages = plan_book(load_book(config).shape).pages
+    first = next(n for n, p in enumerate(pages, start=1) if p.kind == "puzzles" and p.section == 1)
+    assert first % 2 == 1
+    assert any(p.kind == "blank" for p in pages) == (pages[first - 2].kind == "blank")

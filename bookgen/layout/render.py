@@ -23,7 +23,7 @@ from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.i18n import N_
 from bookgen.core.types import Puzzle
 from bookgen.i18n import DEFAULT, translation, translator
-from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
+from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, font_of, register_fonts
 from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
     Style, key_label, plan_book, reminder_name, reminder_width, rule_reminder, worksheet_top,
@@ -84,6 +84,7 @@ class Document:
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
         self.cover = cover
+        self.face = style.face  # the text face (grids keep DejaVu Sans)
         self.t = translation(cover.language)  # every printed word goes through t or nt
         self.nt = translator(cover.language).ngettext
         with plain_environment():  # SOURCE_DATE_EPOCH would stamp a date into the file
@@ -116,7 +117,7 @@ class Document:
              align: str = "left") -> float:
         """Draw one line of text; returns its width."""
         c = self.canvas
-        font = FONT_BOLD if bold else FONT
+        font = font_of(self.face, bold)
         c.setFont(font, size)
         c.setFillGray(grey)
         {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align](x, y, s)
@@ -124,20 +125,20 @@ class Document:
 
     def width(self, s: str, size: float, bold: bool = False) -> float:
         """Width of a line of text."""
-        return self.canvas.stringWidth(s, FONT_BOLD if bold else FONT, size)
+        return self.canvas.stringWidth(s, font_of(self.face, bold), size)
 
     def wrap(self, text: str, size: float, width: float, bold: bool = False,
              first_indent: float = 0.0) -> list[str]:
         """Greedy line breaking to ``width``; the first line is ``first_indent`` shorter.
 
         A word longer than a line is split, so no line runs past ``width``."""
-        return break_lines(text, size, width, bold, first_indent)
+        return break_lines(text, size, width, bold, first_indent, self.face)
 
     def heading(self, text: str, top: float, draw: bool = True) -> float:
         """A page heading at ``top``, made smaller if the line is too long, never below its floor
         (the config check refuses a heading that can't fit); returns the y below it."""
         x0, _, x1, _ = self.safe
-        room = heading_room(self.style, x1 - x0)
+        room = replace(heading_room(self.style, x1 - x0), face=self.face)
         size = fit_size(text, room) or room.floor
         if draw:
             self.text(x0, top - self.style.heading * ASCENT, text, size, bold=True)
@@ -314,7 +315,7 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
         if line:
             doc.text(x0, y, line, size, bold=bold, grey=0.1)
         y -= size * 1.45
-    doc.finish()  # every page after the title carries its number
+    doc.finish(folio=False)  # as published books do: the copyright page carries no number
 
 
 def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
@@ -349,7 +350,8 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
     rows.append((t("Answers"), t("every solution, with the page of its puzzle"), plan.first_page("answers")))
     gap = st.body * 2.5
     for title, detail, page in rows:
-        w = doc.text(x0, y, title, fit_size(title, section_rooms(st, x1 - x0)[0]) or st.small, bold=True)
+        room = replace(section_rooms(st, x1 - x0)[0], face=doc.face)
+        w = doc.text(x0, y, title, fit_size(title, room) or st.small, bold=True)
         num = str(page)
         nw = doc.text(x1, y, num, st.body, align="right")
         _leader(doc, x0 + w + 6, x1 - nw - 6, y, st.body)
@@ -426,7 +428,7 @@ def _measuring(spec: PageSpec, style: Style, gutter: float, language: str = DEFA
 def _subheading(doc: Document, text: str, body: float, width: float) -> float:
     """The size of a how-to subheading: a quarter larger than the body, less if a long
     translation needs it to stay on its line, never below the caption floor."""
-    room = Room("on a how-to-play page", width, 1, body * 1.25, doc.style.small, bold=True)
+    room = Room("on a how-to-play page", width, 1, body * 1.25, doc.style.small, bold=True, face=doc.face)
     return fit_size(text, room) or room.floor
 
 
@@ -867,6 +869,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                         header=header)
         elif page.kind == "answers":
             answer_page(doc, page, entries, plan.puzzle_pages)
+        elif page.kind == "blank":  # before a section that opens on a right-hand page
+            doc.finish(folio=False)
     doc.save()
 
 
