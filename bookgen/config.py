@@ -380,6 +380,8 @@ class CoverSpec:
     blurb: str = ""
     colour: tuple[float, float, float] | None = None
     sample: int | None = None
+    theme: str = "classic"  # classic (colour band), bold (all colour, title large), pattern (the book's grids)
+    image: str | None = None  # a PNG or JPEG for the front (path as resolved), at least 300 dpi where it prints
 
 
 @dataclass(frozen=True)
@@ -678,20 +680,23 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                    "(remove explain from its section, or keep this puzzle)")
     out["replace"] = tuple(sorted(numbers))
     if model.cover is not None:
-        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
+        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report, Path(file).parent, trim)
         blurb = out["cover"].blurb if out["cover"] else ""
         problem = printed_text_problem(" ".join(blurb.split()), "cover blurb") if blurb else None  # glyphs
         if problem is None and trim is not None and blurb:
-            problem = blurb_problem(trim, blurb)
+            problem = blurb_problem(trim, blurb, model.font if model.font in FACES else DEFAULT_FACE)
         if problem:
             report(("cover", "blurb"), problem)
             out["cover"] = None
     return out
 
 
-def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report) -> CoverSpec | None:
+def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report,
+                 base: Path | None = None, trim: Trim | None = None) -> CoverSpec | None:
     """The ``cover:`` block, or None after reporting its problems."""
-    known = ("paper", "blurb", "colour", "sample")
+    from bookgen.layout.cover import THEMES, image_problem
+
+    known = ("paper", "blurb", "colour", "sample", "theme", "image")
     ok = True
     for key in sorted(set(raw) - set(known), key=str):
         report(("cover", key), f"unknown key {key!r} in cover{_hint(key, known)}", key=True)
@@ -730,7 +735,23 @@ def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, repor
         report(("cover", "sample"), f"cover sample must be a puzzle number from 1 to {total}, "
                f"got {_show(sample)}")
         ok = False
-    return CoverSpec(paper, blurb, rgb, sample) if ok else None  # type: ignore[arg-type]
+    theme = raw.get("theme", "classic")
+    if theme not in THEMES:
+        report(("cover", "theme"), f"cover theme must be one of {', '.join(THEMES)}, got {_show(theme)}"
+               f"{_hint(str(theme), THEMES)}")
+        ok = False
+    image = raw.get("image")
+    if image is not None:
+        if not isinstance(image, str) or not image.strip():
+            report(("cover", "image"), f"cover image must be the path of a PNG or JPEG file, got {_show(image)}")
+            ok = False
+        else:
+            image = str((base or Path(".")) / image)
+            problem = image_problem(image, trim) if trim is not None else None
+            if problem:
+                report(("cover", "image"), problem)
+                ok = False
+    return CoverSpec(paper, blurb, rgb, sample, theme, image) if ok else None  # type: ignore[arg-type]
 def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
     """The imprint block; each bad field is reported where it is."""
     if not raw:

@@ -163,3 +163,71 @@ def test_new_page_right_opens_a_section_on_a_right_hand_page(write_config):
     first = next(n for n, p in enumerate(pages, start=1) if p.kind == "puzzles" and p.section == 1)
     assert first % 2 == 1
     assert any(p.kind == "blank" for p in pages) == (pages[first - 2].kind == "blank")
+
+
+# ----- 7. covers; #26 A12 ---------------------------------------------------------------------
+def _cover_content(**kw):
+    from bookgen.layout.cover import CoverContent
+
+    base = dict(title="Logic Grids", subtitle=None, author="A. Puzzler", blurb="A short blurb.",
+                inside=("8 Sudoku 9×9 puzzles, easy",), art=None, colour=(0.1, 0.3, 0.4))
+    return CoverContent(**{**base, **kw})
+
+
+def test_spine_text_only_at_the_cover_floor_and_colour_past_the_folds(tmp_path):
+    from bookgen.layout.cover import BLEED, MIN_TYPE, THEMES, cover_geometry, render_cover, spine_size
+    from bookgen.layout.geometry import trim_for
+
+    thin = cover_geometry(trim_for("6x9"), 79, "white")  # spine text once printed at 3.26 pt here
+    assert spine_size(thin, _cover_content()) < MIN_TYPE
+    sheet = render_cover(tmp_path / "thin.pdf", thin, _cover_content())
+    assert not [m for m in sheet.marks if m[0] == "text" and m[1][0] < thin.spine_box[2] and m[1][2] > thin.spine_box[0]]
+    thick = cover_geometry(trim_for("6x9"), 200, "white")
+    for theme in THEMES:
+        sheet = render_cover(tmp_path / f"{theme}.pdf", thick, _cover_content(theme=theme))
+        spine = [m for m in sheet.marks if m[0] == "text" and thick.spine_box[0] < (m[1][0] + m[1][2]) / 2 < thick.spine_box[2]]
+        assert spine and spine_size(thick, _cover_content()) >= MIN_TYPE
+        x0, _, x1, _ = thick.spine_box
+        for fold in (x0, x1):  # the colour runs 1/8 in past each fold, top to bottom
+            for y in (thick.size[1] * 0.1, thick.size[1] * 0.5, thick.size[1] * 0.9):
+                for x in (fold - BLEED + 0.5, fold, fold + BLEED - 0.5):
+                    assert any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for kind, b, _ in sheet.marks if kind == "fill"), \
+                        (theme, fold, x, y)
+
+
+def test_the_back_lists_only_sizes_the_book_has_and_says_nothing_twice(write_config, tmp_path):
+    config = write_config("title: T\npage: 6x9\ncover:\n  blurb: Every puzzle has exactly one solution, reached by "
+                          "logic alone.\nsections:\n  - variant: sudoku\n    size: [4, 6, 9]\n    count: 2\n"
+                          "    difficulty: easy\n", "back")
+    from bookgen.layout.cover import cover_content
+
+    book = load_book(config)
+    build(book, tmp_path)
+    import json
+    data = json.loads((tmp_path / "back.json").read_text())
+    sizes = sorted({p["size"] for p in data["puzzles"]})
+    text = PdfReader(str(tmp_path / "back-cover.pdf")).pages[0].extract_text()
+    listed = re.search(r"Sudoku ([\d×, ]+) puzzles", text).group(1)
+    assert sorted(int(n) for n in re.findall(r"(\d+)×", listed)) == sizes and len(sizes) == 2
+    assert text.count("exactly one solution") == 1
+
+
+def test_a_cover_image_below_300_dpi_is_refused_where_it_is_named(write_config, tmp_path):
+    from PIL import Image
+
+    from bookgen.config import ConfigError
+
+    Image.new("RGB", (600, 400), (200, 120, 40)).save(tmp_path / "low.png")
+    Image.new("RGB", (1800, 1300), (30, 90, 160)).save(tmp_path / "sharp.jpg")
+    text = ("title: T\npage: 6x9\ncover:\n  theme: bold\n  image: {image}\nsections:\n"
+            "  - variant: sudoku\n    size: 4\n    count: 2\n    difficulty: easy\n")
+    try:
+        load_book(write_config(text.format(image="low.png"), "low"))
+    except ConfigError as exc:
+        assert re.search(r"low\.yaml:5:10: cover image .*low\.png is 600 × 400 pixels, \d+ dpi .* needs 300 dpi", str(exc))
+    else:
+        raise AssertionError("a 600-pixel image passed")
+    book = load_book(write_config(text.format(image="sharp.jpg"), "sharp"))
+    build(book, tmp_path / "out")
+    page = PdfReader(str(tmp_path / "out" / "sharp-cover.pdf")).pages[0]
+    assert page["/Resources"]["/XObject"]  # the picture is on the front
