@@ -403,6 +403,7 @@ class Book:
     large_print: bool = False
     excluded: frozenset[str] = frozenset()  # fingerprints of earlier volumes' puzzles
     exclude_files: tuple[str, ...] = ()  # where they came from
+    exclude_isbns: tuple[tuple[str, str], ...] = ()  # (file, ISBN) of the earlier volumes that printed one
     replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
     versions: int = 1  # a worksheet class set: this many versions of every page
     gutter: float | None = None  # the inside margin set in the config, in points (None: the default)
@@ -618,21 +619,27 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                       complete: bool = True, trim: Trim | None = None) -> dict[str, Any]:
     """``exclude``, ``replace``, ``versions`` and ``cover``: Book fields, after reporting problems."""
     from bookgen.layout.cover import PAPERS, blurb_problem  # cover geometry lives with the cover
-    from bookgen.series import ExcludeError, read_fingerprints
+    from bookgen.series import ExcludeError, book_fingerprints, load_book_data
 
     out: dict[str, Any] = {}
     total = sum(s.count for s in sections) if complete else MAX_COUNT * len(model.sections)
     worksheet = model.layout == "worksheet"
     excluded: set[str] = set()
+    isbns: list[tuple[str, str]] = []  # (exclude file, the ISBN its book printed)
     names = [model.exclude] if isinstance(model.exclude, str) else model.exclude or []
     for i, name in enumerate(names):
         path = Path(file).parent / name
         try:
-            excluded |= read_fingerprints(path)
+            data = load_book_data(path)
+            excluded |= {fp for _, fp in book_fingerprints(data)}
+            isbn = data.get("isbn") if isinstance(data, dict) else None
+            if isinstance(isbn, str):
+                isbns.append((name, isbn))
         except ExcludeError as exc:
             report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",), f"exclude {name}: {exc}")
     out["excluded"] = frozenset(excluded)
     out["exclude_files"] = tuple(str(Path(file).parent / name) for name in names)
+    out["exclude_isbns"] = tuple(isbns)
     if model.versions is not None:
         if not worksheet:
             report(("versions",), "versions makes a class set of worksheets; it needs layout: worksheet")
@@ -1211,3 +1218,15 @@ def load_book(path: str | Path) -> Book:
         raise ConfigError([ConfigIssue(file, 1, 1, str(exc))]) from None
     data, where = load_yaml(text, file)
     return parse_book(data, where, file, Path(path).stem)
+
+
+def same_isbn_warnings(book: Book) -> list[str]:
+    """A warning for each earlier volume (``exclude``) printed with this book's ISBN: every
+    volume and edition needs its own."""
+    mine = book.imprint.isbn
+    if not mine:
+        return []
+    digits = re.sub(r"[^0-9Xx]", "", mine).upper()
+    return [f"exclude {name}: that volume has the same ISBN as this book ({mine}); every volume "
+            "and edition needs its own ISBN (imprint: isbn)"
+            for name, isbn in book.exclude_isbns if re.sub(r"[^0-9Xx]", "", isbn).upper() == digits]

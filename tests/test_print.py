@@ -231,3 +231,17 @@ def test_a_cover_image_below_300_dpi_is_refused_where_it_is_named(write_config, 
     build(book, tmp_path / "out")
     page = PdfReader(str(tmp_path / "out" / "sharp-cover.pdf")).pages[0]
     assert page["/Resources"]["/XObject"]  # the picture is on the front
+
+
+def test_an_earlier_volume_with_the_same_isbn_is_warned_about(write_config, tmp_path):
+    vol = ("title: Vol {n}\npage: 6x9\nseed: {n}\nimprint: {{isbn: 979-8-12345-678-1}}\n{extra}sections:\n"
+           "  - variant: sudoku\n    size: 4\n    count: 2\n    difficulty: easy\n")
+    first = write_config(vol.format(n=1, extra=""), "vol1")
+    assert runner.invoke(app, ["build", str(first), "--out", str(first.parent)]).exit_code == 0
+    second = write_config(vol.format(n=2, extra="exclude: vol1.json\n"), "vol2")
+    result = runner.invoke(app, ["build", str(second), "--out", str(tmp_path / "two")])
+    assert result.exit_code == 0
+    assert "warning: exclude vol1.json: that volume has the same ISBN as this book" in result.output
+    other = write_config(vol.format(n=3, extra="exclude: vol1.json\n").replace("678-1", "679-8"), "vol3")
+    third = runner.invoke(app, ["build", str(other), "--out", str(tmp_path / "three")])
+    assert third.exit_code == 0 and "same ISBN" not in third.output
