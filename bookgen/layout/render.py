@@ -250,27 +250,54 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
 
 # ----- front matter -------------------------------------------------------------------
 def title_page(doc: Document, cover: Cover) -> None:
-    """Title, subtitle and author, set on the upper third of the page."""
+    """The title page: a small grid as the book's mark, the title under it on the upper
+    third, a double rule, the subtitle; the author low on the page and the publisher at
+    its foot."""
     x0, y0, x1, y1 = doc.safe
+    st = doc.style
     mid = (x0 + x1) / 2
-    room = title_rooms(doc.style, x1 - x0)[0]
+    room = replace(title_rooms(st, x1 - x0)[0], face=doc.face)
     size = fit_size(cover.title, room) or room.floor  # the config check made sure it fits
     lines = doc.wrap(cover.title, size, x1 - x0, bold=True)
     y = y1 - (y1 - y0) * 0.3
+    _grid_mark(doc, mid, y + size * 1.1, st.body * 0.9)
     for line in lines:
         doc.text(mid, y, line, size, bold=True, align="center")
         y -= size * 1.2
-    y -= size * 0.2
-    doc.rule(mid - INCH * 0.6, y, mid + INCH * 0.6, grey=0)
-    y -= doc.style.body * 2.6
+    y -= size * 0.15
+    half = min(INCH * 1.1, (x1 - x0) * 0.3)
+    c = doc.canvas
+    c.setStrokeGray(0)
+    c.setLineWidth(BOLD)
+    c.line(mid - half, y, mid + half, y)
+    doc.rule(mid - half, y - BOLD - 2.5, mid + half, grey=0)
+    y -= st.body * 2.9
     if cover.subtitle:
-        for line in doc.wrap(cover.subtitle, doc.style.body * 1.35, x1 - x0):
-            doc.text(mid, y, line, doc.style.body * 1.35, grey=0.15, align="center")
-            y -= doc.style.body * 1.8
+        for line in doc.wrap(cover.subtitle, st.body * 1.35, x1 - x0):
+            doc.text(mid, y, line, st.body * 1.35, grey=0.2, align="center")
+            y -= st.body * 1.8
     if cover.author:
-        size = fit_size(cover.author, author_room(doc.style, x1 - x0)) or doc.style.small
-        doc.text(mid, y0 + (y1 - y0) * 0.12, cover.author, size, align="center")
+        size = fit_size(cover.author, replace(author_room(st, x1 - x0), face=doc.face)) or st.small
+        doc.text(mid, y0 + (y1 - y0) * 0.16, cover.author, size, align="center")
+    if cover.publisher:
+        foot = cover.publisher + (f" \u00b7 {cover.year}" if cover.year else "")
+        if doc.width(foot, st.small) <= x1 - x0:
+            doc.text(mid, y0 + st.small * DESCENT, foot, st.small, grey=0.35, align="center")
     doc.finish(folio=False)
+
+
+def _grid_mark(doc: Document, cx: float, low: float, cell: float) -> None:
+    """The book's mark: a 3 x 3 grid, its diagonal shaded like givens."""
+    c = doc.canvas
+    left = cx - 1.5 * cell
+    c.setLineWidth(THIN)
+    c.setStrokeGray(0)
+    for k in range(3):
+        c.setFillGray(0.8)
+        c.rect(left + k * cell, low + (2 - k) * cell, cell, cell, stroke=0, fill=1)
+    for k in range(4):
+        c.line(left + k * cell, low, left + k * cell, low + 3 * cell)
+        c.line(left, low + k * cell, left + 3 * cell, low + k * cell)
 
 
 def decimal(x: float, t=str) -> str:
