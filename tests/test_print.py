@@ -245,3 +245,23 @@ def test_an_earlier_volume_with_the_same_isbn_is_warned_about(write_config, tmp_
     other = write_config(vol.format(n=3, extra="exclude: vol1.json\n").replace("678-1", "679-8"), "vol3")
     third = runner.invoke(app, ["build", str(other), "--out", str(tmp_path / "three")])
     assert third.exit_code == 0 and "same ISBN" not in third.output
+
+
+# ----- #26 A10: every printed config text measured where it prints ----------------------------
+def test_imprint_fields_and_names_in_how_to_headings_are_measured(write_config):
+    """A 1,990-character edition once ran the copyright page off its top; a 26-character
+    name ran "How to play {name}" 70-95 pt past a German large-print 6x9 page."""
+    from bookgen.config import ConfigError
+
+    text = ("title: T\npage: 6x9\nlarge_print: true\nlanguage: de\n"
+            "imprint: {{edition: {edition}, publisher: Verlag}}\nnames: {{kenken: {name}}}\n"
+            "sections:\n  - variant: kenken\n    size: 4\n    count: 2\n    difficulty: easy\n")
+    try:
+        load_book(write_config(text.format(edition="Erste Auflage " * 142, name="Rechenrätselquadratkästchen"), "de"))
+    except ConfigError as exc:
+        message = str(exc)
+        assert re.search(r"de\.yaml:5:20: edition is too long to print on the copyright page", message), message
+        assert re.search(r"de\.yaml:6:17: name is too long to print in the heading \u201cSo spielt man", message), message
+    else:
+        raise AssertionError("an edition of 2,000 characters passed")
+    load_book(write_config(text.format(edition="Erste Auflage", name="Rechenrätsel"), "ok"))
