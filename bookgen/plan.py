@@ -15,6 +15,7 @@ from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.pen import RecordingPen
 from bookgen.estimate import COST_MS, build_seconds, say_duration
+from bookgen.layout.classset import sheet_count
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
 from bookgen.layout.geometry import COMFORT, GUTTERS, INCH, MM, gutter_for, plan_answers, plan_book
@@ -44,6 +45,11 @@ TEXT = {
     "clues": ", clues {small:.1f} pt",
     "answers": "answer key: {count} grids, up to {per} per page, cells {cell} mm",
     "versions": "{count} versions (A to {last}), each {pages} pages",
+    "blank_back": " and a blank back, so each starts on a fresh sheet",
+    "students": "{students} copies in one file, versions dealt A to {last} in turn",
+    "set": "{pages} pages, {sides}, margins {margin:g} in",
+    "duplex": "printed on both sides",
+    "simplex": "one-sided",
     "key": "answer file {name}-answers.pdf: {pages} pages",
     "cover": "cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, {spine_text}",
     "spine_yes": "title on the spine",
@@ -106,11 +112,19 @@ def plan_report(book: Book, workers: int) -> str:
         why = TEXT["gutter_why"].format(least=least / INCH, most=most, extra=COMFORT / INCH)
     if shape.spec.mirrored:
         lines.append(TEXT["totals"].format(pages=pages * book.versions, gutter=layout.gutter / INCH, why=why))
+    elif book.versions > 1:  # a class set's file: each version padded for the copier, or every student's copy
+        each = sheet_count(pages, book.duplex)
+        lines.append(TEXT["set"].format(pages=each * (book.students or book.versions),
+                                        sides=TEXT["duplex" if book.duplex else "simplex"],
+                                        margin=shape.spec.margin / INCH))
     else:
-        lines.append(TEXT["sheets"].format(pages=pages * book.versions, margin=shape.spec.margin / INCH))
+        lines.append(TEXT["sheets"].format(pages=pages, margin=shape.spec.margin / INCH))
     if book.versions > 1:
         last = chr(ord("A") + book.versions - 1)
-        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
+        blank = TEXT["blank_back"] if sheet_count(pages, book.duplex) > pages else ""
+        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages) + blank)
+        if book.students:
+            lines.append(TEXT["students"].format(students=book.students, last=last))
     lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
     rows: list[tuple[int, str]] = []
     key: list = []
@@ -146,9 +160,8 @@ def plan_report(book: Book, workers: int) -> str:
         rows.append((len(key), _key_row(key)))
     lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
     if worksheet:
-        key_pages = pages if book.versions > 1 else _key_pages(shape)
-        lines.append(TEXT["key"].format(name=book.name, pages=key_pages * book.versions if book.versions > 1
-                                        else key_pages))
+        key_pages = pages if book.versions > 1 else _key_pages(shape)  # a set: a key page per worksheet page
+        lines.append(TEXT["key"].format(name=book.name, pages=key_pages))
     if book.cover is not None:
         geo = cover_geometry(trim, pages, book.cover.paper)
         w, h = geo.size

@@ -65,9 +65,11 @@ def _texts(pdf: Path) -> list[str]:
 def test_students_get_one_file_of_copies_dealt_a_b_c_and_each_starts_on_a_fresh_sheet(write_config, tmp_path):
     """Six 6x6 Sudoku (4 + 2) and a Calcudoku: three pages a version, a blank fourth
     so the next version starts on a fresh sheet; 7 students: A B C A B C A."""
-    build(load_book(write_config(CLASS.format(extra="students: 7"), "set")), tmp_path)
+    config = write_config(CLASS.format(extra="students: 7"), "set")
+    build(load_book(config), tmp_path)
     pages = _texts(tmp_path / "set.pdf")
     assert len(pages) == 7 * 4
+    assert "28 pages, printed on both sides" in runner.invoke(app, ["plan", str(config)]).output
     for copy, letter in enumerate("ABCABCA"):
         sheet = pages[copy * 4:copy * 4 + 4]
         for k in range(3):
