@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator
 
 from bookgen import __version__
-from bookgen.config import Book, read_text_file
+from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, Puzzle
@@ -453,6 +453,7 @@ def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[s
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
+        **({"isbn": book.imprint.isbn} if book.imprint.isbn else {}),  # a later volume's exclude checks it
         "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version, e.fingerprint)
                     for i, e in enumerate(entries)],
     }
@@ -633,6 +634,8 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         if not worksheet and warn:
             message = page_count_warning(len(layout.pages), book.trim)
             if message:
+                warn(message)
+            for message in same_isbn_warnings(book):
                 warn(message)
         laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
         written = len(layout.pages)

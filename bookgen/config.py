@@ -24,12 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
 from bookgen.layout.geometry import (
-    GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
+    COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
     content_size, fit_problems, page_count, parse_length, reminder_name, reminder_width, rule_reminder, trim_for,
 )
 from bookgen.layout.textfit import (
-    author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
+    author_room, break_lines, fit_size, heading_room, imprint_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
+from bookgen.layout.fonts import DEFAULT_FACE, FACES
 from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.limits import MAX_BUILD_PUZZLES
 from bookgen.variants.registry import get_variant, variant_names
@@ -301,8 +302,8 @@ class SectionModel(_Strict):
     """Puzzles per page for this section: 1, 2, 4 or 6. Default: the book's ``per_page``."""
     explain: bool = False
     """``true`` adds a worked walkthrough of the section's first puzzle after its how-to-play pages (books only, not worksheets)."""
-    new_page: bool = False
-    """``true`` starts the section on a fresh page (and so does the section after it)."""
+    new_page: bool | Literal["right"] = False
+    """``true`` starts the section on a fresh page (and so does the section after it); ``right`` on a fresh right-hand page, as a book's chapters open."""
 
 
 class BookModel(_Strict):
@@ -340,6 +341,10 @@ class BookModel(_Strict):
     """New puzzles at these numbers, everything else unchanged; a number twice replaces the replacement too (not in class sets)."""
     versions: int | None = None
     """Worksheets only: a class set of 1 to 26 versions (A, B, C ...) of every page."""
+    gutter: str | None = None
+    """A bound book's inside margin, e.g. ``0.75in`` (at least KDP's minimum for the page count). Default: KDP's minimum plus a comfortable allowance (see docs/printing.md)."""
+    font: str = "dejavu"
+    """The text face: ``dejavu`` (sans, the default), ``charis`` (serif) or ``andika`` (large print, made for readers learning to read)."""
     duplex: bool | None = None
     """Class sets: each version padded to an even page count, so it starts on a fresh sheet when printed double-sided (default ``true``)."""
     students: int | None = None
@@ -360,7 +365,7 @@ class ImprintModel(_Strict):
     edition: str | None = None
     """E.g. "First edition"."""
     show_seed: bool = True
-    """``false`` leaves out the seed and generator line that regenerate the book."""
+    """``false`` leaves out the seed and generator line that regenerate the book. Default: ``true``, but ``false`` in a book with an ISBN."""
 
 
 class CoverModel(_Strict):
@@ -374,6 +379,10 @@ class CoverModel(_Strict):
     """The band behind the titles, a hex colour like ``"#1f4e79"`` (quote it: YAML reads # as a comment)."""
     sample: int | None = None
     """The puzzle number drawn large on the front. Default: the first of the largest grids."""
+    theme: str = "classic"
+    """The cover's design: ``classic`` (a colour band on white, a puzzle as art), ``bold`` (the whole wrap in colour, the title large) or ``pattern`` (colour with the book's own grids as a pattern)."""
+    image: str | None = None
+    """Your own front picture, a PNG or JPEG (path relative to the book file), at least 300 dpi at its printed size."""
 
 
 IMPRINT_KEYS = tuple(ImprintModel.model_fields)  # the model documents them
@@ -388,7 +397,7 @@ class Imprint:
     year: int | None = None
     isbn: str | None = None  # as given (hyphens kept), check digit validated
     edition: str | None = None
-    show_seed: bool = True  # the seed and generator line that regenerate the book
+    show_seed: bool = True  # the seed and generator line (default off in a book with an ISBN)
 
 
 def isbn_problem(text: str) -> str | None:
@@ -428,6 +437,7 @@ class Section:
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
     new_page: bool = False  # starts on a fresh page; so does the section after it
+    right: bool = False  # starts on a right-hand (odd) page: ``new_page: right``
 
     @property
     def count(self) -> int:
@@ -447,6 +457,8 @@ class CoverSpec:
     blurb: str = ""
     colour: tuple[float, float, float] | None = None
     sample: int | None = None
+    theme: str = "classic"  # classic (colour band), bold (all colour, title large), pattern (the book's grids)
+    image: str | None = None  # a PNG or JPEG for the front (path as resolved), at least 300 dpi where it prints
 
 
 @dataclass(frozen=True)
@@ -468,8 +480,11 @@ class Book:
     large_print: bool = False
     excluded: frozenset[str] = frozenset()  # fingerprints of earlier volumes' puzzles
     exclude_files: tuple[str, ...] = ()  # where they came from
+    exclude_isbns: tuple[tuple[str, str], ...] = ()  # (file, ISBN) of the earlier volumes that printed one
     replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
     versions: int = 1  # a worksheet class set: this many versions of every page
+    gutter: float | None = None  # the inside margin set in the config, in points (None: the default)
+    font: str = "dejavu"  # the text face (see ``bookgen.layout.fonts.FACES``)
     duplex: bool = True  # a class set printed on both sides: every version starts on a fresh sheet
     students: int = 0  # a class set printed as one file of this many copies (0: each version once)
     cover: CoverSpec | None = None
@@ -488,8 +503,11 @@ class Book:
     @property
     def shape(self) -> BookShape:
         """What layout needs to paginate the book before any puzzle exists."""
-        return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
-                          self.sections, self.name_of, translation(self.language))
+        shape = book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
+                           self.sections, self.name_of, translation(self.language))
+        if self.font != DEFAULT_FACE:
+            shape = replace(shape, style=replace(shape.style, face=self.font))
+        return replace(shape, gutter=self.gutter) if self.gutter is not None else shape
 
 
 def type_scale(section: Section) -> float:
@@ -515,7 +533,8 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
                                 s.explain and not worksheet,
                                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
-                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)))
+                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)),
+                                s.right and not worksheet)
                    for s in sections)
     return BookShape(spec, shapes, style, worksheet, per_page)
 
@@ -543,6 +562,7 @@ def _hint(word: Any, choices) -> str:
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
          "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
+         "gutter", "font",
          "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
@@ -676,12 +696,13 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                       complete: bool = True, trim: Trim | None = None) -> dict[str, Any]:
     """``exclude``, ``replace``, ``versions`` and ``cover``: Book fields, after reporting problems."""
     from bookgen.layout.cover import PAPERS, blurb_problem  # cover geometry lives with the cover
-    from bookgen.series import ExcludeError, read_fingerprints
+    from bookgen.series import ExcludeError, book_fingerprints, load_book_data
 
     out: dict[str, Any] = {}
     total = sum(s.count for s in sections) if complete else MAX_COUNT * len(model.sections)
     worksheet = model.layout == "worksheet"
     excluded: set[str] = set()
+    isbns: list[tuple[str, str]] = []  # (exclude file, the ISBN its book printed)
     names = [model.exclude] if isinstance(model.exclude, str) else model.exclude or []
     for i, name in enumerate(names):
         path = Path(file).parent / name
@@ -690,11 +711,16 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                    "exclude names no file; give the earlier book's JSON file (e.g. vol1.json)")
             continue
         try:
-            excluded |= read_fingerprints(path)
+            data = load_book_data(path)
+            excluded |= {fp for _, fp in book_fingerprints(data)}
+            isbn = data.get("isbn") if isinstance(data, dict) else None
+            if isinstance(isbn, str):
+                isbns.append((name, isbn))
         except ExcludeError as exc:
             report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",), f"exclude {name}: {exc}")
     out["excluded"] = frozenset(excluded)
     out["exclude_files"] = tuple(str(Path(file).parent / name) for name in names)
+    out["exclude_isbns"] = tuple(isbns)
     if model.versions is not None:
         if not worksheet:
             report(("versions",), "versions makes a class set of worksheets; it needs layout: worksheet")
@@ -702,6 +728,23 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
             report(("versions",), f"versions must be between 1 and {MAX_VERSIONS} (A to Z), "
                    f"got {model.versions}")
         out["versions"] = model.versions
+    if model.gutter is not None:
+        try:
+            gutter = parse_length(model.gutter)
+        except ValueError as exc:
+            report(("gutter",), f"gutter: {exc}")
+        else:
+            if worksheet:
+                report(("gutter",), "gutter is the inside margin of a bound book; worksheets are printed "
+                       "one-sided with even margins (remove it or use layout: book)")
+            elif not 0 < gutter <= 2 * INCH:
+                report(("gutter",), f"gutter must be between 0in and 2in, got {model.gutter!r}")
+            else:
+                out["gutter"] = gutter
+    if model.font not in FACES:
+        report(("font",), f"font must be one of {', '.join(FACES)}, got {_show(model.font)}")
+    else:
+        out["font"] = model.font
     for key in ("duplex", "students"):
         if getattr(model, key) is not None and (model.versions or 1) < 2:
             report((key,), f"{key} is for a class set of worksheets; it needs versions: 2 or more")
@@ -737,19 +780,22 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                    "(remove explain from its section, or keep this puzzle)")
     out["replace"] = tuple(sorted(numbers))
     if model.cover is not None:
-        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
+        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report, Path(file).parent, trim)
         blurb = out["cover"].blurb if out["cover"] else ""
         problem = printed_text_problem(" ".join(blurb.split()), "cover blurb") if blurb else None  # glyphs
         if problem is None and trim is not None and blurb:
-            problem = blurb_problem(trim, blurb)
+            problem = blurb_problem(trim, blurb, model.font if model.font in FACES else DEFAULT_FACE)
         if problem:
             report(("cover", "blurb"), problem)
             out["cover"] = None
     return out
 
 
-def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report) -> CoverSpec | None:
+def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report,
+                 base: Path | None = None, trim: Trim | None = None) -> CoverSpec | None:
     """The ``cover:`` block, or None after reporting its problems."""
+    from bookgen.layout.cover import THEMES, image_problem
+
     known = tuple(CoverModel.model_fields)  # the model documents them
     ok = True
     for key in sorted(set(raw) - set(known), key=str):
@@ -789,7 +835,23 @@ def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, repor
         report(("cover", "sample"), f"cover sample must be a puzzle number from 1 to {total}, "
                f"got {_show(sample)}")
         ok = False
-    return CoverSpec(paper, blurb, rgb, sample) if ok else None  # type: ignore[arg-type]
+    theme = raw.get("theme", "classic")
+    if theme not in THEMES:
+        report(("cover", "theme"), f"cover theme must be one of {', '.join(THEMES)}, got {_show(theme)}"
+               f"{_hint(str(theme), THEMES)}")
+        ok = False
+    image = raw.get("image")
+    if image is not None:
+        if not isinstance(image, str) or not image.strip():
+            report(("cover", "image"), f"cover image must be the path of a PNG or JPEG file, got {_show(image)}")
+            ok = False
+        else:
+            image = str((base or Path(".")) / image)
+            problem = image_problem(image, trim) if trim is not None else None
+            if problem:
+                report(("cover", "image"), problem)
+                ok = False
+    return CoverSpec(paper, blurb, rgb, sample, theme, image) if ok else None  # type: ignore[arg-type]
 def _parse_imprint(raw: dict[str, Any] | None, report, texts: dict[Path_, str] | None = None) -> Imprint:
     """The imprint block; each bad field is reported where it is. ``texts``: plain scalars as
     written, so an unquoted ISBN keeps its leading zero."""
@@ -826,6 +888,8 @@ def _parse_imprint(raw: dict[str, Any] | None, report, texts: dict[Path_, str] |
             report(path, f"{key} must be text, got {_show(value)}")
         else:
             good[key] = printed(value)
+    if "isbn" in good and "show_seed" not in raw:
+        good["show_seed"] = False  # a published book keeps the generator line off its copyright page
     return Imprint(**good)
 
 
@@ -916,7 +980,16 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
 def printed_width(book: Book) -> float:
     """The width of a line of text on every page of the book (with the widest gutter it could get)."""
     shape = book.shape
-    return content_size(shape.spec, GUTTERS[-1][1], shape.style, shape.worksheet)[0]
+    if not shape.spec.mirrored:
+        return content_size(shape.spec, shape.spec.margin, shape.style, shape.worksheet)[0]
+    if shape.gutter is not None:
+        return content_size(shape.spec, shape.gutter, shape.style, shape.worksheet)[0]
+    # the gutter of the pages counted now, with room for the how-to pages and walkthroughs
+    # to add a tenth (they are measured only once the puzzles exist)
+    pages, _ = page_count(replace(shape, rules_pages=(2,) * len(shape.rule_sets),
+                                  walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
+                                                          for s in shape.explained)))
+    return content_size(shape.spec, comfortable_gutter(pages + pages // 10 + 8), shape.style, shape.worksheet)[0]
 
 
 def _check_texts(book: Book, report) -> None:
@@ -931,10 +1004,16 @@ def _check_texts(book: Book, report) -> None:
         fields.append((("sections", section.index, "title"), "section title", section.title,
                        section_rooms(style, width, section.explain and not worksheet, t)))
     im = book.imprint
-    fields += [(("imprint", key), key, getattr(im, key), []) for key in ("publisher", "edition", "isbn")]
+    if not worksheet:  # the copyright page: each a few lines at the caption size, or refused
+        fields += [(("imprint", key), key, getattr(im, key), [imprint_room(style, width, lines)])
+                   for key, lines in (("publisher", 2), ("edition", 4), ("isbn", 1))]
     for variant, text in book.names:  # a printed name heads how-to pages and contents rows
-        fields.append((("names", variant), "name", text, section_rooms(style, width, False, t)))
+        heads = [replace(heading_room(style, width, "in the heading \u201c" + t(h).format(name=text) + "\u201d"),
+                         prefix=t(h).format(name="")) for h in ("How to play {name}", "{name} techniques")]
+        fields.append((("names", variant), "name", text,
+                       section_rooms(style, width, False, t) + ([] if worksheet else heads)))
     for path, what, text, rooms in fields:
+        rooms = [replace(room, face=book.font) for room in rooms] or [imprint_room(style, width, 99, book.font)]
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
             report(path, problem)
@@ -964,7 +1043,13 @@ def printed(text: str | None) -> str | None:
 
 
 def _check_pages(book: Book, report) -> None:
-    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
+    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length.
+    A gutter set in the config must be at least what the service asks for at the page count."""
+    if book.gutter is not None:
+        pages, least = page_count(replace(book.shape, gutter=None), minimum=True)
+        if book.gutter < least - 1e-9:
+            report(("gutter",), f"the book has about {pages} pages, for which print-on-demand services "
+                   f"ask an inside margin of at least {least / INCH:g}in; got {book.gutter / INCH:g}in")
     if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
         return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
     pages, _ = page_count(book.shape)  # counted, not laid out: cheap for any count
@@ -1102,7 +1187,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, raw.new_page)
+                   raw.explain, bool(raw.new_page), raw.new_page == "right")
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:
@@ -1227,3 +1312,15 @@ def load_book(path: str | Path) -> Book:
         raise ConfigError([ConfigIssue(file, 1, 1, str(exc))]) from None
     data, where = load_yaml(text, file)
     return parse_book(data, where, file, Path(path).stem)
+
+
+def same_isbn_warnings(book: Book) -> list[str]:
+    """A warning for each earlier volume (``exclude``) printed with this book's ISBN: every
+    volume and edition needs its own."""
+    mine = book.imprint.isbn
+    if not mine:
+        return []
+    digits = re.sub(r"[^0-9Xx]", "", mine).upper()
+    return [f"exclude {name}: that volume has the same ISBN as this book ({mine}); every volume "
+            "and edition needs its own ISBN (imprint: isbn)"
+            for name, isbn in book.exclude_isbns if re.sub(r"[^0-9Xx]", "", isbn).upper() == digits]

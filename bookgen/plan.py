@@ -15,9 +15,10 @@ from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.pen import RecordingPen
 from bookgen.estimate import COST_MS, build_seconds, say_duration
+from bookgen.layout.classset import sheet_count
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
-from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book
+from bookgen.layout.geometry import COMFORT, GUTTERS, INCH, MM, gutter_for, plan_answers, plan_book
 from bookgen.layout.render import Entry, plan_with_rules
 from bookgen.variants.registry import get_variant
 
@@ -27,7 +28,9 @@ TEXT = {
     "bleed": ", printed to the edge",
     "totals": "{pages} pages, gutter {gutter:g} in{why}",
     "sheets": "{pages} pages, one-sided, margins {margin:g} in",
-    "gutter_why": " (inside margin for up to {most} pages)",
+    "gutter_why": " (the {least:g} in print-on-demand asks for up to {most} pages, plus {extra:g} in to write near the spine)",
+    "gutter_set": " (as set; at least {least:g} in for up to {most} pages)",
+    "blank": "blank (the next section opens on a right-hand page)",
     "table": "  {pages:>5}  {what}",
     "pages": "pages",
     "part": "part",
@@ -42,6 +45,11 @@ TEXT = {
     "clues": ", clues {small:.1f} pt",
     "answers": "answer key: {count} grids, up to {per} per page, cells {cell} mm",
     "versions": "{count} versions (A to {last}), each {pages} pages",
+    "blank_back": " and a blank back, so each starts on a fresh sheet",
+    "students": "{students} copies in one file, versions dealt A to {last} in turn",
+    "set": "{pages} pages, {sides}, margins {margin:g} in",
+    "duplex": "printed on both sides",
+    "simplex": "one-sided",
     "key": "answer file {name}-answers.pdf: {pages} pages",
     "cover": "cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, {spine_text}",
     "spine_yes": "title on the spine",
@@ -95,21 +103,34 @@ def plan_report(book: Book, workers: int) -> str:
     lines = [TEXT["head"].format(title=book.title, source=book.source, trim=format_name(book.page, trim),
                                  bleed=TEXT["bleed"] if book.bleed else "", layout=book.layout)]
     pages = len(layout.pages)
-    most = next((m for m, g in GUTTERS if g == layout.gutter), None)
-    why = TEXT["gutter_why"].format(most=most) if shape.spec.mirrored and most else ""
+    least = gutter_for(pages)
+    most = next((m for m, g in GUTTERS if g == least), None)
+    why = ""
+    if shape.spec.mirrored and book.gutter is not None:
+        why = TEXT["gutter_set"].format(least=least / INCH, most=most)
+    elif shape.spec.mirrored and most:
+        why = TEXT["gutter_why"].format(least=least / INCH, most=most, extra=COMFORT / INCH)
     if shape.spec.mirrored:
         lines.append(TEXT["totals"].format(pages=pages * book.versions, gutter=layout.gutter / INCH, why=why))
+    elif book.versions > 1:  # a class set's file: each version padded for the copier, or every student's copy
+        each = sheet_count(pages, book.duplex)
+        lines.append(TEXT["set"].format(pages=each * (book.students or book.versions),
+                                        sides=TEXT["duplex" if book.duplex else "simplex"],
+                                        margin=shape.spec.margin / INCH))
     else:
-        lines.append(TEXT["sheets"].format(pages=pages * book.versions, margin=shape.spec.margin / INCH))
+        lines.append(TEXT["sheets"].format(pages=pages, margin=shape.spec.margin / INCH))
     if book.versions > 1:
         last = chr(ord("A") + book.versions - 1)
-        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
+        blank = TEXT["blank_back"] if sheet_count(pages, book.duplex) > pages else ""
+        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages) + blank)
+        if book.students:
+            lines.append(TEXT["students"].format(students=book.students, last=last))
     lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
     rows: list[tuple[int, str]] = []
     key: list = []
     groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
-        if page.kind in ("title", "imprint", "contents"):
+        if page.kind in ("title", "imprint", "contents", "blank"):
             rows.append((1, TEXT[page.kind]))
         elif page.kind == "rules":
             _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))
@@ -139,9 +160,8 @@ def plan_report(book: Book, workers: int) -> str:
         rows.append((len(key), _key_row(key)))
     lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
     if worksheet:
-        key_pages = pages if book.versions > 1 else _key_pages(shape)
-        lines.append(TEXT["key"].format(name=book.name, pages=key_pages * book.versions if book.versions > 1
-                                        else key_pages))
+        key_pages = pages if book.versions > 1 else _key_pages(shape)  # a set: a key page per worksheet page
+        lines.append(TEXT["key"].format(name=book.name, pages=key_pages))
     if book.cover is not None:
         geo = cover_geometry(trim, pages, book.cover.paper)
         w, h = geo.size

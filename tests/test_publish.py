@@ -383,8 +383,8 @@ def test_plan_prints_the_page_plan_and_writes_nothing(tmp_path):
     build(load_book(path), tmp_path / "out")
     pages = len(PdfReader(str(tmp_path / "out" / "book.pdf")).pages)
     out = result.output
-    assert f"{pages} pages, gutter 0.375 in" in out
-    assert "Binairo: 10 Binairo 6×6, 4 per page, cells" in out and "digits" in out
+    assert f"{pages} pages, gutter 0.5 in (the 0.375 in print-on-demand asks" in out
+    assert "Binairo: 10 Binairo 6×6, 2 per page, cells" in out and "digits" in out  # (the 1/8 in more gutter)
     assert "clues" in out  # Calcudoku's cage clues
     assert "estimated build time: " in out and "2 worker(s)" in out
     spine = pages * 0.002252
