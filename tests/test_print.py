@@ -79,6 +79,7 @@ def test_students_get_one_file_of_copies_dealt_a_b_c_and_each_starts_on_a_fresh_
         assert not sheet[3].strip()
     # the section's title heads its rule box: the page and the box say the same name
     assert "KenKen (addition) rules:" in pages[2] and "Calcudoku rules" not in pages[2]
+    assert "Sudoku rules:" in pages[0]
 
 
 def test_one_sided_sets_are_not_padded_and_the_key_is_compact(write_config, tmp_path):
@@ -267,3 +268,13 @@ def test_imprint_fields_and_names_in_how_to_headings_are_measured(write_config):
     else:
         raise AssertionError("an edition of 2,000 characters passed")
     load_book(write_config(text.format(edition="Erste Auflage", name="Rechenrätsel"), "ok"))
+
+
+def test_a_rule_box_names_the_section_and_the_puzzle():
+    from bookgen.layout.geometry import reminder_name
+    from bookgen.variants.registry import get_variant
+
+    kenken = get_variant("kenken")
+    assert reminder_name("KenKen (addition)", "Calcudoku", kenken) == "KenKen (addition)"
+    assert reminder_name("Calcudoku 5×5", "Calcudoku", kenken) == "Calcudoku 5×5"
+    assert reminder_name("Warm-up", "Calcudoku", kenken) == "Warm-up (Calcudoku)"

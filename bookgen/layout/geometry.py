@@ -276,11 +276,12 @@ def rule_reminder(name: str, rules: Sequence[str], t=str) -> str:
 
 def reminder_name(title: str, name: str, variant) -> str:
     """What a worksheet's rule box is headed with: the section's title where it names the
-    puzzle (so the box and the page agree: "KenKen (addition) rules"), else its printed name."""
+    puzzle (so the box and the page agree: "KenKen (addition) rules"), else the title and
+    the printed name ("Warm-up (Sudoku) rules")."""
     low = title.lower()
     if any(n and n.lower() in low for n in (name, variant.name, variant.title, *variant.aliases)):
         return title
-    return name
+    return f"{title} ({name})"
 
 
 def reminder_width(spec: "PageSpec", style: Style) -> float:
