@@ -23,7 +23,7 @@ from bookgen.core.text import read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cell, Edge, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.binary import (
     TECHNIQUE_LEVEL,
     TECHNIQUE_WEIGHT,
@@ -66,7 +66,7 @@ def all_edges(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
     return tuple(out)
 
 
-class BinaryGrid:
+class BinaryGrid(VariantDefaults):
     """Base class for binary-grid variants; subclasses set the class attributes."""
 
     name = ""
@@ -75,6 +75,7 @@ class BinaryGrid:
     rules_text: tuple[str, ...] = ()
     sizes: tuple[int, ...] = ()
     default_size = 8
+    size_note = "sizes must be even"
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")

@@ -128,6 +128,15 @@ class FutoshikiVariant(HouseGrid):
         if key not in ("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
     default_size = 5
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (0.8, 1.3, 37.4, None),
+        5: (1.8, 3.2, 52.4, 69.7),
+        6: (4.3, 7.6, 81.9, 106.5),
+        7: (9.2, 17.7, 113.6, 122.7),
+        8: (17.4, 38.6, 108.9, 148.8),
+        9: (34.5, 76.6, 176.7, 223.0),
+    }
     weights = TECHNIQUE_WEIGHT
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:

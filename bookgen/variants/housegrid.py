@@ -14,7 +14,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of, solutions
 from bookgen.variants.binarygrid import _shape_problems
 
@@ -23,7 +23,7 @@ ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
 DIGIT_CAP = 0.42       # a digit's cap height, in cells
 
 
-class HouseGrid:
+class HouseGrid(VariantDefaults):
     """Base class of digit grids solved by the house engine; subclasses fill in the hooks."""
 
     name = ""

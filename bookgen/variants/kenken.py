@@ -64,8 +64,8 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.kenken_ladder import (
     TECHNIQUE_LEVEL, Board, Contradiction, Run, State, cage_parts, open_after, run_ladder, score_of,
 )
@@ -671,7 +671,7 @@ class _OutOfBudget(Exception):
     """No draft of any attempt came out at the requested level."""
 
 
-class KenKenVariant:
+class KenKenVariant(VariantDefaults):
     """The Calcudoku (KenKen-style) variant; stateless."""
 
     name = "kenken"
@@ -688,6 +688,16 @@ class KenKenVariant:
     techniques: tuple[Technique, ...] = _technique_table()
     sizes: tuple[int, ...] = SIZES
     default_size = 6
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        3: (1.3, 5.8, None, None),
+        4: (1.3, 1.7, 4.5, 7.7),
+        5: (2.3, 5.2, 11.8, 29.7),
+        6: (5.2, 8.1, 16.9, 35.4),
+        7: (11.8, 14.1, 33.0, 61.8),
+        8: (14.0, 27.1, 53.6, 149.3),
+        9: (43.6, 41.6, 115.0, 457.4),
+    }
 
     # --- rules --------------------------------------------------------------------
 
@@ -1362,7 +1372,6 @@ CAGE_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 OP_INPUT = {"+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "X": "*", "\u00d7": "*",
             "/": "/", "\u00f7": "/"}
 ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
-MAX_CAGE = 6  # the largest cage ``build`` makes (the rule option max_cage goes to 6)
 MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
 _LEGEND = re.compile(
     r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d+)\s*"

@@ -128,6 +128,12 @@ class KillerVariant(SudokuVariant):
         Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (4.0, None, None, None),  # CPU time, 12 seeds a cell
+        6: (12.2, 148.4, None, None),
+        9: (53.0, 160.6, 256.5, 424.9),
+    }
     weights = TECHNIQUE_WEIGHT
     givens_option = True  # ``givens: few`` in a section allows some given digits
     relabel = False       # the sums fix which digit is which

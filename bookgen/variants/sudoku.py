@@ -99,6 +99,13 @@ class SudokuVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (0.3, None, None, None),
+        6: (0.6, None, None, None),
+        8: (1.2, 53.8, 150.9, 175.3),
+        9: (1.6, 37.3, 142.3, 132.3),
+    }
 
     # --- rules ----------------------------------------------------------------------
 
