@@ -138,30 +138,7 @@ class FutoshikiVariant(HouseGrid):
         9: (34.5, 76.6, 176.7, 223.0),
     }
     weights = TECHNIQUE_WEIGHT
-
-    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
-        """Futoshiki has no rule options; ``ValueError`` names any given."""
-        if size not in SIZES:
-            raise ValueError(f"Futoshiki size must be from 4 to 9, not {size}")
-        if raw and not isinstance(raw, Mapping):
-            raise ValueError("Futoshiki rules must be a mapping of options")
-        if raw:
-            raise ValueError(f"unknown Futoshiki rule option {sorted(map(str, raw))[0]!r}; Futoshiki has none")
-        return {}
-
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
-        """The rule sentences (no options change them)."""
-        return self.rules_text
-
-    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
-        """Why this request can't be generated reliably, or None."""
-        if size not in SIZES:
-            return f"Futoshiki size must be from 4 to 9, not {size}"
-        top = MAX_LEVEL.get(size, Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Futoshiki is never harder than {top.key}; "
-                    "choose a larger size or an easier level")
-        return None
+    max_level = MAX_LEVEL
 
     # --- generation -----------------------------------------------------------------
 

@@ -30,6 +30,43 @@ class HouseGrid(VariantDefaults):
     weights: Mapping[str, float] = {}  # score weights of the extra constraints' techniques
 
     relabel = False  # whether any permutation of the digits is the same puzzle (Sudoku)
+    sizes: tuple[int, ...] = ()
+    max_level: Mapping[int, Level] = {}  # the hardest level a size reaches reliably (measured)
+
+    # --- rules and requests, for variants without rule options (Sudoku's have some) ----
+
+    def _size_problem(self, size: int) -> str | None:
+        if size not in self.sizes:
+            return f"{self.title} size must be from {min(self.sizes)} to {max(self.sizes)}, not {size}"
+        return None
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """No rule options; ``ValueError`` names any given, or a size out of range."""
+        problem = self._size_problem(size)
+        if problem:
+            raise ValueError(problem)
+        if raw and not isinstance(raw, Mapping):
+            raise ValueError(f"{self.title} rules must be a mapping of options")
+        if raw:
+            raise ValueError(f"unknown {self.title} rule option {sorted(map(str, raw))[0]!r}; "
+                             f"{self.title} has none")
+        return {}
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rule sentences (no options change them)."""
+        return self.rules_text
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably (a size out of range, a level above
+        what the size reaches), or None."""
+        problem = self._size_problem(size)
+        if problem:
+            return problem
+        top = self.max_level.get(size, Level.EXPERT)
+        if level > top:
+            return (f"a {size}\u00d7{size} {self.title} is never harder than {top.key}; "
+                    "choose a larger size or an easier level")
+        return None
 
     # --- hooks ----------------------------------------------------------------------
 
