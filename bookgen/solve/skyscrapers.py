@@ -56,6 +56,9 @@ class Sight:
     side: str      # top, bottom, left, right
     line: int      # the column (top, bottom) or row (left, right) it looks along
     cells: tuple[int, ...]
+    # (cell, heights it may hold) that the clue alone allows, nearest first: what ``sky_edge``
+    # (a 1 or an N clue) and ``sky_bounds`` (the others) strike; worked out once per clue.
+    keep: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,14 @@ class SkyExtra(Extra):
 
     sights: tuple[Sight, ...] = ()
     lines: tuple[Line, ...] = ()
+    # (cell, heights the clue alone strikes there, index into ``sights``): for the 1 and N
+    # clues (``edge``) and the others (``bounds``), flat, so a ladder pass that finds nothing
+    # left to strike is one short loop.
+    edge: tuple[tuple[int, int, int], ...] = ()
+    bounds: tuple[tuple[int, int, int], ...] = ()
 
 
+@lru_cache(maxsize=None)
 def line_cells(n: int, side: str, k: int) -> tuple[int, ...]:
     """The cells of the line clue ``k`` of ``side`` looks along, nearest first."""
     if side == "top":
@@ -100,15 +109,31 @@ def line_cells(n: int, side: str, k: int) -> tuple[int, ...]:
 def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) -> SkyExtra:
     """The ladder's extra constraints for ``clues`` (side -> N numbers, 0 for none); with
     ``used`` (a set), the techniques put the (side, line) of every clue they read into it."""
-    sights = tuple(Sight(c, side, k, line_cells(n, side, k))
-                   for side in SIDES for k, c in enumerate(clues[side]) if c)
+    sights = tuple(_sight(n, side, k, c) for side in SIDES for k, c in enumerate(clues[side]) if c)
     lines = []
     for k in range(n):
         for house, front, back, side in ((k, clues["left"][k], clues["right"][k], "left"),
                                          (n + k, clues["top"][k], clues["bottom"][k], "top")):
             if front or back:
                 lines.append(Line(house, front, back, line_cells(n, side, k)))
-    return SkyExtra(TECHNIQUES, used=used, sights=sights, lines=tuple(lines))
+    edge = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue in (1, n) for i, keep in s.keep)
+    bounds = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue not in (1, n) for i, keep in s.keep)
+    return SkyExtra(TECHNIQUES, used=used, sights=sights, lines=tuple(lines), edge=edge, bounds=bounds)
+
+
+@lru_cache(maxsize=None)
+def _sight(n: int, side: str, k: int, clue: int) -> Sight:
+    """The clue ``clue`` of line ``k`` on ``side``, with the heights it alone allows: N next to
+    a 1; 1, 2, ... N in order from an N; else at most N - clue + 1 + j at j cells in."""
+    cells = line_cells(n, side, k)
+    full = full_mask(n)
+    if clue == 1:
+        keep = ((cells[0], 1 << (n - 1)),)
+    elif clue == n:
+        keep = tuple((i, 1 << j) for j, i in enumerate(cells))
+    else:
+        keep = tuple((i, full & ((1 << (n - clue + 1 + j)) - 1)) for j, i in enumerate(cells[:clue - 1]))
+    return Sight(clue, side, k, cells, keep)
 
 
 def seen(heights: Sequence[int]) -> int:
@@ -206,47 +231,42 @@ def _read(st: State, keys) -> None:
         st.extra.used.update(keys)
 
 
-def t_sky_edge(g: Geometry, st: State, run: Run) -> int:
-    n = g.n
-    for s in st.extra.sights:  # type: ignore[attr-defined]
-        if s.clue == 1:
-            cuts = _cut(st, s.cells[:1], full_mask(n) & ~(1 << (n - 1)))
-        elif s.clue == n:
+def _clue_alone(edge: bool):
+    """``sky_edge`` (``edge``: the 1 and N clues) or ``sky_bounds`` (the others): strike what
+    the clue alone rules out (``Sight.keep``)."""
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        n = g.n
+        cand = st.cand
+        extra: SkyExtra = st.extra  # type: ignore[assignment]
+        for i, strike, k in (extra.edge if edge else extra.bounds):
+            if not cand[i] & strike:
+                continue
+            s = extra.sights[k]
             cuts = []
-            for k, i in enumerate(s.cells):
-                cuts += _cut(st, [i], full_mask(n) & ~(1 << k))
-        else:
-            continue
-        if cuts:
+            for i, keep in s.keep:
+                cuts += _cut(st, (i,), ~keep)
             _read(st, ((s.side, s.line),))
             if run.explain:
-                run.reason = (
-                    Text(N_("{clue} sees one building only, so the tallest, {digit}, stands next to it; {cuts}."),
-                         clue=clue_text(s, n), digit=n, cuts=_cuts_text(st, cuts)) if s.clue == 1 else
-                    Text(N_("{clue} sees every building, so they rise 1, 2, 3 ... from that side; {cuts}."),
-                         clue=clue_text(s, n), cuts=_cuts_text(st, cuts)))
+                if s.clue == 1:
+                    run.reason = Text(N_("{clue} sees one building only, so the tallest, {digit}, stands next "
+                                         "to it; {cuts}."), clue=clue_text(s, n), digit=n, cuts=_cuts_text(st, cuts))
+                elif s.clue == n:
+                    run.reason = Text(N_("{clue} sees every building, so they rise 1, 2, 3 ... from that side; "
+                                         "{cuts}."), clue=clue_text(s, n), cuts=_cuts_text(st, cuts))
+                else:
+                    run.reason = Text(N_("{clue}: the {count} buildings seen each stand taller than the one "
+                                         "seen before, so the first is at most {top}, the next at most one more, "
+                                         "and so on; {cuts}."),
+                                      clue=clue_text(s, n), count=s.clue, top=n - s.clue + 1,
+                                      cuts=_cuts_text(st, cuts))
             return 1
-    return 0
+        return 0
+    tech.__name__ = "t_sky_edge" if edge else "t_sky_bounds"
+    return tech
 
 
-def t_sky_bounds(g: Geometry, st: State, run: Run) -> int:
-    n = g.n
-    for s in st.extra.sights:  # type: ignore[attr-defined]
-        if not 1 < s.clue < n:
-            continue
-        cuts = []
-        for k, i in enumerate(s.cells[:s.clue - 1]):
-            top = n - s.clue + 1 + k  # the seen buildings after this one must each be taller
-            cuts += _cut(st, [i], full_mask(n) & ~((1 << top) - 1))
-        if cuts:
-            _read(st, ((s.side, s.line),))
-            if run.explain:
-                run.reason = Text(N_("{clue}: the {count} buildings seen each stand taller than the one "
-                                     "seen before, so the first is at most {top}, the next at most one more, "
-                                     "and so on; {cuts}."),
-                                  clue=clue_text(s, n), count=s.clue, top=n - s.clue + 1, cuts=_cuts_text(st, cuts))
-            return 1
-    return 0
+t_sky_edge = _clue_alone(True)
+t_sky_bounds = _clue_alone(False)
 
 
 def _counting(most_open: int):
