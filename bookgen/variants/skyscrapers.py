@@ -118,6 +118,15 @@ class SkyscrapersVariant(HouseGrid):
     default_size = 5
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 5 skyscrapers``
+    # (``bookgen.estimate``; 5 seeds a cell, so a rough guide).
+    costs = {
+        4: (4.9, 5.3, 22.2, None),
+        5: (13.5, 19.0, 44.7, 174.4),
+        6: (34.2, 41.2, 98.8, 337.6),
+        7: (62.9, 93.5, 345.1, 729.7),
+        8: (121.1, 227.4, 1081.7, 842.1),
+    }
 
     def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
         """The grid and a band of ``MARGIN`` cells on every side for the clues."""
