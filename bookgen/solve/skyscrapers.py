@@ -271,18 +271,21 @@ t_sky_bounds = _clue_alone(False)
 
 def _counting(most_open: int):
     def tech(g: Geometry, st: State, run: Run) -> int:
-        cand, placed = st.cand, st.placed
+        get_cand, get_placed = st.cand.__getitem__, st.placed.__getitem__
         for line in st.extra.lines:  # type: ignore[attr-defined]
             cells = line.cells
-            free = sum(1 for i in cells if not placed[i])
+            free = len(cells) - sum(map(get_placed, cells))
             if not free or free > most_open:
                 continue
-            options = line_options(tuple(cand[i] for i in cells), line.front, line.back)
+            now = tuple(map(get_cand, cells))
+            options = line_options(now, line.front, line.back)
             if options is None:
                 raise Contradiction(f"{g.names[line.house]} can't show its clues")
+            if options == now:
+                continue
             cuts = []
             for i, keep in zip(cells, options):
-                cuts += _cut(st, [i], ~keep)
+                cuts += _cut(st, (i,), ~keep)
             if cuts:
                 _read(st, line.keys)
                 if run.explain:

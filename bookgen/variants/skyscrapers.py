@@ -50,7 +50,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, GenerationError, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, closure, geometry, prover_for, run_ladder, settles,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, closure, geometry, prover_for, run_ladder, settles, solve,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
@@ -370,8 +370,15 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     done, stalled = solves()
     while not done:  # the tier needs a given: one where it stalled
         open_cells = [i for i in range(n * n) if stalled is None or not stalled.placed[i]]
-        given[rng.choice(open_cells)] = True
-        done, stalled = solves()
+        i = rng.choice(open_cells)
+        given[i] = True
+        if stalled is None:
+            done, stalled = solves()
+            continue
+        # Going on from where the tier stalled reaches what a fresh solve with the new given
+        # would: every technique only strikes candidates, so the stall is the same fixpoint.
+        stalled.give(i, sol[i])
+        done = solve(stalled, tier, Run())
     added = [i for i in range(n * n) if given[i]]
     for i in added:  # a given added early may be one the later ones make needless
         given[i] = False
