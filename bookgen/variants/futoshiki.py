@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
-from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.pen import BOLD, Pen
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
@@ -203,13 +203,7 @@ class FutoshikiVariant(HouseGrid):
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Shaded givens, thin cell lines, a bold frame, and the signs on the shared edges."""
-        n = puzzle.size
-        self.shade_givens(pen, puzzle)
-        for k in range(1, n):
-            pen.line(k, 0, k, n, THIN)
-            pen.line(0, k, n, k, THIN)
-        pen.rect(0, 0, n, n, stroke=BOLD)
-        self.draw_digits(pen, puzzle, solved)
+        self.draw_latin_grid(pen, puzzle, solved)
         for e in puzzle.edges:
             draw_sign(pen, e)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
@@ -164,6 +164,17 @@ class HouseGrid(VariantDefaults):
             for c in range(n):
                 if puzzle.givens[r][c] != EMPTY:
                     pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
+
+    def draw_latin_grid(self, pen: Pen, puzzle: Puzzle, solved: bool) -> None:
+        """A plain Latin square: shaded givens, thin cell lines, a bold frame and the digits
+        (the variant draws its own clues over it)."""
+        n = puzzle.size
+        self.shade_givens(pen, puzzle)
+        for k in range(1, n):
+            pen.line(k, 0, k, n, THIN)
+            pen.line(0, k, n, k, THIN)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        self.draw_digits(pen, puzzle, solved)
 
     def draw_digits(self, pen: Pen, puzzle: Puzzle, solved: bool) -> None:
         """Givens bold; with ``solved`` the rest of the solution, lighter (partial in walkthroughs)."""
