@@ -43,7 +43,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
-from bookgen.core.pen import BOLD, CENTER, THIN, Pen
+from bookgen.core.pen import CENTER, Pen
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
@@ -191,12 +191,7 @@ class SkyscrapersVariant(HouseGrid):
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Shaded givens, thin cell lines, a bold frame, and the clues in the band around it."""
         n = puzzle.size
-        self.shade_givens(pen, puzzle)
-        for k in range(1, n):
-            pen.line(k, 0, k, n, THIN)
-            pen.line(0, k, n, k, THIN)
-        pen.rect(0, 0, n, n, stroke=BOLD)
-        self.draw_digits(pen, puzzle, solved)
+        self.draw_latin_grid(pen, puzzle, solved)
         clues = _clues(puzzle)
         mid = MARGIN / 2
         for k in range(n):
