@@ -1,9 +1,10 @@
 """Measure the mean time per puzzle of every (variant, size, level) for the build-time estimate.
 
-Run: python bench/measure_costs.py [--runs N]
-Prints the ``COST_MS`` table of ``bookgen/estimate.py`` (mean ms per puzzle,
-one process, default rules, easy..expert; None where the level is refused).
-Paste it there after a change that moves generation speed.
+Run: python bench/measure_costs.py [--runs N] [VARIANT ...]
+Prints each variant's ``costs`` table (mean ms per puzzle, one process,
+default rules, easy..expert; None where the level is refused), which
+``bookgen/estimate.py`` gathers into ``COST_MS``. Paste it into the variant's
+class after a change that moves its generation speed.
 
 Times are CPU seconds of this process (``time.process_time``), not wall
 clock: on a machine shared with other work the wall clock runs up to twice
@@ -23,9 +24,16 @@ from bookgen.variants.registry import VARIANTS
 
 
 def main() -> None:
-    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
-    print("COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {")
+    args = sys.argv[1:]
+    runs = 5
+    if "--runs" in args:
+        k = args.index("--runs")
+        runs = int(args[k + 1])
+        del args[k:k + 2]
     for variant in VARIANTS.values():
+        if args and variant.name not in args:
+            continue
+        print(f"{variant.name}:\n    costs = {{")
         for size in variant.sizes:
             rules = variant.parse_rules({}, size)
             row = []
@@ -38,8 +46,8 @@ def main() -> None:
                     run_job(Job(0, i, variant.name, size, tuple(sorted(rules.items())), level,
                                 derive_seed(777, size, i), (), 777))
                 row.append(round(1000 * (time.process_time() - t) / runs, 1))
-            print(f"    ({variant.name!r}, {size}): {tuple(row)},", flush=True)
-    print("}")
+            print(f"        {size}: {tuple(row)},", flush=True)
+        print("    }")
 
 
 if __name__ == "__main__":

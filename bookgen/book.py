@@ -425,7 +425,9 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print
     out = {
         "number": number,
         "variant": puzzle.variant,
-        "size": puzzle.size,
+        "size": puzzle.size if isinstance(puzzle.size, int) else list(puzzle.size),
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
         "difficulty": grade.level.key,
         "score": grade.score,
         "techniques": dict(sorted(grade.techniques.items())),

@@ -33,7 +33,7 @@ from bookgen.layout.textfit import (
 from bookgen.layout.fonts import DEFAULT_FACE, FACES
 from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.limits import MAX_BUILD_PUZZLES
-from bookgen.variants.registry import get_variant, variant_names
+from bookgen.variants.registry import VARIANTS, get_variant, variant_names
 
 MAX_COUNT = 100_000
 MAX_NODES = 100_000  # YAML values after alias expansion: a "billion laughs" file stops here
@@ -1138,7 +1138,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         if size not in variant.sizes:
             report(path, f"{variant.name} size must be one of {', '.join(map(str, variant.sizes))}, "
                    f"got {_show(size)}"
-                   + ("; sizes must be even" if size % 2 and variant.name in ("takuzu", "tango") else ""))
+                   + (f"; {variant.size_note}" if variant.size_note else ""))
             ok = False
 
     count_ok = "count" not in bad and (count is None or 1 <= count <= MAX_COUNT)
@@ -1177,9 +1177,10 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         report(base + ("per_page",), _per_page_message(raw.per_page))
         ok = False
     if raw.givens is not None:
-        if not (getattr(variant, "uses_signs", False) or getattr(variant, "givens_option", False)):
-            report(base + ("givens",), f"'givens' steers Tango sign/given mix; {variant.name} has no such option",
-                   key=True)
+        if not variant.givens_option:
+            having = " and ".join(v.name for v in VARIANTS.values() if v.givens_option)
+            report(base + ("givens",), f"'givens' steers how many clues are given, in {having} only; "
+                   f"{variant.name} has no such option", key=True)
             ok = False
         options["givens"] = raw.givens
     if not ok:

@@ -22,26 +22,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "config.md"
 COMMAND = "python -m bookgen.docgen"
 
-# What each rule option means. Rule options belong to the variants (``parse_rules``);
-# a key a variant accepts that is missing here makes the docs test fail.
-RULE_HELP: dict[tuple[str, str], str] = {
-    ("takuzu", "max_run"): "2, or 3 on grids of 8×8 and up: the longest run of equal symbols",
-    ("takuzu", "unique_lines"): "true/false: no two rows (or columns) identical",
-    ("tango", "max_run"): "as for Takuzu",
-    ("tango", "unique_lines"): "as for Takuzu",
-    ("kenken", "ops"): 'any non-empty subset of `["+", "-", "*", "/"]` that holds `+` or `*`; '
-                       "`[+]` is addition only, for young learners",
-    ("kenken", "max_cage"): "2..6: the largest cage",
-    ("kenken", "show_ops"): 'false prints targets without operators ("no-op" KenKen, harder)',
-    ("kenken", "singles"): "`none`, `few` or `normal`: how many single-cell cages",
-    ("sudoku", "diagonal"): "true: both long diagonals also hold every digit once "
-                            "(Sudoku X; drawn as two thin diagonal lines)",
-    ("sudoku", "box"): "set by the size (4: 2×2, 6: 2×3, 8: 2×4, 9: 3×3); "
-                       "may be written only with that value",
-    ("killer", "diagonal"): "as for Sudoku (Killer X)",
-    ("killer", "box"): "as for Sudoku",
-}
-
 INTRO = f"""\
 # Config reference
 
@@ -157,7 +137,7 @@ def missing() -> list[str]:
     out = [f"{model.__name__}.{name}" for model in (BookModel, SectionModel, ImprintModel, CoverModel)
            for name in _undocumented(model)]
     for name, variant in VARIANTS.items():
-        out += [f"rule {name}.{key}" for key in _rule_defaults(variant) if (name, key) not in RULE_HELP]
+        out += [f"rule {name}.{key}" for key in _rule_defaults(variant) if key not in variant.rule_help]
     return out
 
 
@@ -196,7 +176,7 @@ def _variants() -> str:
              "| variant | key | values | default |", "| --- | --- | --- | --- |"]
     for name, v in VARIANTS.items():
         for key, value in sorted(_rule_defaults(v).items()):
-            help_ = RULE_HELP.get((name, key), "(not documented yet)")
+            help_ = v.rule_help.get(key, "(not documented yet)")
             rows.append(f"| {name} | `{key}` | {help_} | `{_show(value)}` |")
     return "\n".join(rows) + "\n"
 

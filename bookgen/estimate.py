@@ -1,8 +1,9 @@
 """How long a build will take, from measured per-puzzle costs, before it starts.
 
 ``COST_MS`` is the mean CPU time to make one puzzle (default rules, one
-process), per (variant, size) and level easy..expert, as printed by
-``python bench/measure_costs.py --runs 30``; None where a level is refused.
+process), per (variant, size) and level easy..expert, gathered from each
+variant's ``costs`` as printed by ``python bench/measure_costs.py --runs 30``;
+None where a level is refused.
 Measured on the 2-core team machine (load average 3.4-3.8 from other work;
 CPU time, unlike the wall clock, barely moves with that). The table it
 replaced was wall-clock time on a busy machine before the speed work on the
@@ -19,42 +20,14 @@ from __future__ import annotations
 from typing import Iterable
 
 from bookgen.core.difficulty import Level
+from bookgen.variants.registry import VARIANTS
 
 EXTRA_MS_PER_PUZZLE = 8.0  # laying out and drawing a puzzle and its answer
 CONFIRM_SECONDS = 3600.0  # longer builds need --yes
 
+# (variant, size) -> mean ms per puzzle easy..expert: each variant's own ``costs``.
 COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
-    ('takuzu', 4): (0.9, None, None, None),
-    ('takuzu', 6): (3.4, 5.0, 3.1, 16.9),
-    ('takuzu', 8): (9.0, 8.0, 8.8, 22.5),
-    ('takuzu', 10): (22.1, 20.2, 19.4, 43.8),
-    ('takuzu', 12): (45.8, 39.1, 41.3, 85.3),
-    ('takuzu', 14): (96.0, 84.7, 84.5, 142.2),
-    ('tango', 4): (0.8, 1.4, None, None),
-    ('tango', 6): (3.1, 2.9, 5.3, 13.4),
-    ('tango', 8): (10.0, 7.7, 7.2, 15.0),
-    ('tango', 10): (24.0, 21.4, 15.9, 32.1),
-    ('tango', 12): (51.8, 47.4, 33.2, 52.0),
-    ('kenken', 3): (1.3, 5.8, None, None),
-    ('kenken', 4): (1.3, 1.7, 4.5, 7.7),
-    ('kenken', 5): (2.3, 5.2, 11.8, 29.7),
-    ('kenken', 6): (5.2, 8.1, 16.9, 35.4),
-    ('kenken', 7): (11.8, 14.1, 33.0, 61.8),
-    ('kenken', 8): (14.0, 27.1, 53.6, 149.3),
-    ('kenken', 9): (43.6, 41.6, 115.0, 457.4),
-    ('sudoku', 4): (0.3, None, None, None),
-    ('sudoku', 6): (0.6, None, None, None),
-    ('sudoku', 8): (1.2, 53.8, 150.9, 175.3),
-    ('sudoku', 9): (1.6, 37.3, 142.3, 132.3),
-    ('futoshiki', 4): (0.8, 1.3, 37.4, None),
-    ('futoshiki', 5): (1.8, 3.2, 52.4, 69.7),
-    ('futoshiki', 6): (4.3, 7.6, 81.9, 106.5),
-    ('futoshiki', 7): (9.2, 17.7, 113.6, 122.7),
-    ('futoshiki', 8): (17.4, 38.6, 108.9, 148.8),
-    ('futoshiki', 9): (34.5, 76.6, 176.7, 223.0),
-    ('killer', 4): (4.0, None, None, None),  # CPU time, 12 seeds a cell
-    ('killer', 6): (12.2, 148.4, None, None),
-    ('killer', 9): (53.0, 160.6, 256.5, 424.9),
+    (variant.name, size): row for variant in VARIANTS.values() for size, row in variant.costs.items()
 }
 
 

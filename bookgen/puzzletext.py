@@ -35,9 +35,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from bookgen.core.text import PuzzleTextError, TextLine, clip, or_list
-from bookgen.core.types import EMPTY, Cell, Puzzle
+from bookgen.core.types import EMPTY, MAX_CAGE, Cell, Puzzle
 from bookgen.core.variant import Step
-from bookgen.variants.kenken import MAX_CAGE  # the largest cage any variant makes
 from bookgen.variants.registry import VARIANTS, get_variant, variant_of
 
 EXIT_SOLVED = 0

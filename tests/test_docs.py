@@ -19,7 +19,7 @@ def test_config_reference_is_current():
 def test_every_config_key_is_documented():
     assert docgen.missing() == [], (
         "these config keys have no description: add a docstring under the field in bookgen/config.py "
-        f"(or a RULE_HELP entry in bookgen/docgen.py for a rule option), then run: {docgen.COMMAND}")
+        f"(or a rule_help entry in the variant for a rule option), then run: {docgen.COMMAND}")
 
 
 def test_reference_lists_every_key():

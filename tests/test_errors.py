@@ -112,7 +112,7 @@ CASES = [
     ("max_run 4", BASE + "    rules: {max_run: 4}\n", "7:22", "max_run must be 2 or 3, got 4"),
     ("hard 4x4 takuzu", BASE.replace("size: 8", "size: 4") + "    difficulty: hard\n", "7:17",
      "a 4x4 Binairo is never harder than easy under these rules; choose a larger size or an easier level"),
-    ("givens on takuzu", BASE + "    givens: few\n", "7:5", "'givens' steers Tango sign/given mix"),
+    ("givens on takuzu", BASE + "    givens: few\n", "7:5", "'givens' steers how many clues are given, in tango and killer only; takuzu has no such option"),
     # the page (issue 5's formats): grids too small to write in
     ("page too small for the grids", BASE.replace("size: 8", "size: 14") + "    per_page: 6\npage: 6x9\n", "7:15",
      "6 14x14 grids per page on a 6x9 page get 3.5 mm cells, below the 8 mm needed for handwriting"),

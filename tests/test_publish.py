@@ -19,7 +19,7 @@ from bookgen.cli import app
 from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, rng_for
-from bookgen.core.types import Cage, Edge
+from bookgen.core.types import Cage, Edge, OutsideClues
 from bookgen.series import entry_fingerprint
 from bookgen.variants.registry import VARIANTS
 
@@ -63,8 +63,18 @@ def _moved(puzzle, move):
     edges = tuple(Edge(move(e.a), move(e.b), e.sign) for e in reversed(puzzle.edges))
     cages = tuple(Cage(tuple(sorted(move(c) for c in cage.cells)), cage.op, cage.target)
                   for cage in reversed(puzzle.cages))
+    clues = None
+    if puzzle.clues is not None:  # each clue stands on the cell just outside its line's end
+        moved = {side: [0] * n for side in ("top", "bottom", "left", "right")}
+        for side, at in (("top", lambda k: (-1, k)), ("bottom", lambda k: (n, k)),
+                         ("left", lambda k: (k, -1)), ("right", lambda k: (k, n))):
+            for k, clue in enumerate(getattr(puzzle.clues, side)):
+                r, c = move(at(k))
+                where = ("top", c) if r < 0 else ("bottom", c) if r >= n else ("left", r) if c < 0 else ("right", r)
+                moved[where[0]][where[1]] = clue
+        clues = OutsideClues(**{side: tuple(v) for side, v in moved.items()})
     return dc_replace(puzzle, givens=rows(puzzle.givens), solution=rows(puzzle.solution), edges=edges,
-                      cages=cages)
+                      cages=cages, regions=rows(puzzle.regions) if puzzle.regions else (), clues=clues)
 
 
 def _swapped(puzzle):

@@ -15,6 +15,7 @@ from bookgen.core.difficulty import Level
 Cell = tuple[int, int]
 Rows = tuple[str, ...]
 EMPTY = "."
+MAX_CAGE = 6  # the largest cage any variant makes (the rule option max_cage goes to 6)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,17 @@ class Cage:
 
 
 @dataclass(frozen=True)
+class OutsideClues:
+    """Numbers printed outside the grid, one per column (``top``, ``bottom``, left to right)
+    and one per row (``left``, ``right``, top to bottom); 0 where a line has none."""
+
+    top: tuple[int, ...] = ()
+    bottom: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    right: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Grade:
     """What a human needs: the level, a finer score, and technique use counts."""
 
@@ -47,10 +59,12 @@ class Grade:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """One puzzle with its answer, as it ships in a book."""
+    """One puzzle with its answer, as it ships in a book: the grid, and the clues its variant
+    has (signs on edges, cages, irregular regions as one letter per cell row by row,
+    numbers outside the grid)."""
 
     variant: str
-    size: int
+    size: int  # the side of a square grid; a rectangular one's (rows, cols) have ``rows``, ``cols``
     rules: Mapping[str, Any]
     givens: Rows
     solution: Rows
@@ -58,6 +72,18 @@ class Puzzle:
     seed: str = ""
     edges: tuple[Edge, ...] = ()
     cages: tuple[Cage, ...] = ()
+    regions: tuple[str, ...] = ()
+    clues: OutsideClues | None = None  # numbers outside the grid (Skyscrapers)
+
+    @property
+    def rows(self) -> int:
+        """The grid's rows: ``size`` for a square grid, ``size[0]`` for a rectangular one."""
+        return self.size if isinstance(self.size, int) else self.size[0]
+
+    @property
+    def cols(self) -> int:
+        """The grid's columns: ``size`` for a square grid, ``size[1]`` for a rectangular one."""
+        return self.size if isinstance(self.size, int) else self.size[1]
 
     def given(self, cell: Cell) -> str:
         """The given symbol at ``cell`` or ``EMPTY``."""

@@ -36,6 +36,53 @@ class Step:
     reason: str
 
 
+@dataclass(frozen=True)
+class Extent:
+    """What a puzzle takes on the page, in cells: its grid (``rows`` x ``cols``) and a margin
+    on each side for clues printed outside the grid. The variant draws its grid from (0, 0)
+    to (cols, rows) and its outside clues into the margins (negative coordinates above and
+    left of the grid); the layout sizes and places ``width`` x ``height`` cells."""
+
+    rows: int
+    cols: int
+    top: float = 0.0
+    bottom: float = 0.0
+    left: float = 0.0
+    right: float = 0.0
+
+    @property
+    def width(self) -> float:
+        """Cells across, margins included."""
+        return self.left + self.cols + self.right
+
+    @property
+    def height(self) -> float:
+        """Cells down, margins included."""
+        return self.top + self.rows + self.bottom
+
+    @property
+    def label(self) -> str:
+        """``6x6``: the grid's size as the messages name it."""
+        return f"{self.rows}x{self.cols}"
+
+
+class VariantDefaults:
+    """The protocol's answers for a variant that says nothing else: a square grid of
+    ``size`` cells with nothing outside it, no note on sizes, no ``givens`` option and no
+    measured costs. Variants inherit it and override what differs."""
+
+    size_note = ""  # said after a refused size ("sizes must be even")
+    givens_option = False  # whether a section's ``givens: few|normal|many`` steers the generator
+    # Mean CPU ms to make one puzzle per size, easy..expert (None: refused), as printed by
+    # ``bench/measure_costs.py``; the build-time estimate reads them (``bookgen.estimate``).
+    costs: Mapping[int, tuple[float | None, ...]] = {}
+    rule_help: Mapping[str, str] = {}  # rule option -> what it means (the config reference)
+
+    def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
+        """An N x N grid, nothing drawn outside it."""
+        return Extent(size, size)
+
+
 class Variant(Protocol):
     """A puzzle variant. Instances are stateless and picklable."""
 
@@ -46,6 +93,15 @@ class Variant(Protocol):
     techniques: tuple[Technique, ...]
     sizes: tuple[int, ...]
     default_size: int
+    size_note: str
+    givens_option: bool
+    costs: Mapping[int, tuple[float | None, ...]]
+    rule_help: Mapping[str, str]
+
+    def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
+        """The cells a puzzle of this size and rules takes on the page: its grid and the
+        margins its outside clues need. The layout plans pages from this before any puzzle
+        exists, so it depends on size and rules only."""
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Complete and validate rule options for ``size``; ``ValueError`` on a bad option."""

@@ -28,8 +28,8 @@ from bookgen.core.i18n import N_
 from bookgen.core.types import Puzzle
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bookgen.i18n import translation, translator
-from bookgen.layout.fonts import ASCENT, DEFAULT_FACE, DESCENT, FONT, font_of, register_fonts
-from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim
+from bookgen.layout.fonts import ASCENT, DEFAULT_FACE, DESCENT, FONT, FONT_BOLD, font_of, register_fonts
+from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim, grid_origin, puzzle_extent
 from bookgen.layout.pen import CanvasPen
 from bookgen.variants.registry import get_variant
 
@@ -244,16 +244,18 @@ class Sheet:
                                     cy + w / 2), s))
 
     def art(self, puzzle: Puzzle, left: float, top: float, cell: float) -> None:
-        """A puzzle drawn by its variant, as on a puzzle page, with a white ground."""
-        n = puzzle.size
+        """A puzzle drawn by its variant, as on a puzzle page, with a white ground (under its
+        outside clues too)."""
+        ext = puzzle_extent(puzzle)
+        w, h = ext.width * cell, ext.height * cell
         thin = max(THIN, cell * ART_LINE)  # lines grow with the cells, so the art reads from afar
         bold = thin * BOLD / THIN
         pad = bold / 2
-        box = (left - pad, top - n * cell - pad, left + n * cell + pad, top + pad)
+        box = (left - pad, top - h - pad, left + w + pad, top + pad)
         self.canvas.setFillGray(1)
-        self.canvas.rect(left, top - n * cell, n * cell, n * cell, stroke=0, fill=1)
-        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, left, top, cell, thin, bold), puzzle,
-                                         solved=False)
+        self.canvas.rect(left, top - h, w, h, stroke=0, fill=1)
+        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, *grid_origin(ext, left, top, cell), cell, thin, bold),
+                                         puzzle, solved=False)
         self.marks.append(("art", box, ""))
 
 
@@ -422,8 +424,12 @@ def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: fl
         side = min(width * 0.82, room_top - room_low)
         if side < MIN_ART:
             return  # a tiny cover: the title and author are enough
-        cell = side / content.art.size
-        sheet.art(content.art, mid - side / 2, (room_top + room_low + side) / 2, cell)
+        ext = puzzle_extent(content.art)
+        big = max(ext.width, ext.height)
+        cell = side / big
+        # the longer side spans ``side`` exactly (a square grid's art as it always was)
+        w, h = (side if ext.width == big else ext.width * cell), (side if ext.height == big else ext.height * cell)
+        sheet.art(content.art, mid - w / 2, (room_top + room_low + h) / 2, cell)
 
 
 def blurb_area(trim: Trim) -> tuple[float, float, float]:

@@ -23,6 +23,9 @@ from typing import Sequence
 
 from bookgen.core.i18n import N_
 from bookgen.core.pen import CAP_HEIGHT
+from bookgen.core.types import Puzzle
+from bookgen.core.variant import Extent
+from bookgen.variants.registry import get_variant
 
 INCH = 72.0
 MM = 72.0 / 25.4
@@ -290,16 +293,50 @@ def reminder_width(spec: "PageSpec", style: Style) -> float:
 SLOT_GAP = 0.3 * INCH  # least space between neighbouring puzzles
 
 
-def arrange(width: float, height: float, size: int, per_page: int, style: Style) -> Arrangement:
-    """The cell size ``per_page`` puzzles of ``size`` get in a width x height area."""
+# ----- a puzzle's extent: the one place the layout learns a puzzle's shape -------------
+def extent_of(variant: str, size: int, rules: Sequence[tuple] | dict = ()) -> Extent:
+    """The cells a ``variant`` puzzle of ``size`` takes on the page, outside clues included:
+    what the variant says (``Variant.extent``). Every grid the layout places, sizes or
+    draws (puzzle pages, worksheets, the answer key, how-to examples, walkthroughs, the
+    cover) goes through here."""
+    return get_variant(variant).extent(size, dict(rules))
+
+
+def puzzle_extent(puzzle: Puzzle) -> Extent:
+    """``extent_of`` a built puzzle."""
+    return extent_of(puzzle.variant, puzzle.size, puzzle.rules)
+
+
+def span(size: int | Extent) -> tuple[float, float]:
+    """(cells across, cells down) of a square grid's side or of an ``Extent``."""
+    return (size.width, size.height) if isinstance(size, Extent) else (size, size)
+
+
+def grid_origin(size: int | Extent, x: float, top: float, cell: float) -> tuple[float, float]:
+    """The grid's top-left corner in a block whose top-left is (x, top): past the margins
+    left of and above the grid, where its outside clues go."""
+    if not isinstance(size, Extent):
+        return x, top
+    return x + size.left * cell, top - size.top * cell
+
+
+def size_label(size: int | Extent) -> str:
+    """``6x6``, as the fit messages name a grid."""
+    return size.label if isinstance(size, Extent) else f"{size}x{size}"
+
+
+def arrange(width: float, height: float, size: int | Extent, per_page: int, style: Style) -> Arrangement:
+    """The cell size ``per_page`` puzzles of ``size`` (a square grid's side, or an
+    ``Extent``) get in a width x height area."""
     cols, rows = PER_PAGE[per_page]
     slot_w = (width - (cols - 1) * SLOT_GAP) / cols - BOLD
     slot_h = (height - (rows - 1) * SLOT_GAP) / rows - style.label_h - BOLD
-    cell = min(slot_w / size, slot_h / size, style.max_cell)
+    across, down = span(size)
+    cell = min(slot_w / across, slot_h / down, style.max_cell)
     return Arrangement(cols, rows, cell)
 
 
-def best_per_page(width: float, height: float, size: int, style: Style, type_scale: float = 1.0) -> int:
+def best_per_page(width: float, height: float, size: int | Extent, style: Style, type_scale: float = 1.0) -> int:
     """Default puzzles per page: the most that keep cells roomy, else the most that keep
     cells and their type (``type_scale`` of the cell) above the floors."""
     floor = style.floor_cell(type_scale)
@@ -310,7 +347,7 @@ def best_per_page(width: float, height: float, size: int, style: Style, type_sca
     return 1
 
 
-def fit_problem(width: float, height: float, size: int, per_page: int | None, style: Style,
+def fit_problem(width: float, height: float, size: int | Extent, per_page: int | None, style: Style,
                 page_name: str, type_scale: float = 1.0) -> str | None:
     """Why ``size`` grids at ``per_page`` don't fit the area (None when they do): cells
     too small to write in, or type (``type_scale`` of the cell) below the floor."""
@@ -318,7 +355,7 @@ def fit_problem(width: float, height: float, size: int, per_page: int | None, st
     cell = arrange(width, height, size, count, style).cell
     if cell >= style.floor_cell(type_scale) - 1e-9:
         return None
-    many = f"{count} {size}x{size} grids per page" if count > 1 else f"a {size}x{size} grid"
+    many = f"{count} {size_label(size)} grids per page" if count > 1 else f"a {size_label(size)} grid"
     fix = "fewer per page, a larger page or a smaller size" if count > 1 else "a larger page or a smaller size"
     verb = "get" if count > 1 else "gets"
     if cell <= 0:  # the margins, header and labels alone fill the page
@@ -401,6 +438,16 @@ class BookShape:
         """Book-order index (zero-based) of a section's first puzzle."""
         return sum(len(s.sizes) for s in self.sections[:section])
 
+    def extents(self) -> dict[tuple[int, int], Extent]:
+        """(section, size) -> the extent of its puzzles (``extent_of``)."""
+        return {(s, size): extent_of(section.variant, size, section.rules)
+                for s, section in enumerate(self.sections) for size in set(section.sizes)}
+
+    def item_extents(self) -> list[Extent]:
+        """Every puzzle's extent, in book order: what the answer key lays out."""
+        extents = self.extents()
+        return [extents[s, size] for s, section in enumerate(self.sections) for size in section.sizes]
+
 
 @dataclass(frozen=True)
 class PagePlan:
@@ -454,11 +501,11 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, befor
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     style = shape.style
     pages: list[PagePlan] = []
-    current: list[tuple[int, int, int]] = []  # (index, section, size) on the page being filled
+    current: list[tuple[int, int, Extent]] = []  # (index, section, extent) on the page being filled
     count = 0
     begun: set[int] = set()  # sections with a page closed: their cell size is set
 
-    def own(i: int, s: int, size: int) -> tuple[int, float, float]:
+    def own(i: int, s: int, size: Extent) -> tuple[int, float, float]:
         """A puzzle's own per_page, cell and floor: from its section's bound on the type, or
         from the type it really prints once measured (a 9x9 without four-digit clues may
         share its page)."""
@@ -467,18 +514,18 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, befor
         return alone(section.per_page or shape.per_page, size, scale)
 
     @lru_cache(maxsize=None)
-    def alone(per: int | None, size: int, scale: float) -> tuple[int, float, float]:
+    def alone(per: int | None, size: Extent, scale: float) -> tuple[int, float, float]:
         per = per or best_per_page(width, height, size, style, scale)
         return per, cell_of(size, per), style.floor_cell(scale)
 
     @lru_cache(maxsize=None)
-    def cell_of(size: int, per: int) -> float:
+    def cell_of(size: Extent, per: int) -> float:
         return arrange(width, height, size, per, style).cell
 
-    def cell_for(items: list[tuple[int, int, int]], per: int) -> float:
+    def cell_for(items: list[tuple[int, int, Extent]], per: int) -> float:
         return min(cell_of(size, per) for _, _, size in items)
 
-    def fits(items: list[tuple[int, int, int]], per: int) -> bool:
+    def fits(items: list[tuple[int, int, Extent]], per: int) -> bool:
         cell = cell_for(items, per)
         return all(cell >= max(own(*it)[2], SHARE * own(*it)[1]) - 1e-9 for it in items)
 
@@ -498,7 +545,8 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, befor
         pages.append(PagePlan("puzzles", header, tuple(i for i, _, _ in current),
                               Arrangement(cols, rows, cell), sections[0], first.variant))
 
-    items = [(i, s, size) for s, section in enumerate(shape.sections)
+    extents = shape.extents()
+    items = [(i, s, extents[s, size]) for s, section in enumerate(shape.sections)
              for i, size in enumerate(section.sizes, start=shape.first_item(s))]
 
     def kind(k: int) -> tuple:
@@ -557,7 +605,7 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, befor
     return pages
 
 
-def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
+def key_pages(sizes: Sequence[int | Extent], width: float, height: float, style: Style,
               header: str, largest: float | None = None) -> list[PagePlan]:
     """Answer-key pages: solved grids in rows, in puzzle order, as many as stay legible.
 
@@ -573,17 +621,17 @@ def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
     gap = key_label(style) * 0.6
     heading = style.heading * 2
 
-    known: dict[int, int] = {}  # a book has a handful of sizes and up to 10^5 grids
+    known: dict[int | Extent, int] = {}  # a book has a handful of sizes and up to 10^5 grids
 
-    def columns(size: int) -> int:
+    def columns(size: int | Extent) -> int:
         if size not in known:
             known[size] = next((k for k in range(KEY_COLUMNS, 1, -1)
-                                if ((width - (k - 1) * KEY_GAP) / k - BOLD) / size >= low - 1e-9), 1)
+                                if ((width - (k - 1) * KEY_GAP) / k - BOLD) / span(size)[0] >= low - 1e-9), 1)
         return known[size]
 
     # A row's height and cells depend only on the sizes in it: a key of 10^5 grids has a
     # handful of distinct rows, worked out once each.
-    shapes: dict[tuple[int, ...], tuple[float, list[float]]] = {}
+    shapes: dict[tuple[int | Extent, ...], tuple[float, list[float]]] = {}
     rows: list[tuple[range, float, list[float], int]] = []  # items, height, cells, columns
     i, total = 0, len(sizes)
     while i < total:
@@ -595,9 +643,9 @@ def key_pages(sizes: Sequence[int], width: float, height: float, style: Style,
         shape = shapes.get(row_sizes)
         if shape is None:
             slot = (width - (k - 1) * KEY_GAP) / k - BOLD
-            cells = [min(slot / size, high) for size in row_sizes]
-            shape = shapes[row_sizes] = (label + max(size * c for size, c in zip(row_sizes, cells)) + BOLD + gap,
-                                         cells)
+            cells = [min(slot / span(size)[0], high) for size in row_sizes]
+            shape = shapes[row_sizes] = (label + max(span(size)[1] * c for size, c in zip(row_sizes, cells))
+                                         + BOLD + gap, cells)
         rows.append((range(i, end), shape[0], shape[1], k))
         i = end
     pages: list[PagePlan] = []
@@ -653,7 +701,7 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
     pages += _grid_pages(shape, gutter, count_only, len(pages))
     if not shape.worksheet:
         width, height = content_size(shape.spec, gutter, shape.style, False)
-        sizes = [size for s in shape.sections for size in s.sizes]
+        sizes = shape.item_extents()
         low = shape.style.key_cell[0]
         # the key is paid for in every copy: tighter cells (never below the floor) until
         # it takes at most KEY_SHARE of the book
@@ -724,8 +772,7 @@ def _count_pages(shape: BookShape, gutter: float) -> int:
 def plan_answers(shape: BookShape) -> Plan:
     """The teacher's separate answer-key document for a worksheet packet."""
     width, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
-    sizes = [size for s in shape.sections for size in s.sizes]
-    pages = key_pages(sizes, width, height, shape.style, N_("Answer key"))
+    pages = key_pages(shape.item_extents(), width, height, shape.style, N_("Answer key"))
     answers = {i: n for n, page in enumerate(pages, start=1) for i in page.items}
     return Plan(tuple(pages), shape.spec.margin, answer_pages=answers)
 
@@ -749,9 +796,10 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
         gutter = page_count(shape)[1]
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     out = []
+    extents = shape.extents()
     for s, section in enumerate(shape.sections):
         for size in sorted(set(section.sizes)):
-            problem = fit_problem(width, height, size, section.per_page or shape.per_page,
+            problem = fit_problem(width, height, extents[s, size], section.per_page or shape.per_page,
                                   shape.style, shape.spec.trim.name, section.type_scale)
             if problem:
                 out.append((s, size, problem))

@@ -26,7 +26,8 @@ from bookgen.i18n import DEFAULT, translation, translator
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, font_of, register_fonts
 from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, key_label, plan_book, reminder_name, reminder_width, rule_reminder, worksheet_top,
+    Style, grid_origin, key_label, plan_book, puzzle_extent, reminder_name, reminder_width, rule_reminder,
+    worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -640,11 +641,12 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     doc, st = f.doc, f.doc.style
     body, small = max(st.body * scale, st.small), st.small
     width = f.width
-    n = example.size
+    ext = puzzle_extent(example)
     gap = SLOT_GAP * 1.5
     floor = st.min_type / min(smallest_text(variant, example), MARKER_TYPE)
-    cell = max(min((width - gap) / (2 * n) - BOLD, st.min_cell * scale * 0.9), floor)
-    grid = n * cell
+    cell = max(min((width - gap) / (2 * ext.width) - BOLD, st.min_cell * scale * 0.9), floor)
+    grid = ext.width * cell
+    tall = ext.height * cell
     indent = doc.width("0. ", small, bold=True)
     titles = {t.name: doc.t(t.title) for t in variant.techniques}
     said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {step_text(doc, variant, step)}", small,
@@ -653,7 +655,7 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     head = body * 1.2 + body * ASCENT + body * 1.2 + small * ASCENT + small * 0.9
     side = 2 * grid + gap + 2 * BOLD <= width
     first = len(said[0]) * small * 1.35 if said and not side else 0.0
-    y = f.need(head + grid + BOLD, keep=first)  # the first step stays with a grid alone
+    y = f.need(head + tall + BOLD, keep=first)  # the first step stays with a grid alone
     left = (width - (2 * grid + gap if side else grid)) / 2
     caption_y = y - head + small * 0.9
     title = doc.t("A worked example")
@@ -661,7 +663,7 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     f.text(left, caption_y, doc.t("The puzzle"), small, grey=0.2)
 
     def puzzle(ox, oy, top=caption_y - small * 0.9):
-        pen = CanvasPen(doc.canvas, ox + left, oy + top, cell, THIN, BOLD)
+        pen = CanvasPen(doc.canvas, *grid_origin(ext, ox + left, oy + top, cell), cell, THIN, BOLD)
         variant.draw(pen, example, solved=False)
         mx, my, mr = MARKER
         for k, step in enumerate(steps, start=1):
@@ -672,7 +674,8 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     def solution(x: float, caption: float) -> None:
         f.text(x, caption, doc.t("Its solution"), small, grey=0.2)
         f.draw(lambda ox, oy, top=caption - small * 0.9: variant.draw(
-            CanvasPen(doc.canvas, ox + x, oy + top, cell, THIN, BOLD), example, solved=True))
+            CanvasPen(doc.canvas, *grid_origin(ext, ox + x, oy + top, cell), cell, THIN, BOLD), example,
+            solved=True))
 
     f.draw(puzzle)
     if side:
@@ -687,7 +690,7 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
             f.text(indent, y, line, small)
     if not side:  # below the steps, centred like the puzzle
         below = small * 1.2 + small * ASCENT + small * 0.9
-        y = f.need(below + grid + BOLD)
+        y = f.need(below + tall + BOLD)
         solution(left, y - small * 1.2 - small * ASCENT)
 
 
@@ -725,15 +728,16 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
         if version:
             version_label(doc, version)
     box = doc.content(worksheet)
-    biggest = max(entries[i].puzzle.size for i in page.items)
-    grid = biggest * arr.cell
-    block = st.label_h + grid
+    extents = {i: puzzle_extent(entries[i].puzzle) for i in page.items}
+    grid = max(e.width for e in extents.values()) * arr.cell
+    block = st.label_h + max(e.height for e in extents.values()) * arr.cell
     for (x, top), index in zip(slot_origins(box, arr.columns, arr.rows, grid, block), page.items):
         entry = entries[index]
-        own = entry.puzzle.size * arr.cell
+        ext = extents[index]
+        own = ext.width * arr.cell
         x += (grid - own) / 2
         grid_label(doc, x, top - st.label_h + st.label * 0.55, own, entry)
-        pen = CanvasPen(doc.canvas, x, top - st.label_h, arr.cell, THIN, BOLD)
+        pen = CanvasPen(doc.canvas, *grid_origin(ext, x, top - st.label_h, arr.cell), arr.cell, THIN, BOLD)
         get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=solved)
     if worksheet:
         label = title
@@ -837,11 +841,12 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
             index, cell = page.items[k], page.cells[k]
             k += 1
             entry = entries[index]
-            width = entry.puzzle.size * cell
+            ext = puzzle_extent(entry.puzzle)
+            width = ext.width * cell
             x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
             doc.text(x, y - size * ASCENT, str(entry.number), size, bold=True)
             doc.text(x + width, y - size * ASCENT, doc.t("page {page}").format(page=pages[index]), size * 0.9, grey=0.3, align="right")
-            pen = AnswerPen(doc.canvas, x, y - size * 1.5, cell, THIN, BOLD)
+            pen = AnswerPen(doc.canvas, *grid_origin(ext, x, y - size * 1.5, cell), cell, THIN, BOLD)
             get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=True)
         y -= height
     if title:

@@ -23,7 +23,7 @@ from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Step
 from bookgen.i18n import DEFAULT
 from bookgen.layout.fonts import ASCENT
-from bookgen.layout.geometry import BOLD, THIN
+from bookgen.layout.geometry import BOLD, THIN, grid_origin, puzzle_extent
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
 from bookgen.variants.registry import get_variant
 
@@ -110,7 +110,8 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     width, height = x1 - x0, y1 - y0
     small, body = st.small, st.body
     lead = small * 1.3
-    n = puzzle.size
+    ext = puzzle_extent(puzzle)
+    across, down = ext.width, ext.height
 
     steps, reached, solved = variant.explain(puzzle)
     titles = {t.name: doc.t(t.title) for t in variant.techniques}
@@ -125,13 +126,13 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     y = doc.heading(walkthrough_title(number, doc.t), y1, draw=False) + st.heading * 0.9
     intro = tuple(doc.wrap(_intro(section, doc.t), body, width))
     y -= len(intro) * body * 1.38 + body * 0.8
-    cell = min(st.min_cell * 0.9, width * 0.5 / n, height * 0.3 / n)  # leave room for steps
+    cell = min(st.min_cell * 0.9, width * 0.5 / across, height * 0.3 / down)  # leave room for steps
     cell = max(cell, st.min_type / smallest_text(variant, puzzle))  # but keep its type legible
-    y -= small * ASCENT + small * 0.9 + n * cell + BOLD + body * 1.2
+    y -= small * ASCENT + small * 0.9 + down * cell + BOLD + body * 1.2
     first_top = y1 - y
 
-    snap_cell = max(small * SNAP_EM / n, SNAP_MIN_CELL, st.key_cell[0])  # digits as in the key
-    snap = n * snap_cell
+    snap_cell = max(small * SNAP_EM / across, SNAP_MIN_CELL, st.key_cell[0])  # digits as in the key
+    snap = across * snap_cell
     pad = small * 0.9
     columns = 2 if (width - COLUMN_GAP) / 2 - snap - pad >= small * TEXT_MIN_EM else 1
     column_w = (width - COLUMN_GAP * (columns - 1)) / columns
@@ -141,7 +142,8 @@ def lay_out(doc, puzzle: Puzzle, number: int, section: str) -> Walkthrough:
     for i, step in enumerate(steps):
         head = doc.wrap(f"{i + 1}. {titles.get(step.technique, step.technique)}", small, text_w, bold=True)
         lines = (*head, *doc.wrap(step_text(doc, variant, step), small, text_w))
-        blocks.append((i, lines, len(head), max(snap + BOLD if step.cells else 0.0, lead * len(lines))))
+        blocks.append((i, lines, len(head), max(down * snap_cell + BOLD if step.cells else 0.0,
+                                                lead * len(lines))))
     if not solved:
         empty = sum(ch == EMPTY for row in reached for ch in row)
         note = doc.nt("Here the techniques run out with {count} cell left.",
@@ -172,7 +174,7 @@ def draw_part(doc, walk: Walkthrough, part: int, number: int, page: int | None) 
     x0, _, x1, y1 = doc.content()
     small, body = st.small, st.body
     lead = small * 1.3
-    n = walk.puzzle.size
+    ext = puzzle_extent(walk.puzzle)
     area_top = y1
     if part == 0:
         y = doc.heading(walkthrough_title(number, doc.t), y1) + st.heading * 0.9
@@ -180,13 +182,14 @@ def draw_part(doc, walk: Walkthrough, part: int, number: int, page: int | None) 
             y -= body * 1.38
             doc.text(x0, y, line, body)
         y -= body * 0.8
-        grid = n * walk.cell
+        grid = ext.width * walk.cell
         left = x0 + (x1 - x0 - grid) / 2
         caption = (doc.t("Puzzle {number}, page {page}") if page else doc.t("Puzzle {number}")).format(
             number=number, page=page)
         doc.text(left, y - small * ASCENT, caption, small, grey=0.2)
         y -= small * ASCENT + small * 0.9
-        variant.draw(CanvasPen(doc.canvas, left, y, walk.cell, THIN, BOLD), walk.puzzle, solved=False)
+        variant.draw(CanvasPen(doc.canvas, *grid_origin(ext, left, y, walk.cell), walk.cell, THIN, BOLD),
+                     walk.puzzle, solved=False)
         area_top = y1 - walk.first_top
     for block in walk.pages[part]:
         x = x0 + block.column * (walk.column_w + COLUMN_GAP)
@@ -195,7 +198,8 @@ def draw_part(doc, walk: Walkthrough, part: int, number: int, page: int | None) 
         tx = x
         if step and step.cells:
             # a snapshot is a thumbnail of the position: answers and walls, no clues
-            pen = AnswerPen(doc.canvas, x + BOLD / 2, y - BOLD / 2, walk.snap_cell, THIN, BOLD)
+            pen = AnswerPen(doc.canvas, *grid_origin(ext, x + BOLD / 2, y - BOLD / 2, walk.snap_cell), walk.snap_cell,
+                            THIN, BOLD)
             variant.draw(pen, snapshot(walk.puzzle, walk.states[block.step]), solved=True)
             for (r, c), _ in step.cells:
                 pen.rect(c, r, 1, 1, stroke=BOLD_STROKE)

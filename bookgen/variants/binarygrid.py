@@ -23,7 +23,7 @@ from bookgen.core.text import read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cell, Edge, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.binary import (
     TECHNIQUE_LEVEL,
     TECHNIQUE_WEIGHT,
@@ -67,7 +67,7 @@ def all_edges(n: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
     return tuple(out)
 
 
-class BinaryGrid:
+class BinaryGrid(VariantDefaults):
     """Base class for binary-grid variants; subclasses set the class attributes."""
 
     name = ""
@@ -76,6 +76,11 @@ class BinaryGrid:
     rules_text: tuple[str, ...] = ()
     sizes: tuple[int, ...] = ()
     default_size = 8
+    rule_help = {  # what each rule option means, for the config reference (docs/config.md)
+        "max_run": "2, or 3 on grids of 8×8 and up: the longest run of equal symbols",
+        "unique_lines": "true/false: no two rows (or columns) identical",
+    }
+    size_note = "sizes must be even"
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")

@@ -129,27 +129,17 @@ class FutoshikiVariant(HouseGrid):
     default_size = 5
     kind = "Futoshiki"
     attempts = ATTEMPTS
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (0.8, 1.3, 37.4, None),
+        5: (1.8, 3.2, 52.4, 69.7),
+        6: (4.3, 7.6, 81.9, 106.5),
+        7: (9.2, 17.7, 113.6, 122.7),
+        8: (17.4, 38.6, 108.9, 148.8),
+        9: (34.5, 76.6, 176.7, 223.0),
+    }
     weights = TECHNIQUE_WEIGHT
-
-    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
-        """Futoshiki has no rule options; ``ValueError`` names any given."""
-        if size not in SIZES:
-            raise ValueError(f"Futoshiki size must be from 4 to 9, not {size}")
-        if raw and not isinstance(raw, Mapping):
-            raise ValueError("Futoshiki rules must be a mapping of options")
-        if raw:
-            raise ValueError(f"unknown Futoshiki rule option {sorted(map(str, raw))[0]!r}; Futoshiki has none")
-        return {}
-
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
-        """The rule sentences (no options change them)."""
-        return self.rules_text
-
-    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
-        """Why this request can't be generated reliably, or None."""
-        if size not in SIZES:
-            return f"Futoshiki size must be from 4 to 9, not {size}"
-        return self.never_harder(size, rules, level, MAX_LEVEL.get(size, Level.EXPERT))
+    max_level = MAX_LEVEL
 
     # --- generation -----------------------------------------------------------------
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
+from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
 from bookgen.solve.latin_sat import prove, solutions
 from bookgen.variants.gridparts import shape_problems
@@ -45,7 +45,7 @@ class Draft:
     solution: Sequence[int]
 
 
-class HouseGrid:
+class HouseGrid(VariantDefaults):
     """Base class of digit grids solved by the house engine; subclasses fill in the hooks."""
 
     name = ""
@@ -54,6 +54,39 @@ class HouseGrid:
     attempts = 100  # ``attempt`` calls per puzzle before giving up
 
     relabel = False  # whether any permutation of the digits is the same puzzle (Sudoku)
+    sizes: tuple[int, ...] = ()
+    max_level: Mapping[int, Level] = {}  # the hardest level a size reaches reliably (measured)
+
+    # --- rules and requests, for variants without rule options (Sudoku's have some) ----
+
+    def _size_problem(self, size: int) -> str | None:
+        if size not in self.sizes:
+            return f"{self.title} size must be from {min(self.sizes)} to {max(self.sizes)}, not {size}"
+        return None
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """No rule options; ``ValueError`` names any given, or a size out of range."""
+        problem = self._size_problem(size)
+        if problem:
+            raise ValueError(problem)
+        if raw and not isinstance(raw, Mapping):
+            raise ValueError(f"{self.title} rules must be a mapping of options")
+        if raw:
+            raise ValueError(f"unknown {self.title} rule option {sorted(map(str, raw))[0]!r}; "
+                             f"{self.title} has none")
+        return {}
+
+    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+        """The rule sentences (no options change them)."""
+        return self.rules_text
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably (a size out of range, a level above
+        what the size reaches), or None."""
+        problem = self._size_problem(size)
+        if problem:
+            return problem
+        return self.never_harder(size, rules, level, self.max_level.get(size, Level.EXPERT))
 
     # --- hooks ----------------------------------------------------------------------
 
@@ -193,6 +226,17 @@ class HouseGrid:
             for c in range(n):
                 if puzzle.givens[r][c] != EMPTY:
                     pen.rect(c, r, 1, 1, fill=GIVEN_FILL)
+
+    def draw_latin_grid(self, pen: Pen, puzzle: Puzzle, solved: bool) -> None:
+        """A plain Latin square: shaded givens, thin cell lines, a bold frame and the digits
+        (the variant draws its own clues over it)."""
+        n = puzzle.size
+        self.shade_givens(pen, puzzle)
+        for k in range(1, n):
+            pen.line(k, 0, k, n, THIN)
+            pen.line(0, k, n, k, THIN)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        self.draw_digits(pen, puzzle, solved)
 
     def draw_digits(self, pen: Pen, puzzle: Puzzle, solved: bool) -> None:
         """Givens bold; with ``solved`` the rest of the solution, lighter (partial in walkthroughs)."""

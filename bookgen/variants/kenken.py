@@ -64,8 +64,8 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique
+from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.arithmetic import (
     TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
@@ -656,7 +656,7 @@ class _OutOfBudget(Exception):
     """No draft of any attempt came out at the requested level."""
 
 
-class KenKenVariant:
+class KenKenVariant(VariantDefaults):
     """The Calcudoku (KenKen-style) variant; stateless."""
 
     name = "kenken"
@@ -673,6 +673,23 @@ class KenKenVariant:
     techniques: tuple[Technique, ...] = _technique_table()
     sizes: tuple[int, ...] = SIZES
     default_size = 6
+    rule_help = {  # what each rule option means, for the config reference (docs/config.md)
+        "ops": 'any non-empty subset of `["+", "-", "*", "/"]` that holds `+` or `*`; '
+               "`[+]` is addition only, for young learners",
+        "max_cage": "2..6: the largest cage",
+        "show_ops": 'false prints targets without operators ("no-op" KenKen, harder)',
+        "singles": "`none`, `few` or `normal`: how many single-cell cages",
+    }
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        3: (1.3, 5.8, None, None),
+        4: (1.3, 1.7, 4.5, 7.7),
+        5: (2.3, 5.2, 11.8, 29.7),
+        6: (5.2, 8.1, 16.9, 35.4),
+        7: (11.8, 14.1, 33.0, 61.8),
+        8: (14.0, 27.1, 53.6, 149.3),
+        9: (43.6, 41.6, 115.0, 457.4),
+    }
 
     # --- rules --------------------------------------------------------------------
 
@@ -1347,7 +1364,6 @@ KENKEN = KenKenVariant()
 # Operation spellings in a KenKen legend.
 OP_INPUT = {"+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "X": "*", "\u00d7": "*",
             "/": "/", "\u00f7": "/"}
-MAX_CAGE = 6  # the largest cage ``build`` makes (the rule option max_cage goes to 6)
 MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
 _LEGEND = re.compile(
     r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d+)\s*"

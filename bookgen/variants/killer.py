@@ -127,6 +127,18 @@ class KillerVariant(SudokuVariant):
         Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
+    rule_help = {  # what each rule option means, for the config reference (docs/config.md)
+        "diagonal": "true: both long diagonals also hold every digit once "
+                    "(Killer X; drawn as two thin diagonal lines)",
+        "box": "set by the size (4: 2×2, 6: 2×3, 8: 2×4, 9: 3×3, 12: 3×4, 16: 4×4); "
+               "may be written only with that value",
+    }
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (4.0, None, None, None),  # CPU time, 12 seeds a cell
+        6: (12.2, 148.4, None, None),
+        9: (53.0, 160.6, 256.5, 424.9),
+    }
     weights = TECHNIQUE_WEIGHT
     kind = "Killer Sudoku"
     attempts = ATTEMPTS

@@ -99,8 +99,21 @@ class SudokuVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
+    rule_help = {  # what each rule option means, for the config reference (docs/config.md)
+        "diagonal": "true: both long diagonals also hold every digit once "
+                    "(Sudoku X; drawn as two thin diagonal lines)",
+        "box": "set by the size (4: 2×2, 6: 2×3, 8: 2×4, 9: 3×3, 12: 3×4, 16: 4×4); "
+               "may be written only with that value",
+    }
     kind = "Sudoku"
     attempts = ATTEMPTS
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (0.3, None, None, None),
+        6: (0.6, None, None, None),
+        8: (1.2, 53.8, 150.9, 175.3),
+        9: (1.6, 37.3, 142.3, 132.3),
+    }
 
     # --- rules ----------------------------------------------------------------------
 

@@ -43,6 +43,15 @@ class Takuzu(BinaryGrid):
     title = N_("Binairo")
     sizes = (4, 6, 8, 10, 12, 14)
     default_size = 8
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (0.9, None, None, None),
+        6: (3.4, 5.0, 3.1, 16.9),
+        8: (9.0, 8.0, 8.8, 22.5),
+        10: (22.1, 20.2, 19.4, 43.8),
+        12: (45.8, 39.1, 41.3, 85.3),
+        14: (96.0, 84.7, 84.5, 142.2),
+    }
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")

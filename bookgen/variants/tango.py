@@ -51,8 +51,17 @@ class Tango(BinaryGrid):
     title = N_("Tango")
     sizes = (4, 6, 8, 10, 12)
     default_size = 6
+    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    costs = {
+        4: (0.8, 1.4, None, None),
+        6: (3.1, 2.9, 5.3, 13.4),
+        8: (10.0, 7.7, 7.2, 15.0),
+        10: (24.0, 21.4, 15.9, 32.1),
+        12: (51.8, 47.4, 33.2, 52.0),
+    }
     default_unique = False
     uses_signs = True
+    givens_option = True  # ``givens: few|normal|many`` steers the mix of signs and givens
     symbol_names = ("moon", "sun")
     symbols_in_type = False
     text_symbols = (("\u263e", "\u2600"), ("M", "S"))

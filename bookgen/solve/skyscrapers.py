@@ -1,0 +1,342 @@
+"""Skyscrapers' edge clues, plugged into the house ladder (``bookgen.solve.houses``).
+
+A digit is a building's height. A clue outside the grid counts the buildings
+seen from there, looking along the row or column: a building is seen when it
+is taller than every building before it. The clues come in as a ``SkyExtra``
+(its ``sights``: one per clue, the line's cells in viewing order) with these
+techniques, the house techniques doing the rest:
+
+- easy ``sky_edge``: a 1 clue sees only the tallest building, so N stands
+  next to it; an N clue sees every building, so the line rises 1, 2, ..., N;
+  ``sky_bounds``: a clue c caps the building k cells in (k = 0 next to the
+  clue) at N - c + 1 + k, since the c - 1 seen buildings after it must each
+  be taller;
+- medium ``sky_count``: a line with at most three open cells: of the few
+  ways to fill them, only those that show what both its clues say are
+  kept (visibility counting on a partly filled line);
+- hard ``sky_lines``: the same on any line, however many cells are open.
+
+Both counting techniques read ``line_options``: the digits each cell of a
+line may still hold in some filling of the line that fits its candidates
+and clues. It filters one table of every permutation of 1..N through
+bitsets (a set bit per permutation); ``line_options_plain`` is the plain
+version it must equal (itertools.permutations), and a test checks them
+against each other.
+
+The SAT encoding (``sight_clauses``) adds, per clue, one variable per
+cell of its line ("seen": taller than everything before it, defined by two
+clause families) and a sequential counter saying exactly ``clue`` of them
+hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from typing import Sequence
+
+from pysat.card import CardEnc, EncType
+
+from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Text
+from bookgen.solve.houses import Contradiction, Extra, Geometry, Run, State, Tech, cut, describe_cuts
+from bookgen.solve.latin import digits_of, full_mask
+
+COUNT_OPEN = 3  # ``sky_count`` takes lines with at most this many open cells: a player tries each filling
+SIDES = ("top", "bottom", "left", "right")
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One clue: what it says, where it stands, and its line's cells from the clue inwards."""
+
+    clue: int
+    side: str      # top, bottom, left, right
+    line: int      # the column (top, bottom) or row (left, right) it looks along
+    cells: tuple[int, ...]
+    # (cell, heights it may hold) that the clue alone allows, nearest first: what ``sky_edge``
+    # (a 1 or an N clue) and ``sky_bounds`` (the others) strike; worked out once per clue.
+    keep: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Line:
+    """A row or column with a clue at either end (0: none there), cells from the front end."""
+
+    house: int     # the row's or column's house in the geometry
+    front: int
+    back: int
+    cells: tuple[int, ...]
+
+    @property
+    def keys(self) -> tuple[tuple[str, int], ...]:
+        """(side, line) of its clues."""
+        n = len(self.cells)
+        sides = ("left", "right") if self.house < n else ("top", "bottom")
+        k = self.house % n
+        return tuple((side, k) for side, c in zip(sides, (self.front, self.back)) if c)
+
+
+@dataclass(frozen=True, eq=False)
+class SkyExtra(Extra):
+    """The clues for the house ladder: every clue alone and each line with its two ends.
+    Hashed by identity: the ladder looks its techniques up by the extra on every solve, and
+    hashing every clue there cost more than a small line's counting."""
+
+    sights: tuple[Sight, ...] = ()
+    lines: tuple[Line, ...] = ()
+    # (cell, heights the clue alone strikes there, index into ``sights``): for the 1 and N
+    # clues (``edge``) and the others (``bounds``), flat, so a ladder pass that finds nothing
+    # left to strike is one short loop.
+    edge: tuple[tuple[int, int, int], ...] = ()
+    bounds: tuple[tuple[int, int, int], ...] = ()
+
+    def check(self, st: State) -> None:
+        """On a full grid, every clue sees exactly its number of buildings."""
+        for s in self.sights:
+            if seen([st.cand[i].bit_length() for i in s.cells]) != s.clue:
+                raise Contradiction("a clue does not see its number of buildings")
+
+
+@lru_cache(maxsize=None)
+def line_cells(n: int, side: str, k: int) -> tuple[int, ...]:
+    """The cells of the line clue ``k`` of ``side`` looks along, nearest first."""
+    if side == "top":
+        return tuple(r * n + k for r in range(n))
+    if side == "bottom":
+        return tuple(r * n + k for r in reversed(range(n)))
+    if side == "left":
+        return tuple(k * n + c for c in range(n))
+    return tuple(k * n + c for c in reversed(range(n)))
+
+
+def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) -> SkyExtra:
+    """The ladder's extra constraints for ``clues`` (side -> N numbers, 0 for none); with
+    ``used`` (a set), the techniques put the (side, line) of every clue they read into it."""
+    sights = tuple(_sight(n, side, k, c) for side in SIDES for k, c in enumerate(clues[side]) if c)
+    lines = []
+    for k in range(n):
+        for house, front, back, side in ((k, clues["left"][k], clues["right"][k], "left"),
+                                         (n + k, clues["top"][k], clues["bottom"][k], "top")):
+            if front or back:
+                lines.append(Line(house, front, back, line_cells(n, side, k)))
+    edge = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue in (1, n) for i, keep in s.keep)
+    bounds = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue not in (1, n) for i, keep in s.keep)
+    return SkyExtra(TECHNIQUES, used=used, sights=sights, lines=tuple(lines), edge=edge, bounds=bounds)
+
+
+@lru_cache(maxsize=None)
+def _sight(n: int, side: str, k: int, clue: int) -> Sight:
+    """The clue ``clue`` of line ``k`` on ``side``, with the heights it alone allows: N next to
+    a 1; 1, 2, ... N in order from an N; else at most N - clue + 1 + j at j cells in."""
+    cells = line_cells(n, side, k)
+    full = full_mask(n)
+    if clue == 1:
+        keep = ((cells[0], 1 << (n - 1)),)
+    elif clue == n:
+        keep = tuple((i, 1 << j) for j, i in enumerate(cells))
+    else:
+        keep = tuple((i, full & ((1 << (n - clue + 1 + j)) - 1)) for j, i in enumerate(cells[:clue - 1]))
+    return Sight(clue, side, k, cells, keep)
+
+
+def seen(heights: Sequence[int]) -> int:
+    """How many of ``heights`` (nearest first) are seen: taller than every one before."""
+    top = count = 0
+    for h in heights:
+        if h > top:
+            top, count = h, count + 1
+    return count
+
+
+def clues_of(grid: Sequence[Sequence[int]]) -> dict[str, tuple[int, ...]]:
+    """Every clue of a full grid (rows of heights): side -> N numbers."""
+    n = len(grid)
+    cols = [[grid[r][c] for r in range(n)] for c in range(n)]
+    return {"top": tuple(seen(col) for col in cols), "bottom": tuple(seen(col[::-1]) for col in cols),
+            "left": tuple(seen(row) for row in grid), "right": tuple(seen(row[::-1]) for row in grid)}
+
+
+# --- the fillings of one line ------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Table:
+    """Every permutation of 1..n as bit positions: per (position, digit) and per pair of
+    clue values (0: any) the set of permutations, as one int each."""
+
+    at: tuple[tuple[int, ...], ...]      # at[k][d - 1]: permutations with d at position k
+    sight: tuple[tuple[int, ...], ...]   # sight[front][back]: permutations showing those (0: any)
+
+
+@lru_cache(maxsize=None)
+def _table(n: int) -> _Table:
+    perms = list(permutations(range(1, n + 1)))
+    width = (len(perms) + 7) // 8
+    at = [[bytearray(width) for _ in range(n)] for _ in range(n)]
+    sight = [[bytearray(width) for _ in range(n + 1)] for _ in range(n + 1)]
+    for idx, p in enumerate(perms):
+        byte, b = idx >> 3, 1 << (idx & 7)
+        for k, d in enumerate(p):
+            at[k][d - 1][byte] |= b
+        f, r = seen(p), seen(p[::-1])
+        for x in (0, f):
+            for y in (0, r):
+                sight[x][y][byte] |= b
+    as_int = lambda ba: int.from_bytes(ba, "little")  # noqa: E731
+    return _Table(tuple(tuple(map(as_int, row)) for row in at), tuple(tuple(map(as_int, row)) for row in sight))
+
+
+@lru_cache(maxsize=1 << 16)
+def line_options(cands: tuple[int, ...], front: int, back: int) -> tuple[int, ...] | None:
+    """Per cell of a line (candidate bitmasks, front end first), the digits some filling of the
+    line that fits the candidates and shows ``front`` and ``back`` (0: no clue) uses; None when
+    no filling fits. Equal to ``line_options_plain``."""
+    t = _table(len(cands))
+    ok = t.sight[front][back]
+    for k, c in enumerate(cands):
+        row = t.at[k]
+        m = 0
+        while c:
+            low = c & -c
+            m |= row[low.bit_length() - 1]
+            c ^= low
+        ok &= m
+        if not ok:
+            return None
+    return tuple(sum(1 << d for d in range(len(cands)) if ok & t.at[k][d]) for k in range(len(cands)))
+
+
+def line_options_plain(cands: Sequence[int], front: int, back: int) -> tuple[int, ...] | None:
+    """``line_options`` the obvious way: try every permutation."""
+    n = len(cands)
+    out = [0] * n
+    found = False
+    for p in permutations(range(1, n + 1)):
+        if all(c >> (d - 1) & 1 for c, d in zip(cands, p)) and (not front or seen(p) == front) \
+                and (not back or seen(p[::-1]) == back):
+            found = True
+            for k, d in enumerate(p):
+                out[k] |= 1 << (d - 1)
+    return tuple(out) if found else None
+
+
+# --- techniques --------------------------------------------------------------------
+
+def clue_text(s: Sight, n: int) -> Text:
+    """'the 3 above column 2' and the like."""
+    words = {"top": N_("the {clue} above column {line}"), "bottom": N_("the {clue} below column {line}"),
+             "left": N_("the {clue} left of row {line}"), "right": N_("the {clue} right of row {line}")}
+    return Text(words[s.side], clue=s.clue, line=s.line + 1)
+
+
+def _read(st: State, keys) -> None:
+    """Note the clues a technique struck something with (the carve's ``used``)."""
+    if st.extra.used is not None:
+        st.extra.used.update(keys)
+
+
+def _clue_alone(edge: bool):
+    """``sky_edge`` (``edge``: the 1 and N clues) or ``sky_bounds`` (the others): strike what
+    the clue alone rules out (``Sight.keep``)."""
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        n = g.n
+        cand = st.cand
+        extra: SkyExtra = st.extra  # type: ignore[assignment]
+        for i, strike, k in (extra.edge if edge else extra.bounds):
+            if not cand[i] & strike:
+                continue
+            s = extra.sights[k]
+            cuts = []
+            for i, keep in s.keep:
+                cuts += cut(st, (i,), ~keep)
+            _read(st, ((s.side, s.line),))
+            if run.explain:
+                if s.clue == 1:
+                    run.reason = Text(N_("{clue} sees one building only, so the tallest, {digit}, stands next "
+                                         "to it; {cuts}."), clue=clue_text(s, n), digit=n, cuts=describe_cuts(st, cuts))
+                elif s.clue == n:
+                    run.reason = Text(N_("{clue} sees every building, so they rise 1, 2, 3 ... from that side; "
+                                         "{cuts}."), clue=clue_text(s, n), cuts=describe_cuts(st, cuts))
+                else:
+                    run.reason = Text(N_("{clue}: the {count} buildings seen each stand taller than the one "
+                                         "seen before, so the first is at most {top}, the next at most one more, "
+                                         "and so on; {cuts}."),
+                                      clue=clue_text(s, n), count=s.clue, top=n - s.clue + 1,
+                                      cuts=describe_cuts(st, cuts))
+            return 1
+        return 0
+    tech.__name__ = "t_sky_edge" if edge else "t_sky_bounds"
+    return tech
+
+
+t_sky_edge = _clue_alone(True)
+t_sky_bounds = _clue_alone(False)
+
+
+def _counting(most_open: int):
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        get_cand, get_placed = st.cand.__getitem__, st.placed.__getitem__
+        for line in st.extra.lines:  # type: ignore[attr-defined]
+            cells = line.cells
+            free = len(cells) - sum(map(get_placed, cells))
+            if not free or free > most_open:
+                continue
+            now = tuple(map(get_cand, cells))
+            options = line_options(now, line.front, line.back)
+            if options is None:
+                raise Contradiction(f"{g.names[line.house]} can't show its clues")
+            if options == now:
+                continue
+            cuts = []
+            for i, keep in zip(cells, options):
+                cuts += cut(st, (i,), ~keep)
+            if cuts:
+                _read(st, line.keys)
+                if run.explain:
+                    run.reason = Text(N_("in {line}, only some ways to fill the open cells show the buildings "
+                                         "its clues say; {cuts}."), line=g.names[line.house], cuts=describe_cuts(st, cuts))
+                return 1
+        return 0
+    return tech
+
+
+t_sky_count = _counting(COUNT_OPEN)
+t_sky_lines = _counting(1 << 30)
+
+TECHNIQUES: tuple[Tech, ...] = (
+    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4),
+    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8),
+    Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0),
+    Tech("sky_lines", Level.HARD, t_sky_lines, 4.0),
+)
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
+
+
+# --- SAT -----------------------------------------------------------------------------
+
+def sight_clauses(n: int, clues: dict[str, Sequence[int]]) -> list[list[int]]:
+    """Clauses saying each clue sees exactly its number of buildings (variable ``i * n + d``:
+    cell ``i`` holds ``d``; new variables from ``n**3 + 1`` up)."""
+    top = n ** 3
+    out: list[list[int]] = []
+    for side in SIDES:
+        for k, clue in enumerate(clues[side]):
+            if not clue:
+                continue
+            cells = line_cells(n, side, k)
+            marks = []
+            for j, i in enumerate(cells):
+                top += 1
+                v = top
+                marks.append(v)
+                for d in range(1, n + 1):
+                    taller = [cells[p] * n + e for p in range(j) for e in range(d + 1, n + 1)]
+                    # seen and holding d: nothing before it is taller
+                    out += [[-v, -(i * n + d), -x] for x in taller]
+                    # not seen while holding d: something before it is taller
+                    out.append([v, -(i * n + d)] + taller)
+            card = CardEnc.equals(lits=marks, bound=clue, top_id=top, encoding=EncType.seqcounter)
+            top = max(top, card.nv)
+            out += [list(c) for c in card.clauses]
+    return out
