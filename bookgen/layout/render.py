@@ -552,8 +552,10 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
         said = []
         for tech in techs:
             tname = t(tech.title)
-            lead_w = doc.width(f"{tname}: ", small, bold=True)
-            said.append((tname, lead_w, doc.wrap(t(tech.description), small, width - indent, first_indent=lead_w)))
+            tlead = t("{technique}:").format(technique=tname)  # French puts a space before the colon
+            lead_w = doc.width(tlead + " ", small, bold=True)
+            said.append((tlead, lead_w, doc.wrap(t(tech.description), small, width - indent,
+                                                        first_indent=lead_w)))
         first = len(said[0][2]) * tech_line + small * DESCENT
         if heading and f.y - body * 2.3 - lead * 1.15 - first >= f.low:
             # "Techniques you'll need" under the example, with the first level and technique
@@ -575,7 +577,7 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
             return y
 
         level_label()
-        for tname, lead_w, lines in said:
+        for tlead, lead_w, lines in said:
             if f.y - len(lines) * tech_line - small * DESCENT < f.low:
                 f.open()  # the level continues on a new page: say it again there
                 f.y -= st.heading * 0.2
@@ -585,7 +587,7 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
             for k, line in enumerate(lines):
                 y -= tech_line
                 if k == 0:
-                    f.text(indent, y, f"{tname}:", small, bold=True)
+                    f.text(indent, y, tlead, small, bold=True)
                 f.text(indent + (lead_w if k == 0 else 0.0), y, line, small)
     return f
 
@@ -630,7 +632,8 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     grid = n * cell
     indent = doc.width("0. ", small, bold=True)
     titles = {t.name: doc.t(t.title) for t in variant.techniques}
-    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {step_text(doc, variant, step)}", small,
+    said = [doc.wrap(doc.t("{technique}: {reason}").format(technique=titles.get(step.technique, step.technique),
+                                                           reason=step_text(doc, variant, step)), small,
                      width - indent) for step in steps]
     # from the block's top: space, the title, the caption, the grid
     head = body * 1.2 + body * ASCENT + body * 1.2 + small * ASCENT + small * 0.9
