@@ -139,3 +139,23 @@ def test_rule_sets_and_examples_take_the_sizes_they_print():
     assert worked_example(7, "sudoku", {}, (9,)).size == 9
     assert worked_example(7, "killer", {}, (9, 6)).size == 6
     assert worked_example(7, "sudoku", {}).size == 6  # a how-to on its own: the smallest that teaches
+
+
+def test_contexts_compile_as_gettext_reads_them():
+    """A msgctxt entry is keyed as a .mo file keys it, and pgettext finds it (plural ones too);
+    the same English in two contexts keeps two translations."""
+    import gettext
+    from io import BytesIO
+
+    from bookgen.i18n import mo_bytes, read_po
+
+    po = ('msgctxt "square box"\nmsgid "box"\nmsgstr "čtverec"\n\n'
+          'msgctxt "rectangular box"\nmsgid "box"\nmsgstr "obdélník"\n\n'
+          'msgctxt "c"\nmsgid "{count} x"\nmsgid_plural "{count} xs"\nmsgstr[0] "a"\nmsgstr[1] "b"\n')
+    messages = read_po(po)
+    assert messages["square box\x04box"] == "čtverec" and messages["rectangular box\x04box"] == "obdélník"
+    header = "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=2; plural=(n != 1);\n"
+    catalog = gettext.GNUTranslations(BytesIO(mo_bytes({"": header, **messages})))
+    assert catalog.pgettext("square box", "box") == "čtverec"
+    assert catalog.pgettext("rectangular box", "box") == "obdélník"
+    assert catalog.npgettext("c", "{count} x", "{count} xs", 5) == "b"
