@@ -110,7 +110,7 @@ def test_the_45_rule_on_two_rows_finds_an_outie():
         if not t_rule45_union(G4, st, run):
             break
         said.append(run.reason)
-    assert ("rows 1-2 must add up to 20; the cages that cover it add up to 23, so the one cell sticking out "
+    assert ("rows 1-2 must add up to 20; the cages that cover them add up to 23, so the one cell sticking out "
             "(row 3, column 4) must be 23 \u2212 20 = 3.") in said
     assert _cand(st, 2, 3) == {3}
     assert _cand(st, 0, 3) == {2, 4}  # the innies: 6 from two cells of one column is 2+4

@@ -404,16 +404,21 @@ def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequenc
     candidates struck. Innies (``side`` 0) are the region's cells left over; outies
     (``side`` 1) the cells of its covering cages that stick out of it."""
     placed = want - rest  # the digits already placed among the cells that cross the edge
+    houses = reg.total // _TOTAL[g.n]  # "rows 1-2" are two: "inside them"
     known = []
     if side == 0:
         if reg.inner:
-            known.append(Text(N_("the cages lying wholly inside it add up to {total}"), total=inner))
+            known.append(Plural("the cages lying wholly inside it add up to {total}",
+                                "the cages lying wholly inside them add up to {total}", houses, total=inner))
         if placed:
-            known.append(Text(N_("the digits already placed in its other cells add up to {total}"), total=placed))
+            known.append(Plural("the digits already placed in its other cells add up to {total}",
+                                "the digits already placed in their other cells add up to {total}", houses,
+                                total=placed))
         terms = [reg.total] + ([inner] if reg.inner else []) + ([placed] if placed else [])
     else:
         covering = want + reg.total
-        known.append(Text(N_("the cages that cover it add up to {total}"), total=covering))
+        known.append(Plural("the cages that cover it add up to {total}", "the cages that cover them add up to {total}",
+                            houses, total=covering))
         if placed:
             known.append(Text(N_("the digits already placed where those cages stick out add up to {total}"),
                               total=placed))
