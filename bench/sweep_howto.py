@@ -17,15 +17,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from bookgen.i18n import languages  # noqa: E402
 from test_howto import FORMATS, RULE_SETS, how_to, test_how_to_text_keeps_the_floor_and_the_safe_area  # noqa: E402
 
+# worked examples of the largest size a book may print alone (the example is of the book's size);
+# a 14x14 Binairo example fits a 6x9 page only with its step numbers under the grid floor
+PRINTED = [("killer", {}, (9,)), ("futoshiki", {}, (9,)), ("sudoku", {}, (9,)), ("kenken", {}, (9,)),
+           ("tango", {}, (12,))]
+
 
 def main() -> None:
     for fmt in FORMATS:
         for large in (False, True):
             sizes, pages = [], []
             for language in languages():
-                test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language)
-                for name, rules in RULE_SETS:
-                    count, _, _, body, _ = how_to(fmt, large, language, name, rules)
+                printed = [] if large else PRINTED  # large print takes these sizes on larger pages only
+                test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language, printed)
+                for name, rules, sizes in [(name, rules, ()) for name, rules in RULE_SETS] + printed:
+                    count, _, _, body, _ = how_to(fmt, large, language, name, rules, sizes)
                     sizes.append(min(size for _, size in body))
                     pages.append(count)
             print(f"{fmt:7} {'large print' if large else 'normal     '} smallest running text "

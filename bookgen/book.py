@@ -26,7 +26,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from bookgen import __version__
 from bookgen.config import Book, read_text_file, same_isbn_warnings
@@ -514,14 +514,23 @@ def rule_sets(book: Book) -> list[tuple[str, dict]]:
     return [(book.sections[s].variant, dict(book.sections[s].rules)) for s in book.shape.rule_sets]
 
 
-def worked_example(book_seed: int, variant_name: str, rules: dict) -> Puzzle:
+def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequence[int] = ()) -> Puzzle:
     """The small puzzle a how-to-play page solves, the same for the same book seed and rules.
 
-    It keeps the section's rules, on the smallest size those rules allow whose two grids
-    fit side by side at the type floor; a medium one (easy where the rules allow no more)
-    whose first few deductions include one above the easiest techniques, where one of
-    ``EXAMPLE_TRIES`` candidates has it."""
+    It keeps the section's rules, on the smallest of the sizes the rule set prints
+    (``printed``) that those rules allow: a reader learns on the grid they will solve.
+    Without ``printed`` (a how-to on its own), on the smallest size those rules allow whose
+    two grids fit side by side at the type floor. A medium one (easy where the rules allow
+    no more) whose first few deductions include one above the easiest techniques, where
+    one of ``EXAMPLE_TRIES`` candidates has it."""
     variant = get_variant(variant_name)
+    for size in sorted(set(printed)):
+        try:
+            size_rules = variant.parse_rules(rules, size)
+        except ValueError:
+            continue
+        if variant.check_request(size, size_rules, Level.EASY) is None:
+            return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
     sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
     fallback = None
     for size in sizes:
@@ -564,7 +573,8 @@ def _examples(book: Book) -> dict[int, Puzzle]:
     for s in book.shape.rule_sets:
         section = book.sections[s]
         try:
-            examples[s] = worked_example(book.seed, section.variant, dict(section.rules))
+            examples[s] = worked_example(book.seed, section.variant, dict(section.rules),
+                                         book.shape.rule_set_sizes(s))
         except GenerationError as exc:
             raise BuildError(f"section {section.index + 1} ({section.title}): the how-to-play page needs an "
                              f"example under the section's rules, but {exc}; loosen the rules") from None

@@ -22,7 +22,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import LEVEL_KEYS, Level
-from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
+from bookgen.core.i18n import N_
+from bookgen.core.rules import printed_rules
+from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation, with_name
 from bookgen.layout.geometry import (
     COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
     content_size, fit_problems, page_count, parse_length, reminder_name, reminder_width, rule_reminder, trim_for,
@@ -526,7 +528,8 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
         name_of = name_of or (lambda v: get_variant(v).title)
         width = reminder_width(spec, style)
         lines = max(len(break_lines(rule_reminder(reminder_name(s.title, name_of(s.variant), get_variant(s.variant)),
-                                                  get_variant(s.variant).rules_for(dict(s.rules)), t),
+                                                  printed_rules(get_variant(s.variant), dict(s.rules),
+                                                                sorted({s.size_of(i) for i in range(s.count)})), t),
                                     style.small, width))
                     for s in sections)
         style = replace(style, reminder_lines=max(REMINDER_LINES, lines))
@@ -1030,8 +1033,8 @@ def _headings(book: Book) -> list[str]:
     """The page headings a book prints besides its config texts, in its language."""
     t = translation(book.language)
     names = dict.fromkeys(t(get_variant(s.variant).title) for s in book.sections)
-    headings = [t("Contents"), t("Answers")] + [h.format(name=name) for name in names
-                                                for h in (t("How to play {name}"), t("{name} techniques"))]
+    headings = [t("Contents"), t("Answers")] + [with_name(t, h, name) for name in names
+                                                for h in (N_("How to play {name}"), N_("{name} techniques"))]
     if any(s.explain for s in book.sections):
         headings.append(walkthrough_title(sum(s.count for s in book.sections), t))
     return headings

@@ -17,7 +17,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Callable
 
-from bookgen.core.i18n import Text
+from bookgen.core.i18n import C_, CASES, Text
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "bookgen"
@@ -36,7 +36,9 @@ def languages() -> tuple[str, ...]:
 
 def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
     """A ``.po`` file's messages: ``msgid -> msgstr`` (``(msgid, msgid_plural) -> [forms]``
-    for plural messages; ``""`` is the header). Fuzzy and obsolete entries are skipped."""
+    for plural messages; ``""`` is the header). A message with a ``msgctxt`` is keyed
+    ``context + "\\x04" + msgid``, as a ``.mo`` file keys it. Fuzzy and obsolete entries are
+    skipped."""
     out: dict = {}
     entry: dict[str, str] = {}
     fuzzy = False
@@ -45,12 +47,13 @@ def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
     def flush() -> None:
         nonlocal entry, fuzzy
         if "msgid" in entry and not fuzzy:
+            msgid = entry["msgid"] if "msgctxt" not in entry else f"{entry['msgctxt']}\x04{entry['msgid']}"
             if "msgid_plural" in entry:
                 forms = [entry[k] for k in sorted((k for k in entry if k.startswith("msgstr[")),
                                                    key=lambda k: int(k[7:-1]))]
-                out[(entry["msgid"], entry["msgid_plural"])] = forms
+                out[(msgid, entry["msgid_plural"])] = forms
             else:
-                out[entry["msgid"]] = entry.get("msgstr", "")
+                out[msgid] = entry.get("msgstr", "")
         entry, fuzzy = {}, False
 
     for raw in text.splitlines() + [""]:
@@ -70,7 +73,7 @@ def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
                 entry[key] += ast.literal_eval(line)
         else:
             key, _, value = line.partition(" ")
-            if key == "msgid" and "msgid" in entry:
+            if key in ("msgid", "msgctxt") and "msgid" in entry:
                 keep = fuzzy
                 fuzzy = False
                 flush()
@@ -120,17 +123,66 @@ def translate(catalog: gettext.NullTranslations, text: str) -> str:
     in turn; any other string as a message id (unknown ids, such as a book's own titles, print
     as they are)."""
     if isinstance(text, Text):
-        template = (catalog.gettext(text.template) if text.plural is None
-                    else catalog.ngettext(text.template, text.plural, text.count))
+        if text.context is not None:
+            template = (catalog.pgettext(text.context, text.template) if text.plural is None
+                        else catalog.npgettext(text.context, text.template, text.plural, text.count))
+        else:
+            template = (catalog.gettext(text.template) if text.plural is None
+                        else catalog.ngettext(text.template, text.plural, text.count))
         return template.format(
             **{k: translate(catalog, v) if isinstance(v, str) else v for k, v in text.params})
     return catalog.gettext(text)
 
 
 def translation(language: str = DEFAULT) -> Callable[[str], str]:
-    """The function that translates a printed string into ``language``."""
+    """The function that translates a printed string into ``language`` (its ``language``
+    attribute names the language, for ``name_forms``)."""
     catalog = translator(language)
-    return lambda text: translate(catalog, text)
+
+    def t(text: str) -> str:
+        return translate(catalog, text)
+    t.language = language  # type: ignore[attr-defined]
+    return t
+
+
+UNKNOWN_NAME = "{name}"  # msgid of the case forms of a name the catalog doesn't know
+
+# The case forms the catalogs give (each ``C_(case, msgid)`` is a catalog entry): the
+# titles of the variants, and ``{name}`` for any other name. A title without its forms
+# (a new variant) takes those of ``{name}``.
+NAME_CASES = (
+    C_("gen", "{name}"), C_("acc", "{name}"),
+    C_("gen", "Binairo"), C_("acc", "Binairo"), C_("gen", "Tango"), C_("acc", "Tango"),
+    C_("gen", "Calcudoku"), C_("acc", "Calcudoku"), C_("gen", "Sudoku"), C_("acc", "Sudoku"),
+    C_("gen", "Futoshiki"), C_("acc", "Futoshiki"), C_("gen", "Killer Sudoku"), C_("acc", "Killer Sudoku"),
+)
+
+
+def name_forms(t: Callable[[str], str], name: str) -> dict[str, str]:
+    """What a template may call a printed puzzle name: ``{name}`` as printed and, for each
+    grammatical case, ``{name_gen}``, ``{name_acc}`` ... A variant's own title takes its case
+    forms from the catalog (msgctxt ``gen`` ... on the title: Czech "Pravidla tanga"); any
+    other name (a section's title, a book's ``names:``) takes the catalog's form of
+    ``{name}`` in that case, which may add a noun that carries the case for it (Czech
+    "hlavolamu {name}"), else prints as it is."""
+    from bookgen.variants.registry import get_variant, variant_names  # the registry needs the catalogs' users
+
+    catalog = translator(getattr(t, "language", DEFAULT))
+    titles = {catalog.gettext(get_variant(v).title): get_variant(v).title for v in variant_names()}
+    forms = {"name": name}
+    title = titles.get(name)
+    for case in CASES:
+        if title is not None and f"{case}\x04{title}" in catalog._catalog:  # the catalog inflects it
+            form = catalog.pgettext(case, title)
+        else:  # not a title, or a title without its forms
+            form = catalog.pgettext(case, UNKNOWN_NAME).format(name=name)
+        forms[f"name_{case}"] = form
+    return forms
+
+
+def with_name(t: Callable[[str], str], template: str, name: str, **values) -> str:
+    """``template`` translated by ``t`` with a puzzle name in whatever case it asks for."""
+    return t(template).format(**name_forms(t, name), **values)
 
 
 def language_problem(language: object) -> str | None:

@@ -1,6 +1,7 @@
 """The message ids the code marks for translation, found the way ``pybabel extract``
 finds them (see babel.cfg): string literals passed to ``N_``, ``t``/``doc.t`` and, in
-pairs, to ``nt``/``doc.nt``, ``ngettext`` and ``Plural``."""
+pairs, to ``nt``/``doc.nt``, ``ngettext`` and ``Plural``; with a context, to ``C_``; the
+template of ``with_name``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
 SINGULAR = {"N_", "t"}
 PLURAL = {"nt", "ngettext", "Plural"}
+CONTEXT = {"C_"}  # C_(context, msgid): keyed context + "\x04" + msgid, as gettext keys it
 
 
 def _name(func: ast.expr) -> str:
@@ -36,10 +38,18 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
                 continue
             name = _name(node.func)
             where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
-            if name in SINGULAR and (text := _literal(node.args[0])) is not None:
+            if name == "with_name" and len(node.args) >= 2 and (text := _literal(node.args[1])) is not None:
+                found.setdefault(text, []).append(where)  # with_name(t, template, name)
+            elif name in SINGULAR and (text := _literal(node.args[0])) is not None:
                 found.setdefault(text, []).append(where)
+            elif name in CONTEXT and len(node.args) >= 2:
+                context, text = _literal(node.args[0]), _literal(node.args[1])
+                if context is not None and text is not None:
+                    found.setdefault(f"{context}\x04{text}", []).append(where)
             elif name in PLURAL and len(node.args) >= 2:
                 one, many = _literal(node.args[0]), _literal(node.args[1])
+                context = next((_literal(k.value) for k in node.keywords if k.arg == "context"), None)
                 if one is not None and many is not None:
-                    found.setdefault((one, many), []).append(where)
+                    key = one if context is None else f"{context}\x04{one}"
+                    found.setdefault((key, many), []).append(where)
     return found

@@ -87,14 +87,16 @@ def test_a_digit_the_cage_must_hold_leaves_the_rest_of_its_house():
 
 
 def test_the_45_rule_on_one_row_finds_an_innie():
-    # Row 1 adds up to 10; the 6 cage lies inside it, so the cell the 6 cage at the right brings in is 4.
+    # Row 1 adds up to 10; the 6 cage lies inside it, so the cell the cage at the right brings in is 4.
     cages = [[(0, 0), (0, 1), (0, 2)], [(0, 3), (1, 3)], [(1, 0), (1, 1)], [(1, 2), (2, 2)],
              [(2, 0), (3, 0)], [(2, 1), (3, 1)], [(2, 3), (3, 3)], [(3, 2)]]
     st = _state(G4, cages, _sums(cages))
     run = Run(explain=True)
     assert t_rule45(G4, st, run) == 1
     assert _cand(st, 0, 3) == {4}
-    assert run.reason.startswith("row 1 adds up to 10; the cages lying wholly inside it add up to 6")
+    # what it adds up to, what is known, the subtraction: a child can check every number
+    assert run.reason == ("row 1 must add up to 10; the cages lying wholly inside it add up to 6, so the one cell "
+                          "left (row 1, column 4) must be 10 \u2212 6 = 4.")
 
 
 def test_the_45_rule_on_two_rows_finds_an_outie():
@@ -103,9 +105,14 @@ def test_the_45_rule_on_two_rows_finds_an_outie():
     cages = [[(0, 0), (0, 1)], [(1, 0), (1, 1)], [(0, 2), (1, 2)], [(0, 3), (1, 3), (2, 3)],
              [(2, 0), (3, 0)], [(2, 1), (3, 1)], [(2, 2), (3, 2)], [(3, 3)]]
     st = _state(G4, cages, _sums(cages))
+    said = []
     for _ in range(4):
-        if not t_rule45_union(G4, st, Run()):
+        run = Run(explain=True)
+        if not t_rule45_union(G4, st, run):
             break
+        said.append(run.reason)
+    assert ("rows 1-2 must add up to 20; the cages that cover them add up to 23, so the one cell sticking out "
+            "(row 3, column 4) must be 23 \u2212 20 = 3.") in said
     assert _cand(st, 2, 3) == {3}
     assert _cand(st, 0, 3) == {2, 4}  # the innies: 6 from two cells of one column is 2+4
 

@@ -279,11 +279,12 @@ def test_kdp_walkthrough_follows_the_tango_rules_and_is_in_the_contents(kdp, kdp
 def test_how_to_worked_examples_teach_a_technique_above_the_easiest(kdp, kdp_texts):
     book = kdp[0]
     texts = [" ".join(t.split()) for t in kdp_texts]
-    for variant, rules in rule_sets(book):
+    for first, (variant, rules) in zip(book.shape.rule_sets, rule_sets(book)):
         v = get_variant(variant)
         title = v.title
         page = next(t for t in texts if f"How to play {title}" in t and "A worked example" in t)
-        example = worked_example(book.seed, variant, rules)
+        example = worked_example(book.seed, variant, rules, book.shape.rule_set_sizes(first))
+        assert example.size == min(book.shape.rule_set_sizes(first))  # the book's own smallest size
         steps = render.example_steps(v, example)
         tiers = {t.name: t.level for t in v.techniques}
         assert 2 <= len(steps) <= render.MAX_STEPS

@@ -17,6 +17,19 @@ def N_(text: str) -> str:
     return text
 
 
+def C_(context: str, text: str) -> str:
+    """Mark ``text`` as a message to translate in ``context`` (gettext's ``msgctxt``): the
+    same English words that another language says two ways, such as a box that is a square
+    or a rectangle, or a name in the genitive. Returns ``text`` unchanged; build it into a
+    ``Text`` with ``context=`` so the translation looks it up in that context."""
+    return text
+
+
+# The grammatical cases a translation may ask of a puzzle name it is given beside the
+# nominative ``{name}``: ``{name_gen}``, ``{name_acc}`` (msgctxt of a name's case forms).
+CASES = ("gen", "acc")
+
+
 class Text(str):
     """An English sentence made from a marked template and its values.
 
@@ -30,30 +43,33 @@ class Text(str):
     params: tuple[tuple[str, Any], ...]
     plural: str | None = None  # the English plural template, for a count (see ``Plural``)
     count: int = 1
+    context: str | None = None  # the msgctxt the template is translated in (see ``C_``)
 
-    def __new__(cls, template: str, **params: Any) -> "Text":
+    def __new__(cls, template: str, context: str | None = None, **params: Any) -> "Text":
         self = super().__new__(cls, template.format(**params))
         self.template = template
         self.params = tuple(sorted(params.items()))
+        self.context = context
         return self
 
     def __reduce__(self):
-        return (_rebuild, (self.template, self.params, self.plural, self.count))
+        return (_rebuild, (self.template, self.params, self.plural, self.count, self.context))
 
 
-def Plural(one: str, many: str, count: int, **params: Any) -> Text:
+def Plural(one: str, many: str, count: int, context: str | None = None, **params: Any) -> Text:
     """A sentence about ``count`` things: ``one`` or ``many`` in English, and the right
     plural form of the language it is translated into (``{count}`` is filled in)."""
-    text = Text(one if count == 1 else many, count=count, **params)
+    text = Text(one if count == 1 else many, context=context, count=count, **params)
     text.template, text.plural, text.count = one, many, count
     return text
 
 
-def _rebuild(template: str, params: tuple[tuple[str, Any], ...], plural: str | None, count: int) -> Text:
+def _rebuild(template: str, params: tuple[tuple[str, Any], ...], plural: str | None, count: int,
+             context: str | None = None) -> Text:
     if plural is None:
-        return Text(template, **dict(params))
+        return Text(template, context=context, **dict(params))
     rest = {k: v for k, v in params if k != "count"}
-    return Plural(template, plural, count, **rest)
+    return Plural(template, plural, count, context=context, **rest)
 
 
 def _commas(items: list[str]) -> str:

@@ -106,9 +106,12 @@ class Variant(Protocol):
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Complete and validate rule options for ``size``; ``ValueError`` on a bad option."""
 
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The rules as printed for a section with these (complete) rule options, one
-        sentence per item: what a player must be told, and nothing the options switch off."""
+        sentence per item: what a player must be told, and nothing the options switch off.
+        With ``sizes`` (every size the rule set prints) they name the digits, box shapes
+        or symbol counts of those sizes (see ``bookgen.core.rules``); without, the same
+        rules in words that hold for any size (what tells two rule sets apart)."""
 
     def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
         """The techniques the grader may use under these rules, easiest first (the how-to

@@ -22,6 +22,7 @@ from itertools import groupby
 from typing import Sequence
 
 from bookgen.core.i18n import N_
+from bookgen.i18n import with_name
 from bookgen.core.pen import CAP_HEIGHT
 from bookgen.core.types import Puzzle
 from bookgen.core.variant import Extent
@@ -274,7 +275,7 @@ def rule_reminder(name: str, rules: Sequence[str], t=str) -> str:
     """A worksheet's rule reminder: the variant's printed name and its rules, less the closing
     line, in the book's language (``t`` translates)."""
     text = " ".join(t(rule) for rule in (rules[:-1] if len(rules) > 2 else rules))
-    return t("{name} rules: {text}").format(name=name, text=text)
+    return with_name(t, "{name} rules: {text}", name, text=text)
 
 
 def reminder_name(title: str, name: str, variant) -> str:
@@ -422,6 +423,12 @@ class BookShape:
         for s, section in enumerate(self.sections):
             first.setdefault(section.rule_key, s)
         return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
+
+    def rule_set_sizes(self, first: int) -> tuple[int, ...]:
+        """Every grid size the rule set starting at section ``first`` prints, smallest first:
+        what its rules text and worked example are for."""
+        key = self.sections[first].rule_key
+        return tuple(sorted({n for s in self.sections if s.rule_key == key for n in s.sizes}))
 
     def rule_set_of(self, section: int) -> int:
         """The first section sharing ``section``'s variant and rules."""

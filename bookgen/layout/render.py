@@ -21,8 +21,9 @@ from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.i18n import N_
+from bookgen.core.rules import printed_rules
 from bookgen.core.types import Puzzle
-from bookgen.i18n import DEFAULT, translation, translator
+from bookgen.i18n import DEFAULT, translation, translator, with_name
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, font_of, register_fonts
 from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
@@ -355,7 +356,7 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
     rows: list[tuple[str, str, int]] = []
     for first in shape.rule_sets:
         page = plan.first_page("rules", first)
-        rows.append((t("How to play {name}").format(name=how_to_name(doc.cover, shape, first)),
+        rows.append((with_name(t, "How to play {name}", how_to_name(doc.cover, shape, first)),
                      t("the rules, a worked example, techniques"), page))
         for s in shape.explained:  # walkthroughs follow their rule set's how-to
             if shape.rule_set_of(s) == first:
@@ -461,7 +462,7 @@ def _subheading(doc: Document, text: str, body: float, width: float) -> float:
 
 
 def _how_to_pages(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
-                  name: str = "") -> list[list]:
+                  name: str = "", sizes: Sequence[int] = ()) -> list[list]:
     """The pages of one rule set's how-to, as lists of drawing closures: on one page when
     the rules, the worked example and the techniques fit with little shrinking; else the
     rules and example, then the techniques, each over as many pages as it needs. Running
@@ -472,7 +473,7 @@ def _how_to_pages(doc: Document, variant_name: str, rules: Mapping, example: Puz
     steps = example_steps(variant, example) if example is not None else []
 
     def flow(scale: float) -> list[list]:
-        return _rules_body(doc, variant, rules, example, steps, scale, name).pages
+        return _rules_body(doc, variant, rules, example, steps, scale, name, sizes).pages
 
     for scale in SCALES:
         if scale < SPLIT_BELOW:
@@ -486,11 +487,17 @@ def _how_to_pages(doc: Document, variant_name: str, rules: Mapping, example: Puz
 
 
 def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
-                       example: Puzzle | None, language: str = DEFAULT, rules: Mapping | None = None) -> int:
-    """How many pages a rule set's how-to takes at this gutter."""
+                       example: Puzzle | None, language: str = DEFAULT, rules: Mapping | None = None,
+                       sizes: Sequence[int] = ()) -> int:
+    """How many pages a rule set's how-to takes at this gutter (``sizes``: the sizes the rule
+    set prints, which its rules name; the example's size when not given)."""
     doc = _measuring(spec, style, gutter, language)
     rules = example.rules if example is not None else (rules or {})
-    return len(_how_to_pages(doc, variant_name, rules, example))
+    return len(_how_to_pages(doc, variant_name, rules, example, sizes=_rule_sizes(sizes, example)))
+
+
+def _rule_sizes(sizes: Sequence[int], example: Puzzle | None) -> tuple[int, ...]:
+    return tuple(sizes) or ((example.size,) if example is not None else ())
 
 
 def walkthrough_pages_needed(spec: PageSpec, style: Style, gutter: float, entry: Entry,
@@ -511,7 +518,8 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
     plan = plan_book(shape)
     for _ in range(len(GUTTERS) + 2):
         rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, shape.sections[s].variant,
-                                         examples.get(s), language, dict(shape.sections[s].rules))
+                                         examples.get(s), language, dict(shape.sections[s].rules),
+                                         shape.rule_set_sizes(s))
                       for s in shape.rule_sets)
         walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
                                                entries[shape.first_item(s)], language) for s in shape.explained)
@@ -523,24 +531,25 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
 
 
 def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
-               part: int = 0, parts: int = 1, name: str = "") -> None:
+               part: int = 0, parts: int = 1, name: str = "", sizes: Sequence[int] = ()) -> None:
     """Page ``part`` of a rule set's how-to (see ``_how_to_pages``): its exact rules, a worked
     example drawn by the variant itself, and the techniques by level."""
     name = name or doc.cover.name_of(variant_name)
     laid = doc.__dict__.setdefault("_how_to", {})  # one layout serves all the parts of a how-to
-    key = (variant_name, repr(sorted(rules.items())), id(example), name)
+    sizes = _rule_sizes(sizes, example)
+    key = (variant_name, repr(sorted(rules.items())), id(example), name, sizes)
     if key not in laid:
-        laid[key] = (example, _how_to_pages(doc, variant_name, rules, example, name))
+        laid[key] = (example, _how_to_pages(doc, variant_name, rules, example, name, sizes))
     pages = laid[key][1]
     assert len(pages) == parts, "how-to measured with another gutter"
     x0, _, _, top = doc.content()
     for fn in pages[part]:
         fn(x0, top)
-    doc.finish(doc.t("How to play {name}").format(name=name))
+    doc.finish(with_name(doc.t, "How to play {name}", name))
 
 
 def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, steps: list,
-                scale: float, name: str) -> _Flow:
+                scale: float, name: str, sizes: Sequence[int] = ()) -> _Flow:
     """Lay a how-to out at ``scale`` (running text never below ``Style.small``): the rules,
     the worked example, then the techniques, under "How to play" on the pages that show
     the rules or the example and under "... techniques" on those that only list techniques."""
@@ -548,10 +557,10 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
     body, small = max(st.body * scale, st.small), st.small
     lead = body * 1.38
     t = doc.t
-    f = _Flow(doc, t("How to play {name}").format(name=name))
+    f = _Flow(doc, with_name(t, "How to play {name}", name))
     width = f.width
     indent = body * 1.3
-    for rule in map(t, variant.rules_for(rules)):
+    for rule in map(t, printed_rules(variant, rules, sizes)):
         lines = doc.wrap(rule, body, width - indent)
         y = f.need(len(lines) * lead + body * 0.3)
         for k, line in enumerate(lines):
@@ -561,7 +570,7 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
             f.text(indent, y, line, body)
     if example is not None:
         _worked_example(f, variant, example, steps, scale)
-    f.title = t("{name} techniques").format(name=name)  # pages from here on only list techniques
+    f.title = with_name(t, "{name} techniques", name)  # pages from here on only list techniques
     tech_line = small * 1.35
     techniques = variant.techniques_for(rules)
     mbox = round(small * 0.72, 2)
@@ -573,8 +582,10 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
         said = []
         for tech in techs:
             tname = t(tech.title)
-            lead_w = doc.width(f"{tname}: ", small, bold=True)
-            said.append((tname, lead_w, doc.wrap(t(tech.description), small, width - indent, first_indent=lead_w)))
+            tlead = t("{technique}:").format(technique=tname)  # French puts a space before the colon
+            lead_w = doc.width(tlead + " ", small, bold=True)
+            said.append((tlead, lead_w, doc.wrap(t(tech.description), small, width - indent,
+                                                        first_indent=lead_w)))
         first = len(said[0][2]) * tech_line + small * DESCENT
         if heading and f.y - body * 2.3 - lead * 1.15 - first >= f.low:
             # "Techniques you'll need" under the example, with the first level and technique
@@ -596,7 +607,7 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
             return y
 
         level_label()
-        for tname, lead_w, lines in said:
+        for tlead, lead_w, lines in said:
             if f.y - len(lines) * tech_line - small * DESCENT < f.low:
                 f.open()  # the level continues on a new page: say it again there
                 f.y -= st.heading * 0.2
@@ -606,7 +617,7 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
             for k, line in enumerate(lines):
                 y -= tech_line
                 if k == 0:
-                    f.text(indent, y, f"{tname}:", small, bold=True)
+                    f.text(indent, y, tlead, small, bold=True)
                 f.text(indent + (lead_w if k == 0 else 0.0), y, line, small)
     return f
 
@@ -647,9 +658,15 @@ def _worked_example(f: _Flow, variant, example: Puzzle, steps: list, scale: floa
     cell = max(min((width - gap) / (2 * ext.width) - BOLD, st.min_cell * scale * 0.9), floor)
     grid = ext.width * cell
     tall = ext.height * cell
+    # a large grid (the book's own size: a 14x14 Binairo) stays inside the page, its step
+    # numbers then a little under the grid floor; its own digits keep theirs (the config checks)
+    cell = min(cell, (width - BOLD) / ext.width)
+    grid = ext.width * cell
+    tall = ext.height * cell
     indent = doc.width("0. ", small, bold=True)
     titles = {t.name: doc.t(t.title) for t in variant.techniques}
-    said = [doc.wrap(f"{titles.get(step.technique, step.technique)}: {step_text(doc, variant, step)}", small,
+    said = [doc.wrap(doc.t("{technique}: {reason}").format(technique=titles.get(step.technique, step.technique),
+                                                           reason=step_text(doc, variant, step)), small,
                      width - indent) for step in steps]
     # from the block's top: space, the title, the caption, the grid
     head = body * 1.2 + body * ASCENT + body * 1.2 + small * ASCENT + small * 0.9
@@ -724,7 +741,8 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
     assert arr is not None
     version = entries[page.items[0]].version
     if worksheet:
-        worksheet_head(doc, entries[page.items[0]], key=solved)
+        worksheet_head(doc, entries[page.items[0]], key=solved,
+                       sizes=sorted({entries[i].puzzle.size for i in page.items}))
         if version:
             version_label(doc, version)
     box = doc.content(worksheet)
@@ -768,9 +786,10 @@ def version_label(doc: Document, version: str) -> None:
              align="right")
 
 
-def worksheet_head(doc: Document, entry: Entry, key: bool = False) -> None:
+def worksheet_head(doc: Document, entry: Entry, key: bool = False, sizes: Sequence[int] = ()) -> None:
     """The title, subtitle and author in the header band; name, date and class to fill in
-    (on a key page: that it is the key); and the rules, headed with the section's name."""
+    (on a key page: that it is the key); and the rules of the page's sizes, headed with the
+    section's name."""
     x0, _, x1, y1 = doc.safe
     st = doc.style
     puzzle = entry.puzzle
@@ -799,7 +818,7 @@ def worksheet_head(doc: Document, entry: Entry, key: bool = False) -> None:
     variant = get_variant(puzzle.variant)
     size = st.small  # the caption floor: the reminder wraps instead of shrinking
     name = reminder_name(entry.section, doc.cover.name_of(puzzle.variant), variant)
-    text = rule_reminder(name, variant.rules_for(puzzle.rules), doc.t)
+    text = rule_reminder(name, printed_rules(variant, puzzle.rules, tuple(sizes) or (puzzle.size,)), doc.t)
     lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
     height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
@@ -860,7 +879,7 @@ def walkthrough_page(doc: Document, page: PagePlan, walk: Walkthrough, entry: En
                      puzzle_page_number: int, how_to: str) -> None:
     """One page of a laid-out walkthrough, under the running header of its rule set's how-to."""
     draw_part(doc, walk, page.part, entry.number, puzzle_page_number)
-    doc.finish(doc.t("How to play {name}").format(name=how_to))
+    doc.finish(with_name(doc.t, "How to play {name}", how_to))
 
 
 def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
@@ -882,7 +901,7 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
             rules = example.rules if example else dict(shape.sections[page.section].rules)
             parts = sum(1 for p in plan.pages if p.kind == "rules" and p.section == page.section)
             rules_page(doc, page.variant, rules, example, page.part, parts,
-                       how_to_name(cover, shape, page.section))
+                       how_to_name(cover, shape, page.section), shape.rule_set_sizes(page.section))
         elif page.kind == "walkthrough":
             index = shape.first_item(page.section)
             entry = entries[index]

@@ -388,28 +388,49 @@ def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, 
                     cuts += cut(st, [i], ~u)
             if cuts:
                 if run.explain:
-                    run.reason = _rule45_text(reg, g, inner, side, open_, rest, len(open_) < len(cells), st, cuts)
+                    run.reason = _rule45_text(reg, g, inner, side, open_, want, rest, st, cuts)
                 return 1
     return 0
 
 
-def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequence[int], rest: int,
-                 some_placed: bool, st: State, cuts: list) -> Text:
-    """The rule-of-45 reason: the region's total, the cages inside, what the cells that
-    cross its edge (inside or outside it) add up to, and the candidates struck."""
-    template = (N_("{region} adds up to {total}; {inside}, so {sticking} ({cells}, {side}) add up to "
-                   "{rest}; {cuts}.") if reg.total <= _TOTAL[g.n] else
-                N_("{region} add up to {total}; {inside}, so {sticking} ({cells}, {side}) add up to "
-                   "{rest}; {cuts}."))
-    inside = (Text(N_("the cages lying wholly inside it add up to {total}"), total=inner) if reg.inner
-              else N_("no cage lies wholly inside it"))
-    sticking = (N_("the cells of its other cages that stick out of it") if side
-                else N_("the cells of the cages that cross its edge"))
-    if some_placed:
-        rest = Text(N_("{rest} (less the digits already placed among them)"), rest=rest)
-    return Text(template, region=reg.name, total=reg.total, inside=inside, sticking=sticking,
-                cells=and_list([cell_text(i, g.n) for i in open_]),
-                side=N_("outside") if side else N_("inside"), rest=rest, cuts=describe_cuts(st, cuts))
+def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequence[int], want: int, rest: int,
+                 st: State, cuts: list) -> Text:
+    """The rule-of-45 reason as a child can check it: what the region must add up to, what
+    is already known of it (the cages lying inside it, or the cages that cover it, and
+    digits already placed), the subtraction that leaves the open cells' sum, and the
+    candidates struck. Innies (``side`` 0) are the region's cells left over; outies
+    (``side`` 1) the cells of its covering cages that stick out of it."""
+    placed = want - rest  # the digits already placed among the cells that cross the edge
+    houses = reg.total // _TOTAL[g.n]  # "rows 1-2" are two: "inside them"
+    known = []
+    if side == 0:
+        if reg.inner:
+            known.append(Plural("the cages lying wholly inside it add up to {total}",
+                                "the cages lying wholly inside them add up to {total}", houses, total=inner))
+        if placed:
+            known.append(Plural("the digits already placed in its other cells add up to {total}",
+                                "the digits already placed in their other cells add up to {total}", houses,
+                                total=placed))
+        terms = [reg.total] + ([inner] if reg.inner else []) + ([placed] if placed else [])
+    else:
+        covering = want + reg.total
+        known.append(Plural("the cages that cover it add up to {total}", "the cages that cover them add up to {total}",
+                            houses, total=covering))
+        if placed:
+            known.append(Text(N_("the digits already placed where those cages stick out add up to {total}"),
+                              total=placed))
+        terms = [covering, reg.total] + ([placed] if placed else [])
+    arithmetic = " \u2212 ".join(map(str, terms)) + f" = {rest}"
+    cells = and_list([cell_text(i, g.n) for i in open_])
+    values = dict(region=reg.name, total=reg.total, known=join_and(known), cells=cells, sum=arithmetic,
+                  cuts=describe_cuts(st, cuts))
+    if side == 0:
+        return Plural("{region} must add up to {total}; {known}, so the one cell left ({cells}) must be {sum}.",
+                      "{region} must add up to {total}; {known}, so the cells left ({cells}) must add up to {sum}; "
+                      "{cuts}.", len(open_), **values)
+    return Plural("{region} must add up to {total}; {known}, so the one cell sticking out ({cells}) must be {sum}.",
+                  "{region} must add up to {total}; {known}, so the cells sticking out ({cells}) must add up to "
+                  "{sum}; {cuts}.", len(open_), **values)
 
 
 def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> tuple[int, ...]:

@@ -109,7 +109,7 @@ class BinaryGrid(VariantDefaults):
             names = [t for t in names if t != "sign"]
         return tuple(names)
 
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The printed rules for these options (subclasses adjust run length and distinct lines)."""
         return self.rules_text
 

@@ -41,6 +41,7 @@ from typing import Any, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import THIN, Pen
+from bookgen.core.rules import latin_rule
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
@@ -97,7 +98,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row or column goes there.")),
     "sign_known": (N_("Signs next to a digit"), N_("A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4.")),
     "sign_bounds": (N_("Sign chains"), N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
-                    "along a chain a < b < c, a can't be N or N\u22121 and c can't be 1 or 2.")),
+                    "along a chain a < b < c, a can't be the largest digit or the one below it, and c can't be 1 or 2.")),
     "naked_pair": (N_("Naked pairs"), N_("Two cells of a row or column that can only hold the same two digits take them both.")),
     "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row or column fill them.")),
     "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
@@ -118,7 +119,7 @@ class FutoshikiVariant(HouseGrid):
     aliases: tuple[str, ...] = ("unequal", "inequality")
     title = N_("Futoshiki")
     rules_text: tuple[str, ...] = (
-        N_("Fill the grid so that every row and every column holds each digit from 1 to N exactly once."),
+        N_("Fill the grid so that every row and every column holds each digit exactly once."),
         N_("A sign between two cells points at the smaller digit: in 2 < 5 the point faces the 2."),
         N_("Some digits are given; each puzzle has exactly one solution, reachable by logic alone."),
     )
@@ -140,6 +141,10 @@ class FutoshikiVariant(HouseGrid):
     }
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL
+
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
+        """The rule sentences (no options change them), naming the digits of each of ``sizes``."""
+        return (latin_rule(sizes), *self.rules_text[1:]) if sizes else self.rules_text
 
     # --- generation -----------------------------------------------------------------
 

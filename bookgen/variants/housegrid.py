@@ -76,7 +76,7 @@ class HouseGrid(VariantDefaults):
                              f"{self.title} has none")
         return {}
 
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The rule sentences (no options change them)."""
         return self.rules_text
 

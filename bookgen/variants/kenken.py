@@ -57,6 +57,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and, join_or
+from bookgen.core.rules import latin_rule
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, TOP_LEFT, Pen, bold_ink, bold_lead
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError, clip
@@ -149,7 +150,8 @@ def _technique_table() -> tuple[Technique, ...]:
         ("hidden_pair", N_("Hidden pair"),
          N_("Two digits that fit only in the same two cells of a line leave those cells no other digit.")),
         ("line_sum", N_("Line sum"),
-         N_("Every row and column adds up to N(N+1)/2; subtract the cages lying inside it to learn what the other cells add up to.")),
+         N_("A row or column holds each digit once, so it always adds up to the same total (15 on a 5\u00d75 grid: "
+            "1 + 2 + 3 + 4 + 5; 21 on a 6\u00d76); subtract the cages lying inside it to learn what the other cells add up to.")),
         ("naked_triple", N_("Naked triple"),
          N_("Three cells of a line that hold only three digits between them take those digits away from the rest of the line.")),
         ("hidden_triple", N_("Hidden triple"),
@@ -663,7 +665,7 @@ class KenKenVariant(VariantDefaults):
     aliases: tuple[str, ...] = ("calcudoku", "mathdoku", "kendoku")
     title = N_("Calcudoku")
     rules_text: tuple[str, ...] = (
-        "Fill the grid so that every row and every column holds each digit from 1 to N exactly once.",
+        "Fill the grid so that every row and every column holds each digit exactly once.",
         "The bold outlines mark cages. The digits in a cage must combine to the number in its corner "
         "using the operation shown (+, \u2212, \u00d7 or \u00f7).",
         "For \u2212 and \u00f7, take the larger digit first; these cages always have two cells.",
@@ -693,14 +695,14 @@ class KenKenVariant(VariantDefaults):
 
     # --- rules --------------------------------------------------------------------
 
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The rules text for these options: only the operations in use, whether they are
         printed, single-cell cages only when there are some, and the largest cage."""
         ops = [op for op in OPS if op in rules.get("ops", OPS)]
         show = rules.get("show_ops", True)
         max_cage = int(rules.get("max_cage", DEFAULT_RULES["max_cage"]))
-        lines = [N_("Every row and every column holds the digits from 1 to the grid's width once each "
-                    "(1 to 4 on a grid four cells wide).")]
+        lines = [latin_rule(sizes) if sizes else
+                 N_("Fill the grid so that every row and every column holds each digit exactly once.")]
         if ops == ["+"]:
             lines.append(N_("The bold outlines mark cages. The digits in a cage add up to the number in its corner.")
                          if show else N_("The bold outlines mark cages. The digits in a cage add up to the number "

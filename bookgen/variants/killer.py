@@ -46,6 +46,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
+from bookgen.core.rules import box_rule
 from bookgen.core.pen import CAP_HEIGHT, THIN, TOP_LEFT, Pen, bold_width
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
@@ -98,10 +99,14 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
                     "that clash with its row, column and box, and cross out the digits no set left uses.")),
     "cage_confined": (N_("A digit the cage must hold"), N_("If every set left for a cage holds a digit, and in the cage it can "
                       "only go in one row, column or box, no other cell of that row, column or box has it.")),
-    "rule45": (N_("The 45 rule"), N_("A row, column or box adds up to 1+2+...+N (45 on a 9\u00d79). Subtract the cages lying inside "
-               "it: the cells of the other cages that poke in (innies), or out (outies), make up the rest.")),
-    "rule45_union": (N_("The 45 rule on several houses"), N_("The same over two or three neighbouring rows, columns or boxes "
-                     "together (90 or 135 on a 9\u00d79).")),
+    "rule45": (N_("Row, column and box sums"), N_("A row, column or box holds each digit once, so its digits always add "
+               "up to the same total: 45 on a 9\u00d79 grid (1 + 2 + \u2026 + 9), 21 on a 6\u00d76, 10 on a 4\u00d74 "
+               "(on a 9\u00d79 this is called the 45 rule). Take away the cages lying wholly inside it: the cells left "
+               "over make up the rest. Or take the total away from the cages that cover it: the cells sticking out "
+               "make up the difference.")),
+    "rule45_union": (N_("Sums of neighbouring rows, columns or boxes"), N_("The same with two or three neighbouring "
+                     "rows, columns or boxes together: they add up to two or three times the total (90 or 135 on a "
+                     "9\u00d79 grid).")),
 }
 LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 _ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
@@ -117,8 +122,7 @@ class KillerVariant(SudokuVariant):
     aliases: tuple[str, ...] = ("killer-sudoku", "sumdoku")
     title = N_("Killer Sudoku")
     rules_text: tuple[str, ...] = (
-        N_("Fill the grid so that every row, every column and every bold box holds each digit "
-           "from 1 to N exactly once."),
+        N_("Fill the grid so that every row, every column and every bold box holds each digit exactly once."),
         N_("The dashed outlines mark cages. The digits of a cage are all different and add up to the "
            "small number in its corner."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
@@ -153,9 +157,11 @@ class KillerVariant(SudokuVariant):
             raise ValueError(f"Killer Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
         return super().parse_rules(raw, size)
 
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
-        """The rule sentences for these options."""
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
+        """The rule sentences for these options, naming the digits and box shape of each of ``sizes``."""
         lines = list(self.rules_text)
+        if sizes:
+            lines[0] = box_rule(sizes, BOXES)
         if rules.get("diagonal"):
             lines.insert(1, N_("Killer X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)

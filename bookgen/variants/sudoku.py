@@ -39,6 +39,7 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
+from bookgen.core.rules import box_rule
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
@@ -90,8 +91,7 @@ class SudokuVariant(HouseGrid):
     aliases: tuple[str, ...] = ("classic-sudoku",)
     title = N_("Sudoku")
     rules_text: tuple[str, ...] = (
-        N_("Fill the grid so that every row, every column and every bold box holds each digit "
-           "from 1 to N exactly once."),
+        N_("Fill the grid so that every row, every column and every bold box holds each digit exactly once."),
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
@@ -143,9 +143,12 @@ class SudokuVariant(HouseGrid):
                                  f"(box: [{box[0]}, {box[1]}]), not {got!r}")
         return {"box": box, "diagonal": diagonal}
 
-    def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
-        """The rule sentences for these options (Sudoku X adds the diagonals)."""
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
+        """The rule sentences for these options (Sudoku X adds the diagonals), naming the
+        digits and box shape of each of ``sizes``."""
         lines = list(self.rules_text)
+        if sizes:
+            lines[0] = box_rule(sizes, BOXES)
         if rules.get("diagonal"):
             lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)

@@ -21,7 +21,8 @@ Techniques by tier:
 from __future__ import annotations
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import N_, Plural
+from bookgen.core.rules import balance_rule, per_size
 from bookgen.variants.binarygrid import BinaryGrid
 
 TECHNIQUE_TEXT = {
@@ -76,9 +77,15 @@ class Takuzu(BinaryGrid):
             return Level.HARD
         return Level.EXPERT
 
-    def rules_for(self, rules) -> tuple[str, ...]:
-        """The rules text adjusted to a section's options."""
+    def rules_for(self, rules, sizes=()) -> tuple[str, ...]:
+        """The rules text adjusted to a section's options, with how many 0s and 1s a line
+        of each of ``sizes`` holds."""
         lines = list(self.rules_text)
+        if sizes:
+            lines[2] = balance_rule(
+                sizes, lambda half: Plural("Each row and each column holds {count} 0 and {count} 1.",
+                                           "Each row and each column holds {count} 0s and {count} 1s.", half),
+                N_("Each row and each column holds as many 0s as 1s: {sizes}."), per_size)
         if rules.get("max_run", 2) == 3:
             lines[1] = N_("No more than three equal symbols may stand next to each other in a row or column.")
         if not rules.get("unique_lines", True):

@@ -24,7 +24,8 @@ Techniques by tier:
 from __future__ import annotations
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import N_, Plural
+from bookgen.core.rules import balance_rule, per_size
 from bookgen.core.pen import Pen
 from bookgen.variants.binarygrid import BinaryGrid
 from bookgen.variants.shapes import SUN_CORE, crescent, sun_rays
@@ -78,9 +79,15 @@ class Tango(BinaryGrid):
         """A 4x4 board is too small for long lines or a useful trial."""
         return Level.MEDIUM if size == 4 else Level.EXPERT
 
-    def rules_for(self, rules) -> tuple[str, ...]:
-        """The rules text adjusted to a section's options."""
+    def rules_for(self, rules, sizes=()) -> tuple[str, ...]:
+        """The rules text adjusted to a section's options, with how many suns and moons a
+        line of each of ``sizes`` holds."""
         lines = list(self.rules_text)
+        if sizes:
+            lines[2] = balance_rule(
+                sizes, lambda half: Plural("Each row and each column holds {count} sun and {count} moon.",
+                                           "Each row and each column holds {count} suns and {count} moons.", half),
+                N_("Each row and each column holds as many suns as moons: {sizes}."), per_size)
         if rules.get("max_run", 2) == 3:
             lines[1] = N_("No more than three of the same symbol next to each other, across or down.")
         if rules.get("unique_lines"):
