@@ -1,6 +1,6 @@
 """Measure the mean time per puzzle of every (variant, size, level) for the build-time estimate.
 
-Run: python bench/measure_costs.py [--runs N]
+Run: python bench/measure_costs.py [--runs N] [--only NAME,NAME] [--sizes 12,16]
 Prints the ``COST_MS`` table of ``bookgen/estimate.py`` (mean ms per puzzle,
 one process, default rules, easy..expert; None where the level is refused).
 Paste it there after a change that moves generation speed.
@@ -24,9 +24,15 @@ from bookgen.variants.registry import VARIANTS
 
 def main() -> None:
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
+    sizes = [int(s) for s in sys.argv[sys.argv.index("--sizes") + 1].split(",")] if "--sizes" in sys.argv else None
     print("COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {")
     for variant in VARIANTS.values():
+        if only is not None and variant.name not in only:
+            continue
         for size in variant.sizes:
+            if sizes is not None and size not in sizes:
+                continue
             rules = variant.parse_rules({}, size)
             row = []
             for level in LEVELS:

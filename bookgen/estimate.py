@@ -46,6 +46,8 @@ COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
     ('sudoku', 6): (0.6, None, None, None),
     ('sudoku', 8): (1.2, 53.8, 150.9, 175.3),
     ('sudoku', 9): (1.6, 37.3, 142.3, 132.3),
+    ('sudoku', 12): (11.0, 93.0, 259.0, 283.0),  # 12 seeds a cell (bench/measure_costs.py --only sudoku)
+    ('sudoku', 16): (38.0, 640.0, 953.0, 1005.0),  # 8 seeds a cell
     ('futoshiki', 4): (0.8, 1.3, 37.4, None),
     ('futoshiki', 5): (1.8, 3.2, 52.4, 69.7),
     ('futoshiki', 6): (4.3, 7.6, 81.9, 106.5),

@@ -52,7 +52,7 @@ from bookgen.core.variant import Step
 from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name, cell_text, trial
 # The Latin engines word their eliminations alike: one describer serves both ladders.
 from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
-from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
+from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
 from bookgen.solve.sat import incremental, models
 
 TECHNIQUE_LEVEL: dict[str, Level] = {
@@ -234,7 +234,7 @@ class State:
     def grid(self) -> tuple[str, ...]:
         """Rows of placed digits, ``.`` where a cell is still open."""
         n = self.board.n
-        return tuple("".join(str(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
+        return tuple("".join(symbol(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
                              for c in range(n)) for r in range(n))
 
 
@@ -273,7 +273,7 @@ def t_naked_single(g: Geometry, st: State, run: Run) -> int:
             if run.steps is not None:
                 d = cand[i].bit_length()
                 run.steps.append(Step(
-                    "naked_single", (((i // g.n, i % g.n), str(d)),),
+                    "naked_single", (((i // g.n, i % g.n), symbol(d)),),
                     Text(N_("{cell} can only be {digit}: every other digit is already in its {houses}.")
                          if _by_houses(st, i) else
                          N_("{cell} can only be {digit}: every other digit is already in its {houses}, "
@@ -537,7 +537,7 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
                         st.place(i)
                 if run.steps is not None:
                     run.steps.append(Step(
-                        name, tuple(((i // g.n, i % g.n), str(st.cand[i].bit_length())) for i in fixed),
+                        name, tuple(((i // g.n, i % g.n), symbol(st.cand[i].bit_length())) for i in fixed),
                         run.reason))
             break
         else:
@@ -1089,12 +1089,21 @@ class Prover:
 
 
 _PROVERS: dict[int, tuple[Geometry, Prover]] = {}
+KEPT_SOLVERS = 32  # geometries whose solvers stay loaded: every Jigsaw puzzle brings its own
+
+
+def _bound(kept: dict) -> None:
+    """Forget the oldest kept solver once ``KEPT_SOLVERS`` are loaded (bounded memory); pysat
+    frees it when its last user lets go (a carve may still be asking it)."""
+    if len(kept) >= KEPT_SOLVERS:
+        del kept[next(iter(kept))]
 
 
 def prover_for(geo: Geometry) -> Prover:
     """The process's ``Prover`` for this geometry (an object from ``geometry``, kept alive here)."""
     got = _PROVERS.get(id(geo))
     if got is None or got[0] is not geo:
+        _bound(_PROVERS)
         got = _PROVERS[id(geo)] = (geo, Prover(geo))
     return got[1]
 
@@ -1108,6 +1117,7 @@ def rival_for(geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> Rival:
     key = (id(geo), tuple(pairs))
     got = _RIVALS.get(key)
     if got is None or got[0] is not geo:
+        _bound(_RIVALS)
         got = _RIVALS[key] = (geo, Rival(geo, pairs))
     return got[1]
 
