@@ -191,14 +191,7 @@ class SudokuVariant(HouseGrid):
         rows, cols = BOXES[n]
         self.shade_givens(pen, puzzle)
         if puzzle.rules.get("diagonal"):
-            # The diagonals run corner to corner in every diagonal cell, but stop short of
-            # the middle where the digit goes, so no digit is struck through.
-            g = DIAGONAL_GAP
-            for k in range(n):
-                pen.line(k, k, k + g, k + g, THIN)
-                pen.line(k + 1 - g, k + 1 - g, k + 1, k + 1, THIN)
-                pen.line(n - k, k, n - k - g, k + g, THIN)
-                pen.line(n - k - 1 + g, k + 1 - g, n - k - 1, k + 1, THIN)
+            draw_diagonals(pen, n)
         for k in range(1, n):
             pen.line(k, 0, k, n, BOLD if k % cols == 0 else THIN)
             pen.line(0, k, n, k, BOLD if k % rows == 0 else THIN)
@@ -287,6 +280,18 @@ class SudokuVariant(HouseGrid):
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts
+
+
+def draw_diagonals(pen: Pen, n: int) -> None:
+    """Both main diagonals of an N x N grid, for every variant with Sudoku X's rule. They run
+    corner to corner in every diagonal cell, but stop short of the middle where the digit
+    goes, so no digit is struck through."""
+    g = DIAGONAL_GAP
+    for k in range(n):
+        pen.line(k, k, k + g, k + g, THIN)
+        pen.line(k + 1 - g, k + 1 - g, k + 1, k + 1, THIN)
+        pen.line(n - k, k, n - k - g, k + g, THIN)
+        pen.line(n - k - 1 + g, k + 1 - g, n - k - 1, k + 1, THIN)
 
 
 def _geometry(n: int, rules: Mapping[str, Any]) -> Geometry:
