@@ -58,6 +58,7 @@ class Puzzle:
     seed: str = ""
     edges: tuple[Edge, ...] = ()
     cages: tuple[Cage, ...] = ()
+    regions: tuple[str, ...] = ()
 
     def given(self, cell: Cell) -> str:
         """The given symbol at ``cell`` or ``EMPTY``."""

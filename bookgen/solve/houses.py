@@ -113,14 +113,36 @@ def diagonal_houses(n: int) -> list[tuple[tuple[int, ...], str]]:
             (tuple(k * n + n - 1 - k for k in range(n)), N_("the anti-diagonal"))]
 
 
+def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False,
+             regions: Sequence[Sequence[int]] = ()) -> Geometry:
+    """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals,
+    or with irregular ``regions`` (Jigsaw: each a group of n cell indices) as houses. A
+    rule set's geometry is kept for the process; a regions geometry belongs to one puzzle,
+    so it is built afresh each time (equal regions give an equal, not the same, object)."""
+    if regions:
+        return _build_geometry(n, box, diagonal, tuple(tuple(cells) for cells in regions))
+    return _rule_geometry(n, box, diagonal)
+
+
 @lru_cache(maxsize=None)
-def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False) -> Geometry:
-    """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals."""
+def _rule_geometry(n: int, box: tuple[int, int] | None, diagonal: bool) -> Geometry:
+    return _build_geometry(n, box, diagonal, ())
+
+
+def region_houses(n: int, regions: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], str]]:
+    """Jigsaw regions as houses, each named by its first cell in reading order."""
+    return [(tuple(sorted(cells)), Text(N_("the region at {cell}"), cell=cell_text(min(cells), n)))
+            for cells in regions]
+
+
+def _build_geometry(n: int, box: tuple[int, int] | None, diagonal: bool,
+                    regions: tuple[tuple[int, ...], ...]) -> Geometry:
     houses = [tuple(r * n + c for c in range(n)) for r in range(n)]
     houses += [tuple(r * n + c for r in range(n)) for c in range(n)]
     names = ([Text(N_("row {row}"), row=r + 1) for r in range(n)]
              + [Text(N_("column {column}"), column=c + 1) for c in range(n)])
-    extra = (box_houses(n, box) if box else []) + (diagonal_houses(n) if diagonal else [])
+    extra = (box_houses(n, box) if box else []) + region_houses(n, regions) + \
+        (diagonal_houses(n) if diagonal else [])
     for cells, name in extra:
         houses.append(cells)
         names.append(name)
@@ -141,7 +163,7 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
                              tuple(sorted(sets[b] - both))))
     # Players spot hidden singles in boxes first, so explanations name boxes first.
     scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
-    words = HOUSE_KINDS[bool(box), bool(diagonal)]
+    words = REGION_KINDS[bool(diagonal)] if regions else HOUSE_KINDS[bool(box), bool(diagonal)]
     return Geometry(n, tuple(houses), tuple(names), tuple(peers),
                     tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words)
 
@@ -243,6 +265,7 @@ class State:
 HOUSE_KINDS = {(False, False): N_("row or column"), (True, False): N_("row, column or box"),
                (False, True): N_("row, column or diagonal"),
                (True, True): N_("row, column, box or diagonal")}
+REGION_KINDS = {False: N_("row, column or region"), True: N_("row, column, region or diagonal")}
 
 
 def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:

@@ -14,6 +14,7 @@ _MODULES = (
     ("bookgen.variants.sudoku", "SUDOKU"),
     ("bookgen.variants.futoshiki", "FUTOSHIKI"),
     ("bookgen.variants.killer", "KILLER"),
+    ("bookgen.variants.jigsaw", "JIGSAW"),
 )
 
 
