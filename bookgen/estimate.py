@@ -54,6 +54,13 @@ COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
     ('futoshiki', 7): (9.2, 17.7, 113.6, 122.7),
     ('futoshiki', 8): (17.4, 38.6, 108.9, 148.8),
     ('futoshiki', 9): (34.5, 76.6, 176.7, 223.0),
+    # Jigsaw: mean CPU time of JIGSAW.generate, 6 seeds a cell (9x9: 3), the same way as
+    # measure_costs.py (--only jigsaw); each puzzle draws its own regions.
+    ('jigsaw', 5): (9.0, 36.0, 43.0, 60.0),
+    ('jigsaw', 6): (20.0, 33.0, 75.0, 106.0),
+    ('jigsaw', 7): (27.0, 57.0, 123.0, 178.0),
+    ('jigsaw', 8): (138.0, 182.0, 562.0, 221.0),
+    ('jigsaw', 9): (240.0, 295.0, 833.0, 892.0),
     ('killer', 4): (4.0, None, None, None),  # CPU time, 12 seeds a cell
     ('killer', 6): (12.2, 148.4, None, None),
     ('killer', 9): (53.0, 160.6, 256.5, 424.9),
