@@ -49,7 +49,7 @@ def _eight(n: int):
 
 
 def _moved(puzzle, move):
-    """The puzzle turned or mirrored by ``move`` (givens, solution, signs, cages)."""
+    """The puzzle turned or mirrored by ``move`` (givens, solution, signs, cages, regions)."""
     n = puzzle.size
 
     def rows(grid):
@@ -64,7 +64,7 @@ def _moved(puzzle, move):
     cages = tuple(Cage(tuple(sorted(move(c) for c in cage.cells)), cage.op, cage.target)
                   for cage in reversed(puzzle.cages))
     return dc_replace(puzzle, givens=rows(puzzle.givens), solution=rows(puzzle.solution), edges=edges,
-                      cages=cages)
+                      cages=cages, regions=rows(puzzle.regions) if puzzle.regions else ())
 
 
 def _swapped(puzzle):
@@ -87,7 +87,7 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
         assert variant.fingerprint(moved) == print_
         if name in ("takuzu", "tango"):  # the symbols swapped, signs carried along
             assert variant.fingerprint(_swapped(moved)) == print_
-        if name == "sudoku":  # any permutation of the digits
+        if name in ("sudoku", "jigsaw"):  # any permutation of the digits
             digits = "123456789"[:puzzle.size]
             table = str.maketrans(digits, digits[1:] + digits[0])
             shifted = dc_replace(moved, givens=tuple(r.translate(table) for r in moved.givens),
