@@ -25,7 +25,15 @@ it prints our figures alone and says how to get the comparison.
 Matching levels: Takuzu against Unruly with unique rows (``u``), Tango against
 Unruly without; our easy against Unruly Easy, medium and up against Unruly
 Normal (its top level). KenKen easy / medium / hard / expert against Keen
-Easy / Normal / Hard / Extreme at the same size.
+Easy / Normal / Hard / Extreme at the same size. Jigsaw Sudoku against Solo's
+jigsaw mode (``9jd?``: ``j`` for jigsaw), and 12x12 / 16x16 Sudoku against
+Solo's ``4x3`` / ``4x4`` (boxes 4 wide, 3 tall: ours), easy / medium / hard /
+expert against Solo Basic / Intermediate / Extreme / Unreasonable, as in
+``bench_sudoku.py`` (16x16 expert against Extreme: Solo's Unreasonable 16x16
+takes over a minute a puzzle).
+
+``--grades N`` adds a table: N of Solo's jigsaw puzzles at each Solo level,
+graded by our ladder (9x9, and ``--grade-size`` for another size).
 """
 
 from __future__ import annotations
@@ -52,6 +60,8 @@ from bookgen.variants.registry import get_variant  # noqa: E402
 REF_DIR = Path("/usr/games")
 UNRULY_LEVEL = {Level.EASY: "e", Level.MEDIUM: "n", Level.HARD: "n", Level.EXPERT: "n"}
 KEEN_LEVEL = {Level.EASY: "e", Level.MEDIUM: "n", Level.HARD: "h", Level.EXPERT: "x"}
+SOLO_LEVEL = {Level.EASY: "b", Level.MEDIUM: "i", Level.HARD: "e", Level.EXPERT: "u"}
+SOLO_BOXES = {12: "4x3", 16: "4x4"}  # Solo's CxR: boxes C cells wide, R tall
 WARM_UP = 10**6  # seed index of the untimed first puzzle of a row
 FAILED: dict["Row", int] = {}  # puzzles per row that ran out of budget
 TIME_LINE = re.compile(r"#\d+:\s*([0-9.eE+-]+)\s*$")
@@ -73,6 +83,11 @@ class Row:
     def reference(self) -> tuple[str, str]:
         """(program, parameter string) of the matching Tatham puzzle."""
         n = self.size
+        if self.variant == "jigsaw":
+            return "sgt-solo", f"{n}jd{SOLO_LEVEL[self.level]}"
+        if self.variant == "sudoku":
+            level = "e" if n == 16 and self.level == Level.EXPERT else SOLO_LEVEL[self.level]
+            return "sgt-solo", f"{SOLO_BOXES[n]}d{level}"
         if self.variant == "kenken":
             return "sgt-keen", f"{n}d{KEEN_LEVEL[self.level]}"
         unique = "u" if self.variant == "takuzu" else ""
@@ -88,6 +103,9 @@ def default_rows() -> list[Row]:
         rows += [Row("tango", n, lv) for lv in LEVELS]
     for n in (4, 5, 6, 7, 8, 9):
         rows += [Row("kenken", n, lv) for lv in LEVELS]
+    rows += [Row("jigsaw", 9, lv) for lv in LEVELS]  # 6x6: 10-60x Solo's sub-millisecond (docs/jigsaw.md)
+    for n in (12, 16):
+        rows += [Row("sudoku", n, lv) for lv in LEVELS]
     return rows
 
 
@@ -126,8 +144,35 @@ def reference_path(program: str) -> str | None:
 
 
 def have_reference() -> bool:
-    """Whether Tatham's two programs are installed."""
-    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen"))
+    """Whether Tatham's programs are installed."""
+    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen", "sgt-solo"))
+
+
+def solo_jigsaw_grades(count: int, n: int) -> None:
+    """Our grade of ``count`` of Solo's n x n jigsaw puzzles at each of Solo's levels."""
+    from bench_sudoku import SOLO_LEVELS, parse_desc, solo_blocks
+    from tatham import grade_table, saved_descriptions
+
+    from bookgen.core.types import Puzzle
+    from bookgen.variants.jigsaw import JIGSAW
+    from bookgen.variants.jigsaw_regions import region_rows
+
+    rules = JIGSAW.parse_rules({}, n)
+    blank = tuple("." * n for _ in range(n))
+
+    def puzzles(key: str) -> list[Puzzle]:
+        out = []
+        for desc in saved_descriptions(reference_path("sgt-solo"), f"{n}jd{key}", count):
+            grid, walls = desc.split(",")
+            regions = [[r * n + c for r, c in cells] for cells in solo_blocks(walls, n)]
+            puzzle = Puzzle("jigsaw", n, rules, parse_desc(grid, n), blank, regions=region_rows(regions, n))
+            if len(JIGSAW.solutions(puzzle, 2)) != 1:  # the decoding, checked by the exact solver
+                raise ValueError("a decoded Jigsaw puzzle of Solo's is not unique")
+            out.append(puzzle)
+        return out
+
+    grade_table(f"Our grade of {count} of Solo's {n}x{n} jigsaw puzzles per Solo level", "Solo level",
+                SOLO_LEVELS, puzzles, JIGSAW.grade)
 
 
 def measure(row: Row, count: int, per: int, rounds: int, reference: bool):
@@ -183,7 +228,13 @@ def main() -> None:
                          "(repeatable)")
     ap.add_argument("--no-reference", action="store_true", help="our figures only")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--grades", type=int, default=0, help="grade N of Solo's jigsaw puzzles per Solo level")
+    ap.add_argument("--grade-size", type=int, default=9, help="the size of those jigsaw puzzles (default 9)")
     args = ap.parse_args()
+    if args.grades:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        solo_jigsaw_grades(args.grades, args.grade_size)
+        return
     rows = [r for r in default_rows() if not args.only or any(t in r.label for t in args.only)]
     if not rows:
         ap.error("no row matches --only")

@@ -39,6 +39,7 @@ from bookgen.core.difficulty import LEVELS, Level  # noqa: E402
 from bookgen.core.rng import derive_seed, rng_for  # noqa: E402
 from bookgen.core.types import Puzzle  # noqa: E402
 from bookgen.core.types import Cage  # noqa: E402
+from bookgen.solve.latin import symbol  # noqa: E402
 from bookgen.variants.killer import KILLER  # noqa: E402
 from bookgen.variants.sudoku import SUDOKU  # noqa: E402
 
@@ -89,19 +90,18 @@ def desc_cells(desc: str, n: int = 9) -> list[str]:
 
 def parse_desc(desc: str, n: int = 9) -> tuple[str, ...]:
     """Solo's game description as givens rows."""
-    cells = desc_cells(desc, n)
+    cells = [c if c == "." else symbol(int(c)) for c in desc_cells(desc, n)]  # 10..16 as A..G
     return tuple("".join(cells[r * n:(r + 1) * n]) for r in range(n))
 
 
-def parse_killer(desc: str, n: int = 9) -> Puzzle:
-    """Solo's Killer description: givens, the cage walls, the sums (in each cage's first cell).
+def solo_blocks(walls: str, n: int = 9) -> list[list[tuple[int, int]]]:
+    """The groups of cells (Killer's cages, Jigsaw's regions) of Solo's wall coding.
 
     The walls are run-length coded over the internal edges, first the vertical
     ones row by row, then the horizontal ones column by column: ``_`` is an
     edge right away, a letter ``a``..``y`` that many non-edges then an edge,
     ``z`` 26 non-edges and no edge (Solo's ``spec_to_dsf``).
     """
-    grid, walls, sums = desc.split(",")
     owner = list(range(n * n))
 
     def find(i: int) -> int:
@@ -127,6 +127,14 @@ def parse_killer(desc: str, n: int = 9) -> Puzzle:
     cells: dict[int, list[tuple[int, int]]] = {}
     for i in range(n * n):
         cells.setdefault(find(i), []).append(divmod(i, n))
+    return list(cells.values())
+
+
+def parse_killer(desc: str, n: int = 9) -> Puzzle:
+    """Solo's Killer description: givens, the cage walls (``solo_blocks``), the sums (in each
+    cage's first cell)."""
+    grid, walls, sums = desc.split(",")
+    cells = dict(enumerate(solo_blocks(walls, n)))
     clue = desc_cells(sums, n)
     cages = []
     for members in cells.values():

@@ -1,6 +1,6 @@
 """Measure the mean time per puzzle of every (variant, size, level) for the build-time estimate.
 
-Run: python bench/measure_costs.py [--runs N] [VARIANT ...]
+Run: python bench/measure_costs.py [--runs N] [--sizes 12,16] [VARIANT ...]
 Prints each variant's ``costs`` table (mean ms per puzzle, one process,
 default rules, easy..expert; None where the level is refused), which
 ``bookgen/estimate.py`` gathers into ``COST_MS``. Paste it into the variant's
@@ -30,11 +30,18 @@ def main() -> None:
         k = args.index("--runs")
         runs = int(args[k + 1])
         del args[k:k + 2]
+    sizes = None
+    if "--sizes" in args:
+        k = args.index("--sizes")
+        sizes = [int(s) for s in args[k + 1].split(",")]
+        del args[k:k + 2]
     for variant in VARIANTS.values():
         if args and variant.name not in args:
             continue
         print(f"{variant.name}:\n    costs = {{")
         for size in variant.sizes:
+            if sizes is not None and size not in sizes:
+                continue
             rules = variant.parse_rules({}, size)
             row = []
             for level in LEVELS:

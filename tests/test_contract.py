@@ -11,7 +11,7 @@ from bookgen.core.pen import BOLD, CAP_HEIGHT, STAMP_REACH, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.variants.registry import VARIANTS
 
-SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5}
+SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5, "jigsaw": 7}
 # Rule options for the contract run, where the defaults would be slow or cap the level.
 RULES = {"sudoku": {"diagonal": True}}  # a plain 6x6 Sudoku is never harder than easy
 CASES = [(name, level) for name in sorted(VARIANTS) for level in LEVELS]
@@ -72,8 +72,8 @@ def test_contract(name, level):
     # JSON round trip through the book format, and the checker agrees
     entry = puzzle_json(1, puzzle, page=3)
     back = variant.from_json(entry)
-    assert (back.givens, back.solution, back.rules, back.edges, back.cages) == (
-        puzzle.givens, puzzle.solution, puzzle.rules, puzzle.edges, puzzle.cages)
+    assert (back.givens, back.solution, back.rules, back.edges, back.cages, back.regions) == (
+        puzzle.givens, puzzle.solution, puzzle.rules, puzzle.edges, puzzle.cages, puzzle.regions)
     assert check_puzzle(entry) == []
     # the fingerprint is computed from the clues, so it survives the round trip
     assert entry["fingerprint"] == variant.fingerprint(back) and len(entry["fingerprint"]) == 16

@@ -49,7 +49,7 @@ def _eight(n: int):
 
 
 def _moved(puzzle, move):
-    """The puzzle turned or mirrored by ``move`` (givens, solution, signs, cages)."""
+    """The puzzle turned or mirrored by ``move`` (givens, solution, signs, cages, regions)."""
     n = puzzle.size
 
     def rows(grid):
@@ -97,7 +97,7 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
         assert variant.fingerprint(moved) == print_
         if name in ("takuzu", "tango"):  # the symbols swapped, signs carried along
             assert variant.fingerprint(_swapped(moved)) == print_
-        if name == "sudoku":  # any permutation of the digits
+        if name in ("sudoku", "jigsaw"):  # any permutation of the digits
             digits = "123456789"[:puzzle.size]
             table = str.maketrans(digits, digits[1:] + digits[0])
             shifted = dc_replace(moved, givens=tuple(r.translate(table) for r in moved.givens),

@@ -274,7 +274,7 @@ def test_text_without_header_and_with_zeros_is_sudoku():
     ("sudoku\n12.4\n3.1\n....\n....\n", "3", "this row has 3 cells"),
     ("sudoku\n12.4\n3.a.\n....\n....\n", "3:3", "unknown symbol 'a'"),
     ("sudoku\n12.5\n....\n....\n....\n", "2", "digit 5 in a 4\u00d74 Sudoku"),
-    ("sudoku\n12345\n.....\n.....\n.....\n.....\n", "2", "Sudoku grids are 4, 6, 8 or 9 cells across"),
+    ("sudoku\n12345\n.....\n.....\n.....\n.....\n", "2", "Sudoku grids are 4, 6, 8, 9, 12 or 16 cells across"),
     ("sudoku diagonal=maybe\n12.4\n....\n....\n....\n", "1", "diagonal must be true or false"),
 ])
 def test_bad_text_is_located(text, where, message):
@@ -300,7 +300,7 @@ def test_sudoku_book_config_covers_every_size_and_level():
     book = load_book(Path(__file__).resolve().parent.parent / "configs" / "sudoku.yaml")
     jobs = plan(book)
     sudoku = [j for j in jobs if j.variant == "sudoku"]
-    assert {j.size for j in sudoku} == {4, 6, 8, 9}
+    assert {j.size for j in sudoku} == {4, 6, 8, 9, 12, 16}
     assert {j.level for j in sudoku} == set(Level)
     assert any(dict(j.rules)["diagonal"] and j.size == 9 and j.level == Level.EXPERT for j in sudoku)
     assert {j.variant for j in jobs} == {"sudoku", "futoshiki", "killer"}

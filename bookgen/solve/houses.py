@@ -79,8 +79,8 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
-from bookgen.solve.latin_sat import LatinSolver
+from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
+from bookgen.solve.latin_sat import KEPT_SOLVERS, LatinSolver
 
 # --- vocabulary shared by every Latin ladder and its plug-ins --------------------
 
@@ -218,14 +218,36 @@ def diagonal_houses(n: int) -> list[tuple[tuple[int, ...], str]]:
             (tuple(k * n + n - 1 - k for k in range(n)), N_("the anti-diagonal"))]
 
 
+def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False,
+             regions: Sequence[Sequence[int]] = ()) -> Geometry:
+    """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals,
+    or with irregular ``regions`` (Jigsaw: each a group of n cell indices) as houses. A
+    rule set's geometry is kept for the process; a regions geometry belongs to one puzzle,
+    so it is built afresh each time (equal regions give an equal, not the same, object)."""
+    if regions:
+        return _build_geometry(n, box, diagonal, tuple(tuple(cells) for cells in regions))
+    return _rule_geometry(n, box, diagonal)
+
+
 @lru_cache(maxsize=None)
-def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False) -> Geometry:
-    """The Latin square of order ``n`` with boxes (``box`` = rows, columns) and/or diagonals."""
+def _rule_geometry(n: int, box: tuple[int, int] | None, diagonal: bool) -> Geometry:
+    return _build_geometry(n, box, diagonal, ())
+
+
+def region_houses(n: int, regions: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], str]]:
+    """Jigsaw regions as houses, each named by its first cell in reading order."""
+    return [(tuple(sorted(cells)), Text(N_("the region at {cell}"), cell=cell_text(min(cells), n)))
+            for cells in regions]
+
+
+def _build_geometry(n: int, box: tuple[int, int] | None, diagonal: bool,
+                    regions: tuple[tuple[int, ...], ...]) -> Geometry:
     houses = [tuple(r * n + c for c in range(n)) for r in range(n)]
     houses += [tuple(r * n + c for r in range(n)) for c in range(n)]
     names = ([Text(N_("row {row}"), row=r + 1) for r in range(n)]
              + [Text(N_("column {column}"), column=c + 1) for c in range(n)])
-    extra = (box_houses(n, box) if box else []) + (diagonal_houses(n) if diagonal else [])
+    extra = (box_houses(n, box) if box else []) + region_houses(n, regions) + \
+        (diagonal_houses(n) if diagonal else [])
     for cells, name in extra:
         houses.append(cells)
         names.append(name)
@@ -246,7 +268,7 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
                              tuple(sorted(sets[b] - both))))
     # Players spot hidden singles in boxes first, so explanations name boxes first.
     scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
-    words = HOUSE_KINDS[bool(box), bool(diagonal)]
+    words = REGION_KINDS[bool(diagonal)] if regions else HOUSE_KINDS[bool(box), bool(diagonal)]
     return Geometry(n, tuple(houses), tuple(names), tuple(peers),
                     tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words)
 
@@ -409,7 +431,7 @@ class State:
     def grid(self) -> tuple[str, ...]:
         """Rows of placed digits, ``.`` where a cell is still open."""
         n = self.board.n
-        return tuple("".join(str(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
+        return tuple("".join(symbol(self.cand[r * n + c].bit_length()) if self.placed[r * n + c] else "."
                              for c in range(n)) for r in range(n))
 
 
@@ -418,6 +440,7 @@ class State:
 HOUSE_KINDS = {(False, False): N_("row or column"), (True, False): N_("row, column or box"),
                (False, True): N_("row, column or diagonal"),
                (True, True): N_("row, column, box or diagonal")}
+REGION_KINDS = {False: N_("row, column or region"), True: N_("row, column, region or diagonal")}
 
 
 def cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
@@ -458,7 +481,7 @@ def t_naked_single(g: Geometry, st: State, run: Run) -> int:
             if run.steps is not None:
                 d = cand[i].bit_length()
                 run.steps.append(Step(
-                    "naked_single", (((i // g.n, i % g.n), str(d)),),
+                    "naked_single", (((i // g.n, i % g.n), symbol(d)),),
                     Text(N_("{cell} can only be {digit}: every other digit is already in its {houses}.")
                          if _by_houses(st, i) else
                          N_("{cell} can only be {digit}: every other digit is already in its {houses}, "
@@ -752,7 +775,7 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
                         st.place(i)
                 if run.steps is not None:
                     run.steps.append(Step(
-                        name, tuple(((i // g.n, i % g.n), str(st.cand[i].bit_length())) for i in fixed),
+                        name, tuple(((i // g.n, i % g.n), symbol(st.cand[i].bit_length())) for i in fixed),
                         run.reason))
             break
         else:
@@ -1217,12 +1240,20 @@ class Rival:
 _RIVALS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Geometry, Rival]] = {}
 
 
+def _bound(kept: dict) -> None:
+    """Forget the oldest kept solver once ``KEPT_SOLVERS`` are loaded (bounded memory: every
+    Jigsaw layout is a geometry of its own); pysat frees it when its last user lets go."""
+    if len(kept) >= KEPT_SOLVERS:
+        del kept[next(iter(kept))]
+
+
 def rival_for(geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> Rival:
     """The process's ``Rival`` for this geometry (an object from ``geometry``, kept alive here)
     and these optional sign pairs."""
     key = (id(geo), tuple(pairs))
     got = _RIVALS.get(key)
     if got is None or got[0] is not geo:
+        _bound(_RIVALS)
         got = _RIVALS[key] = (geo, Rival(geo, pairs))
     return got[1]
 

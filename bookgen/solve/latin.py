@@ -38,6 +38,28 @@ def full_mask(n: int) -> int:
     return (1 << n) - 1
 
 
+# A cell's symbol in grid strings, JSON and text: one character per digit, ``A`` = 10 ...
+# ``G`` = 16 (the book JSON spec); how a page prints it is the variant's choice.
+SYMBOLS = "123456789ABCDEFG"
+MAX_ORDER = len(SYMBOLS)
+
+
+def symbol(d: int) -> str:
+    """The one-character symbol of digit ``d`` (1..16): ``1``..``9``, then ``A``..``G``."""
+    return SYMBOLS[d - 1]
+
+
+def value(ch: str) -> int:
+    """The digit a one-character symbol stands for (``A`` = 10 ... ``G`` = 16); 0 for
+    anything else."""
+    return SYMBOLS.find(ch) + 1 if len(ch) == 1 else 0
+
+
+def symbols(n: int) -> str:
+    """The symbols of digits 1..n, in order."""
+    return SYMBOLS[:n]
+
+
 def digits_of(mask: int) -> list[int]:
     """The digits in a candidate mask, ascending."""
     out = []

@@ -163,6 +163,9 @@ class LatinSolver:
         self.solver.delete()
 
 
+KEPT_SOLVERS = 32  # geometries whose solvers a process keeps loaded at once
+
+
 class Kept:
     """A ``LatinSolver`` per geometry kept for the process and loaded afresh after ``limit``
     uses (its clauses pile up: each puzzle's cages, each grid asked about)."""
@@ -178,6 +181,8 @@ class Kept:
         if got is None or got[0] is not geo or got[2] >= self.limit:
             if got is not None and got[0] is geo:
                 got[1].close()
+            elif len(self.kept) >= KEPT_SOLVERS:  # bounded: every Jigsaw layout is a geometry of its own
+                del self.kept[next(iter(self.kept))]  # pysat frees it when its last user lets go
             got = self.kept[k] = [geo, self.make(geo), 0]
         got[2] += 1
         return got[1]

@@ -26,6 +26,7 @@ from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
 from bookgen.solve.latin_sat import prove, solutions
 from bookgen.variants.gridparts import shape_problems
+from bookgen.solve.latin import symbol, symbols, value
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
@@ -165,7 +166,7 @@ class HouseGrid(VariantDefaults):
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every house the solution breaks, other broken constraints, givens that disagree."""
         n = puzzle.size
-        digits = "".join(str(d) for d in range(1, n + 1))
+        digits = symbols(n)
         problems = shape_problems(puzzle.solution, n, digits, "solution")
         problems += shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
         if problems:
@@ -188,7 +189,7 @@ class HouseGrid(VariantDefaults):
         """Up to ``limit`` solutions by the exact SAT solver."""
         n = puzzle.size
         found = solutions(self.geometry_of(puzzle), givens_of(puzzle), limit, self.clauses_of(puzzle))
-        return [tuple("".join(str(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
+        return [tuple("".join(symbol(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
 
     def _ladder(self, puzzle: Puzzle, explain: bool) -> LadderResult:
         return run_ladder(self.geometry_of(puzzle), givens_of(puzzle), Level.EXPERT, explain,
@@ -245,9 +246,10 @@ class HouseGrid(VariantDefaults):
             for c in range(n):
                 g = puzzle.givens[r][c]
                 if g != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, g, DIGIT_CAP, bold=True, anchor=CENTER)
+                    pen.text(c + 0.5, r + 0.5, printed(g), DIGIT_CAP, bold=True, anchor=CENTER)
                 elif solved and puzzle.solution[r][c] != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, puzzle.solution[r][c], DIGIT_CAP, anchor=CENTER, grey=ANSWER_GREY)
+                    pen.text(c + 0.5, r + 0.5, printed(puzzle.solution[r][c]), DIGIT_CAP, anchor=CENTER,
+                             grey=ANSWER_GREY)
 
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A digit prints as itself."""
@@ -257,12 +259,12 @@ class HouseGrid(VariantDefaults):
 def givens_of(puzzle: Puzzle) -> list[tuple[int, int]]:
     """(cell index, digit) of every given."""
     n = puzzle.size
-    return [(r * n + c, int(ch)) for r, row in enumerate(puzzle.givens) for c, ch in enumerate(row) if ch != EMPTY]
+    return [(r * n + c, value(ch)) for r, row in enumerate(puzzle.givens) for c, ch in enumerate(row) if ch != EMPTY]
 
 
 def digit_rows(given: Sequence[bool] | None, sol: Sequence[int], n: int) -> tuple[str, ...]:
     """Row strings of ``sol`` (flat digits), ``.`` where ``given`` is False."""
-    return tuple("".join(str(sol[r * n + c]) if given is None or given[r * n + c] else EMPTY
+    return tuple("".join(symbol(sol[r * n + c]) if given is None or given[r * n + c] else EMPTY
                          for c in range(n)) for r in range(n))
 
 
@@ -271,6 +273,14 @@ def check_digits(rows: Sequence[Sequence[str]], row_lines: Sequence[Any], n: int
     """A text grid's digits must be 1..n: ``error`` (PuzzleTextError) names the first that isn't."""
     for cells, line in zip(rows, row_lines):
         for ch in cells:
-            if ch != EMPTY and int(ch) > n:
-                raise error(file, line.number, None, f"digit {ch} in a {n}\u00d7{n} {title}, "
-                            f"whose digits are 1 to {n}")
+            if ch != EMPTY and value(ch) > n:
+                raise error(file, line.number, None, f"digit {printed(ch)} in a {n}\u00d7{n} {title}, "
+                            f"whose digits are 1 to {n}" + (f" ({symbols(n)[-1]} = {n})" if n > 9 else ""))
+
+
+def printed(ch: str) -> str:
+    """How a cell's symbol prints on the page: its number (``G`` prints ``16``). Numbers read
+    as themselves to a player ("each number from 1 to 16"), where letters beside digits
+    invite B/8, D/0 and G/6 mix-ups; two digits at the usual cap height take 0.71 of a
+    cell's width (DejaVu Sans Bold, ink only), so they keep the same type (docs/big-sudoku.md)."""
+    return str(value(ch)) if ch != EMPTY else ch

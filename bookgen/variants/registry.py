@@ -15,6 +15,7 @@ _MODULES = (
     ("bookgen.variants.futoshiki", "FUTOSHIKI"),
     ("bookgen.variants.killer", "KILLER"),
     ("bookgen.variants.skyscrapers", "SKYSCRAPERS"),
+    ("bookgen.variants.jigsaw", "JIGSAW"),
 )
 
 

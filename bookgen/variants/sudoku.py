@@ -1,12 +1,14 @@
 """Sudoku (and Sudoku X with ``diagonal: true``).
 
-Rules: fill an N x N grid (N = 4, 6, 8 or 9) so that every row, every column
-and every box (2x2, 2x3, 2x4 or 3x3 cells: R rows by C columns, R x C = N)
-holds each digit 1..N exactly once. With ``diagonal: true`` (Sudoku X) both
+Rules: fill an N x N grid (N = 4, 6, 8, 9, 12 or 16) so that every row, every
+column and every box (2x2, 2x3, 2x4, 3x3, 3x4 or 4x4 cells: R rows by C
+columns, R x C = N) holds each digit 1..N exactly once. With ``diagonal: true`` (Sudoku X) both
 main diagonals hold every digit once too.
 
 Representation: a ``Puzzle`` with ``variant="sudoku"``, givens as N row
-strings of digits and ``.``, the solution as N digit strings, and rules
+strings of symbols and ``.``, the solution as N symbol strings (one character
+a cell: ``1``..``9``, then ``A`` = 10 .. ``G`` = 16; pages print the numbers
+10..16, see ``housegrid.printed``), and rules
 ``{"box": (R, C), "diagonal": bool}`` (the box is fixed by the size; JSON
 writes it as a list). Solving, grading and counting are the house engine
 (``bookgen.solve.houses``): rows and columns of a Latin square plus the
@@ -50,10 +52,11 @@ from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
 )
+from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 
-BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
+BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 SIZES: tuple[int, ...] = tuple(BOXES)
 ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: about 1 in 9 grades hard)
 FILL_BUDGET = 20000    # search nodes for one random full grid
@@ -193,14 +196,7 @@ class SudokuVariant(HouseGrid):
         rows, cols = BOXES[n]
         self.shade_givens(pen, puzzle)
         if puzzle.rules.get("diagonal"):
-            # The diagonals run corner to corner in every diagonal cell, but stop short of
-            # the middle where the digit goes, so no digit is struck through.
-            g = DIAGONAL_GAP
-            for k in range(n):
-                pen.line(k, k, k + g, k + g, THIN)
-                pen.line(k + 1 - g, k + 1 - g, k + 1, k + 1, THIN)
-                pen.line(n - k, k, n - k - g, k + g, THIN)
-                pen.line(n - k - 1 + g, k + 1 - g, n - k - 1, k + 1, THIN)
+            draw_diagonals(pen, n)
         for k in range(1, n):
             pen.line(k, 0, k, n, BOLD if k % cols == 0 else THIN)
             pen.line(0, k, n, k, BOLD if k % rows == 0 else THIN)
@@ -225,7 +221,7 @@ class SudokuVariant(HouseGrid):
             raise ValueError(f"a {size}\u00d7{size} Sudoku has boxes [{box[0]}, {box[1]}], not {raw_rules['box']!r}")
         rules = self.parse_rules(raw_rules, size)
         givens, solution = data.get("givens"), data.get("solution")
-        digits = "".join(str(d) for d in range(1, size + 1))
+        digits = symbols(size)
         problems = shape_problems(givens, size, digits + EMPTY, "givens")
         problems += shape_problems(solution, size, digits + EMPTY, "solution")
         if problems:
@@ -252,11 +248,11 @@ class SudokuVariant(HouseGrid):
                     continue
                 if ch in "0.":
                     cells.append(EMPTY)
-                elif ch in "123456789":
+                elif ch in SYMBOLS:
                     cells.append(ch)
                 else:
                     raise PuzzleTextError(file, line.number, k + 1, f"unknown symbol {ch!r}; Sudoku cells "
-                                          "are digits, or . (or 0) for an empty cell")
+                                          "are digits (A to G for 10 to 16), or . (or 0) for an empty cell")
             rows.append(cells)
             row_lines.append(line)
         if not rows:
@@ -289,6 +285,18 @@ class SudokuVariant(HouseGrid):
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts
+
+
+def draw_diagonals(pen: Pen, n: int) -> None:
+    """Both main diagonals of an N x N grid, for every variant with Sudoku X's rule. They run
+    corner to corner in every diagonal cell, but stop short of the middle where the digit
+    goes, so no digit is struck through."""
+    g = DIAGONAL_GAP
+    for k in range(n):
+        pen.line(k, k, k + g, k + g, THIN)
+        pen.line(k + 1 - g, k + 1 - g, k + 1, k + 1, THIN)
+        pen.line(n - k, k, n - k - g, k + g, THIN)
+        pen.line(n - k - 1 + g, k + 1 - g, n - k - 1, k + 1, THIN)
 
 
 def _geometry(n: int, rules: Mapping[str, Any]) -> Geometry:

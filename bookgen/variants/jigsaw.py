@@ -1,0 +1,379 @@
+"""Jigsaw Sudoku (irregular Sudoku), optionally with both diagonals.
+
+Rules: fill an N x N grid (N = 5 to 9) so that every row, every column and
+every region outlined in bold holds each digit 1..N exactly once. A region
+is N connected cells of any shape; with ``diagonal: true`` both main
+diagonals hold every digit once too.
+
+Representation: a ``Puzzle`` with ``variant="jigsaw"``, givens and solution
+as N row strings as for Sudoku, and ``regions``: N strings of N letters, one
+letter per region (``A``, ``B`` ... in order of each region's first cell in
+reading order). Rules ``{"diagonal": bool, "plain_regions": bool}``;
+``plain_regions`` (default false) lets the generator keep a region that is
+a plain rectangle (a box or a straight line), which a Jigsaw otherwise
+never has. Solving, grading and counting are the house engine
+(``bookgen.solve.houses``) with the regions as houses.
+
+Techniques by tier (the Sudoku ladder, with regions where Sudoku has boxes):
+- easy: naked singles, hidden singles (in a row, column or region);
+- medium: locked candidates (a digit of a region confined to one row or
+  column, or of a row or column confined to one region, wherever they meet
+  in two or more cells), naked and hidden pairs;
+- hard: naked and hidden triples, X-wing, XY-wing;
+- expert: one trial on a two-candidate cell refuted by the tiers above.
+
+Generation: random regions from the puzzle's rng (``jigsaw_regions``), a
+random full grid for them (a layout with none, or none found within the
+budget, is replaced), then Sudoku's carve, grade and SAT proof. A layout
+serves up to ``FILLS_PER_LAYOUT`` grids before a new one is drawn.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
+from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
+from bookgen.core.text import PuzzleTextError
+from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import rules_at as _rules
+from bookgen.core.text import square as _square
+from bookgen.core.types import EMPTY, Grade, GenerationError, Puzzle
+from bookgen.core.variant import Technique
+from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder
+from bookgen.solve.latin_sat import solutions
+from bookgen.solve.latin import SYMBOLS, symbols
+from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+from bookgen.variants.jigsaw_regions import (
+    LETTERS, connected, random_regions, region_problems, region_rows, regions_of,
+)
+from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
+from bookgen.variants.sudoku import draw_diagonals
+
+SIZES: tuple[int, ...] = (5, 6, 7, 8, 9)
+ATTEMPTS = 300         # grids per puzzle before giving up
+FILLS_PER_LAYOUT = 6   # grids tried on one region layout before a new one is drawn
+FILL_BUDGET = 4000     # search nodes for one random full grid (a layout may have none)
+EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
+OPTIONS = ("diagonal", "plain_regions")
+# The hardest level each size reaches reliably (measured: docs/jigsaw.md).
+MAX_LEVEL: dict[tuple[int, bool], Level] = {}
+
+# Sudoku's wording wherever it names no box; the rest says region.
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    **SUDOKU_TEXT,
+    "naked_single": (SUDOKU_TEXT["naked_single"][0], N_(
+        "A cell whose row, column and region already hold every other digit takes the one left.")),
+    "hidden_single": (SUDOKU_TEXT["hidden_single"][0], N_(
+        "A digit that fits in only one cell of a row, column or region goes there.")),
+    "locked_candidates": (SUDOKU_TEXT["locked_candidates"][0], N_(
+        "If a digit of a region can only go where the region meets one row (or column), the rest of that "
+        "row can't have it; and if a digit of a row can only go in one region, the rest of that region can't.")),
+    "naked_pair": (SUDOKU_TEXT["naked_pair"][0], N_(
+        "Two cells of a row, column or region that can only hold the same two digits take them both: "
+        "no other cell there can.")),
+    "hidden_pair": (SUDOKU_TEXT["hidden_pair"][0], N_(
+        "Two digits that fit only in the same two cells of a row, column or region fill them: those cells "
+        "hold nothing else.")),
+    "hidden_triple": (SUDOKU_TEXT["hidden_triple"][0], N_(
+        "The same with three digits confined to three cells of a row, column or region.")),
+}
+
+
+class JigsawVariant(HouseGrid):
+    """Jigsaw Sudoku on 5x5 to 9x9 grids with irregular regions; stateless."""
+
+    name = "jigsaw"
+    relabel = True  # the digits are only labels: any permutation is the same puzzle
+    aliases: tuple[str, ...] = ("jigsaw-sudoku", "irregular-sudoku")
+    title = N_("Jigsaw Sudoku")
+    rules_text: tuple[str, ...] = (
+        N_("Fill the grid so that every row, every column and every region outlined in bold holds each "
+           "digit from 1 to N exactly once. The regions have irregular shapes."),
+        N_("Some digits are given; they can't be changed."),
+        N_("Each puzzle has exactly one solution, reachable by logic alone."),
+    )
+    techniques: tuple[Technique, ...] = tuple(
+        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    sizes: tuple[int, ...] = SIZES
+    default_size = 9
+
+    # --- rules ----------------------------------------------------------------------
+
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+        """Complete and check the rule options; ``ValueError`` with a one-line message."""
+        if size not in SIZES:
+            raise ValueError(f"Jigsaw Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
+        raw = {} if raw is None else raw
+        if not isinstance(raw, Mapping):
+            raise ValueError("Jigsaw Sudoku rules must be a mapping of options")
+        unknown = sorted(str(k) for k in raw if k not in OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown Jigsaw Sudoku rule option {unknown[0]!r}; expected diagonal or plain_regions")
+        out = {}
+        for key in OPTIONS:
+            got = raw.get(key, False)
+            if type(got) is not bool:
+                raise ValueError(f"{key} must be true or false, got {got!r}")
+            out[key] = got
+        return out
+
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
+        """The rule sentences for these options (the diagonal rule when it is on)."""
+        lines = list(self.rules_text)
+        if rules.get("diagonal"):
+            lines.insert(1, N_("Both long diagonals, marked in the grid, also hold each digit once."))
+        return tuple(lines)
+
+    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+        """Why this request can't be generated reliably, or None."""
+        if size not in SIZES:
+            return f"Jigsaw Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
+        top = MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
+        if level > top:
+            return (f"a {size}\u00d7{size} Jigsaw Sudoku{' with diagonals' if rules.get('diagonal') else ''} is "
+                    f"never harder than {top.key}; choose a larger size or an easier level")
+        return None
+
+    # --- generation -----------------------------------------------------------------
+
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle that grades exactly ``level``; ``GenerationError`` when out of budget."""
+        rules = self.parse_rules(rules, size)
+        problem = self.check_request(size, rules, level)
+        if problem:
+            raise GenerationError(problem)
+        geo = None
+        fills = 0
+        for _ in range(ATTEMPTS):
+            if geo is None or fills >= FILLS_PER_LAYOUT:
+                regions = random_regions(size, rng, rules["plain_regions"])
+                if regions is None:
+                    continue
+                geo, fills = geometry(size, None, rules["diagonal"], regions), 0
+            fills += 1
+            sol = random_filling(geo, rng, FILL_BUDGET)
+            if sol is None:
+                geo = None  # a layout with no filling found: draw another
+                continue
+            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+            givens = [(i, sol[i]) for i in range(size * size) if given[i]]
+            res = run_ladder(geo, givens, Level.EXPERT)
+            if not (res.solved and res.level == level):
+                continue
+            if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
+                raise AssertionError("ladder-solved Jigsaw Sudoku is not unique: engine bug")
+            return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
+                          grade=self.grade_of(res, size), regions=region_rows(regions, size))
+        raise GenerationError(
+            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
+            f"Jigsaw Sudoku in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+
+    # --- the house engine's hooks ---------------------------------------------------
+
+    def geometry_of(self, puzzle: Puzzle) -> Geometry:
+        """Rows, columns, the regions and (with ``diagonal``) both diagonals."""
+        return geometry(puzzle.size, None, bool(puzzle.rules.get("diagonal")), regions_of(puzzle.regions))
+
+    def validate(self, puzzle: Puzzle) -> list[str]:
+        """Malformed regions first; then every house the solution breaks, as for Sudoku."""
+        return region_problems(puzzle.regions, puzzle.size) or super().validate(puzzle)
+
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions by SAT (none when the regions are malformed)."""
+        if region_problems(puzzle.regions, puzzle.size):
+            return []
+        return super().solutions(puzzle, limit)
+
+    def grade(self, puzzle: Puzzle) -> Grade:
+        """Hardest technique the ladder needed (EXPERT, unsolved, for malformed regions)."""
+        if region_problems(puzzle.regions, puzzle.size):
+            return Grade(Level.EXPERT, 3.0, {}, False)
+        return super().grade(puzzle)
+
+    def fingerprint(self, puzzle: Puzzle) -> str:
+        """Same for the grid's symmetries (the regions move with the grid, whatever their
+        letters) and any permutation of the digits; the generator's ``plain_regions`` knob
+        makes no other puzzle."""
+        shown = {"diagonal": bool(puzzle.rules.get("diagonal"))}
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", shown, puzzle.givens, True,
+                                lambda move: first_seen(moved_rows(puzzle.regions, move)))
+
+    # --- drawing --------------------------------------------------------------------
+
+    def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
+        """Shaded givens, thin cell lines, bold region walls (as whole runs) and frame,
+        diagonals when the rule is on, digits."""
+        n = puzzle.size
+        reg = puzzle.regions
+        self.shade_givens(pen, puzzle)
+        if puzzle.rules.get("diagonal"):
+            draw_diagonals(pen, n)
+        for k in range(1, n):
+            pen.line(0, k, n, k, THIN)
+            pen.line(k, 0, k, n, THIN)
+        for k in range(1, n):
+            for start, end in _runs([reg[k - 1][c] != reg[k][c] for c in range(n)]):
+                pen.line(start, k, end, k, BOLD)
+            for start, end in _runs([reg[r][k - 1] != reg[r][k] for r in range(n)]):
+                pen.line(k, start, k, end, BOLD)
+        pen.rect(0, 0, n, n, stroke=BOLD)
+        self.draw_digits(pen, puzzle, solved)
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        """``{"rules": {"diagonal": false, "plain_regions": false}, "regions": [N strings]}``."""
+        return {"rules": {key: bool(puzzle.rules.get(key)) for key in OPTIONS}, "regions": list(puzzle.regions)}
+
+    def from_json(self, data: Mapping[str, Any]) -> Puzzle:
+        """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
+        size = data.get("size")
+        if type(size) is not int or size not in SIZES:
+            raise ValueError(f"size must be one of {', '.join(map(str, SIZES))}, got {size!r}")
+        rules = self.parse_rules(data.get("rules"), size)
+        givens, solution, regions = data.get("givens"), data.get("solution"), data.get("regions")
+        digits = symbols(size)
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
+        if not isinstance(regions, list):
+            problems.append("'regions' must be a list of strings")
+        else:
+            problems += region_problems(regions, size)
+        if problems:
+            raise ValueError(problems[0])
+        return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), regions=tuple(regions))
+
+    # --- text (``bookgen solve``) ------------------------------------------------------
+
+    def sniff_text(self, text: str) -> int:
+        """Never guessed: a grid of region letters could be anything, so a Jigsaw file starts
+        with a ``jigsaw`` line."""
+        return 0
+
+    def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
+                   file: str) -> Puzzle:
+        """A grid of region letters (one letter per cell, the same for every cell of a region),
+        then a grid of givens of the same size (digits, ``.`` or ``0`` for an empty cell;
+        ``|`` ignored); without the second grid every cell is empty."""
+        grid = [ln for ln in lines if not all(ch in "-+|=_ " for ch in ln.text)]
+        letters = [[ch for ch in ln.text if not ch.isspace()] for ln in grid]
+        n = len(letters[0]) if letters else 0
+        region_lines, given_lines = grid[:n], grid[n:]
+        for ln in region_lines:
+            for k, ch in enumerate(ln.text):
+                if not ch.isspace() and ch not in LETTERS:
+                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the region grid holds "
+                                          "one letter per cell, the same for every cell of a region")
+        n = _square(letters[:n], region_lines, SIZES, self.title, file)
+        if given_lines and len(given_lines) != n:
+            ln = given_lines[min(n, len(given_lines) - 1)]
+            raise PuzzleTextError(file, ln.number, None, f"after the {n} rows of regions come {n} rows of "
+                                  f"givens, not {len(given_lines)}")
+        where: dict[str, list[tuple[int, int, int]]] = {}  # letter -> (cell index, line, column)
+        for r, ln in enumerate(region_lines):
+            c = 0
+            for k, ch in enumerate(ln.text):
+                if not ch.isspace():
+                    where.setdefault(ch, []).append((r * n + c, ln.number, k + 1))
+                    c += 1
+        for letter, spots in where.items():
+            cells = [i for i, _, _ in spots]
+            if len(cells) != n:
+                _, line_no, col = spots[0]
+                raise PuzzleTextError(file, line_no, col, f"region {letter!r} has {len(cells)} cells, not {n}")
+            if not connected(cells, n):
+                stray = _stray(cells, n)
+                _, line_no, col = next(s for s in spots if s[0] == stray)
+                raise PuzzleTextError(file, line_no, col, f"region {letter!r} is not connected: this cell does "
+                                      "not touch the rest of the region (give a separate region its own letter)")
+        givens = [[EMPTY] * n for _ in range(n)]
+        for r, ln in enumerate(given_lines):
+            row = []
+            for k, ch in enumerate(ln.text):
+                if ch.isspace() or ch == "|":
+                    continue
+                if ch not in "." + SYMBOLS and ch != "0":
+                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens "
+                                          "holds digits, or . (or 0) for an empty cell")
+                row.append(EMPTY if ch in ".0" else ch)
+            givens[r] = row
+        if given_lines:
+            _square(givens, given_lines, (n,), "the grid of givens", file)
+            check_digits(givens, given_lines, n, self.title, PuzzleTextError, file)
+        rules = _rules(self, options, n, header, file)
+        regions = region_rows(regions_of(["".join(row) for row in letters[:n]]), n)
+        blank = tuple(EMPTY * n for _ in range(n))
+        return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, regions=regions)
+
+    def to_text(self, puzzle: Puzzle) -> str:
+        """The puzzle in the text format ``parse_text`` reads (header line included)."""
+        head = self.name + (" diagonal=true" if puzzle.rules.get("diagonal") else "")
+        out = [head] + [" ".join(row) for row in puzzle.regions] + [" ".join(row) for row in puzzle.givens]
+        return "\n".join(out) + "\n"
+
+    def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
+        """``rows`` with the region walls drawn as ``|`` and ``---``."""
+        n = puzzle.size
+        reg = puzzle.regions
+        out = []
+        for r in range(n + 1):
+            out.append("+" + "+".join("---" if r in (0, n) or reg[r - 1][c] != reg[r][c] else "   "
+                                       for c in range(n)) + "+")
+            if r == n:
+                break
+            line = "|"
+            for c in range(n):
+                ch = rows[r][c]
+                line += f" {ch if ch != EMPTY else ' '} " + ("|" if c == n - 1 or reg[r][c] != reg[r][c + 1] else " ")
+            out.append(line)
+        return out
+
+    def clue_counts(self, puzzle: Puzzle) -> list[str]:
+        """``30 givens`` (and ``diagonals`` when the rule is on)."""
+        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        if puzzle.rules.get("diagonal"):
+            parts.append("diagonals")
+        return parts
+
+
+def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in ``flags``: a wall drawn as one line per run."""
+    out = []
+    k = 0
+    while k < len(flags):
+        if flags[k]:
+            start = k
+            while k < len(flags) and flags[k]:
+                k += 1
+            out.append((start, k))
+        else:
+            k += 1
+    return out
+
+
+def _stray(cells: Sequence[int], n: int) -> int:
+    """A cell of a disconnected region outside the part its first cell is in."""
+    part = [cells[0]]
+    for i in cells[1:]:
+        if connected(part + [i], n):
+            part.append(i)
+    rest = [i for i in cells if i not in part]
+    # cells reached only later may join the part through one another: grow until stable
+    grew = True
+    while grew:
+        grew = False
+        for i in list(rest):
+            if connected(part + [i], n):
+                part.append(i)
+                rest.remove(i)
+                grew = True
+    return rest[0]
+
+
+JIGSAW = JigsawVariant()
