@@ -88,7 +88,7 @@ def test_text_reads_letters_and_locates_bad_ones(big):
     with pytest.raises(PuzzleTextError, match="unknown symbol 'H'"):
         parse_puzzle_text(head + "\n" + grid.replace("G", "H", 1), "big.txt")
     small = "sudoku\n12.4\n3.G.\n....\n....\n"
-    with pytest.raises(PuzzleTextError, match=r"big.txt:3: digit 16 in a 4\u00d74 Sudoku"):
+    with pytest.raises(PuzzleTextError, match=r"big.txt:3:1: digit 16 in a 4\u00d74 Sudoku"):
         parse_puzzle_text(small, "big.txt")
 
 

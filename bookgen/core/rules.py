@@ -42,6 +42,15 @@ def latin_rule(sizes: Sequence[int]) -> str:
                                    for n in sizes]))
 
 
+def sized_rule(sizes: Sequence[int], one: str, many: str, each: str) -> str:
+    """A rule that names the symbols of each size: ``one`` (with ``{last}``) for a single
+    size, else ``many`` (with ``{sizes}``), listing ``each`` (``{grid}``, ``{last}``) per size."""
+    sizes = sorted(set(sizes))
+    if len(sizes) == 1:
+        return Text(one, last=sizes[0])
+    return Text(many, sizes=_sizes_list([Text(each, grid=grid(n), last=n) for n in sizes]))
+
+
 def box_context(box: tuple[int, int]) -> str:
     """The msgctxt of a sentence naming a box: a square and a rectangle are different
     words in some languages (Czech čtverec, obdélník)."""

@@ -65,11 +65,11 @@ def _puzzle(entry: dict):
 def puzzle_svg(entry: dict, solved: bool = False, unit: float = UNIT) -> bytes:
     """One book-JSON puzzle entry as an SVG file."""
     variant, puzzle = _puzzle(entry)
-    pen = SvgPen(unit, MARGIN, MARGIN)
+    ext = variant.extent(puzzle.size, puzzle.rules)  # the grid and its outside clues
+    pen = SvgPen(unit, MARGIN + ext.left * unit, MARGIN + ext.top * unit)
     variant.draw(pen, puzzle, solved=solved)
-    side = puzzle.size * unit + 2 * MARGIN
     title = f"{variant.title} {entry.get('number', '')}{' (answer)' if solved else ''}"
-    return pen.document(side, side, title).encode("utf-8")
+    return pen.document(ext.width * unit + 2 * MARGIN, ext.height * unit + 2 * MARGIN, title).encode("utf-8")
 
 
 def puzzle_png(entry: dict, solved: bool = False, dpi: float = 150.0, unit: float = UNIT) -> bytes:

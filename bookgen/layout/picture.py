@@ -15,10 +15,12 @@ from bookgen.layout.pen import CanvasPen
 def puzzle_pdf(variant, puzzle, solved: bool, unit: float, margin: float) -> bytes:
     """A one-page PDF of one puzzle drawn by the layout's pen, ``unit`` points a cell."""
     register_fonts()
-    side = puzzle.size * unit + 2 * margin
+    ext = variant.extent(puzzle.size, puzzle.rules)  # the grid and its outside clues
+    width, height = ext.width * unit + 2 * margin, ext.height * unit + 2 * margin
     out = BytesIO()
-    canvas = Canvas(out, pagesize=(side, side), invariant=1)
-    variant.draw(CanvasPen(canvas, margin, side - margin, unit, THIN, BOLD), puzzle, solved=solved)
+    canvas = Canvas(out, pagesize=(width, height), invariant=1)
+    pen = CanvasPen(canvas, margin + ext.left * unit, height - margin - ext.top * unit, unit, THIN, BOLD)
+    variant.draw(pen, puzzle, solved=solved)
     canvas.showPage()
     canvas.save()
     return out.getvalue()

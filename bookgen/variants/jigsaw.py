@@ -36,6 +36,7 @@ from typing import Any, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.rules import sized_rule
 from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
@@ -93,7 +94,7 @@ class JigsawVariant(HouseGrid):
     title = N_("Jigsaw Sudoku")
     rules_text: tuple[str, ...] = (
         N_("Fill the grid so that every row, every column and every region outlined in bold holds each "
-           "digit from 1 to N exactly once. The regions have irregular shapes."),
+           "digit exactly once. The regions have irregular shapes."),
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
@@ -123,8 +124,17 @@ class JigsawVariant(HouseGrid):
         return out
 
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
-        """The rule sentences for these options (the diagonal rule when it is on)."""
+        """The rule sentences for these options (the diagonal rule when it is on), naming the
+        digits of each of ``sizes``."""
         lines = list(self.rules_text)
+        if sizes:
+            lines[0] = sized_rule(
+                sizes,
+                N_("Fill the grid so that every row, every column and every region outlined in bold holds each "
+                   "of the digits 1 to {last} exactly once. The regions have irregular shapes."),
+                N_("Fill the grid so that every row, every column and every region outlined in bold holds each "
+                   "digit exactly once ({sizes}). The regions have irregular shapes."),
+                N_("on {grid} grids the digits 1 to {last}"))
         if rules.get("diagonal"):
             lines.insert(1, N_("Both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)

@@ -44,6 +44,7 @@ from typing import Any, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import CENTER, Pen
+from bookgen.core.rules import sized_rule
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
@@ -75,10 +76,13 @@ NO_CLUE = "0.-"        # how a missing clue may be typed
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "naked_single": (N_("Naked singles"), N_("A cell whose row and column already hold every other digit takes the one left.")),
     "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row or column goes there.")),
-    "sky_edge": (N_("A 1 or an N clue"), N_("A 1 sees only the tallest building, so N stands right next to it; "
-                 "an N sees every building, so the line climbs 1, 2, 3 \u2026 N from that side.")),
-    "sky_bounds": (N_("Clue ranges"), N_("To see c buildings, c \u2212 1 taller ones must follow the first: the building "
-                   "next to a clue c is at most N \u2212 c + 1, the next one at most one more, and so on.")),
+    "sky_edge": (N_("A clue of 1, or as large as the grid"),
+                 N_("A 1 sees only the tallest building, so the tallest (5 on a 5\u00d75 grid) stands right next to it; "
+                    "a clue as large as the grid (5 on a 5\u00d75) sees every building, so the line climbs "
+                    "1, 2, 3, 4, 5 from that side.")),
+    "sky_bounds": (N_("Clue ranges"),
+                   N_("To see 3 buildings, two taller ones must follow the first: on a 5\u00d75 grid the building "
+                      "next to a clue of 3 is at most 3 tall, the next one at most 4, and so on.")),
     "naked_pair": (N_("Naked pairs"), N_("Two cells of a row or column that can only hold the same two digits take them both.")),
     "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row or column fill them.")),
     "sky_count": (N_("Counting a nearly full line"), N_("With two or three cells of a line open, try each way to fill "
@@ -108,7 +112,7 @@ class SkyscrapersVariant(HouseGrid):
     aliases: tuple[str, ...] = ("towers", "skyscraper")
     title = N_("Skyscrapers")
     rules_text: tuple[str, ...] = (
-        N_("Fill the grid with buildings of heights 1 to N so that every row and every column holds each height exactly once."),
+        N_("Fill the grid with buildings so that every row and every column holds each height exactly once."),
         N_("A number outside the grid says how many buildings you see from there, looking along its row or column: "
            "a taller building hides every lower one behind it."),
         N_("Some heights may be given; each puzzle has exactly one solution, reachable by logic alone."),
@@ -128,6 +132,19 @@ class SkyscrapersVariant(HouseGrid):
         7: (62.9, 93.5, 345.1, 729.7),
         8: (121.1, 227.4, 1081.7, 842.1),
     }
+
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
+        """The rule sentences, naming the heights of each of ``sizes``."""
+        if not sizes:
+            return self.rules_text
+        first = sized_rule(
+            sizes,
+            N_("Fill the grid with buildings of heights 1 to {last} so that every row and every column holds "
+               "each height exactly once."),
+            N_("Fill the grid with buildings so that every row and every column holds each height exactly "
+               "once ({sizes})."),
+            N_("on {grid} grids the heights 1 to {last}"))
+        return (first, *self.rules_text[1:])
 
     def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
         """The grid and a band of ``MARGIN`` cells on every side for the clues."""
@@ -199,7 +216,7 @@ class SkyscrapersVariant(HouseGrid):
             for clue, x, y in ((clues.top[k], k + 0.5, -mid), (clues.bottom[k], k + 0.5, n + mid),
                                (clues.left[k], -mid, k + 0.5), (clues.right[k], n + mid, k + 0.5)):
                 if clue:
-                    pen.text(x, y, str(clue), CLUE_CAP, bold=True, anchor=CENTER)
+                    pen.text(x, y, str(clue), CLUE_CAP, bold=True, anchor=CENTER, clue=True)
 
     # --- JSON -----------------------------------------------------------------------
 
