@@ -1019,8 +1019,8 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
     done, pos, placed = _singles(geo, givens, until, extra.less, extra.used)
     if done is not None:
         return done, None
-    if max_level == Level.EASY and all(t.tier > Level.EASY or t.name in ON_BITBOARDS
-                                       for t in (Tech(*x) for x in extra.techniques)):
+    if max_level == Level.EASY and all(t[1] > Level.EASY or t[0] in ON_BITBOARDS  # (name, tier, ...)
+                                       for t in extra.techniques):
         return False, None  # the easy tier is all done
     if rival is not None and rival():
         return False, None

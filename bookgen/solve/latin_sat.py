@@ -98,12 +98,9 @@ class LatinSolver:
         on = self.fresh()
         shift = on - base
         add = self.add
-        top = on
         for clause in clauses:
-            moved = [v + shift if v > base else v - shift if v < -base else v for v in clause]
-            add([-on] + moved)
-            top = max(top, max((abs(v) for v in moved), default=0))
-        self.next_var = top + 1
+            add([-on] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
+        self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
         return on
 
     def retire(self, switch: int) -> None:
