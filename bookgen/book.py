@@ -9,12 +9,15 @@ depend on the number of workers.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import reprlib
 import secrets
+import shutil
 import signal
+import tempfile
 import threading
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -26,7 +29,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator
 
 from bookgen import __version__
-from bookgen.config import Book, read_text_file
+from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, Puzzle
@@ -37,7 +40,9 @@ from bookgen.layout.geometry import Style, fit_problems, page_count_warning, pla
 from bookgen.layout.render import (
     Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
 )
-from bookgen.limits import TooSlow, time_limit
+from bookgen.limits import (
+    BOOK_JSON_SIZE, MAX_BOOK_JSON_BYTES, MAX_BOOK_JSON_CONTAINERS, TooSlow, time_limit,
+)
 from bookgen.variants.registry import get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
@@ -448,6 +453,7 @@ def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[s
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
+        **({"isbn": book.imprint.isbn} if book.imprint.isbn else {}),  # a later volume's exclude checks it
         "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version, e.fingerprint)
                     for i, e in enumerate(entries)],
     }
@@ -569,9 +575,10 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     """Generate and write ``NAME.pdf`` and ``NAME.json`` (and, for worksheets,
     ``NAME-answers.pdf``); all appear together, and old files survive any failure.
 
-    Every file is written under a temporary name in ``out_dir`` and renamed
-    into place at the end; on an exception or Ctrl-C the temporary files and
-    any directory this call created are removed again. ``complete(paths)`` is
+    Every file is written into a fresh folder ``.bookgen-XXXX.tmp`` in ``out_dir``
+    and renamed into place together at the end (``swap_in``: all or none, the
+    message saying which book is on disk); on an exception or Ctrl-C that folder
+    and any directory this call created are removed again. ``complete(paths)`` is
     called as soon as the new book is in place, before any signal that came
     during the renames is acted on, so the caller knows which book a Ctrl-C
     left behind. ``summary``, when given, receives the book's ``pages`` and ``puzzles``.
@@ -582,12 +589,23 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         if Path(name).absolute() == own or (Path(name).exists() and own.exists() and Path(name).samefile(own)):
             raise OutputError(f"--out {out_dir}: the book would replace {name}, which its exclude list "
                               "names; build each volume under its own name (or another --out)")
+    names = output_names(book)
+    too_long = [n for n in names if len(os.fsencode(n)) > NAME_MAX]
+    if too_long:
+        raise OutputError(f"the file name {_clip_path(Path(too_long[0]))} is longer than file systems allow "
+                          f"({NAME_MAX} bytes); give the config a shorter name")
     created = _prepare_dir(out_dir)
-    temps: list[Path] = []
-    lock: int | None = None
+    _refuse_clash(out_dir, book.name, names)
+    stage: Path | None = None
+    keep_stage = False
+    locks: list[tuple[str, int]] = []
+    finals = [out_dir / name for name in names]
     try:
-        with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
-            lock = _lock(out_dir, book.name)
+        for stem in dict.fromkeys(_stem(name) for name in names):
+            with _interrupts_deferred():  # a lock taken is a lock recorded, to be released
+                locks.append((stem, _lock(out_dir, stem)))
+        stage = Path(tempfile.mkdtemp(prefix=".bookgen-", suffix=".tmp", dir=out_dir))
+        staged = [stage / name for name in names]
         slots = generate_unique(plan(book), book.excluded, workers, progress)
         order = score_order(book, slots.puzzles)  # numbers come from the puzzles before replacements
         replace_slots(slots, tuple(order[n - 1] for n in book.replace), book.excluded)
@@ -617,45 +635,46 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
             message = page_count_warning(len(layout.pages), book.trim)
             if message:
                 warn(message)
-        names = [f"{book.name}.pdf", f"{book.name}.json"] + ([f"{book.name}-answers.pdf"] if worksheet else [])
-        if book.cover is not None:
-            names.append(f"{book.name}-cover.pdf")
-        finals = [out_dir / name for name in names]
-        for name in names:
-            _temp_in(out_dir, name, temps)
+            for message in same_isbn_warnings(book):
+                warn(message)
         laying = (lambda done, total: progress(done, total, "laying out")) if progress else None
+        written = len(layout.pages)
         if worksheet and book.versions > 1:
-            render_class_set(temps[0], temps[2], cover, shape, layout, entries)
+            written = render_class_set(staged[0], staged[2], cover, shape, layout, entries, book.duplex,
+                                       book.students)
         elif worksheet:
-            render_worksheets(temps[0], temps[2], cover, shape, layout, plan_answers(shape), entries, laying)
+            render_worksheets(staged[0], staged[2], cover, shape, layout, plan_answers(shape), entries, laying)
         else:
-            render_book(temps[0], cover, shape, layout, entries, examples, laying)
+            render_book(staged[0], cover, shape, layout, entries, examples, laying)
         if book.cover is not None:
             try:
-                render_cover(temps[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
+                render_cover(staged[-1], cover_geometry(book.trim, len(layout.pages), book.cover.paper),
                              cover_content(book, entries))
             except CoverError as exc:
                 raise BuildError(f"{book.source}: {exc}") from None
         if summary is not None:
-            summary.update(pages=len(layout.pages), puzzles=len(entries))
+            summary.update(pages=written, puzzles=len(entries))
         pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
-        temps[1].write_bytes(dumps(book_json(book, entries, pages)))
-        for tmp in temps:
-            _fsync(tmp)
+        staged[1].write_bytes(dumps(book_json(book, entries, pages)))
+        for path in staged:
+            _fsync(path)
         with _interrupts_deferred():  # the renames go together: never a new PDF beside an old JSON
-            for tmp, final in zip(temps, finals):
-                os.replace(tmp, final)
-            temps.clear()
+            try:
+                swap_in(staged, finals, stage / "previous")
+            except SwapError as exc:
+                keep_stage = exc.kept_aside
+                raise BuildError(f"cannot write the book to {out_dir}: {exc}") from None
             created.clear()
             if complete:  # still inside the hold: no signal can come between the renames and this
                 complete(tuple(finals))
     except OSError as exc:
-        raise BuildError(f"cannot write the book to {out_dir}: {exc.strerror or exc}") from None
+        raise BuildError(f"cannot write the book to {out_dir}: {exc.strerror or exc}; the previous "
+                         "book, if any, is unchanged") from None
     finally:
-        for tmp in temps:
-            tmp.unlink(missing_ok=True)
-        if lock is not None:
-            _unlock(out_dir, book.name, lock)
+        if stage is not None and not keep_stage:
+            shutil.rmtree(stage, ignore_errors=True)
+        for stem, fd in reversed(locks):
+            _unlock(out_dir, stem, fd)
         for folder in reversed(created):  # deepest first; only if still empty
             try:
                 folder.rmdir()
@@ -664,8 +683,97 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
     return tuple(finals)
 
 
+NAME_MAX = 255  # bytes in one file name, on every common file system
+
+
+def output_names(book: Book) -> list[str]:
+    """The files a build writes, in the order they are rendered and renamed into place."""
+    names = [f"{book.name}.pdf", f"{book.name}.json"]
+    if book.layout == "worksheet":
+        names.append(f"{book.name}-answers.pdf")
+    if book.cover is not None:
+        names.append(f"{book.name}-cover.pdf")
+    return names
+
+
+SUFFIXES = ("-answers", "-cover")  # what a book adds to its name for its other files
+
+
+def _stem(name: str) -> str:
+    return name.rsplit(".", 1)[0]
+
+
+def _refuse_clash(out_dir: Path, name: str, names: list[str]) -> None:
+    """``OutputError`` when a file of this book is a file of another book in ``out_dir``:
+    ``vol-cover.yaml`` would write ``vol-cover.pdf``, the cover of ``vol``, and ``vol``'s cover
+    that of a book ``vol-cover``. A book is known by its JSON file."""
+    others = [name[: -len(suffix)] for suffix in SUFFIXES if name.endswith(suffix)]
+    others += [_stem(n) for n in names[2:]]  # ``NAME-answers``, ``NAME-cover``: names of books too
+    for other in others:
+        if other and other != name and (out_dir / f"{other}.json").exists():
+            theirs = {f"{other}.pdf", f"{other}-answers.pdf", f"{other}-cover.pdf", f"{other}.json"}
+            shared = sorted(set(names) & theirs)
+            if shared:
+                raise OutputError(f"--out {out_dir}: this book's {shared[0]} is also a file of the book "
+                                  f"{other} there ({other}.json); building it would replace that book's "
+                                  "file: rename the config or choose another --out")
+
+
+class SwapError(OSError):
+    """A rename of the swap failed; the message says which book is on disk now."""
+
+    def __init__(self, message: str, kept_aside: bool):
+        super().__init__(message)
+        self.kept_aside = kept_aside
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def swap_in(staged: list[Path], finals: list[Path], aside: Path) -> None:
+    """Rename every staged file onto its final name, all or none.
+
+    Each old file is first moved into ``aside`` (in the same folder, so a rename),
+    then the new one takes its place. When any rename fails, the new files placed so
+    far go back and the old ones return: the previous book is on disk again, whole.
+    ``SwapError`` says so, or (if even that failed) which files are new and where the
+    old ones were kept.
+    """
+    existed = [final.name for final in finals if os.path.lexists(final)]
+    saved: list[tuple[Path, Path]] = []  # (final, where its old file is)
+    placed: list[tuple[Path, Path]] = []  # (staged, final) of new files in place
+    try:
+        for new, final in zip(staged, finals):
+            if os.path.lexists(final):
+                aside.mkdir(exist_ok=True)
+                os.replace(final, aside / final.name)
+                saved.append((final, aside / final.name))
+            os.replace(new, final)
+            placed.append((new, final))
+    except OSError as exc:
+        failed = [final for final in finals if final not in {f for _, f in placed}][0]
+        cause = f"{failed.name}: {exc.strerror or exc}"
+        stuck = []
+        for new, final in reversed(placed):
+            try:
+                os.replace(final, new)
+            except OSError:
+                stuck.append(final.name)
+        for final, old in reversed(saved):
+            try:
+                os.replace(old, final)
+            except OSError:
+                stuck.append(final.name)
+        if not stuck:
+            now = (f"the previous book is unchanged ({', '.join(existed)})" if existed
+                   else "no file was written")
+            raise SwapError(f"{cause}; {now}", False) from None
+        raise SwapError(f"{cause}; putting the previous book back failed too: {', '.join(sorted(set(stuck)))} "
+                        f"may be from the new book; the previous files are kept in {aside}", True) from None
+
+
 def _lock_path(out_dir: Path, name: str) -> Path:
-    return out_dir / f".{name}.lock"
+    return out_dir / f".{name}.lock"  # one a file stem: book "vol-cover" and vol's cover share one
 
 
 def _lock(out_dir: Path, name: str) -> int:
@@ -702,10 +810,17 @@ def _prepare_dir(out_dir: Path) -> list[Path]:
     """Make sure ``out_dir`` exists and takes new files; the folders created, outermost first."""
     missing = []
     folder = out_dir.absolute()
-    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
+    try:
+        while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        os.stat(out_dir)  # ELOOP and ENAMETOOLONG say here what they are; ENOENT is made below
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+            raise OutputError(f"--out {_clip_path(out_dir)}: {_path_problem(exc)}") from None
     missing.reverse()
+    if out_dir.is_symlink() and not out_dir.exists():
+        raise OutputError(f"--out {out_dir}: is a symbolic link to a folder that does not exist")
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--out {out_dir}: is a file, not a directory")
     try:
@@ -724,6 +839,20 @@ def _prepare_dir(out_dir: Path) -> list[Path]:
         for tmp in probe:
             tmp.unlink(missing_ok=True)
     return missing
+
+
+def _clip_path(path: Path, limit: int = 80) -> str:
+    """A path for a message: a long one cut in the middle, so one line stays one line."""
+    text = str(path)
+    return text if len(text) <= limit else text[: limit // 2 - 2] + "..." + text[-(limit // 2 - 1):]
+
+
+def _path_problem(exc: OSError) -> str:
+    """What an ``OSError`` of a path lookup means, in words."""
+    if exc.errno == errno.ELOOP:
+        return "symbolic links loop here (a link that leads back to itself); point --out at a real folder"
+    return ("the path or one of its folder names is too long for the file system "
+            f"(at most {NAME_MAX} bytes a name); choose a shorter --out")
 
 
 def _temp_in(folder: Path, name: str, temps: list[Path]) -> Path:
@@ -750,29 +879,25 @@ def _fsync(path: Path) -> None:
 
 # ----- checking -----------------------------------------------------------------------
 REQUIRED = ("size", "givens", "solution", "difficulty")
-MAX_JSON_BYTES = 64 << 20  # ~50,000 puzzles: beyond what an hour's build makes
-MAX_JSON_OBJECTS = 2_000_000  # JSON objects in one file; a real puzzle entry holds about 20
+MAX_JSON_BYTES = MAX_BOOK_JSON_BYTES  # what the largest build writes (``bookgen.limits``)
+MAX_JSON_OBJECTS = MAX_BOOK_JSON_CONTAINERS  # lists and objects: ~170 a puzzle entry at the most
 
 
 class TooManyObjects(ValueError):
-    """A JSON document with more objects than any book holds (memory would run out first)."""
+    """A JSON document with more lists and objects than any book holds (memory would run out first)."""
 
 
 def load_json(text: str) -> Any:
-    """``json.loads`` that stops once the document holds more than ``MAX_JSON_OBJECTS`` objects.
+    """``json.loads`` of a document with at most ``MAX_JSON_OBJECTS`` lists and objects.
 
-    Small objects in a file of bounded size could still take gigabytes in memory.
+    Small containers in a file of bounded size could still take gigabytes in memory
+    (22 million empty lists fit in 63 MB), so they are counted before parsing: every
+    one opens with ``[`` or ``{`` (a bracket inside a string counts too, which only
+    errs on the safe side, and no book's strings hold many).
     """
-    count = 0
-
-    def hook(pairs: list) -> dict:
-        nonlocal count
-        count += 1
-        if count > MAX_JSON_OBJECTS:
-            raise TooManyObjects(f"more than {MAX_JSON_OBJECTS} JSON objects (no book holds that many)")
-        return dict(pairs)
-
-    return json.loads(text, object_pairs_hook=hook)
+    if text.count("[") + text.count("{") > MAX_JSON_OBJECTS:
+        raise TooManyObjects(f"more than {MAX_JSON_OBJECTS} JSON lists and objects (no book holds that many)")
+    return json.loads(text)
 
 
 MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
@@ -786,7 +911,7 @@ class CheckError(Exception):
 def read_book_json(path: str | Path) -> Any:
     """The parsed JSON document at ``path``; ``CheckError`` with FILE[:LINE:COL] otherwise."""
     try:
-        text = read_text_file(path, MAX_JSON_BYTES, "a book's JSON is about 1 KB per puzzle")
+        text = read_text_file(path, MAX_JSON_BYTES, BOOK_JSON_SIZE)
     except ValueError as exc:
         raise CheckError(f"{path}: {exc}") from None
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import signal
 import sys
@@ -11,6 +12,12 @@ from pathlib import Path
 from typing import Callable, List, Optional
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer 0.2x carries its own copy of click; older ones use click itself
+    from typer import _click as click
+except ImportError:  # pragma: no cover - depends on the installed typer
+    import click  # type: ignore[no-redef]
 
 from bookgen import __version__
 from bookgen.book import (
@@ -23,11 +30,49 @@ from bookgen.export import ExportError, pictures, write_pictures
 from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
 from bookgen.limits import TooSlow, time_limit
 from bookgen.plan import plan_report
-from bookgen.series import repeats
+from bookgen.series import ExcludeError, book_fingerprints, repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 from bookgen.templates import DEFAULT as DEFAULT_TEMPLATE, template_names, template_text
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+
+class _OneLineErrors(TyperGroup):
+    """Command-line mistakes as one ``error:`` line, exit 2, like every other bad input.
+
+    Click prints a usage line, a hint and the error, and suggests options by a
+    loose likeness (``--jbos`` -> ``--jobs`` but also unrelated ones); here only
+    a close match is suggested.
+    """
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):  # noqa: D102 - click hook
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+                typer.echo(exc.ctx.get_help())  # the command alone: its help, as click prints it
+                sys.exit(exc.exit_code)
+            typer.echo(f"error: {_usage_message(exc)}", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(EXIT_FAIL)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_message(exc) -> str:
+    if isinstance(exc, click.exceptions.NoSuchOption):
+        close = difflib.get_close_matches(exc.option_name, exc.possibilities or [], n=1, cutoff=0.75)
+        message = f"no such option {exc.option_name}" + (f"; did you mean {close[0]}?" if close else "")
+    else:
+        message = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.exceptions.UsageError) and ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return message
+
+
+app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Printable puzzle books with proven-unique, deduction-solvable puzzles.")
 
 EXIT_FAIL = 1
@@ -164,7 +209,7 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     for message in warnings:
         typer.echo(f"warning: {message}", err=True)
     if not quiet:
-        count = sum(s.count for s in book.sections)
+        count = sum(s.count for s in book.sections) * book.versions  # as plan counts them
         took = time.monotonic() - started
         pages = summary.get("pages", 0)
         typer.echo(f"wrote {', '.join(map(str, written))}: {pages} page{'s' * (pages != 1)}, "
@@ -204,6 +249,11 @@ def _check(file: Path, done: list[int], others: list[Path]) -> tuple[int, list[s
     try:
         data = read_book_json(file)
         references = [(str(other), read_book_json(other)) for other in others]
+        for name, other in references:  # a file that is no book would compare with nothing: refused
+            try:
+                book_fingerprints(other, "comparison")
+            except ExcludeError as exc:
+                raise CheckError(f"{name}: {exc}") from None
     except CheckError as exc:
         message = str(exc)
         if "not valid JSON" in message:

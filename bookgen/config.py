@@ -24,13 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation
 from bookgen.layout.geometry import (
-    GUTTERS, MAX_PAGES, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
-    content_size, fit_problems, page_count, parse_length, reminder_width, rule_reminder, trim_for,
+    COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
+    content_size, fit_problems, page_count, parse_length, reminder_name, reminder_width, rule_reminder, trim_for,
 )
 from bookgen.layout.textfit import (
-    author_room, break_lines, fit_size, heading_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
+    author_room, break_lines, fit_size, heading_room, imprint_room, printed_text_problem, section_rooms, subtitle_room, title_rooms,
 )
+from bookgen.layout.fonts import DEFAULT_FACE, FACES
 from bookgen.layout.walkthrough import walkthrough_title
+from bookgen.limits import MAX_BUILD_PUZZLES
 from bookgen.variants.registry import get_variant, variant_names
 
 MAX_COUNT = 100_000
@@ -40,6 +42,8 @@ PAGE_FORMATS = tuple(TRIMS)
 LAYOUTS = ("book", "worksheet")
 GIVENS_AMOUNTS = ("few", "normal", "many")
 MAX_VERSIONS = 26  # class-set versions are lettered A to Z
+MAX_STUDENTS = 200  # copies in one class-set file: a year group, not a print run
+MAX_REPLACE_TIMES = 5  # a number listed twice is replaced twice; far more is a mistake (and runs dry)
 MAX_BLURB = 1500  # characters: what a back cover holds at a readable size
 
 Path_ = tuple[Union[str, int], ...]
@@ -67,7 +71,8 @@ class ConfigError(Exception):
 
 
 # ----- YAML with positions --------------------------------------------------
-_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)$")  # YAML 1.2 core: no '_' separators
+_INT = re.compile(r"[-+]?[0-9]+$")  # YAML 1.2 core: leading zeros are decimal (0123 is 123), no '_'
+
 HUGE = 10**100  # numbers this long are refused where they are read
 MAX_SEED = 10**30
 _HEX = re.compile(r"0x[0-9a-fA-F]+$")
@@ -82,6 +87,7 @@ class Located:
     def __init__(self) -> None:
         self.values: dict[Path_, tuple[int, int]] = {}
         self.keys: dict[Path_, tuple[int, int]] = {}
+        self.texts: dict[Path_, str] = {}  # plain scalars as written (an ISBN's leading zero)
 
     def at(self, path: Path_, key: bool = False) -> tuple[int, int]:
         """Position of the deepest known prefix of ``path``."""
@@ -156,6 +162,8 @@ def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tupl
         raise _NodeError(node, f"lists and mappings are nested more than {MAX_DEPTH} deep")
     where.values.setdefault(path, _pos(node))
     if isinstance(node, yaml.ScalarNode):
+        if not node.style:
+            where.texts[path] = node.value
         return _scalar(node)
     if id(node) in budget.open:
         raise _NodeError(node, "a YAML alias refers to the value that contains it")
@@ -259,50 +267,125 @@ def load_yaml(text: str, file: str) -> tuple[Any, Located]:
 
 # ----- the schema ------------------------------------------------------------
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # Attribute docstrings are the config reference: ``python -m bookgen.docgen`` writes
+    # docs/config.md from them, and a test fails when that file is stale.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True)
 
 
 class Ramp(_Strict):
     """A difficulty ramp spread evenly over a section, in order."""
 
     from_: str = Field(alias="from")
+    """The first level of the ramp."""
     to: str
+    """The last level of the ramp."""
 
 
 class SectionModel(_Strict):
+    """One item of ``sections:``: what to generate, in book order."""
+
     variant: str
+    """The puzzle: a variant name or alias (see the variants table below)."""
     count: int | None = None
+    """Puzzles in the section, 1 to 100,000; may be left out when ``difficulty`` is a list of blocks (their total)."""
     size: int | list[int] | None = None
+    """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). Default: the variant's default size."""
     difficulty: str | Ramp | list[dict[str, int]] = "medium"
+    """One level (``easy``, ``medium``, ``hard``, ``expert``), a ramp ``{from: easy, to: hard}``, or a list of ``{LEVEL: N}`` blocks (see Difficulty below)."""
     rules: dict[str, Any] | None = None
+    """The variant's rule options, e.g. ``{max_run: 2, unique_lines: true}`` (see Rules below). Default: the variant's standard rules."""
     title: str | None = None
+    """The section's running-header and contents title. Default: the variant's printed name (KenKen prints as "Calcudoku")."""
     givens: Literal["few", "normal", "many"] | None = None
+    """Tango: how many given symbols against signs (``few``, ``normal`` the default, ``many``); Killer Sudoku: given digits, none by default (``few`` at most 6 % of the cells, ``normal`` 12 %, ``many`` 20 %)."""
     per_page: int | None = None
+    """Puzzles per page for this section: 1, 2, 4 or 6. Default: the book's ``per_page``."""
     explain: bool = False
-    new_page: bool = False
+    """``true`` adds a worked walkthrough of the section's first puzzle after its how-to-play pages (books only, not worksheets)."""
+    new_page: bool | Literal["right"] = False
+    """``true`` starts the section on a fresh page (and so does the section after it); ``right`` on a fresh right-hand page, as a book's chapters open."""
 
 
 class BookModel(_Strict):
+    """The top level of a book file."""
+
     title: str
+    """Required. The book's title (title page, contents, worksheet footers)."""
     subtitle: str | None = None
+    """Printed on the title page."""
     author: str | None = None
+    """Printed on the title page and in the copyright line."""
     seed: int = 1
+    """A whole number of at most 30 digits; the same config and seed give the same book."""
     page: str | dict[str, Any] = "letter"
+    """The trim size: ``letter``, ``a4``, ``6x9``, ``7x10``, ``8x10``, ``8.5x11``, or a custom ``{width: 6in, height: 9in}`` (units ``in``, ``mm`` or ``pt``)."""
     bleed: bool = False
+    """``true`` prints to the edge: each page is the trim plus 0.125 in on the top, bottom and outside edges."""
     layout: str = "book"
+    """``book`` (title page, how-to-play pages, puzzles, answer key) or ``worksheet`` (letter or a4 pages with a name line and the rules, answers in NAME-answers.pdf)."""
     per_page: int | None = None
+    """Puzzles per page: 1, 2, 4 or 6. Default: the most a page holds with roomy cells and the legibility floors kept."""
     large_print: bool = False
+    """``true``: cells of at least 12 mm and larger type."""
     imprint: dict[str, Any] | None = None
+    """The copyright page (see the ``imprint:`` keys below)."""
     names: dict[str, Any] | None = None
+    """The name a variant is printed under, e.g. ``{kenken: KenKen, takuzu: Binairo}`` (at most 40 characters)."""
     language: str = DEFAULT_LANGUAGE
+    """The language every printed word is in: ``en``, ``cs``, ``de``, ``fr``, ``es`` or ``ru``."""
     sections: list[dict[str, Any]] = Field(min_length=1)
+    """Required, at least one: the sections of puzzles (see the section keys below)."""
     exclude: str | list[str] | None = None
+    """Earlier volumes' JSON files (paths relative to the book file) whose puzzles this book must not repeat."""
     replace: list[int] | None = None
+    """New puzzles at these numbers, everything else unchanged; a number twice replaces the replacement too (not in class sets)."""
     versions: int | None = None
+    """Worksheets only: a class set of 1 to 26 versions (A, B, C ...) of every page."""
+    gutter: str | None = None
+    """A bound book's inside margin, e.g. ``0.75in`` (at least KDP's minimum for the page count). Default: KDP's minimum plus a comfortable allowance (see docs/printing.md)."""
+    font: str = "dejavu"
+    """The text face: ``dejavu`` (sans, the default), ``charis`` (serif) or ``andika`` (large print, made for readers learning to read)."""
+    duplex: bool | None = None
+    """Class sets: each version padded to an even page count, so it starts on a fresh sheet when printed double-sided (default ``true``)."""
+    students: int | None = None
+    """Class sets: also write one file of this many copies, versions dealt A, B, C, A, ... ready to print once."""
     cover: dict[str, Any] | None = None
+    """Also write NAME-cover.pdf, the full-wrap paperback cover (see the ``cover:`` keys below); books only."""
 
 
-IMPRINT_KEYS = ("publisher", "year", "isbn", "edition", "show_seed")
+class ImprintModel(_Strict):
+    """The ``imprint:`` block: the copyright page. Every key is optional."""
+
+    publisher: str | None = None
+    """"Published by PUBLISHER"; also the copyright holder when there is no author."""
+    year: int | None = None
+    """The copyright year, four digits. Default: no year printed."""
+    isbn: str | None = None
+    """An ISBN-10 or ISBN-13 (hyphens allowed), check digit validated, printed as given."""
+    edition: str | None = None
+    """E.g. "First edition"."""
+    show_seed: bool = True
+    """``false`` leaves out the seed and generator line that regenerate the book. Default: ``true``, but ``false`` in a book with an ISBN."""
+
+
+class CoverModel(_Strict):
+    """The ``cover:`` block: the full-wrap paperback cover (books only)."""
+
+    paper: str = "white"
+    """``white`` or ``cream``: sets the spine width (KDP's pages × 0.002252 in or × 0.0025 in)."""
+    blurb: str = ""
+    """The back-cover text (at most 1,500 characters); a blank line starts a paragraph."""
+    colour: str | None = None
+    """The band behind the titles, a hex colour like ``"#1f4e79"`` (quote it: YAML reads # as a comment)."""
+    sample: int | None = None
+    """The puzzle number drawn large on the front. Default: the first of the largest grids."""
+    theme: str = "classic"
+    """The cover's design: ``classic`` (a colour band on white, a puzzle as art), ``bold`` (the whole wrap in colour, the title large) or ``pattern`` (colour with the book's own grids as a pattern)."""
+    image: str | None = None
+    """Your own front picture, a PNG or JPEG (path relative to the book file), at least 300 dpi at its printed size."""
+
+
+IMPRINT_KEYS = tuple(ImprintModel.model_fields)  # the model documents them
 MAX_NAME = 40  # characters of a printed variant name: it heads pages and contents lines
 
 
@@ -314,7 +397,7 @@ class Imprint:
     year: int | None = None
     isbn: str | None = None  # as given (hyphens kept), check digit validated
     edition: str | None = None
-    show_seed: bool = True  # the seed and generator line that regenerate the book
+    show_seed: bool = True  # the seed and generator line (default off in a book with an ISBN)
 
 
 def isbn_problem(text: str) -> str | None:
@@ -354,6 +437,7 @@ class Section:
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
     new_page: bool = False  # starts on a fresh page; so does the section after it
+    right: bool = False  # starts on a right-hand (odd) page: ``new_page: right``
 
     @property
     def count(self) -> int:
@@ -373,6 +457,8 @@ class CoverSpec:
     blurb: str = ""
     colour: tuple[float, float, float] | None = None
     sample: int | None = None
+    theme: str = "classic"  # classic (colour band), bold (all colour, title large), pattern (the book's grids)
+    image: str | None = None  # a PNG or JPEG for the front (path as resolved), at least 300 dpi where it prints
 
 
 @dataclass(frozen=True)
@@ -394,8 +480,13 @@ class Book:
     large_print: bool = False
     excluded: frozenset[str] = frozenset()  # fingerprints of earlier volumes' puzzles
     exclude_files: tuple[str, ...] = ()  # where they came from
+    exclude_isbns: tuple[tuple[str, str], ...] = ()  # (file, ISBN) of the earlier volumes that printed one
     replace: tuple[int, ...] = ()  # puzzle numbers to regenerate; a number twice: replaced twice
     versions: int = 1  # a worksheet class set: this many versions of every page
+    gutter: float | None = None  # the inside margin set in the config, in points (None: the default)
+    font: str = "dejavu"  # the text face (see ``bookgen.layout.fonts.FACES``)
+    duplex: bool = True  # a class set printed on both sides: every version starts on a fresh sheet
+    students: int = 0  # a class set printed as one file of this many copies (0: each version once)
     cover: CoverSpec | None = None
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
@@ -412,8 +503,11 @@ class Book:
     @property
     def shape(self) -> BookShape:
         """What layout needs to paginate the book before any puzzle exists."""
-        return book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
-                          self.sections, self.name_of, translation(self.language))
+        shape = book_shape(self.trim, self.bleed, self.layout, self.per_page, self.large_print,
+                           self.sections, self.name_of, translation(self.language))
+        if self.font != DEFAULT_FACE:
+            shape = replace(shape, style=replace(shape.style, face=self.font))
+        return replace(shape, gutter=self.gutter) if self.gutter is not None else shape
 
 
 def type_scale(section: Section) -> float:
@@ -431,7 +525,7 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
     if worksheet:  # room for the longest rule reminder at the caption size
         name_of = name_of or (lambda v: get_variant(v).title)
         width = reminder_width(spec, style)
-        lines = max(len(break_lines(rule_reminder(name_of(s.variant),
+        lines = max(len(break_lines(rule_reminder(reminder_name(s.title, name_of(s.variant), get_variant(s.variant)),
                                                   get_variant(s.variant).rules_for(dict(s.rules)), t),
                                     style.small, width))
                     for s in sections)
@@ -439,7 +533,8 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
     shapes = tuple(SectionShape(s.title, s.variant, tuple(s.size_of(i) for i in range(s.count)), s.per_page,
                                 s.explain and not worksheet,
                                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in s.rules),
-                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)))
+                                s.new_page, type_scale(s), get_variant(s.variant).rules_for(dict(s.rules)),
+                                s.right and not worksheet)
                    for s in sections)
     return BookShape(spec, shapes, style, worksheet, per_page)
 
@@ -466,7 +561,9 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "cover"),
+         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
+         "gutter", "font",
+         "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
     ("difficulty",): ("from", "to"),
@@ -539,7 +636,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
     trim = None if model is None else _parse_page(model, report)
-    imprint = _parse_imprint(model.imprint if model else None, report)
+    imprint = _parse_imprint(model.imprint if model else None, report, where.texts)
     names = _parse_names(model.names if model else None, report)
     language = DEFAULT_LANGUAGE
     if model is not None and language_problem(model.language):
@@ -599,21 +696,31 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                       complete: bool = True, trim: Trim | None = None) -> dict[str, Any]:
     """``exclude``, ``replace``, ``versions`` and ``cover``: Book fields, after reporting problems."""
     from bookgen.layout.cover import PAPERS, blurb_problem  # cover geometry lives with the cover
-    from bookgen.series import ExcludeError, read_fingerprints
+    from bookgen.series import ExcludeError, book_fingerprints, load_book_data
 
     out: dict[str, Any] = {}
     total = sum(s.count for s in sections) if complete else MAX_COUNT * len(model.sections)
     worksheet = model.layout == "worksheet"
     excluded: set[str] = set()
+    isbns: list[tuple[str, str]] = []  # (exclude file, the ISBN its book printed)
     names = [model.exclude] if isinstance(model.exclude, str) else model.exclude or []
     for i, name in enumerate(names):
         path = Path(file).parent / name
+        if not name.strip():  # Path("") is the config's own folder: never what was meant
+            report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",),
+                   "exclude names no file; give the earlier book's JSON file (e.g. vol1.json)")
+            continue
         try:
-            excluded |= read_fingerprints(path)
+            data = load_book_data(path)
+            excluded |= {fp for _, fp in book_fingerprints(data)}
+            isbn = data.get("isbn") if isinstance(data, dict) else None
+            if isinstance(isbn, str):
+                isbns.append((name, isbn))
         except ExcludeError as exc:
             report(("exclude", i) if isinstance(model.exclude, list) else ("exclude",), f"exclude {name}: {exc}")
     out["excluded"] = frozenset(excluded)
     out["exclude_files"] = tuple(str(Path(file).parent / name) for name in names)
+    out["exclude_isbns"] = tuple(isbns)
     if model.versions is not None:
         if not worksheet:
             report(("versions",), "versions makes a class set of worksheets; it needs layout: worksheet")
@@ -621,12 +728,50 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
             report(("versions",), f"versions must be between 1 and {MAX_VERSIONS} (A to Z), "
                    f"got {model.versions}")
         out["versions"] = model.versions
+    if model.gutter is not None:
+        try:
+            gutter = parse_length(model.gutter)
+        except ValueError as exc:
+            report(("gutter",), f"gutter: {exc}")
+        else:
+            if worksheet:
+                report(("gutter",), "gutter is the inside margin of a bound book; worksheets are printed "
+                       "one-sided with even margins (remove it or use layout: book)")
+            elif not 0 < gutter <= 2 * INCH:
+                report(("gutter",), f"gutter must be between 0in and 2in, got {model.gutter!r}")
+            else:
+                out["gutter"] = gutter
+    if model.font not in FACES:
+        report(("font",), f"font must be one of {', '.join(FACES)}, got {_show(model.font)}")
+    else:
+        out["font"] = model.font
+    for key in ("duplex", "students"):
+        if getattr(model, key) is not None and (model.versions or 1) < 2:
+            report((key,), f"{key} is for a class set of worksheets; it needs versions: 2 or more")
+    if model.duplex is not None:
+        out["duplex"] = model.duplex
+    if model.students is not None:
+        if not 1 <= model.students <= MAX_STUDENTS:
+            report(("students",), f"students must be between 1 and {MAX_STUDENTS}, got {model.students}")
+        out["students"] = model.students
+    versions = model.versions if isinstance(model.versions, int) and 1 <= model.versions <= MAX_VERSIONS else 1
+    if complete and worksheet and sections and total * versions > MAX_BUILD_PUZZLES:
+        biggest = max(sections, key=lambda s: s.count)
+        report(("versions",) if versions > 1 else ("sections", biggest.index, "count"),
+               f"the set holds {total * versions:,} puzzles{f' ({versions} versions of {total:,})' if versions > 1 else ''}; "
+               f"one build makes at most {MAX_BUILD_PUZZLES:,} (what its memory, and 'check' after it, "
+               "can hold): split it into several configs")
     numbers = model.replace or []
     if numbers and (model.versions or 1) > 1:
         report(("replace",), "replace picks puzzles by number, and a class set repeats every number "
                "in each version; build the class set without replace")
     explained = {1 + sum(s.count for s in sections[:k.index]) for k in sections if k.explain}
+    times: dict[int, int] = {}
     for i, number in enumerate(numbers):
+        times[number] = times.get(number, 0) + 1
+        if times[number] == MAX_REPLACE_TIMES + 1:  # each listing replaces the puzzle once more
+            report(("replace", i), f"replace lists puzzle {number} more than {MAX_REPLACE_TIMES} times; "
+                   f"list a number once for a new puzzle (up to {MAX_REPLACE_TIMES} times to go further)")
         if not 1 <= number <= total:
             report(("replace", i), f"replace: the book has puzzles 1 to {total}, got {number}")
         elif number in explained and not worksheet:
@@ -635,20 +780,23 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                    "(remove explain from its section, or keep this puzzle)")
     out["replace"] = tuple(sorted(numbers))
     if model.cover is not None:
-        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report)
+        out["cover"] = _parse_cover(model.cover, worksheet, total, PAPERS, report, Path(file).parent, trim)
         blurb = out["cover"].blurb if out["cover"] else ""
         problem = printed_text_problem(" ".join(blurb.split()), "cover blurb") if blurb else None  # glyphs
         if problem is None and trim is not None and blurb:
-            problem = blurb_problem(trim, blurb)
+            problem = blurb_problem(trim, blurb, model.font if model.font in FACES else DEFAULT_FACE)
         if problem:
             report(("cover", "blurb"), problem)
             out["cover"] = None
     return out
 
 
-def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report) -> CoverSpec | None:
+def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, report,
+                 base: Path | None = None, trim: Trim | None = None) -> CoverSpec | None:
     """The ``cover:`` block, or None after reporting its problems."""
-    known = ("paper", "blurb", "colour", "sample")
+    from bookgen.layout.cover import THEMES, image_problem
+
+    known = tuple(CoverModel.model_fields)  # the model documents them
     ok = True
     for key in sorted(set(raw) - set(known), key=str):
         report(("cover", key), f"unknown key {key!r} in cover{_hint(key, known)}", key=True)
@@ -658,7 +806,7 @@ def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, repor
                "use layout: book)", key=True)
         ok = False
     paper = raw.get("paper", "white")
-    if paper not in papers:
+    if not isinstance(paper, str) or paper not in papers:  # a list or mapping can't be looked up
         report(("cover", "paper"), f"cover paper must be one of {', '.join(papers)}, got {_show(paper)}"
                f"{_hint(paper, papers)}")
         ok = False
@@ -687,9 +835,26 @@ def _parse_cover(raw: dict[str, Any], worksheet: bool, total: int, papers, repor
         report(("cover", "sample"), f"cover sample must be a puzzle number from 1 to {total}, "
                f"got {_show(sample)}")
         ok = False
-    return CoverSpec(paper, blurb, rgb, sample) if ok else None  # type: ignore[arg-type]
-def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
-    """The imprint block; each bad field is reported where it is."""
+    theme = raw.get("theme", "classic")
+    if theme not in THEMES:
+        report(("cover", "theme"), f"cover theme must be one of {', '.join(THEMES)}, got {_show(theme)}"
+               f"{_hint(str(theme), THEMES)}")
+        ok = False
+    image = raw.get("image")
+    if image is not None:
+        if not isinstance(image, str) or not image.strip():
+            report(("cover", "image"), f"cover image must be the path of a PNG or JPEG file, got {_show(image)}")
+            ok = False
+        else:
+            image = str((base or Path(".")) / image)
+            problem = image_problem(image, trim) if trim is not None else None
+            if problem:
+                report(("cover", "image"), problem)
+                ok = False
+    return CoverSpec(paper, blurb, rgb, sample, theme, image) if ok else None  # type: ignore[arg-type]
+def _parse_imprint(raw: dict[str, Any] | None, report, texts: dict[Path_, str] | None = None) -> Imprint:
+    """The imprint block; each bad field is reported where it is. ``texts``: plain scalars as
+    written, so an unquoted ISBN keeps its leading zero."""
     if not raw:
         return Imprint()
     good: dict[str, Any] = {}
@@ -710,7 +875,7 @@ def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
             else:
                 report(path, f"year must be a four-digit year such as 2026, got {_show(value)}")
         elif key == "isbn":
-            text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+            text = (texts or {}).get(path, str(value)) if type(value) is int else value
             if not isinstance(text, str):
                 report(path, f"isbn must be text such as 979-8-12345-678-9, got {_show(value)}")
                 continue
@@ -723,6 +888,8 @@ def _parse_imprint(raw: dict[str, Any] | None, report) -> Imprint:
             report(path, f"{key} must be text, got {_show(value)}")
         else:
             good[key] = printed(value)
+    if "isbn" in good and "show_seed" not in raw:
+        good["show_seed"] = False  # a published book keeps the generator line off its copyright page
     return Imprint(**good)
 
 
@@ -813,7 +980,16 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
 def printed_width(book: Book) -> float:
     """The width of a line of text on every page of the book (with the widest gutter it could get)."""
     shape = book.shape
-    return content_size(shape.spec, GUTTERS[-1][1], shape.style, shape.worksheet)[0]
+    if not shape.spec.mirrored:
+        return content_size(shape.spec, shape.spec.margin, shape.style, shape.worksheet)[0]
+    if shape.gutter is not None:
+        return content_size(shape.spec, shape.gutter, shape.style, shape.worksheet)[0]
+    # the gutter of the pages counted now, with room for the how-to pages and walkthroughs
+    # to add a tenth (they are measured only once the puzzles exist)
+    pages, _ = page_count(replace(shape, rules_pages=(2,) * len(shape.rule_sets),
+                                  walkthrough_pages=tuple(walkthrough_guess(shape.sections[s].sizes[0])
+                                                          for s in shape.explained)))
+    return content_size(shape.spec, comfortable_gutter(pages + pages // 10 + 8), shape.style, shape.worksheet)[0]
 
 
 def _check_texts(book: Book, report) -> None:
@@ -828,10 +1004,16 @@ def _check_texts(book: Book, report) -> None:
         fields.append((("sections", section.index, "title"), "section title", section.title,
                        section_rooms(style, width, section.explain and not worksheet, t)))
     im = book.imprint
-    fields += [(("imprint", key), key, getattr(im, key), []) for key in ("publisher", "edition", "isbn")]
+    if not worksheet:  # the copyright page: each a few lines at the caption size, or refused
+        fields += [(("imprint", key), key, getattr(im, key), [imprint_room(style, width, lines)])
+                   for key, lines in (("publisher", 2), ("edition", 4), ("isbn", 1))]
     for variant, text in book.names:  # a printed name heads how-to pages and contents rows
-        fields.append((("names", variant), "name", text, section_rooms(style, width, False, t)))
+        heads = [replace(heading_room(style, width, "in the heading \u201c" + t(h).format(name=text) + "\u201d"),
+                         prefix=t(h).format(name="")) for h in ("How to play {name}", "{name} techniques")]
+        fields.append((("names", variant), "name", text,
+                       section_rooms(style, width, False, t) + ([] if worksheet else heads)))
     for path, what, text, rooms in fields:
+        rooms = [replace(room, face=book.font) for room in rooms] or [imprint_room(style, width, 99, book.font)]
         problem = printed_text_problem(text, what, rooms) if text is not None else None
         if problem:
             report(path, problem)
@@ -861,7 +1043,13 @@ def printed(text: str | None) -> str | None:
 
 
 def _check_pages(book: Book, report) -> None:
-    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length."""
+    """Refuse a book longer than print-on-demand prints; worksheet sets may be any length.
+    A gutter set in the config must be at least what the service asks for at the page count."""
+    if book.gutter is not None:
+        pages, least = page_count(replace(book.shape, gutter=None), minimum=True)
+        if book.gutter < least - 1e-9:
+            report(("gutter",), f"the book has about {pages} pages, for which print-on-demand services "
+                   f"ask an inside margin of at least {least / INCH:g}in; got {book.gutter / INCH:g}in")
     if book.layout == "worksheet" or sum(s.count for s in book.sections) <= MAX_PAGES // 2:
         return  # (two puzzles a page at the least, answers apart: a smaller book can't get there)
     pages, _ = page_count(book.shape)  # counted, not laid out: cheap for any count
@@ -999,7 +1187,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, raw.new_page)
+                   raw.explain, bool(raw.new_page), raw.new_page == "right")
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:
@@ -1124,3 +1312,15 @@ def load_book(path: str | Path) -> Book:
         raise ConfigError([ConfigIssue(file, 1, 1, str(exc))]) from None
     data, where = load_yaml(text, file)
     return parse_book(data, where, file, Path(path).stem)
+
+
+def same_isbn_warnings(book: Book) -> list[str]:
+    """A warning for each earlier volume (``exclude``) printed with this book's ISBN: every
+    volume and edition needs its own."""
+    mine = book.imprint.isbn
+    if not mine:
+        return []
+    digits = re.sub(r"[^0-9Xx]", "", mine).upper()
+    return [f"exclude {name}: that volume has the same ISBN as this book ({mine}); every volume "
+            "and edition needs its own ISBN (imprint: isbn)"
+            for name, isbn in book.exclude_isbns if re.sub(r"[^0-9Xx]", "", isbn).upper() == digits]

@@ -39,3 +39,15 @@ def time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+# ----- sizes ------------------------------------------------------------------------------------------
+# One set of limits for everything that writes or reads a book, so that whatever ``build`` can
+# write, ``check``, ``solve`` and ``exclude`` read (see docs/troubleshooting.md).
+MAX_BUILD_PUZZLES = 20_000  # puzzles one build makes (every version of a class set counted)
+JSON_BYTES_PER_PUZZLE = 12_000  # the largest entry measured: a 9×9 KenKen or Killer, about 9.9 KB
+JSON_CONTAINERS_PER_PUZZLE = 250  # lists and objects in the largest entry: about 170
+MAX_BOOK_JSON_BYTES = MAX_BUILD_PUZZLES * JSON_BYTES_PER_PUZZLE + (1 << 20)
+MAX_BOOK_JSON_CONTAINERS = MAX_BUILD_PUZZLES * JSON_CONTAINERS_PER_PUZZLE + 1000
+BOOK_JSON_SIZE = (f"a book's JSON takes 1 to 10 KB a puzzle, and a build writes at most "
+                  f"{MAX_BUILD_PUZZLES:,} puzzles")

@@ -15,9 +15,10 @@ from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.pen import RecordingPen
 from bookgen.estimate import COST_MS, build_seconds, say_duration
+from bookgen.layout.classset import sheet_count
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
 from bookgen.layout.fonts import CAP_HEIGHT
-from bookgen.layout.geometry import GUTTERS, INCH, MM, plan_answers, plan_book
+from bookgen.layout.geometry import COMFORT, GUTTERS, INCH, MM, gutter_for, plan_answers, plan_book
 from bookgen.layout.render import Entry, plan_with_rules
 from bookgen.variants.registry import get_variant
 
@@ -27,7 +28,9 @@ TEXT = {
     "bleed": ", printed to the edge",
     "totals": "{pages} pages, gutter {gutter:g} in{why}",
     "sheets": "{pages} pages, one-sided, margins {margin:g} in",
-    "gutter_why": " (inside margin for up to {most} pages)",
+    "gutter_why": " (the {least:g} in print-on-demand asks for up to {most} pages, plus {extra:g} in to write near the spine)",
+    "gutter_set": " (as set; at least {least:g} in for up to {most} pages)",
+    "blank": "blank (the next section opens on a right-hand page)",
     "table": "  {pages:>5}  {what}",
     "pages": "pages",
     "part": "part",
@@ -36,11 +39,17 @@ TEXT = {
     "contents": "contents",
     "rules": "how to play {variant}",
     "walkthrough": "worked example of puzzle {number} (about: its length depends on the puzzle)",
-    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}, {per} per page, cells {cell:.1f} mm{type}",
+    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}{each}, {per} per page, cells {cell} mm{type}",
+    "each": " in each version",
     "type": ", digits {big:.1f} pt",
     "clues": ", clues {small:.1f} pt",
     "answers": "answer key: {count} grids, up to {per} per page, cells {cell} mm",
     "versions": "{count} versions (A to {last}), each {pages} pages",
+    "blank_back": " and a blank back, so each starts on a fresh sheet",
+    "students": "{students} copies in one file, versions dealt A to {last} in turn",
+    "set": "{pages} pages, {sides}, margins {margin:g} in",
+    "duplex": "printed on both sides",
+    "simplex": "one-sided",
     "key": "answer file {name}-answers.pdf: {pages} pages",
     "cover": "cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, {spine_text}",
     "spine_yes": "title on the spine",
@@ -91,48 +100,68 @@ def plan_report(book: Book, workers: int) -> str:
     else:
         shape, layout = plan_with_rules(shape, examples, _walked(book, shape), book.language)
     trim = book.trim
-    lines = [TEXT["head"].format(title=book.title, source=book.source,
-                                 trim=f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in",
+    lines = [TEXT["head"].format(title=book.title, source=book.source, trim=format_name(book.page, trim),
                                  bleed=TEXT["bleed"] if book.bleed else "", layout=book.layout)]
     pages = len(layout.pages)
-    most = next((m for m, g in GUTTERS if g == layout.gutter), None)
-    why = TEXT["gutter_why"].format(most=most) if shape.spec.mirrored and most else ""
+    least = gutter_for(pages)
+    most = next((m for m, g in GUTTERS if g == least), None)
+    why = ""
+    if shape.spec.mirrored and book.gutter is not None:
+        why = TEXT["gutter_set"].format(least=least / INCH, most=most)
+    elif shape.spec.mirrored and most:
+        why = TEXT["gutter_why"].format(least=least / INCH, most=most, extra=COMFORT / INCH)
     if shape.spec.mirrored:
         lines.append(TEXT["totals"].format(pages=pages * book.versions, gutter=layout.gutter / INCH, why=why))
+    elif book.versions > 1:  # a class set's file: each version padded for the copier, or every student's copy
+        each = sheet_count(pages, book.duplex)
+        lines.append(TEXT["set"].format(pages=each * (book.students or book.versions),
+                                        sides=TEXT["duplex" if book.duplex else "simplex"],
+                                        margin=shape.spec.margin / INCH))
     else:
-        lines.append(TEXT["sheets"].format(pages=pages * book.versions, margin=shape.spec.margin / INCH))
+        lines.append(TEXT["sheets"].format(pages=pages, margin=shape.spec.margin / INCH))
     if book.versions > 1:
         last = chr(ord("A") + book.versions - 1)
-        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages))
+        blank = TEXT["blank_back"] if sheet_count(pages, book.duplex) > pages else ""
+        lines.append(TEXT["versions"].format(count=book.versions, last=last, pages=pages) + blank)
+        if book.students:
+            lines.append(TEXT["students"].format(students=book.students, last=last))
     lines.append(TEXT["table"].format(pages=TEXT["pages"], what=TEXT["part"]))
     rows: list[tuple[int, str]] = []
     key: list = []
+    groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
-        if page.kind in ("title", "imprint", "contents"):
+        if page.kind in ("title", "imprint", "contents", "blank"):
             rows.append((1, TEXT[page.kind]))
         elif page.kind == "rules":
             _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))
         elif page.kind == "walkthrough":
             _add(rows, TEXT["walkthrough"].format(number=shape.first_item(page.section) + 1))
         elif page.kind == "puzzles":
-            arr = page.arrangement
             section = shape.sections[page.section]
             size = section.sizes[page.items[0] - shape.first_item(page.section)]
-            count = sum(1 for n in section.sizes if n == size)
-            text = TEXT["puzzles"].format(title=section.title, count=count,
-                                          variant=get_variant(section.variant).title, size=size,
-                                          per=arr.count, cell=arr.cell / MM,
-                                          type=_type_sizes(section.variant, _example_of(examples, section.variant), arr.cell))
-            _add(rows, text)
+            group = groups.setdefault((page.section, size), [len(rows), []])
+            if group[0] == len(rows):
+                rows.append((0, ""))
+            group[1].append(page)
         elif page.kind == "answers":
             key.append(page)
+    for (s, size), (row, group) in groups.items():  # one line per section and size
+        section = shape.sections[s]
+        cells = sorted({round(p.arrangement.cell / MM, 1) for p in group})
+        cell = f"{cells[0]:.1f}" if len(cells) == 1 else f"{cells[0]:.1f}\u2013{cells[-1]:.1f}"
+        text = TEXT["puzzles"].format(title=section.title, count=sum(1 for n in section.sizes if n == size),
+                                      variant=book.name_of(section.variant), size=size,
+                                      each=TEXT["each"] if book.versions > 1 else "",
+                                      per=max(p.arrangement.count for p in group), cell=cell,
+                                      type=_type_sizes(section.variant, _example_of(examples, section.variant),
+                                                       group[0].arrangement.cell))
+        rows[row] = (len(group), text)
     if key:
         rows.append((len(key), _key_row(key)))
     lines += [TEXT["table"].format(pages=n, what=what) for n, what in rows]
     if worksheet:
-        key_pages = pages if book.versions > 1 else _key_pages(shape)
-        lines.append(TEXT["key"].format(name=book.name, pages=key_pages * book.versions if book.versions > 1
-                                        else key_pages))
+        key_pages = pages if book.versions > 1 else _key_pages(shape)  # a set: a key page per worksheet page
+        lines.append(TEXT["key"].format(name=book.name, pages=key_pages))
     if book.cover is not None:
         geo = cover_geometry(trim, pages, book.cover.paper)
         w, h = geo.size
@@ -150,6 +179,16 @@ def plan_report(book: Book, workers: int) -> str:
         line += TEXT["unknown"].format(what=", ".join(unknown))
     lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+FORMATS = {"letter": "Letter, 8.5 \u00d7 11 in", "a4": "A4, 210 \u00d7 297 mm"}
+
+
+def format_name(page: str, trim) -> str:
+    """A page format as a person names it: "A4, 210 × 297 mm", "6 × 9 in"."""
+    if page in FORMATS:
+        return FORMATS[page]
+    return f"{trim.width / INCH:g} \u00d7 {trim.height / INCH:g} in"
 
 
 def _key_row(key: list) -> str:

@@ -1,6 +1,6 @@
 """Puzzles as plain text: read one typed in by hand, draw grids, report a solve.
 
-Input formats (documented with examples in the README):
+Input formats (documented with examples in docs/puzzle-makers.md):
 
 - an optional first line naming the variant (``takuzu``, ``tango``,
   ``kenken`` ... or an alias) with rule options as ``key=value``;
@@ -56,9 +56,10 @@ def read_puzzle(path: str | Path, number: int | None = None, version: str | None
     """The puzzle in a text file, or puzzle ``number`` (of ``version``, in a class set) of a book JSON file."""
     p, file = Path(path), str(path)
     from bookgen.book import MAX_JSON_BYTES  # the book module reads the same files for ``check``
+    from bookgen.limits import BOOK_JSON_SIZE
     from bookgen.config import read_text_file
     try:  # regular files only (a FIFO or /dev/zero would block or never end), of bounded size
-        text = read_text_file(p, MAX_JSON_BYTES, "a book's JSON is about 1 KB per puzzle")
+        text = read_text_file(p, MAX_JSON_BYTES, BOOK_JSON_SIZE)
     except ValueError as exc:
         raise PuzzleTextError(file, None, None, str(exc)) from None
     if len(text) > MAX_TEXT_CHARS and not (p.suffix.lower() == ".json" or text.lstrip().startswith("{")):

@@ -13,13 +13,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bookgen.limits import BOOK_JSON_SIZE, MAX_BOOK_JSON_BYTES
 from bookgen.variants.registry import variant_of
 
 # Every printed word of this module, in one place (for translation later).
 TEXT = {
     "not_json": "{where}: not valid JSON: {reason}",
     "not_book": "not a bookgen book JSON file (no 'puzzles' list)",
-    "bad_entry": "puzzle {number}: {reason}; fix or remove it, or the exclusion would be incomplete",
+    "pdf": "is a PDF; exclude reads the book's JSON file that 'bookgen build' wrote beside it ({json})",
+    "bad_entry": "puzzle {number}: {reason}; fix or remove it, or the {use} would be incomplete",
     "unknown_variant": "unknown variant {name!r}",
     "repeat": "puzzle {number} repeats puzzle {other} of {file} (fingerprint {fingerprint})",
     "versioned": "{number} (version {version})",
@@ -43,8 +45,9 @@ def entry_fingerprint(entry: Any) -> str:
         raise ValueError(f"malformed: {exc}") from None
 
 
-def book_fingerprints(data: Any) -> list[tuple[int, str]]:
-    """(number, fingerprint) of every puzzle of a parsed book JSON; ``ExcludeError`` on a bad one."""
+def book_fingerprints(data: Any, use: str = "exclusion") -> list[tuple[int, str]]:
+    """(number, fingerprint) of every puzzle of a parsed book JSON; ``ExcludeError`` on a bad one
+    (``use`` names what a bad entry would leave incomplete: the exclusion, the comparison)."""
     puzzles = data.get("puzzles") if isinstance(data, dict) else None
     if not isinstance(puzzles, list):
         raise ExcludeError(TEXT["not_book"])
@@ -55,7 +58,7 @@ def book_fingerprints(data: Any) -> list[tuple[int, str]]:
         try:
             out.append((number, entry_fingerprint(entry)))
         except ValueError as exc:
-            raise ExcludeError(TEXT["bad_entry"].format(number=number, reason=exc)) from None
+            raise ExcludeError(TEXT["bad_entry"].format(number=number, reason=exc, use=use)) from None
     return out
 
 
@@ -63,17 +66,31 @@ def load_book_data(path: Path) -> Any:
     """A book JSON file parsed; ``ExcludeError`` with FILE:LINE:COL for bad JSON."""
     from bookgen.config import read_text_file  # config reads exclude files through this module
 
+    if _is_pdf(path):
+        raise ExcludeError(TEXT["pdf"].format(json=Path(path).with_suffix(".json").name))
     try:
-        text = read_text_file(path)
+        text = read_text_file(path, MAX_BOOK_JSON_BYTES, BOOK_JSON_SIZE)
     except ValueError as exc:
         raise ExcludeError(str(exc)) from None
+    from bookgen.book import load_json  # one JSON reader, with ``check``'s limits
+
     try:
-        return json.loads(text)
+        return load_json(text)
     except json.JSONDecodeError as exc:
         raise ExcludeError(TEXT["not_json"].format(where=f"{path}:{exc.lineno}:{exc.colno}",
                                                    reason=exc.msg)) from None
     except (ValueError, RecursionError) as exc:
-        raise ExcludeError(TEXT["not_json"].format(where=str(path), reason=type(exc).__name__)) from None
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise ExcludeError(TEXT["not_json"].format(where=str(path), reason=reason)) from None
+
+
+def _is_pdf(path: Path) -> bool:
+    """Whether ``path`` is a PDF (its first bytes say so, whatever its name)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(5) == b"%PDF-"
+    except OSError:
+        return False
 
 
 def read_fingerprints(path: Path) -> set[str]:

@@ -192,6 +192,72 @@ def test_fast_line_answers_agree_with_the_listing_ones(shape, data):
         assert e._local_answer(known, value, eq, neq) == want
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.integers(0, 2), st.data())
+def test_line_answer_is_deduce_on_one_line(shape, tier, data):
+    """``_line_answer`` (the generator's shortcut for one line, from masks) gives what ``deduce``
+    gives on a board holding only that line, or None where ``deduce`` finds a rule broken; and
+    ``line_options`` lists exactly the valid lines that agree with the cells and keep the signs."""
+    n, run = shape
+    e = BinaryEngine(n, run, False)
+    known = data.draw(st.integers(0, (1 << n) - 2))  # not full: a full line is never asked
+    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
+    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    if known == (1 << n) - 1:
+        return
+    board = Board(n)
+    board.known[0], board.value[0], board.eq[0], board.neq[0] = known, value, eq, neq
+    try:
+        ones, zeros = e.deduce(board, 0, Level(tier))
+        want = None if ones & zeros else ones << n | zeros
+    except Contradiction:
+        want = None
+    assert e._line_answer(tier, known, value, eq, neq) == want
+    listed = [p for p in line_patterns(n, run) if not (p ^ value) & known
+              and all(((p >> j & 1) == (p >> j + 1 & 1)) == bool(eq >> j & 1) for j in range(n - 1)
+                      if (eq | neq) >> j & 1)]
+    assert list(e.line_options(known, value, eq, neq)[0]) == listed
+
+
+@pytest.mark.parametrize("n,run,unique,signs", [(6, 2, False, True), (8, 2, True, False), (8, 3, False, True)])
+def test_own_line_shortcuts_agree_with_the_closure(n, run, unique, signs):
+    """The generator's shortcuts give the closure's verdicts: ``forced_by_own_lines`` says True
+    only where ``closure(target=cell)`` fills the emptied cell, and ``settles_ends`` says what
+    ``closure`` says about a board with a sign taken away."""
+    rng = random.Random(n * 100 + run * 10 + unique)
+    engine = BinaryEngine(n, run, unique)
+    pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+    verdicts, settled = set(), set()
+    for _ in range(30):
+        solution = random_solution(engine, rng)
+        edges = [Edge(a, b, "=" if solution.get(*a) == solution.get(*b) else "x")
+                 for a, b in rng.sample(pairs, n)] if signs else []
+        board = Board.from_rows(["." * n] * n, edges)
+        for r, c in rng.sample([(r, c) for r in range(n) for c in range(n)], n * n // 2):
+            board.assign(r, c, solution.get(r, c))
+        for level in (Level.EASY, Level.MEDIUM, Level.HARD):
+            for r, c in [(r, c) for r in range(n) for c in range(n) if board.get(r, c) >= 0][:8]:
+                emptied = board.copy()
+                emptied.clear(r, c)
+                fast = engine.forced_by_own_lines(emptied, (r, c), level)
+                closed = emptied.copy()
+                slow = engine.closure(closed, level, target=(r, c)) and closed.get(r, c) >= 0
+                assert slow or not fast
+                verdicts.add(fast)
+            if not engine.closure(board.copy(), level):
+                continue  # settles_ends is asked about boards the level solves with the sign
+            for edge in edges[:3]:
+                without = board.copy()
+                without.remove_edge(edge)
+                want = engine.closure(without.copy(), level)
+                assert engine.settles_ends(without, level, edge) == want
+                settled.add(want)
+    assert verdicts == {True, False}
+    assert not signs or settled == {True, False}
+
+
 # ----- exact counting against brute force --------------------------------------------------
 def _lines(n, max_run):
     """Every balanced line without a run longer than ``max_run``, straight from the rules."""

@@ -14,10 +14,11 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import Edge
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
 from bookgen.solve.houses import (
-    LADDER, Run, State, geometry, prover_for, rival_for, run_ladder, solutions, solves, used_signs,
+    LADDER, Run, State, geometry, rival_for, run_ladder, solves, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import bit
+from bookgen.solve.latin_sat import prove, solutions
 from bookgen.variants.futoshiki import FUTOSHIKI
 
 G5 = geometry(5)
@@ -32,7 +33,7 @@ def _state(less, cands=None) -> State:
 
 def _house_techniques_fire(st: State) -> list[str]:
     out = []
-    for name, fn in LADDER:
+    for name, _, fn, _ in LADDER:
         trial = st.copy()
         if fn(trial.board, trial, Run()):
             out.append(name)
@@ -95,7 +96,7 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
-        proved = prover_for(geo).solutions(givens, 2, sign_clauses(4, less))  # the generator's proof
+        proved = prove(geo, givens, sign_clauses(4, less))  # the generator's proof
         assert len(proved) == len(got) and all(tuple(s) in expect for s in proved)
 
 
@@ -201,10 +202,10 @@ def test_signs_point_at_the_smaller_cell():
     puzzle = parse_text("futoshiki\n1 < . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n", "p.txt")
     pen = RecordingPen()
     FUTOSHIKI.draw(pen, puzzle)
-    strokes = [op for op in pen.ops if op[0] == "line" and op[2] != op[4] and op[1] != op[3]]
-    assert len(strokes) == 2
-    tips = {(round(op[3], 2), round(op[4], 2)) for op in strokes}
-    assert tips == {(0.91, 0.5)}  # both strokes meet left of the edge at x=1: pointing at r1c1
+    signs = [op for op in pen.ops if op[0] == "polygon"]
+    assert len(signs) == 1
+    tip = min(signs[0][1])  # the leftmost point, on the middle line: pointing at r1c1
+    assert round(tip[0], 3) == 0.93 and round(tip[1], 3) == 0.5
     assert FUTOSHIKI.validate(puzzle.__class__(**{**puzzle.__dict__, "solution": (
         "12345", "23451", "34512", "45123", "51234")})) == []
 
@@ -230,7 +231,7 @@ def test_a_mended_removal_needs_the_hard_tier_and_no_less():
         less = _less(p)
         for taken in less:
             rest = [x for x in less if x != taken]
-            if len(prover_for(G5).solutions(givens, 2, sign_clauses(5, rest))) != 1:
+            if len(prove(G5, givens, sign_clauses(5, rest))) != 1:
                 continue
             done, stalled = closure(G5, givens, Level.HARD, -1, extra_for(rest))
             if done or stalled is None:

@@ -94,7 +94,7 @@ def test_interrupt_while_writing(tmp_path, monkeypatch, tiny_config):
     monkeypatch.setattr(book_module, "render_book", half_render)
     with pytest.raises(KeyboardInterrupt):
         build(load_book(tiny_config), out)
-    assert seen and seen[0].parent == out and seen[0].name.startswith(".tiny.pdf.")
+    assert seen and seen[0].parent.parent == out and seen[0].parent.name.startswith(".bookgen-")
     assert _contents(out) == {"tiny.pdf": b"old pdf"}
 
 

@@ -13,22 +13,20 @@ from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle
-from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, medium_solves, open_after, run_ladder, solve,
+from bookgen.solve.arithmetic import (
+    TECHNIQUE_LEVEL, Board, CageState, DraftSolver, latin_solutions, medium_solves, proves_unique, open_after,
     t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
 from bookgen.solve import latin
+from bookgen.solve.houses import Contradiction, Run, run_ladder, solve
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
-)
-from bookgen.solve.latin_sat import (
-    DraftSolver, cage_clauses, latin_clauses, latin_solutions, proves_unique,
 )
 from bookgen.solve.latin_table import cage_set, latin_table, open_cells, solution_set, solutions_of
 from bookgen.variants.kenken import KENKEN, _Layout
 
-TECH = dict(LADDER)
+TECH = {t.name: t.fn for t in LADDER}
 
 
 # --- helpers -----------------------------------------------------------------------
@@ -54,12 +52,12 @@ def _board(n: int, cages: list[tuple[list[tuple[int, int]], str, int]]) -> Board
     return Board.build(n, [(sorted(cells), op, t) for cells, op, t in cages] + rest)
 
 
-def _set(st: State, n: int, cell: tuple[int, int], digits: list[int]) -> None:
+def _set(st: CageState, n: int, cell: tuple[int, int], digits: list[int]) -> None:
     mask = sum(bit(d) for d in digits)
     st.elim(cell[0] * n + cell[1], ~mask)
 
 
-def _cand(st: State, n: int, cell: tuple[int, int]) -> list[int]:
+def _cand(st: CageState, n: int, cell: tuple[int, int]) -> list[int]:
     return digits_of(st.cand[cell[0] * n + cell[1]])
 
 
@@ -129,64 +127,64 @@ def test_cage_assignments_respect_lines_and_ops():
 
 def test_single_cage():
     b = _board(3, [([(0, 0)], "", 2), ([(0, 1), (0, 2)], "+", 4)])
-    st, run = State(b), Run(explain=True)
-    assert t_single_cage(b, st, run) == 1
+    st, run = b.new_state(b.geo), Run(explain=True)
+    assert t_single_cage(b.geo, st, run) == 1
     assert _cand(st, 3, (0, 0)) == [2] and "row 1, column 1" in run.reason
 
 
 def test_naked_single():
     b = _board(3, [])
-    st = State(b)
+    st = b.new_state(b.geo)
     for cell, d in (((0, 0), 1), ((1, 2), 2)):
         _set(st, 3, cell, [d])
         st.place(cell[0] * 3 + cell[1])
     # (0,2): 1 is in its row, 2 in its column, so only 3 is left
     assert _cand(st, 3, (0, 2)) == [3]
     run = Run(explain=True)
-    assert t_naked_single(b, st, run) >= 1
+    assert t_naked_single(b.geo, st, run) >= 1
     assert st.placed[2] and run.steps[0].cells == (((0, 2), "3"),)
 
 
 def test_cage_static_and_last():
     b = _board(4, [([(0, 0), (0, 1)], "/", 3), ([(1, 0), (1, 1)], "+", 5)])
-    st, run = State(b), Run(explain=True)
-    assert t_cage_static(b, st, run) == 1
+    st, run = b.new_state(b.geo), Run(explain=True)
+    assert t_cage_static(b.geo, st, run) == 1
     assert _cand(st, 4, (0, 0)) == [1, 3] == _cand(st, 4, (0, 1))
     assert "1÷3" in run.reason
     # the 5+ cage: once (1,0) is 1, the last cell must be 4
-    st = State(b)
+    st = b.new_state(b.geo)
     _set(st, 4, (1, 0), [1])
     st.place(4)
-    assert t_cage_last(b, st, Run()) == 1
+    assert t_cage_last(b.geo, st, Run()) == 1
     assert _cand(st, 4, (1, 1)) == [4]
 
 
 def test_cage_combos_uses_row_and_column_candidates():
     b = _board(4, [([(0, 0), (1, 0)], "+", 5)])
-    st = State(b)
+    st = b.new_state(b.geo)
     _set(st, 4, (0, 0), [2, 3])  # 1 and 4 are ruled out elsewhere
     run = Run(explain=True)
-    assert t_cage_combos(b, st, run) == 1
+    assert t_cage_combos(b.geo, st, run) == 1
     assert _cand(st, 4, (1, 0)) == [2, 3]
     assert "2+3" in run.reason
 
 
 def test_hidden_single():
     b = _board(4, [])
-    st = State(b)
+    st = b.new_state(b.geo)
     for c in range(3):
         st.elim(c, bit(2))
     run = Run(explain=True)
-    assert t_hidden_single(b, st, run) == 1
+    assert t_hidden_single(b.geo, st, run) == 1
     assert _cand(st, 4, (0, 3)) == [2] and "row 1" in run.reason
 
 
 def test_cage_line_forces_digits_out_of_the_rest_of_the_line():
     b = _board(4, [([(0, 0), (0, 1)], "*", 12)])
-    st = State(b)
+    st = b.new_state(b.geo)
     run = Run(explain=True)
-    t_cage_combos(b, st, Run())  # bring the live combinations up to date: 3x4, 4x3
-    assert t_cage_line(b, st, run) == 1
+    t_cage_combos(b.geo, st, Run())  # bring the live combinations up to date: 3x4, 4x3
+    assert t_cage_line(b.geo, st, run) == 1
     assert _cand(st, 4, (0, 2)) == [1, 2] == _cand(st, 4, (0, 3))
     assert _cand(st, 4, (1, 0)) == [1, 2, 3, 4]  # other lines keep their candidates
     assert "puts 3 and 4 in row 1" in run.reason
@@ -195,10 +193,10 @@ def test_cage_line_forces_digits_out_of_the_rest_of_the_line():
 def test_cage_line_with_an_l_shaped_cage():
     # 10+ over (1,1),(1,2),(2,2) in a 4x4 is 3,4,3 or 4,2,4: either way row 1 and column 2 get a 4
     b = _board(4, [([(0, 0), (0, 1), (1, 1)], "+", 10)])
-    st = State(b)
-    t_cage_combos(b, st, Run())
+    st = b.new_state(b.geo)
+    t_cage_combos(b.geo, st, Run())
     assert sorted(st.live[0]) == [(3, 4, 3), (4, 2, 4)]
-    while t_cage_line(b, st, Run()):
+    while t_cage_line(b.geo, st, Run()):
         pass
     for cell in ((0, 2), (0, 3), (2, 1), (3, 1)):
         assert 4 not in _cand(st, 4, cell)
@@ -208,12 +206,12 @@ def test_cage_line_with_an_l_shaped_cage():
 @pytest.mark.parametrize("size,name", [(2, "naked_pair"), (3, "naked_triple")])
 def test_naked_subsets(size, name):
     b = _board(5, [])
-    st = State(b)
+    st = b.new_state(b.geo)
     groups = {2: [[1, 2], [1, 2]], 3: [[1, 2], [2, 3], [1, 3]]}[size]
     for c, ds in enumerate(groups):
         _set(st, 5, (0, c), ds)
     run = Run(explain=True)
-    assert TECH[name](b, st, run) == 1
+    assert TECH[name](b.geo, st, run) == 1
     for c in range(size, 5):
         assert not set(_cand(st, 5, (0, c))) & set(range(1, size + 1))
     assert TECHNIQUE_LEVEL[name] == Level.HARD
@@ -222,12 +220,12 @@ def test_naked_subsets(size, name):
 @pytest.mark.parametrize("size,name", [(2, "hidden_pair"), (3, "hidden_triple")])
 def test_hidden_subsets(size, name):
     b = _board(5, [])
-    st = State(b)
+    st = b.new_state(b.geo)
     digits = list(range(1, size + 1))
     for c in range(size, 5):
         st.elim(c, sum(bit(d) for d in digits))  # 1..size fit only in the first cells of row 1
     run = Run(explain=True)
-    assert TECH[name](b, st, run) == 1
+    assert TECH[name](b.geo, st, run) == 1
     for c in range(size):
         assert _cand(st, 5, (0, c)) == digits
     assert "fit only in" in run.reason
@@ -236,9 +234,9 @@ def test_hidden_subsets(size, name):
 def test_line_sum():
     # row 1 = 1 2 3 4; the 3+ cage lies inside it, so the other two cells add up to 7
     b = _board(4, [([(0, 0), (0, 1)], "+", 3), ([(0, 2), (1, 2)], "+", 4), ([(0, 3), (1, 3)], "+", 7)])
-    st2 = State(b)
+    st2 = b.new_state(b.geo)
     run = Run(explain=True)
-    assert t_line_sum(b, st2, run) == 1
+    assert t_line_sum(b.geo, st2, run) == 1
     assert _cand(st2, 4, (0, 2)) == [3, 4] == _cand(st2, 4, (0, 3))
     assert "adds up to 10" in run.reason
 
@@ -251,11 +249,11 @@ def test_trial_eliminates_only_wrong_candidates():
     p = _expert_puzzle()
     n = p.size
     b = Board.build(n, [(c.cells, c.op, c.target) for c in p.cages])
-    st = State(b)
+    st = b.new_state(b.geo)
     assert solve(st, Level.HARD, Run()) is False  # the lower tiers get stuck
     before = list(st.cand)
     run = Run(explain=True)
-    assert t_trial(b, st, run) == 1
+    assert t_trial(b.geo, st, run) == 1
     assert "suppose" in run.reason
     for i, (old, new) in enumerate(zip(before, st.cand)):
         answer = int(p.solution[i // n][i % n])
@@ -266,11 +264,11 @@ def test_trial_eliminates_only_wrong_candidates():
 
 def test_contradictions_are_raised():
     b = _board(3, [([(0, 0), (0, 1)], "+", 3)])
-    st = State(b)
+    st = b.new_state(b.geo)
     _set(st, 3, (0, 0), [3])
     with pytest.raises(Contradiction):
         _set(st, 3, (0, 1), [3])
-        t_cage_combos(b, st, Run())
+        t_cage_combos(b.geo, st, Run())
 
 
 # --- whole-puzzle grading --------------------------------------------------------
@@ -310,7 +308,7 @@ def test_open_after_agrees_with_the_ladder_up_to_easy_and_medium():
         board = Board.build(n, [(c.cells, c.op, c.target) for c in cages],
                             None if parsed["show_ops"] else tuple(parsed["ops"]))
         for top in (Level.EASY, Level.MEDIUM):
-            st = State(board)
+            st = board.new_state(board.geo)
             solve(st, top, Run())
             left = open_after(board, top)
             assert left == [i for i in range(n * n) if not st.placed[i]]
@@ -647,7 +645,7 @@ def test_explain_steps_write_the_solution():
 
 def test_no_io_libraries_imported():
     code = ("import sys; import bookgen.variants.kenken, bookgen.solve.latin, bookgen.solve.latin_sat, "
-            "bookgen.solve.kenken_ladder; "
+            "bookgen.solve.arithmetic; "
             "bad = [m for m in ('reportlab', 'yaml', 'typer') if m in sys.modules]; print(bad); "
             "sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -657,7 +655,7 @@ def test_no_io_libraries_imported():
 def test_ladder_result_reports_open_cells():
     square = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
     b = Board.build(3, [(tuple((r, c) for r in range(3) for c in range(3)), "+", 18)])
-    res = run_ladder(b, Level.EXPERT)
+    res = run_ladder(b.geo, [], Level.EXPERT, extra=b)
     assert not res.solved and len(res.open_cells) == 9 and res.grid == ("...",) * 3
     assert square  # the square fits the cage; the ladder just can't tell which one
 

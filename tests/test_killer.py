@@ -18,7 +18,8 @@ from bookgen.solve.cages import (
     cage_geometry, extra_for, sum_clauses, sum_combinations, t_cage_combos, t_cage_confined, t_cage_last, t_rule45,
     t_rule45_union,
 )
-from bookgen.solve.houses import Run, geometry, prover_for, run_ladder, start
+from bookgen.solve.houses import Run, geometry, run_ladder, start
+from bookgen.solve.latin_sat import prove
 from bookgen.solve.latin import bit
 from bookgen.variants.killer import INSET, KILLER, cage_outline
 
@@ -165,9 +166,9 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         assert all(tuple(int(ch) for row in s for ch in row) in expect for s in got)
         # The generator's proof: one solver for puzzle after puzzle, each one's cages switched in.
         given_pairs = [(r * 4 + c, int(ch)) for r, row in enumerate(givens) for c, ch in enumerate(row) if ch != EMPTY]
-        proved = prover_for(geometry(4, (2, 2))).solutions(
-            given_pairs, 3, sum_clauses(4, [[r * 4 + c for r, c in cage.cells] for cage in cages],
-                                        [cage.target for cage in cages]))
+        proved = prove(
+            geometry(4, (2, 2)), given_pairs, sum_clauses(4, [[r * 4 + c for r, c in cage.cells] for cage in cages],
+                                        [cage.target for cage in cages]), 3)
         assert len(proved) == len(got) and all(tuple(p) in expect for p in proved)
         checked += len(expect) != 1
     assert checked  # some cases had no or several solutions, not only the unique ones

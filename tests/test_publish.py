@@ -358,16 +358,20 @@ def test_class_set_versions(tmp_path, monkeypatch):
     assert "puzzle 1 (version B) repeats puzzle 1 (version A)" in repeat.output
     sheets = PdfReader(str(tmp_path / "out" / "class.pdf"))
     key = PdfReader(str(tmp_path / "out" / "class-answers.pdf"))
-    assert len(sheets.pages) == len(key.pages) == 9  # 3 pages a version; one key page per sheet
-    for n, (sheet, answer) in enumerate(zip(sheets.pages, key.pages)):
-        letter = "ABC"[n // 3]
-        assert f"Version {letter}" in sheet.extract_text() and f"Version {letter}" in answer.extract_text()
-        assert "Name" in sheet.extract_text() and "Answer key" in answer.extract_text()
-    # the key's grids lie exactly where the worksheet's do, full size
-    sheet_pens = [p[1:] for p in placed if p[0].endswith("class.pdf.tmp") or "class.pdf" in p[0] and "answers" not in p[0]]
-    key_pens = [p[1:] for p in placed if "answers" in p[0]]
-    assert len(sheet_pens) == len(key_pens) == 15 and sheet_pens == key_pens
-    assert min(unit for _, _, unit in key_pens) > 10 * 72 / 25.4
+    # 3 pages a version, padded to 4 for double-sided copies; one key page per worksheet page
+    assert len(sheets.pages) == 12 and len(key.pages) == 3
+    for n, sheet in enumerate(sheets.pages):
+        letter, k = "ABC"[n // 4], n % 4 + 1
+        text = sheet.extract_text()
+        if k == 4:
+            assert not text.strip()  # the back of the version's last sheet
+        else:
+            assert f"Version {letter} · page {k} of 3" in text and "Name" in text
+    for answer in key.pages:
+        text = answer.extract_text()
+        assert all(f"Version {v}" in text for v in "ABC")
+    # the worksheet's grids are drawn full size, the key's at most 8 mm a cell
+    assert min(unit for name, _, _, unit in placed if "answers" not in name) > 10 * 72 / 25.4
 
 
 def test_plan_prints_the_page_plan_and_writes_nothing(tmp_path):
@@ -379,8 +383,8 @@ def test_plan_prints_the_page_plan_and_writes_nothing(tmp_path):
     build(load_book(path), tmp_path / "out")
     pages = len(PdfReader(str(tmp_path / "out" / "book.pdf")).pages)
     out = result.output
-    assert f"{pages} pages, gutter 0.375 in" in out
-    assert "Binairo: 10 Binairo 6×6, 4 per page, cells" in out and "digits" in out
+    assert f"{pages} pages, gutter 0.5 in (the 0.375 in print-on-demand asks" in out
+    assert "Binairo: 10 Binairo 6×6, 2 per page, cells" in out and "digits" in out  # (the 1/8 in more gutter)
     assert "clues" in out  # Calcudoku's cage clues
     assert "estimated build time: " in out and "2 worker(s)" in out
     spine = pages * 0.002252

@@ -646,7 +646,7 @@ def test_check_and_solve_stop_at_a_bounded_number_of_json_objects(tmp_path, monk
     path = tmp_path / "many.json"
     path.write_text('{"format": "bookgen-book/1", "puzzles": [' + ", ".join(["{}"] * 1500) + "]}")
     line = _one_error(runner.invoke(app, ["check", str(path)]), code=1)
-    assert line == f"error: {path}: not usable JSON: more than 1000 JSON objects (no book holds that many)"
+    assert line == f"error: {path}: not usable JSON: more than 1000 JSON lists and objects (no book holds that many)"
     assert _one_error(_solve(path)) == line
 
 

@@ -315,13 +315,13 @@ def test_printed_tango_grid_reads_back(tmp_path):
     assert (again.givens, again.edges) == (puzzle.givens, puzzle.edges)
 
 
-# ----- bad input: FILE:LINE[:COL]: message, exit 2 ----------------------------------------------
+# ----- bad input: FILE:LINE:COL: message, exit 2 ----------------------------------------------
 BAD = [
-    ("ragged rows", "takuzu\n0 1 . .\n. . .\n. . . .\n. . . .\n", "3", "this row has 3 cells but the first row has 4"),
-    ("not square", "0 1 . .\n. . . .\n. . . .\n", "3", "the grid has 3 rows of 4 cells; it must be square"),
+    ("ragged rows", "takuzu\n0 1 . .\n. . .\n. . . .\n. . . .\n", "3:1", "this row has 3 cells but the first row has 4"),
+    ("not square", "0 1 . .\n. . . .\n. . . .\n", "3:1", "the grid has 3 rows of 4 cells; it must be square"),
     ("unknown symbol", "takuzu\n0 1 . .\n. 2 . .\n. . . .\n. . . .\n", "3:3", "unknown symbol '2'"),
     ("unknown tango symbol", "tango\nS M . .\n. . Q .\n. . . .\n. . . .\n", "3:5", "unknown symbol 'Q'"),
-    ("odd size", "tango\nS . .\n. . .\n. . .\n", "2", "Tango grids are 4, 6, 8, 10 or 12 cells across, not 3"),
+    ("odd size", "tango\nS . .\n. . .\n. . .\n", "2:1", "Tango grids are 4, 6, 8, 10 or 12 cells across, not 3"),
     ("sign between non-neighbours", "tango\nS   .   .   .\n  x\n.   .   .   .\n.   .   .   .\n.   .   .   .\n",
      "3:3", "this sign is not under a cell"),
     ("sign with no left cell", "tango\n= S . . .\n. . . .\n. . . .\n. . . .\n", "2:1", "no cell on its left"),
@@ -329,10 +329,10 @@ BAD = [
     ("sign at row end", "tango\nS . . . =\n", "2:9", "no cell on its right"),
     ("signs below last row", "tango\nS . . .\n. . . .\n. . . .\n. . . .\nx\n", "6:1", "signs below the last row"),
     ("takuzu has no signs", "takuzu\n0 = 1 . \n", "2:3", "Takuzu has no signs"),
-    ("bad rule option", "takuzu max_run=5\n0 1 . .\n. . . .\n. . . .\n. . . .\n", "1", "max_run must be 2 or 3"),
+    ("bad rule option", "takuzu max_run=5\n0 1 . .\n. . . .\n. . . .\n. . . .\n", "1:1", "max_run must be 2 or 3"),
     ("option syntax", "takuzu max_run\n0 1 . .\n", "1:8", "expected a rule option as key=value"),
-    ("cannot tell", ". . . .\n. . . .\n. . . .\n. . . .\n", "1", "can't tell which puzzle this is"),
-    ("empty", "# nothing\n\n", "1", "the file holds no puzzle"),
+    ("cannot tell", ". . . .\n. . . .\n. . . .\n. . . .\n", "1:1", "can't tell which puzzle this is"),
+    ("empty", "# nothing\n\n", "1:1", "the file holds no puzzle"),
     ("cage not connected", "a a b\nb c a\nc c b\na: 4+ b: 6+ c: 6+\n", "2:5", "cage 'a' is not connected"),
     ("target impossible for the cage", "a a b\nc c b\nd d d\na: 9+ b: 3+ c: 4+ d: 6+\n", "4:1",
      "cage 'a' can't make 9+ with 2 cells of digits 1 to 3: they add up to at most 5"),

@@ -15,8 +15,9 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import GenerationError
 from bookgen.puzzletext import PuzzleTextError, grid_lines, parse_text, solve_report, to_text
 from bookgen.solve.houses import (
-    LADDER, TECHNIQUE_LEVEL, Contradiction, Run, State, geometry, run_ladder, solutions, start,
+    LADDER, TECHNIQUE_LEVEL, Contradiction, Run, State, geometry, run_ladder, start,
 )
+from bookgen.solve.latin_sat import solutions
 from bookgen.solve.latin import bit
 from bookgen.variants.sudoku import SUDOKU
 
@@ -35,7 +36,7 @@ def _state(cands: dict[tuple[int, int], set[int]], geo=G9) -> State:
 def _fires(st: State, below: Level) -> list[str]:
     """The techniques of tiers up to ``below`` that make progress on a copy of ``st``."""
     out = []
-    for name, fn in LADDER:
+    for name, _, fn, _ in LADDER:
         if TECHNIQUE_LEVEL[name] <= below:
             trial = st.copy()
             if fn(trial.board, trial, Run()):
@@ -44,7 +45,7 @@ def _fires(st: State, below: Level) -> list[str]:
 
 
 def _apply(st: State, technique: str) -> str:
-    fn = dict(LADDER)[technique]
+    fn = {t.name: t.fn for t in LADDER}[technique]
     run = Run(explain=True)
     assert fn(st.board, st, run) == 1
     return run.reason
@@ -142,7 +143,7 @@ def test_a_contradiction_is_reported():
         start(G9, [(0, 1), (5, 1)])  # two 1s in row 1
     st = _state({(0, c): set(range(2, 10)) for c in range(9)})  # row 1 has no place for 1
     with pytest.raises(Contradiction, match="no place for 1"):
-        dict(LADDER)["hidden_single"](G9, st, Run())
+        {t.name: t.fn for t in LADDER}["hidden_single"](G9, st, Run())
     assert not run_ladder(G9, [(0, 1), (1, 1)]).solved
 
 

@@ -59,7 +59,13 @@ TOP_LEFT = "top-left"
 
 
 class Pen(Protocol):
-    """What a variant may ask of the page."""
+    """What a variant may ask of the page.
+
+    ``key`` is True on an answer key's pen: the variant then draws only what a solver
+    needs to check an answer (the digits or symbols and the walls they lie in), and
+    leaves out what states the puzzle (signs, sums, clue text)."""
+
+    key: bool
 
     def line(self, x1: float, y1: float, x2: float, y2: float, weight: str = THIN) -> None:
         """A straight stroke; ``weight`` is ``THIN`` or ``BOLD``."""
@@ -103,6 +109,7 @@ class RecordingPen:
     """A pen that records what was drawn: for tests and for measuring bounds."""
 
     ops: list[tuple] = field(default_factory=list)
+    key: bool = False  # drawing an answer key (see ``Pen``)
 
     def line(self, x1, y1, x2, y2, weight=THIN):
         self.ops.append(("line", x1, y1, x2, y2, weight))
@@ -142,6 +149,11 @@ class Moved:
     pen: Pen
     dx: float
     dy: float
+
+    @property
+    def key(self) -> bool:
+        """Whether the pen it passes to draws an answer key."""
+        return self.pen.key
 
     def line(self, x1, y1, x2, y2, weight=THIN):
         self.pen.line(x1 + self.dx, y1 + self.dy, x2 + self.dx, y2 + self.dy, weight)

@@ -25,8 +25,7 @@ class PuzzleTextError(Exception):
         where = self.file
         if self.line is not None:
             where += f":{self.line}"
-            if self.col is not None:
-                where += f":{self.col}"
+            where += f":{self.col if self.col is not None else 1}"  # FILE:LINE:COL, whole-line problems at 1
         return f"{where}: {self.message}"
 
 
@@ -52,14 +51,14 @@ def square(rows: Sequence[Sequence[Any]], row_lines: Sequence[TextLine], sizes: 
     n = len(rows[0])
     for cells, line in zip(rows[1:], row_lines[1:]):
         if len(cells) != n:
-            raise PuzzleTextError(file, line.number, None,
+            raise PuzzleTextError(file, line.number, first_col(line.text),
                                   f"this row has {len(cells)} cells but the first row has {n}")
     if len(rows) != n:
         last = row_lines[-1]
-        raise PuzzleTextError(file, last.number, None,
+        raise PuzzleTextError(file, last.number, first_col(last.text),
                               f"the grid has {len(rows)} rows of {n} cells; it must be square")
     if n not in sizes:
-        raise PuzzleTextError(file, row_lines[0].number, None,
+        raise PuzzleTextError(file, row_lines[0].number, first_col(row_lines[0].text),
                               f"{title} grids are {or_list(map(str, sizes))} cells across, not {n}")
     return n
 
@@ -111,19 +110,19 @@ def read_sign_grid(lines: Sequence[TextLine], file: str, cell: Callable[[str], s
             if pending_vertical:
                 raise PuzzleTextError(file, line.number, first_col(text), words.sign_lines_twice)
             r = len(rows) - 1
-            for k, ch in enumerate(text):
+            for k, at, ch in columns(text):
                 if ch.isspace():
                     continue
-                if k not in cols_of[r]:
+                if at not in cols_of[r]:
                     raise PuzzleTextError(file, line.number, k + 1, words.not_under)
-                c = cols_of[r].index(k)
+                c = cols_of[r].index(at)
                 edges.append(Edge((r, c), (r + 1, c), down[ch]))
                 pending_vertical.append((line, k))
             continue
         cells: list[str] = []
         cols: list[int] = []
         sign_at: tuple[str, int] | None = None
-        for k, ch in enumerate(text):
+        for k, at, ch in columns(text):
             if ch.isspace():
                 continue
             value = cell(ch)
@@ -132,7 +131,7 @@ def read_sign_grid(lines: Sequence[TextLine], file: str, cell: Callable[[str], s
                     edges.append(Edge((len(rows), len(cells) - 1), (len(rows), len(cells)), sign_at[0]))
                     sign_at = None
                 cells.append(value)
-                cols.append(k)
+                cols.append(at)
             elif ch in across:
                 if not cells:
                     raise PuzzleTextError(file, line.number, k + 1, words.no_left)
@@ -155,6 +154,18 @@ def read_sign_grid(lines: Sequence[TextLine], file: str, cell: Callable[[str], s
         raise PuzzleTextError(file, lines[0].number, None, "no grid rows found")
     edges.sort(key=lambda e: (e.a, e.b))
     return SignGrid(rows, row_lines, edges)
+
+
+TAB = 8  # tab stops, as terminals and ``str.expandtabs`` set them
+
+
+def columns(text: str):
+    """(index, column on screen, character) of each character of a line: a tab runs to the next
+    tab stop, so a sign typed under a cell with tabs is read under the cell it appears under."""
+    at = 0
+    for k, ch in enumerate(text):
+        yield k, at, ch
+        at = (at // TAB + 1) * TAB if ch == "\t" else at + 1
 
 
 def first_col(text: str) -> int:

@@ -32,6 +32,8 @@ def _grey(level: float) -> str:
 class SvgPen:
     """Collects SVG elements for shapes drawn in grid units at (left, top), ``unit`` points a cell."""
 
+    key = False  # a picture shows the whole puzzle (with --answers, its clues too), never a bare key
+
     def __init__(self, unit: float = 36.0, left: float = 0.0, top: float = 0.0,
                  thin: float = THIN_PT, bold: float = BOLD_PT, _defs: dict | None = None):
         self.unit, self.left, self.top = unit, left, top

@@ -61,6 +61,7 @@ class Style:
     # Lines of the worksheet rule reminder, set at the caption size: as many as the
     # longest reminder of the book needs, so its type never shrinks below the floor.
     reminder_lines: int = 3
+    face: str = "dejavu"  # the text face (``bookgen.layout.fonts.FACES``); grids keep DejaVu Sans
 
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
@@ -180,6 +181,18 @@ def gutter_for(pages: int) -> float:
     return GUTTERS[-1][1]
 
 
+# What a bound book gets past the service's minimum: a perfect binding glues about 1/8 in
+# of every page into the spine and the page curves into it, so a grid at the bare minimum
+# is hard to write in near the spine; 1/8 in more keeps its inner cells flat and open.
+COMFORT = 0.125 * INCH
+
+
+def comfortable_gutter(pages: int, chosen: float | None = None) -> float:
+    """The inside margin a book of ``pages`` gets: the one set in its config, or the
+    service's minimum plus ``COMFORT``."""
+    return chosen if chosen is not None else gutter_for(pages) + COMFORT
+
+
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
@@ -261,6 +274,15 @@ def rule_reminder(name: str, rules: Sequence[str], t=str) -> str:
     return t("{name} rules: {text}").format(name=name, text=text)
 
 
+def reminder_name(title: str, name: str, variant) -> str:
+    """What a worksheet's rule box is headed with: the section's title where it names the
+    puzzle (so the box and the page agree: "KenKen (addition) rules"), else its printed name."""
+    low = title.lower()
+    if any(n and n.lower() in low for n in (name, variant.name, variant.title, *variant.aliases)):
+        return title
+    return name
+
+
 def reminder_width(spec: "PageSpec", style: Style) -> float:
     """The width the reminder's lines are broken to (inside its grey box)."""
     return content_size(spec, 0.0, style, False)[0] - 16
@@ -326,6 +348,7 @@ class SectionShape:
     new_page: bool = False  # starts on a fresh page, and the next section does too
     type_scale: float = 1.0  # the smallest type its puzzles print, as a fraction of the cell
     rule_text: tuple[str, ...] = ()  # the rules as printed (the variant's rules_for)
+    right: bool = False  # opens on a right-hand page (``new_page: right``): a blank page before if need be
 
     @property
     def rule_key(self) -> tuple:
@@ -346,6 +369,7 @@ class BookShape:
     rules_pages: tuple[int, ...] = ()  # how-to-play pages per rule set (1 when not measured)
     walkthrough_pages: tuple[int, ...] = ()  # pages per explained section (1 when not measured)
     item_types: tuple[float, ...] = ()  # each puzzle's smallest type, measured once they exist
+    gutter: float | None = None  # the inside margin the config sets (None: ``comfortable_gutter``)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -415,7 +439,7 @@ def contents_lines(shape: BookShape) -> int:
     return len(shape.rule_sets) + len(shape.explained) + len(shape.sections) + 1
 
 
-def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[PagePlan]:
+def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, before: int = 0) -> list[PagePlan]:
     """Puzzle pages: puzzles flow from size to size and section to section.
 
     A puzzle joins the page being filled when it has room, no ``new_page`` (or, on
@@ -423,13 +447,15 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
     one cell size serves the whole page with every puzzle keeping its type floor
     and at least ``SHARE`` of the cell it would get alone. A page left less than
     half full (the last one, or before a ``new_page``) is laid out again for the
-    puzzles it holds: centred, and larger where they can be.
+    puzzles it holds: centred, at the cell size of the page it would have filled, so
+    a section's cells don't grow on its last page (a section wholly on one page may grow).
     """
     width, height = content_size(shape.spec, gutter, shape.style, shape.worksheet)
     style = shape.style
     pages: list[PagePlan] = []
     current: list[tuple[int, int, int]] = []  # (index, section, size) on the page being filled
     count = 0
+    begun: set[int] = set()  # sections with a page closed: their cell size is set
 
     def own(i: int, s: int, size: int) -> tuple[int, float, float]:
         """A puzzle's own per_page, cell and floor: from its section's bound on the type, or
@@ -457,15 +483,19 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
 
     def close(last: bool) -> None:
         per = count
+        sections = tuple(dict.fromkeys(s for _, s, _ in current))
+        cell = cell_for(current, count)
         if last or 2 * len(current) <= count:
             per = min(k for k in PER_PAGE if k >= len(current))
             per = per if fits(current, per) else count
+            if not begun.intersection(sections):  # the whole section is here: it may grow
+                cell = cell_for(current, per)  # (else it keeps its cell: centred, not enlarged)
+        begun.update(sections)
         cols, rows = PER_PAGE[per]
-        sections = tuple(dict.fromkeys(s for _, s, _ in current))
         header = " · ".join(dict.fromkeys(shape.sections[s].title for s in sections))
         first = shape.sections[sections[0]]
         pages.append(PagePlan("puzzles", header, tuple(i for i, _, _ in current),
-                              Arrangement(cols, rows, cell_for(current, per)), sections[0], first.variant))
+                              Arrangement(cols, rows, cell), sections[0], first.variant))
 
     items = [(i, s, size) for s, section in enumerate(shape.sections)
              for i, size in enumerate(section.sizes, start=shape.first_item(s))]
@@ -474,11 +504,18 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False) -> li
         i, s, size = items[k]
         return s, size, shape.item_types[i] if i < len(shape.item_types) else None
 
+    starts = {shape.first_item(s): s for s, section in enumerate(shape.sections) if section.right}
     k = 0
     while k < len(items):
         item = items[k]
         i, s, size = item
         section = shape.sections[s]
+        if i in starts and shape.spec.mirrored:  # opens on a right-hand (odd) page
+            if current:
+                close(False)
+                current = []
+            if (before + len(pages)) % 2:
+                pages.append(PagePlan("blank"))
         if not current:
             # a run of like puzzles fills whole pages at once (cheap for huge sections)
             per = own(*item)[0]
@@ -612,7 +649,7 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
                 count = shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
                 pages += [PagePlan("walkthrough", "Worked example", section=s, variant=variant,
                                    first=i == 0, part=i) for i in range(count)]
-    pages += _grid_pages(shape, gutter, count_only)
+    pages += _grid_pages(shape, gutter, count_only, len(pages))
     if not shape.worksheet:
         width, height = content_size(shape.spec, gutter, shape.style, False)
         sizes = [size for s in shape.sections for size in s.sizes]
@@ -627,28 +664,33 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
     return pages
 
 
-def plan_book(shape: BookShape) -> Plan:
+def plan_book(shape: BookShape, minimum: bool = False) -> Plan:
     """Paginate a book, settling the gutter its own page count calls for.
 
     The gutter narrows the content area, which can change how many puzzles
     fit a page and so the page count; a few rounds settle it. Should the count
     ever oscillate between two gutters, the wider one is kept: it is still
-    at least what the service asks for.
+    at least what the service asks for. A gutter set in the config is used as
+    it is (the config check made sure it is enough); ``minimum`` settles on the
+    service's bare minimum instead of the comfortable default.
     """
     if not shape.spec.mirrored:
         return _paginate(shape, shape.spec.margin)
-    gutter = gutter_for(0)
+    if shape.gutter is not None:
+        return _paginate(shape, shape.gutter)
+    extra = 0.0 if minimum else COMFORT
+    gutter = gutter_for(0) + extra
     seen: dict[float, Plan] = {}
     while gutter not in seen:
         seen[gutter] = _paginate(shape, gutter)
-        gutter = gutter_for(len(seen[gutter].pages))
-    enough = [g for g, plan in seen.items() if g >= gutter_for(len(plan.pages))]
-    return seen[max(enough)] if enough else _paginate(shape, GUTTERS[-1][1])
+        gutter = gutter_for(len(seen[gutter].pages)) + extra
+    enough = [g for g, plan in seen.items() if g >= gutter_for(len(plan.pages)) + extra - 1e-9]
+    return seen[max(enough)] if enough else _paginate(shape, GUTTERS[-1][1] + extra)
 
 
 @lru_cache(maxsize=8)  # the config check asks twice (fit, page limit) about one frozen shape
-def page_count(shape: BookShape) -> tuple[int, float]:
-    """(pages, gutter) of ``plan_book(shape)``, counted without laying out every page.
+def page_count(shape: BookShape, minimum: bool = False) -> tuple[int, float]:
+    """(pages, gutter) of ``plan_book(shape, minimum)``, counted without laying out every page.
 
     The config check runs this on books of up to hundreds of thousands of
     puzzles; the grid pages of a run of same-size puzzles are one division.
@@ -656,13 +698,19 @@ def page_count(shape: BookShape) -> tuple[int, float]:
     """
     if not shape.spec.mirrored:
         return _count_pages(shape, shape.spec.margin), shape.spec.margin
-    gutter = gutter_for(0)
+    if shape.gutter is not None:
+        return _count_pages(shape, shape.gutter), shape.gutter
+    extra = 0.0 if minimum else COMFORT
+    gutter = gutter_for(0) + extra
     seen: dict[float, int] = {}
     while gutter not in seen:
         seen[gutter] = _count_pages(shape, gutter)
-        gutter = gutter_for(seen[gutter])
-    enough = [g for g, pages in seen.items() if g >= gutter_for(pages)]
-    gutter = max(enough) if enough else GUTTERS[-1][1]
+        gutter = gutter_for(seen[gutter]) + extra
+    enough = [g for g, pages in seen.items() if g >= gutter_for(pages) + extra - 1e-9]
+    gutter = max(enough) if enough else GUTTERS[-1][1] + extra
+    if minimum:  # the least the service takes for the pages counted
+        pages = seen[gutter] if gutter in seen else _count_pages(shape, gutter)
+        return pages, gutter_for(pages)
     return (seen[gutter] if gutter in seen else _count_pages(shape, gutter)), gutter
 
 

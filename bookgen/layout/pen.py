@@ -26,6 +26,8 @@ from bookgen.layout.fonts import CAP_HEIGHT, FONT, FONT_BOLD
 class CanvasPen:
     """Draws grid-unit shapes on a canvas at (left, top) with ``unit`` points per cell."""
 
+    key = False  # a puzzle, an example or a walkthrough: everything the variant draws
+
     def __init__(self, canvas: Canvas, left: float, top: float, unit: float,
                  thin: float = 0.75, bold: float = 2.25):
         self.c = canvas
@@ -134,7 +136,10 @@ def _plain_text(c: Canvas) -> bool:
 
 class AnswerPen(CanvasPen):
     """A pen for solved grids at answer-key size: answers and walls, but no clue text (it
-    would be too small to read, and the digits already answer it)."""
+    would be too small to read, and the digits already answer it). Variants see ``key``
+    and leave out signs and sums too."""
+
+    key = True
 
     def text(self, x, y, s, size, bold=False, anchor=CENTER, grey=0.0, clue=False):
         if not clue:

@@ -23,10 +23,10 @@ from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.i18n import N_
 from bookgen.core.types import Puzzle
 from bookgen.i18n import DEFAULT, translation, translator
-from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, FONT_BOLD, register_fonts
+from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, font_of, register_fonts
 from bookgen.layout.geometry import (
     BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, key_label, plan_book, reminder_width, rule_reminder, worksheet_top,
+    Style, key_label, plan_book, reminder_name, reminder_width, rule_reminder, worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
 from bookgen.layout.pen import AnswerPen, CanvasPen, smallest_text
@@ -84,6 +84,7 @@ class Document:
         register_fonts()
         self.spec, self.style, self.gutter = spec, style, gutter
         self.cover = cover
+        self.face = style.face  # the text face (grids keep DejaVu Sans)
         self.t = translation(cover.language)  # every printed word goes through t or nt
         self.nt = translator(cover.language).ngettext
         with plain_environment():  # SOURCE_DATE_EPOCH would stamp a date into the file
@@ -116,7 +117,7 @@ class Document:
              align: str = "left") -> float:
         """Draw one line of text; returns its width."""
         c = self.canvas
-        font = FONT_BOLD if bold else FONT
+        font = font_of(self.face, bold)
         c.setFont(font, size)
         c.setFillGray(grey)
         {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align](x, y, s)
@@ -124,20 +125,20 @@ class Document:
 
     def width(self, s: str, size: float, bold: bool = False) -> float:
         """Width of a line of text."""
-        return self.canvas.stringWidth(s, FONT_BOLD if bold else FONT, size)
+        return self.canvas.stringWidth(s, font_of(self.face, bold), size)
 
     def wrap(self, text: str, size: float, width: float, bold: bool = False,
              first_indent: float = 0.0) -> list[str]:
         """Greedy line breaking to ``width``; the first line is ``first_indent`` shorter.
 
         A word longer than a line is split, so no line runs past ``width``."""
-        return break_lines(text, size, width, bold, first_indent)
+        return break_lines(text, size, width, bold, first_indent, self.face)
 
     def heading(self, text: str, top: float, draw: bool = True) -> float:
         """A page heading at ``top``, made smaller if the line is too long, never below its floor
         (the config check refuses a heading that can't fit); returns the y below it."""
         x0, _, x1, _ = self.safe
-        room = heading_room(self.style, x1 - x0)
+        room = replace(heading_room(self.style, x1 - x0), face=self.face)
         size = fit_size(text, room) or room.floor
         if draw:
             self.text(x0, top - self.style.heading * ASCENT, text, size, bold=True)
@@ -249,27 +250,54 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
 
 # ----- front matter -------------------------------------------------------------------
 def title_page(doc: Document, cover: Cover) -> None:
-    """Title, subtitle and author, set on the upper third of the page."""
+    """The title page: a small grid as the book's mark, the title under it on the upper
+    third, a double rule, the subtitle; the author low on the page and the publisher at
+    its foot."""
     x0, y0, x1, y1 = doc.safe
+    st = doc.style
     mid = (x0 + x1) / 2
-    room = title_rooms(doc.style, x1 - x0)[0]
+    room = replace(title_rooms(st, x1 - x0)[0], face=doc.face)
     size = fit_size(cover.title, room) or room.floor  # the config check made sure it fits
     lines = doc.wrap(cover.title, size, x1 - x0, bold=True)
     y = y1 - (y1 - y0) * 0.3
+    _grid_mark(doc, mid, y + size * 1.1, st.body * 0.9)
     for line in lines:
         doc.text(mid, y, line, size, bold=True, align="center")
         y -= size * 1.2
-    y -= size * 0.2
-    doc.rule(mid - INCH * 0.6, y, mid + INCH * 0.6, grey=0)
-    y -= doc.style.body * 2.6
+    y -= size * 0.15
+    half = min(INCH * 1.1, (x1 - x0) * 0.3)
+    c = doc.canvas
+    c.setStrokeGray(0)
+    c.setLineWidth(BOLD)
+    c.line(mid - half, y, mid + half, y)
+    doc.rule(mid - half, y - BOLD - 2.5, mid + half, grey=0)
+    y -= st.body * 2.9
     if cover.subtitle:
-        for line in doc.wrap(cover.subtitle, doc.style.body * 1.35, x1 - x0):
-            doc.text(mid, y, line, doc.style.body * 1.35, grey=0.15, align="center")
-            y -= doc.style.body * 1.8
+        for line in doc.wrap(cover.subtitle, st.body * 1.35, x1 - x0):
+            doc.text(mid, y, line, st.body * 1.35, grey=0.2, align="center")
+            y -= st.body * 1.8
     if cover.author:
-        size = fit_size(cover.author, author_room(doc.style, x1 - x0)) or doc.style.small
-        doc.text(mid, y0 + (y1 - y0) * 0.12, cover.author, size, align="center")
+        size = fit_size(cover.author, replace(author_room(st, x1 - x0), face=doc.face)) or st.small
+        doc.text(mid, y0 + (y1 - y0) * 0.16, cover.author, size, align="center")
+    if cover.publisher:
+        foot = cover.publisher + (f" \u00b7 {cover.year}" if cover.year else "")
+        if doc.width(foot, st.small) <= x1 - x0:
+            doc.text(mid, y0 + st.small * DESCENT, foot, st.small, grey=0.35, align="center")
     doc.finish(folio=False)
+
+
+def _grid_mark(doc: Document, cx: float, low: float, cell: float) -> None:
+    """The book's mark: a 3 x 3 grid, its diagonal shaded like givens."""
+    c = doc.canvas
+    left = cx - 1.5 * cell
+    c.setLineWidth(THIN)
+    c.setStrokeGray(0)
+    for k in range(3):
+        c.setFillGray(0.8)
+        c.rect(left + k * cell, low + (2 - k) * cell, cell, cell, stroke=0, fill=1)
+    for k in range(4):
+        c.line(left + k * cell, low, left + k * cell, low + 3 * cell)
+        c.line(left, low + k * cell, left + 3 * cell, low + k * cell)
 
 
 def decimal(x: float, t=str) -> str:
@@ -314,7 +342,7 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
         if line:
             doc.text(x0, y, line, size, bold=bold, grey=0.1)
         y -= size * 1.45
-    doc.finish()  # every page after the title carries its number
+    doc.finish(folio=False)  # as published books do: the copyright page carries no number
 
 
 def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
@@ -349,7 +377,8 @@ def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence
     rows.append((t("Answers"), t("every solution, with the page of its puzzle"), plan.first_page("answers")))
     gap = st.body * 2.5
     for title, detail, page in rows:
-        w = doc.text(x0, y, title, fit_size(title, section_rooms(st, x1 - x0)[0]) or st.small, bold=True)
+        room = replace(section_rooms(st, x1 - x0)[0], face=doc.face)
+        w = doc.text(x0, y, title, fit_size(title, room) or st.small, bold=True)
         num = str(page)
         nw = doc.text(x1, y, num, st.body, align="right")
         _leader(doc, x0 + w + 6, x1 - nw - 6, y, st.body)
@@ -426,7 +455,7 @@ def _measuring(spec: PageSpec, style: Style, gutter: float, language: str = DEFA
 def _subheading(doc: Document, text: str, body: float, width: float) -> float:
     """The size of a how-to subheading: a quarter larger than the body, less if a long
     translation needs it to stay on its line, never below the caption floor."""
-    room = Room("on a how-to-play page", width, 1, body * 1.25, doc.style.small, bold=True)
+    room = Room("on a how-to-play page", width, 1, body * 1.25, doc.style.small, bold=True, face=doc.face)
     return fit_size(text, room) or room.floor
 
 
@@ -682,7 +711,8 @@ def slot_origins(box: Box, columns: int, rows: int, grid: float, block: float) -
 
 
 def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], worksheet: bool = False,
-                title: str = "", answers: Sequence[int] = (), header: str = "", solved: bool = False) -> None:
+                title: str = "", answers: Sequence[int] = (), header: str = "", solved: bool = False,
+                footer: str = "") -> None:
     """The puzzles of one page in the plan's arrangement: one cell size for all, each grid
     centred in its slot; the footer says where the answers are. ``solved`` draws a class
     set's answer page, whose grids sit exactly where the worksheet's do."""
@@ -691,7 +721,7 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
     assert arr is not None
     version = entries[page.items[0]].version
     if worksheet:
-        worksheet_head(doc, entries[page.items[0]].puzzle, key=solved)
+        worksheet_head(doc, entries[page.items[0]], key=solved)
         if version:
             version_label(doc, version)
     box = doc.content(worksheet)
@@ -711,7 +741,7 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
             label += " \u00b7 " + doc.t(VERSION_LABEL).format(version=version)
         if solved:
             label += " \u00b7 " + doc.t(KEY_WORDS)
-        doc.finish(page.header, folio=False, footer=doc.t("{title} \u00b7 page {page}").format(title=label, page=doc.page))
+        doc.finish(folio=False, footer=footer or doc.t("{title} \u00b7 page {page}").format(title=label, page=doc.page))
         return
     if answers:
         x0, y0, x1, _ = doc.safe
@@ -734,10 +764,22 @@ def version_label(doc: Document, version: str) -> None:
              align="right")
 
 
-def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
-    """Name, date and class to fill in (on a key page: that it is the key), and the rules."""
+def worksheet_head(doc: Document, entry: Entry, key: bool = False) -> None:
+    """The title, subtitle and author in the header band; name, date and class to fill in
+    (on a key page: that it is the key); and the rules, headed with the section's name."""
     x0, _, x1, y1 = doc.safe
     st = doc.style
+    puzzle = entry.puzzle
+    cover = doc.cover
+    room = (x1 - x0) * (0.7 if entry.version else 1.0)  # the version's label takes the right
+    base = y1 - st.body * ASCENT
+    x = x0 + doc.text(x0, base, _clipped(doc, cover.title, st.body, room, True), st.body, bold=True)
+    for extra in (cover.subtitle, cover.author):
+        if extra:
+            piece = " \u00b7 " + extra
+            if x + doc.width(piece, st.small) <= x0 + room:
+                x += doc.text(x, base, piece, st.small, grey=0.3)
+    doc.rule(x0, y1 - st.band * 0.62, x1)
     y = y1 - st.band - st.body
     parts = ((doc.t("Name"), 0.5), (doc.t("Date"), 0.25), (doc.t("Class"), 0.25))
     x = x0
@@ -752,7 +794,8 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
         x += share * width
     variant = get_variant(puzzle.variant)
     size = st.small  # the caption floor: the reminder wraps instead of shrinking
-    text = rule_reminder(doc.cover.name_of(puzzle.variant), variant.rules_for(puzzle.rules), doc.t)
+    name = reminder_name(entry.section, doc.cover.name_of(puzzle.variant), variant)
+    text = rule_reminder(name, variant.rules_for(puzzle.rules), doc.t)
     lines = doc.wrap(text, size, reminder_width(doc.spec, st))
     top = y - st.body * 1.6
     height = max(st.reminder_lines, len(lines)) * st.small * 1.35 + 10
@@ -765,6 +808,15 @@ def worksheet_head(doc: Document, puzzle: Puzzle, key: bool = False) -> None:
     for line in lines:
         doc.text(x0 + 8, ty, line, size, grey=0.0)
         ty -= size * 1.35
+
+
+def _clipped(doc: Document, text: str, size: float, width: float, bold: bool = False) -> str:
+    """``text``, cut with an ellipsis where it would run past ``width`` (a header line)."""
+    if doc.width(text, size, bold) <= width:
+        return text
+    while text and doc.width(text + "\u2026", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "\u2026"
 
 
 def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: Mapping[int, int],
@@ -844,6 +896,8 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
                         header=header)
         elif page.kind == "answers":
             answer_page(doc, page, entries, plan.puzzle_pages)
+        elif page.kind == "blank":  # before a section that opens on a right-hand page
+            doc.finish(folio=False)
     doc.save()
 
 

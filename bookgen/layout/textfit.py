@@ -22,7 +22,7 @@ from typing import Iterable
 from reportlab.pdfbase import pdfmetrics
 
 from bookgen.core.i18n import N_
-from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
+from bookgen.layout.fonts import DEFAULT_FACE, font_of, glyphs_of, register_fonts
 
 MAX_CHARS = 2000  # no box in a book holds more; longer text is refused before it is measured
 RTL = {"R", "AL"}  # bidirectional classes of right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko ...)
@@ -39,25 +39,23 @@ class Room:
     floor: float   # the smallest size it may shrink to
     bold: bool = False
     prefix: str = ""  # printed before the text on the same line ("Answer key: "), in the same type
+    face: str = DEFAULT_FACE  # the book's text face (``font:``)
 
     def lead(self, size: float) -> float:
         """The width the prefix takes at ``size``."""
-        return text_width(self.prefix, size, self.bold) if self.prefix else 0.0
+        return text_width(self.prefix, size, self.bold, self.face) if self.prefix else 0.0
 
 
-@lru_cache(maxsize=1)
-def _glyphs() -> frozenset[int]:
-    """Code points both embedded fonts can draw."""
-    register_fonts()
-    maps = [set(pdfmetrics.getFont(name).face.charToGlyph) for name in (FONT, FONT_BOLD)]
-    return frozenset(maps[0] & maps[1])
+def _glyphs(face: str = DEFAULT_FACE) -> frozenset[int]:
+    """Code points the face's fonts can draw."""
+    return glyphs_of(face)
 
 
 def _name(ch: str) -> str:
     return f"{ch!r} (U+{ord(ch):04X}{' ' + unicodedata.name(ch) if unicodedata.name(ch, '') else ''})"
 
 
-def unprintable(text: str) -> str | None:
+def unprintable(text: str, face: str = DEFAULT_FACE) -> str | None:
     """Why ``text`` can't be printed as typed (the first offending character, by position), or None."""
     glyphs = None
     for i, ch in enumerate(text, start=1):
@@ -71,21 +69,22 @@ def unprintable(text: str) -> str | None:
             return (f"character {i}, {_name(ch)}, is right-to-left script; bookgen sets text left to "
                     "right only and would print it reversed and unshaped, so it is not supported yet")
         if ord(ch) > 0x7E:
-            glyphs = glyphs or _glyphs()
+            glyphs = glyphs or _glyphs(face)
             if ord(ch) not in glyphs:
-                return (f"character {i}, {_name(ch)}, is not in the book's font (DejaVu Sans), which "
+                font = font_of(face, False).replace("SIL", " SIL").replace("Sans", " Sans")
+                return (f"character {i}, {_name(ch)}, is not in the book's font ({font}), which "
                         "would print it as an empty box; remove or replace it")
     return None
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
+def text_width(text: str, size: float, bold: bool = False, face: str = DEFAULT_FACE) -> float:
     """Width of one line of text in points."""
     register_fonts()
-    return pdfmetrics.stringWidth(text, FONT_BOLD if bold else FONT, size)
+    return pdfmetrics.stringWidth(text, font_of(face, bold), size)
 
 
 def break_lines(text: str, size: float, width: float, bold: bool = False,
-                first_indent: float = 0.0) -> list[str]:
+                first_indent: float = 0.0, face: str = DEFAULT_FACE) -> list[str]:
     """Greedy line breaking to ``width`` (the first line ``first_indent`` shorter).
 
     A word too long for a line of its own is split between characters, so no
@@ -96,18 +95,18 @@ def break_lines(text: str, size: float, width: float, bold: bool = False,
     for word in text.split():
         trial = f"{cur} {word}".strip()
         room = width - (first_indent if not lines else 0.0)
-        if text_width(trial, size, bold) <= room:
+        if text_width(trial, size, bold, face) <= room:
             cur = trial
             continue
-        if cur or (not lines and text_width(word, size, bold) <= width):
+        if cur or (not lines and text_width(word, size, bold, face) <= width):
             lines.append(cur)  # (an empty first line when the word only misses the indented one)
             room = width
-            if text_width(word, size, bold) <= room:
+            if text_width(word, size, bold, face) <= room:
                 cur = word
                 continue
         cur = ""
         for ch in word:  # only reached by a word wider than the line
-            if cur and text_width(cur + ch, size, bold) > room:
+            if cur and text_width(cur + ch, size, bold, face) > room:
                 lines.append(cur)
                 cur, room = "", width
             cur += ch
@@ -118,7 +117,7 @@ def fit_size(text: str, room: Room) -> float | None:
     """The largest size, from ``room.size`` down to its floor, at which ``text`` fits; None if none does."""
     size = room.size
     while True:
-        if len(break_lines(text, size, room.width - room.lead(size), room.bold)) <= room.lines:
+        if len(break_lines(text, size, room.width - room.lead(size), room.bold, face=room.face)) <= room.lines:
             return size
         if size <= room.floor:
             return None
@@ -139,10 +138,12 @@ def _longest(text: str, room: Room) -> int:
 
 
 def printed_text_problem(text: str, what: str, rooms: Iterable[Room] = ()) -> str | None:
-    """Why ``text`` can't be printed in all of ``rooms`` (``what`` names it: "title"), or None."""
+    """Why ``text`` can't be printed in all of ``rooms`` (``what`` names it: "title"), or None;
+    its characters are checked against the rooms' face."""
+    rooms = list(rooms)
     if not text.strip():  # a blank title prints nothing: the page would be missing what it announces
         return f"{what} is blank; write the text, or leave the key out where it is optional"
-    bad = unprintable(text)
+    bad = unprintable(text, next((room.face for room in rooms), DEFAULT_FACE))
     if bad:
         return f"{what}: {bad}"
     for room in rooms:
@@ -191,6 +192,11 @@ def subtitle_room(style, width: float) -> Room:
 def author_room(style, width: float) -> Room:
     """The author: one line at the foot of the title page, shrunk to the floor if need be."""
     return Room("on the title page", width, 1, style.body * 1.25, style.small)
+
+
+def imprint_room(style, width: float, lines: int, face: str = DEFAULT_FACE) -> Room:
+    """A field of the copyright page: ``lines`` lines at the caption size, which it keeps."""
+    return Room("on the copyright page", width, lines, style.small, style.small, face=face)
 
 
 def section_rooms(style, width: float, explained: bool = False, t=str) -> list[Room]:

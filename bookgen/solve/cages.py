@@ -39,14 +39,11 @@ from typing import Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
-from bookgen.solve.houses import Extra, Geometry, Run, State, _and_list, _cut, _cuts_text, cell_text
-from bookgen.solve.kenken_ladder import Contradiction
+from bookgen.solve.houses import (
+    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_text, cut, describe_cuts,
+)
 from bookgen.solve.latin import digits_of
 
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "cage_last": 0.5, "cage_static": 0.8, "cage_combos": 2.0, "cage_confined": 2.5,
-    "rule45": 2.5, "rule45_union": 4.0,
-}
 # The 45 rule adds up at most this many innies (or outies) at once: a player sums a few cells.
 RULE45_CELLS = 3
 _TOTAL = {n: n * (n + 1) // 2 for n in range(1, 10)}
@@ -209,14 +206,14 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
         d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
         if not 1 <= d <= g.n:
             raise Contradiction(f"the {ex.sums[k]} cage can't add up")
-        cuts = _cut(st, [i], ~(1 << (d - 1)))
+        cuts = cut(st, [i], ~(1 << (d - 1)))
         if cuts:
             if run.explain:
                 if len(cells) == 1:
                     run.reason = Text(N_("{cell} is a cage of one cell with the sum {digit}, so it is {digit}."),
                                       cell=cell_text(i, g.n), digit=d)
                 else:
-                    have = _and_list([str(cand[j].bit_length()) for j in cells if j != i])
+                    have = and_list([str(cand[j].bit_length()) for j in cells if j != i])
                     run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
                                          "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
                                       cell=cell_text(i, g.n), digit=d)
@@ -234,7 +231,7 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
                 break
         else:
             continue
-        cuts = _cut(st, [i for i in cells if not st.placed[i]], ~allowed)
+        cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
         if cuts:
             if run.explain:
                 combos = sum_combinations(len(cells), ex.sums[k], g.n)
@@ -242,7 +239,7 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
                                     "so {cuts}.",
                                     "{cage}: {count} different digits adding up to {total} can only be {ways}, "
                                     "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
-                                    total=ex.sums[k], ways=_combos_text(combos), cuts=_cuts_text(st, cuts))
+                                    total=ex.sums[k], ways=_combos_text(combos), cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -315,7 +312,7 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
             raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
         if not open_:
             continue
-        cuts = _cut(st, open_, ~allowed)
+        cuts = cut(st, open_, ~allowed)
         if cuts:
             if run.explain:
                 live = _surviving(len(cells), ex.sums[k], n, have, cands)
@@ -323,7 +320,7 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
                                     "fit {cage}, so {cuts}.",
                                     "of the ways to make {total} from {count} different digits, only {ways} "
                                     "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
-                                    ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=_cuts_text(st, cuts))
+                                    ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
@@ -348,13 +345,13 @@ def t_cage_confined(g: Geometry, st: State, run: Run) -> int:
                 common &= set(g.houses_of[i])
             for h in sorted(common):
                 others = [i for i in g.houses[h] if i not in cells and not placed[i]]
-                cuts = _cut(st, others, b)
+                cuts = cut(st, others, b)
                 if cuts:
                     if run.explain:
                         run.reason = Text(N_("every way left to fill {cage} uses {digit}, and in the cage {digit} "
                                              "can only go in {house}, so the rest of {house} can't be {digit}; "
                                              "{cuts}."), cage=_cage_name(g, ex, k), digit=d, house=g.names[h],
-                                          cuts=_cuts_text(st, cuts))
+                                          cuts=describe_cuts(st, cuts))
                     return 1
     return 0
 
@@ -388,7 +385,7 @@ def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, 
             cuts = []
             for i, u in zip(open_, union):
                 if cand[i] & ~u:
-                    cuts += _cut(st, [i], ~u)
+                    cuts += cut(st, [i], ~u)
             if cuts:
                 if run.explain:
                     run.reason = _rule45_text(reg, g, inner, side, open_, rest, len(open_) < len(cells), st, cuts)
@@ -411,8 +408,8 @@ def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequenc
     if some_placed:
         rest = Text(N_("{rest} (less the digits already placed among them)"), rest=rest)
     return Text(template, region=reg.name, total=reg.total, inside=inside, sticking=sticking,
-                cells=_and_list([cell_text(i, g.n) for i in open_]),
-                side=N_("outside") if side else N_("inside"), rest=rest, cuts=_cuts_text(st, cuts))
+                cells=and_list([cell_text(i, g.n) for i in open_]),
+                side=N_("outside") if side else N_("inside"), rest=rest, cuts=describe_cuts(st, cuts))
 
 
 def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> tuple[int, ...]:
@@ -470,31 +467,20 @@ def _cage_name(g: Geometry, ex: CageExtra, k: int) -> str:
 def _combos_text(masks: Sequence[int]) -> str:
     shown = ["+".join(str(d) for d in digits_of(m)) for m in masks[:5]]
     if len(masks) <= 5:
-        return _and_list(shown, "or")
+        return and_list(shown, "or")
     return Plural("{ways} and {count} more", "{ways} and {count} more", len(masks) - 5,
-                  ways=_and_list(shown, "or"))
+                  ways=and_list(shown, "or"))
 
 
-TECHNIQUES = (
-    ("cage_last", Level.EASY, t_cage_last),
-    ("cage_static", Level.EASY, t_cage_static),
-    ("cage_combos", Level.EASY, t_cage_combos),
-    ("rule45", Level.EASY, t_rule45),
-    ("cage_confined", Level.MEDIUM, t_cage_confined),
-    ("rule45_union", Level.HARD, t_rule45_union),
+TECHNIQUES: tuple[Tech, ...] = (
+    Tech("cage_last", Level.EASY, t_cage_last, 0.5),
+    Tech("cage_static", Level.EASY, t_cage_static, 0.8),
+    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0),
+    Tech("rule45", Level.EASY, t_rule45, 2.5),
+    Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5),
+    Tech("rule45_union", Level.HARD, t_rule45_union, 4.0),
 )
-
-
-@lru_cache(maxsize=16)
-def house_pairs(geo: Geometry) -> tuple[tuple[int, int], ...]:
-    """Per house, digit and two of its cells: the clause that they don't both hold the digit.
-
-    Redundant beside "every house holds every digit" (N cells, N digits), but with no
-    givens to start from it lets unit propagation work: a Killer proof takes 10 ms, not 26.
-    """
-    n = geo.n
-    return tuple((-(a * n + d), -(b * n + d)) for cells in geo.houses
-                 for a, b in combinations(cells, 2) for d in range(1, n + 1))
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 
 def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int]) -> list[list[int]]:

@@ -1,20 +1,50 @@
-"""Latin squares with houses: the engine of Sudoku and Futoshiki (and of Killer next).
+"""The Latin engine: one state, ladder driver, subset search, trial and carve for every
+Latin-square puzzle (Sudoku, Sudoku X, Killer, Futoshiki, KenKen), with constraint plug-ins.
 
 A *house* is a group of N cells that holds every digit 1..N exactly once:
 rows and columns (the Latin square), Sudoku's boxes, Sudoku X's two
-diagonals. A ``Geometry`` lists the houses of one rule set, each cell's
-peers (the cells sharing a house with it) and every pair of houses that
-overlap in two or more cells (where locked candidates live). Cells are
-indexed ``i = row * N + col`` and candidates are bitmasks (bit d-1 = digit
-d), as in ``bookgen.solve.latin``.
+diagonals. A ``Geometry`` (``geometry(n, box=..., diagonal=...)``) lists the
+houses of one rule set, each cell's peers (the cells sharing a house with
+it) and every pair of houses that overlap in two or more cells (where locked
+candidates live). Cells are indexed ``i = row * N + col`` and candidates are
+bitmasks (bit d-1 = digit d), as in ``bookgen.solve.latin``.
 
-Other constraints plug in beside the houses: a variant hands the ladder an
-``Extra`` (its techniques by tier and its data: Futoshiki's signs in
-``bookgen.solve.inequalities``, Killer's cages next) and the SAT encoder extra
-clauses; the techniques below only ever look at houses, so they hold for all
-of them.
+Plugging a puzzle's own rules in
+--------------------------------
+Everything beside the houses is a *constraint*: an ``Extra`` (a frozen
+dataclass; subclass it for data of your own) handed to ``start``,
+``run_ladder``, ``closure``, ``carve`` and friends. It brings:
 
-The ladder (the grade's level is the hardest tier used):
+- its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight)``
+  rows, each technique declared once. ``fn(geo, st, run) -> int`` strikes
+  candidates only (``cut``, ``cut_each`` or ``st.elim``), sets ``run.reason``
+  when ``run.explain`` (``describe_cuts`` words the cuts), and returns how
+  many uses it made (0: nothing found). The driver places what it left with
+  one candidate and credits it. By default they merge into the house ladder
+  by tier, each tier's own first (``Extra.ladder``); a constraint whose
+  puzzle climbs the tiers otherwise returns its own table from ``ladder()``
+  (KenKen: ``bookgen.solve.arithmetic.LADDER``), reusing the house
+  techniques below (``t_naked_single``, ``t_hidden_single``,
+  ``t_naked_pair`` ... ``t_trial``) as rows of it;
+- its state to copy: ``new_state(geo)`` returns a ``State`` subclass when the
+  constraint keeps bookkeeping a trial must copy (override ``copy``, and
+  ``elim``/``place`` to track changes; ``started`` derives it after ``start``
+  set the givens). Giving ``stamp`` (a counter per house) lets the house
+  techniques skip houses unchanged since they last looked (``seen_list``);
+- its validator: ``check(st)`` raises ``Contradiction`` when a full grid
+  breaks the constraint;
+- its clauses: over the variables ``cell * N + digit`` of
+  ``bookgen.solve.latin_sat`` (its own variables above ``N**3``), passed to
+  ``prove`` / ``solutions`` there (``clauses_of`` in a variant);
+- optionally ``less`` pairs (smaller cell, larger cell): Futoshiki's signs,
+  which the bitboard singles (``_singles``) and the carve's ``Rival`` know.
+
+Killer's cages (``bookgen.solve.cages``), Futoshiki's signs
+(``bookgen.solve.inequalities``) and KenKen's arithmetic
+(``bookgen.solve.arithmetic``) are the examples. Irregular regions are
+houses: a geometry with other houses serves Jigsaw as it serves Sudoku.
+
+The house ladder (``LADDER``; the grade's level is the hardest tier used):
 
 - easy: ``naked_single`` (a cell with one candidate left), ``hidden_single``
   (a digit fits only one cell of a house);
@@ -28,13 +58,13 @@ The ladder (the grade's level is the hardest tier used):
   easy..hard tiers to a contradiction, remove it). Never nested.
 
 Every technique is sound, so a grid the ladder fills completely is the only
-solution of the puzzle. Exact counting is SAT (``solutions``): every cell
-holds one of the digits its given peers leave it, every house every digit.
+solution of the puzzle; exact counting is SAT (``bookgen.solve.latin_sat``).
 
 The generator's side: ``random_filling`` (a random full grid), ``carve``
 (givens removed while the target tier still solves, singles first on
-bitboards) and ``settles`` (whether one trial per cell finishes what the hard
-tier can't), shared by every house variant.
+bitboards), ``settles`` (whether one trial per cell finishes what the hard
+tier can't), and the verdicts a generator's judge gives a draft (``Fits``,
+``TOO_EASY``, ``Stuck``), shared by every Latin variant.
 """
 
 from __future__ import annotations
@@ -43,36 +73,111 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Text, join_and
+from bookgen.core.i18n import N_, Text, join_and, join_or
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.kenken_ladder import Contradiction, Run, _and_list, cell_name, cell_text, trial
-# The Latin engines word their eliminations alike: one describer serves both ladders.
-from bookgen.solve.kenken_ladder import _describe_cuts as _cuts_text
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions
-from bookgen.solve.sat import incremental, models
+from bookgen.solve.latin_sat import LatinSolver
 
-TECHNIQUE_LEVEL: dict[str, Level] = {
-    "naked_single": Level.EASY,
-    "hidden_single": Level.EASY,
-    "locked_candidates": Level.MEDIUM,
-    "naked_pair": Level.MEDIUM,
-    "hidden_pair": Level.MEDIUM,
-    "naked_triple": Level.HARD,
-    "hidden_triple": Level.HARD,
-    "x_wing": Level.HARD,
-    "xy_wing": Level.HARD,
-    "trial": Level.EXPERT,
-}
-# Effort of one use, for the score inside a level.
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "naked_single": 0.5, "hidden_single": 0.7, "locked_candidates": 2.0, "naked_pair": 2.5,
-    "hidden_pair": 3.0, "naked_triple": 4.0, "hidden_triple": 5.0, "x_wing": 4.5, "xy_wing": 5.0,
-    "trial": 12.0,
-}
+# --- vocabulary shared by every Latin ladder and its plug-ins --------------------
+
+# A trial assumes a digit in a cell with at most this many candidates ...
+TRIAL_MAX_CANDIDATES = 2
+# ... and follows it with the techniques up to this tier.
+TRIAL_DEPTH = Level.HARD
+
+
+class Contradiction(Exception):
+    """The candidates break a rule: a cell, a cage or a line has no way left."""
+
+
+def cell_name(i: int, n: int) -> str:
+    """'row 3, column 2' (1-based) for cell index ``i``."""
+    return f"row {i // n + 1}, column {i % n + 1}"
+
+
+def cell_text(i: int, n: int) -> Text:
+    """``cell_name`` as a translatable value of a step's reason."""
+    return Text(N_("row {row}, column {column}"), row=i // n + 1, column=i % n + 1)
+
+
+def and_list(items: Sequence[str], word: str = "and") -> str:
+    """'a, b and c' ('or' for ``word="or"``), a phrase the layout can translate."""
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]  # kept as it is: a single cell stays a translatable Text
+    return join_and(items) if word == "and" else join_or(items)
+
+
+class Run:
+    """Book-keeping of one ladder run: technique counts and (optionally) steps."""
+
+    __slots__ = ("counts", "steps", "reason", "explain")
+
+    def __init__(self, explain: bool = False) -> None:
+        self.counts: dict[str, int] = {}
+        self.steps: list[Step] | None = [] if explain else None
+        self.reason = ""
+        self.explain = explain
+
+
+def describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
+    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
+    n = st.board.n
+    parts = []
+    for i, removed in cuts:
+        left = st.cand[i]
+        if not left & (left - 1):
+            parts.append(Text(N_("{cell} must be {digit}"), cell=cell_text(i, n), digit=left.bit_length()))
+        else:
+            parts.append(Text(N_("{cell} can't be {digits}"), cell=cell_text(i, n),
+                              digits=and_list([str(d) for d in digits_of(removed)], 'or')))
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = Text(N_("{first}; {rest}"), first=part, rest=text)
+    return text
+
+
+def trial(n: int, st, run: Run, solve_with: Callable) -> int:
+    """One trial, never nested: a digit of a cell with few candidates that the tiers up to
+    ``TRIAL_DEPTH`` (``solve_with``, the calling ladder's own) refute is struck. Shared by
+    every Latin-square ladder, whatever its state type (``cand``, ``placed``, ``copy``, ``elim``)."""
+    # Only cells with few candidates: a player tries a pair, not a spread of six.
+    order = sorted(
+        (st.cand[i].bit_count(), i) for i in range(n * n)
+        if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES
+    )
+    for _, i in order:
+        for d in digits_of(st.cand[i]):
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+                solve_with(sub, TRIAL_DEPTH, Run())
+            except Contradiction:
+                st.elim(i, bit(d))
+                if run.explain:
+                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
+                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
+                                      cell=cell_text(i, n), digit=d)
+                return 1
+    return 0
+
+
+class Tech(NamedTuple):
+    """One row of a ladder table, where a technique is declared once: its name (the key of
+    its counts, grades and explanations), its tier, its function ``fn(geometry, state, run)``
+    (it strikes candidates and returns how many uses it made, 0 when it found nothing) and
+    its weight (the effort of one use, for the score inside a level)."""
+
+    name: str
+    tier: Level
+    fn: Callable[..., int]
+    weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -150,16 +255,73 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False)
 
 @dataclass(frozen=True)
 class Extra:
-    """Constraints beside the houses, plugged into the ladder: their techniques as
-    (name, tier, function) and their data. Futoshiki's signs are ``less`` pairs."""
+    """A constraint plugged into the engine beside the houses (see the module docstring):
+    its techniques as (name, tier, function) and its data. Futoshiki's signs are ``less``
+    pairs; a subclass adds its own data (Killer's cages, KenKen's arithmetic) and may
+    override the hooks below."""
 
-    techniques: tuple[tuple[str, Level, Callable], ...] = ()
+    techniques: tuple[Tech, ...] = ()
     less: tuple[tuple[int, int], ...] = ()  # (smaller cell, larger cell)
     # When a set: the ``less`` pairs whose techniques struck something (``used_signs``).
     used: set[tuple[int, int]] | None = field(default=None, compare=False, hash=False, repr=False)
 
+    def ladder(self) -> tuple[Tech, ...]:
+        """The whole ladder, easiest tier first: by default the house ladder with this
+        constraint's techniques merged in, each tier's own first (they look at a few cells
+        each: a sign, a cage; cheaper than scanning every house). A constraint whose
+        puzzle climbs the tiers differently (KenKen) returns a table of its own."""
+        return merged_ladder(self.techniques)
+
+    def up_to(self, level: Level) -> tuple[tuple[str, Callable], ...]:
+        """(name, function) of the ladder's techniques up to ``level``, in order."""
+        got = self.__dict__.get("_views")  # kept on the instance: the driver asks every run
+        if got is None:
+            got = _views(self.ladder())
+            object.__setattr__(self, "_views", got)  # (a frozen dataclass: not a field)
+        return got[0][level]
+
+    def tiers(self) -> dict[str, Level]:
+        """Each technique of the ladder with its tier."""
+        self.up_to(Level.EASY)
+        return self.__dict__["_views"][1]
+
+    def weights(self) -> dict[str, float]:
+        """Each technique of the ladder with its weight."""
+        return {t.name: t.weight for t in self.ladder()}
+
+    def new_state(self, geo: "Geometry") -> "State":
+        """An empty state (every candidate open) for this constraint; a subclass of ``State``
+        where the constraint keeps bookkeeping of its own that a trial must copy."""
+        return State(geo, self)
+
+    def check(self, st: "State") -> None:
+        """The validator: raise ``Contradiction`` when a full grid breaks the constraint
+        (its techniques alone need not have ruled every such grid out)."""
+
 
 NO_EXTRA = Extra()
+
+
+_VIEWS: dict[int, tuple[tuple, tuple[dict, dict]]] = {}
+
+
+def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Callable], ...]], dict[str, Level]]:
+    """(per level, the (name, function) pairs up to it; each name's tier) of a ladder table,
+    kept by the table's identity: a generator makes a constraint per draft, on a few tables."""
+    got = _VIEWS.get(id(ladder))
+    if got is None or got[0] is not ladder:
+        if len(_VIEWS) > 64:
+            _VIEWS.clear()
+        got = _VIEWS[id(ladder)] = (ladder, (
+            {lv: tuple((t.name, t.fn) for t in ladder if t.tier <= lv) for lv in Level},
+            {t.name: t.tier for t in ladder}))
+    return got[1]
+
+
+@lru_cache(maxsize=64)
+def merged_ladder(techniques: tuple[Tech, ...]) -> tuple[Tech, ...]:
+    """The house ladder with ``techniques`` merged in by tier, theirs first within a tier."""
+    return tuple(sorted([Tech(*t) for t in techniques] + list(LADDER), key=lambda t: t.tier))
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
 
@@ -167,7 +329,7 @@ ON_BITBOARDS = frozenset({"sign_known"})
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
-    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra", "memo")
+    __slots__ = ("board", "cand", "placed", "unplaced", "fresh", "queued", "extra", "memo", "stamp")
 
     def __init__(self, geo: Geometry, extra: Extra = NO_EXTRA) -> None:
         self.board = geo
@@ -181,10 +343,22 @@ class State:
         self.queued = 0
         # (candidates, placed, per-house digit positions) of the last ``house_positions`` call.
         self.memo: tuple[list[int], list[bool], list[list[int]]] | None = None
+        # Per house, a counter of eliminations in it, where a constraint's state keeps one
+        # (``seen_list``): house techniques then skip houses unchanged since they last
+        # looked. None here: keeping it costs Sudoku's hot loop more than it saves.
+        self.stamp: list[int] | None = None
+
+    def started(self) -> None:
+        """The givens are in (``start`` sets candidates and placed cells directly, without
+        ``elim`` and ``place``): a subclass derives its own bookkeeping from them here."""
+
+    def seen_list(self, name: str) -> list[int]:  # pragma: no cover - only states with stamps
+        """Per house, the ``stamp`` technique ``name`` last looked at it with."""
+        raise NotImplementedError
 
     def copy(self) -> "State":
         """An independent copy."""
-        other = State.__new__(State)
+        other = self.__class__.__new__(self.__class__)
         other.board = self.board
         other.cand = self.cand[:]
         other.placed = self.placed[:]
@@ -193,6 +367,7 @@ class State:
         other.queued = self.queued
         other.extra = self.extra
         other.memo = None
+        other.stamp = None
         return other
 
     def elim(self, i: int, mask: int) -> bool:
@@ -245,7 +420,7 @@ HOUSE_KINDS = {(False, False): N_("row or column"), (True, False): N_("row, colu
                (True, True): N_("row, column, box or diagonal")}
 
 
-def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
+def cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     """Remove ``mask`` from every cell of ``cells``; the (cell, removed digits) that changed."""
     out = []
     cand = st.cand
@@ -253,6 +428,16 @@ def _cut(st: State, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
         removed = cand[i] & mask
         if removed:
             st.elim(i, mask)
+            out.append((i, removed))
+    return out
+
+
+def cut_each(st: State, cells: Sequence[int], masks: Sequence[int]) -> list[tuple[int, int]]:
+    """Remove ``masks[k]`` from ``cells[k]``; the (cell, removed digits) that changed."""
+    out = []
+    for i, m in zip(cells, masks):
+        removed = st.cand[i] & m
+        if removed and st.elim(i, m):
             out.append((i, removed))
     return out
 
@@ -297,7 +482,13 @@ def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
     placed = st.placed
     full = full_mask(g.n)
     houses = g.houses
+    stamp = st.stamp
+    seen = st.seen_list("hidden_single") if stamp is not None else None
     for h in g.scan:
+        if seen is not None:  # (a house unchanged since it was last looked at has nothing new)
+            if seen[h] == stamp[h]:
+                continue
+            seen[h] = stamp[h]  # a cut below changes the stamp again
         cells = houses[h]
         once = 0   # digits seen in exactly one open cell so far
         more = 0   # digits seen in two or more
@@ -347,32 +538,39 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
                                                    (b, a, inside & ~rest_b & rest_a, only_a)):
             if not locked:
                 continue
-            cuts = _cut(st, [i for i in rest_second if not st.placed[i]], locked)
+            cuts = cut(st, [i for i in rest_second if not st.placed[i]], locked)
             if cuts:
                 if run.explain:
-                    ds = _and_list([str(d) for d in digits_of(locked)])
+                    ds = and_list([str(d) for d in digits_of(locked)])
                     run.reason = Text(
                         N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
                            "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
                         N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
                            "{other} can't hold them; {cuts}."),
-                        house=g.names[first], digits=ds, other=g.names[second], cuts=_cuts_text(st, cuts))
+                        house=g.names[first], digits=ds, other=g.names[second], cuts=describe_cuts(st, cuts))
                 return 1
     return 0
 
 
-def _naked(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+def naked_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    """Naked subsets of ``size`` cells in a house, as technique ``name``."""
     def tech(g: Geometry, st: State, run: Run) -> int:
+        stamp = st.stamp
+        seen = st.seen_list(name) if stamp is not None else None
         for h, cells in enumerate(g.houses):
+            if seen is not None:
+                if seen[h] == stamp[h]:
+                    continue
+                seen[h] = stamp[h]
             for group, u, others in naked_subsets(cells, st.cand, st.placed, size):
-                cuts = _cut(st, others, u)
+                cuts = cut(st, others, u)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_text(i, g.n) for i in group])
-                        ds = _and_list([str(d) for d in digits_of(u)])
+                        where = and_list([cell_text(i, g.n) for i in group])
+                        ds = and_list([str(d) for d in digits_of(u)])
                         run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
                                              "so the other cells can't; {cuts}."),
-                                          house=g.names[h], cells=where, digits=ds, cuts=_cuts_text(st, cuts))
+                                          house=g.names[h], cells=where, digits=ds, cuts=describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -385,7 +583,8 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
 
     Hidden pairs, hidden triples and X-wings all read it; on a stalled board
     they run one after the other on the same candidates, so it is kept until
-    they change (two list comparisons, far cheaper than the table).
+    they change (two list comparisons, far cheaper than the table). It must
+    equal ``positions`` per house worked out afresh (tests/test_engine.py).
     """
     cand, placed = st.cand, st.placed
     memo = st.memo
@@ -396,26 +595,35 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
     return table
 
 
-def _hidden(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    """Hidden subsets of ``size`` digits in a house, as technique ``name``."""
     def tech(g: Geometry, st: State, run: Run) -> int:
         placed = st.placed
-        table = house_positions(g, st)
+        stamp = st.stamp
+        seen = st.seen_list(name) if stamp is not None else None
+        table = house_positions(g, st) if seen is None else None
         for h, cells in enumerate(g.houses):
+            if seen is not None:
+                if seen[h] == stamp[h]:
+                    continue
+                seen[h] = stamp[h]
             if sum(1 for i in cells if not placed[i]) <= size:
                 continue
-            for ds, u in hidden_subsets(table[h], size):
+            # With stamps most houses are skipped: their positions are worked out one by one.
+            where = table[h] if table is not None else positions(st.cand, cells, placed, g.n)
+            for ds, u in hidden_subsets(where, size):
                 group = [i for k, i in enumerate(cells) if u >> k & 1]
                 keep = 0
                 for d in ds:
                     keep |= 1 << d
-                cuts = _cut(st, group, ~keep)
+                cuts = cut(st, group, ~keep)
                 if cuts:
                     if run.explain:
-                        where = _and_list([cell_text(i, g.n) for i in group])
-                        dtext = _and_list([str(d + 1) for d in ds])
+                        where = and_list([cell_text(i, g.n) for i in group])
+                        dtext = and_list([str(d + 1) for d in ds])
                         run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
                                              "hold nothing else; {cuts}."),
-                                          house=g.names[h], digits=dtext, cells=where, cuts=_cuts_text(st, cuts))
+                                          house=g.names[h], digits=dtext, cells=where, cuts=describe_cuts(st, cuts))
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -445,7 +653,7 @@ def t_x_wing(g: Geometry, st: State, run: Run) -> int:
                 m = 1 << d
                 others = [i for j in (j1, j2) for kk, i in enumerate(g.houses[cover + j])
                           if kk not in (k1, k2) and not placed[i]]
-                cuts = _cut(st, others, m)
+                cuts = cut(st, others, m)
                 if cuts:
                     if run.explain:
                         lines_t = join_and([g.names[base + k1], g.names[base + k2]])
@@ -453,7 +661,7 @@ def t_x_wing(g: Geometry, st: State, run: Run) -> int:
                         run.reason = Text(N_("in {lines}, {digit} can only go in {cover}; whichever way "
                                              "round, it takes both of those, so no other cell of {cover} "
                                              "can be {digit}; {cuts}."),
-                                          lines=lines_t, digit=d + 1, cover=cover_t, cuts=_cuts_text(st, cuts))
+                                          lines=lines_t, digit=d + 1, cover=cover_t, cuts=describe_cuts(st, cuts))
                     return 1
     return 0
 
@@ -472,7 +680,7 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
                 continue
             peers_b = set(g.peers[b])
             targets = [i for i in g.peers[a] if i in peers_b and i != pivot and not placed[i]]
-            cuts = _cut(st, targets, za)
+            cuts = cut(st, targets, za)
             if cuts:
                 if run.explain:
                     z = za.bit_length()
@@ -481,9 +689,9 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
                         N_("{pivot} is {x} or {y}; either way one of {a} ({a_digits}) and {b} ({b_digits}) "
                            "is {z}, so no cell that sees both can be {z}; {cuts}."),
                         pivot=cell_text(pivot, n), x=x, y=y, z=z,
-                        a=cell_text(a, n), a_digits=_and_list([str(v) for v in digits_of(cand[a])], 'or'),
-                        b=cell_text(b, n), b_digits=_and_list([str(v) for v in digits_of(cand[b])], 'or'),
-                        cuts=_cuts_text(st, cuts))
+                        a=cell_text(a, n), a_digits=and_list([str(v) for v in digits_of(cand[a])], 'or'),
+                        b=cell_text(b, n), b_digits=and_list([str(v) for v in digits_of(cand[b])], 'or'),
+                        cuts=describe_cuts(st, cuts))
                 return 1
     return 0
 
@@ -494,19 +702,26 @@ def t_trial(g: Geometry, st: State, run: Run) -> int:
     return trial(g.n, st, run, solve)
 
 
-Technique = Callable[[Geometry, State, Run], int]
-LADDER: tuple[tuple[str, Technique], ...] = (
-    ("naked_single", t_naked_single),
-    ("hidden_single", t_hidden_single),
-    ("locked_candidates", t_locked_candidates),
-    ("naked_pair", _naked(2, "naked_pair")),
-    ("hidden_pair", _hidden(2, "hidden_pair")),
-    ("naked_triple", _naked(3, "naked_triple")),
-    ("hidden_triple", _hidden(3, "hidden_triple")),
-    ("x_wing", t_x_wing),
-    ("xy_wing", t_xy_wing),
-    ("trial", t_trial),
+t_naked_pair = naked_technique(2, "naked_pair")
+t_hidden_pair = hidden_technique(2, "hidden_pair")
+t_naked_triple = naked_technique(3, "naked_triple")
+t_hidden_triple = hidden_technique(3, "hidden_triple")
+
+# The house ladder (Sudoku's), in the order the driver tries the techniques.
+LADDER: tuple[Tech, ...] = (
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5),
+    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7),
+    Tech("locked_candidates", Level.MEDIUM, t_locked_candidates, 2.0),
+    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5),
+    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0),
+    Tech("x_wing", Level.HARD, t_x_wing, 4.5),
+    Tech("xy_wing", Level.HARD, t_xy_wing, 5.0),
+    Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
+TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
 
 
 def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
@@ -517,7 +732,7 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
     cell) it stops, True, once that cell is placed: the generator asks
     whether a given it removed comes back.
     """
-    techs = [(name, fn) for name, level, fn in ladder_for(st.extra) if level <= max_level]
+    techs = st.extra.up_to(max_level)
     counts = run.counts
     g = st.board
     placed = st.placed
@@ -542,6 +757,8 @@ def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
             break
         else:
             return False
+    if not st.unplaced:
+        st.extra.check(st)
     return True
 
 
@@ -556,31 +773,26 @@ class LadderResult:
     steps: list[Step] | None
     contradiction: bool = False
 
-
-@lru_cache(maxsize=64)
-def ladder_for(extra: Extra) -> tuple[tuple[str, Level, Callable], ...]:
-    """The house techniques and ``extra``'s, easiest tier first; in a tier the extra ones come
-    first: they look at a few cells each (a sign, a cage), cheaper than scanning every house."""
-    base = [(name, TECHNIQUE_LEVEL[name], fn) for name, fn in LADDER]
-    return tuple(sorted(list(extra.techniques) + base, key=lambda t: t[1]))
+    @property
+    def open_cells(self) -> tuple[int, ...]:
+        """Cell indices left unplaced (empty when solved)."""
+        return tuple(i for i, ch in enumerate("".join(self.grid)) if ch == ".")
 
 
 def level_of(name: str, extra: Extra = NO_EXTRA) -> Level:
-    """The tier of a technique, the extra constraints' included."""
-    for tname, level, _ in extra.techniques:
-        if tname == name:
-            return level
-    return TECHNIQUE_LEVEL[name]
+    """The tier of a technique in ``extra``'s ladder."""
+    return extra.tiers()[name]
 
 
 def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA) -> State:
     """The state with ``givens`` (cell index, digit) placed; ``Contradiction`` when they clash.
 
     Candidates come straight from the digits given in each cell's houses, one
-    pass instead of an elimination per given and peer.
+    pass instead of an elimination per given and peer (``State.give`` for each
+    given, the plain way, must reach the same state; tests/test_engine.py).
     """
     n = geo.n
-    st = State(geo, extra)
+    st = extra.new_state(geo)
     have = [0] * len(geo.houses)
     for i, d in givens:
         b = bit(d)
@@ -605,6 +817,7 @@ def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EX
             raise Contradiction(f"{cell_name(i, n)} has no digit left")
         if not m & (m - 1) and not st.placed[i]:
             st.fresh.append(i)
+    st.started()
     return st
 
 
@@ -613,7 +826,7 @@ def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Leve
     """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``
     (with ``until``, only until that cell is placed)."""
     run = Run(explain)
-    st = State(geo)
+    st = extra.new_state(geo)
     contradiction = False
     try:
         st = start(geo, givens, extra)
@@ -622,6 +835,36 @@ def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Leve
         solved, contradiction = False, True
     level = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
     return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
+
+
+# --- a generator's verdicts on a draft ----------------------------------------------
+
+@dataclass(frozen=True)
+class Fits:
+    """The ladder solves the draft, its hardest technique at the target tier."""
+
+    counts: dict[str, int]
+    level: Level
+
+
+@dataclass(frozen=True)
+class TooEasy:
+    """The ladder solves the draft below the target tier: it needs fewer clues."""
+
+
+TOO_EASY = TooEasy()
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """The ladder stalls (or the draft has other solutions): the cells to change around, and
+    the state it stalled in where the judge keeps it."""
+
+    cells: Sequence[int]
+    state: "State | None" = None
+
+
+Verdict = Fits | TooEasy | Stuck
 
 
 _BOARDS: dict[int, tuple[Geometry, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
@@ -651,7 +894,9 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
     placed, False: a contradiction, None: stuck), the per-digit masks and the
-    placed mask.
+    placed mask. Its reference is ``solve`` up to EASY (naked and hidden
+    singles, and ``sign_known``): same verdict, placed cells and candidates
+    (tests/test_engine.py checks them against each other).
     """
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
@@ -751,13 +996,13 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
     done, pos, placed = _singles(geo, givens, until, extra.less, extra.used)
     if done is not None:
         return done, None
-    if max_level == Level.EASY and all(level > Level.EASY or name in ON_BITBOARDS
-                                       for name, level, _ in extra.techniques):
+    if max_level == Level.EASY and all(t.tier > Level.EASY or t.name in ON_BITBOARDS
+                                       for t in (Tech(*x) for x in extra.techniques)):
         return False, None  # the easy tier is all done
     if rival is not None and rival():
         return False, None
     n = geo.n
-    st = State(geo, extra)
+    st = extra.new_state(geo)
     cand = st.cand = [0] * (n * n)
     # Walk each digit's set bits rather than test every (cell, digit): a stalled board
     # has about a third of its candidates left, and this runs once per carve step.
@@ -775,6 +1020,7 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
         flags[low.bit_length() - 1] = True
         m ^= low
     st.unplaced = n * n - placed.bit_count()
+    st.started()
     try:
         return solve(st, max_level, Run() if run is None else run, until), st
     except Contradiction:
@@ -910,100 +1156,38 @@ def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> li
     return list(got) if got is not None else None
 
 
-def solutions(geo: Geometry, givens: Sequence[tuple[int, int]], limit: int = 2,
-              extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
-    """Up to ``limit`` solutions (flat digit lists) by SAT; ``extra`` clauses for other constraints.
-
-    Variable ``i * n + d`` says cell ``i`` holds digit ``d``. Only the digits
-    no given peer rules out get a variable (the plain house rule, applied to
-    the givens, not the ladder's deductions), so the formula stays small:
-    every cell holds exactly one of its digits and every house holds every
-    digit at least once, which with N cells per house means exactly once.
-    """
-    n = geo.n
-    cand = [full_mask(n)] * (n * n)
-    for i, d in givens:
-        for j in geo.peers[i]:
-            cand[j] &= ~bit(d)
-    for i, d in givens:
-        if not cand[i] & bit(d):
-            return []  # an equal given in one of its houses
-        cand[i] = bit(d)
-    clauses: list[list[int]] = [list(c) for c in extra]
-    for i in range(n * n):
-        ds = [i * n + d for d in digits_of(cand[i])]
-        if not ds:
-            return []
-        clauses.append(ds)
-        clauses += [[-a, -b] for a, b in combinations(ds, 2)]
-        if extra:  # extra clauses may name any digit of a cell: those the givens rule out are false
-            clauses += [[-(i * n + d)] for d in range(1, n + 1) if not cand[i] >> (d - 1) & 1]
-    for cells in geo.houses:
-        for d in range(1, n + 1):
-            clauses.append([i * n + d for i in cells if cand[i] >> (d - 1) & 1])
-    watch = [i * n + d for i in range(n * n) for d in digits_of(cand[i])]
-    out = []
-    for model in models(clauses, watch, limit):
-        digits = [0] * (n * n)
-        for v in model:
-            i, d = divmod(v - 1, n)
-            digits[i] = d + 1
-        out.append(digits)
-    return out
-
-
-@lru_cache(maxsize=None)
-def house_clauses(geo: Geometry) -> tuple[tuple[int, ...], ...]:
-    """Every cell holds exactly one digit, every house every digit exactly once (variable
-    ``i * n + d``). The "at most once" pairs are redundant, but with them a given's digit
-    leaves its peers by unit propagation, as the ladder's first step does: without them an
-    incremental solver searches tens of times longer."""
-    n = geo.n
-    out: list[tuple[int, ...]] = []
-    for i in range(n * n):
-        ds = [i * n + d for d in range(1, n + 1)]
-        out.append(tuple(ds))
-        out += [(-a, -b) for a, b in combinations(ds, 2)]
-    for cells in geo.houses:
-        for d in range(1, n + 1):
-            vs = [i * n + d for i in cells]
-            out.append(tuple(vs))
-            out += [(-a, -b) for a, b in combinations(vs, 2)]
-    return tuple(out)
-
-
 class Rival:
     """Whether the givens a carve has left allow a solution other than its own filled grid.
 
-    One incremental SAT solver per rule set, kept for the process (``rival_for``) and asked
-    again and again with the givens as assumptions: the houses are always on, each optional
-    "smaller, larger" pair of cells (Futoshiki's signs) has a switch, and each grid asked
-    about anywhere gets a switch for "differs from it somewhere". Where another solution
-    exists no sound ladder can reach the carved one, so the carve learns that a removal
-    fails without running the ladder: the ladder's own verdict, sooner (most failed removals
-    leave two solutions). The verdict does not depend on what the solver learned before.
+    One ``LatinSolver`` per rule set, kept for the process (``rival_for``) and asked
+    again and again with the givens as assumptions: each optional "smaller, larger" pair
+    of cells (Futoshiki's signs) has a switch, and each grid asked about anywhere gets a
+    switch for "differs from it somewhere". Where another solution exists no sound ladder
+    can reach the carved one, so the carve learns that a removal fails without running
+    the ladder: the ladder's own verdict, sooner (most failed removals leave two
+    solutions). The verdict does not depend on what the solver learned before.
     """
 
     RESET = 500  # grids asked about anywhere before the solver is loaded afresh (bounds memory)
 
     def __init__(self, geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> None:
         self.geo, self.pairs = geo, tuple(pairs)
-        self.solver = None
+        self.solver: LatinSolver | None = None
         self._load()
 
     def _load(self) -> None:
-        n = self.geo.n
-        self.top = n * n * n
-        self.switch: dict[tuple[int, int], int] = {}
-        rules: list[Sequence[int]] = list(house_clauses(self.geo))
-        for a, b in self.pairs:  # a < b
-            self.top += 1
-            self.switch[a, b] = self.top
-            rules += [(-self.top, -(a * n + da), -(b * n + db))
-                      for da in range(1, n + 1) for db in range(1, da + 1)]
         if self.solver is not None:
-            self.solver.delete()
-        self.solver = incremental(rules)
+            self.solver.close()
+        ls = self.solver = LatinSolver(self.geo)
+        n = self.geo.n
+
+        def sign(a: int, b: int) -> Callable[[LatinSolver, int], None]:
+            def write(ls: LatinSolver, on: int) -> None:
+                for da in range(1, n + 1):
+                    for db in range(1, da + 1):
+                        ls.add([-on, -(a * n + da), -(b * n + db)])
+            return write
+        self.switch = {(a, b): ls.switch((a, b), sign(a, b)) for a, b in self.pairs}
         self.grids = 0
         self.last: tuple[Sequence[int], int] | None = None
 
@@ -1013,12 +1197,9 @@ class Rival:
             return self.last[1]
         if self.grids >= self.RESET:
             self._load()
-        n = self.geo.n
-        self.top += 1
         self.grids += 1
-        self.solver.add_clause([-self.top] + [-(i * n + d) for i, d in enumerate(sol)])
-        self.last = (sol, self.top)
-        return self.top
+        self.last = (sol, self.solver.differs(sol))
+        return self.last[1]
 
     def differs(self, sol: Sequence[int], givens: Sequence[tuple[int, int]], cell: int = -1,
                 less: Sequence[tuple[int, int]] = ()) -> bool:
@@ -1030,73 +1211,7 @@ class Rival:
         assume.append(-(cell * n + sol[cell]) if cell >= 0 else self._anywhere(sol))
         switch = self.switch
         assume += [switch[pair] for pair in less]
-        return self.solver.solve(assumptions=assume)
-
-
-class Prover:
-    """``solutions`` for puzzle after puzzle on one rule set, sooner: the houses stay loaded in
-    one incremental SAT solver, and each puzzle's own clauses (cages, signs) come in guarded
-    by a fresh switch that is turned off for good afterwards. The count it gives is the
-    count ``solutions`` gives (each is exact); only the time to load differs (a Killer
-    proof: ~14 ms fresh, most of it loading the houses)."""
-
-    RESET = 200  # puzzles before the solver is loaded afresh (bounds its size)
-
-    def __init__(self, geo: Geometry) -> None:
-        self.geo = geo
-        self.solver = None
-        self._load()
-
-    def _load(self) -> None:
-        if self.solver is not None:
-            self.solver.delete()
-        self.solver = incremental(house_clauses(self.geo))
-        self.top = self.geo.n ** 3
-        self.used = 0
-
-    def solutions(self, givens: Sequence[tuple[int, int]], limit: int = 2,
-                  extra: Sequence[Sequence[int]] = ()) -> list[list[int]]:
-        """Up to ``limit`` solutions (flat digit lists); ``extra`` clauses as for ``solutions``,
-        their variables above ``n**3`` their own (renumbered here)."""
-        if self.used >= self.RESET:
-            self._load()
-        self.used += 1
-        n = self.geo.n
-        base = n ** 3
-        self.top += 1
-        switch = self.top
-        shift = self.top - base
-        solver = self.solver
-        add = solver.add_clause
-        for clause in extra:
-            add([-switch] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
-        self.top = max(self.top, solver.nof_vars())
-        assume = [switch] + [i * n + d for i, d in givens]
-        out: list[list[int]] = []
-        while len(out) < limit and solver.solve(assumptions=assume):
-            model = solver.get_model()
-            digits = [0] * (n * n)
-            chosen = [-switch]
-            for v in model[:base]:
-                if v > 0:
-                    i, d = divmod(v - 1, n)
-                    digits[i] = d + 1
-                    chosen.append(-v)
-            out.append(digits)
-            solver.add_clause(chosen)
-        solver.add_clause([-switch])
-        return out
-
-
-_PROVERS: dict[int, tuple[Geometry, Prover]] = {}
-
-
-def prover_for(geo: Geometry) -> Prover:
-    """The process's ``Prover`` for this geometry (an object from ``geometry``, kept alive here)."""
-    got = _PROVERS.get(id(geo))
-    if got is None or got[0] is not geo:
-        got = _PROVERS[id(geo)] = (geo, Prover(geo))
-    return got[1]
+        return self.solver.ask(assume)
 
 
 _RIVALS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Geometry, Rival]] = {}
@@ -1144,7 +1259,9 @@ class _Givens:
             self.have[h] |= b
 
     def single_here(self, i: int) -> bool:
-        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single."""
+        """Whether the givens give open cell ``i`` back at once, by a naked or a hidden single.
+        Reference: ``start`` from the givens, then cell ``i`` down to one candidate or its digit
+        possible nowhere else in one of its houses (tests/test_engine.py)."""
         have, houses_of = self.have, self.geo.houses_of[i]
         seen = 0
         for h in houses_of:

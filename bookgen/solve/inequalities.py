@@ -20,11 +20,8 @@ from typing import Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.solve.houses import Extra, Geometry, Run, State, _cut, _cuts_text, cell_text
+from bookgen.solve.houses import Extra, Geometry, Run, State, Tech, cell_text, cut, describe_cuts
 from bookgen.solve.latin import full_mask
-
-TECHNIQUE_WEIGHT: dict[str, float] = {"sign_known": 0.6, "sign_bounds": 1.5}
-
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
@@ -33,20 +30,20 @@ def t_sign_known(g: Geometry, st: State, run: Run) -> int:
             continue
         if placed[a]:
             x = cand[a].bit_length()
-            cuts = _cut(st, [b], (1 << x) - 1)  # b is more than x
+            cuts = cut(st, [b], (1 << x) - 1)  # b is more than x
         else:
             y = cand[b].bit_length()
-            cuts = _cut(st, [a], full_mask(g.n) & ~((1 << (y - 1)) - 1))  # a is less than y
+            cuts = cut(st, [a], full_mask(g.n) & ~((1 << (y - 1)) - 1))  # a is less than y
         if cuts:
             if st.extra.used is not None:
                 st.extra.used.add((a, b))
             if run.explain:
                 run.reason = (
                     Text(N_("{cell} is more than {other}, which is {digit}, so {cuts}."),
-                         cell=cell_text(b, g.n), other=cell_text(a, g.n), digit=x, cuts=_cuts_text(st, cuts))
+                         cell=cell_text(b, g.n), other=cell_text(a, g.n), digit=x, cuts=describe_cuts(st, cuts))
                     if placed[a] else
                     Text(N_("{cell} is less than {other}, which is {digit}, so {cuts}."),
-                         cell=cell_text(a, g.n), other=cell_text(b, g.n), digit=y, cuts=_cuts_text(st, cuts)))
+                         cell=cell_text(a, g.n), other=cell_text(b, g.n), digit=y, cuts=describe_cuts(st, cuts)))
             return 1
     return 0
 
@@ -59,22 +56,23 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
             continue
         top = cand[b].bit_length()                 # the largest digit b may still be
         low = (cand[a] & -cand[a]).bit_length()    # the smallest digit a may still be
-        cuts = _cut(st, [a], full & ~((1 << (top - 1)) - 1)) + _cut(st, [b], (1 << low) - 1)
+        cuts = cut(st, [a], full & ~((1 << (top - 1)) - 1)) + cut(st, [b], (1 << low) - 1)
         if cuts:
             if st.extra.used is not None:
                 st.extra.used.add((a, b))
             if run.explain:
                 run.reason = Text(N_("{a} is less than {b}; {b} is at most {top} and {a} at least {low}, "
                                      "so {cuts}."), a=cell_text(a, g.n), b=cell_text(b, g.n), top=top, low=low,
-                                  cuts=_cuts_text(st, cuts))
+                                  cuts=describe_cuts(st, cuts))
             return 1
     return 0
 
 
-TECHNIQUES = (
-    ("sign_known", Level.EASY, t_sign_known),
-    ("sign_bounds", Level.MEDIUM, t_sign_bounds),
+TECHNIQUES: tuple[Tech, ...] = (
+    Tech("sign_known", Level.EASY, t_sign_known, 0.6),
+    Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5),
 )
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 
 def extra_for(less: Sequence[tuple[int, int]]) -> Extra:

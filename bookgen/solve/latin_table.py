@@ -9,7 +9,9 @@ intersection over all cages is exactly the set of solutions, found with a few
 hundred integer operations (tens of microseconds), far cheaper than setting
 up a SAT solver. The count is exact (every square of the order is listed), so
 it is the generator's proof of uniqueness on these orders (``only_solution``);
-larger orders are proven by the SAT solver.
+larger orders are proven by the SAT solver. Its reference is that solver: the
+table's solution sets must list what ``arithmetic.latin_solutions`` finds
+(tests/test_kenken.py checks them against each other).
 """
 
 from __future__ import annotations

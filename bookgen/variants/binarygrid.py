@@ -32,6 +32,7 @@ from bookgen.solve.binary import (
     Contradiction,
     random_solution,
 )
+from bookgen.variants.gridparts import shape_problems
 
 SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
@@ -313,8 +314,8 @@ class BinaryGrid:
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every rule the solution breaks, and givens that disagree with it."""
         n, rules = puzzle.size, puzzle.rules
-        problems = _shape_problems(puzzle.solution, n, "01", "solution")
-        problems += _shape_problems(puzzle.givens, n, "01" + EMPTY, "givens")
+        problems = shape_problems(puzzle.solution, n, "01", "solution")
+        problems += shape_problems(puzzle.givens, n, "01" + EMPTY, "givens")
         if problems:
             return problems
         rows = list(puzzle.solution)
@@ -371,8 +372,8 @@ class BinaryGrid:
             raise ValueError(f"size must be one of {', '.join(map(str, self.sizes))}, got {size!r}")
         rules = self.parse_rules(data.get("rules"), size)
         givens, solution = data.get("givens"), data.get("solution")
-        problems = _shape_problems(givens, size, "01" + EMPTY, "givens")
-        problems += _shape_problems(solution, size, "01", "solution")
+        problems = shape_problems(givens, size, "01" + EMPTY, "givens")
+        problems += shape_problems(solution, size, "01", "solution")
         if problems:
             raise ValueError(problems[0])
         edges = []
@@ -465,7 +466,8 @@ class BinaryGrid:
 
     # ----- drawing -------------------------------------------------------------
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
-        """Grid, givens (shaded, solid), answers when ``solved``, and signs."""
+        """Grid, givens (shaded, solid), answers when ``solved``, and signs (not in an answer
+        key: the symbols answer them)."""
         n = puzzle.size
         for r in range(n):
             for c in range(n):
@@ -482,8 +484,9 @@ class BinaryGrid:
                     self.draw_symbol(pen, r, c, int(given), given=True)
                 elif solved and puzzle.solution[r][c] != EMPTY:  # a walkthrough draws partial grids
                     self.draw_symbol(pen, r, c, int(puzzle.solution[r][c]), given=False)
-        for edge in puzzle.edges:
-            draw_sign(pen, edge)
+        if not pen.key:
+            for edge in puzzle.edges:
+                draw_sign(pen, edge)
 
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
         """One symbol in cell (r, c); givens bold and black, answers lighter."""
@@ -520,18 +523,6 @@ def _article(word: str) -> str:
 
 def _cell_name(cell: tuple[int, int]) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
-def _shape_problems(rows: Any, n: int, alphabet: str, what: str) -> list[str]:
-    if not isinstance(rows, (list, tuple)) or len(rows) != n:
-        return [f"{what} must be a list of {n} row strings"]
-    for r, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != n:
-            return [f"{what} row {r + 1} must be a string of {n} characters"]
-        bad = sorted(set(row) - set(alphabet))
-        if bad:
-            return [f"{what} row {r + 1} has unexpected symbol {bad[0]!r}"]
-    return []
 
 
 # ----- text ------------------------------------------------------------------

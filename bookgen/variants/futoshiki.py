@@ -40,31 +40,30 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
-from bookgen.core.pen import BOLD, THIN, Pen
+from bookgen.core.pen import THIN, Pen
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import SignWords, read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Edge, GenerationError, Puzzle
+from bookgen.core.types import EMPTY, Edge, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, State, asked_once, closure, drop_singles, geometry, prover_for, rival_for,
-    run_ladder, settles, solve, used_signs,
+    Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
+    merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
-from bookgen.solve.kenken_ladder import Contradiction, Run
 from bookgen.solve.latin import random_latin_square
-from bookgen.variants.binarygrid import _shape_problems, all_edges
-from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+from bookgen.variants.binarygrid import all_edges
+from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
 SIGN_SHARE = 0.4        # of the neighbouring pairs that start with a sign, before pruning
-# A 5x5 at hard starts with fewer: more signs are left for the carve's mend (``_mend``), and
-# CPU median of 100 goes ~18 -> ~13.5 ms; 7x7 hard at 0.3 is faster in the median too but
-# its slowest puzzle is 10x the median (0.4: under 5x).
+# A 5x5 at hard starts with fewer: more signs are left for the carve's mend (``_mend``), which
+# makes hard grades come sooner; a 7x7 keeps the usual share, which bounds its slowest puzzles.
 HARD_SIGN_SHARE = {5: 0.3}
 SIGN_LAG = 0.5          # how much later than givens signs come up for removal (0: mixed evenly)
 EXPERT_EXTRA = 3
@@ -109,7 +108,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
               "the cell holds the other one.")),
 }
-LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 
 
 class FutoshikiVariant(HouseGrid):
@@ -128,6 +127,8 @@ class FutoshikiVariant(HouseGrid):
         if key not in ("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
     default_size = 5
+    kind = "Futoshiki"
+    attempts = ATTEMPTS
     weights = TECHNIQUE_WEIGHT
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
@@ -148,46 +149,32 @@ class FutoshikiVariant(HouseGrid):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Futoshiki size must be from 4 to 9, not {size}"
-        top = MAX_LEVEL.get(size, Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Futoshiki is never harder than {top.key}; "
-                    "choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get(size, Level.EXPERT))
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """A random square with a share of its signs, givens and signs carved together while
+        the level's tier still solves it, then graded."""
         n = size
         geo = geometry(n)
         pairs = [(a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)]
         share = HARD_SIGN_SHARE.get(n, SIGN_SHARE) if level == Level.HARD else SIGN_SHARE
-        for _ in range(ATTEMPTS):
-            sol = [d for row in random_latin_square(n, rng) for d in row]
-            chosen = rng.sample(pairs, round(share * len(pairs)))
-            less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
-            given, kept = _carve(geo, sol, less, level, rng)
-            givens = [(i, sol[i]) for i in range(n * n) if given[i]]
-            edges = _edges(kept, n)
-            less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
-            extra = extra_for(less)
-            res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
-            # At expert, no more trials than the carve takes givens on one (the ladder may try
-            # other cells than the carve did): the level's puzzles stay alike.
-            if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
-                continue
-            if len(prover_for(geo).solutions(givens, 2, sign_clauses(n, less))) != 1:
-                raise AssertionError("ladder-solved Futoshiki is not unique: engine bug")
-            return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
-                          grade=self.grade_of(res, n), edges=edges)
-        raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {n}\u00d7{n} Futoshiki "
-            f"in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+        sol = [d for row in random_latin_square(n, rng) for d in row]
+        chosen = rng.sample(pairs, round(share * len(pairs)))
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
+        given, kept = _carve(geo, sol, less, level, rng)
+        givens = [(i, sol[i]) for i in range(n * n) if given[i]]
+        edges = _edges(kept, n)
+        less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
+        res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(less))
+        # At expert, no more trials than the carve takes givens on one (the ladder may try
+        # other cells than the carve did): the level's puzzles stay alike.
+        if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
+            return None
+        puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n), edges=edges)
+        return Draft(puzzle, res, geo, givens, sign_clauses(n, less), sol)
 
     # --- the house engine's hooks ---------------------------------------------------
 
@@ -216,16 +203,20 @@ class FutoshikiVariant(HouseGrid):
     # --- drawing --------------------------------------------------------------------
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
-        """Shaded givens, thin cell lines, a bold frame, and the signs on the shared edges."""
+        """Each cell its own box, the boxes ``GAP`` apart as newspapers print them, and each
+        sign in the gap between its two cells, clear of the digits and of a given's grey.
+        An answer key (``pen.key``) draws the boxes and digits only: the signs are checked
+        by the digits."""
         n = puzzle.size
-        self.shade_givens(pen, puzzle)
-        for k in range(1, n):
-            pen.line(k, 0, k, n, THIN)
-            pen.line(0, k, n, k, THIN)
-        pen.rect(0, 0, n, n, stroke=BOLD)
+        inset, side = GAP / 2, 1 - GAP
+        for r in range(n):
+            for c in range(n):
+                given = puzzle.givens[r][c] != EMPTY
+                pen.rect(c + inset, r + inset, side, side, fill=GIVEN_FILL if given else None, stroke=THIN)
         self.draw_digits(pen, puzzle, solved)
-        for e in puzzle.edges:
-            draw_sign(pen, e)
+        if not pen.key:
+            for e in puzzle.edges:
+                draw_sign(pen, e)
 
     # --- JSON -----------------------------------------------------------------------
 
@@ -248,8 +239,8 @@ class FutoshikiVariant(HouseGrid):
         rules = self.parse_rules(data.get("rules"), size)
         givens, solution = data.get("givens"), data.get("solution")
         digits = "".join(str(d) for d in range(1, size + 1))
-        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
         if problems:
             raise ValueError(problems[0])
         raw_edges = data.get("edges", [])
@@ -315,8 +306,14 @@ class FutoshikiVariant(HouseGrid):
         return [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens", f"{len(puzzle.edges)} signs"]
 
 
+GAP = 0.26  # between neighbouring cells' boxes, in cells: room for a sign and white either side
+SIGN_DEPTH = 0.14  # a sign's extent across the gap, in cells (point to open ends)
+SIGN_SPAN = 0.26  # its extent along the gap (from one open end to the other)
+SIGN_STROKE = 0.04  # the thickness of its two strokes, in cells
+
+
 def draw_sign(pen: Pen, edge: Edge) -> None:
-    """A chevron on the shared edge, pointing at the smaller cell, on a white disc."""
+    """A chevron in the gap between the two cells, pointing at the smaller one."""
     (r1, c1), (r2, c2) = edge.a, edge.b
     # The point faces the smaller cell: towards a for '<', towards b for '>'.
     dx, dy = (c2 - c1, r2 - r1) if edge.sign == ">" else (c1 - c2, r1 - r2)
@@ -324,14 +321,22 @@ def draw_sign(pen: Pen, edge: Edge) -> None:
               lambda p: _draw_chevron(p, dx, dy))
 
 
+def chevron_points(dx: int, dy: int) -> list[tuple[float, float]]:
+    """The outline of a chevron pointing along (dx, dy), centred on the origin: its tip at
+    ``SIGN_DEPTH / 2`` ahead, its open ends ``SIGN_SPAN / 2`` to either side behind."""
+    half, span, t = SIGN_DEPTH / 2, SIGN_SPAN / 2, SIGN_STROKE
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        return (along * dx + across * dy, along * dy + across * dx)
+
+    # outer edge tip -> ends, inner edge ends -> tip, all inside the depth x span box
+    return [at(half, 0.0), at(-half, span), at(-half, span - t * 1.4), at(half - t * 1.6, 0.0),
+            at(-half, -span + t * 1.4), at(-half, -span)]
+
+
 def _draw_chevron(pen: Pen, dx: int, dy: int) -> None:
-    """The sign's white disc and its chevron pointing along (dx, dy), centred on the origin."""
-    x = y = 0.0
-    pen.circle(x, y, 0.16, fill=1.0, stroke=None)
-    tip = (x + 0.09 * dx, y + 0.09 * dy)
-    for side in (1, -1):
-        end = (x - 0.09 * dx + side * 0.11 * dy, y - 0.09 * dy + side * 0.11 * dx)
-        pen.line(end[0], end[1], tip[0], tip[1], BOLD)
+    """A filled chevron pointing along (dx, dy), centred on the origin."""
+    pen.polygon(chevron_points(dx, dy), fill=0.0)
 
 
 def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], level: Level,
@@ -339,15 +344,15 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     """Givens and signs both removed in one random order (signs a little later), while the
     target tier still solves; at expert a given only one trial brings back may also go.
     Givens the other givens give back at once by a single go first, in that order, without
-    the ladder (5x5 hard ~49 -> ~33 ms, 7x7 hard ~74 -> ~61 ms, CPU median of 40).
+    the ladder: that test is a few masks, the ladder's a full run.
 
-    Most carves used to end with nothing the target level needs (5x5: 15 of 16 at hard, 29
-    of 30 at expert graded medium or hard): where the hard tier fails on a removal that
-    leaves the puzzle unique, a new sign (``_mend``) or a trial on another cell
-    (``_trial_cell``) may turn it into a removal only the target level takes.
+    A plain carve mostly ends with nothing the target level needs (the hard and expert
+    tiers are rarely the only way on): where the hard tier fails on a removal that leaves
+    the puzzle unique, a new sign (``_mend``) or a trial on another cell (``_trial_cell``)
+    may turn it into a removal only the target level takes.
 
-    Mixing the two, rather than all givens before any sign, grades at hard about
-    twice as often (measured on 5x5) and still leaves more signs than givens.
+    Mixing the two, rather than all givens before any sign, grades at hard more often
+    and still leaves more signs than givens.
     """
     n = geo.n
     signs = set(less)

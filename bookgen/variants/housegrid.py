@@ -1,33 +1,57 @@
-"""What the house-engine variants share (Sudoku, Futoshiki; Killer next).
+"""What the house-engine variants share (Sudoku, Sudoku X, Futoshiki, Killer).
 
 A subclass says which houses a puzzle has (``geometry_of``), which extra
 constraints plug into the ladder (``extra_of``, ``clauses_of``) and how they
 are checked and drawn; checking, exact counting, grading, explaining and the
 common parts of drawing and text are here, once.
+
+Generation is one skeleton (``generate``): rules parsed, the request checked
+(``check_request``, with ``never_harder`` for the sizes whose grids never
+reach a level), then attempts, each one a variant's own fill, carve and grade
+(``attempt``: a ``Draft`` the ladder grades exactly at the level, or None),
+and the first draft proven unique by SAT before it ships.
 """
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import CAP_HEIGHT, CENTER, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
-from bookgen.core.types import EMPTY, Grade, Puzzle
+from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
-from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of, solutions
-from bookgen.variants.binarygrid import _shape_problems
+from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
+from bookgen.solve.latin_sat import prove, solutions
+from bookgen.variants.gridparts import shape_problems
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
 DIGIT_CAP = 0.42       # a digit's cap height, in cells
 
 
+@dataclass(frozen=True)
+class Draft:
+    """A puzzle an attempt made and the ladder graded exactly at the level asked for; it
+    ships once SAT proves ``solution`` its only one (``givens`` and ``clauses`` on ``geo``)."""
+
+    puzzle: Puzzle
+    result: LadderResult
+    geo: Geometry
+    givens: Sequence[tuple[int, int]]
+    clauses: Sequence[Sequence[int]]
+    solution: Sequence[int]
+
+
 class HouseGrid:
     """Base class of digit grids solved by the house engine; subclasses fill in the hooks."""
 
     name = ""
+    kind = ""  # the puzzle's name in messages ("Sudoku"); ``kind_of`` may add the rules
     weights: Mapping[str, float] = {}  # score weights of the extra constraints' techniques
+    attempts = 100  # ``attempt`` calls per puzzle before giving up
 
     relabel = False  # whether any permutation of the digits is the same puzzle (Sudoku)
 
@@ -49,6 +73,48 @@ class HouseGrid:
         """Broken constraints beside the houses, on a well-formed solution."""
         return []
 
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """One try at a puzzle: fill, carve and grade; None when it didn't grade ``level``."""
+        raise NotImplementedError
+
+    def kind_of(self, rules: Mapping[str, Any]) -> str:
+        """The puzzle's name in messages, for these rules."""
+        return self.kind
+
+    def budget_text(self) -> str:
+        """What ``attempts`` counts, for the message when they run out."""
+        return f"{self.attempts} attempts"
+
+    # --- generation -----------------------------------------------------------------
+
+    def never_harder(self, size: int, rules: Mapping[str, Any], level: Level, top: Level) -> str | None:
+        """The refusal of a level above ``top``, the hardest this size reaches reliably."""
+        if level <= top:
+            return None
+        return (f"a {size}\u00d7{size} {self.kind_of(rules)} is never harder than {top.key}; "
+                "choose a larger size or an easier level")
+
+    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                 options: Mapping[str, Any] | None = None) -> Puzzle:
+        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
+        rules = self.parse_rules(rules, size)  # type: ignore[attr-defined]
+        problem = self.check_request(size, rules, level)  # type: ignore[attr-defined]
+        if problem:
+            raise GenerationError(problem)
+        for _ in range(self.attempts):
+            draft = self.attempt(size, rules, level, rng, options or {})
+            if draft is None:
+                continue
+            # The proof, independent of the ladder (which is sound: a failure is an engine bug).
+            if prove(draft.geo, draft.givens, draft.clauses) != [list(draft.solution)]:
+                raise AssertionError(f"ladder-solved {self.kind_of(rules)} is not unique: engine bug")
+            return replace(draft.puzzle, grade=self.grade_of(draft.result, size))
+        article = "an" if level.key[0] in "aeiou" else "a"
+        raise GenerationError(
+            f"could not make {article} {level.key} {size}\u00d7{size} {self.kind_of(rules)} in "
+            f"{self.budget_text()}; try another seed, a lower level or a larger grid")
+
     # --- checking -------------------------------------------------------------------
 
     def fingerprint_clues(self, puzzle: Puzzle, move: Symmetry) -> str:
@@ -67,8 +133,8 @@ class HouseGrid:
         """Every house the solution breaks, other broken constraints, givens that disagree."""
         n = puzzle.size
         digits = "".join(str(d) for d in range(1, n + 1))
-        problems = _shape_problems(puzzle.solution, n, digits, "solution")
-        problems += _shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
+        problems = shape_problems(puzzle.solution, n, digits, "solution")
+        problems += shape_problems(puzzle.givens, n, digits + EMPTY, "givens")
         if problems:
             return problems
         geo = self.geometry_of(puzzle)

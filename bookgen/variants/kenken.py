@@ -14,7 +14,7 @@ cell). Rule options (``parse_rules``): ``ops`` allowed, ``max_cage`` cells,
 ``show_ops`` (print the operation or only the target), ``singles`` (how many
 single-cell cages: ``none``, ``few`` or ``normal``).
 
-Techniques per tier (see ``bookgen.solve.kenken_ladder``):
+Techniques per tier (see ``bookgen.solve.arithmetic``, the cages' plug-in to the Latin engine):
 
 - easy: single-cell cages, the cage's arithmetic alone (3÷ is 1,3 or 2,6),
   the last open cell of a cage, cage combinations that fix a cell, naked
@@ -66,17 +66,19 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique
-from bookgen.solve.kenken_ladder import (
-    TECHNIQUE_LEVEL, Board, Contradiction, Run, State, cage_parts, open_after, run_ladder, score_of,
+from bookgen.solve.arithmetic import (
+    TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
+    search_solutions,
 )
-from bookgen.solve.kenken_ladder import solve as ladder_solve
+from bookgen.solve.houses import TOO_EASY, Contradiction, Fits, Run, Stuck, Verdict, run_ladder
+from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
     OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
     random_latin_square, shape_assignments,
 )
-from bookgen.solve.latin_sat import DraftSolver, latin_solutions, proves_unique, search_solutions
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
+from bookgen.variants.gridparts import ASCII_OPS, CAGE_LABELS, cage_text_lines, connected, disconnected
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
 SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
@@ -123,39 +125,39 @@ OP_BIAS: dict[Level, float] = {Level.EASY: -1.5, Level.MEDIUM: -0.7, Level.HARD:
 
 def _technique_table() -> tuple[Technique, ...]:
     rows = [
-        ("single_cage", Level.EASY, N_("Single-cell cages"),
+        ("single_cage", N_("Single-cell cages"),
          N_("A cage of one cell shows its own digit: write it in.")),
-        ("naked_single", Level.EASY, N_("Only digit left"),
+        ("naked_single", N_("Only digit left"),
          N_("When every other digit is already in a cell's row or column, the last one goes there.")),
-        ("cage_last", Level.EASY, N_("Last cell of a cage"),
+        ("cage_last", N_("Last cell of a cage"),
          N_("When all but one cell of a cage are filled, the target fixes the last one.")),
-        ("cage_static", Level.EASY, N_("Cage arithmetic"),
+        ("cage_static", N_("Cage arithmetic"),
          N_("Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
             "so the cells take only those digits.")),
-        ("cage_fix", Level.EASY, N_("Cage fixes a cell"),
+        ("cage_fix", N_("Cage fixes a cell"),
          N_("Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
             "when they all put the same digit in a cell, write it in.")),
-        ("cage_combos", Level.MEDIUM, N_("Cage combinations"),
+        ("cage_combos", N_("Cage combinations"),
          N_("List the ways to fill a cage, strike those that clash with its rows and columns, "
             "and cross out every digit no remaining way uses.")),
-        ("hidden_single", Level.MEDIUM, N_("Only place left"),
+        ("hidden_single", N_("Only place left"),
          N_("When a digit fits only one cell of a row or column, it goes there.")),
-        ("cage_line", Level.HARD, N_("Cage forces a digit into a line"),
+        ("cage_line", N_("Cage forces a digit into a line"),
          N_("If every way to fill a cage puts some digit in the same row or column, no other cell of that line can have it.")),
-        ("naked_pair", Level.HARD, N_("Naked pair"),
+        ("naked_pair", N_("Naked pair"),
          N_("Two cells of a line that can only hold the same two digits take those digits away from the rest of the line.")),
-        ("hidden_pair", Level.HARD, N_("Hidden pair"),
+        ("hidden_pair", N_("Hidden pair"),
          N_("Two digits that fit only in the same two cells of a line leave those cells no other digit.")),
-        ("line_sum", Level.HARD, N_("Line sum"),
+        ("line_sum", N_("Line sum"),
          N_("Every row and column adds up to N(N+1)/2; subtract the cages lying inside it to learn what the other cells add up to.")),
-        ("naked_triple", Level.HARD, N_("Naked triple"),
+        ("naked_triple", N_("Naked triple"),
          N_("Three cells of a line that hold only three digits between them take those digits away from the rest of the line.")),
-        ("hidden_triple", Level.HARD, N_("Hidden triple"),
+        ("hidden_triple", N_("Hidden triple"),
          N_("Three digits that fit only in the same three cells of a line leave those cells no other digit.")),
-        ("trial", Level.EXPERT, N_("Trial"),
+        ("trial", N_("Trial"),
          N_("Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it.")),
     ]
-    return tuple(Technique(*row) for row in rows)
+    return tuple(Technique(name, TECHNIQUE_LEVEL[name], title, text) for name, title, text in rows)
 
 
 # A clue sits in its cage's top-left cell: cap height CLUE_CAP (in cells) unless it
@@ -197,23 +199,6 @@ def _clue(cage: Cage, show_ops: bool) -> str:
     return f"{cage.target}{OP_GLYPHS[cage.op]}"
 
 
-def _connected(cells: Sequence[Cell]) -> bool:
-    """True when the cells form one orthogonally connected group."""
-    cells_set = set(cells)
-    if not cells_set:
-        return False
-    start = min(cells_set)
-    seen = {start}
-    todo = [start]
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in cells_set and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(cells_set)
-
-
 @lru_cache(maxsize=None)
 def _edge_masks(n: int) -> tuple[int, int]:
     """(every cell but the last column, every cell but the first) as ``_cell_bits`` sets."""
@@ -223,7 +208,7 @@ def _edge_masks(n: int) -> tuple[int, int]:
 
 
 def _joined_bits(mask: int, n: int) -> bool:
-    """``_connected`` for a non-empty set of cells given as ``_cell_bits``: a flood fill
+    """``connected`` for a non-empty set of cells given as ``_cell_bits``: a flood fill
     from its lowest cell by shifting the whole front at once."""
     not_last, not_first = _edge_masks(n)
     seen = mask & -mask
@@ -463,7 +448,7 @@ class _Layout:
             for x in _neighbours(cell, self.n):
                 if self.owner.get(x) == j:
                     rest = [y for y in donor if y != x]
-                    if _connected(rest) and self.op_options([cell, x]):
+                    if connected(rest) and self.op_options([cell, x]):
                         self.cages[j] = rest
                         self.cages[k] = [cell, x]
                         self.owner[x] = k
@@ -860,7 +845,7 @@ class KenKenVariant:
         """``generate`` for grids above ``TABLE_MAX``; ``_OutOfBudget`` when nothing came of it.
 
         With ``drafts`` every draft is first asked for a second solution, and only
-        unique ones go to the ladder (whose "ok" then needs no further proof)."""
+        unique ones go to the ladder (whose ``Fits`` then needs no further proof)."""
         hidden = _hidden_ops(rules)
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
             for _ in range(moves):
@@ -884,10 +869,10 @@ class KenKenVariant:
                     continue
                 else:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                    verdict, result = self._judge(board, level, flat, unique=proven)
-                if verdict == "ok":
-                    return self._finish(size, rules, square, cages, result, proven)
-                if verdict == "easy":
+                    verdict = self._judge(board, level, flat, unique=proven)
+                if isinstance(verdict, Fits):
+                    return self._finish(size, rules, square, cages, verdict, proven)
+                if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
                         for _ in range(HARD_TIGHTEN_TRIES):
@@ -909,7 +894,7 @@ class KenKenVariant:
                 # Loosen around a stuck cell; some cages can't change, so try a few.
                 # A draft stuck with many open cells needs several changes:
                 # make them in one go instead of one judge per change.
-                cells = sorted(verdict)
+                cells = sorted(verdict.cells)
                 rng.shuffle(cells)
                 wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
                 done = 0
@@ -944,14 +929,14 @@ class KenKenVariant:
                 cages = layout.cage_list()
                 sols = solutions(cages)
                 if sols & (sols - 1):
-                    verdict, result = table_open_cells(size, sols), None
+                    verdict = Stuck(table_open_cells(size, sols))
                 else:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
-                    verdict, result = self._judge(board, level, flat, unique=True)
-                if verdict == "ok":
+                    verdict = self._judge(board, level, flat, unique=True)
+                if isinstance(verdict, Fits):
                     # The table lists every Latin square of this order: its count is exact.
-                    return self._finish(size, rules, square, cages, result, only_solution(size, sols, flat))
-                if verdict == "easy":
+                    return self._finish(size, rules, square, cages, verdict, only_solution(size, sols, flat))
+                if verdict is TOO_EASY:
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
                         snap = layout.snapshot()
@@ -968,14 +953,14 @@ class KenKenVariant:
                 # Loosen around one stuck cell (comparing a few such moves by the solutions
                 # they leave cost more than the better pick saved); give up on the square
                 # when that cage can't change.
-                cells = sorted(verdict)
+                cells = sorted(verdict.cells)
                 rng.shuffle(cells)
                 if not cells or not layout.loosen(divmod(cells[0], size)):
                     break
         return None
 
-    def _judge(self, board: Board, level: Level, flat: list[int], unique: bool = False):
-        """('ok', counts), ('easy', None), or a list of cell indices to loosen around.
+    def _judge(self, board: Board, level: Level, flat: list[int], unique: bool = False) -> Verdict:
+        """``Fits``, ``TOO_EASY``, or ``Stuck`` with the cells to loosen around.
 
         ``flat`` is the intended solution, row-major; ``unique`` says it is already
         known to be the only one (so no search for a second solution is needed).
@@ -985,20 +970,20 @@ class KenKenVariant:
         # need no technique counts, so the tiers' fixed point reached plainly tells them.
         if level >= Level.HARD:
             if open_after(board, Level.MEDIUM) == []:
-                return "easy", None
+                return TOO_EASY
         elif n > TABLE_MAX and (still := open_after(board, level)):
-            return still, None  # (small grids' drafts are unique, and mostly not stuck)
-        st = State(board)
+            return Stuck(still)  # (small grids' drafts are unique, and mostly not stuck)
+        st = board.new_state(board.geo)
         run = Run()
         top = min(level, Level.HARD)
         try:
             solved = ladder_solve(st, top, run)
             if solved:
                 used = max(_tier(t) for t in run.counts)
-                return ("ok", (run.counts, st)) if used == level else ("easy", None)
+                return Fits(run.counts, used) if used == level else TOO_EASY
             open_cells = [i for i in range(n * n) if not st.placed[i]]
             if level < Level.EXPERT:
-                return open_cells, None
+                return Stuck(open_cells)
             # Is there a second solution? The ladder's deductions are sound, so the
             # search may start from its candidates and live cage combinations.
             # A bounded search: when it runs out, the trial below decides anyway.
@@ -1007,18 +992,18 @@ class KenKenVariant:
                 other, _ = search_solutions(n, list(zip(board.cells, st.live)), limit=1, cand=st.cand,
                                             exclude=[flat], budget=SAT_BUDGET)
             if other:
-                return [i for i in range(n * n) if other[0][i] != flat[i]], None
+                return Stuck([i for i in range(n * n) if other[0][i] != flat[i]])
             solved = ladder_solve(st, Level.EXPERT, run)
             if solved:
-                return ("ok", (run.counts, st))
-            return [i for i in range(n * n) if not st.placed[i]], None
+                return Fits(run.counts, Level.EXPERT)
+            return Stuck([i for i in range(n * n) if not st.placed[i]])
         except Contradiction:  # pragma: no cover - the square itself is a solution
-            return list(range(n * n)), None
+            return Stuck(list(range(n * n)))
 
-    def _finish(self, size, rules, square, cages, result, proven: bool = False) -> Puzzle:
+    def _finish(self, size, rules, square, cages, fits: Fits, proven: bool = False) -> Puzzle:
         """The puzzle, once SAT has proven it unique (``proven``: already done for these
         cages, by SAT or by the table of every Latin square of the order)."""
-        counts, _ = result
+        counts = fits.counts
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
@@ -1092,7 +1077,7 @@ class KenKenVariant:
         board = _board(n, puzzle.cages, puzzle.rules)
         givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens)
                   for c, g in enumerate(row) if g != EMPTY]
-        return run_ladder(board, Level.EXPERT, explain, givens)
+        return run_ladder(board.geo, givens, Level.EXPERT, explain, extra=board)
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Grade by the ladder; EXPERT with ``solved=False`` when it gets stuck."""
@@ -1138,7 +1123,7 @@ class KenKenVariant:
                     r += 1
         pen.rect(0, 0, n, n, stroke=BOLD)
         show_ops = bool(puzzle.rules.get("show_ops", True))
-        for cage in puzzle.cages:
+        for cage in puzzle.cages if not pen.key else ():  # a key's digits answer the clues
             r, c = min(cage.cells)
             text = _clue(cage, show_ops)
             cap = clue_cap(text)  # the ink starts at the inset: the first glyph's blank lies before it
@@ -1196,7 +1181,7 @@ class KenKenVariant:
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """``rows`` (a state of the puzzle's grid) as a boxed grid with the cage clues."""
-        return _kenken_lines(puzzle, rows, ascii)
+        return cage_text_lines(puzzle, rows, ascii)
 
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A digit prints as itself."""
@@ -1337,7 +1322,7 @@ def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
             elif cell in seen:
                 errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
             seen[cell] = k
-        if not _connected(cage.cells):
+        if not connected(cage.cells):
             errs.append(f"cage at {where} is not connected")
         if cage.op not in ("", *OPS):
             errs.append(f"cage at {where} has an unknown op {cage.op!r}")
@@ -1359,11 +1344,9 @@ KENKEN = KenKenVariant()
 
 
 # --- text -------------------------------------------------------------------------
-CAGE_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 # Operation spellings in a KenKen legend.
 OP_INPUT = {"+": "+", "-": "-", "\u2212": "-", "*": "*", "x": "*", "X": "*", "\u00d7": "*",
             "/": "/", "\u00f7": "/"}
-ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
 MAX_CAGE = 6  # the largest cage ``build`` makes (the rule option max_cage goes to 6)
 MAX_TARGET_DIGITS = 7  # a cage of six 9s multiplies to 531441: longer targets can't be made
 _LEGEND = re.compile(
@@ -1433,7 +1416,7 @@ def _parse_kenken(variant: KenKenVariant, lines: Sequence[_Line], options: dict[
         target, op, line, col = clues[label]
         spots = where[label]
         cells = sorted(cell for cell, _, _ in spots)
-        stray = _disconnected(cells)
+        stray = disconnected(cells)
         if stray is not None:
             _, line_no, c = next(s for s in spots if s[0] == stray)
             raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does "
@@ -1491,62 +1474,3 @@ def _max_sum(cells: Sequence[Cell], n: int) -> int:
             count[cell[axis]] = count.get(cell[axis], 0) + 1
         bounds.append(sum(sum(range(n - k + 1, n + 1)) for k in count.values()))
     return min(bounds)
-
-
-def _disconnected(cells: Sequence[Cell]) -> Cell | None:
-    """The first cell (row-major) not joined to the cage's first cell, or None."""
-    todo, seen = [cells[0]], {cells[0]}
-    members = set(cells)
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in members and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    rest = [cell for cell in cells if cell not in seen]
-    return rest[0] if rest else None
-
-
-
-def _kenken_lines(puzzle: Puzzle, rows: Sequence[str], ascii: bool) -> list[str]:
-    """A boxed grid: cage walls as ``|`` and ``---``, each cage's clue in its first cell."""
-    n = puzzle.size
-    owner = {cell: k for k, cage in enumerate(puzzle.cages) for cell in cage.cells}
-    show = puzzle.rules.get("show_ops", True)
-    glyphs = ASCII_OPS if ascii else OP_GLYPHS
-    clue = {}
-    for cage in puzzle.cages:
-        clue[cage.cells[0]] = f"{cage.target}{glyphs[cage.op] if show else ''}"
-    w = max(4, max(len(t) for t in clue.values()) + 1)
-
-    def wall(a: Cell, b: Cell) -> bool:
-        return owner.get(a, -1) != owner.get(b, -2) or a not in owner
-
-    out = []
-    for r in range(n + 1):
-        line = []
-        for c in range(n + 1):
-            around = [wall((r - 1, c - 1), (r - 1, c)) if r > 0 and 0 < c <= n - 1 else False,
-                      wall((r, c - 1), (r, c)) if r < n and 0 < c <= n - 1 else False,
-                      wall((r - 1, c - 1), (r, c - 1)) if 0 < r < n and c > 0 else False,
-                      wall((r - 1, c), (r, c)) if 0 < r < n and c < n else False]
-            edge = r in (0, n) or c in (0, n)
-            line.append("+" if edge or any(around) else " ")
-            if c < n:
-                line.append("-" * w if r in (0, n) or wall((r - 1, c), (r, c)) else " " * w)
-        out.append("".join(line))
-        if r == n:
-            break
-        tops, mids = [], []
-        for c in range(n + 1):
-            bar = "|" if c in (0, n) or wall((r, c - 1), (r, c)) else " "
-            tops.append(bar)
-            mids.append(bar)
-            if c < n:
-                tops.append(clue.get((r, c), "").ljust(w))
-                ch = rows[r][c]
-                mids.append((ch if ch != EMPTY else " ").center(w))
-        out.append("".join(tops))
-        out.append("".join(mids))
-    return out
-

@@ -53,18 +53,17 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.types import EMPTY, Cage, Cell, Grade, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
-    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, house_pairs, sum_clauses, sum_combinations,
+    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
 )
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Contradiction, Extra, Geometry, LadderResult, Run, State, level_of, prover_for, random_filling,
-    solve, start,
+    TOO_EASY, Contradiction, Extra, Fits, Geometry, LadderResult, Run, State, Stuck, Verdict, level_of,
+    merged_ladder, random_filling, solve, start,
 )
-from bookgen.variants.binarygrid import _shape_problems
-from bookgen.variants.housegrid import check_digits, digit_rows
-from bookgen.variants.kenken import CAGE_LABELS, _connected, _disconnected, _kenken_lines
+from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
+from bookgen.variants.housegrid import Draft, check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 
@@ -104,7 +103,7 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
     "rule45_union": (N_("The 45 rule on several houses"), N_("The same over two or three neighbouring rows, columns or boxes "
                      "together (90 or 135 on a 9\u00d79).")),
 }
-LEVELS = {**TECHNIQUE_LEVEL, **{name: level for name, level, _ in TECHNIQUES}}
+LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 _ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
           "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
           "x_wing", "xy_wing", "trial")
@@ -129,6 +128,8 @@ class KillerVariant(SudokuVariant):
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     weights = TECHNIQUE_WEIGHT
+    kind = "Killer Sudoku"
+    attempts = ATTEMPTS
     givens_option = True  # ``givens: few`` in a section allows some given digits
     relabel = False       # the sums fix which digit is which
 
@@ -151,69 +152,62 @@ class KillerVariant(SudokuVariant):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Killer Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        top = MAX_LEVEL.get(size, Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Killer Sudoku is never harder than {top.key}; "
-                    "choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get(size, Level.EXPERT))
+
+    def kind_of(self, rules: Mapping[str, Any]) -> str:
+        return self.kind
+
+    def budget_text(self) -> str:
+        return f"{ATTEMPTS} grids of {MOVES} changes each"
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """A random full grid tiled into cages, then changed locally (cages split, merged or
+        recut, a digit given) until the ladder grades it exactly ``level``, or ``MOVES`` run out."""
         n = size
-        options = options or {}
         cap = round(GIVENS_CAP.get(options.get("givens", ""), 0.0) * n * n)
         base = self._base(n, rules)
         singles = max(1, int(SINGLES[level] * n))
-        for _ in range(ATTEMPTS):
-            sol = random_filling(base, rng, FILL_BUDGET)
-            if sol is None:
+        sol = random_filling(base, rng, FILL_BUDGET)
+        if sol is None:
+            return None
+        cages = _tile(sol, n, level, rng)
+        given: list[int] = []
+        # Easy: the state the last judge stalled in; the next judge goes on from it (see ``_judge``).
+        carry: State | None = None
+        for _ in range(MOVES):
+            cages.sort()  # the puzzle's own order, so that grading it again agrees
+            given.sort()
+            sums = [sum(sol[i] for i in c) for c in cages]
+            verdict = self._judge(base, rules, cages, sums, given, sol, level, carry)
+            carry = verdict.state if level == Level.EASY and isinstance(verdict, Stuck) else None
+            if isinstance(verdict, Fits):
+                res = LadderResult(True, verdict.level, verdict.counts, (), None)
+                return Draft(self._puzzle(n, rules, sol, cages, given), res, base,
+                             [(i, sol[i]) for i in given], sum_clauses(n, cages, sums), sol)
+            if verdict is TOO_EASY:
+                if not _merge(cages, sol, n, MAX_CAGE[n], rng):
+                    return None
                 continue
-            cages = _tile(sol, n, level, rng)
-            given: list[int] = []
-            # Easy: the state the last judge stalled in; the next judge goes on from it (see ``_judge``).
-            carry: State | None = None
-            for _ in range(MOVES):
-                cages.sort()  # the puzzle's own order, so that grading it again agrees
-                given.sort()
-                sums = [sum(sol[i] for i in c) for c in cages]
-                verdict, res, stalled = self._judge(base, rules, cages, sums, given, sol, level, carry)
-                carry = stalled if level == Level.EASY else None
-                if verdict == "ok":
-                    puzzle = self._puzzle(n, rules, sol, cages, given)
-                    found = prover_for(base).solutions([(i, sol[i]) for i in given], 2, sum_clauses(n, cages, sums))
-                    if found != [list(sol)]:
-                        raise AssertionError("ladder-solved Killer Sudoku is not unique: engine bug")
-                    return replace(puzzle, grade=self.grade_of(res, n))
-                if verdict == "easy":
-                    if not _merge(cages, sol, n, MAX_CAGE[n], rng):
-                        break
-                    continue
-                stuck = [i for i in verdict if i not in given]
-                if not stuck:
-                    break
-                i = rng.choice(stuck)
-                if len(given) < cap and rng.random() < 0.5:
-                    given.append(i)
-                elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
-                        not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
-                    if len(given) >= cap:
-                        break
-                    given.append(i)
-        raise GenerationError(
-            f"could not make {'an' if level in (Level.EASY, Level.EXPERT) else 'a'} {level.key} {n}\u00d7{n} Killer Sudoku "
-            f"in {ATTEMPTS} grids of {MOVES} changes each; try another seed, a lower level or a larger grid")
+            stuck = [i for i in verdict.cells if i not in given]
+            if not stuck:
+                return None
+            i = rng.choice(stuck)
+            if len(given) < cap and rng.random() < 0.5:
+                given.append(i)
+            elif not _split(cages, i, n, rng, sum(len(c) == 1 for c in cages) < singles) and \
+                    not _recut(cages, i, sol, n, MAX_CAGE[n], rng):
+                if len(given) >= cap:
+                    return None
+                given.append(i)
+        return None
 
     def _judge(self, base: Geometry, rules: Mapping[str, Any], cages: list[list[int]], sums: list[int],
-               given: list[int], sol: list[int], level: Level, carry: State | None = None):
-        """('ok', result, None), ('easy', None, None), or the cells the ladder left open and the
-        state it stalled in.
+               given: list[int], sol: list[int], level: Level, carry: State | None = None) -> Verdict:
+        """``Fits``, ``TOO_EASY``, or ``Stuck``: the cells the ladder left open and the state
+        it stalled in.
 
         With ``carry`` (the state the last version of this puzzle stalled in, before a cage
         was split or recut or a digit given) the ladder first goes on from there, which only
@@ -229,7 +223,7 @@ class KillerVariant(SudokuVariant):
             try:
                 st = _resume(geo, extra, carry, givens)
                 if not solve(st, tier, Run()):
-                    return [i for i in range(base.n * base.n) if not st.placed[i]], None, st
+                    return Stuck([i for i in range(base.n * base.n) if not st.placed[i]], st)
             except Contradiction:  # pragma: no cover - every step is sound and the state keeps ``sol``
                 pass
         run = Run()
@@ -239,12 +233,11 @@ class KillerVariant(SudokuVariant):
             if not solved and level == Level.EXPERT:
                 solved = solve(st, Level.EXPERT, run)  # goes on exactly as a fresh expert run would
         except Contradiction:  # pragma: no cover - the grid itself is a solution
-            return list(range(base.n * base.n)), None, None
+            return Stuck(list(range(base.n * base.n)))
         if solved:
             used = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
-            res = LadderResult(True, used, run.counts, st.grid(), None)
-            return ("ok", res, None) if used == level else ("easy", None, None)
-        return [i for i in range(base.n * base.n) if not st.placed[i]], None, st
+            return Fits(run.counts, used) if used == level else TOO_EASY
+        return Stuck([i for i in range(base.n * base.n) if not st.placed[i]], st)
 
     def _base(self, n: int, rules: Mapping[str, Any]) -> Geometry:
         return super().geometry_of(Puzzle(self.name, n, rules, (), ()))
@@ -268,9 +261,8 @@ class KillerVariant(SudokuVariant):
                          [c.target for c in puzzle.cages])
 
     def clauses_of(self, puzzle: Puzzle) -> list[list[int]]:
-        """The cages (all different, adding up) and each house's digits at most once, for the SAT solver."""
-        pairs = house_pairs(self._base(puzzle.size, puzzle.rules))
-        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages]) + [list(c) for c in pairs]
+        """The cages (all different, adding up), for the SAT solver."""
+        return sum_clauses(puzzle.size, _cells(puzzle), [c.target for c in puzzle.cages])
 
     def extra_problems(self, puzzle: Puzzle) -> list[str]:
         """Cages that are malformed, repeat a digit or don't add up."""
@@ -310,9 +302,12 @@ class KillerVariant(SudokuVariant):
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Sudoku's grid (thin cell lines, bold boxes and frame, digits) with dashed cages
-        inset inside the cells and each sum on a white patch in its cage's top-left cell."""
+        inset inside the cells and each sum on a white patch in its cage's top-left cell. An
+        answer key (``pen.key``) is the solved Sudoku alone: the digits are what a solver
+        checks, and dashes and small sums in a key-sized cell only blur them."""
         super().draw(pen, puzzle, solved)
-        draw_cages(pen, puzzle.size, puzzle.cages)
+        if not pen.key:
+            draw_cages(pen, puzzle.size, puzzle.cages)
 
     # --- JSON -----------------------------------------------------------------------
 
@@ -418,7 +413,7 @@ class KillerVariant(SudokuVariant):
                     raise PuzzleTextError(file, ln.number, col, f"cage {label!r} is not in the grid")
                 cells = sorted(cell for cell, _, _ in where[label])
                 target = int(m.group("target"))
-                stray = _disconnected(cells)
+                stray = disconnected(cells)
                 if stray is not None:
                     _, line_no, c = next(s for s in where[label] if s[0] == stray)
                     raise PuzzleTextError(file, line_no, c, f"cage {label!r} is not connected: this cell does not "
@@ -457,7 +452,7 @@ class KillerVariant(SudokuVariant):
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """KenKen's boxed grid: cage walls as ``|`` and ``---``, each sum in its cage's first cell."""
-        return _kenken_lines(replace(puzzle, rules={"show_ops": False}), rows, ascii)
+        return cage_text_lines(replace(puzzle, rules={"show_ops": False}), rows, ascii)
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``29 cages`` (and ``3 givens`` when there are any)."""
@@ -489,7 +484,7 @@ def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
             elif cell in seen:
                 errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
             seen.add(cell)
-        if not _connected(cage.cells):
+        if not connected(cage.cells):
             errs.append(f"cage at {where} is not connected")
         if len(cage.cells) > n or not sum_combinations(len(cage.cells), cage.target, n):
             errs.append(f"cage at {where}: {len(cage.cells)} different digits can't add up to {cage.target}")
@@ -591,7 +586,7 @@ def _split(cages: list[list[int]], cell: int, n: int, rng: random.Random, single
                 break
             part.append(rng.choice(frontier))
         rest = [i for i in cage if i not in part]
-        if rest and _connected([divmod(i, n) for i in rest]):
+        if rest and connected([divmod(i, n) for i in rest]):
             cages[k] = sorted(part)
             cages.append(sorted(rest))
             return True
@@ -698,7 +693,7 @@ def draw_cages(pen: Pen, n: int, cages: Sequence[Cage]) -> None:
         text = str(cage.target)
         w = bold_width(text) * CLUE_SIZE / CAP_HEIGHT + 0.06  # clear of the grid lines either side
         pen.rect(c + 0.04, r + 0.04, w, CLUE_SIZE + 0.08, fill=1.0, stroke=None)
-        pen.text(c + 0.07, r + 0.08, text, CLUE_SIZE, bold=True, anchor=TOP_LEFT)
+        pen.text(c + 0.07, r + 0.08, text, CLUE_SIZE, bold=True, anchor=TOP_LEFT, clue=True)
 
 
 KILLER = KillerVariant()

@@ -44,13 +44,13 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, GenerationError, Puzzle
+from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, carve, geometry, prover_for, random_filling, run_ladder,
+    TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
 )
-from bookgen.variants.binarygrid import _shape_problems
-from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 SIZES: tuple[int, ...] = tuple(BOXES)
@@ -99,6 +99,8 @@ class SudokuVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
+    kind = "Sudoku"
+    attempts = ATTEMPTS
 
     # --- rules ----------------------------------------------------------------------
 
@@ -139,40 +141,27 @@ class SudokuVariant(HouseGrid):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        top = MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
-        if level > top:
-            grid = f"{size}\u00d7{size}"
-            return (f"a {grid} Sudoku{' X' if rules.get('diagonal') else ''} is never harder than "
-                    f"{top.key}; choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT))
+
+    def kind_of(self, rules: Mapping[str, Any]) -> str:
+        return "Sudoku X" if rules.get("diagonal") else "Sudoku"
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle that grades exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """A random full grid, carved while the level's tier still solves it, then graded."""
         geo = _geometry(size, rules)
-        for _ in range(ATTEMPTS):
-            sol = random_filling(geo, rng, FILL_BUDGET)
-            if sol is None:
-                continue
-            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
-            givens = [(i, sol[i]) for i in range(size * size) if given[i]]
-            res = run_ladder(geo, givens, Level.EXPERT)
-            if not (res.solved and res.level == level):
-                continue
-            if len(prover_for(geo).solutions(givens, 2)) != 1:  # the proof, independent of the ladder
-                raise AssertionError("ladder-solved Sudoku is not unique: engine bug")
-            return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
-                          grade=self.grade_of(res, size))
-        raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
-            f"Sudoku{' X' if rules['diagonal'] else ''} in {ATTEMPTS} attempts; "
-            "try another seed, a lower level or a larger grid")
+        sol = random_filling(geo, rng, FILL_BUDGET)
+        if sol is None:
+            return None
+        given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+        givens = [(i, sol[i]) for i in range(size * size) if given[i]]
+        res = run_ladder(geo, givens, Level.EXPERT)
+        if not (res.solved and res.level == level):
+            return None
+        puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size))
+        return Draft(puzzle, res, geo, givens, [], sol)
 
     # --- the house engine's hooks ---------------------------------------------------
 
@@ -221,8 +210,8 @@ class SudokuVariant(HouseGrid):
         rules = self.parse_rules(raw_rules, size)
         givens, solution = data.get("givens"), data.get("solution")
         digits = "".join(str(d) for d in range(1, size + 1))
-        problems = _shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += _shape_problems(solution, size, digits + EMPTY, "solution")
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
         if problems:
             raise ValueError(problems[0])
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution))

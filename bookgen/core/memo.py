@@ -1,0 +1,54 @@
+"""A memo table with a bound, for caches that live as long as a worker process.
+
+The engines memoise per line state; a long build meets millions of states, so
+every table needs a bound. ``BoundedMemo`` is a dict (lookups stay C-speed:
+``get`` and ``[]`` are dict's own) whose ``put`` forgets everything once the
+table holds more than ``limit`` entries. Clearing is cheaper than evicting one entry at a
+time, and the states a generator meets again refill the table at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BoundedMemo(dict):
+    """A dict that clears itself (and its ``partners``) when ``put`` finds it past ``limit`` entries.
+
+    ``partners`` are memos whose entries refer to this one's keys: they are
+    cleared with it, so a key found in one is never missing from the other.
+    """
+
+    __slots__ = ("limit", "partners")
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.partners: tuple["BoundedMemo", ...] = ()
+
+    def put(self, key: Any, value: Any) -> Any:
+        """Store ``value`` under ``key`` (after clearing a full table) and return it."""
+        if len(self) > self.limit:
+            self.forget()
+        self[key] = value
+        return value
+
+    def put_default(self, key: Any, make) -> Any:
+        """``setdefault(key, make())``, with the bound: ``make`` is called only on a miss."""
+        value = self.get(key)
+        if value is None:
+            value = self.put(key, make())
+        return value
+
+    def forget(self) -> None:
+        """Clear this memo and its partners."""
+        self.clear()
+        for other in self.partners:
+            other.clear()
+
+
+def linked(*memos: BoundedMemo) -> tuple[BoundedMemo, ...]:
+    """Make ``memos`` clear together (each one's entries refer to the others' keys)."""
+    for memo in memos:
+        memo.partners = tuple(m for m in memos if m is not memo)
+    return memos

@@ -1,0 +1,863 @@
+"""KenKen's cages (arithmetic), plugged into the Latin engine (``bookgen.solve.houses``).
+
+A cage is a connected group of cells whose digits combine to its target with
+its operation; its *assignments* (``bookgen.solve.latin.cage_assignments``)
+are every digit tuple that does. The cages come in as a ``Board``, an
+``Extra`` that brings a ladder of its own (KenKen climbs the tiers in
+another order than Sudoku: hidden singles are medium, X-wings unused), a
+state that keeps each cage's live assignments (``CageState``: a trial copies
+it) and a validator (a full grid must fill every cage with an assignment).
+The house techniques are the engine's.
+
+Tiers (the grade's level is the hardest tier used):
+
+- easy: ``single_cage`` (a one-cell cage gives its digit), ``naked_single``
+  (every other digit is already in the row or column), ``cage_last`` (the
+  last open cell of a cage is fixed by the others), ``cage_static`` (the
+  cage's arithmetic alone allows only some digits, e.g. 3÷ is 1 and 3 or
+  2 and 6), ``cage_fix`` (of the cage's combinations that fit the rows and
+  columns, all give a cell the same digit).
+- medium: ``cage_combos`` (the cage's combinations are checked against what
+  rows and columns still allow, removing digits from cells they don't fix),
+  ``hidden_single`` (a digit fits only one cell of a row or column).
+- hard: ``cage_line`` (every combination of a cage puts a digit in one row
+  or column, so the rest of that line can't have it), ``naked_pair`` /
+  ``naked_triple``, ``hidden_pair`` / ``hidden_triple``, ``line_sum`` (a line
+  adds up to N(N+1)/2, so the cages lying inside it fix what its other
+  cells add up to).
+- expert: ``trial`` (assume one candidate, run the easy..hard tiers, reach a
+  contradiction, remove it). Never nested.
+
+``open_after`` is the generator's fast path to the easy and medium tiers'
+verdict; it must equal the ladder's (``solve`` up to that tier), and a test
+checks them against each other. The SAT side: the cages' clauses on the
+engine's ``LatinSolver`` (``DraftSolver``, ``proves_unique``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Plural, Text, join_commas
+from bookgen.core.score import work_score
+from bookgen.core.types import Cell
+from bookgen.solve.houses import (
+    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts, geometry,
+    t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple, t_trial,
+)
+from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
+from bookgen.solve.latin_sat import Kept, LatinSolver
+
+# Largest set of unknown cells the line-sum rule adds up in one go.
+LINE_SUM_CELLS = 3
+# The most different sums the cages inside a line may leave open for line_sum.
+LINE_SUM_OPTIONS = 12
+
+
+@dataclass(frozen=True)
+class Board(Extra):
+    """The cages, as the engine's constraint: what never changes while solving."""
+
+    n: int = 0
+    cells: tuple[tuple[int, ...], ...] = ()            # per cage: cell indices
+    assigns: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per cage: admissible digit tuples
+    labels: Sequence[str] = ()                         # per cage: "the 12+ cage at (2,3),(2,4)"
+    clues: tuple[str, ...] = ()                        # per cage: "12+"
+    cage_of: tuple[int, ...] = ()                      # per cell: its cage
+    static: tuple[tuple[int, ...], ...] = ()           # per cage: per cell, the digits the arithmetic allows
+    inner: tuple[tuple[int, ...], ...] = ()            # per row, then column: cages lying wholly inside it
+    singles: tuple[int, ...] = ()                      # the single-cell cages
+
+    @classmethod
+    def build(
+        cls, n: int, cages: Sequence[tuple[Sequence[Cell], str, int]],
+        hidden_ops: Sequence[str] | None = None,
+    ) -> "Board":
+        """Board for ``cages`` given as (cells, op, target); ``hidden_ops`` when ops aren't shown."""
+        hidden = None if hidden_ops is None else tuple(hidden_ops)
+        cells_list: list[tuple[int, ...]] = []
+        assigns: list[tuple[tuple[int, ...], ...]] = []
+        clues: list[str] = []
+        static: list[tuple[int, ...]] = []
+        cage_of = [-1] * (n * n)
+        inner: list[list[int]] = [[] for _ in range(2 * n)]
+        singles: list[int] = []
+        # A generator builds a board per draft, and drafts share most cages: everything
+        # per cage (also the line it lies in, if any) comes from ``cage_parts``' memo.
+        for k, (cells, op, target) in enumerate(cages):
+            idx, ass, clue, masks, row, col = cage_parts(n, tuple(cells), op, target, hidden)
+            cells_list.append(idx)
+            assigns.append(ass)
+            clues.append(clue)
+            static.append(masks)
+            for i in idx:
+                cage_of[i] = k
+            if row >= 0:
+                inner[row].append(k)
+            if col >= 0:
+                inner[n + col].append(k)
+            if len(idx) == 1:
+                singles.append(k)
+        return cls(n=n, cells=tuple(cells_list), assigns=tuple(assigns), labels=CageLabels(n, cells_list, clues),
+                   clues=tuple(clues), cage_of=tuple(cage_of), static=tuple(static),
+                   inner=tuple(tuple(x) for x in inner), singles=tuple(singles))
+
+    @cached_property
+    def geo(self) -> Geometry:
+        """The plain Latin square of the board's order."""
+        return geometry(self.n)
+
+    def ladder(self) -> tuple[Tech, ...]:
+        return LADDER
+
+    def new_state(self, geo: Geometry) -> "CageState":
+        return CageState(geo, self)
+
+    def check(self, st: State) -> None:
+        """On a full grid, every cage must hold one of its assignments."""
+        for idx, ass in zip(self.cells, self.assigns):
+            got = tuple(st.cand[i].bit_length() for i in idx)
+            if got not in ass:
+                raise Contradiction("a cage does not add up")
+
+
+class CageLabels(Sequence[str]):
+    """A board's cage labels ("the 12+ cage at (2,3),(2,4)"), each made when first asked
+    for: only explanations and contradictions read them, never a generator's drafts."""
+
+    __slots__ = ("n", "cells", "clues", "made")
+
+    def __init__(self, n: int, cells: Sequence[tuple[int, ...]], clues: Sequence[str]) -> None:
+        self.n, self.cells, self.clues = n, cells, clues
+        self.made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[j] for j in range(len(self))[k]]
+        k = range(len(self))[k]  # negative indices, and IndexError past the end
+        got = self.made.get(k)
+        if got is None:
+            n = self.n
+            where = ",".join(f"({i // n + 1},{i % n + 1})" for i in self.cells[k])
+            got = self.made[k] = Text(N_("the {clue} cage at {where}"), clue=self.clues[k], where=where)
+        return got
+
+
+@lru_cache(maxsize=1 << 16)
+def cage_parts(
+    n: int, cells: tuple[Cell, ...], op: str, target: int, hidden: tuple[str, ...] | None,
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], str, tuple[int, ...], int, int]:
+    """(cell indices, assignments, clue, per-cell digits the arithmetic allows,
+    the row it lies wholly in or -1, the column likewise) of a cage.
+
+    Made from what the cells alone give and what the shape, op and target alone give,
+    each remembered apart: a generator meets a few shapes and places, in many pairings."""
+    idx, shape, row, col = _placed(n, cells)
+    ass, masks = _shape_parts(shape, op, target, n, hidden)
+    return idx, ass, f"{target}{'' if hidden is not None else OP_GLYPHS.get(op, op)}", masks, row, col
+
+
+@lru_cache(maxsize=1 << 16)
+def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
+    """(cell indices, normal shape, the row the cells lie wholly in or -1, the column likewise)."""
+    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
+    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
+    return tuple(r * n + c for r, c in cells), normal_shape(cells), row, col
+
+
+@lru_cache(maxsize=1 << 16)
+def _shape_parts(shape: tuple[Cell, ...], op: str, target: int, n: int,
+                 hidden: tuple[str, ...] | None) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """(assignments, per-cell digits they allow) of a cage of this normal shape."""
+    ass = cage_assignments(shape, op, target, n, hidden)
+    masks = [0] * len(shape)
+    for a in ass:
+        for k, d in enumerate(a):
+            masks[k] |= 1 << (d - 1)
+    return ass, tuple(masks)
+
+
+class CageState(State):
+    """The engine's state and, per cage, its assignments still compatible with the
+    candidates (``live``), with bookkeeping that lets techniques skip work that can't find
+    anything new: per cage the digits its live assignments still cover (``union``), whether
+    ``cage_static`` and ``cage_line`` have seen it, whether a cell lost a candidate since its
+    union last matched them (``touched``) and how many of its cells are open; per row and
+    column a change counter (the engine's ``stamp``) and, per technique, the counter it last
+    checked the line at (``seen``)."""
+
+    __slots__ = ("live", "union", "static_done", "line_done", "seen", "touched", "open")
+
+    def __init__(self, geo: Geometry, board: Board) -> None:
+        super().__init__(geo, board)
+        n = geo.n
+        self.live = list(board.assigns)
+        # Start from "covers everything" so the first cage_combos pass filters every cell.
+        self.union = [[full_mask(n) | 1 << n] * len(idx) for idx in board.cells]
+        self.static_done = [False] * len(board.cells)
+        self.line_done = [False] * len(board.cells)
+        self.stamp = [0] * len(geo.houses)
+        self.seen: dict[str, list[int]] = {}
+        self.touched = [True] * len(board.cells)
+        self.open = [len(idx) for idx in board.cells]
+
+    def started(self) -> None:
+        placed = self.placed
+        self.open = [sum(1 for i in idx if not placed[i]) for idx in self.extra.cells]
+
+    def copy(self) -> "CageState":
+        """An independent copy (assignment tuples are shared, never mutated)."""
+        other = super().copy()
+        other.live = self.live[:]
+        other.union = self.union[:]  # inner lists are replaced, never mutated
+        other.static_done = self.static_done[:]
+        other.line_done = self.line_done[:]
+        other.stamp = self.stamp[:]
+        other.seen = {k: v[:] for k, v in self.seen.items()}
+        other.touched = self.touched[:]
+        other.open = self.open[:]
+        return other
+
+    def elim(self, i: int, mask: int) -> bool:
+        """The engine's ``elim``, noting the change for the cage and the row and column."""
+        if not State.elim(self, i, mask):
+            return False
+        self.touched[self.extra.cage_of[i]] = True
+        n = self.board.n
+        self.stamp[i // n] += 1
+        self.stamp[n + i % n] += 1
+        return True
+
+    def seen_list(self, name: str) -> list[int]:
+        got = self.seen.get(name)
+        if got is None:
+            got = self.seen[name] = [-1] * len(self.stamp)
+        return got
+
+    def place(self, i: int) -> None:
+        """Mark a single-candidate cell placed and clear its digit from its row and column."""
+        self.placed[i] = True
+        self.unplaced -= 1
+        k = self.extra.cage_of[i]
+        if k >= 0:
+            self.open[k] -= 1
+        b = self.cand[i]
+        cand = self.cand
+        for j in self.board.peers[i]:
+            if cand[j] & b:
+                self.elim(j, b)
+
+
+# --- descriptions ------------------------------------------------------------
+
+def _combo_text(op_clue: str, a: Sequence[int]) -> str:
+    op = op_clue.lstrip("0123456789")
+    sep = {"+": "+", "\u2212": "\u2212", "\u00d7": "\u00d7", "\u00f7": "\u00f7"}.get(op, ",")
+    return sep.join(str(d) for d in a)
+
+
+# --- easy ----------------------------------------------------------------------
+
+
+# --- techniques ----------------------------------------------------------------
+
+def t_single_cage(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
+    for k in b.singles:
+        idx = b.cells[k]
+        if not st.placed[idx[0]]:
+            i = idx[0]
+            d = b.assigns[k][0][0] if b.assigns[k] else 0
+            if not d:
+                raise Contradiction("an empty single-cell cage")
+            cuts = cut_each(st, idx, [~bit(d)])
+            if not cuts:
+                continue
+            if run.explain:
+                run.reason = Text(N_("{cell} is a single-cell cage showing {digit}, so it is {digit}."),
+                                  cell=cell_text(i, b.n), digit=d)
+            return 1
+    return 0
+
+
+def t_cage_last(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
+    for k, left in enumerate(st.open):
+        if left != 1:
+            continue
+        idx = b.cells[k]
+        if len(idx) < 2:
+            continue
+        j = next(j for j, i in enumerate(idx) if not st.placed[i])
+        known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
+        mask = 0
+        for a in b.assigns[k]:
+            if all(a[jj] == d for jj, d in known):
+                mask |= 1 << (a[j] - 1)
+        cuts = cut_each(st, [idx[j]], [~mask])
+        if cuts:
+            if run.explain:
+                have = and_list([str(d) for _, d in known])
+                run.reason = Text(N_("{cage} already holds {digits}, so {cuts}."),
+                                  cage=b.labels[k], digits=have, cuts=describe_cuts(st, cuts))
+            return 1
+    return 0
+
+
+def t_cage_static(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
+    done = st.static_done
+    if all(done):  # the usual case after the first few steps
+        return 0
+    for k in range(done.index(False), len(done)):
+        idx = b.cells[k]
+        if done[k]:
+            continue
+        done[k] = True
+        if len(idx) < 2:
+            continue
+        cuts = cut_each(st, idx, [~m for m in b.static[k]])
+        if cuts:
+            if run.explain:
+                sets = sorted({tuple(sorted(a)) for a in b.assigns[k]})
+                if len(sets) <= 4:
+                    made = and_list([_combo_text(b.clues[k], s) for s in sets], "or")
+                    run.reason = Text(N_("{cage} can only be made as {ways}, so {cuts}."),
+                                      cage=b.labels[k], ways=made, cuts=describe_cuts(st, cuts))
+                else:
+                    run.reason = Text(N_("the arithmetic of {cage} rules some digits out, so {cuts}."),
+                                      cage=b.labels[k], cuts=describe_cuts(st, cuts))
+            return 1
+    return 0
+
+
+# --- medium --------------------------------------------------------------------
+
+
+_BITS = tuple(1 << (d - 1) if d else 0 for d in range(10))  # digit -> its candidate bit
+
+
+_POSITIONS = tuple(tuple(range(k)) for k in range(10))  # a cage's positions 0..k-1
+
+
+def _fitting(live: Sequence[tuple[int, ...]], idx: Sequence[int], cand: Sequence[int],
+             at: Sequence[int]) -> list[tuple[int, ...]]:
+    """The combinations of ``live`` whose digit at each position of ``at`` is still a
+    candidate of the cage's cell there (``idx``), in their order: one pass for up to
+    four positions instead of one list per position. The loop at the end is the plain
+    filter the unrolled cases must equal (tests/test_engine.py)."""
+    if len(at) == 1:
+        j0 = at[0]
+        m0 = cand[idx[j0]] << 1  # bit d: digit d is a candidate
+        return [a for a in live if m0 >> a[j0] & 1]
+    if len(at) == 2:
+        j0, j1 = at
+        m0, m1 = cand[idx[j0]] << 1, cand[idx[j1]] << 1
+        return [a for a in live if m0 >> a[j0] & 1 and m1 >> a[j1] & 1]
+    if len(at) == 3:
+        j0, j1, j2 = at
+        m0, m1, m2 = cand[idx[j0]] << 1, cand[idx[j1]] << 1, cand[idx[j2]] << 1
+        return [a for a in live if m0 >> a[j0] & 1 and m1 >> a[j1] & 1 and m2 >> a[j2] & 1]
+    if len(at) == 4:
+        j0, j1, j2, j3 = at
+        m0, m1, m2, m3 = cand[idx[j0]] << 1, cand[idx[j1]] << 1, cand[idx[j2]] << 1, cand[idx[j3]] << 1
+        return [a for a in live if m0 >> a[j0] & 1 and m1 >> a[j1] & 1 and m2 >> a[j2] & 1 and m3 >> a[j3] & 1]
+    for j in at:
+        m = cand[idx[j]] << 1
+        live = [a for a in live if m >> a[j] & 1]
+    return list(live)
+
+
+def _refresh(b: Board, st: CageState, k: int) -> list[int]:
+    """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
+    idx = b.cells[k]
+    cand = st.cand
+    union = st.union[k]
+    # Only cells that lost a digit the live assignments still use need filtering.
+    stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
+    if not stale:
+        return union
+    live = _fitting(st.live[k], idx, cand, stale)
+    if not live:
+        raise Contradiction(f"{b.labels[k]} has no combination left")
+    st.live[k] = live
+    st.line_done[k] = False
+    new_union = []
+    for column in zip(*live):  # the digits each cell still takes, one bit each
+        m = 0
+        for d in column:
+            m |= _BITS[d]
+        new_union.append(m)
+    st.union[k] = new_union
+    return new_union
+
+
+def _live_text(b: Board, st: CageState, k: int) -> str:
+    live = st.live[k]
+    shown = [_combo_text(b.clues[k], a) for a in live[:4]]
+    if len(live) <= 4:
+        return join_commas(shown)
+    return Plural("{ways} and {count} more", "{ways} and {count} more", len(live) - 4, ways=join_commas(shown))
+
+
+def _stale_cages(b: Board, st: CageState):
+    """(cage, its cells, refreshed union per cell) for every multi-cell cage whose
+    combinations may now allow less than its cells' candidates."""
+    cand = st.cand
+    touched = st.touched
+    for k, idx in enumerate(b.cells):
+        if not touched[k] or len(idx) < 2:
+            continue
+        if st.union[k] == [cand[i] for i in idx]:
+            touched[k] = False
+            continue
+        yield k, idx, _refresh(b, st, k)
+
+
+def _live_reason(template: str, b: Board, st: CageState, k: int, cuts: list[tuple[int, int]]) -> Text:
+    """A cage technique's reason: ``template`` with the cage, its fillings left and the cuts."""
+    return Text(template, cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
+
+
+def t_cage_fix(g: Geometry, st: CageState, run: Run) -> int:
+    """Easy: the combinations of a cage that still fit leave one digit for some cell."""
+    b: Board = st.extra  # type: ignore[assignment]
+    cand = st.cand
+    for k, idx, union in _stale_cages(b, st):
+        for j, i in enumerate(idx):
+            u = union[j]
+            if not u & (u - 1) and cand[i] != u:
+                cuts = cut_each(st, [i], [~u])
+                if run.explain:
+                    run.reason = _live_reason(N_("the only ways to fill {cage} that fit its rows and columns "
+                                                 "are {ways}, so {cuts}."), b, st, k, cuts)
+                return 1
+    return 0
+
+
+def t_cage_combos(g: Geometry, st: CageState, run: Run) -> int:
+    """Medium: strike every digit no remaining combination of a cage uses."""
+    b: Board = st.extra  # type: ignore[assignment]
+    for k, idx, union in _stale_cages(b, st):
+        cuts = cut_each(st, idx, [~u for u in union])
+        if cuts and run.explain:
+            run.reason = _live_reason(N_("of the ways to fill {cage}, only {ways} fit what its rows and "
+                                         "columns allow, so {cuts}."), b, st, k, cuts)
+        if cuts:
+            return 1
+    return 0
+
+
+def t_cage_line(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
+    n = b.n
+    for k, idx in enumerate(b.cells):
+        if len(idx) < 2 or st.line_done[k]:
+            continue
+        live = st.live[k]
+        rows = sorted({i // n for i in idx})
+        cols = sorted({n + i % n for i in idx})
+        for li in rows + cols:
+            pos = [j for j, i in enumerate(idx) if (i // n if li < n else n + i % n) == li]
+            req = full_mask(n)
+            for a in live:
+                m = 0
+                for j in pos:
+                    m |= 1 << (a[j] - 1)
+                req &= m
+                if not req:
+                    break
+            if not req:
+                continue
+            members = set(idx)
+            others = [i for i in g.houses[li] if i not in members]
+            cuts = cut_each(st, others, [req] * len(others))
+            if cuts:
+                if run.explain:
+                    ds = and_list([str(d) for d in digits_of(req)])
+                    run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
+                                         "of {house} can hold it; {cuts}."),
+                                      cage=b.labels[k], digits=ds, house=g.names[li],
+                                      cuts=describe_cuts(st, cuts))
+                return 1
+        st.line_done[k] = True  # nothing new until its assignments shrink again
+    return 0
+
+
+def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
+    b: Board = st.extra  # type: ignore[assignment]
+    n = b.n
+    total = n * (n + 1) // 2
+    cand = st.cand
+    for li, line in enumerate(g.houses):
+        inner = b.inner[li]
+        busy = [k for k in inner if not all(st.placed[i] for i in b.cells[k])]
+        if not busy:
+            continue
+        inside = {i for k in inner for i in b.cells[k]}
+        outside = [i for i in line if i not in inside]
+        open_out = [i for i in outside if not st.placed[i]]
+        if not 1 <= len(open_out) <= LINE_SUM_CELLS:
+            continue
+        known = sum(cand[i].bit_length() for i in outside if st.placed[i])
+        sums = {0}
+        for k in inner:
+            ks = {sum(a) for a in st.live[k]}
+            sums = {s + t for s in sums for t in ks}
+            if len(sums) > LINE_SUM_OPTIONS:
+                break
+        if len(sums) > LINE_SUM_OPTIONS:
+            continue
+        want = {total - known - s for s in sums}
+        union = [0] * len(open_out)
+        opts = [digits_of(cand[i]) for i in open_out]
+
+        def rec(j: int, acc: int, used: int, chosen: list[int]) -> None:
+            if j == len(open_out):
+                if acc in want:
+                    for jj, d in enumerate(chosen):
+                        union[jj] |= 1 << (d - 1)
+                return
+            for d in opts[j]:
+                if used >> d & 1:
+                    continue
+                chosen.append(d)
+                rec(j + 1, acc + d, used | 1 << d, chosen)
+                chosen.pop()
+
+        rec(0, 0, 0, [])
+        cuts = cut_each(st, open_out, [~u for u in union])
+        if cuts:
+            if run.explain:
+                cages = and_list([b.clues[k] for k in inner])
+                where = and_list([cell_text(i, n) for i in open_out])
+                rest = and_list([str(w) for w in sorted(want)], "or")
+                run.reason = Text(N_("{house} adds up to {total}; the cages {cages} lie inside it, so {cells} "
+                                     "add up to {rest}; {cuts}."), house=g.names[li], total=total,
+                                  cages=cages, cells=where, rest=rest, cuts=describe_cuts(st, cuts))
+            return 1
+    return 0
+
+
+# --- expert --------------------------------------------------------------------
+
+
+# The ladder, in the order the driver tries the techniques (cheap ones first in a tier).
+LADDER: tuple[Tech, ...] = (
+    Tech("single_cage", Level.EASY, t_single_cage, 0.2),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.7),
+    Tech("cage_static", Level.EASY, t_cage_static, 1.0),
+    Tech("cage_fix", Level.EASY, t_cage_fix, 1.5),
+    Tech("cage_combos", Level.MEDIUM, t_cage_combos, 2.0),
+    Tech("hidden_single", Level.MEDIUM, t_hidden_single, 2.0),
+    Tech("cage_line", Level.HARD, t_cage_line, 4.0),
+    Tech("naked_pair", Level.HARD, t_naked_pair, 4.0),
+    Tech("hidden_pair", Level.HARD, t_hidden_pair, 5.0),
+    Tech("line_sum", Level.HARD, t_line_sum, 5.0),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 6.0),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 7.0),
+    Tech("trial", Level.EXPERT, t_trial, 12.0),
+)
+TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
+
+
+def score_of(counts: dict[str, int], level: Level, n: int) -> float:
+    """The shared score (``bookgen.core.score``) with this ladder's weights and tiers."""
+    return work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, n * n)
+
+
+# --- the generator's fast path -------------------------------------------------
+
+def medium_solves(board: Board) -> bool:
+    """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would."""
+    return open_after(board, Level.MEDIUM) == []
+
+
+def open_after(board: Board, level: Level) -> list[int] | None:
+    """The cells (ascending) that ``solve`` up to ``level`` (EASY or MEDIUM) leaves
+    unplaced, [] when it fills the grid; None when the candidates run out.
+
+    Each technique of those tiers only strikes candidates, and one that applies still
+    applies once other candidates are gone, so what they reach together is one fixed
+    point, whatever the order. Here it is reached by plain propagation, without the
+    ladder's restarts and counts, for a generator that only needs the verdict: each
+    cage's assignments cut to what the candidates allow (medium: the candidates cut to
+    what those use; easy: only where that leaves one digit, or on the cage's last open
+    cell), naked singles, and at medium hidden singles."""
+    medium = level >= Level.MEDIUM
+    n = board.n
+    full = full_mask(n)
+    cand = [0] * (n * n)
+    for idx, masks in zip(board.cells, board.static):  # every cage's arithmetic alone
+        for i, m in zip(idx, masks):
+            if not m:
+                return None
+            cand[i] = m
+    placed = [False] * (n * n)
+    live = list(board.assigns)
+    cells, cage_of, peers, lines = board.cells, board.cage_of, board.geo.peers, board.geo.houses
+    todo = [i for i, c in enumerate(cand) if not c & (c - 1)]  # cells down to one digit
+    dirty: set[int] = set()  # cages whose cells lost a digit since they were last cut
+    while True:
+        while todo or dirty:
+            while todo:  # naked singles: place, strike the digit from the row and column
+                i = todo.pop()
+                if placed[i]:
+                    continue
+                placed[i] = True
+                c = cand[i]
+                for j in peers[i]:
+                    cj = cand[j]
+                    if cj & c:
+                        cj &= ~c
+                        if not cj:
+                            return None
+                        cand[j] = cj
+                        dirty.add(cage_of[j])
+                        if not cj & (cj - 1):
+                            todo.append(j)
+            if dirty:  # a cage's combinations against its cells' candidates
+                k = dirty.pop()
+                idx = cells[k]
+                got = _fitting(live[k], idx, cand, _POSITIONS[len(idx)])
+                if not got:
+                    return None
+                live[k] = got
+                last = medium or sum(1 for i in idx if cand[i] & (cand[i] - 1)) == 1
+                for i, column in zip(idx, zip(*got)):
+                    u = 0
+                    for d in column:
+                        u |= _BITS[d]
+                    if cand[i] & ~u and (last or not u & (u - 1)):
+                        u &= cand[i]
+                        cand[i] = u
+                        if not u & (u - 1):
+                            todo.append(i)
+        moved = False
+        for line in lines if medium else ():  # hidden singles
+            once = twice = 0
+            for i in line:
+                twice |= once & cand[i]
+                once |= cand[i]
+            if once != full:
+                return None
+            alone = once & ~twice
+            while alone:
+                m = alone & -alone
+                alone ^= m
+                for i in line:
+                    if cand[i] & m:
+                        if cand[i] != m:
+                            cand[i] = m
+                            dirty.add(cage_of[i])
+                            todo.append(i)
+                            moved = True
+                        break
+        if not moved:
+            return [i for i in range(n * n) if not placed[i]]
+
+
+# --- SAT: the cages' clauses on the engine's solver ---------------------------------
+#
+# A cage with several cells gets one selector variable per admissible assignment: at
+# least one selector is on, a selector forces its digits, and every (cell, digit) of the
+# cage needs a selector that supports it, so unit propagation already prunes like the
+# cage enumeration a human would do. A pair of cells needs no selectors: every digit of
+# one cell needs a partner in the other.
+
+# A cage for the solver: cell indices and the digit tuples it admits.
+CageSpec = tuple[tuple[int, ...], Sequence[tuple[int, ...]]]
+
+
+def cage_clauses(n: int, cages: Sequence[CageSpec]) -> list[list[int]]:
+    """Clauses for the cages; selector variables are numbered after the grid's."""
+    out: list[list[int]] = []
+    nxt = n * n * n + 1
+    for cells, assigns in cages:
+        if not assigns:
+            return [[1], [-1]]  # a cage nothing can satisfy: unsatisfiable
+        if len(cells) == 1:
+            out.append([cells[0] * n + a[0] for a in assigns])
+            continue
+        sels = list(range(nxt, nxt + len(assigns)))
+        nxt += len(assigns)
+        out.append(sels)
+        support: dict[int, list[int]] = {}
+        for s, a in zip(sels, assigns):
+            for i, d in zip(cells, a):
+                v = i * n + d
+                out.append([-s, v])
+                support.setdefault(v, []).append(s)
+        for i in cells:
+            for d in range(1, n + 1):
+                v = i * n + d
+                if v in support:
+                    out.append([-v, *support[v]])
+                else:
+                    out.append([-v])
+    return out
+
+
+def latin_solutions(
+    n: int, cages: Sequence[CageSpec], limit: int = 2,
+    cand: Sequence[int] | None = None, exclude: Sequence[Sequence[int]] = (),
+) -> list[list[int]]:
+    """Up to ``limit`` solutions, each a flat row-major list of digits (exact, no budget).
+
+    ``cand`` (one bitmask per cell, bit d-1 = digit d) narrows each cell to
+    digits already known possible, e.g. by sound deductions; ``exclude``
+    lists solutions not to report again (known ones), so "is there another
+    solution?" costs one call.
+    """
+    found, _ = search_solutions(n, cages, limit, cand, exclude)
+    return found
+
+
+def search_solutions(
+    n: int, cages: Sequence[CageSpec], limit: int = 2,
+    cand: Sequence[int] | None = None, exclude: Sequence[Sequence[int]] = (),
+    budget: int | None = None,
+) -> tuple[list[list[int]], bool]:
+    """Like ``latin_solutions``, with an optional conflict ``budget`` per call.
+
+    Returns (solutions, complete): ``complete`` is False when the budget ran
+    out before the first answer. Latin squares with weak cages are close kin
+    of quasigroup completion, a classic hard SAT family, so the generator
+    bounds its exploratory calls.
+    """
+    ls = LatinSolver(geometry(n))
+    try:
+        ls.solver.append_formula(cage_clauses(n, cages))
+        if cand is not None:
+            for i, mask in enumerate(cand):
+                for d in range(1, n + 1):
+                    if not mask >> (d - 1) & 1:
+                        ls.add([-(i * n + d)])
+        for sol in exclude:
+            ls.add([-(i * n + d) for i, d in enumerate(sol)])
+        return ls.solutions([], limit, budget, keep=True)
+    finally:
+        ls.close()
+
+
+class DraftSolver(LatinSolver):
+    """The engine's solver for the many drafts a KenKen generator tries over one square.
+
+    Consecutive drafts share most of their cages: every distinct cage gets its
+    clauses once, behind a switch, and a draft is asked about by assuming its
+    cages' switches. The intended square is blocked once, behind its own
+    switch, so "is there a second solution?" is a single solve. Its answers
+    depend only on the sequence of questions, so a generator that makes one
+    per puzzle stays deterministic.
+    """
+
+    def __init__(self, n: int, lean: bool = False) -> None:
+        """``lean``: leave out the clauses that only speed propagation up (a (cell, digit)
+        needs a selector that supports it; a pair constrained from its second cell too).
+        Answers stay exact, but the search and so the other solutions found differ: only
+        for a solver whose answer is a plain yes or no (the final proof, where loading
+        fewer clauses costs less than the propagation they would save)."""
+        super().__init__(geometry(n))
+        self.lean = lean
+
+    def _write_cage(self, act: int, cells: Sequence[int], assigns: Sequence[tuple[int, ...]]) -> None:
+        n = self.n
+        add = self.add
+        if not assigns:
+            add([-act])
+            return
+        if len(cells) == 1:
+            add([-act] + [cells[0] * n + a[0] for a in assigns])
+            return
+        if len(cells) == 2:
+            a_cell, b_cell = cells
+            partners: dict[int, list[int]] = {}
+            for x, y in assigns:
+                partners.setdefault(a_cell * n + x, []).append(b_cell * n + y)
+                partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
+            for i in cells[:1] if self.lean else cells:
+                for v in range(i * n + 1, i * n + n + 1):
+                    add([-act, -v, *partners.get(v, ())])
+            return
+        sels = [self.fresh() for _ in assigns]
+        add([-act, *sels])
+        if self.lean:
+            for s, a in zip(sels, assigns):
+                for i, d in zip(cells, a):
+                    add([-s, i * n + d])
+            return
+        support: dict[int, list[int]] = {}
+        for s, a in zip(sels, assigns):
+            for i, d in zip(cells, a):
+                v = i * n + d
+                add([-s, v])
+                support.setdefault(v, []).append(s)
+        for i in cells:
+            for d in range(1, n + 1):
+                v = i * n + d
+                add([-act, -v, *support.get(v, ())])
+
+    def second_solution(
+        self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],
+        budget: int | None = None,
+    ) -> tuple[list[int] | None, bool]:
+        """(a solution of these cages other than ``square``, or None; complete).
+
+        ``cages`` are (key, cell indices, assignments): a key names a cage's
+        clauses for later drafts, so equal keys must mean equal cages. With a
+        conflict ``budget`` the answer may be incomplete ((None, False)).
+        """
+        found, complete = self.other_solutions(square, cages, 1, budget)
+        return (found[0] if found else None), complete
+
+    def other_solutions(
+        self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],
+        limit: int, budget: int | None = None,
+    ) -> tuple[list[list[int]], bool]:
+        """Up to ``limit`` solutions of these cages other than ``square`` (flat digit lists),
+        and whether the first question was answered within ``budget`` (see ``second_solution``)."""
+        known = self.switches.get  # (most of a draft's cages were asked about before)
+        write = self._write_cage
+        lits = [known(key) or self.switch(key, lambda _, act, c=cells, a=assigns: write(act, c, a))
+                for key, cells, assigns in cages]
+        lits.append(self.differs(square))
+        return self.solutions(lits, limit, budget)
+
+
+# The final proof's solver is loaded afresh after this many proofs: the cages of earlier
+# puzzles pile up and slow it down, while loading the square's clauses for every proof
+# costs more than the proof itself.
+PROVER_PROOFS = 16
+_PROOFS = Kept(PROVER_PROOFS, lambda geo: DraftSolver(geo.n, lean=True))
+
+
+def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int]) -> bool:
+    """Whether SAT finds ``square`` (flat, row-major digits) as the only solution of these cages.
+
+    The generator's final, independent check. The square is checked against the
+    rules and the cages directly; then one solve asks for any other solution, on a
+    lean ``DraftSolver`` kept per order and process. Its answer is exact whatever
+    it was asked before, so sharing it keeps generation deterministic.
+    """
+    if len(square) != n * n or not _is_latin(n, square):
+        return False
+    for cells, assigns in cages:
+        if tuple(square[i] for i in cells) not in assigns:
+            return False
+    prover = _PROOFS.get(geometry(n))
+    other, _ = prover.second_solution(square, [((cells, tuple(assigns)), cells, assigns) for cells, assigns in cages])
+    return other is None
+
+
+def _is_latin(n: int, square: Sequence[int]) -> bool:
+    want = set(range(1, n + 1))
+    return all(set(square[r * n:(r + 1) * n]) == want for r in range(n)) and all(
+        set(square[c::n]) == want for c in range(n))

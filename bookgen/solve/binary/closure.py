@@ -1,0 +1,360 @@
+"""The memoised closure: every technique up to a tier, applied until nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from bookgen.core.bits import bits_of, scan_forward, scan_reversed
+from bookgen.core.memo import BoundedMemo
+from bookgen.core.difficulty import Level
+from bookgen.core.types import Cell
+from bookgen.solve.binary.rules import HARD, LINE_MEMO, SHORT_LINE, Board, Contradiction
+
+
+def _line_memo() -> BoundedMemo:
+    """One line memo of the closure: line state (``known << n | value``) -> ``ones << n | zeros``."""
+    return BoundedMemo(LINE_MEMO)
+
+
+def _copy_key(key: int, copy: int, n: int) -> int:
+    """The memo key of line state ``key`` (below ``1 << 2n``) whose only finished parallel line it
+    could still copy has value ``copy``: that value, tagged with bit n so that a copy of all
+    zeros counts, above the state's bits. Never equal to a plain state's key."""
+    return key | (copy | 1 << n) << 2 * n
+
+
+def _finished_values(board: Board, n: int) -> tuple[list[int], list[int]]:
+    """The values of the finished rows and of the finished columns. The closure keeps them up
+    to date as lines finish (a finished line no longer changes): ``distinct`` compares
+    against them, and a finished line is a copy when its value is there twice."""
+    known, value, full = board.known, board.value, (1 << n) - 1
+    return ([value[i] for i in range(n) if known[i] == full],
+            [value[i] for i in range(n, 2 * n) if known[i] == full])
+
+
+class MemoClosure:
+    """The memoised closure and the expert tier's trial (mixed into ``BinaryEngine``)."""
+
+    def closure(self, board: Board, level: Level, target: Cell | None = None,
+                start: Sequence[int] | None = None) -> bool:
+        """Apply every technique up to ``level`` until nothing changes.
+
+        Returns True when the board is full (or ``target`` got filled: the
+        early exit that makes "may this given go?" cheap). The techniques are
+        monotone, so the result does not depend on the order. ``start`` names
+        the only lines that may have changed since the board was last closed
+        (a trial touches one row and one column). Raises ``Contradiction``.
+        """
+        n = self.n
+        # Plain ints from here: a closure is called hundreds of times a puzzle.
+        tier = HARD if level > HARD else int(level)
+        if start is None:
+            dirty = self._every
+        else:
+            dirty = 0
+            for line in start:
+                dirty |= 1 << line
+        while True:
+            if self._propagate(board, tier, dirty, target) >= 0:
+                return True
+            if board.known.count(self.full) == 2 * n:  # every line full: the board is
+                if self.unique_lines:
+                    value = board.value
+                    if len(set(value[:n])) < n or len(set(value[n:])) < n:  # a copy: say which
+                        for line in range(2 * n):
+                            self._check_distinct(board, line)
+                return True
+            if level <= HARD:
+                return False
+            hit = self._trial(board, first=target)
+            if hit is None:
+                return False
+            (r, c), v = hit
+            board.assign(r, c, v)
+            if target is not None and (r, c) == target:
+                return True
+            dirty = 1 << r | 1 << (n + c)
+
+    def _propagate(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+        """Run ``deduce`` on the lines of ``dirty`` (a bit per line) until none is left.
+
+        Returns -1 once the queue is empty, or, as soon as ``target`` is
+        filled, what is left of the queue (a caller may go on to another
+        target with it). The hot loop of every generator: answers come from
+        the per-line memo and are written straight into the masks; the queue
+        is a bit set, so a line's news queues every crossing line in one OR.
+        Engines with distinct lines take ``_propagate_distinct``.
+
+        Reference: ``_stack_closure`` (``reference.py``: ``deduce`` line by
+        line from a stack); both reach the same fixpoint or both a
+        contradiction, checked by ``test_closure_reaches_the_fixpoint_of_line_by_line_deduction``
+        (tests/test_binary.py) and ``test_closure_is_a_fixpoint_reached_in_any_order``
+        (tests/test_speed.py).
+        """
+        if not dirty:
+            return -1
+        if self.unique_lines:
+            return self._propagate_distinct(board, tier, dirty, target)
+        n, full = self.n, self.full
+        known, value = board.known, board.value
+        memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
+        cols_of, rows_of = self._crossings
+        # At the hard tier a line's answer is everything its completions agree
+        # on: after it is written, the line itself has nothing more to say.
+        # Below it, its own news may let its rules say more: it goes back in.
+        again = 0 if tier == HARD else -1
+        if target is not None:
+            t_line, t_bit = target[0], 1 << target[1]
+        else:
+            t_line, t_bit = 0, 0
+        while dirty:  # scan_forward, written out: news adds lines to ``dirty`` as it goes
+            low = dirty & -dirty
+            dirty ^= low
+            line = low.bit_length() - 1
+            k = known[line]
+            hit = memos[line].get(k << n | value[line])
+            if hit == 0:  # the common case, kept short: a known answer with no news
+                continue
+            if hit is None:
+                hit = self._line_news(board, line, tier, memos[line])  # a contradiction raises
+                if not hit:
+                    continue
+            ones, zeros = hit >> n, hit & full
+            known[line] = k | ones | zeros
+            value[line] |= ones
+            # Bit j of a row is column j (line n + j); bit j of a column is row j.
+            if line < n:
+                for cross in cols_of[ones]:
+                    known[cross] |= low
+                    value[cross] |= low
+                for cross in cols_of[zeros]:
+                    known[cross] |= low
+                dirty |= (ones | zeros) << n | low & again
+            else:
+                bit = low >> n
+                for cross in rows_of[ones]:
+                    known[cross] |= bit
+                    value[cross] |= bit
+                for cross in rows_of[zeros]:
+                    known[cross] |= bit
+                dirty |= ones | zeros | low & again
+            if t_bit and known[t_line] & t_bit:
+                return dirty
+        return -1
+
+    def _line_memos(self, board: Board, tier: int) -> list[dict[int, int]]:
+        """The board's memo of each line at ``tier``: one per (tier, signs of the line), shared
+        by every board, so a line's answer is looked up by one small int (its cells)."""
+        tables, n = self._tables, self.n
+        eq, neq = board.eq, board.neq
+        memos = board.memos[self._memo_keys[tier]] = [tables.put_default((tier, eq[i], neq[i]), _line_memo)
+                                                      for i in range(2 * n)]
+        return memos
+
+    def _line_table(self, tier: int, eq: int, neq: int) -> dict[int, int]:
+        """The memo of a line with these signs at ``tier`` (``_line_memos``' entry for it)."""
+        return self._tables.put_default((tier, eq, neq), _line_memo)
+
+    def _line_news(self, board: Board, line: int, tier: int, memo: dict[int, int]) -> int:
+        """``deduce`` on a line the memo does not know yet, as ``ones << n | zeros``, stored there.
+
+        Raises ``Contradiction`` (and stores nothing) on a broken rule. Not
+        for a line whose answer depends on finished parallel lines (distinct).
+        Its shortcuts (``_local_answer``, ``line_masks``) each name their reference.
+        """
+        n, full = self.n, self.full
+        k, v = board.known[line], board.value[line]
+        key = k << n | v
+        if k == full:  # a finished line, first seen: check it breaks no rule
+            self.deduce(board, line, tier)  # raises on a broken rule
+            memo[key] = 0
+            return 0
+        hit = None
+        if tier < HARD:
+            # Below hard, most lines take the local rules.
+            if self.max_run == 2 and (not tier or n - k.bit_count() > SHORT_LINE):
+                hit = self._local_answer(k, v, board.eq[line], board.neq[line])
+        else:
+            # ``deduce`` at the hard tier, no copies to rule out: what the completions agree on.
+            both = self.line_masks(k, v, board.eq[line], board.neq[line])
+            a, o = both >> n, both & full
+            if not a & ~o:  # else no completion: ``deduce`` raises it below
+                hit = (a & ~k) << n | (~o & full & ~k)
+        if hit is None:
+            ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
+            hit = ones << n | zeros
+        return memo.put(key, hit)
+
+    def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+        """``_propagate`` with distinct lines: a finished line may rule out completions of the
+        lines parallel to it (and must not copy one), so those get another look.
+
+        Must reach the fixpoint of ``_stack_closure`` (``deduce`` line by line), or
+        its contradiction: ``test_closure_reaches_the_fixpoint_of_line_by_line_deduction``
+        checks it with and without distinct lines. Lines come off a stack, the
+        target's own lines first: with distinct lines that order visits fewer
+        lines than the bit set's. The answer for a line state is memoised under
+        the finished parallel lines it could still copy (``_copy_key``).
+        """
+        n, full = self.n, self.full
+        known, value = board.known, board.value
+        memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
+        cols_of, rows_of = self._crossings
+        stack, flagged = self._first_stack(dirty, target)
+        # Only the hard tier knows the distinct-lines rule. There a line's answer is
+        # everything its completions agree on (lines finishing later queue it
+        # again): once written, the line has nothing more to say. Below it, its
+        # own news may let its rules say more: it goes back on the stack.
+        distinct = tier == HARD
+        again = tier != HARD
+        finished = _finished_values(board, n)  # (rows, columns)
+        newly_finished: list[int] = []
+        t_line, t_bit = (target[0], 1 << target[1]) if target is not None else (0, 0)
+        pop, push = stack.pop, stack.append
+        while stack:
+            line = pop()
+            flagged[line] = False
+            k, v = known[line], value[line]
+            memo = memos[line]
+            done = finished[line >= n]  # the finished parallel lines it must not copy
+            if k == full:
+                self._check_finished(board, line, tier, memo, done)  # raises on a broken rule or a copy
+                continue
+            key = k << n | v
+            copies = [u for u in done if not (u ^ v) & k] if distinct and done else ()
+            if not copies:
+                hit = memo.get(key)
+                if hit is None:
+                    hit = self._line_news(board, line, tier, memo)  # a contradiction raises
+            elif len(copies) == 1:  # the common case: one finished line it could turn into
+                key = _copy_key(key, copies[0], n)
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo.put(key, self._deduced(board, line, tier))
+            else:
+                hit = self._answer_with_copies(board, line, tier, key, copies)
+            if not hit:
+                continue
+            # Write the news into the line and the lines crossing it. They are
+            # stacked as assigning cell by cell would stack them: a row before the
+            # columns of its cells, a column after the row of its first cell.
+            ones, zeros = hit >> n, hit & full
+            known[line] = k | ones | zeros
+            value[line] = v | ones
+            row = line < n
+            crossing, bit = (cols_of, 1 << line) if row else (rows_of, 1 << (line - n))
+            back = again and not flagged[line]
+            if back and row:
+                flagged[line] = True
+                push(line)
+                back = False
+            for cross in crossing[ones]:
+                value[cross] |= bit
+            for cross in crossing[ones | zeros]:
+                known[cross] |= bit
+                if known[cross] == full:
+                    finished[row].append(value[cross])  # a row crosses columns, a column rows
+                    newly_finished.append(cross)
+                if not flagged[cross]:
+                    flagged[cross] = True
+                    push(cross)
+                if back:  # a column, after its first cell's row
+                    flagged[line] = True
+                    push(line)
+                    back = False
+            if known[line] == full:
+                done.append(value[line])
+                newly_finished.append(line)
+            if newly_finished:
+                self._restack_parallels(board, newly_finished, flagged, push)
+                newly_finished.clear()
+            if t_bit and known[t_line] & t_bit:
+                return bits_of(stack)
+        return -1
+
+    def _first_stack(self, dirty: int, target: Cell | None) -> tuple[list[int], list[bool]]:
+        """The stack ``_propagate_distinct`` starts from, the lowest line on top (popped
+        first), and which lines are on it. Every line: built once per target, the
+        target's column and row above the others."""
+        lines = 2 * self.n
+        if dirty != self._every:
+            stack = list(scan_reversed(dirty))
+            flagged = [False] * lines
+            for line in stack:
+                flagged[line] = True
+            return stack, flagged
+        stack = self._full_queues.get(target)
+        if stack is None:
+            stack = list(range(lines - 1, -1, -1))
+            if target is not None:
+                for line in (self.n + target[1], target[0]):
+                    stack.remove(line)
+                    stack.append(line)
+            self._full_queues[target] = stack
+        return stack[:], [True] * lines
+
+    def _check_finished(self, board: Board, line: int, tier: int, memo: dict[int, int],
+                        done: list[int]) -> None:
+        """A finished line met on the stack: it breaks no rule (checked once per state) and
+        copies no other finished line (its value is among ``done`` once: its own)."""
+        key = board.known[line] << self.n | board.value[line]
+        if key not in memo:
+            self.deduce(board, line, tier)  # raises on a broken rule
+            memo[key] = 0
+        elif done.count(board.value[line]) > 1:
+            self.deduce(board, line, tier)  # raises: a copy
+
+    def _deduced(self, board: Board, line: int, tier: int) -> int:
+        """``deduce`` packed as ``ones << n | zeros`` (a contradiction raises, nothing stored)."""
+        ones, zeros = self.deduce(board, line, tier)
+        return ones << self.n | zeros
+
+    def _answer_with_copies(self, board: Board, line: int, tier: int, key: int, copies: list[int]) -> int:
+        """The answer for a line that could turn into any of several finished lines (rare):
+        memoised apart, under its signs, its cells and the set of those lines."""
+        memo_key = (tier, board.eq[line], board.neq[line], key, frozenset(copies))
+        hit = self._copied.get(memo_key)
+        if hit is None:
+            hit = self._copied.put(memo_key, self._deduced(board, line, tier))
+        return hit
+
+    def _restack_parallels(self, board: Board, finished: list[int], flagged: list[bool], push) -> None:
+        """Lines that just finished can rule out completions of their parallel lines (distinct):
+        those that still agree with one on their known cells could copy it, so they get
+        another look (the others would give the same answer as before)."""
+        known, value, n = board.known, board.value, self.n
+        for done in finished:
+            done_v = value[done]
+            for other in self._parallel[done >= n]:
+                if not flagged[other] and not (value[other] ^ done_v) & known[other]:
+                    flagged[other] = True
+                    push(other)
+
+    def _trial(self, board: Board, first: Cell | None = None,
+               cells: Sequence[Cell] | None = None, solution: Board | None = None) -> tuple[Cell, int] | None:
+        """The first empty cell (row-major, or of ``cells``) one of whose symbols fails by the hard tier.
+
+        ``first`` is tried before the others: when the closure only asks
+        whether one cell can be reached, trying it first often answers at once.
+        With the board's ``solution`` known, only each cell's wrong symbol is
+        tried: the right one agrees with a full solution, so no sound
+        technique can fail on it (the same answer, half the closures).
+        """
+        n = self.n
+        if cells is None:
+            order = [(r, c) for r in range(n) for c in scan_forward(self.full & ~board.known[r])]
+        else:
+            order = [(r, c) for r, c in cells if board.get(r, c) < 0]
+        if first is not None and first in order:
+            order.remove(first)
+            order.insert(0, first)
+        for r, c in order:
+            for v in ((1 - solution.get(r, c),) if solution is not None else (0, 1)):
+                trial = board.copy()
+                trial.assign(r, c, v)
+                try:
+                    self.closure(trial, Level.HARD, start=(r, n + c))
+                except Contradiction:
+                    return (r, c), 1 - v
+        return None

@@ -1,0 +1,155 @@
+"""One line's answer from bit sets and memos, for the closure's memo misses.
+
+Each function here is a fast version of a plain one in ``reference.py`` and
+names it, with the test that checks the two against each other.
+"""
+
+from __future__ import annotations
+
+from bookgen.core.bits import scan_forward
+from bookgen.solve.binary.rules import HARD, SHORT_LINE, Board, Contradiction, line_patterns
+
+
+class LineShortcuts:
+    """One line's answers from bit sets and packed memos (mixed into ``BinaryEngine``)."""
+
+    def _pattern_sets(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+        """The line patterns as bit sets over their indices, built once per engine.
+
+        Per cell j, (patterns with a 0 there, patterns with a 1 there); per
+        sign position j, (patterns whose cells j and j+1 differ, those where
+        they are the same); and the set of all patterns.
+        """
+        sets = self.__dict__.get("_sets")
+        if sets is None:
+            pats = line_patterns(self.n, self.max_run)
+            cell = [(sum(1 << i for i, p in enumerate(pats) if not (p >> j) & 1),
+                     sum(1 << i for i, p in enumerate(pats) if (p >> j) & 1)) for j in range(self.n)]
+            sign = [(sum(1 << i for i, p in enumerate(pats) if ((p ^ p >> 1) >> j) & 1),
+                     sum(1 << i for i, p in enumerate(pats) if not ((p ^ p >> 1) >> j) & 1))
+                    for j in range(self.n - 1)]
+            sets = self._sets = (cell, sign, (1 << len(pats)) - 1)
+        return sets
+
+    def line_masks(self, known: int, value: int, eq: int = 0, neq: int = 0) -> int:
+        """``AND << n | OR`` of a line's completions (``line_options``' masks), without listing them.
+
+        No completion gives AND = all ones and OR = 0 (never so otherwise).
+        The patterns are bit sets over their indices, so the completions of a
+        line state are a few ANDs of precomputed sets, one per known cell and
+        sign, and what they agree on is remembered per set.
+
+        Reference: the AND and OR of ``line_options``' list (``reference.py``);
+        checked by ``test_fast_line_answers_agree_with_the_listing_ones``
+        (tests/test_binary.py).
+        """
+        n = self.n
+        key = known | value << n | eq << 2 * n | neq << 3 * n
+        both = self._masks.get(key)
+        if both is not None:
+            return both
+        cell, sign, alive = self._pattern_sets()
+        # The patterns that fit the known cells, and those that keep the
+        # signs, are remembered apart: cell states recur across puzzles, a
+        # line's signs across the tests of one carve.
+        fit = self._parts.get(known << n | value)
+        if fit is None:
+            fit = alive
+            for j in scan_forward(known):
+                fit &= cell[j][(value >> j) & 1]
+            self._parts.put(known << n | value, fit)
+        if eq | neq:
+            keep = self._keeps.get(eq << n | neq)
+            if keep is None:
+                keep = alive
+                for j in scan_forward(eq):
+                    keep &= sign[j][1]
+                for j in scan_forward(neq):
+                    keep &= sign[j][0]
+                self._keeps.put(eq << n | neq, keep)
+            fit &= keep
+        # What the surviving patterns agree on depends on the set alone, and
+        # the same sets turn up under many keys (other cells, other signs).
+        agree = self._agree
+        both = agree.get(fit)
+        if both is None:
+            if fit:
+                # The known cells agree by construction; one test per empty cell.
+                a = o = value & known
+                for j in scan_forward(self.full & ~known):
+                    zeros, ones = cell[j]
+                    if not fit & zeros:
+                        a |= 1 << j
+                    if fit & ones:
+                        o |= 1 << j
+            else:
+                a, o = self.full, 0
+            both = agree.put(fit, a << n | o)
+        return self._masks.put(key, both)
+
+    def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.
+
+        None where a rule is broken: the caller then asks ``deduce``, which
+        raises the contradiction with its own words. One function of bit
+        operations for the closure's memo misses, which at the easy tier are
+        mostly lines whose signs no earlier puzzle had.
+
+        Reference: ``_local`` (``reference.py``: ``_runs``, ``_balance`` and
+        ``_signs``, None where one raises or they clash); checked by
+        ``test_fast_line_answers_agree_with_the_listing_ones`` (tests/test_binary.py).
+        """
+        n, half = self.n, self.half
+        ones, zeros = v, k & ~v
+        unknown = self.full & ~k
+        if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
+            return None
+        o2, z2 = ones & ones >> 1, zeros & zeros >> 1
+        f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
+        f0 = (o2 << 2 | o2 >> 1 | (ones & ones >> 2) << 1) & unknown
+        c1, c0 = ones.bit_count(), zeros.bit_count()
+        if c1 > half or c0 > half:
+            return None
+        if unknown:
+            if c1 == half:
+                f0 |= unknown
+            elif c0 == half:
+                f1 |= unknown
+        if eq | neq:
+            differ = v ^ v >> 1
+            both = k & k >> 1
+            if eq & both & differ or neq & both & ~differ:
+                return None
+            low = k & ~(k >> 1)
+            high = ~k & k >> 1
+            above = v >> 1
+            f1 |= ((eq & low & v) | (neq & low & ~v)) << 1 | (eq & high & above) | (neq & high & ~above)
+            f0 |= ((eq & low & ~v) | (neq & low & v)) << 1 | (eq & high & ~above) | (neq & high & above)
+        if f1 & f0:
+            return None
+        return f1 << n | f0
+
+    def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
+
+        None where a rule is broken (``deduce`` would raise). Without the
+        distinct-lines rule, which looks at other lines.
+
+        Reference: ``deduce`` (``reference.py``) on a board holding only this
+        line; checked by ``test_line_answer_is_deduce_on_one_line`` (tests/test_binary.py).
+        """
+        n, full = self.n, self.full
+        unknown = full & ~k
+        if itier >= HARD or (itier == 1 and unknown.bit_count() <= SHORT_LINE):
+            both = self.line_masks(k, v, eq, neq)
+            a, o = both >> n, both & full
+            return None if a & ~o else (a & unknown) << n | (~o & unknown)
+        if self.max_run == 2:
+            return self._local_answer(k, v, eq, neq)
+        board = Board(n)
+        board.known[0], board.value[0], board.eq[0], board.neq[0] = k, v, eq, neq
+        try:
+            ones, zeros = self._local(board, 0)
+        except Contradiction:
+            return None
+        return None if ones & zeros else ones << n | zeros

@@ -1,0 +1,245 @@
+"""The ladder: solve like a person, always the easiest technique that makes progress.
+
+Grades puzzles (``explain=False``: the techniques only) and writes
+walkthroughs (``explain=True``: each step's cells and reason).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from bookgen.core.bits import scan_forward
+from bookgen.core.memo import BoundedMemo
+from bookgen.core.variant import Step
+from bookgen.solve.binary.rules import (
+    HARD, LINE_TECHNIQUES, SHORT_LINE, SIGN_FREE, STATE_MEMO, TECHNIQUE_LEVEL, WHOLE_LINE, Board, line_cell,
+)
+
+
+# The single-line techniques whose answers are memoised per line state
+# (``distinct`` also looks at other lines, ``trial`` at the whole board).
+MEMOISED = LINE_TECHNIQUES - {"distinct"}
+
+
+@dataclass(slots=True)
+class LineFind:
+    """What one technique found on one line."""
+
+    technique: str
+    line: int
+    ones: int
+    zeros: int
+    why: str
+
+
+class _Scan:
+    """What the ladder knows between steps: the techniques easiest first, each one's memo
+    (None where not memoised), and per technique the lines it was seen to fix nothing on
+    since they last changed (a bit each). A step changes a few lines only, so the
+    scans after it skip the rest."""
+
+    __slots__ = ("order", "memos", "clean")
+
+    def __init__(self, order: tuple[str, ...], memos: list) -> None:
+        self.order, self.memos = order, memos
+        self.clean = [0] * len(order)
+
+    def changed(self, lines: int) -> None:
+        """These lines changed: every technique must look at them again."""
+        self.clean = [m & ~lines for m in self.clean]
+
+
+class Ladder:
+    """The ladder of techniques, grading and walkthroughs (mixed into ``BinaryEngine``)."""
+
+    def ladder(self, board: Board, techniques: Sequence[str],
+               explain: bool = True, solution: Board | None = None) -> tuple[list[Step], bool]:
+        """Solve like a person: always the easiest technique that makes progress.
+
+        Returns the steps and whether the board got filled. ``board`` is
+        filled in place. The steps' cells and reasons are only written when
+        ``explain`` (grading needs just the techniques). Raises
+        ``Contradiction`` for a broken position. ``solution``, a full grid
+        the givens and signs agree with (the generator's), only spares trials
+        of right symbols, which never fail: the steps are the same.
+        """
+        order = _ladder_order(tuple(techniques))
+        self._check_lines(board)  # surface contradictions in the givens
+        scan = _Scan(order, [self._found_memo(t) if t in MEMOISED else None for t in order])
+        bare = {t: Step(t, (), "") for t in order}  # grading reads only the techniques: one shared step each
+        steps: list[Step] = []
+        empty = board.empty_count()
+        while empty:
+            found = self._easiest(board, scan, explain, solution)
+            if found is None:
+                return steps, False
+            listed = explain or found.technique == "trial"  # a trial step always names its cell
+            cells, changed = self._fill(board, found, listed)
+            empty -= (found.ones | found.zeros).bit_count()
+            scan.changed(changed)
+            steps.append(Step(found.technique, cells, found.why) if listed else bare[found.technique])
+        self._check_lines(board)  # full lines: checks every rule
+        return steps, True
+
+    def _easiest(self, board: Board, scan: "_Scan", explain: bool, solution: Board | None) -> LineFind | None:
+        """The first finding of the easiest technique that finds anything (None: stuck)."""
+        n, every = self.n, self._every
+        for i, technique in enumerate(scan.order):
+            memo = scan.memos[i]
+            if memo is not None:
+                todo = ~scan.clean[i] & every
+                if not todo:
+                    continue
+                line, hit = self._first_news(board, technique, memo, todo)
+                if not hit:
+                    scan.clean[i] = every
+                    continue
+                scan.clean[i] |= (1 << line) - 1  # the lines before it gave nothing
+                ones, zeros = hit >> n, hit & self.full
+                why = self._why(board, technique, line, ones, zeros) if explain else ""
+                return LineFind(technique, line, ones, zeros, why)
+            if technique == "trial":
+                hit = self._trial(board, solution=solution)
+                if hit is None:
+                    continue
+                (r, c), v = hit
+                why = self._trial_why(board, (r, c), v) if explain else ""
+                return LineFind("trial", r, v << c, (1 - v) << c, why)  # the cell, as a finding on its row
+            found = self._find(board, technique, explain, 0)
+            if found is not None:
+                return found
+        return None
+
+    def _fill(self, board: Board, found: LineFind, listed: bool) -> tuple[tuple, int]:
+        """Write a finding's cells into ``board``: (the step's cells when ``listed``, else (); the
+        lines that changed, a bit each). Unlisted, they go straight into the masks, as the
+        closure writes them."""
+        n, line, ones, zeros = self.n, found.line, found.ones, found.zeros
+        changed = 1 << line
+        if listed:
+            cells = sorted([(line_cell(n, line, j), "1") for j in scan_forward(ones)]
+                           + [(line_cell(n, line, j), "0") for j in scan_forward(zeros)])
+            for (r, c), v in cells:
+                board.assign(r, c, int(v))
+                changed |= 1 << r | 1 << (n + c)
+            return tuple(cells), changed
+        known, value = board.known, board.value
+        known[line] |= ones | zeros
+        value[line] |= ones
+        cols_of, rows_of = self._crossings
+        if line < n:
+            crossing, bit = cols_of, 1 << line
+            changed |= (ones | zeros) << n
+        else:
+            crossing, bit = rows_of, 1 << (line - n)
+            changed |= ones | zeros
+        for cross in crossing[ones]:
+            known[cross] |= bit
+            value[cross] |= bit
+        for cross in crossing[zeros]:
+            known[cross] |= bit
+        return (), changed
+
+    def _found_memo(self, technique: str) -> BoundedMemo:
+        """The ladder's memo of one single-line technique: line state -> ``ones << n | zeros``."""
+        memo = self._found.get(technique)
+        if memo is None:
+            memo = self._found[technique] = BoundedMemo(STATE_MEMO)
+        return memo
+
+    def _find(self, board: Board, technique: str, explain: bool = True, clean: int = 0) -> LineFind | None:
+        """The first line on which ``technique`` fixes cells; ``why`` only when ``explain``.
+
+        Lines whose bit is set in ``clean`` are known to give nothing (the
+        ladder saw them unchanged since): skipping them finds the same line.
+        """
+        if technique not in LINE_TECHNIQUES:
+            return None
+        n, full = self.n, self.full
+        todo = ~clean & ((1 << 2 * n) - 1)  # the lines not known to give nothing, lowest first
+        if technique != "distinct":
+            line, hit = self._first_news(board, technique, self._found_memo(technique), todo)
+            if not hit:
+                return None
+            ones, zeros = hit >> n, hit & full
+            why = self._why(board, technique, line, ones, zeros) if explain else ""
+            return LineFind(technique, line, ones, zeros, why)
+        for line in scan_forward(todo):
+            if board.known[line] == full:
+                continue
+            done = self._complete_lines(board, line)
+            if not done:
+                continue
+            ones, zeros = self._enumerate(board, line, done)
+            if ones | zeros:
+                why = self._why(board, technique, line, ones, zeros) if explain else ""
+                return LineFind(technique, line, ones, zeros, why)
+        return None
+
+    def _first_news(self, board: Board, technique: str, memo: dict, todo: int) -> tuple[int, int]:
+        """(line, ``ones << n | zeros``) of the first line of ``todo`` on which a single-line
+        technique fixes cells, or (-1, 0). Its answers are memoised per line state.
+
+        Pairs, sandwiches and balance never look at signs: their memo is keyed
+        by the cells alone, so a line state learnt under one puzzle's signs
+        serves every other. Whole-line answers the closure's hard-tier memo
+        already holds for the line (its cells and signs) are taken from there.
+        """
+        n, full = self.n, self.full
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
+        n2, n3 = 2 * n, 3 * n
+        signed = technique not in SIGN_FREE
+        whole = technique in WHOLE_LINE
+        for line in scan_forward(todo):
+            k = known[line]
+            if k == full:
+                continue
+            key = k | value[line] << n
+            if signed:
+                key |= eq[line] << n2 | neq[line] << n3
+            hit = memo.get(key)
+            if hit is None:
+                if whole:
+                    # What the completions agree on: the closure's hard-tier answer
+                    # (never a contradiction), when its memo has met this line.
+                    table = self._tables.get((HARD, eq[line], neq[line]))
+                    hit = table.get(k << n | value[line]) if table is not None else None
+                    if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
+                        hit = 0
+                if hit is None:
+                    hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
+                memo.put(key, hit)
+            if hit:
+                return line, hit
+        return -1, 0
+
+    def _line_finds(self, board: Board, line: int, technique: str, key: int) -> int:
+        """``ones << n | zeros`` one single-line technique fixes on ``line`` (memo ``key``).
+
+        Pairs and sandwiches come from one look at the runs: the other's
+        answer goes into its memo too (both are keyed by the cells alone).
+        """
+        n = self.n
+        if technique in ("pair", "sandwich"):
+            p1, p0, s1, s0 = self._runs(board, line)
+            pair, sandwich = p1 << n | p0, s1 << n | s0
+            self._found_memo("sandwich" if technique == "pair" else "pair").put(
+                key, sandwich if technique == "pair" else pair)
+            return pair if technique == "pair" else sandwich
+        if technique == "balance":
+            ones, zeros = self._balance(board, line)
+        elif technique == "sign":
+            ones, zeros = self._signs(board, line)
+        elif (technique == "line") != (n - board.known[line].bit_count() <= SHORT_LINE):
+            return 0
+        else:
+            ones, zeros = self._enumerate(board, line)
+        return ones << n | zeros
+
+
+@lru_cache(maxsize=None)
+def _ladder_order(techniques: tuple[str, ...]) -> tuple[str, ...]:
+    """Techniques easiest first, ties in ``TECHNIQUE_LEVEL``'s order."""
+    return tuple(sorted(techniques, key=lambda t: (TECHNIQUE_LEVEL[t], list(TECHNIQUE_LEVEL).index(t))))

@@ -1,0 +1,154 @@
+"""Exact counting by SAT: the uniqueness proof every shipped puzzle gets, and solution listing.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from bookgen.core.types import Cell, Edge, EMPTY
+from bookgen.solve.binary.rules import line_patterns
+from bookgen.solve.sat import SOLVER_NAME, Solver, models
+
+SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)
+
+
+class SatProof:
+    """The exact count (mixed into ``BinaryEngine``): SAT, no technique involved."""
+
+    def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """Whether SAT finds ``solution`` and no other solution for these givens and signs.
+
+        The generator's proof for every puzzle it returns. One incremental
+        solver per engine holds the rules; givens and signs are assumptions,
+        so a call costs one solve instead of building the whole formula: that
+        ``solution`` keeps every rule, given and sign is checked directly, and
+        the solver proves that nothing else does. The answer is exact,
+        whatever the solver learned from earlier calls.
+        """
+        edges = list(edges)
+        if not self._is_solution(rows, edges, solution):
+            return False
+        if self._sat is None or self._sat_calls >= SAT_RENEW:
+            self._new_sat()
+        self._sat_calls += 1
+        n, solver = self.n, self._sat
+        assume = [_var(n, r, c) if ch == "1" else -_var(n, r, c)
+                  for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != EMPTY]
+        for edge in edges:
+            assume.append(self._edge_selector(edge))
+        self._sat_top += 1
+        act = self._sat_top
+        solver.add_clause([-act] + [-_var(n, r, c) if ch == "1" else _var(n, r, c)
+                                    for r, row in enumerate(solution) for c, ch in enumerate(row)])
+        other = solver.solve(assumptions=assume + [act])
+        solver.add_clause([-act])  # retire this call's blocking clause
+        return not other
+
+    def _is_solution(self, rows: Sequence[str], edges: Sequence[Edge], solution: Sequence[str]) -> bool:
+        """Whether ``solution`` is a full grid that keeps every rule, agrees with the givens and keeps the signs."""
+        n = self.n
+        if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution):
+            return False
+        valid = self._valid_lines()
+        cols = ["".join(line[c] for line in solution) for c in range(n)]
+        for lines in (solution, cols):
+            if not all(int(line[::-1], 2) in valid for line in lines):
+                return False
+            if self.unique_lines and len(set(lines)) != n:
+                return False
+        for given, line in zip(rows, solution):
+            if any(g != EMPTY and g != ch for g, ch in zip(given, line)):
+                return False
+        for edge in edges:
+            same = solution[edge.a[0]][edge.a[1]] == solution[edge.b[0]][edge.b[1]]
+            if same != (edge.sign == "="):
+                return False
+        return True
+
+    def _valid_lines(self) -> frozenset[int]:
+        valid = self.__dict__.get("_valid")
+        if valid is None:
+            valid = self._valid = frozenset(line_patterns(self.n, self.max_run))
+        return valid
+
+    def _new_sat(self) -> None:
+        if self._sat is not None:
+            self._sat.delete()
+        base, top = _base_cnf(self.n, self.max_run, self.unique_lines)
+        self._sat = Solver(name=SOLVER_NAME, bootstrap_with=[list(c) for c in base])
+        self._sat_top = top
+        self._sat_calls = 0
+        self._selectors: dict[tuple[Cell, Cell, str], int] = {}
+
+    def _edge_selector(self, edge: Edge) -> int:
+        """A variable that, assumed true, imposes ``edge``'s sign (clauses added once per solver)."""
+        key = (edge.a, edge.b, edge.sign)
+        sel = self._selectors.get(key)
+        if sel is None:
+            self._sat_top += 1
+            sel = self._selectors[key] = self._sat_top
+            a, b = _var(self.n, *edge.a), _var(self.n, *edge.b)
+            if edge.sign == "=":
+                self._sat.append_formula([[-sel, a, -b], [-sel, -a, b]])
+            else:
+                self._sat.append_formula([[-sel, a, b], [-sel, -a, -b]])
+        return sel
+
+    def sat_solutions(self, rows: Sequence[str], edges: Iterable[Edge] = (),
+                      limit: int = 2) -> list[tuple[str, ...]]:
+        """Up to ``limit`` solutions by SAT (no technique involved)."""
+        n = self.n
+        base, top = _base_cnf(n, self.max_run, self.unique_lines)
+        clauses = list(base)
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch != EMPTY:
+                    clauses.append([_var(n, r, c) if ch == "1" else -_var(n, r, c)])
+        for edge in edges:
+            a, b = _var(n, *edge.a), _var(n, *edge.b)
+            if edge.sign == "=":
+                clauses += [[a, -b], [-a, b]]
+            else:
+                clauses += [[a, b], [-a, -b]]
+        watch = list(range(1, n * n + 1))
+        out = []
+        for model in models(clauses, watch, limit):
+            out.append(tuple("".join("1" if _var(n, r, c) in model else "0" for c in range(n))
+                             for r in range(n)))
+        return out
+
+
+def _var(n: int, r: int, c: int) -> int:
+    return r * n + c + 1
+
+
+@lru_cache(maxsize=64)
+def _base_cnf(n: int, max_run: int, unique: bool) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The rule clauses of an empty grid (runs, balance, distinct lines)."""
+    pool = IDPool(start_from=n * n + 1)
+    clauses: list[tuple[int, ...]] = []
+    lines = [[_var(n, r, c) for c in range(n)] for r in range(n)]
+    lines += [[_var(n, r, c) for r in range(n)] for c in range(n)]
+    for cells in lines:
+        for s in range(n - max_run):
+            window = cells[s: s + max_run + 1]
+            clauses.append(tuple(window))
+            clauses.append(tuple(-v for v in window))
+        card = CardEnc.equals(lits=cells, bound=n // 2, vpool=pool, encoding=EncType.seqcounter)
+        clauses.extend(tuple(c) for c in card.clauses)
+    if unique:
+        for group in (lines[:n], lines[n:]):
+            for i in range(n):
+                for k in range(i + 1, n):
+                    diffs = []
+                    for a, b in zip(group[i], group[k]):
+                        d = pool.id(("diff", a, b))
+                        clauses.append((-d, a, b))
+                        clauses.append((-d, -a, -b))
+                        diffs.append(d)
+                    clauses.append(tuple(diffs))
+    return tuple(clauses), pool.top

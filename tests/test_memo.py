@@ -1,0 +1,56 @@
+"""The bounded memo and the bit helpers the engines share."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from bookgen.core.bits import bits_of, lowest, nth_bit, scan_forward, scan_reversed
+from bookgen.core.memo import BoundedMemo, linked
+
+
+def test_memo_clears_past_its_bound_and_keeps_the_new_entry():
+    memo = BoundedMemo(3)
+    for key in range(4):
+        assert memo.put(key, key * 10) == key * 10
+    assert dict(memo) == {0: 0, 1: 10, 2: 20, 3: 30}  # at the bound plus one: not yet cleared
+    memo.put(4, 40)
+    assert dict(memo) == {4: 40}
+    assert len(memo) <= memo.limit + 1
+
+
+def test_memo_never_grows_past_its_bound():
+    memo = BoundedMemo(100)
+    for key in range(10_000):
+        memo.put(key, key)
+        assert len(memo) <= 101
+    assert memo[9_999] == 9_999
+
+
+def test_put_default_builds_only_on_a_miss():
+    memo = BoundedMemo(10)
+    made = []
+    first = memo.put_default("a", lambda: made.append(1) or [])
+    assert memo.put_default("a", lambda: made.append(2) or []) is first
+    assert made == [1]
+
+
+def test_linked_memos_clear_together():
+    a, b = linked(BoundedMemo(2), BoundedMemo(100))
+    a.put(1, "x")
+    b.put(1, 9)
+    a.put(2, "y")
+    a.put(3, "z")
+    a.put(4, "w")  # a is past its bound: both go
+    assert dict(a) == {4: "w"} and dict(b) == {}
+
+
+@given(st.integers(0, (1 << 70) - 1))
+def test_bit_helpers_match_the_plain_definitions(mask):
+    plain = [i for i in range(70) if mask >> i & 1]
+    assert list(scan_forward(mask)) == plain
+    assert list(scan_reversed(mask)) == plain[::-1]
+    assert bits_of(plain) == mask
+    if mask:
+        assert lowest(mask) == plain[0]
+        for i, bit in enumerate(plain):
+            assert nth_bit(mask, i) == bit

@@ -1,0 +1,347 @@
+"""Issue 26 A: the promises of "When things go wrong" under hostile and ordinary input.
+
+Each test names the item of the issue it holds to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bookgen.cli import app
+
+runner = CliRunner()
+
+TWO = """\
+title: T
+sections:
+  - {variant: takuzu, size: 6, count: 2}
+"""
+
+
+def _run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _write(tmp_path: Path, text: str, name: str = "book") -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _errors(result) -> list[str]:
+    return [line for line in result.output.splitlines() if line.strip()]
+
+
+def _no_traceback(result) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+
+
+# ----- 7: no tracebacks ----------------------------------------------------------------------------
+@pytest.mark.parametrize("paper", ["[white]", "{a: 1}"])
+def test_7_cover_paper_of_a_list_or_mapping_is_a_located_error(tmp_path, paper):
+    config = _write(tmp_path, TWO.replace("sections:", f"cover: {{paper: {paper}}}\nsections:"))
+    result = _run("plan", config)
+    _no_traceback(result)
+    assert result.exit_code == 2
+    assert f"{config}:2:16: cover paper must be one of white, cream" in result.output
+
+
+# ----- 13: YAML numbers with leading zeros ---------------------------------------------------------
+def test_13_leading_zeros_are_decimal_as_in_yaml_12(tmp_path):
+    from bookgen.config import load_book
+
+    config = _write(tmp_path, "title: T\nseed: 0123\nimprint: {isbn: 0306406152}\n"
+                    "sections:\n  - {variant: takuzu, size: 06, count: 010}\n")
+    book = load_book(config)
+    assert book.seed == 123
+    assert book.sections[0].sizes == (6,) and book.sections[0].count == 10
+    assert book.imprint.isbn == "0306406152"
+
+
+def test_13_an_unquoted_isbn_keeps_its_leading_zero_in_messages(tmp_path):
+    config = _write(tmp_path, "title: T\nimprint: {isbn: 0306406153}\n" + TWO.split("\n", 1)[1])
+    result = _run("plan", config)
+    assert result.exit_code == 2
+    assert "ISBN-10 0306406153 has check digit 3" in result.output
+    assert ".0" not in result.output
+
+
+# ----- 7 and 15: paths ------------------------------------------------------------------------------
+@pytest.mark.parametrize("out", ["a" * 300, "/".join(["b" * 200] * 30)], ids=["300-char-name", "6000-char-path"])
+def test_7_a_too_long_out_is_one_line_not_a_traceback(tmp_path, monkeypatch, out):
+    monkeypatch.chdir(tmp_path)
+    config = _write(tmp_path, TWO)
+    result = _run("build", config, "--out", out, "-q")
+    _no_traceback(result)
+    assert result.exit_code == 2
+    (line,) = _errors(result)
+    assert "too long for the file system" in line and len(line) < 300
+
+
+def test_7_a_too_long_config_name_is_one_line(tmp_path):
+    result = _run("build", tmp_path / ("c" * 300 + ".yaml"))
+    _no_traceback(result)
+    assert result.exit_code == 2 and "File name too long" in result.output
+
+
+def test_15_out_at_a_symlink_loop_says_so(tmp_path):
+    config = _write(tmp_path, TWO)
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    result = _run("build", config, "--out", tmp_path / "a", "-q")
+    assert result.exit_code == 2
+    assert "symbolic links loop" in result.output and "File exists" not in result.output
+
+
+def test_15_exclude_of_an_empty_name_is_not_a_directory(tmp_path):
+    config = _write(tmp_path, TWO.replace("sections:", 'exclude: ""\nsections:'))
+    result = _run("plan", config)
+    assert result.exit_code == 2
+    assert f"{config}:2:10: exclude names no file" in result.output and "directory" not in result.output
+
+
+def test_15_exclude_of_a_pdf_asks_for_the_json(tmp_path):
+    (tmp_path / "vol1.pdf").write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+    config = _write(tmp_path, TWO.replace("sections:", "exclude: [vol1.pdf]\nsections:"))
+    result = _run("plan", config)
+    assert result.exit_code == 2
+    assert "is a PDF" in result.output and "vol1.json" in result.output and "UTF-8" not in result.output
+
+
+# ----- 15: text puzzles ----------------------------------------------------------------------------
+def test_15_tab_aligned_futoshiki_signs_are_read_under_the_cell_they_appear_under(tmp_path):
+    # cells 8 columns apart; the sign, after three tabs, is under the fourth cell (column 25)
+    grid = "futoshiki\n1\t.\t.\t.\n\t\t\tv\n.\t.\t.\t.\n.\t.\t.\t2\n.\t.\t.\t.\n"
+    (tmp_path / "f.txt").write_text(grid)
+    from bookgen.puzzletext import read_puzzle
+
+    puzzle = read_puzzle(tmp_path / "f.txt")
+    assert [(e.a, e.b, e.sign) for e in puzzle.edges] == [((0, 3), (1, 3), ">")]
+    # four tabs under cells four columns apart reach column 33: under no cell, and said so
+    (tmp_path / "g.txt").write_text("futoshiki\n1   .   .   .\n\t\t\t\tv\n" + ".   .   .   .\n" * 3)
+    result = _run("solve", tmp_path / "g.txt")
+    assert result.exit_code == 2 and "g.txt:3:5: this sign is not under a cell" in result.output
+
+
+def test_15_solve_grid_errors_give_a_column(tmp_path):
+    (tmp_path / "p.txt").write_text("takuzu\n0 1 . .\n  . . .\n. . . .\n. . . .\n")
+    result = _run("solve", tmp_path / "p.txt")
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'p.txt'}:3:3: this row has 3 cells" in result.output
+
+
+# ----- 15: command-line mistakes ---------------------------------------------------------------------
+@pytest.mark.parametrize("args,fragment", [
+    (["build", "x.yaml", "--jbos", "2"], "no such option --jbos; did you mean --jobs?"),
+    (["build", "x.yaml", "--number", "2"], "no such option --number (see"),
+    (["build", "x.yaml", "--jobs", "x"], "Invalid value for '--jobs'"),
+    (["check"], "Missing argument"),
+])
+def test_15_option_errors_are_one_line(args, fragment):
+    result = _run(*args)
+    assert result.exit_code == 2
+    (line,) = _errors(result)
+    assert line.startswith("error: ") and fragment in line
+    assert "Possible options" not in line
+
+
+# ----- 1: a failed write leaves the previous book whole -----------------------------------------------
+WORKSHEET = """\
+title: W
+layout: worksheet
+sections:
+  - {variant: takuzu, size: 6, count: 2, difficulty: easy}
+"""
+
+
+def test_1_a_failed_rename_puts_the_previous_book_back(tmp_path, monkeypatch):
+    import bookgen.book as book_mod
+
+    config = _write(tmp_path, WORKSHEET)
+    out = tmp_path / "out"
+    assert _run("build", config, "--out", out, "-q").exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert sorted(before) == ["book-answers.pdf", "book.json", "book.pdf"]
+    real = os.replace
+
+    def answers_stuck(src, dst):  # the answers PDF can't be replaced (open in a viewer, immutable ...)
+        if Path(dst) == out / "book-answers.pdf" or Path(src) == out / "book-answers.pdf":
+            raise PermissionError(1, "Operation not permitted")
+        return real(src, dst)
+
+    monkeypatch.setattr(book_mod.os, "replace", answers_stuck)
+    result = _run("build", config, "--out", out, "-q", "--seed", "9")
+    assert result.exit_code == 1
+    (line,) = _errors(result)
+    assert "book-answers.pdf: Operation not permitted" in line
+    assert "the previous book is unchanged (book.pdf, book.json, book-answers.pdf)" in line
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no staging folder left either
+
+
+def test_1_a_failed_first_write_leaves_nothing(tmp_path, monkeypatch):
+    import bookgen.book as book_mod
+
+    config = _write(tmp_path, WORKSHEET)
+    out = tmp_path / "out"
+    out.mkdir()
+    real = os.replace
+
+    def json_stuck(src, dst):
+        if Path(dst).name == "book.json":
+            raise OSError(28, "No space left on device")
+        return real(src, dst)
+
+    monkeypatch.setattr(book_mod.os, "replace", json_stuck)
+    result = _run("build", config, "--out", out, "-q")
+    assert result.exit_code == 1 and "no file was written" in result.output
+    assert list(out.iterdir()) == []
+
+
+def test_1_the_swap_puts_back_what_it_moved(tmp_path, monkeypatch):
+    import bookgen.book as book_mod
+    from bookgen.book import SwapError, swap_in
+
+    stage, out = tmp_path / "stage", tmp_path / "out"
+    stage.mkdir()
+    out.mkdir()
+    for name in "abc":
+        (stage / name).write_text("new " + name)
+    (out / "a").write_text("old a")
+    (out / "c").write_text("old c")
+    real = os.replace
+
+    def third_fails(src, dst):
+        if Path(src) == stage / "c":
+            raise OSError(30, "Read-only file system")
+        return real(src, dst)
+
+    monkeypatch.setattr(book_mod.os, "replace", third_fails)
+    with pytest.raises(SwapError, match=r"c: Read-only file system; the previous book is unchanged \(a, c\)"):
+        swap_in([stage / n for n in "abc"], [out / n for n in "abc"], stage / "previous")
+    assert {p.name: p.read_text() for p in out.iterdir()} == {"a": "old a", "c": "old c"}
+    assert sorted(p.name for p in stage.iterdir() if p.is_file()) == ["a", "b", "c"]
+
+
+# ----- 5 and 6: one set of size limits --------------------------------------------------------------
+def _book_json(tmp_path: Path, text: str = TWO, name: str = "vol1") -> Path:
+    config = _write(tmp_path, text, name)
+    assert _run("build", config, "--out", tmp_path, "-q").exit_code == 0
+    return tmp_path / f"{name}.json"
+
+
+def test_5_exclude_reads_a_book_json_over_a_megabyte(tmp_path):
+    path = _book_json(tmp_path)
+    data = json.loads(path.read_text())
+    data["padding"] = "x" * (1_100_000)  # a 259-page volume's JSON is about this size
+    path.write_text(json.dumps(data))
+    config = _write(tmp_path, TWO.replace("sections:", "exclude: vol1.json\nsections:"), "vol2")
+    result = _run("plan", config)
+    assert result.exit_code == 0, result.output
+
+
+def test_5_what_build_writes_check_and_exclude_can_read():
+    from bookgen.book import MAX_JSON_BYTES, MAX_JSON_OBJECTS, Job, dumps, puzzle_json, run_job
+    from bookgen.config import MAX_CONFIG_BYTES
+    from bookgen.core.difficulty import Level
+    from bookgen.limits import MAX_BUILD_PUZZLES
+    from bookgen.variants.kenken import KENKEN
+
+    rules = tuple(sorted(KENKEN.parse_rules({}, 9).items()))
+    puzzle = run_job(Job(0, 0, "kenken", 9, rules, Level.EASY, "2626", (), 1))
+    entry = dumps({"puzzles": [puzzle_json(MAX_BUILD_PUZZLES, puzzle, 9999, "Z")]}).decode()
+    assert MAX_BUILD_PUZZLES * len(entry.encode()) < MAX_JSON_BYTES
+    assert MAX_BUILD_PUZZLES * (entry.count("[") + entry.count("{")) < MAX_JSON_OBJECTS
+    assert MAX_CONFIG_BYTES < MAX_JSON_BYTES  # (exclude no longer reads through the config's limit)
+
+
+def test_5_a_worksheet_set_beyond_what_a_build_holds_is_a_located_error(tmp_path):
+    from bookgen.limits import MAX_BUILD_PUZZLES
+
+    text = ("title: W\nlayout: worksheet\nversions: 26\nsections:\n"
+            + "  - {variant: takuzu, size: 6, count: 1000}\n")
+    result = _run("plan", _write(tmp_path, text))
+    assert result.exit_code == 2
+    assert (f":3:11: the set holds 26,000 puzzles (26 versions of 1,000); one build makes at most "
+            f"{MAX_BUILD_PUZZLES:,}") in result.output
+
+
+def test_5_messages_state_real_json_sizes(tmp_path):
+    path = tmp_path / "big.json"
+    with open(path, "wb") as fh:
+        fh.truncate(300 << 20)
+    result = _run("check", path)
+    assert result.exit_code == 1 and "1 to 10 KB a puzzle" in result.output and "1 KB per" not in result.output
+
+
+def test_6_millions_of_empty_lists_are_refused_before_parsing(tmp_path, monkeypatch):
+    import bookgen.book as book_mod
+
+    monkeypatch.setattr(book_mod, "MAX_JSON_OBJECTS", 1000)  # the real limit works the same, only slower
+    path = tmp_path / "lists.json"
+    path.write_text('{"format": "bookgen-book/1", "puzzles": [' + ", ".join(["[]"] * 1500) + "]}")
+    for args in (["check", path], ["solve", path]):
+        result = _run(*args)
+        assert result.exit_code in (1, 2)
+        (line,) = _errors(result)
+        assert line == f"error: {path}: not usable JSON: more than 1000 JSON lists and objects (no book holds that many)"
+
+
+# ----- 8: --against refuses what is not a book ----------------------------------------------------------
+@pytest.mark.parametrize("text", ["{}", "[]", "42", '{"puzzles": "nope"}', "renamed"])
+def test_8_check_against_refuses_files_that_are_not_books(tmp_path, text):
+    book = _book_json(tmp_path)
+    other = tmp_path / "other.json"
+    if text == "renamed":
+        data = json.loads(book.read_text())
+        for entry in data["puzzles"]:
+            entry["variant"] = "nonesuch"
+        text = json.dumps(data)
+    other.write_text(text)
+    result = _run("check", book, "--against", other)
+    assert result.exit_code == 1
+    (line,) = _errors(result)
+    assert line.startswith(f"error: {other}: ") and "none repeats" not in line
+
+
+# ----- 9: replace ----------------------------------------------------------------------------------------
+def test_9_one_number_listed_many_times_in_replace_is_a_located_error(tmp_path):
+    config = _write(tmp_path, TWO.replace("sections:", "replace: [" + ", ".join(["2"] * 31) + "]\nsections:"))
+    result = _run("plan", config)
+    assert result.exit_code == 2
+    (line,) = _errors(result)
+    assert line.startswith(f"{config}:2:")  # at the sixth listing of the number
+    assert "replace lists puzzle 2 more than 5 times" in line
+
+
+# ----- 11: output names of two books ---------------------------------------------------------------------
+@pytest.mark.parametrize("first,second,extra", [
+    ("vol", "vol-cover", "cover: {paper: white}\n"),
+    ("vol-cover", "vol", "cover: {paper: white}\n"),
+])
+def test_11_a_book_never_replaces_another_books_cover(tmp_path, first, second, extra):
+    book_text = "title: V\n" + extra + "sections:\n  - {variant: takuzu, size: 6, count: 30}\n"
+    plain = "title: V\nsections:\n  - {variant: takuzu, size: 6, count: 30}\n"
+    out = tmp_path / "out"
+    texts = {"vol": book_text, "vol-cover": plain}
+    assert _run("build", _write(tmp_path, texts[first], first), "--out", out, "-q").exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    result = _run("build", _write(tmp_path, texts[second], second), "--out", out, "-q")
+    assert result.exit_code == 2
+    assert "is also a file of the book" in result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_11_a_book_named_like_a_worksheets_answers_is_refused(tmp_path):
+    out = tmp_path / "out"
+    assert _run("build", _write(tmp_path, WORKSHEET, "x"), "--out", out, "-q").exit_code == 0
+    before = (out / "x-answers.pdf").read_bytes()
+    result = _run("build", _write(tmp_path, TWO, "x-answers"), "--out", out, "-q")
+    assert result.exit_code == 2 and "x-answers.pdf is also a file of the book x" in result.output
+    assert (out / "x-answers.pdf").read_bytes() == before
