@@ -346,7 +346,11 @@ def plan_future(checked: Checked, workers: int) -> Future:
     with _PLAN_LOCK:
         if key not in _PLANS:
             if len(_PLANS) > MAX_PLANS:
-                for k in [k for k, f in _PLANS.items() if f.done()][: MAX_PLANS // 2]:
+                for k in [k for k, f in _PLANS.items() if f.done()][: MAX_PLANS // 2]:  # (cancelled too)
                     del _PLANS[k]
+            for stale in _PLANS.values():  # typing: only the newest plan is worth making
+                stale.cancel()  # (a plan already being made finishes, and is kept)
+            _PLANS[key] = _PLANNER.submit(plan_text, checked.book, workers)
+        elif _PLANS[key].cancelled():
             _PLANS[key] = _PLANNER.submit(plan_text, checked.book, workers)
         return _PLANS[key]

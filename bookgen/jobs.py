@@ -92,7 +92,7 @@ def _run(folder: str, name: str, workers: int, events) -> None:
     except Interrupted:
         events.put(("cancelled",))
     except ConfigError as exc:
-        events.put(("failed", "\n".join(str(i).split("/")[-1] for i in exc.issues)))
+        events.put(("failed", "\n".join(str(i).replace(str(where) + os.sep, "") for i in exc.issues)))
     except (BuildError, GenerationError) as exc:
         events.put(("failed", str(exc).replace(str(where) + os.sep, "")))
     except Exception as exc:  # noqa: BLE001 - the page gets a sentence, never a traceback

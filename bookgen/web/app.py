@@ -11,7 +11,7 @@ import shutil
 import tempfile
 import threading
 import time
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import CancelledError, TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,6 +159,9 @@ def create_app(settings: Settings) -> Starlette:
         for group in schema["book"]:
             for f in group.get("fields", ()):
                 labels[f["key"]] = label_of(f["key"], t)
+        for variant in schema["variants"].values():
+            for f in variant["rules"]:
+                labels[f["key"]] = label_of(f["key"], t)
         menu = [{"name": x["name"], "label": t(x["label"])} for x in schema["templates"]]
         boot = {"schema": schema, "messages": ui_messages(t), "labels": labels, "lang": lang}
         html = page_template.render(lang=lang, t=t, languages=languages(), boot=json.dumps(boot), templates=menu)
@@ -202,7 +205,7 @@ def create_app(settings: Settings) -> Starlette:
             future = designer.plan_future(result, workers)
             try:
                 out["plan"] = await asyncio.to_thread(future.result, PLAN_WAIT)
-            except FutureTimeout:
+            except (FutureTimeout, CancelledError):  # (cancelled: a newer change came in)
                 out["plan_pending"] = True
             except Exception as exc:  # noqa: BLE001 - a plan that can't be made is a message
                 out["errors"] = [{"path": [], "message": str(exc), "where": ""}]
@@ -219,6 +222,8 @@ def create_app(settings: Settings) -> Starlette:
             text = await asyncio.to_thread(future.result, 60)
         except FutureTimeout:
             raise Refused(503, "the plan took too long to make") from None
+        except CancelledError:  # a newer change replaced this one: the page asks again for that
+            return JSONResponse({"plan": None, "errors": [], "stale": True})
         except Exception as exc:  # noqa: BLE001
             return JSONResponse({"plan": None, "errors": [{"path": [], "message": str(exc), "where": ""}]})
         return JSONResponse({"plan": text, "errors": []})

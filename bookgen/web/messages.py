@@ -41,6 +41,15 @@ UI = (
     N_("Puzzle on the front"), N_("Replace puzzles"), N_("Exclude earlier volumes"),
     N_("Classroom worksheet"), N_("Class set (several versions)"), N_("KDP paperback (6 x 9 in, cover)"),
     N_("Large-print book"), N_("Sampler of every puzzle"),
+    # rule options of the puzzles (a new option is labelled with its key until it gains one here)
+    N_("Longest run of one symbol"),
+    N_("No two rows or columns alike"),
+    N_("Operations"),
+    N_("Print the operation"),
+    N_("Single-cell cages"),
+    N_("Largest cage (cells)"),
+    N_("Box (rows × columns)"),
+    N_("Diagonals too (X)"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)
@@ -54,6 +63,14 @@ LABELS = {
     "explain": "Worked example (explain)", "new_page": "Start on a new page", "publisher": "Publisher",
     "year": "Year", "isbn": "ISBN", "edition": "Edition", "show_seed": "Print the seed", "paper": "Paper",
     "blurb": "Back-cover text", "colour": "Band colour", "sample": "Puzzle on the front",
+    "max_run": "Longest run of one symbol",
+    "unique_lines": "No two rows or columns alike",
+    "ops": "Operations",
+    "show_ops": "Print the operation",
+    "singles": "Single-cell cages",
+    "max_cage": "Largest cage (cells)",
+    "box": "Box (rows × columns)",
+    "diagonal": "Diagonals too (X)",
 }
 
 
