@@ -16,7 +16,8 @@ over 8 seeds differed from these (30 seeds) by 12 % at the median and up to
 
 from __future__ import annotations
 
-from typing import Iterable
+import os
+from typing import Any, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
 
@@ -58,8 +59,10 @@ COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
 }
 
 
-def puzzle_ms(variant: str, size: int, level: Level) -> float:
-    """The expected time to make one puzzle; unmeasured cases take the nearest measured ones."""
+def puzzle_ms(variant: str, size: int, level: Level, rules: Mapping[str, Any] | None = None,
+              options: Mapping[str, Any] | None = None) -> float:
+    """The expected time to make one puzzle under ``rules`` and section ``options``;
+    unmeasured sizes take the nearest measured ones."""
     row = COST_MS.get((variant, size))
     if row is None:
         sizes = sorted(s for v, s in COST_MS if v == variant)
@@ -72,13 +75,38 @@ def puzzle_ms(variant: str, size: int, level: Level) -> float:
         scale = 1.0
     known = [x for x in row if x is not None]
     value = row[level] if row[level] is not None else max(known)
-    return value * scale
+    return value * scale * rule_factor(variant, size, level, rules or {}, options or {})
 
 
-def build_seconds(jobs: Iterable[tuple[str, int, Level]], workers: int) -> float:
-    """Expected wall-clock seconds to build puzzles (variant, size, level) with ``workers`` processes."""
-    total = sum(puzzle_ms(v, s, lv) + EXTRA_MS_PER_PUZZLE for v, s, lv in jobs)
+def rule_factor(variant: str, size: int, level: Level, rules: Mapping[str, Any],
+                options: Mapping[str, Any]) -> float:
+    """How much the rules and options multiply the default rules' cost (``RULE_COST``)."""
+    return 1.0
+
+
+def build_seconds(jobs: Iterable[tuple], workers: int) -> float:
+    """Expected wall-clock seconds to build puzzles with ``workers`` processes (as many as run at
+    once: see ``workers_that_run``). Each job is (variant, size, level), optionally followed by
+    rules, options and how many such puzzles."""
+    total = 0.0
+    for job in jobs:
+        variant, size, level, rules, options, count = (tuple(job) + (None, None, 1))[:6]
+        total += count * (puzzle_ms(variant, size, level, rules, options) + EXTRA_MS_PER_PUZZLE)
     return total / 1000.0 / max(1, workers)
+
+
+def cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers_that_run(jobs: int) -> int:
+    """The worker processes that really run at once for ``--jobs`` (0: all cores): no more than
+    the cores present, however many are asked for."""
+    return max(1, min(jobs or cores(), cores()))
 
 
 def say_duration(seconds: float) -> str:
