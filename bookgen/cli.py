@@ -22,14 +22,14 @@ except ImportError:  # pragma: no cover - depends on the installed typer
 from bookgen import __version__
 from bookgen.book import (
     DEFERRED, BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
-    interrupts_handled, plan, read_book_json,
+    interrupts_handled, read_book_json,
 )
 from bookgen.config import ConfigError, load_book, seed_problem
 from bookgen.core.types import GenerationError
 from bookgen.export import ExportError, pictures, write_pictures
-from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration
+from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration, workers_that_run
 from bookgen.limits import TooSlow, time_limit
-from bookgen.plan import plan_report
+from bookgen.plan import estimate_seconds, plan_report
 from bookgen.series import ExcludeError, book_fingerprints, repeats
 from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
 from bookgen.templates import DEFAULT as DEFAULT_TEMPLATE, template_names, template_text
@@ -54,7 +54,7 @@ class _OneLineErrors(TyperGroup):
                 sys.exit(exc.exit_code)
             typer.echo(f"error: {_usage_message(exc)}", err=True)
             sys.exit(exc.exit_code)
-        except click.exceptions.Abort:
+        except typer.Abort:
             typer.echo("error: aborted", err=True)
             sys.exit(EXIT_FAIL)
         sys.exit(code if isinstance(code, int) else 0)
@@ -184,14 +184,15 @@ def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: b
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
     workers = jobs or os.cpu_count() or 1
-    seconds = build_seconds(((job.variant, job.size, job.level) for job in plan(book)), workers)
+    running = workers_that_run(jobs)  # --jobs 16 on 2 cores is no faster than 2
+    seconds = estimate_seconds(book, running)[0]
     if seconds > CONFIRM_SECONDS and not yes:
-        _fail(f"this book would take {say_duration(seconds)} to build with {workers} worker"
-              f"{'s' if workers > 1 else ''} (estimated from measured puzzle times); add --yes to build "
+        _fail(f"this book would take {say_duration(seconds)} to build with {running} worker"
+              f"{'s' if running > 1 else ''} (estimated from measured puzzle times); add --yes to build "
               "it anyway, or lower the counts or levels", EXIT_CONFIG)
     if seconds >= 60 and not quiet:
-        typer.echo(f"estimated build time: {say_duration(seconds)} with {workers} worker"
-                   f"{'s' if workers > 1 else ''}", err=True)
+        typer.echo(f"estimated build time: {say_duration(seconds)} with {running} worker"
+                   f"{'s' if running > 1 else ''}", err=True)
     bar, update = _progress(not quiet and sys.stderr.isatty())
     warnings: list[str] = []
     summary: dict = {}
@@ -314,7 +315,7 @@ def plan_command(
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
     with _interruptible(lambda: "interrupted before the plan was made; nothing was printed"):
-        report = _plan(config, jobs or os.cpu_count() or 1)
+        report = _plan(config, workers_that_run(jobs))
     typer.echo(report, nl=False)
 
 

@@ -638,6 +638,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         model = BookModel.model_validate({k: v for k, v in data.items() if k in known})
     except ValidationError as exc:
         _report_errors(exc, (), data, report)
+        model = _rest_of_book(exc, data, known)  # the other fields are checked too, in the same run
     trim = None if model is None else _parse_page(model, report)
     imprint = _parse_imprint(model.imprint if model else None, report, where.texts)
     names = _parse_names(model.names if model else None, report)
@@ -648,7 +649,6 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         language = model.language
     if model is not None and seed_problem(model.seed):
         report(("seed",), seed_problem(model.seed))
-        model = None
     sections: list[Section] = []
     raw_sections = data.get("sections")
     for s_index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
@@ -681,18 +681,37 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                        "none (remove 'explain' or use layout: book)")
     complete = isinstance(raw_sections, list) and len(sections) == len(raw_sections)
     extras = _parse_publishing(model, sections, file, report, complete, trim) if model is not None else None
-    if not issues:
-        assert model is not None and trim is not None and extras is not None
+    if model is not None and trim is not None and extras is not None and sections:
+        # the sound sections are laid out and their texts measured even when others have problems
+        found = len(issues)
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
-                    model.seed, trim.name,
+                    model.seed if not seed_problem(model.seed) else 1, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
-                    imprint=imprint, names=names, language=model.language, **extras)
+                    imprint=imprint, names=names, language=language, **extras)
         _check_fit(book, raw_sections, report)
-        _check_pages(book, report)
+        if not found:  # a page count of part of the book would mislead
+            _check_pages(book, report)
         _check_texts(book, report)
     if issues:
         raise ConfigError(sorted(set(issues), key=lambda i: (i.line, i.col, i.message)))
     return book
+
+
+def _rest_of_book(exc: ValidationError, data: dict, known) -> BookModel | None:
+    """The book's model without the fields ``exc`` found bad (reported already), so the rest
+    can be checked in the same run; None when even that can't be validated."""
+    bad = {str(err["loc"][0]) for err in exc.errors()
+           if not (err["loc"][0] == "sections" and len(err["loc"]) > 1)}  # bad items: checked one by one
+    rest = {k: v for k, v in data.items() if k in known and k not in bad}
+    rest.setdefault("title", "?")
+    sections = rest.get("sections")
+    rest["sections"] = [s for s in sections if isinstance(s, dict)] if isinstance(sections, list) else []
+    if not rest["sections"]:
+        rest["sections"] = [{}]
+    try:
+        return BookModel.model_validate(rest)
+    except ValidationError:
+        return None
 
 
 def _parse_publishing(model: BookModel, sections: list[Section], file: str, report,
@@ -1132,7 +1151,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
 
     sizes = raw.size if isinstance(raw.size, list) else [raw.size if raw.size is not None else variant.default_size]
     if "size" in bad:
-        sizes = []  # reported already; nothing to check the rules against
+        sizes = []  # reported already; the rules are checked against the default size below
     elif not sizes:
         report(base + ("size",), "size list is empty")
         ok = False
@@ -1150,7 +1169,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         ok = False
 
     rules: dict[str, Any] = {}
-    for size in sorted(set(sizes) & set(variant.sizes)):
+    for size in sorted(set(sizes) & set(variant.sizes)) or [variant.default_size]:  # a bad size: still check
         try:
             rules = variant.parse_rules(raw.rules, size)
         except ValueError as exc:
@@ -1215,7 +1234,11 @@ def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = 
                 report(base, "missing required key 'count'")
                 return None
             span = hi - lo + 1
-            return [Level(lo + i * span // count) for i in range(count)] if count_ok else None
+            if not count_ok:
+                return None
+            # puzzle i gets level lo + i * span // count: runs of one level, built a run at a time
+            starts = [-(-k * count // span) for k in range(span + 1)]
+            return [lv for k in range(span) for lv in [Level(lo + k)] * (starts[k + 1] - starts[k])]
         levels: list[Level] = []
         for b, block in enumerate(diff):
             if len(block) != 1:

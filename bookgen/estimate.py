@@ -17,7 +17,8 @@ over 8 seeds differed from these (30 seeds) by 12 % at the median and up to
 
 from __future__ import annotations
 
-from typing import Iterable
+import os
+from typing import Any, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
 from bookgen.variants.registry import VARIANTS
@@ -31,8 +32,10 @@ COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
 }
 
 
-def puzzle_ms(variant: str, size: int, level: Level) -> float:
-    """The expected time to make one puzzle; unmeasured cases take the nearest measured ones."""
+def puzzle_ms(variant: str, size: int, level: Level, rules: Mapping[str, Any] | None = None,
+              options: Mapping[str, Any] | None = None) -> float:
+    """The expected time to make one puzzle under ``rules`` and section ``options``;
+    unmeasured sizes take the nearest measured ones."""
     row = COST_MS.get((variant, size))
     if row is None:
         sizes = sorted(s for v, s in COST_MS if v == variant)
@@ -45,13 +48,59 @@ def puzzle_ms(variant: str, size: int, level: Level) -> float:
         scale = 1.0
     known = [x for x in row if x is not None]
     value = row[level] if row[level] is not None else max(known)
-    return value * scale
+    return value * scale * rule_factor(variant, size, level, rules or {}, options or {})
 
 
-def build_seconds(jobs: Iterable[tuple[str, int, Level]], workers: int) -> float:
-    """Expected wall-clock seconds to build puzzles (variant, size, level) with ``workers`` processes."""
-    total = sum(puzzle_ms(v, s, lv) + EXTRA_MS_PER_PUZZLE for v, s, lv in jobs)
+def rule_factor(variant: str, size: int, level: Level, rules: Mapping[str, Any],
+                options: Mapping[str, Any]) -> float:
+    """How much the rules and options multiply the default rules' cost (``RULE_COST``)."""
+    factor = 1.0
+    for (name, option, value), by_level in RULE_COST.items():
+        if name == variant and option in rules:
+            got = rules[option]
+            if (tuple(sorted(got)) if isinstance(got, (list, tuple)) else got) == value:
+                factor *= by_level[level]
+    return factor
+
+
+# Measured cost of a rule option over the default rules, easy..expert: the median over sizes 3-9 of
+# mean CPU time / this table's estimate, 3 seeds a request (bench/sweep_estimates.py --only kenken
+# --rules-only; docs/estimates.md). Options whose factor stayed within 2x are left out.
+RULE_COST: dict[tuple[str, str, Any], tuple[float, float, float, float]] = {
+    ("kenken", "max_cage", 5): (2.0, 2.0, 3.2, 3.0),
+    ("kenken", "max_cage", 6): (2.0, 3.4, 5.3, 9.1),
+    ("kenken", "show_ops", False): (1.9, 2.4, 1.7, 2.5),
+    ("kenken", "singles", "none"): (2.1, 1.4, 1.6, 2.6),
+    ("kenken", "singles", "normal"): (1.0, 1.7, 1.0, 2.7),
+    ("kenken", "ops", ("+",)): (4.0, 2.3, 6.0, 4.2),
+    ("kenken", "ops", ("+", "-")): (2.5, 2.9, 3.0, 3.6),
+    ("kenken", "ops", ("*", "+")): (1.0, 1.0, 1.0, 2.3),
+}
+
+
+def build_seconds(jobs: Iterable[tuple], workers: int) -> float:
+    """Expected wall-clock seconds to build puzzles with ``workers`` processes (as many as run at
+    once: see ``workers_that_run``). Each job is (variant, size, level), optionally followed by
+    rules, options and how many such puzzles."""
+    total = 0.0
+    for job in jobs:
+        variant, size, level, rules, options, count = (tuple(job) + (None, None, 1))[:6]
+        total += count * (puzzle_ms(variant, size, level, rules, options) + EXTRA_MS_PER_PUZZLE)
     return total / 1000.0 / max(1, workers)
+
+
+def cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers_that_run(jobs: int) -> int:
+    """The worker processes that really run at once for ``--jobs`` (0: all cores): no more than
+    the cores present, however many are asked for."""
+    return max(1, min(jobs or cores(), cores()))
 
 
 def say_duration(seconds: float) -> str:

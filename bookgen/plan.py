@@ -11,6 +11,8 @@ costs of ``bookgen.estimate``.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.pen import RecordingPen
@@ -62,10 +64,17 @@ TEXT = {
 
 
 def estimate_seconds(book: Book, workers: int) -> tuple[float, list[str]]:
-    """(wall seconds, sizes without a measured cost) from ``bookgen.estimate``'s table."""
-    jobs = [(s.variant, s.size_of(i), level) for s in book.sections for i, level in enumerate(s.levels)]
-    unknown = sorted({f"{v} {n}\u00d7{n}" for v, n, _ in jobs if (v, n) not in COST_MS})
-    return build_seconds(jobs * book.versions, workers), unknown
+    """(wall seconds, sizes without a measured cost) from ``bookgen.estimate``'s table, computed
+    from the sections' counts: no job is made, so any count is estimated at once."""
+    runs: list[tuple] = []
+    for s in book.sections:
+        k = len(s.sizes)
+        for j, size in enumerate(s.sizes):  # puzzle i has size sizes[i * k // count]: one run per size
+            start, end = -(-j * s.count // k), -(-(j + 1) * s.count // k)
+            for level, n in Counter(s.levels[start:end]).items():
+                runs.append((s.variant, size, level, dict(s.rules), dict(s.options), n * book.versions))
+    unknown = sorted({f"{v} {n}\u00d7{n}" for v, n, *_ in runs if (v, n) not in COST_MS})
+    return build_seconds(runs, workers), unknown
 
 
 def _example_of(examples, variant: str):

@@ -20,6 +20,7 @@ from bookgen.variants.registry import variant_of
 TEXT = {
     "not_json": "{where}: not valid JSON: {reason}",
     "not_book": "not a bookgen book JSON file (no 'puzzles' list)",
+    "no_puzzles": "the book holds no puzzles, so nothing can be compared with it",
     "pdf": "is a PDF; exclude reads the book's JSON file that 'bookgen build' wrote beside it ({json})",
     "bad_entry": "puzzle {number}: {reason}; fix or remove it, or the {use} would be incomplete",
     "unknown_variant": "unknown variant {name!r}",
@@ -49,8 +50,8 @@ def book_fingerprints(data: Any, use: str = "exclusion") -> list[tuple[int, str]
     """(number, fingerprint) of every puzzle of a parsed book JSON; ``ExcludeError`` on a bad one
     (``use`` names what a bad entry would leave incomplete: the exclusion, the comparison)."""
     puzzles = data.get("puzzles") if isinstance(data, dict) else None
-    if not isinstance(puzzles, list):
-        raise ExcludeError(TEXT["not_book"])
+    if not isinstance(puzzles, list) or (not puzzles and use == "comparison"):  # nothing to compare with
+        raise ExcludeError(TEXT["not_book"] if not isinstance(puzzles, list) else TEXT["no_puzzles"])
     out = []
     for i, entry in enumerate(puzzles):
         number = entry.get("number") if isinstance(entry, dict) else None

@@ -8,6 +8,7 @@ output path that is a file) and the generation budget running out.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -310,3 +311,44 @@ def test_failed_build_keeps_the_previous_book(tmp_path, monkeypatch):
     result = _run(config.parent / "book.yaml", out, "--jobs", "1", "--seed", "9")
     assert result.exit_code == 1
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+# ----- issue 26: hostile paths and files that are not books ----------------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                           lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.sampled_from(["puzzles", "format", "variant", "size", "x"]),
+                                             inner, max_size=3), max_leaves=10)
+
+
+@pytest.fixture(scope="module")
+def built_book(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("against")
+    config = folder / "book.yaml"
+    config.write_text(BASE)
+    assert _run(config, folder).exit_code == 0
+    return folder / "book.json"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=JSON_VALUES)
+def test_check_against_any_json_is_a_book_or_one_line(built_book, tmp_path, value):
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(value))
+    result = CliRunner().invoke(app, ["check", str(built_book), "--against", str(other)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1  # none of these is a book
+    assert result.output.startswith(f"error: {other}: ")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.integers(200, 400), min_size=1, max_size=20))
+def test_any_long_out_path_is_one_line(tmp_path, parts):
+    config = tmp_path / "book.yaml"
+    config.write_text(BASE)
+    out = tmp_path.joinpath(*["d" * n for n in parts])
+    result = CliRunner().invoke(app, ["build", str(config), "--out", str(out), "--quiet"])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    if result.exit_code:
+        assert len(result.output.strip().splitlines()) == 1

@@ -345,3 +345,85 @@ def test_11_a_book_named_like_a_worksheets_answers_is_refused(tmp_path):
     result = _run("build", _write(tmp_path, TWO, "x-answers"), "--out", out, "-q")
     assert result.exit_code == 2 and "x-answers.pdf is also a file of the book x" in result.output
     assert (out / "x-answers.pdf").read_bytes() == before
+
+
+# ----- 2 and 3: the estimate and the refusal ---------------------------------------------------------------
+LONG = "title: L\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 20000, difficulty: expert}\n"
+
+
+@pytest.fixture
+def no_building(monkeypatch):
+    """Any build that starts fails the test at once (and no job list is ever made)."""
+    import bookgen.book as book_mod
+    import bookgen.cli as cli_mod
+    import bookgen.plan as plan_mod
+
+    def started(*args, **kwargs):
+        raise AssertionError("the build started or made every job")
+
+    monkeypatch.setattr(cli_mod, "build_book", started)
+    monkeypatch.setattr(book_mod, "plan", started)
+    monkeypatch.setattr(plan_mod, "plan", started)
+
+
+def test_2_refusal_and_plan_come_from_the_counts_not_the_jobs(tmp_path, no_building):
+    config = _write(tmp_path, LONG)
+    result = _run("build", config, "--jobs", "2", "-q")
+    assert result.exit_code == 2 and "add --yes" in result.output
+    result = _run("plan", config, "--jobs", "2")
+    assert result.exit_code == 0 and "estimated build time: about 1 h" in result.output
+
+
+def test_2_a_class_set_of_millions_is_refused_in_bounded_time(tmp_path, no_building):
+    text = "title: C\nlayout: worksheet\nversions: 26\nsections:\n" + \
+        "  - {variant: takuzu, size: 6, count: 100000}\n" * 10
+    config = _write(tmp_path, text)
+    t = time.process_time()
+    result = _run("build", config, "-q")
+    assert time.process_time() - t < 5  # CPU seconds: a loaded machine can't fail it (1.3 s measured)
+    assert result.exit_code == 2 and "MemoryError" not in result.output
+    (line,) = _errors(result)
+    assert "26,000,000 puzzles" in line
+
+
+def test_3_jobs_beyond_the_cores_do_not_shorten_the_estimate(tmp_path, monkeypatch, no_building):
+    import bookgen.estimate as estimate
+
+    monkeypatch.setattr(estimate, "cores", lambda: 2)
+    config = _write(tmp_path, LONG)
+    for jobs in ("2", "16", "256"):
+        result = _run("build", config, "--jobs", jobs, "-q")
+        assert result.exit_code == 2 and "with 2 workers" in result.output and "add --yes" in result.output, jobs
+    result = _run("plan", config, "--jobs", "256")
+    assert "about 1 h" in result.output and "with 2 worker(s)" in result.output
+
+
+# ----- 14: every independent error in one run ----------------------------------------------------------
+def test_14_every_independent_error_of_a_config_in_one_run(tmp_path):
+    config = _write(tmp_path, "title: T\npage: lettr\nseed: 1.5\nlayout: worksheet\nimprint: {isbn: 123}\n"
+                    "sections:\n"
+                    "  - {variant: kenken, size: 10, count: 2, rules: {ops: addition}, difficulty: hardd}\n"
+                    "  - {variant: takuzu, size: 7, count: 2}\n")
+    result = _run("plan", config)
+    assert result.exit_code == 2
+    lines = _errors(result)
+    assert [":".join(line[len(str(config)) + 1:].split(":")[:2]) for line in lines] == \
+        ["2:7", "3:7", "5:17", "7:29", "7:56", "7:79", "8:29"]
+    for line, fragment in zip(lines, ["page must be", "seed must be", "isbn must be", "kenken size must",
+                                      "'ops' must be a list", "unknown level 'hardd'", "takuzu size must"]):
+        assert fragment in line, line
+
+
+# ----- 4: the estimate counts the rules -------------------------------------------------------------------
+def test_4_kenken_rules_that_multiply_the_cost_are_estimated(tmp_path, monkeypatch):
+    import bookgen.estimate as estimate
+
+    monkeypatch.setattr(estimate, "cores", lambda: 2)
+    # measured 3.6-13.3 s a puzzle (the default rules' 0.115 s is 30-100x short): 700 once passed as "under a minute"
+    text = ("title: K\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 700, difficulty: hard,"
+            " rules: {max_cage: 6, show_ops: false}}\n")
+    result = _run("plan", _write(tmp_path, text), "--jobs", "2")
+    assert result.exit_code == 0
+    (line,) = [x for x in _errors(result) if x.startswith("estimated build time")]
+    minutes = int(line.split("about ")[1].split(" min")[0])
+    assert minutes >= 5, line

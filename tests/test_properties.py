@@ -271,3 +271,42 @@ def test_kenken_solver_agrees_with_brute_force(puzzle):
     assert len(some) == min(2, len(expected)) and set(some) <= set(expected)
     honest = all(_value(c.op, [int(puzzle.solution[r][k]) for r, k in c.cells]) == c.target for c in puzzle.cages)
     assert (KENKEN.validate(puzzle) == []) == honest  # validate notices exactly the bent target
+
+
+# ----- issue 26: lists and mappings for every scalar key ------------------------------------------------
+FULL = {"title": "T", "subtitle": "S", "author": "A", "seed": 1, "page": "6x9", "bleed": False,
+        "layout": "book", "per_page": 2, "large_print": False, "language": "en",
+        "imprint": {"publisher": "P", "year": 2026, "isbn": "0306406152", "edition": "1", "show_seed": True},
+        "names": {"takuzu": "Bin"}, "replace": [1],
+        "cover": {"paper": "white", "blurb": "b", "colour": "#112233", "sample": 1},
+        "sections": [{"variant": "takuzu", "count": 2, "size": 6, "difficulty": "easy", "rules": {"max_run": 2},
+                      "title": "t", "per_page": 2, "explain": False, "new_page": False},
+                     {"variant": "kenken", "count": 2, "size": 5, "difficulty": {"from": "easy", "to": "hard"},
+                      "rules": {"ops": ["+"], "max_cage": 3, "show_ops": False, "singles": "none"}},
+                     {"variant": "tango", "count": 1, "size": 6, "givens": "few"}]}
+
+
+def _scalar_paths(value, path=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _scalar_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _scalar_paths(item, path + (i,))
+    else:
+        yield path
+
+
+SCALAR_PATHS = list(_scalar_paths(FULL))
+
+
+@settings(max_examples=200, deadline=None)
+@given(path=st.sampled_from(SCALAR_PATHS),
+       bad=st.sampled_from([["white"], {"a": 1}, [[1]], {"a": {"b": 1}}, [], {}, None, "x" * 300, 10**40]))
+def test_every_scalar_key_given_a_list_or_mapping_is_a_located_error(path, bad):
+    data = json.loads(json.dumps(FULL))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = bad
+    _only_config_errors(yaml.safe_dump(data, allow_unicode=True))
