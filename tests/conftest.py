@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -41,6 +42,19 @@ def tiny_config(write_config) -> Path:
     return write_config(TINY, "tiny")
 
 
+@pytest.fixture(scope="session")
+def tiny_built(tmp_path_factory) -> tuple[Path, Path]:
+    """The tiny book built once for the whole session: (its PDF, its JSON). Read it, don't change it."""
+    from bookgen.book import build
+    from bookgen.config import load_book
+
+    folder = tmp_path_factory.mktemp("tiny-built")
+    config = folder / "tiny.yaml"
+    config.write_text(TINY, encoding="utf-8")
+    pdf, data = build(load_book(config), folder / "out", workers=1)
+    return pdf, data
+
+
 # Property tests explore a fixed sequence of examples, so a run on CI can't fail on a
 # case no developer saw; HYPOTHESIS_PROFILE=explore searches afresh for new cases.
 from hypothesis import settings as _settings  # noqa: E402
@@ -48,3 +62,14 @@ from hypothesis import settings as _settings  # noqa: E402
 _settings.register_profile("ci", derandomize=True)
 _settings.register_profile("explore", derandomize=False)
 _settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# Property tests keep the everyday suite near a minute: each runs a modest fixed number of
+# examples. A sweep runs them all deeper: FUZZ_SCALE=10 python -m pytest (with
+# HYPOTHESIS_PROFILE=explore for fresh cases).
+FUZZ_SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
+
+
+def examples(n: int) -> int:
+    """A property test's example count: ``n`` in the everyday suite, ``FUZZ_SCALE`` times that in a sweep."""
+    return max(1, round(n * FUZZ_SCALE))

@@ -177,12 +177,11 @@ def test_a_dead_worker_is_a_clear_build_error(monkeypatch):
 
 
 # ----- every command: one sentence and 130/143 on a real signal, whatever it is doing ---------------------------
-def _book_json_of(tmp_path: Path, tiny_config: Path, copies: int) -> Path:
+def _book_json_of(tmp_path: Path, tiny_built: tuple[Path, Path], copies: int) -> Path:
     """A book JSON with ``copies`` times the tiny book's puzzles: seconds of work for ``check``."""
     import json
 
-    pdf, data = build(load_book(tiny_config), tmp_path / "made")
-    doc = json.loads(data.read_text())
+    doc = json.loads(tiny_built[1].read_text())
     doc["puzzles"] = doc["puzzles"] * copies
     path = tmp_path / "big.json"
     path.write_text(json.dumps(doc))
@@ -213,8 +212,8 @@ def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = Fa
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
-def test_signal_during_check_is_one_sentence(tmp_path, tiny_config, sig):
-    big = _book_json_of(tmp_path, tiny_config, 2000)  # 10,000 puzzles: far longer than the test waits
+def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
+    big = _book_json_of(tmp_path, tiny_built, 2000)  # 10,000 puzzles: far longer than the test waits
     marker = tmp_path / "checking"
     start = ("import sys; from pathlib import Path; import bookgen.cli as cli\n"
              "real = cli.check_book\n"

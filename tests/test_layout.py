@@ -185,8 +185,29 @@ def kdp(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def kdp_texts(kdp):
-    """The text of every page of the kdp book (pypdf's extraction takes seconds: done once)."""
-    return [p.extract_text() for p in PdfReader(str(kdp[1] / "kdp-6x9.pdf")).pages]
+    """The text of every page of the kdp book, as the canvas drew it: line by line, top down.
+
+    (pypdf reads it back too, but takes seconds a page where a page places many stamps:
+    ``test_kdp_texts_read_back_from_the_pdf`` compares the two on the pages it reads fast.)"""
+    return [_page_text(page) for page in kdp[2]]
+
+
+def _page_text(page: dict) -> str:
+    lines: dict[float, list[tuple[float, str]]] = {}
+    for x0, _, y, text in page["texts"]:
+        lines.setdefault(round(y, 1), []).append((x0, text))
+    return "\n".join(" ".join(t for _, t in sorted(row)) for _, row in sorted(lines.items(), reverse=True))
+
+
+def test_kdp_texts_read_back_from_the_pdf(kdp, kdp_texts):
+    """Every word the canvas drew on the front matter and the first puzzle pages is in the PDF's text."""
+    reader = PdfReader(str(kdp[1] / "kdp-6x9.pdf"))
+    data = json.loads((kdp[1] / "kdp-6x9.json").read_text())
+    first = data["puzzles"][0]["page"]
+    for n in (0, 1, 2, first - 1, first):
+        read = " ".join(reader.pages[n].extract_text().split())
+        for word in kdp_texts[n].split():
+            assert word in read, (n + 1, word)
 
 
 def test_kdp_pages_are_trim_plus_bleed_with_mirrored_trim_boxes(kdp):

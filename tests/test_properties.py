@@ -11,6 +11,7 @@ import string
 
 import yaml
 from hypothesis import given, settings, strategies as st
+from conftest import examples
 
 from bookgen.book import dumps, puzzle_json
 from bookgen.config import ConfigError, load_yaml, parse_book
@@ -65,19 +66,19 @@ YAML_BITS = st.sampled_from([
 ])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=200))
 def test_loader_on_arbitrary_text(text):
     _only_config_errors(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(YAML_BITS | st.text(string.printable, max_size=3), max_size=40))
 def test_loader_on_yaml_like_noise(bits):
     _only_config_errors("".join(bits))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_loader_on_damaged_good_configs(data):
     lines = GOOD.splitlines(keepends=True)
@@ -110,7 +111,7 @@ DATA = st.recursive(
     max_leaves=25)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(DATA)
 def test_loader_on_any_yaml_document(data):
     """Whatever structure a YAML file holds, validation answers with located errors."""
@@ -206,7 +207,7 @@ def kenken_puzzles(draw, n: int | None = None, show_ops: bool | None = None):
                   tuple("".join(map(str, row)) for row in square), cages=tuple(cages))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(binary_puzzles() | kenken_puzzles())
 def test_json_round_trip(puzzle):
     variant = get_variant(puzzle.variant)
@@ -261,7 +262,7 @@ def _brute_kenken(puzzle: Puzzle) -> list[tuple[str, ...]]:
     return sorted(out)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(kenken_puzzles(n=4))
 def test_kenken_solver_agrees_with_brute_force(puzzle):
     expected = _brute_kenken(puzzle)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from conftest import examples
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
@@ -454,7 +455,7 @@ def _orbit(rows: tuple[str, ...]) -> set[tuple[str, ...]]:
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 3 ** 16 - 1), st.integers(0, 3 ** 16 - 1), st.integers(-8, 15))
 def test_binary_fingerprints_match_the_orbits(a, b, pick):
     variant = VARIANTS["takuzu"]

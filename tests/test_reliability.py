@@ -524,6 +524,7 @@ def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
 
 # ----- 4. printed text: it fits its box, or is a located config error -------------------------------------------
 from hypothesis import HealthCheck, example, given, settings  # noqa: E402
+from conftest import examples  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import bookgen.layout.render as render  # noqa: E402
@@ -581,7 +582,7 @@ def test_printed_text_problem_serves_any_field():
                                                                                         "cover.blurb", [room])
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(texts=st.fixed_dictionaries({f: SAFE for f in FIELDS}), wild=st.sampled_from(FIELDS), text=WILD,
        page=st.sampled_from(["6x9", "letter"]), layout=st.sampled_from(["book", "worksheet"]))
@@ -650,7 +651,7 @@ def test_check_and_solve_stop_at_a_bounded_number_of_json_objects(tmp_path, monk
     assert _one_error(_solve(path)) == line
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(words=st.lists(st.sampled_from(["a", "grid", "Sun", "W" * 12, "i" * 40, "Straße", "—"]), max_size=12),
        width=st.floats(30, 300), indent=st.sampled_from([0.0, 20.0]))
 def test_no_broken_line_is_wider_than_its_box(words, width, indent):
@@ -682,9 +683,9 @@ def test_check_has_a_time_budget_per_puzzle(monkeypatch):
 
 
 def test_a_huge_title_is_refused_quickly(tmp_path):
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a machine busy with other work must not fail it
     config, out, result = _build(tmp_path, BASE.replace("title: T", "title: " + "word " * 180_000))
-    assert time.perf_counter() - t < 3
+    assert time.process_time() - t < 3
     line = _one_error(result)
     assert line.startswith(f"{config}:1:8: title is too long to print on the title page") and not out.exists()
 
@@ -700,7 +701,7 @@ def test_a_worksheet_title_too_long_for_the_answer_key_heading_is_refused(tmp_pa
 
 
 # ----- the page limit is counted, not laid out --------------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(runs=st.lists(st.tuples(st.sampled_from([4, 6, 8, 10, 12, 14]), st.integers(1, 400)), min_size=1,
                      max_size=4),
        page=st.sampled_from(["6x9", "letter", "7x10"]), large=st.booleans(), worksheet=st.booleans(),

@@ -59,17 +59,21 @@ def test_pdf_bytes_do_not_depend_on_reportlabs_accelerator(write_config, tmp_pat
           - {variant: tango, size: 6, count: 2, difficulty: easy}
           - {variant: kenken, size: 4, count: 2, difficulty: easy}
     """)
-    out = {}
-    for mode in ("pure", "default"):
-        done = subprocess.run([sys.executable, "-c", BUILD, str(config), str(tmp_path / mode), mode],
-                              capture_output=True, text=True, check=True, cwd=ROOT)
-        out[mode] = done.stdout.split()
-    assert out["pure"][0] == "function"  # the fallback really ran
-    assert out["pure"][1] == out["default"][1]
+    # The fallback needs a process of its own (the accelerator is chosen at import); the
+    # default build runs here, as it does in every other test.
+    done = subprocess.run([sys.executable, "-c", BUILD, str(config), str(tmp_path / "pure"), "pure"],
+                          capture_output=True, text=True, check=True, cwd=ROOT)
+    kind, pure = done.stdout.split()
+    assert kind == "function"  # the fallback really ran
+    from bookgen.book import build
+
+    paths = build(load_book(config), tmp_path / "default", 1)
+    assert pure == hashlib.sha256(b"".join(p.read_bytes() for p in paths)).hexdigest()
 
 
 # ----- the binary engine's bit tricks against the rules spelled out cell by cell ----------
 from hypothesis import example, given, settings, strategies as st  # noqa: E402
+from conftest import examples  # noqa: E402
 
 from bookgen.solve.binary import BinaryEngine, Board, Contradiction  # noqa: E402
 
@@ -106,7 +110,7 @@ def _reference_local(n, cells, eq, neq):
     return run_bad, p1, p0, s1, s0, sign_bad, g1, g0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.sampled_from([6, 8, 10, 14]).flatmap(lambda n: st.tuples(
     st.just(n), st.lists(st.sampled_from([None, 0, 1]), min_size=n, max_size=n),
     st.integers(0, (1 << (n - 1)) - 1), st.integers(0, (1 << (n - 1)) - 1))))
@@ -140,7 +144,7 @@ def test_line_runs_and_signs_match_the_rules_cell_by_cell(case):
         assert engine._signs(board, 0) == (g1, g0)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @example(rules=(8, 2, True), seed=2441864, share=0.5)  # a row finished by a column's deduction
 @given(st.sampled_from([(6, 2, True), (8, 2, True), (8, 3, False), (10, 2, True)]), st.integers(0, 10**9),
        st.floats(0.2, 0.7))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from bookgen.core.bits import bits_of, scan_forward, scan_reversed
+from bookgen.core.bits import bits_of, scan_forward
 from bookgen.core.memo import BoundedMemo
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Cell
@@ -15,13 +15,6 @@ from bookgen.solve.binary.rules import HARD, LINE_MEMO, SHORT_LINE, Board, Contr
 def _line_memo() -> BoundedMemo:
     """One line memo of the closure: line state (``known << n | value``) -> ``ones << n | zeros``."""
     return BoundedMemo(LINE_MEMO)
-
-
-def _copy_key(key: int, copy: int, n: int) -> int:
-    """The memo key of line state ``key`` (below ``1 << 2n``) whose only finished parallel line it
-    could still copy has value ``copy``: that value, tagged with bit n so that a copy of all
-    zeros counts, above the state's bits. Never equal to a plain state's key."""
-    return key | (copy | 1 << n) << 2 * n
 
 
 def _finished_values(board: Board, n: int) -> tuple[list[int], list[int]]:
@@ -195,7 +188,7 @@ class MemoClosure:
         checks it with and without distinct lines. Lines come off a stack, the
         target's own lines first: with distinct lines that order visits fewer
         lines than the bit set's. The answer for a line state is memoised under
-        the finished parallel lines it could still copy (``_copy_key``).
+        the finished parallel line it could still copy.
         """
         n, full = self.n, self.full
         known, value = board.known, board.value
@@ -211,6 +204,8 @@ class MemoClosure:
         finished = _finished_values(board, n)  # (rows, columns)
         newly_finished: list[int] = []
         t_line, t_bit = (target[0], 1 << target[1]) if target is not None else (0, 0)
+        tag, shift = 1 << n, 2 * n
+        parallel = self._parallel  # the rows, the columns
         pop, push = stack.pop, stack.append
         while stack:
             line = pop()
@@ -218,22 +213,38 @@ class MemoClosure:
             k, v = known[line], value[line]
             memo = memos[line]
             done = finished[line >= n]  # the finished parallel lines it must not copy
-            if k == full:
-                self._check_finished(board, line, tier, memo, done)  # raises on a broken rule or a copy
-                continue
             key = k << n | v
-            copies = [u for u in done if not (u ^ v) & k] if distinct and done else ()
-            if not copies:
+            if k == full:  # finished: it breaks no rule (checked once per state) and copies no other
+                if key not in memo:
+                    self.deduce(board, line, tier)  # raises on a broken rule
+                    memo[key] = 0
+                elif done.count(v) > 1:  # its own value and another's
+                    self.deduce(board, line, tier)  # raises: a copy
+                continue
+            # The finished parallel lines it could still turn into (distinct): they
+            # agree with it on every known cell. None, one, or several.
+            copy, several = None, False
+            if distinct:
+                for u in done:
+                    if not (u ^ v) & k:
+                        if copy is not None:
+                            several = True
+                            break
+                        copy = u
+            if copy is None:
                 hit = memo.get(key)
                 if hit is None:
                     hit = self._line_news(board, line, tier, memo)  # a contradiction raises
-            elif len(copies) == 1:  # the common case: one finished line it could turn into
-                key = _copy_key(key, copies[0], n)
+            elif not several:  # the common case: one finished line it could turn into
+                # Its answer is memoised in the line's own table under the state and that
+                # line's value, tagged with bit n (an all-0 copy counts), above the state's
+                # 2n bits: never equal to a plain state's key.
+                key |= (copy | tag) << shift
                 hit = memo.get(key)
                 if hit is None:
                     hit = memo.put(key, self._deduced(board, line, tier))
             else:
-                hit = self._answer_with_copies(board, line, tier, key, copies)
+                hit = self._answer_with_copies(board, line, tier, key, [u for u in done if not (u ^ v) & k])
             if not hit:
                 continue
             # Write the news into the line and the lines crossing it. They are
@@ -267,7 +278,16 @@ class MemoClosure:
                 done.append(value[line])
                 newly_finished.append(line)
             if newly_finished:
-                self._restack_parallels(board, newly_finished, flagged, push)
+                # Lines that just finished can rule out completions of their parallel
+                # lines (distinct): those that still agree with one on their known cells
+                # could copy it, so they get another look (the others would give the
+                # same answer as before).
+                for done_line in newly_finished:
+                    done_v = value[done_line]
+                    for other in parallel[done_line >= n]:
+                        if not flagged[other] and not (value[other] ^ done_v) & known[other]:
+                            flagged[other] = True
+                            push(other)
                 newly_finished.clear()
             if t_bit and known[t_line] & t_bit:
                 return bits_of(stack)
@@ -279,7 +299,11 @@ class MemoClosure:
         target's column and row above the others."""
         lines = 2 * self.n
         if dirty != self._every:
-            stack = list(scan_reversed(dirty))
+            stack = []
+            while dirty:  # scan_reversed, written out (once per closure): the highest line first
+                line = dirty.bit_length() - 1
+                stack.append(line)
+                dirty ^= 1 << line
             flagged = [False] * lines
             for line in stack:
                 flagged[line] = True
@@ -294,17 +318,6 @@ class MemoClosure:
             self._full_queues[target] = stack
         return stack[:], [True] * lines
 
-    def _check_finished(self, board: Board, line: int, tier: int, memo: dict[int, int],
-                        done: list[int]) -> None:
-        """A finished line met on the stack: it breaks no rule (checked once per state) and
-        copies no other finished line (its value is among ``done`` once: its own)."""
-        key = board.known[line] << self.n | board.value[line]
-        if key not in memo:
-            self.deduce(board, line, tier)  # raises on a broken rule
-            memo[key] = 0
-        elif done.count(board.value[line]) > 1:
-            self.deduce(board, line, tier)  # raises: a copy
-
     def _deduced(self, board: Board, line: int, tier: int) -> int:
         """``deduce`` packed as ``ones << n | zeros`` (a contradiction raises, nothing stored)."""
         ones, zeros = self.deduce(board, line, tier)
@@ -318,18 +331,6 @@ class MemoClosure:
         if hit is None:
             hit = self._copied.put(memo_key, self._deduced(board, line, tier))
         return hit
-
-    def _restack_parallels(self, board: Board, finished: list[int], flagged: list[bool], push) -> None:
-        """Lines that just finished can rule out completions of their parallel lines (distinct):
-        those that still agree with one on their known cells could copy it, so they get
-        another look (the others would give the same answer as before)."""
-        known, value, n = board.known, board.value, self.n
-        for done in finished:
-            done_v = value[done]
-            for other in self._parallel[done >= n]:
-                if not flagged[other] and not (value[other] ^ done_v) & known[other]:
-                    flagged[other] = True
-                    push(other)
 
     def _trial(self, board: Board, first: Cell | None = None,
                cells: Sequence[Cell] | None = None, solution: Board | None = None) -> tuple[Cell, int] | None:

@@ -54,8 +54,11 @@ class LineShortcuts:
         # line's signs across the tests of one carve.
         fit = self._parts.get(known << n | value)
         if fit is None:
-            fit = alive
-            for j in scan_forward(known):
+            fit, m = alive, known
+            while m:  # scan_forward, written out: the closure's memo misses run through here
+                low = m & -m
+                m ^= low
+                j = low.bit_length() - 1
                 fit &= cell[j][(value >> j) & 1]
             self._parts.put(known << n | value, fit)
         if eq | neq:
@@ -76,12 +79,15 @@ class LineShortcuts:
             if fit:
                 # The known cells agree by construction; one test per empty cell.
                 a = o = value & known
-                for j in scan_forward(self.full & ~known):
-                    zeros, ones = cell[j]
+                m = self.full & ~known
+                while m:  # scan_forward, written out, as above
+                    low = m & -m
+                    m ^= low
+                    zeros, ones = cell[low.bit_length() - 1]
                     if not fit & zeros:
-                        a |= 1 << j
+                        a |= low
                     if fit & ones:
-                        o |= 1 << j
+                        o |= low
             else:
                 a, o = self.full, 0
             both = agree.put(fit, a << n | o)

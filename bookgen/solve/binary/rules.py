@@ -20,22 +20,20 @@ STATE_MEMO = 400_000  # entries of a memo keyed by one line's state
 LINE_MEMO = 200_000  # entries of one line memo of the closure
 SIGN_LAYOUTS = 50_000  # the closure's line memos kept, one per (tier, a line's signs)
 
-TECHNIQUE_LEVEL: dict[str, Level] = {
-    "pair": Level.EASY,
-    "sandwich": Level.EASY,
-    "balance": Level.EASY,
-    "sign": Level.EASY,
-    "line": Level.MEDIUM,
-    "long_line": Level.HARD,
-    "distinct": Level.HARD,
-    "trial": Level.EXPERT,
-}
-# Effort of one use, for the score inside a level.
-TECHNIQUE_WEIGHT: dict[str, float] = {
-    "pair": 1.0, "sandwich": 1.0, "balance": 1.5, "sign": 1.0,
-    "line": 3.0, "long_line": 6.0, "distinct": 6.0, "trial": 20.0,
-}
-
+# The ladder, easiest first: each technique's level and the effort of one use (for the
+# score inside a level). Ties in level are tried in this order.
+TECHNIQUES: tuple[tuple[str, Level, float], ...] = (
+    ("pair", Level.EASY, 1.0),
+    ("sandwich", Level.EASY, 1.0),
+    ("balance", Level.EASY, 1.5),
+    ("sign", Level.EASY, 1.0),
+    ("line", Level.MEDIUM, 3.0),
+    ("long_line", Level.HARD, 6.0),
+    ("distinct", Level.HARD, 6.0),
+    ("trial", Level.EXPERT, 20.0),
+)
+TECHNIQUE_LEVEL: dict[str, Level] = {name: level for name, level, _ in TECHNIQUES}
+TECHNIQUE_WEIGHT: dict[str, float] = {name: weight for name, _, weight in TECHNIQUES}
 
 LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
 SIGN_FREE = frozenset(("pair", "sandwich", "balance"))  # techniques that never look at a line's signs
