@@ -450,6 +450,14 @@ class Section:
         """The grid size of the section's i-th puzzle (sizes spread evenly, in order)."""
         return self.sizes[i * len(self.sizes) // self.count]
 
+    def sizes_printed(self) -> list[int]:
+        """The sizes some puzzle of the section has, smallest first: every listed size once
+        the count reaches the list's length (then without visiting each puzzle: a count may
+        be 100,000)."""
+        if self.count >= len(self.sizes):
+            return sorted(set(self.sizes))
+        return sorted({self.size_of(i) for i in range(self.count)})
+
 
 @dataclass(frozen=True)
 class CoverSpec:
@@ -529,7 +537,7 @@ def book_shape(trim: Trim, bleed: bool, layout: str, per_page: int | None, large
         width = reminder_width(spec, style)
         lines = max(len(break_lines(rule_reminder(reminder_name(s.title, name_of(s.variant), get_variant(s.variant)),
                                                   printed_rules(get_variant(s.variant), dict(s.rules),
-                                                                sorted({s.size_of(i) for i in range(s.count)})), t),
+                                                                s.sizes_printed()), t),
                                     style.small, width))
                     for s in sections)
         style = replace(style, reminder_lines=max(REMINDER_LINES, lines))

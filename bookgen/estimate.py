@@ -53,29 +53,17 @@ def puzzle_ms(variant: str, size: int, level: Level, rules: Mapping[str, Any] | 
 
 def rule_factor(variant: str, size: int, level: Level, rules: Mapping[str, Any],
                 options: Mapping[str, Any]) -> float:
-    """How much the rules and options multiply the default rules' cost (``RULE_COST``)."""
+    """How much the rules and options multiply the default rules' cost (the variant's
+    ``rule_costs``)."""
     factor = 1.0
-    for (name, option, value), by_level in RULE_COST.items():
-        if name == variant and option in rules:
+    for (option, value), by_level in VARIANTS[variant].rule_costs.items() if variant in VARIANTS else ():
+        if option in rules:
             got = rules[option]
             if (tuple(sorted(got)) if isinstance(got, (list, tuple)) else got) == value:
                 factor *= by_level[level]
     return factor
 
 
-# Measured cost of a rule option over the default rules, easy..expert: the median over sizes 3-9 of
-# mean CPU time / this table's estimate, 3 seeds a request (bench/sweep_estimates.py --only kenken
-# --rules-only; docs/estimates.md). Options whose factor stayed within 2x are left out.
-RULE_COST: dict[tuple[str, str, Any], tuple[float, float, float, float]] = {
-    ("kenken", "max_cage", 5): (2.0, 2.0, 3.2, 3.0),
-    ("kenken", "max_cage", 6): (2.0, 3.4, 5.3, 9.1),
-    ("kenken", "show_ops", False): (1.9, 2.4, 1.7, 2.5),
-    ("kenken", "singles", "none"): (2.1, 1.4, 1.6, 2.6),
-    ("kenken", "singles", "normal"): (1.0, 1.7, 1.0, 2.7),
-    ("kenken", "ops", ("+",)): (4.0, 2.3, 6.0, 4.2),
-    ("kenken", "ops", ("+", "-")): (2.5, 2.9, 3.0, 3.6),
-    ("kenken", "ops", ("*", "+")): (1.0, 1.0, 1.0, 2.3),
-}
 
 
 def build_seconds(jobs: Iterable[tuple], workers: int) -> float:

@@ -147,15 +147,10 @@ def translation(language: str = DEFAULT) -> Callable[[str], str]:
 
 UNKNOWN_NAME = "{name}"  # msgid of the case forms of a name the catalog doesn't know
 
-# The case forms the catalogs give (each ``C_(case, msgid)`` is a catalog entry): the
-# titles of the variants, and ``{name}`` for any other name. A title without its forms
-# (a new variant) takes those of ``{name}``.
-NAME_CASES = (
-    C_("gen", "{name}"), C_("acc", "{name}"),
-    C_("gen", "Binairo"), C_("acc", "Binairo"), C_("gen", "Tango"), C_("acc", "Tango"),
-    C_("gen", "Calcudoku"), C_("acc", "Calcudoku"), C_("gen", "Sudoku"), C_("acc", "Sudoku"),
-    C_("gen", "Futoshiki"), C_("acc", "Futoshiki"), C_("gen", "Killer Sudoku"), C_("acc", "Killer Sudoku"),
-)
+# The case forms of any name the catalog doesn't know (each ``C_(case, msgid)`` is a
+# catalog entry); a variant marks its own title's forms in its module (``NAME_CASES``), and a
+# title without its forms (a new variant) takes those of ``{name}``.
+NAME_CASES = (C_("gen", "{name}"), C_("acc", "{name}"))
 
 
 def name_forms(t: Callable[[str], str], name: str) -> dict[str, str]:

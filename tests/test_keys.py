@@ -9,7 +9,9 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from bookgen.core.pen import CAP_HEIGHT, CENTER, RecordingPen
-from bookgen.core.types import Cage, Edge, Puzzle
+from bookgen.core.types import Cage, Edge, OutsideClues, Puzzle
+from bookgen.solve.latin import symbol, value
+from bookgen.solve.skyscrapers import clues_of
 from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import BOLD, THIN, Style
 from bookgen.variants.registry import VARIANTS, get_variant
@@ -25,7 +27,7 @@ def sample(name: str, n: int) -> Puzzle:
     if name in ("takuzu", "tango"):
         rows = ["".join("01"[((r // 2) + c) % 2] for c in range(n)) for r in range(n)]
     else:
-        rows = ["".join(str((r * (n // 3 if n % 3 == 0 and n > 3 else 1) + r // 3 + c) % n + 1)
+        rows = ["".join(symbol((r * (n // 3 if n % 3 == 0 and n > 3 else 1) + r // 3 + c) % n + 1)
                         for c in range(n)) for r in range(n)]
     givens = tuple("".join(ch if (r + c) % 2 else "." for c, ch in enumerate(row)) for r, row in enumerate(rows))
     edges, cages = [], []
@@ -43,8 +45,14 @@ def sample(name: str, n: int) -> Puzzle:
                 cages.append(Cage(((r, c), (r, c + 1)), "+", 17))
             if n % 2:
                 cages.append(Cage(((r, n - 1),), "", 9))
+    # what the shape carries: irregular regions (here each a row) and clues outside the grid
+    regions = tuple(chr(ord("A") + r) * n for r in range(n)) if name == "jigsaw" else ()
+    clues = None
+    if name == "skyscrapers":
+        clues = OutsideClues(**clues_of([[value(ch) for ch in row] for row in rows]))
     return Puzzle(name, n, rules, givens, tuple(rows),
-                  edges=tuple(edges) if name in ("futoshiki", "tango") else (), cages=tuple(cages))
+                  edges=tuple(edges) if name in ("futoshiki", "tango") else (), cages=tuple(cages),
+                  regions=regions, clues=clues)
 
 
 class GlyphPen(RecordingPen):

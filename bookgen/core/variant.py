@@ -77,6 +77,9 @@ class VariantDefaults:
     # ``bench/measure_costs.py``; the build-time estimate reads them (``bookgen.estimate``).
     costs: Mapping[int, tuple[float | None, ...]] = {}
     rule_help: Mapping[str, str] = {}  # rule option -> what it means (the config reference)
+    # (rule option, value) -> how much it multiplies ``costs``, easy..expert, where measured
+    # over 2x (``bookgen.estimate.rule_factor``; a list value as a sorted tuple).
+    rule_costs: Mapping[tuple[str, Any], tuple[float, ...]] = {}
 
     def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
         """An N x N grid, nothing drawn outside it."""
@@ -97,6 +100,7 @@ class Variant(Protocol):
     givens_option: bool
     costs: Mapping[int, tuple[float | None, ...]]
     rule_help: Mapping[str, str]
+    rule_costs: Mapping[tuple[str, Any], tuple[float, ...]]
 
     def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
         """The cells a puzzle of this size and rules takes on the page: its grid and the

@@ -39,7 +39,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import C_, N_
 from bookgen.core.pen import THIN, Pen
 from bookgen.core.rules import latin_rule
 from bookgen.core.symmetry import moved_cells
@@ -111,6 +111,9 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 }
 LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 
+
+# The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Futoshiki"), C_("acc", "Futoshiki"))
 
 class FutoshikiVariant(HouseGrid):
     """Futoshiki on 4x4 to 9x9 grids; stateless."""

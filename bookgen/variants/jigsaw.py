@@ -102,6 +102,19 @@ class JigsawVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
+    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``): 6 seeds a cell (9x9: 3), as
+    # ``bench/measure_costs.py jigsaw`` measures them; each puzzle draws its own regions.
+    costs = {
+        5: (9.0, 36.0, 43.0, 60.0),
+        6: (20.0, 33.0, 75.0, 106.0),
+        7: (27.0, 57.0, 123.0, 178.0),
+        8: (138.0, 182.0, 562.0, 221.0),
+        9: (240.0, 295.0, 833.0, 892.0),
+    }
+    rule_help = {  # what each rule option means, for the config reference (docs/config.md)
+        "diagonal": "true: both long diagonals also hold every digit once (drawn as two thin diagonal lines)",
+        "plain_regions": "true lets a region be a plain rectangle or a straight line (default: never)",
+    }
 
     # --- rules ----------------------------------------------------------------------
 

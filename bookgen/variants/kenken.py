@@ -56,7 +56,7 @@ from itertools import accumulate
 from typing import Any, Callable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Plural, Text, join_and, join_or
+from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, TOP_LEFT, Pen, bold_ink, bold_lead
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
@@ -324,6 +324,9 @@ def _draw(rng: random.Random, population: Sequence[Any], cum: Sequence[float]) -
     dozens a draft)."""
     return population[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
+
+# The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Calcudoku"), C_("acc", "Calcudoku"))
 
 class _Layout:
     """A caging under construction: cage cell lists, ops and targets."""
@@ -675,6 +678,19 @@ class KenKenVariant(VariantDefaults):
     techniques: tuple[Technique, ...] = _technique_table()
     sizes: tuple[int, ...] = SIZES
     default_size = 6
+    # Measured cost of a rule option over the default rules, easy..expert: the median over sizes
+    # 3-9 of mean CPU time / the ``costs`` estimate, 3 seeds a request (bench/sweep_estimates.py
+    # --only kenken --rules-only; docs/estimates.md). Options whose factor stayed within 2x are left out.
+    rule_costs = {
+        ("max_cage", 5): (2.0, 2.0, 3.2, 3.0),
+        ("max_cage", 6): (2.0, 3.4, 5.3, 9.1),
+        ("show_ops", False): (1.9, 2.4, 1.7, 2.5),
+        ("singles", "none"): (2.1, 1.4, 1.6, 2.6),
+        ("singles", "normal"): (1.0, 1.7, 1.0, 2.7),
+        ("ops", ("+",)): (4.0, 2.3, 6.0, 4.2),
+        ("ops", ("+", "-")): (2.5, 2.9, 3.0, 3.6),
+        ("ops", ("*", "+")): (1.0, 1.0, 1.0, 2.3),
+    }
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "ops": 'any non-empty subset of `["+", "-", "*", "/"]` that holds `+` or `*`; '
                "`[+]` is addition only, for young learners",

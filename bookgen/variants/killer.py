@@ -45,7 +45,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import C_, N_
 from bookgen.core.rules import box_rule
 from bookgen.core.pen import CAP_HEIGHT, THIN, TOP_LEFT, Pen, bold_width
 from bookgen.core.symmetry import moved_cells
@@ -113,6 +113,9 @@ _ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_com
           "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
           "x_wing", "xy_wing", "trial")
 
+
+# The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Killer Sudoku"), C_("acc", "Killer Sudoku"))
 
 class KillerVariant(SudokuVariant):
     """Killer Sudoku on 4x4, 6x6 and 9x9 grids; stateless. Sudoku's rules, drawing and

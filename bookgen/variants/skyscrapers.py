@@ -210,6 +210,8 @@ class SkyscrapersVariant(HouseGrid):
         """Shaded givens, thin cell lines, a bold frame, and the clues in the band around it."""
         n = puzzle.size
         self.draw_latin_grid(pen, puzzle, solved)
+        if pen.key:  # an answer key shows the heights; the clues are checked by them
+            return
         clues = _clues(puzzle)
         mid = MARGIN / 2
         for k in range(n):

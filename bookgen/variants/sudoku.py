@@ -40,7 +40,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import C_, N_
 from bookgen.core.rules import box_rule
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.text import PuzzleTextError
@@ -86,6 +86,9 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 }
 
 
+# The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Sudoku"), C_("acc", "Sudoku"))
+
 class SudokuVariant(HouseGrid):
     """Sudoku on 4x4 to 9x9 grids, optionally with both diagonals (Sudoku X); stateless."""
 
@@ -116,6 +119,8 @@ class SudokuVariant(HouseGrid):
         6: (0.6, None, None, None),
         8: (1.2, 53.8, 150.9, 175.3),
         9: (1.6, 37.3, 142.3, 132.3),
+        12: (11.0, 93.0, 259.0, 283.0),  # 12 seeds a cell
+        16: (38.0, 640.0, 953.0, 1005.0),  # 8 seeds a cell
     }
 
     # --- rules ----------------------------------------------------------------------

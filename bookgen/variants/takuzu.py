@@ -21,7 +21,7 @@ Techniques by tier:
 from __future__ import annotations
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Plural
+from bookgen.core.i18n import C_, N_, Plural
 from bookgen.core.rules import balance_rule, per_size
 from bookgen.variants.binarygrid import BinaryGrid
 
@@ -35,6 +35,9 @@ TECHNIQUE_TEXT = {
     "trial": (N_("One trial"), N_("Assume a symbol in one cell; if the techniques above lead to a contradiction, the cell holds the other symbol.")),
 }
 
+
+# The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Binairo"), C_("acc", "Binairo"))
 
 class Takuzu(BinaryGrid):
     """Takuzu / Binairo: balanced binary grid, short runs, distinct lines."""
