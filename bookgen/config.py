@@ -689,7 +689,8 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                        "none (remove 'explain' or use layout: book)")
     complete = isinstance(raw_sections, list) and len(sections) == len(raw_sections)
     extras = _parse_publishing(model, sections, file, report, complete, trim) if model is not None else None
-    if model is not None and trim is not None and extras is not None and sections:
+    small = sum(s.count for s in sections) <= MAX_BUILD_PUZZLES  # a refused giant set is not laid out
+    if model is not None and trim is not None and extras is not None and sections and (small or not issues):
         # the sound sections are laid out and their texts measured even when others have problems
         found = len(issues)
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
