@@ -138,7 +138,7 @@ def test_answer_keys_show_only_answers_and_no_glyph_touches_another_or_a_line(na
     answers = [op for op in pen.ops if op[0] in ("text", "stamp")]
     assert len(answers) == n * n
     for style in (Style(), Style(large_print=True)):
-        unit = style.key_cell[0]
+        unit = style.key_cell[0] * variant.extent(n, puzzle.rules).key_scale  # the layout's least key cell
         glyphs, lines = marks(pen, unit)
         to_glyph, to_line = clearances(glyphs, lines)
         assert to_glyph >= CLEAR and to_line >= CLEAR, (name, n, style.large_print, to_glyph, to_line)

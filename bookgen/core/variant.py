@@ -49,6 +49,9 @@ class Extent:
     bottom: float = 0.0
     left: float = 0.0
     right: float = 0.0
+    # How much larger than the smallest answer-key cell this grid's key cell must be for its
+    # symbols to keep the key's type floor and clear the lines (two-digit numbers: 1.25).
+    key_scale: float = 1.0
 
     @property
     def width(self) -> float:

@@ -632,8 +632,9 @@ def key_pages(sizes: Sequence[int | Extent], width: float, height: float, style:
 
     def columns(size: int | Extent) -> int:
         if size not in known:
+            least = low * (size.key_scale if isinstance(size, Extent) else 1.0)
             known[size] = next((k for k in range(KEY_COLUMNS, 1, -1)
-                                if ((width - (k - 1) * KEY_GAP) / k - BOLD) / span(size)[0] >= low - 1e-9), 1)
+                                if ((width - (k - 1) * KEY_GAP) / k - BOLD) / span(size)[0] >= least - 1e-9), 1)
         return known[size]
 
     # A row's height and cells depend only on the sizes in it: a key of 10^5 grids has a

@@ -215,8 +215,9 @@ class HouseGrid(VariantDefaults):
         return self.techniques
 
     def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
-        """The digits' font size in cells: the only type set in these grids."""
-        return DIGIT_CAP / CAP_HEIGHT
+        """The digits' font size in cells: the only type set in these grids (two-digit
+        numbers, on grids past 9x9, a little smaller)."""
+        return digit_cap(size) / CAP_HEIGHT
 
     # --- drawing and text -------------------------------------------------------------
 
@@ -246,10 +247,11 @@ class HouseGrid(VariantDefaults):
             for c in range(n):
                 g = puzzle.givens[r][c]
                 if g != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, printed(g), DIGIT_CAP, bold=True, anchor=CENTER)
+                    text = printed(g)
+                    pen.text(c + 0.5, r + 0.5, text, digit_cap(n, text), bold=True, anchor=CENTER)
                 elif solved and puzzle.solution[r][c] != EMPTY:
-                    pen.text(c + 0.5, r + 0.5, printed(puzzle.solution[r][c]), DIGIT_CAP, anchor=CENTER,
-                             grey=ANSWER_GREY)
+                    text = printed(puzzle.solution[r][c])
+                    pen.text(c + 0.5, r + 0.5, text, digit_cap(n, text), anchor=CENTER, grey=ANSWER_GREY)
 
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A digit prints as itself."""
@@ -276,6 +278,16 @@ def check_digits(rows: Sequence[Sequence[str]], row_lines: Sequence[Any], n: int
             if ch != EMPTY and value(ch) > n:
                 raise error(file, line.number, None, f"digit {printed(ch)} in a {n}\u00d7{n} {title}, "
                             f"whose digits are 1 to {n}" + (f" ({symbols(n)[-1]} = {n})" if n > 9 else ""))
+
+
+TWO_DIGITS = 0.8  # a two-digit number's cap height against a digit's: 0.57 of the cell wide, so it
+                  # clears the cell's lines in the smallest answer-key cell (tests/test_keys.py)
+
+
+def digit_cap(n: int, text: str = "10") -> float:
+    """The cap height, in cells, of ``text`` in a grid of side ``n``: ``DIGIT_CAP``, or a
+    little less for a two-digit number (grids past 9x9)."""
+    return DIGIT_CAP * TWO_DIGITS if n > 9 and len(text) > 1 else DIGIT_CAP
 
 
 def printed(ch: str) -> str:

@@ -48,13 +48,13 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Puzzle
-from bookgen.core.variant import Technique
+from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
 )
 from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
-from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import TWO_DIGITS, Draft, HouseGrid, check_digits, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 SIZES: tuple[int, ...] = tuple(BOXES)
@@ -194,6 +194,10 @@ class SudokuVariant(HouseGrid):
         return _geometry(puzzle.size, puzzle.rules)
 
     # --- drawing --------------------------------------------------------------------
+
+    def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
+        """An N x N grid; past 9x9 its two-digit numbers need a larger answer-key cell."""
+        return Extent(size, size, key_scale=1 / TWO_DIGITS if size > 9 else 1.0)
 
     def draw(self, pen: Pen, puzzle: Puzzle, solved: bool = False) -> None:
         """Shaded givens, thin cell lines, bold box lines and frame, diagonals for Sudoku X."""
