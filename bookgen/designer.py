@@ -260,12 +260,19 @@ def check(data: Any, name: str, folder: Path | None = None) -> Checked:
             errors.append({"path": path, "message": f"exclude {item}: upload this earlier volume's JSON "
                            "file here (the studio reads no other files)", "where": ""})
     blocked = any(e["path"][:1] == ["exclude"] for e in errors)  # no path of those may reach parse_book
+    cover = data.get("cover") if isinstance(data, dict) else None
+    image = isinstance(cover, dict) and cover.get("image") not in (None, "")
+    if image:  # a picture is a path on the server: the studio opens none (the CLI does)
+        errors.append({"path": ["cover", "image"], "message": "cover image: the studio reads no files from "
+                       "its computer; build with 'bookgen build' to print your own picture", "where": ""})
     where = Located()
     book = None
     try:
         parsed, where = load_yaml(text, file)
         if blocked and isinstance(parsed, dict):
             parsed = {k: v for k, v in parsed.items() if k != "exclude"}
+        if image and isinstance(parsed, dict) and isinstance(parsed.get("cover"), dict):
+            parsed = {**parsed, "cover": {k: v for k, v in parsed["cover"].items() if k != "image"}}
         base = folder if folder is not None else Path("/nonexistent-bookgen-studio")
         book = parse_book(parsed, where, str(base / file), name if problem is None else "book")
     except ConfigError as exc:
@@ -315,7 +322,8 @@ def install_caches() -> None:
                        (render_module, "rules_pages_needed"): render_module.rules_pages_needed,
                        (plan_module, "run_job"): plan_module.run_job})
     book_module.worked_example = memo(book_module.worked_example,
-                                      lambda seed, variant, rules: (seed, variant, repr(sorted(rules.items()))))
+                                      lambda seed, variant, rules, printed=(): (seed, variant, repr(sorted(rules.items())),
+                                                                               tuple(printed)))
     render_module.rules_pages_needed = memo(render_module.rules_pages_needed, lambda *a, **k: repr((a, k)))
     plan_module.run_job = memo(plan_module.run_job, lambda job: repr(job))
     _CACHED = True

@@ -153,6 +153,20 @@ def test_no_path_reaches_the_servers_files(studio, tmp_path):
         data = dict(SMALL, exclude=[path])
         r = client.post("/api/check", json={"name": "x", "data": data, "uploads": {path: "../../.."}}).json()
         assert any(e["path"] == ["exclude", 0] and "upload" in e["message"] for e in r["errors"]), r
+    picture = tmp_path / "secret.png"  # a cover picture is a path too: never opened by the studio
+    picture.write_bytes(b"\x89PNG not really")
+    opened: list = []
+    import bookgen.layout.cover as cover_module
+    real = cover_module.image_problem
+    cover_module.image_problem = lambda *a, **k: opened.append(a) or real(*a, **k)
+    try:
+        for path in (str(picture), "/etc/passwd"):
+            data = dict(SMALL, cover={"image": path})
+            r = client.post("/api/check", json={"name": "x", "data": data}).json()
+            assert any(e["path"] == ["cover", "image"] and "reads no files" in e["message"] for e in r["errors"]), r
+    finally:
+        cover_module.image_problem = real
+    assert not opened
     for name in ("../x", "a/b", "..", ".hidden"):
         assert client.post("/api/check", json={"name": name, "data": SMALL}).json()["errors"][0]["path"] == ["_name"]
     r = client.post("/api/volumes?name=../../evil.json", content=b'{"puzzles": []}')

@@ -50,6 +50,13 @@ UI = (
     N_("Largest cage (cells)"),
     N_("Box (rows × columns)"),
     N_("Diagonals too (X)"),
+    N_("Inside margin (gutter)"),
+    N_("Typeface"),
+    N_("Double-sided (each version on fresh sheets)"),
+    N_("Students (one file, versions dealt in turn)"),
+    N_("Cover theme"),
+    N_("Cover picture (PNG or JPEG, 300 dpi)"),
+    N_("Plain rectangles or lines allowed as regions"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)
@@ -71,6 +78,13 @@ LABELS = {
     "max_cage": "Largest cage (cells)",
     "box": "Box (rows × columns)",
     "diagonal": "Diagonals too (X)",
+    "gutter": "Inside margin (gutter)",
+    "font": "Typeface",
+    "duplex": "Double-sided (each version on fresh sheets)",
+    "students": "Students (one file, versions dealt in turn)",
+    "theme": "Cover theme",
+    "image": "Cover picture (PNG or JPEG, 300 dpi)",
+    "plain_regions": "Plain rectangles or lines allowed as regions",
 }
 
 
