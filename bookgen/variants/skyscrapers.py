@@ -48,18 +48,17 @@ from bookgen.core.rules import sized_rule
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.types import EMPTY, GenerationError, OutsideClues, Puzzle
+from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, Run, closure, geometry, run_ladder, settles, solve,
 )
-from bookgen.solve.latin_sat import prove
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clues_of, extra_for, sight_clauses,
 )
 from bookgen.variants.gridparts import shape_problems
-from bookgen.variants.housegrid import DIGIT_CAP, HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
 ATTEMPTS = 200
@@ -121,6 +120,8 @@ class SkyscrapersVariant(HouseGrid):
         Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 5
+    kind = "Skyscrapers"
+    attempts = ATTEMPTS
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL
     # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 5 skyscrapers``
@@ -152,30 +153,22 @@ class SkyscrapersVariant(HouseGrid):
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+                options: Mapping[str, Any]) -> Draft | None:
+        """A random square with every clue, carved (clues and givens) while the level's tier
+        still solves it, then graded; the engine's ``generate`` proves and ships it."""
         n = size
         geo = geometry(n)
-        for _ in range(ATTEMPTS):
-            square = random_latin_square(n, rng)
-            sol = [d for row in square for d in row]
-            given, clues = _carve(geo, sol, clues_of(square), level, rng)
-            givens = [(i, sol[i]) for i in range(n * n) if given[i]]
-            res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
-            if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
-                continue
-            if len(prove(geo, givens, sight_clauses(n, clues))) != 1:
-                raise AssertionError("ladder-solved Skyscrapers is not unique: engine bug")
-            return Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
-                          grade=self.grade_of(res, n), clues=OutsideClues(**clues))
-        raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {n}\u00d7{n} Skyscrapers "
-            f"in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+        square = random_latin_square(n, rng)
+        sol = [d for row in square for d in row]
+        given, clues = _carve(geo, sol, clues_of(square), level, rng)
+        givens = [(i, sol[i]) for i in range(n * n) if given[i]]
+        res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
+        if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
+            return None
+        puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
+                        clues=OutsideClues(**clues))
+        return Draft(puzzle, res, geo, givens, sight_clauses(n, clues), sol)
 
     # --- the house engine's hooks ---------------------------------------------------
 
@@ -193,7 +186,6 @@ class SkyscrapersVariant(HouseGrid):
 
     def extra_problems(self, puzzle: Puzzle) -> list[str]:
         """Clues the solution does not show."""
-        n = puzzle.size
         grid = [[int(ch) for ch in row] for row in puzzle.solution]
         shown = clues_of(grid)
         problems = []
