@@ -163,6 +163,23 @@ class HouseGrid(VariantDefaults):
         return grid_fingerprint(f"{self.name}/{puzzle.size}", puzzle.rules, puzzle.givens, self.relabel,
                                 lambda move: self.fingerprint_clues(puzzle, move))
 
+    def json_grids(self, data: Mapping[str, Any]) -> tuple[int, dict[str, Any], Any, Any]:
+        """The size, rules, givens and solution of a book JSON entry, each checked (a size of
+        this variant, its rule options, two grids of its digits); ``ValueError`` says what is
+        malformed. A variant's ``from_json`` reads its own clues on from there."""
+        size = data.get("size")
+        if type(size) is not int or size not in self.sizes:
+            raise ValueError(f"size must be a whole number from {min(self.sizes)} to {max(self.sizes)}, "
+                             f"got {size!r}")
+        rules = self.parse_rules(data.get("rules"), size)
+        givens, solution = data.get("givens"), data.get("solution")
+        digits = symbols(size)
+        problems = shape_problems(givens, size, digits + EMPTY, "givens")
+        problems += shape_problems(solution, size, digits + EMPTY, "solution")
+        if problems:
+            raise ValueError(problems[0])
+        return size, rules, givens, solution
+
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every house the solution breaks, other broken constraints, givens that disagree."""
         n = puzzle.size

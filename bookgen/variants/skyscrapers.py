@@ -234,16 +234,7 @@ class SkyscrapersVariant(HouseGrid):
 
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
         """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
-        size = data.get("size")
-        if type(size) is not int or size not in SIZES:
-            raise ValueError(f"size must be a whole number from 4 to 8, got {size!r}")
-        rules = self.parse_rules(data.get("rules"), size)
-        givens, solution = data.get("givens"), data.get("solution")
-        digits = "".join(str(d) for d in range(1, size + 1))
-        problems = shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += shape_problems(solution, size, digits + EMPTY, "solution")
-        if problems:
-            raise ValueError(problems[0])
+        size, rules, givens, solution = self.json_grids(data)
         raw = data.get("clues")
         if not isinstance(raw, Mapping):
             raise ValueError("clues must be {'top': [...], 'bottom': [...], 'left': [...], 'right': [...]}")
