@@ -57,7 +57,6 @@ from bookgen.solve.houses import (
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
-from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)

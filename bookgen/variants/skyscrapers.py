@@ -57,7 +57,6 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clues_of, extra_for, sight_clauses,
 )
-from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
