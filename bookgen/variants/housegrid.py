@@ -173,11 +173,7 @@ class HouseGrid(VariantDefaults):
                              f"got {size!r}")
         rules = self.parse_rules(data.get("rules"), size)
         givens, solution = data.get("givens"), data.get("solution")
-        digits = symbols(size)
-        problems = shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += shape_problems(solution, size, digits + EMPTY, "solution")
-        if problems:
-            raise ValueError(problems[0])
+        check_grids(givens, solution, size)
         return size, rules, givens, solution
 
     def validate(self, puzzle: Puzzle) -> list[str]:
@@ -273,6 +269,16 @@ class HouseGrid(VariantDefaults):
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A digit prints as itself."""
         return symbol
+
+
+def check_grids(givens: Any, solution: Any, size: int) -> None:
+    """``ValueError`` naming the first problem of a JSON entry's two grids: ``size`` rows of
+    ``size`` of the grid's digits (``.`` for an open cell)."""
+    digits = symbols(size)
+    problems = shape_problems(givens, size, digits + EMPTY, "givens")
+    problems += shape_problems(solution, size, digits + EMPTY, "solution")
+    if problems:
+        raise ValueError(problems[0])
 
 
 def givens_of(puzzle: Puzzle) -> list[tuple[int, int]]:

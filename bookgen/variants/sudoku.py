@@ -52,9 +52,8 @@ from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
 )
-from bookgen.solve.latin import SYMBOLS, symbols
-from bookgen.variants.gridparts import shape_problems
-from bookgen.variants.housegrid import TWO_DIGITS, Draft, HouseGrid, check_digits, digit_rows
+from bookgen.solve.latin import SYMBOLS
+from bookgen.variants.housegrid import TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 SIZES: tuple[int, ...] = tuple(BOXES)
@@ -230,11 +229,7 @@ class SudokuVariant(HouseGrid):
             raise ValueError(f"a {size}\u00d7{size} Sudoku has boxes [{box[0]}, {box[1]}], not {raw_rules['box']!r}")
         rules = self.parse_rules(raw_rules, size)
         givens, solution = data.get("givens"), data.get("solution")
-        digits = symbols(size)
-        problems = shape_problems(givens, size, digits + EMPTY, "givens")
-        problems += shape_problems(solution, size, digits + EMPTY, "solution")
-        if problems:
-            raise ValueError(problems[0])
+        check_grids(givens, solution, size)
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution))
 
     # --- text (``bookgen solve``) ------------------------------------------------------
