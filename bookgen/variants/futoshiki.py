@@ -57,7 +57,7 @@ from bookgen.solve.houses import (
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
-from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
@@ -92,22 +92,11 @@ def _unknown(ch: str) -> str:
     return (f"unknown symbol {ch!r}; Futoshiki cells are digits or . (empty), with < or > between cells "
             "and ^ or v below")
 
-TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "naked_single": (N_("Naked singles"), N_("A cell whose row and column already hold every other digit takes the one left.")),
-    "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row or column goes there.")),
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sign_known": (N_("Signs next to a digit"), N_("A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4.")),
     "sign_bounds": (N_("Sign chains"), N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
                     "along a chain a < b < c, a can't be the largest digit or the one below it, and c can't be 1 or 2.")),
-    "naked_pair": (N_("Naked pairs"), N_("Two cells of a row or column that can only hold the same two digits take them both.")),
-    "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row or column fill them.")),
-    "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
-    "hidden_triple": (N_("Hidden triples"), N_("The same with three digits confined to three cells.")),
-    "x_wing": (N_("X-wing"), N_("A digit that fits only in the same two columns of two rows takes both of those columns there, "
-               "so the rest of both columns can't have it (and the other way round).")),
-    "xy_wing": (N_("XY-wing"), N_("A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z.")),
-    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
-              "the cell holds the other one.")),
-}
+}, after={"sign_known": "hidden_single", "sign_bounds": "hidden_single"})
 LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
@@ -31,6 +32,33 @@ from bookgen.solve.latin import symbol, symbols, value
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
 ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
 DIGIT_CAP = 0.42       # a digit's cap height, in cells
+
+
+# The house techniques of a Latin square without boxes (rows and columns), worded once for
+# every such variant's how-to page (Futoshiki, Skyscrapers); a variant splices its own in.
+LATIN_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    "naked_single": (N_("Naked singles"), N_("A cell whose row and column already hold every other digit takes the one left.")),
+    "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row or column goes there.")),
+    "naked_pair": (N_("Naked pairs"), N_("Two cells of a row or column that can only hold the same two digits take them both.")),
+    "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row or column fill them.")),
+    "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
+    "hidden_triple": (N_("Hidden triples"), N_("The same with three digits confined to three cells.")),
+    "x_wing": (N_("X-wing"), N_("A digit that fits only in the same two columns of two rows takes both of those columns there, "
+               "so the rest of both columns can't have it (and the other way round).")),
+    "xy_wing": (N_("XY-wing"), N_("A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z.")),
+    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
+              "the cell holds the other one.")),
+}
+
+
+def technique_texts(own: dict[str, tuple[str, str]], after: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """``LATIN_TECHNIQUE_TEXT`` in its order with ``own`` entries spliced in, each right after
+    the house technique ``after`` names for it (the order the how-to page lists them in)."""
+    out: dict[str, tuple[str, str]] = {}
+    for key, text in LATIN_TECHNIQUE_TEXT.items():
+        out[key] = text
+        out.update({k: own[k] for k in own if after[k] == key})
+    return out
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clues_of, extra_for, sight_clauses,
 )
-from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
 ATTEMPTS = 200
@@ -71,9 +71,7 @@ CLUE_CAP = DIGIT_CAP
 MAX_LEVEL: dict[int, Level] = {4: Level.HARD}  # a 4x4 rarely needs a trial
 NO_CLUE = "0.-"        # how a missing clue may be typed
 
-TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "naked_single": (N_("Naked singles"), N_("A cell whose row and column already hold every other digit takes the one left.")),
-    "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row or column goes there.")),
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sky_edge": (N_("A clue of 1, or as large as the grid"),
                  N_("A 1 sees only the tallest building, so the tallest (5 on a 5\u00d75 grid) stands right next to it; "
                     "a clue as large as the grid (5 on a 5\u00d75) sees every building, so the line climbs "
@@ -81,20 +79,12 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "sky_bounds": (N_("Clue ranges"),
                    N_("To see 3 buildings, two taller ones must follow the first: on a 5\u00d75 grid the building "
                       "next to a clue of 3 is at most 3 tall, the next one at most 4, and so on.")),
-    "naked_pair": (N_("Naked pairs"), N_("Two cells of a row or column that can only hold the same two digits take them both.")),
-    "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row or column fill them.")),
     "sky_count": (N_("Counting a nearly full line"), N_("With two or three cells of a line open, try each way to fill "
                   "them and count the buildings seen from both ends: keep only what the clues allow.")),
-    "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
-    "hidden_triple": (N_("Hidden triples"), N_("The same with three digits confined to three cells.")),
-    "x_wing": (N_("X-wing"), N_("A digit that fits only in the same two columns of two rows takes both of those columns there, "
-               "so the rest of both columns can't have it (and the other way round).")),
-    "xy_wing": (N_("XY-wing"), N_("A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z.")),
     "sky_lines": (N_("Counting any line"), N_("The same counting on a line with more cells open: a height that no filling "
                   "matching both clues puts in a cell is ruled out there.")),
-    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
-              "the cell holds the other one.")),
-}
+}, after={"sky_edge": "hidden_single", "sky_bounds": "hidden_single", "sky_count": "hidden_pair",
+          "sky_lines": "xy_wing"})
 LEVELS = {**TECHNIQUE_LEVEL, **{t.name: t.tier for t in TECHNIQUES}}
 
 
