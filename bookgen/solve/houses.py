@@ -171,13 +171,16 @@ def trial(n: int, st, run: Run, solve_with: Callable) -> int:
 class Tech(NamedTuple):
     """One row of a ladder table, where a technique is declared once: its name (the key of
     its counts, grades and explanations), its tier, its function ``fn(geometry, state, run)``
-    (it strikes candidates and returns how many uses it made, 0 when it found nothing) and
-    its weight (the effort of one use, for the score inside a level)."""
+    (it strikes candidates and returns how many uses it made, 0 when it found nothing), its
+    weight (the effort of one use, for the score inside a level) and its rating: the value of
+    one step on the 1-10 scale solvers know (Sudoku Explainer's published values for the
+    Sudoku techniques; ``None`` where no value has been set yet)."""
 
     name: str
     tier: Level
     fn: Callable[..., int]
     weight: float = 1.0
+    rating: float | None = None
 
 
 @dataclass(frozen=True)
@@ -732,15 +735,15 @@ t_hidden_triple = hidden_technique(3, "hidden_triple")
 
 # The house ladder (Sudoku's), in the order the driver tries the techniques.
 LADDER: tuple[Tech, ...] = (
-    Tech("naked_single", Level.EASY, t_naked_single, 0.5),
-    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7),
-    Tech("locked_candidates", Level.MEDIUM, t_locked_candidates, 2.0),
-    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5),
-    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0),
-    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0),
-    Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0),
-    Tech("x_wing", Level.HARD, t_x_wing, 4.5),
-    Tech("xy_wing", Level.HARD, t_xy_wing, 5.0),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
+    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5),
+    Tech("locked_candidates", Level.MEDIUM, t_locked_candidates, 2.0, 2.6),
+    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5, 3.0),
+    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0, 3.4),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
+    Tech("x_wing", Level.HARD, t_x_wing, 4.5, 3.2),
+    Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),
     Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
 TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
