@@ -32,7 +32,7 @@ TEXT = {
     "sheets": "{pages} pages, one-sided, margins {margin:g} in",
     "gutter_why": " (the {least:g} in print-on-demand asks for up to {most} pages, plus {extra:g} in to write near the spine)",
     "gutter_set": " (as set; at least {least:g} in for up to {most} pages)",
-    "blank": "blank (the next section opens on a right-hand page)",
+    "blank": "notes page (the next section opens on a right-hand page)",
     "table": "  {pages:>5}  {what}",
     "pages": "pages",
     "part": "part",
@@ -139,8 +139,10 @@ def plan_report(book: Book, workers: int) -> str:
     key: list = []
     groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
-        if page.kind in ("title", "imprint", "contents", "blank"):
+        if page.kind in ("title", "imprint", "blank"):
             rows.append((1, TEXT[page.kind]))
+        elif page.kind == "contents":
+            _add(rows, TEXT["contents"])
         elif page.kind == "rules":
             _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))
         elif page.kind == "walkthrough":

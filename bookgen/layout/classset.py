@@ -28,6 +28,7 @@ from bookgen.variants.registry import get_variant
 
 PAGE_OF = N_("{title} \u00b7 {version} \u00b7 page {page} of {pages}")
 KEY_TITLE = N_("{title}: answer key")
+BLANK_BACK = N_("This side is left blank: the next version starts on a fresh sheet.")
 KEY_FOOTER = N_("{title} \u00b7 answer key \u00b7 page {page} of {pages}")
 WORKSHEET_PAGE = N_("Worksheet page {page}")
 KEY_CELL = 8.0 * 72 / 25.4  # the largest key cell: bigger answers only spread the rows apart
@@ -65,11 +66,19 @@ def render_class_set(path: Path, key_path: Path, cover: Cover, shape: BookShape,
             footer = t(PAGE_OF).format(title=cover.title, version=label, page=k, pages=len(pages))
             puzzle_page(doc, page, entries, worksheet=True, title=cover.title, footer=footer)
         for _ in range(sheet_count(len(pages), duplex) - len(pages)):
-            doc.finish(folio=False)  # the back of the version's last sheet stays blank
+            blank_back(doc, t)
     written = doc.page - 1
     doc.save()
     render_class_key(key_path, cover, shape, plan, entries, by_version)
     return written
+
+
+def blank_back(doc: Document, t) -> None:
+    """The back of a version's last sheet: blank but for one small line, so that neither
+    the teacher at the copier nor a pupil takes it for a page that failed to print."""
+    x0, low, x1, top = doc.content(worksheet=False)
+    doc.text((x0 + x1) / 2, (low + top) / 2, t(BLANK_BACK), doc.style.small, grey=0.45, align="center")
+    doc.finish(folio=False)
 
 
 def render_class_key(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],

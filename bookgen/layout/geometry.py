@@ -489,9 +489,57 @@ class Plan:
         raise KeyError(kind)
 
 
-def contents_lines(shape: BookShape) -> int:
-    """Entries in the table of contents: how-to pages, walkthroughs, sections, the answer key."""
-    return len(shape.rule_sets) + len(shape.explained) + len(shape.sections) + 1
+CONTENTS_ENTRY = 2.5  # an entry's height in body sizes: its title, its detail line, the space after
+CONTENTS_PART = 2.6  # a part's heading and its rule, in body sizes
+CONTENTS_GAP = 0.6  # the space that sets the answers apart from the last section, in body sizes
+
+
+@dataclass(frozen=True)
+class ContentsRow:
+    """One row of the table of contents: a part's heading (``kind`` "part", ``index`` the
+    part: 0 before you start, 1 the puzzles) or an entry ("rules" of a rule set, the
+    "walkthrough" of a section, a "section", the "answers")."""
+
+    kind: str
+    index: int = 0
+
+
+def contents_rows(shape: BookShape) -> list[ContentsRow]:
+    """The table of contents in reading order: how-to pages with their walkthroughs under
+    "Before you start", the sections under "The puzzles", then the answers."""
+    rows = [ContentsRow("part", 0)] if shape.rule_sets else []
+    for first in shape.rule_sets:
+        rows.append(ContentsRow("rules", first))
+        rows += [ContentsRow("walkthrough", s) for s in shape.explained if shape.rule_set_of(s) == first]
+    rows.append(ContentsRow("part", 1))
+    rows += [ContentsRow("section", s) for s in range(len(shape.sections))]
+    rows.append(ContentsRow("answers"))
+    return rows
+
+
+def contents_pages(shape: BookShape) -> list[list[ContentsRow]]:
+    """The contents rows page by page: as many pages as the rows need (a book of thirty
+    sections runs over two), a part's heading never last on its page."""
+    _, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
+    room = height - shape.style.heading * 2.1
+    pages: list[list[ContentsRow]] = [[]]
+    used = 0.0
+    rows = contents_rows(shape)
+    for k, row in enumerate(rows):
+        need = contents_height(row, shape.style)
+        if row.kind == "part" and k + 1 < len(rows):  # keep the heading with its first entry
+            need += contents_height(rows[k + 1], shape.style)
+        if used + need > room and pages[-1]:
+            pages.append([])
+            used = 0.0
+        pages[-1].append(row)
+        used += contents_height(row, shape.style)
+    return pages
+
+
+def contents_height(row: ContentsRow, style: Style) -> float:
+    """The height one contents row takes on the page."""
+    return style.body * {"part": CONTENTS_PART, "answers": CONTENTS_ENTRY + CONTENTS_GAP}.get(row.kind, CONTENTS_ENTRY)
 
 
 def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, before: int = 0) -> list[PagePlan]:
@@ -693,7 +741,8 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
     if not shape.worksheet:
         pages.append(PagePlan("title"))
         pages.append(PagePlan("imprint"))
-        pages.append(PagePlan("contents", "Contents", first=True))
+        pages += [PagePlan("contents", "Contents", first=k == 0, part=k)
+                  for k in range(len(contents_pages(shape)))]
         for k, first in enumerate(shape.rule_sets):
             count = shape.rules_pages[k] if k < len(shape.rules_pages) else 1
             variant = shape.sections[first].variant
