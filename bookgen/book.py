@@ -425,7 +425,7 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print
     out = {
         "number": number,
         "variant": puzzle.variant,
-        "size": puzzle.size if isinstance(puzzle.size, int) else list(puzzle.size),
+        "size": puzzle.size if isinstance(puzzle.size, int) else [puzzle.rows, puzzle.cols],
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "difficulty": grade.level.key,

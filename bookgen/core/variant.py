@@ -14,7 +14,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
 from bookgen.core.text import TextLine
-from bookgen.core.types import Grade, Puzzle
+from bookgen.core.types import Grade, Puzzle, Size, SizeRange, rows_cols
 
 
 @dataclass(frozen=True)
@@ -83,10 +83,16 @@ class VariantDefaults:
     # (rule option, value) -> how much it multiplies ``costs``, easy..expert, where measured
     # over 2x (``bookgen.estimate.rule_factor``; a list value as a sorted tuple).
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]] = {}
+    # Square grids only: sizes are ints N (N x N) from ``sizes``. A variant that takes
+    # rectangles sets ``rectangular = True`` and ``size_range``; it then gets a
+    # ``GridSize(rows, cols)`` for every size (a config's ``10`` as 10 x 10), and
+    # ``sizes`` lists the square sides it offers in menus (docs/rectangles.md).
+    rectangular = False
+    size_range: SizeRange | None = None
 
-    def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
-        """An N x N grid, nothing drawn outside it."""
-        return Extent(size, size)
+    def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
+        """The grid (N x N, or rows x cols), nothing drawn outside it."""
+        return Extent(*rows_cols(size))
 
 
 class Variant(Protocol):
@@ -104,6 +110,8 @@ class Variant(Protocol):
     costs: Mapping[int, tuple[float | None, ...]]
     rule_help: Mapping[str, str]
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]]
+    rectangular: bool  # takes rows x cols grids: sizes are ``GridSize``s inside ``size_range``
+    size_range: SizeRange | None  # the rows and cols a rectangular variant takes (None: square only)
 
     def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
         """The cells a puzzle of this size and rules takes on the page: its grid and the
