@@ -1245,7 +1245,8 @@ def _grid_size(variant, item: Any, in_list: bool) -> tuple[Size, str | None]:
             if not grid.is_square:
                 return 0, (f"{variant.name} takes only square sizes (one number, e.g. {variant.default_size}), "
                            f"got {_show(item)}")
-            item = grid.rows
+            grid = grid.rows
+        item = grid
     if not variant.rectangular:
         if item not in variant.sizes:
             return 0, (f"{variant.name} size must be one of {', '.join(map(str, variant.sizes))}, "

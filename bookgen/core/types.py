@@ -37,6 +37,14 @@ class GridSize:
         match = _GRID_SIZE.fullmatch(text)
         return cls(int(match[1]), int(match[2])) if match else None
 
+    @classmethod
+    def from_json(cls, value: Any) -> "GridSize | None":
+        """A book JSON's ``size: [rows, cols]`` (two whole numbers); None for anything else."""
+        if (isinstance(value, list) and len(value) == 2
+                and all(type(x) is int and 0 < x < 10_000 for x in value)):
+            return cls(value[0], value[1])
+        return None
+
     @property
     def is_square(self) -> bool:
         """Whether rows == cols."""
@@ -60,9 +68,19 @@ class GridSize:
 Size = Union[int, GridSize]  # a square variant's side, or a rectangular variant's GridSize
 
 
-def rows_cols(size: Size) -> tuple[int, int]:
-    """(rows, cols) of a square side N or a ``GridSize``."""
-    return (size, size) if isinstance(size, int) else (size.rows, size.cols)
+def rows_cols(size: Size | tuple[int, int]) -> tuple[int, int]:
+    """(rows, cols) of a square side N or a ``GridSize`` (or a plain ``(rows, cols)`` pair)."""
+    if isinstance(size, int):
+        return size, size
+    if isinstance(size, GridSize):
+        return size.rows, size.cols
+    return size[0], size[1]
+
+
+def cell_count(size: Size) -> int:
+    """How many cells a grid of this size has."""
+    rows, cols = rows_cols(size)
+    return rows * cols
 
 
 def size_label(size: Size) -> str:
