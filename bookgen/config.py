@@ -292,7 +292,7 @@ class SectionModel(_Strict):
     count: int | None = None
     """Puzzles in the section, 1 to 100,000; may be left out when ``difficulty`` is a list of blocks (their total)."""
     size: int | str | list[int | str] | None = None
-    """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). A number N is an N×N grid; a variant that takes rectangles also takes ``ROWSxCOLS`` (``15x10``, see docs/rectangles.md). Default: the variant's default size."""
+    """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). A number N is an N×N grid; a variant that takes rectangles also takes ``ROWSxCOLS`` (``15x10``). Default: the variant's default size."""
     difficulty: str | Ramp | list[dict[str, int]] = "medium"
     """One level (``easy``, ``medium``, ``hard``, ``expert``), a ramp ``{from: easy, to: hard}``, or a list of ``{LEVEL: N}`` blocks (see Difficulty below)."""
     rules: dict[str, Any] | None = None

@@ -228,3 +228,12 @@ def test_wide_and_tall_grids_fit_and_build_pdf_and_json(toy, write_config, tmp_p
         assert len(e["givens"]) == e["rows"] and {len(row) for row in e["givens"]} == {e["cols"]}
         assert CHECKERS.from_json(e).size == GridSize(e["rows"], e["cols"])
     assert len(PdfReader(pdf).pages) >= 3
+
+
+def test_studio_offers_square_boxes_and_typed_rectangles(toy):
+    from bookgen.designer import form_schema
+    entry = form_schema.__wrapped__()["variants"]["checkers"]
+    assert entry["rectangular"] is True and entry["default_size"] == "6x8"
+    assert entry["sizes"] == list(range(4, 13)) and entry["size_range"] == "rows 4 to 12 and columns 4 to 12"
+    json.dumps(entry)  # the page receives it as JSON
+    assert form_schema.__wrapped__()["variants"]["takuzu"]["rectangular"] is False
