@@ -27,6 +27,7 @@ from bookgen.core.types import EMPTY, Grade, GridSize, Puzzle, SizeRange
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
 from bookgen.layout.geometry import extent_of, fit_problems
 from bookgen.plan import plan_report
+from bookgen.puzzletext import PuzzleTextError, describe, parse_book_json
 from bookgen.variants.gridparts import shape_problems
 
 
@@ -228,6 +229,13 @@ def test_wide_and_tall_grids_fit_and_build_pdf_and_json(toy, write_config, tmp_p
         assert len(e["givens"]) == e["rows"] and {len(row) for row in e["givens"]} == {e["cols"]}
         assert CHECKERS.from_json(e).size == GridSize(e["rows"], e["cols"])
     assert len(PdfReader(pdf).pages) >= 3
+    # ``bookgen solve`` reads a rectangle back from the JSON, and refuses a size outside the range
+    text = data.read_text()
+    puzzle = parse_book_json(text, "book.json", number=1)
+    assert (puzzle.rows, puzzle.cols) == (4, 12) and describe(puzzle).startswith("Checkers 4\u00d712")
+    assert set("".join(puzzle.solution)) == {EMPTY}  # the recorded answer is not trusted
+    with pytest.raises(PuzzleTextError, match=r"size must be \[rows, cols\] with rows 4 to 12"):
+        parse_book_json(json.dumps({"puzzles": [dict(entries[0], size=[4, 13])]}), "book.json", number=1)
 
 
 def test_studio_offers_square_boxes_and_typed_rectangles(toy):
