@@ -245,3 +245,13 @@ def test_studio_offers_square_boxes_and_typed_rectangles(toy):
     assert entry["sizes"] == list(range(4, 13)) and entry["size_range"] == "rows 4 to 12 and columns 4 to 12"
     json.dumps(entry)  # the page receives it as JSON
     assert form_schema.__wrapped__()["variants"]["takuzu"]["rectangular"] is False
+
+
+def test_class_set_of_rectangles_on_a_small_page(toy, write_config, tmp_path):
+    text = BOOK.format(sizes="4x12, 12x5").replace("page: letter", "page: 6x9\nlayout: worksheet\nversions: 2")
+    paths = build(load_book(write_config(text)), tmp_path / "out")
+    key = next(p for p in paths if p.name.endswith("-answers.pdf"))
+    sheets = next(p for p in paths if p.suffix == ".json")
+    assert len(PdfReader(key).pages) == 2  # a key page per worksheet page, both versions on it
+    sizes = {tuple(e["size"]) for e in json.loads(sheets.read_text())["puzzles"]}
+    assert sizes == {(4, 12), (12, 5)}
