@@ -1239,7 +1239,8 @@ def _grid_size(variant, item: Any, in_list: bool) -> tuple[Size, str | None]:
         grid = GridSize.parse(item)
         if grid is None:
             shape = " or ROWSxCOLS (e.g. 15x10)" if variant.rectangular else ""
-            return 0, (f"size must be a whole number{shape}, got {_show(item)}" if in_list else
+            extra = " (write it without '_' separators)" if item.replace("_", "").isdigit() and "_" in item else ""
+            return 0, (f"size must be a whole number{shape}, got {_show(item)}{extra}" if in_list else
                        f"size must be a whole number{shape} or a list of them, got {_show(item)}")
         if not variant.rectangular:
             if not grid.is_square:
