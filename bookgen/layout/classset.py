@@ -96,7 +96,7 @@ def render_class_key(path: Path, cover: Cover, shape: BookShape, plan: Plan, ent
     low = st.key_cell[0]
     sheets: list[tuple[int, list[str]]] = []  # (worksheet page, versions on this key page)
     for p in range(len(by_version[versions[0]])):
-        size = max(entries[i].puzzle.size for i in by_version[versions[0]][p].items)
+        size = max(entries[i].puzzle.rows for i in by_version[versions[0]][p].items)  # the tallest grid
         row_h = label * 1.6 + size * low + BOLD + st.small
         fit = max(1, int((y1 - y0 - heading) // row_h))
         for start in range(0, len(versions), fit):
@@ -104,17 +104,18 @@ def render_class_key(path: Path, cover: Cover, shape: BookShape, plan: Plan, ent
     for n, (p, rows) in enumerate(sheets, start=1):
         items = by_version[versions[0]][p].items
         columns = len(items)
-        size = max(entries[i].puzzle.size for i in items)
+        size = max(entries[i].puzzle.rows for i in items)  # the tallest grid (rows; a square's side)
+        wide = max(entries[i].puzzle.cols for i in items)
         room_h = (y1 - y0 - heading) / len(rows) - label * 1.6 - BOLD - st.small
         slot_w = (x1 - x0 - (columns - 1) * KEY_GAP) / columns
-        cell = max(low, min(KEY_CELL, room_h / size, (slot_w - BOLD) / size))
+        cell = max(low, min(KEY_CELL, room_h / size, (slot_w - BOLD) / wide))
         y = y1
         doc.text(x0, y - st.body * ASCENT, t(WORKSHEET_PAGE).format(page=p + 1), st.body, bold=True)
         y -= heading
         for version in rows:
             for col, index in enumerate(by_version[version][p].items):
                 entry = entries[index]
-                width = entry.puzzle.size * cell
+                width = entry.puzzle.cols * cell
                 x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
                 doc.text(x, y - label * ASCENT, t("Puzzle {number}").format(number=entry.number), label, bold=True)
                 doc.text(x + width, y - label * ASCENT, t(VERSION_LABEL).format(version=version), label,

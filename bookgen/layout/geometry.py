@@ -24,7 +24,7 @@ from typing import Sequence
 from bookgen.core.i18n import N_
 from bookgen.i18n import with_name
 from bookgen.core.pen import CAP_HEIGHT
-from bookgen.core.types import Puzzle
+from bookgen.core.types import Puzzle, Size, cell_count
 from bookgen.core.variant import Extent
 from bookgen.variants.registry import get_variant
 
@@ -295,7 +295,7 @@ SLOT_GAP = 0.3 * INCH  # least space between neighbouring puzzles
 
 
 # ----- a puzzle's extent: the one place the layout learns a puzzle's shape -------------
-def extent_of(variant: str, size: int, rules: Sequence[tuple] | dict = ()) -> Extent:
+def extent_of(variant: str, size: Size, rules: Sequence[tuple] | dict = ()) -> Extent:
     """The cells a ``variant`` puzzle of ``size`` takes on the page, outside clues included:
     what the variant says (``Variant.extent``). Every grid the layout places, sizes or
     draws (puzzle pages, worksheets, the answer key, how-to examples, walkthroughs, the
@@ -380,7 +380,7 @@ class SectionShape:
 
     title: str
     variant: str
-    sizes: tuple[int, ...]  # one per puzzle
+    sizes: tuple[Size, ...]  # one per puzzle: ints N, or a rectangular variant's ``GridSize``s
     per_page: int | None = None
     explain: bool = False
     rules: tuple = ()  # the section's complete rule options, sorted (key, value) pairs
@@ -424,7 +424,7 @@ class BookShape:
             first.setdefault(section.rule_key, s)
         return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
 
-    def rule_set_sizes(self, first: int) -> tuple[int, ...]:
+    def rule_set_sizes(self, first: int) -> tuple[Size, ...]:
         """Every grid size the rule set starting at section ``first`` prints, smallest first:
         what its rules text and worked example are for."""
         key = self.sections[first].rule_key
@@ -834,7 +834,7 @@ def plan_answers(shape: BookShape) -> Plan:
     return Plan(tuple(pages), shape.spec.margin, answer_pages=answers)
 
 
-def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[int, int, str]]:
+def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[int, Size, str]]:
     """(section, size, why) for every section size the page can't hold legibly,
     with ``gutter`` or, by default, the gutter the book is expected to get.
 
@@ -863,15 +863,15 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
     return out
 
 
-def walkthrough_guess(size: int) -> int:
-    """A generous estimate of the pages a walkthrough of a ``size`` grid takes.
+def walkthrough_guess(size: Size) -> int:
+    """A generous estimate of the pages a walkthrough of a ``size`` grid (N, or a ``GridSize``) takes.
 
     Puzzles take one to two steps per cell (KenKen also rules digits out), and
     a 6 x 9 page in large print holds about five steps; letter pages in normal
     print hold four times as many. Measured: 6 pages for a 6 x 6 Tango and 17
     for a 7 x 7 expert KenKen in 6 x 9 large print, where this gives 13 and 18.
     """
-    return 1 + -(-size * size // 3)
+    return 1 + -(-cell_count(size) // 3)
 
 
 def page_count_warning(pages: int, trim: Trim) -> str | None:
