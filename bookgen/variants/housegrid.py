@@ -34,6 +34,58 @@ ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
 DIGIT_CAP = 0.42       # a digit's cap height, in cells
 
 
+# The house ladder's techniques past XY-wing, worded for any houses (rows, columns, boxes,
+# regions, diagonals), in the ladder's order; every house variant lists those its rules use.
+ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    "swordfish": (N_("Swordfish"), N_(
+        "The X-wing with three lines: a digit whose places in three rows lie in only three columns takes a "
+        "different one of those columns in each row, so the rest of those columns can't have it (and the "
+        "same with rows and columns swapped).")),
+    "xyz_wing": (N_("XYZ-wing"), N_(
+        "A cell that is x, y or z sees a cell x-or-z and a cell y-or-z: one of the three is z, so a cell that "
+        "sees all three can't be z.")),
+    "w_wing": (N_("W-wing"), N_(
+        "Two cells that are both x-or-y, joined by a digit x with only two places in a house, one seen by each "
+        "of them: one of the two cells is y, so a cell that sees both can't be y.")),
+    "unique_rectangle": (N_("Unique rectangles"), N_(
+        "Four cells on two rows, two columns and two boxes that could only hold the same two digits could "
+        "swap them, and the puzzle would have two solutions. It has one, so a digit that would leave that "
+        "pattern is ruled out. (This assumes the puzzle has exactly one solution, as every puzzle here does.)")),
+    "naked_quad": (N_("Naked quads"), N_("The same as naked pairs with four cells that hold only four digits between them.")),
+    "jellyfish": (N_("Jellyfish"), N_("The same as a swordfish with four rows and four columns.")),
+    "hidden_quad": (N_("Hidden quads"), N_("The same as hidden pairs with four digits confined to four cells.")),
+    "bug": (N_("BUG+1"), N_(
+        "When every open cell has two candidates but one, which has three, that cell holds the digit with "
+        "three places in each of its houses: otherwise the puzzle would have two solutions (this assumes it "
+        "has one).")),
+    "skyscraper_pattern": (N_("Skyscraper"), N_(
+        "A digit with only two places in each of two rows, one end of each in the same column: one of the two "
+        "other ends holds it, so a cell that sees both can't (and the same with rows and columns swapped).")),
+    "two_string_kite": (N_("Two-string kite"), N_(
+        "A digit with only two places in a row and two in a column, one end of each in the same box: one of the "
+        "two other ends holds it, so a cell that sees both can't.")),
+    "turbot_fish": (N_("Turbot fish"), N_(
+        "The same with any two houses where a digit has only two places, one end of each seeing the other: one "
+        "of the two other ends holds it.")),
+    "simple_colouring": (N_("Simple colouring"), N_(
+        "Join the cells where a digit has only two places in a house and colour them in turn: one colour holds "
+        "the digit. A cell that sees both colours can't hold it; two cells of one colour that see each other "
+        "rule that colour out.")),
+    "x_chain": (N_("X-chains"), N_(
+        "A longer chain of one digit, links where it has only two places in a house and links between cells that "
+        "see each other, in turn: one of the two ends holds it, so a cell that sees both can't.")),
+    "xy_chain": (N_("XY-chains"), N_(
+        "A chain of cells with two candidates, each seeing the next and sharing a digit with it: if the first "
+        "isn't z, the last is, so a cell that sees both ends can't be z.")),
+    "forcing_chain": (N_("Forcing chains"), N_(
+        "Follow both candidates of a cell (or both places of a digit in a house) with singles: what both ways "
+        "agree on is true, and a way that ends in a contradiction is false.")),
+}
+# Those a Latin square with no boxes (and signs or clues beside it) can use.
+LATIN_ADVANCED = ("swordfish", "xyz_wing", "w_wing", "naked_quad", "jellyfish", "hidden_quad", "skyscraper_pattern",
+                  "two_string_kite", "simple_colouring", "x_chain", "xy_chain", "forcing_chain")
+
+
 # The house techniques of a Latin square without boxes (rows and columns), worded once for
 # every such variant's how-to page (Futoshiki, Skyscrapers); a variant splices its own in.
 LATIN_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
@@ -46,6 +98,7 @@ LATIN_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "x_wing": (N_("X-wing"), N_("A digit that fits only in the same two columns of two rows takes both of those columns there, "
                "so the rest of both columns can't have it (and the other way round).")),
     "xy_wing": (N_("XY-wing"), N_("A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z.")),
+    **{key: text for key, text in ADVANCED_TECHNIQUE_TEXT.items() if key in LATIN_ADVANCED},
     "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
               "the cell holds the other one.")),
 }

@@ -64,7 +64,7 @@ from bookgen.solve.houses import (
     merged_ladder, random_filling, solve, start,
 )
 from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
-from bookgen.variants.housegrid import Draft, check_digits, digit_rows
+from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, Draft, check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 
@@ -109,9 +109,10 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
                      "9\u00d79 grid).")),
 }
 LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
-_ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
-          "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
-          "x_wing", "xy_wing", "trial")
+_ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
+          "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union",
+          "naked_triple", "hidden_triple", "x_wing", "xy_wing",
+          *(key for key in ADVANCED_TECHNIQUE_TEXT if key not in ("unique_rectangle", "bug")), "trial")
 
 
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
