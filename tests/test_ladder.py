@@ -250,3 +250,42 @@ def test_the_expert_tier_solves_by_chains_before_any_trial():
 
 def _givens(text: str) -> list[tuple[int, int]]:
     return [(i, int(ch)) for i, ch in enumerate(text) if ch != "."]
+
+
+# ----- Killer: combinations across two cages of one house ---------------------------------------
+KILLER_CLASH = (
+    "killer\na b b b c c c d d\na a e e e f g h h\na a i i f f g h h\nj k i i l l m n o\nj k k p q m m n o\n"
+    "r k k p q s s n o\nr t k p q u v w w\nx x p p q u v y y\nz z z u u u v A A\n"
+    "a: 25   b: 22   c: 14   d: 6   e: 18   f: 9\ng: 15   h: 16   i: 19   j: 10   k: 30   l: 16\n"
+    "m: 15   n: 15   o: 16   p: 21   q: 20   r: 7\ns: 11   t: 3   u: 24   v: 8   w: 13   x: 8\n"
+    "y: 14   z: 20   A: 10\n")
+
+
+def test_cage_clash_on_a_killer_position():
+    from dataclasses import replace
+
+    from bookgen.variants.killer import KILLER
+
+    puzzle = parse_text(KILLER_CLASH, "k.txt")
+    extra = KILLER.extra_of(puzzle)
+    clash = next(t.fn for t in extra.techniques if t.name == "cage_clash")
+    seen: list[State] = []
+
+    def spy(g, st, run):  # the first position where it fires, as it was before
+        before = st.copy()
+        used = clash(g, st, run)
+        if used and not seen:
+            seen.append(before)
+        return used
+
+    spied = replace(extra, techniques=tuple(t._replace(fn=spy) if t.name == "cage_clash" else t
+                                            for t in extra.techniques))
+    geo = KILLER.geometry_of(puzzle)
+    res = run_ladder(geo, [], Level.EXPERT, extra=spied)
+    assert res.solved and res.counts.get("cage_clash") and seen
+    ladder = extra.ladder()
+    names = [t.name for t in ladder]
+    for t in ladder[:names.index("cage_clash")]:  # nothing before it in the ladder does anything
+        assert not t.fn(geo, seen[0].copy(), Run()), t.name
+    run = Run(explain=True)
+    assert clash(geo, seen[0], run) == 1 and "share no digit" in run.reason

@@ -93,6 +93,8 @@ LEGEND = re.compile(r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d{1,3})\s*\+?\
 CAGE_TEXT: dict[str, tuple[str, str]] = {
     "cage_last": (N_("Last cell of a cage"), N_("When all but one cell of a cage are filled, its sum fixes the last one; "
                   "a cage of one cell shows its digit.")),
+    "cage_clash": (N_("Cages in one house"), N_("Two cages inside the same row, column or box share no digit: a way "
+                   "to fill one that leaves the other no way of its own is ruled out.")),
     "cage_static": (N_("Cage combinations"), N_("Some sums can be made only one way: two cells making 3 are 1 and 2, "
                     "two making 17 are 8 and 9, three making 6 are 1, 2 and 3.")),
     "cage_combos": (N_("Combinations that fit"), N_("List the sets of different digits that make a cage's sum, strike those "
@@ -110,7 +112,7 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
 }
 LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
 _ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
-          "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union",
+          "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union", "cage_clash",
           "naked_triple", "hidden_triple", "x_wing", "xy_wing",
           *(key for key in ADVANCED_TECHNIQUE_TEXT if key not in ("unique_rectangle", "bug")), "trial")
 
