@@ -15,7 +15,7 @@ Everything beside the houses is a *constraint*: an ``Extra`` (a frozen
 dataclass; subclass it for data of your own) handed to ``start``,
 ``run_ladder``, ``closure``, ``carve`` and friends. It brings:
 
-- its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight)``
+- its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight, rating)``
   rows, each technique declared once. ``fn(geo, st, run) -> int`` strikes
   candidates only (``cut``, ``cut_each`` or ``st.elim``), sets ``run.reason``
   when ``run.explain`` (``describe_cuts`` words the cuts), and returns how
@@ -44,18 +44,28 @@ Killer's cages (``bookgen.solve.cages``), Futoshiki's signs
 (``bookgen.solve.arithmetic``) are the examples. Irregular regions are
 houses: a geometry with other houses serves Jigsaw as it serves Sudoku.
 
-The house ladder (``LADDER``; the grade's level is the hardest tier used):
+The house ladder (``LADDER``; the grade's level is the hardest tier used), in the
+order the driver tries it: by tier, and inside a tier by Sudoku Explainer value
+(``Tech.rating``), so the step taken is always the easiest there is on SE's scale:
 
-- easy: ``naked_single`` (a cell with one candidate left), ``hidden_single``
-  (a digit fits only one cell of a house);
-- medium: ``locked_candidates`` (a digit of one house confined to where it
-  meets another house is ruled out of the rest of that other house:
-  pointing and claiming), ``naked_pair``, ``hidden_pair``;
-- hard: ``naked_triple``, ``hidden_triple``, ``x_wing`` (a digit in two
-  rows confined to the same two columns, or the other way round),
-  ``xy_wing`` (a two-candidate pivot with two two-candidate pincers);
-- expert: ``trial`` (assume one candidate of a cell with two, follow the
-  easy..hard tiers to a contradiction, remove it). Never nested.
+- easy: ``hidden_single_box`` (a digit fits only one cell of a box or region),
+  ``hidden_single`` (of a row, column or diagonal), ``naked_single`` (a cell
+  with one candidate left);
+- medium: ``locked_candidates`` (pointing and claiming), ``confined_candidates``
+  (a digit with two or three places in a house leaves every cell that sees them
+  all: diagonals, irregular regions), ``naked_pair``, ``hidden_pair``;
+- hard: ``x_wing``, ``naked_triple``, ``swordfish``, ``hidden_triple``,
+  ``xy_wing``, ``xyz_wing``, ``w_wing``, ``unique_rectangle`` (types 1 and 2),
+  ``naked_quad``, ``jellyfish``, ``hidden_quad``, ``bug`` (BUG+1),
+  ``skyscraper_pattern``, ``two_string_kite``, ``turbot_fish``; unique
+  rectangles and BUG+1 assume the puzzle has one solution and run only where
+  the houses are the whole rule set;
+- expert: ``simple_colouring``, ``x_chain``, ``xy_chain``, ``forcing_chain``,
+  then ``trial`` (assume one candidate of a cell with two, follow the easy..hard
+  tiers to a contradiction, remove it). Never nested.
+
+A caller that only asks whether a tier solves (the generator) passes ``fast``:
+the same table with naked singles first, which reach the same state.
 
 Every technique is sound, so a grid the ladder fills completely is the only
 solution of the puzzle; exact counting is SAT (``bookgen.solve.latin_sat``).
@@ -750,6 +760,12 @@ def _open_with(st: State, cells: Sequence[int], m: int) -> list[int]:
     return [i for i in cells if not placed[i] and cand[i] & m]
 
 
+def _with_count(st: State, k: int) -> list[int]:
+    """The open cells with exactly ``k`` candidates."""
+    cand, placed = st.cand, st.placed
+    return [i for i in range(len(cand)) if not placed[i] and cand[i].bit_count() == k]
+
+
 def _seeing_all(g: Geometry, cells: Sequence[int]) -> int:
     """The cells (a bitmask) that see every one of ``cells``, those cells themselves left out."""
     peers = _bitboards(g)[1]
@@ -814,14 +830,26 @@ def t_confined(g: Geometry, st: State, run: Run) -> int:
     if not _confines(g):
         return 0
     table = house_positions(g, st)
+    peers = _bitboards(g)[1]
+    holders = [0] * g.n  # per digit, the open cells (a bitmask) that may hold it
+    cand, placed = st.cand, st.placed
+    for i in range(g.n * g.n):
+        if not placed[i]:
+            for d in scan_forward(cand[i]):
+                holders[d] |= 1 << i
     for h, cells in enumerate(g.houses):
         where = table[h]
         for d in range(g.n):
             pos = where[d]
             if not 2 <= pos.bit_count() <= 3:
                 continue
-            group = [cells[k] for k in range(len(cells)) if pos >> k & 1]
-            cuts = _cut_seeing(g, st, group, 1 << d)
+            group = [cells[k] for k in scan_forward(pos)]
+            seeing = holders[d]
+            for i in group:
+                seeing &= peers[i]  # (a cell is not its own peer: the group drops out)
+            if not seeing:
+                continue  # the usual case: nothing to strike, found without building lists
+            cuts = cut(st, _bit_cells(seeing), 1 << d)
             if cuts:
                 if run.explain:
                     run.reason = Text(N_("in {house}, {digit} can only go in {cells}; a cell that sees all of "
@@ -878,10 +906,8 @@ def t_xyz_wing(g: Geometry, st: State, run: Run) -> int:
     cell that sees all three can't be z."""
     n = g.n
     cand, placed = st.cand, st.placed
-    for pivot in range(n * n):
+    for pivot in _with_count(st, 3):
         pm = cand[pivot]
-        if placed[pivot] or pm.bit_count() != 3:
-            continue
         wings = [j for j in g.peers[pivot] if not placed[j] and cand[j].bit_count() == 2 and not cand[j] & ~pm]
         for a, b in combinations(wings, 2):
             z = cand[a] & cand[b]
@@ -915,9 +941,9 @@ def t_w_wing(g: Geometry, st: State, run: Run) -> int:
     """Two cells xy that don't see each other, joined by a digit x with two places in a house,
     one seen by each: one of them is y, so a cell that sees both can't be y."""
     n = g.n
-    cand, placed = st.cand, st.placed
+    cand = st.cand
     peers = _bitboards(g)[1]
-    pairs = [i for i in range(n * n) if not placed[i] and cand[i].bit_count() == 2]
+    pairs = _with_count(st, 2)
     links: dict[int, list[tuple[int, int, int]]] = {}
     for a, b in combinations(pairs, 2):
         m = cand[a]
@@ -1006,10 +1032,8 @@ def t_unique_rectangle(g: Geometry, st: State, run: Run) -> int:
         return 0
     n = g.n
     cand, placed = st.cand, st.placed
-    for a in range(n * n):
+    for a in _with_count(st, 2):
         xy = cand[a]
-        if placed[a] or xy.bit_count() != 2:
-            continue
         r1, c1 = divmod(a, n)
         for c2 in range(n):
             b = r1 * n + c2
@@ -1181,8 +1205,8 @@ def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
     """A chain of two-candidate cells, each seeing the next and sharing a digit with it: if the
     first isn't z, the last is, so a cell that sees both ends can't be z."""
     n = g.n
-    cand, placed = st.cand, st.placed
-    pairs = [i for i in range(n * n) if not placed[i] and cand[i].bit_count() == 2]
+    cand = st.cand
+    pairs = _with_count(st, 2)
     if len(pairs) < 3:
         return 0
     pair_set = set(pairs)

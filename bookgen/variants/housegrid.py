@@ -37,53 +37,34 @@ DIGIT_CAP = 0.42       # a digit's cap height, in cells
 # The house ladder's techniques past XY-wing, worded for any houses (rows, columns, boxes,
 # regions, diagonals), in the ladder's order; every house variant lists those its rules use.
 ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "swordfish": (N_("Swordfish"), N_(
-        "The X-wing with three lines: a digit whose places in three rows lie in only three columns takes a "
-        "different one of those columns in each row, so the rest of those columns can't have it (and the "
-        "same with rows and columns swapped).")),
-    "xyz_wing": (N_("XYZ-wing"), N_(
-        "A cell that is x, y or z sees a cell x-or-z and a cell y-or-z: one of the three is z, so a cell that "
-        "sees all three can't be z.")),
-    "w_wing": (N_("W-wing"), N_(
-        "Two cells that are both x-or-y, joined by a digit x with only two places in a house, one seen by each "
-        "of them: one of the two cells is y, so a cell that sees both can't be y.")),
+    "swordfish": (N_("Swordfish"), N_("An X-wing with three rows and three columns.")),
+    "xyz_wing": (N_("XYZ-wing"), N_("An XY-wing whose pivot may also be z: a cell that sees all three can't be z.")),
+    "w_wing": (N_("W-wing"), N_("Two cells x-or-y, each seeing one end of a house where x has two places: a cell that sees both can't be y.")),
     "unique_rectangle": (N_("Unique rectangles"), N_(
-        "Four cells on two rows, two columns and two boxes that could only hold the same two digits could "
-        "swap them, and the puzzle would have two solutions. It has one, so a digit that would leave that "
-        "pattern is ruled out. (This assumes the puzzle has exactly one solution, as every puzzle here does.)")),
-    "naked_quad": (N_("Naked quads"), N_("The same as naked pairs with four cells that hold only four digits between them.")),
-    "jellyfish": (N_("Jellyfish"), N_("The same as a swordfish with four rows and four columns.")),
-    "hidden_quad": (N_("Hidden quads"), N_("The same as hidden pairs with four digits confined to four cells.")),
+        "Four cells on two rows, columns and boxes that could only hold the same two digits would give two "
+        "solutions; a digit that would leave that pattern goes (this assumes one solution).")),
+    "naked_quad": (N_("Naked quads"), N_("The same with four cells and four digits.")),
+    "jellyfish": (N_("Jellyfish"), N_("An X-wing with four rows and four columns.")),
+    "hidden_quad": (N_("Hidden quads"), N_("The same with four digits in four cells.")),
     "bug": (N_("BUG+1"), N_(
-        "When every open cell has two candidates but one, which has three, that cell holds the digit with "
-        "three places in each of its houses: otherwise the puzzle would have two solutions (this assumes it "
-        "has one).")),
+        "If every open cell but one has two candidates, that one holds the digit with three places in its "
+        "houses (this assumes one solution).")),
     "skyscraper_pattern": (N_("Skyscraper"), N_(
-        "A digit with only two places in each of two rows, one end of each in the same column: one of the two "
-        "other ends holds it, so a cell that sees both can't (and the same with rows and columns swapped).")),
-    "two_string_kite": (N_("Two-string kite"), N_(
-        "A digit with only two places in a row and two in a column, one end of each in the same box: one of the "
-        "two other ends holds it, so a cell that sees both can't.")),
-    "turbot_fish": (N_("Turbot fish"), N_(
-        "The same with any two houses where a digit has only two places, one end of each seeing the other: one "
-        "of the two other ends holds it.")),
+        "A digit with two places in each of two rows, one end of each in the same column: a cell that sees both "
+        "other ends can't hold it.")),
+    "two_string_kite": (N_("Two-string kite"), N_("The same with a row and a column whose ends meet in a box.")),
+    "turbot_fish": (N_("Turbot fish"), N_("The same with any two houses whose ends see each other.")),
     "simple_colouring": (N_("Simple colouring"), N_(
-        "Join the cells where a digit has only two places in a house and colour them in turn: one colour holds "
-        "the digit. A cell that sees both colours can't hold it; two cells of one colour that see each other "
-        "rule that colour out.")),
-    "x_chain": (N_("X-chains"), N_(
-        "A longer chain of one digit, links where it has only two places in a house and links between cells that "
-        "see each other, in turn: one of the two ends holds it, so a cell that sees both can't.")),
-    "xy_chain": (N_("XY-chains"), N_(
-        "A chain of cells with two candidates, each seeing the next and sharing a digit with it: if the first "
-        "isn't z, the last is, so a cell that sees both ends can't be z.")),
-    "forcing_chain": (N_("Forcing chains"), N_(
-        "Follow both candidates of a cell (or both places of a digit in a house) with singles: what both ways "
-        "agree on is true, and a way that ends in a contradiction is false.")),
+        "Colour in turn the cells where a digit has two places in a house: one colour holds it, so a cell that "
+        "sees both colours can't.")),
+    "x_chain": (N_("X-chains"), N_("A longer chain of such links for one digit: one of its two ends holds it.")),
+    "xy_chain": (N_("XY-chains"), N_("A longer XY-wing: a chain of two-candidate cells, each seeing the next; a cell that sees both ends can't be z.")),
+    "forcing_chain": (N_("Forcing chains"), N_("Follow both candidates of a cell with singles: what both ways agree on is true.")),
 }
 # Those a Latin square with no boxes (and signs or clues beside it) can use.
+# (no two-string kite: without boxes a row's end and a column's end never see each other)
 LATIN_ADVANCED = ("swordfish", "xyz_wing", "w_wing", "naked_quad", "jellyfish", "hidden_quad", "skyscraper_pattern",
-                  "two_string_kite", "simple_colouring", "x_chain", "xy_chain", "forcing_chain")
+                  "simple_colouring", "x_chain", "xy_chain", "forcing_chain")
 
 
 # The house techniques of a Latin square without boxes (rows and columns), worded once for

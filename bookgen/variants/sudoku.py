@@ -14,15 +14,18 @@ writes it as a list). Solving, grading and counting are the house engine
 (``bookgen.solve.houses``): rows and columns of a Latin square plus the
 boxes and, for Sudoku X, the diagonals as extra houses.
 
-Techniques by tier:
-- easy: naked singles (a cell with one candidate left), hidden singles (a
-  digit that fits only one cell of a row, column, box or diagonal);
-- medium: locked candidates (pointing and claiming: a digit of a box
-  confined to one row or column, or the other way round), naked and hidden
-  pairs;
-- hard: naked and hidden triples, X-wing, XY-wing;
-- expert: one trial on a two-candidate cell refuted by the tiers above;
-  never nested.
+Techniques by tier (the house ladder, ``bookgen.solve.houses.LADDER``, with
+each technique's Sudoku Explainer value; docs/grading.md lists them):
+- easy: hidden singles in a box, hidden singles in a row, column or
+  diagonal, naked singles;
+- medium: locked candidates (pointing and claiming), confined candidates
+  (Sudoku X: a digit with two or three places on a diagonal leaves every cell
+  that sees them all), naked and hidden pairs;
+- hard: X-wing, naked triples, Swordfish, hidden triples, XY-wing, XYZ-wing,
+  W-wing, unique rectangles (they assume one solution), naked quads,
+  Jellyfish, hidden quads, BUG+1, Skyscraper, two-string kite, turbot fish;
+- expert: simple colouring, X-chains, XY-chains, forcing chains, then one
+  trial on a two-candidate cell refuted by the tiers above; never nested.
 
 Generation: a random full grid (depth first, fewest candidates first, digits
 in random order), then givens are removed in random order: first every
