@@ -289,3 +289,20 @@ def test_cage_clash_on_a_killer_position():
         assert not t.fn(geo, seen[0].copy(), Run()), t.name
     run = Run(explain=True)
     assert clash(geo, seen[0], run) == 1 and "share no digit" in run.reason
+
+
+def test_the_fast_order_reaches_the_same_verdict_and_grid():
+    """The generator's order (naked singles first) against the ladder's own, tier by tier:
+    the same verdict and the same cells placed."""
+    from bookgen.solve.houses import start, solve
+
+    for text in (EASY.replace("\n", ""), CHAINS, HARD):
+        for level in (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT):
+            ends = []
+            for fast in (False, True):
+                st = start(G9, _givens(text))
+                ends.append((solve(st, level, Run(), fast=fast), st.grid()))
+            assert ends[0] == ends[1], (text, level)
+
+
+HARD = "..9.3....6..89......2....7...1.....6.5.927........5........45.8.17....3....1....4"
