@@ -39,7 +39,9 @@ DIGIT_CAP = 0.42       # a digit's cap height, in cells
 ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "swordfish": (N_("Swordfish"), N_("An X-wing with three rows and three columns.")),
     "xyz_wing": (N_("XYZ-wing"), N_("An XY-wing whose pivot may also be z: a cell that sees all three can't be z.")),
-    "w_wing": (N_("W-wing"), N_("Two cells x-or-y, each seeing one end of a house where x has two places: a cell that sees both can't be y.")),
+    "w_wing": (N_("W-wing"), N_(
+        "Two cells x-or-y, each seeing one end of a house where x has two places: a cell that sees both can't"
+        " be y.")),
     "unique_rectangle": (N_("Unique rectangles"), N_(
         "Four cells on two rows, columns and boxes that could only hold the same two digits would give two "
         "solutions; a digit that would leave that pattern goes (this assumes one solution).")),
@@ -58,8 +60,11 @@ ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
         "Colour in turn the cells where a digit has two places in a house: one colour holds it, so a cell that "
         "sees both colours can't.")),
     "x_chain": (N_("X-chains"), N_("A longer chain of such links for one digit: one of its two ends holds it.")),
-    "xy_chain": (N_("XY-chains"), N_("A longer XY-wing: a chain of two-candidate cells, each seeing the next; a cell that sees both ends can't be z.")),
-    "forcing_chain": (N_("Forcing chains"), N_("Follow both candidates of a cell with singles: what both ways agree on is true.")),
+    "xy_chain": (N_("XY-chains"), N_(
+        "A longer XY-wing: a chain of two-candidate cells, each seeing the next; a cell that sees both ends "
+        "can't be z.")),
+    "forcing_chain": (N_("Forcing chains"), N_(
+        "Follow both candidates of a cell with singles: what both ways agree on is true.")),
 }
 # Those a Latin square with no boxes (and signs or clues beside it) can use.
 # (no two-string kite: without boxes a row's end and a column's end never see each other)
