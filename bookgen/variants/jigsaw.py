@@ -67,6 +67,8 @@ MAX_LEVEL: dict[tuple[int, bool], Level] = {}
 # Sudoku's wording wherever it names no box; the rest says region.
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     **SUDOKU_TEXT,
+    "hidden_single_box": (N_("Hidden singles in a region"), N_(
+        "A digit that fits in only one cell of a region goes there: the first thing to look for.")),
     "naked_single": (SUDOKU_TEXT["naked_single"][0], N_(
         "A cell whose row, column and region already hold every other digit takes the one left.")),
     "hidden_single": (SUDOKU_TEXT["hidden_single"][0], N_(
