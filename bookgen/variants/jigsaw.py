@@ -50,7 +50,7 @@ from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
-    LETTERS, connected, random_regions, region_problems, region_rows, regions_of,
+    LETTERS, connected, draw_walls, random_regions, region_problems, region_rows, regions_of, stray_cell,
 )
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 from bookgen.variants.sudoku import draw_diagonals
@@ -240,11 +240,7 @@ class JigsawVariant(HouseGrid):
         for k in range(1, n):
             pen.line(0, k, n, k, THIN)
             pen.line(k, 0, k, n, THIN)
-        for k in range(1, n):
-            for start, end in _runs([reg[k - 1][c] != reg[k][c] for c in range(n)]):
-                pen.line(start, k, end, k, BOLD)
-            for start, end in _runs([reg[r][k - 1] != reg[r][k] for r in range(n)]):
-                pen.line(k, start, k, end, BOLD)
+        draw_walls(pen, reg)
         pen.rect(0, 0, n, n, stroke=BOLD)
         self.draw_digits(pen, puzzle, solved)
 
@@ -311,7 +307,7 @@ class JigsawVariant(HouseGrid):
                 _, line_no, col = spots[0]
                 raise PuzzleTextError(file, line_no, col, f"region {letter!r} has {len(cells)} cells, not {n}")
             if not connected(cells, n):
-                stray = _stray(cells, n)
+                stray = stray_cell(cells, n)
                 _, line_no, col = next(s for s in spots if s[0] == stray)
                 raise PuzzleTextError(file, line_no, col, f"region {letter!r} is not connected: this cell does "
                                       "not touch the rest of the region (give a separate region its own letter)")
@@ -363,40 +359,6 @@ class JigsawVariant(HouseGrid):
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts
-
-
-def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
-    """(start, end) of each run of True in ``flags``: a wall drawn as one line per run."""
-    out = []
-    k = 0
-    while k < len(flags):
-        if flags[k]:
-            start = k
-            while k < len(flags) and flags[k]:
-                k += 1
-            out.append((start, k))
-        else:
-            k += 1
-    return out
-
-
-def _stray(cells: Sequence[int], n: int) -> int:
-    """A cell of a disconnected region outside the part its first cell is in."""
-    part = [cells[0]]
-    for i in cells[1:]:
-        if connected(part + [i], n):
-            part.append(i)
-    rest = [i for i in cells if i not in part]
-    # cells reached only later may join the part through one another: grow until stable
-    grew = True
-    while grew:
-        grew = False
-        for i in list(rest):
-            if connected(part + [i], n):
-                part.append(i)
-                rest.remove(i)
-                grew = True
-    return rest[0]
 
 
 JIGSAW = JigsawVariant()

@@ -19,6 +19,8 @@ import random
 from collections import deque
 from typing import Sequence
 
+from bookgen.core.pen import BOLD, Pen
+
 SWAPS_PER_CELL = 12  # border swaps per cell before a layout counts as random
 PLAIN_TRIES = 400    # further swap attempts to break up rectangles before a fresh start
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -161,8 +163,9 @@ def regions_of(rows: Sequence[str]) -> list[list[int]]:
     return list(found.values())
 
 
-def region_problems(rows: Sequence[str], n: int) -> list[str]:
-    """What is wrong with a grid of region letters ([] when it is N connected regions of N)."""
+def region_problems(rows: Sequence[str], n: int, equal: bool = True) -> list[str]:
+    """What is wrong with a grid of region letters ([] when it is N connected regions of N
+    cells; with ``equal`` False, N connected regions of any size)."""
     if len(rows) != n or any(not isinstance(row, str) or len(row) != n for row in rows):
         return [f"regions must be {n} strings of {n} letters"]
     bad = sorted({ch for row in rows for ch in row if ch not in LETTERS})
@@ -172,10 +175,54 @@ def region_problems(rows: Sequence[str], n: int) -> list[str]:
     for cells in regions_of(rows):
         r, c = divmod(cells[0], n)
         name = f"region {rows[r][c]!r}"
-        if len(cells) != n:
+        if equal and len(cells) != n:
             problems.append(f"{name} has {len(cells)} cells, not {n}")
         elif not connected(cells, n):
             problems.append(f"{name} is not connected")
     if not problems and len(regions_of(rows)) != n:
         problems.append(f"there must be {n} regions")
     return problems
+
+
+def wall_runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in ``flags``: a wall drawn as one line per run."""
+    out = []
+    k = 0
+    while k < len(flags):
+        if flags[k]:
+            start = k
+            while k < len(flags) and flags[k]:
+                k += 1
+            out.append((start, k))
+        else:
+            k += 1
+    return out
+
+
+def draw_walls(pen: Pen, rows: Sequence[str]) -> None:
+    """The bold walls between regions (given as rows of letters), each straight run as one line."""
+    n = len(rows)
+    for k in range(1, n):
+        for start, end in wall_runs([rows[k - 1][c] != rows[k][c] for c in range(n)]):
+            pen.line(start, k, end, k, BOLD)
+        for start, end in wall_runs([rows[r][k - 1] != rows[r][k] for r in range(n)]):
+            pen.line(k, start, k, end, BOLD)
+
+
+def stray_cell(cells: Sequence[int], n: int) -> int:
+    """A cell of a disconnected region outside the part its first cell is in."""
+    part = [cells[0]]
+    for i in cells[1:]:
+        if connected(part + [i], n):
+            part.append(i)
+    rest = [i for i in cells if i not in part]
+    # cells reached only later may join the part through one another: grow until stable
+    grew = True
+    while grew:
+        grew = False
+        for i in list(rest):
+            if connected(part + [i], n):
+                part.append(i)
+                rest.remove(i)
+                grew = True
+    return rest[0]
