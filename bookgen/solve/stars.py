@@ -49,7 +49,7 @@ from bookgen.core.bits import bits_of, lowest, scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.sat import models
+from bookgen.solve.sat import incremental, models
 
 STAR, NO_STAR = "1", "0"
 
@@ -657,40 +657,70 @@ def mend(n: int, k: int, star: int, regions: list[list[int]], rng: random.Random
     for g, cells in enumerate(regions):
         for i in cells:
             owner[i] = g
-    for _ in range(budget):
-        lay = layout(n, k, tuple(tuple(scan_forward(m)) for m in regs))
-        rivals = [s for s in count(lay, (), RIVALS) if s != star]
-        if not rivals:
-            return [list(scan_forward(m)) for m in regs]
-        spots = []
-        for rival in rivals:  # the first rival's cells first, then the others' where it has none left
-            cells = list(scan_forward(rival & ~star))
-            rng.shuffle(cells)
-            spots += cells
-        moved = False
-        for i in spots:
-            g = owner[i]
-            targets = [owner[j] for j in _neighbours(i, n) if owner[j] != g]
-            if not targets:
-                continue
-            h = targets[rng.randrange(len(targets))]
-            # what falls away from g's stars with i gone goes with i: it touched g only through i
-            keep, lost = 0, 1 << i
-            for piece in _pieces(regs[g] & ~(1 << i), n):
-                if piece & star:
-                    keep |= piece
-                else:
-                    lost |= piece
-            if _pieces(keep, n)[1:]:
-                continue  # g's stars would end up apart
-            regs[g], regs[h] = keep, regs[h] | lost
-            for j in scan_forward(lost):
-                owner[j] = h
-            moved = True
-            break
-        if not moved:
-            return None
+    shared, top = _line_clauses(n, k)
+    with incremental(shared) as solver:
+        for _ in range(budget):
+            rivals, top = _rivals(solver, top, n, k, regs, star)
+            if not rivals:
+                return [list(scan_forward(m)) for m in regs]
+            if not _move(n, star, regs, owner, rivals, rng):
+                return None
     return None
+
+
+def _rivals(solver, top: int, n: int, k: int, regs: Sequence[int], star: int) -> tuple[list[int], int]:
+    """Up to ``RIVALS`` solutions other than ``star`` with these regions, from a solver that
+    holds the shared clauses; the regions' clauses (and the models blocked) hang on a fresh
+    selector, retired afterwards, so one solver serves every round. Returns the rivals and
+    the highest variable used so far."""
+    top += 1
+    sel = top
+    for m in regs:
+        enc = CardEnc.equals([i + 1 for i in scan_forward(m)], bound=k, top_id=top, encoding=EncType.seqcounter)
+        top = max(top, enc.nv)
+        for clause in enc.clauses:
+            solver.add_clause(clause + [-sel])
+    rivals: list[int] = []
+    cells = range(n * n)
+    while len(rivals) < RIVALS and solver.solve(assumptions=[sel]):
+        model = solver.get_model()
+        found = bits_of(i for i in cells if model[i] > 0)
+        if found != star:
+            rivals.append(found)
+        solver.add_clause([-(i + 1) if found >> i & 1 else i + 1 for i in cells] + [-sel])
+    solver.add_clause([-sel])
+    return rivals, top
+
+
+def _move(n: int, star: int, regs: list[int], owner: list[int], rivals: Sequence[int],
+          rng: random.Random) -> bool:
+    """Move one cell where a rival has a star and ``star`` none to a neighbouring region
+    (with whatever would fall away from its region's stars); False when no cell can go."""
+    spots = []
+    for rival in rivals:  # the first rival's cells first, then the others' where it has none left
+        cells = list(scan_forward(rival & ~star))
+        rng.shuffle(cells)
+        spots += cells
+    for i in spots:
+        g = owner[i]
+        targets = [owner[j] for j in _neighbours(i, n) if owner[j] != g]
+        if not targets:
+            continue
+        h = targets[rng.randrange(len(targets))]
+        # what falls away from g's stars with i gone goes with i: it touched g only through i
+        keep, lost = 0, 1 << i
+        for piece in _pieces(regs[g] & ~(1 << i), n):
+            if piece & star:
+                keep |= piece
+            else:
+                lost |= piece
+        if _pieces(keep, n)[1:]:
+            continue  # g's stars would end up apart
+        regs[g], regs[h] = keep, regs[h] | lost
+        for j in scan_forward(lost):
+            owner[j] = h
+        return True
+    return False
 
 
 def canonical(regions: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
