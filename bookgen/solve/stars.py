@@ -38,6 +38,7 @@ that rival. Givens are only added when mending runs out (a star of the solution)
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -140,6 +141,7 @@ class Run:
     explain: bool = False
     counts: dict[str, int] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
+    noun: str = "star"  # what the reasons call a star (Queens: "queen")
 
     def record(self, lay: Layout, name: str, star: int, out: int, reason: Callable[[], str]) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
@@ -147,7 +149,16 @@ class Run:
             n = lay.n
             cells = [(divmod(i, n), STAR) for i in scan_forward(star)] + \
                     [(divmod(i, n), NO_STAR) for i in scan_forward(out)]
-            self.steps.append(Step(name, tuple(sorted(cells)), reason()))
+            text = reason()
+            if self.noun != "star":
+                text = re.sub(r"\b([Ss])tar(s?)\b", lambda m: (self.noun.capitalize() if m.group(1) == "S"
+                                                              else self.noun) + m.group(2), text)
+            self.steps.append(Step(name, tuple(sorted(cells)), text))
+
+
+def _cap(text: str) -> str:
+    """``text`` with its first letter upper case (the rest as it is: region letters stay)."""
+    return text[:1].upper() + text[1:]
 
 
 def cell_name(i: int, n: int) -> str:
@@ -196,7 +207,7 @@ def t_full_unit(lay: Layout, st: State, run: Run) -> int:
     for u, name in zip(lay.units, lay.names):
         m = u & st.open(lay)
         if m and (u & st.star).bit_count() == lay.stars:
-            _apply(lay, st, run, "full_unit", 0, m, lambda: f"{name.capitalize()} has all its stars, so its "
+            _apply(lay, st, run, "full_unit", 0, m, lambda: f"{_cap(name)} has all its stars, so its "
                    "other cells are empty")
             uses += 1
     return uses
@@ -208,7 +219,7 @@ def t_last_room(lay: Layout, st: State, run: Run) -> int:
         m = u & st.open(lay)
         need = lay.stars - (u & st.star).bit_count()
         if m and need == m.bit_count():
-            _apply(lay, st, run, "last_room", m, 0, lambda: f"{name.capitalize()} has only as many open cells as "
+            _apply(lay, st, run, "last_room", m, 0, lambda: f"{_cap(name)} has only as many open cells as "
                    "stars still to place, so each holds a star")
             uses += 1
     return uses
@@ -254,7 +265,7 @@ def _confined(lay: Layout, st: State, run: Run, name: str, sizes: range) -> int:
                     a_names = [f"{inner} {a + 1 if inner != 'region' else chr(65 + a)}" for a, _ in group]
                     b_names = [f"{outer} {b + 1 if outer != 'region' else chr(65 + b)}" for b in scan_forward(meets)]
                     _apply(lay, st, run, name, 0, out, lambda: (
-                        f"{_and(a_names).capitalize()} lie{'s' if k == 1 else ''} inside {_and(b_names)}, so "
+                        f"{_cap(_and(a_names))} lie{'s' if k == 1 else ''} inside {_and(b_names)}, so "
                         f"{'it holds' if k == 1 else 'they hold'} all the stars there: the other cells of "
                         f"{'that ' + outer if k == 1 else 'those ' + outer + 's'} are empty"))
                     return 1
@@ -469,11 +480,12 @@ def start(lay: Layout, givens: Sequence[str]) -> State:
     return st
 
 
-def run_ladder(lay: Layout, givens: Sequence[str], top: Level = Level.EXPERT, explain: bool = False) -> Result:
+def run_ladder(lay: Layout, givens: Sequence[str], top: Level = Level.EXPERT, explain: bool = False,
+               noun: str = "star") -> Result:
     """Grade by the table: the hardest tier used; ``solved`` False when it got stuck or
-    the givens contradict themselves."""
+    the givens contradict themselves. ``noun`` is what the explanations call a star."""
     st = start(lay, givens)
-    run = Run(explain)
+    run = Run(explain, noun=noun)
     try:
         check(lay, st)
         _closure(lay, st, top, run)

@@ -278,7 +278,8 @@ class StarBattle(VariantDefaults):
         """The table's steps, the grid reached (``1`` star, ``0`` empty, ``.`` open), solved or not."""
         if self._broken(puzzle):
             return [], puzzle.givens, False
-        res = engine.run_ladder(self.layout_of(puzzle), puzzle.givens, explain=True)
+        res = engine.run_ladder(self.layout_of(puzzle), puzzle.givens, explain=True,
+                               noun="queen" if self.queens else "star")
         return res.steps, res.rows, res.solved
 
     def fingerprint(self, puzzle: Puzzle) -> str:
@@ -489,12 +490,12 @@ def draw_pattern(pen: Pen, kind: str) -> None:
         for dx in (-0.36, 0.36):
             for dy in (-0.36, 0.36):
                 pen.circle(dx, dy, 0.05, fill=g)
-    elif kind == "rows":
-        for dy in (-0.4, 0.4):
-            pen.rect(-0.46, dy - w, 0.92, 2 * w, fill=g)
+    elif kind == "rows":  # short bars inside the cell, clear of its lines (not to be read as walls)
+        for dy in (-0.36, 0.36):
+            pen.rect(-0.3, dy - w, 0.6, 2 * w, fill=g)
     elif kind == "cols":
-        for dx in (-0.4, 0.4):
-            pen.rect(dx - w, -0.46, 2 * w, 0.92, fill=g)
+        for dx in (-0.36, 0.36):
+            pen.rect(dx - w, -0.3, 2 * w, 0.6, fill=g)
     elif kind == "checks":
         for dx, dy in ((-0.38, -0.38), (0.38, 0.38)):
             pen.rect(dx - 0.07, dy - 0.07, 0.14, 0.14, fill=g)
