@@ -50,7 +50,7 @@ from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
-    LETTERS, connected, draw_walls, random_regions, region_problems, region_rows, regions_of, stray_cell,
+    draw_walls, random_regions, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
 )
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 from bookgen.variants.sudoku import draw_diagonals
@@ -280,37 +280,7 @@ class JigsawVariant(HouseGrid):
         """A grid of region letters (one letter per cell, the same for every cell of a region),
         then a grid of givens of the same size (digits, ``.`` or ``0`` for an empty cell;
         ``|`` ignored); without the second grid every cell is empty."""
-        grid = [ln for ln in lines if not all(ch in "-+|=_ " for ch in ln.text)]
-        letters = [[ch for ch in ln.text if not ch.isspace()] for ln in grid]
-        n = len(letters[0]) if letters else 0
-        region_lines, given_lines = grid[:n], grid[n:]
-        for ln in region_lines:
-            for k, ch in enumerate(ln.text):
-                if not ch.isspace() and ch not in LETTERS:
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the region grid holds "
-                                          "one letter per cell, the same for every cell of a region")
-        n = _square(letters[:n], region_lines, SIZES, self.title, file)
-        if given_lines and len(given_lines) != n:
-            ln = given_lines[min(n, len(given_lines) - 1)]
-            raise PuzzleTextError(file, ln.number, None, f"after the {n} rows of regions come {n} rows of "
-                                  f"givens, not {len(given_lines)}")
-        where: dict[str, list[tuple[int, int, int]]] = {}  # letter -> (cell index, line, column)
-        for r, ln in enumerate(region_lines):
-            c = 0
-            for k, ch in enumerate(ln.text):
-                if not ch.isspace():
-                    where.setdefault(ch, []).append((r * n + c, ln.number, k + 1))
-                    c += 1
-        for letter, spots in where.items():
-            cells = [i for i, _, _ in spots]
-            if len(cells) != n:
-                _, line_no, col = spots[0]
-                raise PuzzleTextError(file, line_no, col, f"region {letter!r} has {len(cells)} cells, not {n}")
-            if not connected(cells, n):
-                stray = stray_cell(cells, n)
-                _, line_no, col = next(s for s in spots if s[0] == stray)
-                raise PuzzleTextError(file, line_no, col, f"region {letter!r} is not connected: this cell does "
-                                      "not touch the rest of the region (give a separate region its own letter)")
+        n, regions, given_lines = read_region_grid(lines, SIZES, self.title, file)
         givens = [[EMPTY] * n for _ in range(n)]
         for r, ln in enumerate(given_lines):
             row = []
@@ -326,7 +296,6 @@ class JigsawVariant(HouseGrid):
             _square(givens, given_lines, (n,), "the grid of givens", file)
             check_digits(givens, given_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
-        regions = region_rows(regions_of(["".join(row) for row in letters[:n]]), n)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, regions=regions)
 
@@ -338,20 +307,7 @@ class JigsawVariant(HouseGrid):
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """``rows`` with the region walls drawn as ``|`` and ``---``."""
-        n = puzzle.size
-        reg = puzzle.regions
-        out = []
-        for r in range(n + 1):
-            out.append("+" + "+".join("---" if r in (0, n) or reg[r - 1][c] != reg[r][c] else "   "
-                                       for c in range(n)) + "+")
-            if r == n:
-                break
-            line = "|"
-            for c in range(n):
-                ch = rows[r][c]
-                line += f" {ch if ch != EMPTY else ' '} " + ("|" if c == n - 1 or reg[r][c] != reg[r][c + 1] else " ")
-            out.append(line)
-        return out
+        return region_text_lines(puzzle.regions, rows)
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` when the rule is on)."""

@@ -41,7 +41,7 @@ from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve import stars as engine
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.jigsaw_regions import (
-    LETTERS, connected, draw_walls, region_problems, region_rows, regions_of, stray_cell,
+    LETTERS, draw_walls, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
 )
 
 ONE_STAR = tuple(range(5, 11))   # sizes of one-star puzzles
@@ -133,10 +133,19 @@ class StarBattle(VariantDefaults):
     # Mean CPU ms per puzzle, easy..expert (None: refused), as ``bench/measure_costs.py
     # starbattle`` measures them (one-star defaults; two stars in ``rule_costs``).
     costs: Mapping[int, tuple[float | None, ...]] = {
-        5: (15.0, 30.0, 80.0, 300.0), 6: (25.0, 60.0, 120.0, 300.0), 7: (60.0, 120.0, 200.0, 500.0),
-        8: (150.0, 250.0, 400.0, 800.0), 9: (300.0, 500.0, 800.0, 1500.0), 10: (500.0, 900.0, 1500.0, 2500.0),
-        11: (None, None, None, None), 12: (None, None, None, None),
+        5: (6.5, 12.0, 109.5, 98.3),
+        6: (30.4, 28.1, 25.5, 105.9),
+        7: (20.3, 26.1, 134.2, 273.8),
+        8: (108.5, 121.3, 211.8, 504.1),
+        9: (170.7, 111.8, 305.8, 795.3),
+        10: (508.2, 191.5, 212.0, 679.0),
+        11: (None, None, None, None),
+        12: (None, None, None, None),
     }
+    # Two stars against one, easy..expert: 8x8 hard 40 ms, expert 155; 9x9 129, 351; 10x10
+    # 1360, 329 (``rules: {stars: 2}``, 3 runs each): hard costs from a fifth to six times
+    # the one-star figure, expert about half; easy and medium are refused.
+    rule_costs = {("stars", 2): (1.0, 1.0, 2.0, 0.5)}
 
     @property
     def techniques(self) -> tuple[Technique, ...]:
@@ -325,37 +334,7 @@ class StarBattle(VariantDefaults):
         """A grid of region letters (one per cell, the same for every cell of a region), then
         optionally a grid of givens of the same size: ``*`` (or ``1``) a star, ``x`` (or
         ``0``) an empty cell, ``.`` open; ``|`` ignored."""
-        grid = [ln for ln in lines if not all(ch in "-+|=_ " for ch in ln.text)]
-        letters = [[ch for ch in ln.text if not ch.isspace()] for ln in grid]
-        n = len(letters[0]) if letters else 0
-        region_lines, given_lines = grid[:n], grid[n:]
-        for ln in region_lines:
-            for k, ch in enumerate(ln.text):
-                if not ch.isspace() and ch not in LETTERS:
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the region grid holds "
-                                          "one letter per cell, the same for every cell of a region")
-        n = _square(letters[:n], region_lines, self.sizes, self.title, file)
-        if given_lines and len(given_lines) != n:
-            ln = given_lines[min(n, len(given_lines) - 1)]
-            raise PuzzleTextError(file, ln.number, None, f"after the {n} rows of regions come {n} rows of "
-                                  f"givens, not {len(given_lines)}")
-        where: dict[str, list[tuple[int, int, int]]] = {}
-        for r, ln in enumerate(region_lines):
-            c = 0
-            for k, ch in enumerate(ln.text):
-                if not ch.isspace():
-                    where.setdefault(ch, []).append((r * n + c, ln.number, k + 1))
-                    c += 1
-        for letter, spots in where.items():
-            cells = [i for i, _, _ in spots]
-            if not connected(cells, n):
-                stray = stray_cell(cells, n)
-                _, line_no, col = next(s for s in spots if s[0] == stray)
-                raise PuzzleTextError(file, line_no, col, f"region {letter!r} is not connected: this cell does "
-                                      "not touch the rest of the region (give a separate region its own letter)")
-        if len(where) != n:
-            ln = region_lines[0]
-            raise PuzzleTextError(file, ln.number, 1, f"a {n}\u00d7{n} grid has {n} regions, not {len(where)}")
+        n, regions, given_lines = read_region_grid(lines, self.sizes, self.title, file, equal=False)
         givens = [[EMPTY] * n for _ in range(n)]
         for r, ln in enumerate(given_lines):
             row = []
@@ -370,7 +349,6 @@ class StarBattle(VariantDefaults):
         if given_lines:
             _square(givens, given_lines, (n,), "the grid of givens", file)
         rules = _rules(self, options, n, header, file)
-        regions = region_rows(regions_of(["".join(row) for row in letters[:n]]), n)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, regions=regions)
 
@@ -384,21 +362,7 @@ class StarBattle(VariantDefaults):
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """``rows`` with the region walls drawn as ``|`` and ``---``."""
-        n = puzzle.size
-        reg = puzzle.regions
-        out = []
-        for r in range(n + 1):
-            out.append("+" + "+".join("---" if r in (0, n) or reg[r - 1][c] != reg[r][c] else "   "
-                                       for c in range(n)) + "+")
-            if r == n:
-                break
-            line = "|"
-            for c in range(n):
-                ch = rows[r][c]
-                line += f" {self.symbol_text(ch, ascii) if ch != EMPTY else ' '} " + \
-                    ("|" if c == n - 1 or reg[r][c] != reg[r][c + 1] else " ")
-            out.append(line)
-        return out
+        return region_text_lines(puzzle.regions, rows, lambda ch: self.symbol_text(ch, ascii))
 
     def symbol_text(self, symbol: str, ascii: bool = False) -> str:
         """A star ``★`` (``*``; Queens ``♛``, ``Q``), an empty cell ``·`` (``x``)."""
