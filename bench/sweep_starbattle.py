@@ -31,14 +31,7 @@ from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.rng import derive_seed
 from bookgen.solve import stars
 from bookgen.variants.registry import get_variant
-
-
-def _ints(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        out += list(range(int(lo), int(hi or lo) + 1))
-    return out
+from sweep_binary import _ints  # bench/ is on the path when a script of it runs
 
 
 def reach(star_counts, sizes, tries: int) -> None:

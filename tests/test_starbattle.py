@@ -179,6 +179,13 @@ def test_two_star_puzzle_keeps_the_contract(two_star):
     assert "two stars" in SB.rules_for(p.rules)[0]
 
 
+def test_two_star_expert_needs_one_trial():
+    p = SB.generate(8, {"stars": 2}, Level.EXPERT, random.Random("two-star-expert"))
+    assert SB.solutions(p) == [p.solution]
+    grade = SB.grade(p)
+    assert grade.solved and grade.level == Level.EXPERT and grade.techniques.get("trial", 0) >= 1
+
+
 def test_validate_names_what_is_broken(two_star):
     p = two_star
     bad = list(p.solution)

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Sequence
 
 from pysat.card import CardEnc, EncType
 
@@ -50,6 +50,7 @@ from bookgen.core.bits import bits_of, lowest, scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
+from bookgen.solve.houses import Tech
 from bookgen.solve.sat import incremental, models
 
 STAR, NO_STAR = "1", "0"
@@ -230,7 +231,6 @@ def _confined(lay: Layout, st: State, run: Run, name: str, sizes: range) -> int:
     hold all of those units' stars: the rest of those units is empty. Kinds paired:
     regions in rows, regions in columns, rows in regions, columns in regions, rows in
     columns, columns in rows."""
-    n = lay.n
     free = lay.full & ~st.out
     kinds = {"row": lay.rows, "column": lay.cols, "region": lay.regions}
     for inner, outer in (("region", "row"), ("region", "column"), ("row", "region"), ("column", "region"),
@@ -408,18 +408,8 @@ def t_trial(lay: Layout, st: State, run: Run) -> int:
     return 0
 
 
-class Tech(NamedTuple):
-    """A row of the technique table (as ``bookgen.solve.houses.Tech``): name, tier,
-    function, weight (the effort of one use, for the score) and rating (one step's value
-    on the 1-10 footing of the other ladders)."""
-
-    name: str
-    tier: Level
-    fn: Callable[[Layout, State, Run], int]
-    weight: float
-    rating: float
-
-
+# Rows of the house engine's ``Tech`` (name, tier, function, weight, rating on the 1-10
+# footing of the other ladders); here ``fn(layout, state, run)``.
 LADDER: tuple[Tech, ...] = (
     Tech("halo", Level.EASY, t_halo, 0.3, 1.0),
     Tech("full_unit", Level.EASY, t_full_unit, 0.3, 1.2),
