@@ -203,27 +203,31 @@ def t_halo(lay: Layout, st: State, run: Run) -> int:
     return uses
 
 
-def t_full_unit(lay: Layout, st: State, run: Run) -> int:
+def _fill_units(lay: Layout, st: State, run: Run, name: str, full: bool) -> int:
+    """Units whose open cells are decided by a count alone: with ``full``, a unit that has
+    all its stars empties its open cells; without, a unit with as many open cells as stars
+    still to place fills them all."""
     uses = 0
-    for u, name in zip(lay.units, lay.names):
+    for u, unit in zip(lay.units, lay.names):
         m = u & st.open(lay)
-        if m and (u & st.star).bit_count() == lay.stars:
-            _apply(lay, st, run, "full_unit", 0, m, lambda: f"{_cap(name)} has all its stars, so its "
-                   "other cells are empty")
+        need = lay.stars - (u & st.star).bit_count()
+        if m and need == (0 if full else m.bit_count()):
+            if full:
+                _apply(lay, st, run, name, 0, m, lambda: f"{_cap(unit)} has all its stars, so its other cells "
+                       "are empty")
+            else:
+                _apply(lay, st, run, name, m, 0, lambda: f"{_cap(unit)} has only as many open cells as stars "
+                       "still to place, so each holds a star")
             uses += 1
     return uses
+
+
+def t_full_unit(lay: Layout, st: State, run: Run) -> int:
+    return _fill_units(lay, st, run, "full_unit", True)
 
 
 def t_last_room(lay: Layout, st: State, run: Run) -> int:
-    uses = 0
-    for u, name in zip(lay.units, lay.names):
-        m = u & st.open(lay)
-        need = lay.stars - (u & st.star).bit_count()
-        if m and need == m.bit_count():
-            _apply(lay, st, run, "last_room", m, 0, lambda: f"{_cap(name)} has only as many open cells as "
-                   "stars still to place, so each holds a star")
-            uses += 1
-    return uses
+    return _fill_units(lay, st, run, "last_room", False)
 
 
 def _confined(lay: Layout, st: State, run: Run, name: str, sizes: range) -> int:
