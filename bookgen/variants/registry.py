@@ -16,6 +16,8 @@ _MODULES = (
     ("bookgen.variants.killer", "KILLER"),
     ("bookgen.variants.skyscrapers", "SKYSCRAPERS"),
     ("bookgen.variants.jigsaw", "JIGSAW"),
+    ("bookgen.variants.starbattle", "STARBATTLE"),
+    ("bookgen.variants.starbattle", "QUEENS"),
 )
 
 
