@@ -455,7 +455,7 @@
       return { error: tr("The studio could not be reached.") };
     }
   }
-  function payload() { return { name: state.name, data: state.data, uploads: state.uploads }; }
+  function payload() { return { name: state.name, data: state.data, uploads: state.uploads, lang: boot.lang }; }
   function schedule() {
     clearTimeout(timer);
     $("status").textContent = tr("Checking\u2026");
@@ -478,6 +478,7 @@
     if (hasErrors) { $("plan").textContent = ""; return; }
     if (r.plan) $("plan").textContent = r.plan;
     else if (r.plan_pending) {
+      if (r.draft) $("plan").textContent = r.draft;
       $("plan").classList.add("stale");
       const p = await api("/api/plan", payload());
       if (mine !== seq) return;
