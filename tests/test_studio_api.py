@@ -348,3 +348,15 @@ def test_a_draft_plan_generates_nothing_and_matches_the_exact_plan(studio, monke
     second = designer.draft_text(other, 1)
     assert time.perf_counter() - started < 5  # (a bound against generating, not a speed goal)
     assert "how to play Binairo" in second and "worked example of puzzle 1" in second
+
+
+def test_the_font_is_a_menu_of_the_bundled_faces():
+    """The model types ``font`` as the faces bookgen ships: the form draws a menu of them and
+    a wrong one gets the CLI's message beside the field."""
+    from bookgen.layout.fonts import FACES
+
+    font = next(f for f in designer.form_schema()["book"] if f["key"] == "font")
+    assert font["kind"] == "select" and font["choices"] == list(FACES) and font["default"] == "dejavu"
+    errors = designer.check(dict(SMALL, font="comic"), "x").errors
+    assert errors == [{"path": ["font"], "message": "font must be one of dejavu, charis, andika, got 'comic'",
+                       "where": "x.yaml:7:7"}]
