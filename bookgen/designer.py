@@ -72,6 +72,8 @@ def _kind(annotation: Any, default: Any = None) -> tuple[str, tuple]:
         return "select", typing.get_args(members[0])
     if members == [bool]:
         return "checkbox", ()
+    if bool in members and all(m is bool or typing.get_origin(m) is Literal for m in members):
+        return "select", (False, True, *(a for m in members if m is not bool for a in typing.get_args(m)))
     if members == [int]:
         return "number", ()
     if members == [str]:
