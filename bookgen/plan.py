@@ -19,6 +19,7 @@ from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.i18n import N_
 from bookgen.core.pen import RecordingPen
+from bookgen.core.types import size_label
 from bookgen.estimate import COST_MS, build_seconds, say_duration
 from bookgen.layout.classset import sheet_count
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
@@ -37,7 +38,7 @@ TEXT = {
     "gutter_why": N_(" (the {least:g} in print-on-demand asks for up to {most} pages, plus {extra:g} in to write "
                      "near the spine)"),
     "gutter_set": N_(" (as set; at least {least:g} in for up to {most} pages)"),
-    "blank": N_("blank (the next section opens on a right-hand page)"),
+    "blank": N_("notes page (the next section opens on a right-hand page)"),
     "table": "  {pages:>5}  {what}",
     "pages": N_("pages"),
     "part": N_("part"),
@@ -46,7 +47,7 @@ TEXT = {
     "contents": N_("contents"),
     "rules": N_("how to play {variant}"),
     "walkthrough": N_("worked example of puzzle {number} (about: its length depends on the puzzle)"),
-    "puzzles": N_("{title}: {count} {variant} {size}\u00d7{size}{each}, {per} per page, cells {cell} mm{type}"),
+    "puzzles": N_("{title}: {count} {variant} {size}{each}, {per} per page, cells {cell} mm{type}"),
     "each": N_(" in each version"),
     "type": N_(", digits {big:.1f} pt"),
     "clues": N_(", clues {small:.1f} pt"),
@@ -84,7 +85,7 @@ def estimate_seconds(book: Book, workers: int) -> tuple[float, list[str]]:
             start, end = -(-j * s.count // k), -(-(j + 1) * s.count // k)
             for level, n in Counter(s.levels[start:end]).items():
                 runs.append((s.variant, size, level, dict(s.rules), dict(s.options), n * book.versions))
-    unknown = sorted({f"{v} {n}\u00d7{n}" for v, n, *_ in runs if (v, n) not in COST_MS})
+    unknown = sorted({f"{v} {size_label(n)}" for v, n, *_ in runs if (v, n) not in COST_MS})
     return build_seconds(runs, workers), unknown
 
 
@@ -161,8 +162,10 @@ def plan_report(book: Book, workers: int, t: Callable[[str], str] = _same,
     key: list = []
     groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
-        if page.kind in ("title", "imprint", "contents", "blank"):
+        if page.kind in ("title", "imprint", "blank"):
             rows.append((1, T[page.kind]))
+        elif page.kind == "contents":
+            _add(rows, T["contents"])
         elif page.kind == "rules":
             _add(rows, T["rules"].format(variant=t(get_variant(page.variant).title)))
         elif page.kind == "walkthrough":
@@ -181,7 +184,7 @@ def plan_report(book: Book, workers: int, t: Callable[[str], str] = _same,
         cells = sorted({round(p.arrangement.cell / MM, 1) for p in group})
         cell = f"{cells[0]:.1f}" if len(cells) == 1 else f"{cells[0]:.1f}\u2013{cells[-1]:.1f}"
         text = T["puzzles"].format(title=section.title, count=sum(1 for n in section.sizes if n == size),
-                                      variant=book.name_of(section.variant), size=size,
+                                      variant=book.name_of(section.variant), size=size_label(size),
                                       each=T["each"] if book.versions > 1 else "",
                                       per=max(p.arrangement.count for p in group), cell=cell,
                                       type=_type_sizes(T, section.variant, _example_of(examples, section.variant),

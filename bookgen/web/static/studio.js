@@ -275,7 +275,9 @@
       set.append(el("span", { class: "chip" }, box, el("label", { for: id, text: text })));
     });
     typed.addEventListener("input", update);
-    set.append(el("div", { class: "field" }, el("label", { for: typed.id, text: tr("Other sizes, such as 7 or 15x10") }), typed));
+    const other = variant.rectangular ? tr("Other sizes (rows\u00d7columns)") + ": " + variant.size_range : tr("Other sizes");
+    if (variant.rectangular) typed.placeholder = "15x10";
+    set.append(el("div", { class: "field" }, el("label", { for: typed.id, text: other }), typed));
     set.append(el("p", { class: "err", id: "err-" + idOf(path) }));
     return set;
   }
