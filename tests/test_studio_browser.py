@@ -192,6 +192,7 @@ def test_an_opened_yaml_shows_each_mistake_beside_its_field(server, browser, tmp
         assert start in shown, (ident, shown)
         assert any(m in shown for m in messages if m.startswith(start)), (ident, shown)
         assert _by_id(browser, ident).get_attribute("aria-invalid") == "true"
+    assert _by_id(browser, "f-sections-0-size-other").get_attribute("value") == "7"  # the size as opened
     assert not _by_id(browser, "general-errors").text  # every one of them sits at its field
     assert not _by_id(browser, "build").is_enabled()
 
