@@ -301,6 +301,7 @@ _PLANS: dict[tuple[str, int, str], Future] = {}
 _PLAN_LOCK = threading.Lock()
 _PLANNER: list[ProcessPoolExecutor] = []  # one process makes exact plans: no generation holds the GIL here
 MAX_PLANS = 200
+MAX_KEPT = 2000
 
 
 def _memo(fn, key, name: str):
@@ -315,6 +316,13 @@ def _memo(fn, key, name: str):
         return table[k]
     wrapper.__wrapped__ = fn
     return wrapper
+
+
+def _keep(table: dict, key: Any, value: Any) -> None:
+    """A stand-in table entry; a table past MAX_KEPT entries starts again (a server runs for days)."""
+    if key not in table and len(table) >= MAX_KEPT:
+        table.clear()
+    table[key] = value
 
 
 def _rules_key(rules: Any) -> str:
@@ -353,7 +361,7 @@ def install_caches() -> None:
 
     def example(seed, variant, rules, printed=()):
         puzzle = examples(seed, variant, rules, printed)
-        _STANDINS[(variant, _rules_key(rules), tuple(printed))] = puzzle
+        _keep(_STANDINS, (variant, _rules_key(rules), tuple(printed)), puzzle)
         return puzzle
 
     pages = _memo(render_module.rules_pages_needed, lambda *a, **k: repr((a, k)), "rules_pages_needed")
@@ -365,14 +373,14 @@ def install_caches() -> None:
             return known[0]  # a draft: the count another seed's example gave
         n = pages(spec, style, gutter, variant_name, example, language, rules, sizes)
         if example is not None or known is None:
-            _HOWTO_PAGES[free] = (n, example is not None)
+            _keep(_HOWTO_PAGES, free, (n, example is not None))
         return n
 
     made = _memo(plan_module.run_job, lambda job: repr(job), "run_job")
 
     def run(job):
         puzzle = made(job)
-        _STANDINS[_walk_key(job)] = puzzle
+        _keep(_STANDINS, _walk_key(job), puzzle)
         return puzzle
 
     book_module.worked_example = example
@@ -451,10 +459,11 @@ def _learn(future: Future) -> None:
     if future.cancelled() or future.exception() is not None:
         return
     _, standins, pages = future.result()
-    _STANDINS.update(standins)
+    for key, puzzle in standins.items():
+        _keep(_STANDINS, key, puzzle)
     for key, (n, exact) in pages.items():
         if exact or key not in _HOWTO_PAGES:
-            _HOWTO_PAGES[key] = (n, exact)
+            _keep(_HOWTO_PAGES, key, (n, exact))
 
 
 _STARTING = threading.Lock()
