@@ -29,7 +29,7 @@ HUGE = {"title": "Huge", "layout": "worksheet",
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     root = tmp_path_factory.mktemp("studio")
-    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0))
+    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False))
     with TestClient(application, headers=SAME_ORIGIN) as client:
         yield client, application, root
     designer.uninstall_caches()
@@ -299,7 +299,7 @@ def test_an_unexpected_failure_is_a_sentence_and_the_server_goes_on(studio, monk
 
 
 def test_old_builds_and_uploads_are_cleaned_up(tmp_path):
-    application = create_app(Settings(root=tmp_path, keep_seconds=0.0))
+    application = create_app(Settings(root=tmp_path, keep_seconds=0.0, warm=False))
     try:
         with TestClient(application, headers=SAME_ORIGIN) as client:
             ident = client.post("/api/builds", json={"name": "gone", "data": SMALL}).json()["id"]

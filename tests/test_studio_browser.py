@@ -50,7 +50,7 @@ def server(tmp_path_factory):
     from bookgen.web.app import Settings, create_app
 
     root = tmp_path_factory.mktemp("studio-browser")
-    application = create_app(Settings(root=root, max_running=1, max_queued=2))
+    application = create_app(Settings(root=root, max_running=1, max_queued=2, warm=False))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -52,6 +52,7 @@ class Settings:
     max_queued: int = 4
     keep_seconds: float = 3600.0
     workers: int = 0
+    warm: bool = True  # check the templates and measure their how-to pages at start-up (tests: no need)
 
 
 class Refused(Exception):
@@ -114,7 +115,7 @@ def create_app(settings: Settings) -> Starlette:
     jobs = Jobs(root, settings.max_running, settings.max_queued, settings.keep_seconds, settings.workers)
     designer.install_caches()
     designer.start_planner()
-    app_warming = designer.warm(DEFAULT, jobs.workers)  # off the request path, while the browser opens
+    app_warming = designer.warm(DEFAULT, jobs.workers) if settings.warm else None  # (while the browser opens)
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     page_template = env.get_template("studio.html")
     workers = jobs.workers
@@ -155,7 +156,8 @@ def create_app(settings: Settings) -> Starlette:
 
     async def page(request: Request) -> Response:
         lang = _language(request)
-        designer.warm(lang, workers)
+        if settings.warm:
+            designer.warm(lang, workers)
         t = translation(lang)
         schema = designer.form_schema()
         labels = {f["key"]: label_of(f["key"], t) for f in schema["book"] + schema["section"]}
