@@ -21,7 +21,8 @@ from typing import Any, Literal, Union
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bookgen.core.difficulty import LEVEL_KEYS, Level
+from bookgen.core.difficulty import Level
+from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tier_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation, with_name
@@ -283,6 +284,13 @@ class Ramp(_Strict):
     """The last level of the ramp."""
 
 
+class RatingRange(_Strict):
+    """Puzzles rated inside a range of the rating scale (Sudoku Explainer's, 1.0-12)."""
+
+    rating: list[float]
+    """``[low, high]``: every puzzle of the section rates at least ``low`` and below ``high``."""
+
+
 class SectionModel(_Strict):
     """One item of ``sections:``: what to generate, in book order."""
 
@@ -292,8 +300,8 @@ class SectionModel(_Strict):
     """Puzzles in the section, 1 to 100,000; may be left out when ``difficulty`` is a list of blocks (their total)."""
     size: int | list[int] | None = None
     """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). Default: the variant's default size."""
-    difficulty: str | Ramp | list[dict[str, int]] = "medium"
-    """One level (``easy``, ``medium``, ``hard``, ``expert``), a ramp ``{from: easy, to: hard}``, or a list of ``{LEVEL: N}`` blocks (see Difficulty below)."""
+    difficulty: str | Ramp | RatingRange | list[dict[str, int]] = "medium"
+    """One level (``easy``, ``medium``, ``hard``, ``expert``, ``extreme``), a ramp ``{from: easy, to: hard}``, a list of ``{LEVEL: N}`` blocks, or a range of the rating ``{rating: [4.0, 6.0]}`` (see Difficulty below and docs/calibration.md)."""
     rules: dict[str, Any] | None = None
     """The variant's rule options, e.g. ``{max_run: 2, unique_lines: true}`` (see Rules below). Default: the variant's standard rules."""
     title: str | None = None
@@ -433,13 +441,16 @@ class Section:
     variant: str
     title: str
     sizes: tuple[int, ...]
-    levels: tuple[Level, ...]  # one per puzzle
+    levels: tuple[Level, ...]  # one per puzzle: the ladder tier it is carved at
     rules: tuple[tuple[str, Any], ...]
     options: tuple[tuple[str, Any], ...]
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
     new_page: bool = False  # starts on a fresh page; so does the section after it
     right: bool = False  # starts on a right-hand (odd) page: ``new_page: right``
+    # One per puzzle: the rating band ``[low, high)`` it must fall in (a named level's, or the
+    # section's ``{rating: [low, high]}``); empty: no band (a section built before ratings).
+    bands: tuple[tuple[float, float], ...] = ()
 
     @property
     def count(self) -> int:
@@ -577,14 +588,14 @@ _FIELDS = {
          "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
-    ("difficulty",): ("from", "to"),
+    ("difficulty",): ("from", "to", "rating"),
 }
 
 
 def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
     """(path, point-at-key, message) for one pydantic error."""
     loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and (
-        x in ("str", "int", "list[int]", "Ramp", "list[dict[str,int]]") or x.startswith(("function", "literal")))))
+        x in ("str", "int", "list[int]", "Ramp", "RatingRange", "list[dict[str,int]]") or x.startswith(("function", "literal")))))
     kind = err["type"]
     value = err.get("input")
     field = next((str(x) for x in reversed(loc) if isinstance(x, str)), "value")
@@ -623,8 +634,8 @@ def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
 
 
 def _difficulty_message(value: Any) -> str:
-    return ("difficulty must be a level (" + ", ".join(LEVEL_KEYS) + "), a ramp {from: easy, to: hard}, "
-            f"or a list of {{level: count}} blocks; got {_show(value)}")
+    return ("difficulty must be a level (" + ", ".join(BAND_KEYS) + "), a ramp {from: easy, to: hard}, "
+            f"a list of {{level: count}} blocks or a rating range {{rating: [4.0, 6.0]}}; got {_show(value)}")
 
 
 def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
@@ -1118,7 +1129,9 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             seen.add("difficulty")
             path = prefix + ("difficulty",)
             value = data.get("difficulty")
-            if isinstance(value, dict) and not {"from", "to"} >= set(value):
+            if isinstance(value, dict) and "rating" in value and len(value) == 1:
+                report(path + ("rating",), _range_message(value["rating"]))
+            elif isinstance(value, dict) and not {"from", "to"} >= set(value):
                 bad = sorted(set(value) - {"from", "to"})[0]
                 report(path + (bad,), f"unknown key {bad!r} in difficulty ramp{_hint(bad, ('from', 'to'))}",
                        key=True)
@@ -1173,9 +1186,10 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
             ok = False
 
     count_ok = "count" not in bad and (count is None or 1 <= count <= MAX_COUNT)
-    levels = _levels(base, raw.difficulty, count, report, count_ok=count_ok)
-    if levels is None:
+    targets = _levels(base, raw.difficulty, count, report, count_ok=count_ok)
+    if targets is None:
         ok = False
+    levels = [t.tier for t in targets] if targets is not None else None
 
     rules: dict[str, Any] = {}
     for size in sorted(set(sizes) & set(variant.sizes)) or [variant.default_size]:  # a bad size: still check
@@ -1203,6 +1217,13 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 path, _ = _rule_path(raw.rules, problem)
                 report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
+        if isinstance(raw.difficulty, RatingRange) and targets:
+            low, high = targets[0].low, targets[0].high
+            if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None):
+                report(base + ("difficulty", "rating"),
+                       f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
+                       "this size reaches lie elsewhere (see docs/calibration.md); choose another range or size")
+                ok = False
     options: dict[str, Any] = {}
     if raw.per_page is not None and raw.per_page not in PER_PAGE:
         report(base + ("per_page",), _per_page_message(raw.per_page))
@@ -1219,42 +1240,58 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, bool(raw.new_page), raw.new_page == "right")
+                   raw.explain, bool(raw.new_page), raw.new_page == "right",
+                   tuple((t.low, t.high) for t in targets))
 
 
-def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:
-    """One level per puzzle from a section's difficulty, or None after reporting why not.
+def _range_message(value: Any) -> str:
+    return ("rating must be two numbers [low, high] with 1.0 <= low < high <= "
+            f"{TOP:g} (the rating scale, see docs/calibration.md), got {_show(value)}")
+
+
+def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Band] | None:
+    """One level per puzzle from a section's difficulty, as the band of the rating it must
+    fall in (its ``tier`` is the ladder tier it is carved at), or None after reporting why not.
 
     With ``count_ok`` false (a bad count was reported already) only the levels are checked.
     """
     if not count_ok:
-        count = 1 if isinstance(diff, (str, Ramp)) else None
+        count = 1 if isinstance(diff, (str, Ramp, RatingRange)) else None
     try:
+        if isinstance(diff, RatingRange):
+            got = diff.rating
+            if len(got) != 2 or not 1.0 <= got[0] < got[1] <= TOP:
+                report(base + ("difficulty", "rating"), _range_message(got))
+                return None
+            if count is None:
+                report(base, "missing required key 'count'")
+                return None
+            return [Band("rating", got[0], got[1], tier_for(got[0], got[1]), "")] * count if count_ok else None
         if isinstance(diff, (str, Ramp)):
             if isinstance(diff, str):
-                lo = hi = Level.parse(diff)
+                lo = hi = band(diff.strip())
             else:
-                lo, hi = Level.parse(diff.from_), Level.parse(diff.to)
-            if hi < lo:
+                lo, hi = band(diff.from_.strip()), band(diff.to.strip())
+            if BANDS.index(hi) < BANDS.index(lo):
                 report(base + ("difficulty",), f"ramp goes from {lo.key} down to {hi.key}; "
                        "put the easier level in 'from'")
                 return None
             if count is None:
                 report(base, "missing required key 'count'")
                 return None
-            span = hi - lo + 1
+            span = BANDS[BANDS.index(lo):BANDS.index(hi) + 1]
             if not count_ok:
                 return None
             # puzzle i gets level lo + i * span // count: runs of one level, built a run at a time
-            starts = [-(-k * count // span) for k in range(span + 1)]
-            return [lv for k in range(span) for lv in [Level(lo + k)] * (starts[k + 1] - starts[k])]
-        levels: list[Level] = []
+            starts = [-(-k * count // len(span)) for k in range(len(span) + 1)]
+            return [b for k in range(len(span)) for b in [span[k]] * (starts[k + 1] - starts[k])]
+        levels: list[Band] = []
         for b, block in enumerate(diff):
             if len(block) != 1:
                 report(base + ("difficulty", b), "each difficulty block is one '- level: count' pair")
                 return None
             (key, n), = block.items()
-            level = Level.parse(key)
+            level = band(key.strip())
             if not 1 <= n <= MAX_COUNT - len(levels):
                 report(base + ("difficulty", b, key), f"block count must be at least 1, got {n}" if n < 1 else
                        f"the difficulty blocks add up to more than {MAX_COUNT} puzzles")
@@ -1270,7 +1307,7 @@ def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = 
         return levels if count_ok else None
     except ValueError as exc:
         word = str(exc).split("'")[1] if "'" in str(exc) else ""
-        report(base + ("difficulty",), f"{exc}{_hint(word, LEVEL_KEYS)}")
+        report(base + ("difficulty",), f"{exc}{_hint(word, BAND_KEYS)}")
         return None
 
 

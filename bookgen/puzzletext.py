@@ -320,7 +320,9 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
     used = ", ".join(f"{t.title.lower()} \u00d7{grade.techniques[t.name]}"
                      for t in variant.techniques if grade.techniques.get(t.name))
     if solved:
-        out += textwrap.wrap(f"Difficulty: {grade.level.key} (score {grade.score}), "
+        rated = (f", rating {grade.rating} (docs/calibration.md), about {grade.minutes:g} min"
+                 if grade.rating is not None else "")
+        out += textwrap.wrap(f"Difficulty: {grade.level.key} (score {grade.score}{rated}), "
                              f"{len(steps)} steps: {used}.", WIDTH, subsequent_indent="  ")
     else:
         out.append(f"Difficulty: beyond {grade.level.key}: needs guessing.")

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
+from bookgen.core.rating import band_of
 from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
@@ -247,7 +248,9 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, level, box)
-    doc.text(x + width - mw - box * 0.9, y, doc.t(level.label), st.small, grey=0.2, align="right")
+    rating = p.grade.rating if p.grade else None
+    name = band_of(rating).label if rating is not None else level.label  # the band its rating is in
+    doc.text(x + width - mw - box * 0.9, y, doc.t(name), st.small, grey=0.2, align="right")
 
 
 # ----- front matter -------------------------------------------------------------------
