@@ -1133,7 +1133,8 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
                 report(path + ("rating",), _range_message(value["rating"]))
             elif isinstance(value, dict) and not {"from", "to"} >= set(value):
                 bad = sorted(set(value) - {"from", "to"})[0]
-                report(path + (bad,), f"unknown key {bad!r} in difficulty ramp{_hint(bad, ('from', 'to'))}",
+                where = "difficulty ramp" if set(value) & {"from", "to"} else "difficulty"
+                report(path + (bad,), f"unknown key {bad!r} in {where}{_hint(bad, ('from', 'to', 'rating'))}",
                        key=True)
             else:
                 report(path, _difficulty_message(value))
@@ -1211,7 +1212,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 report(base + ("rules",) + path, f"{problem}{yaml11}", key)
             ok = False
             break
-        for level in sorted(set(levels or ())):
+        for level in sorted(set(levels or ())) if not isinstance(raw.difficulty, RatingRange) else ():
             problem = variant.check_request(size, rules, level)
             if problem:
                 path, _ = _rule_path(raw.rules, problem)

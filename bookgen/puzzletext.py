@@ -320,7 +320,7 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
     used = ", ".join(f"{t.title.lower()} \u00d7{grade.techniques[t.name]}"
                      for t in variant.techniques if grade.techniques.get(t.name))
     if solved:
-        rated = (f", rating {grade.rating} (docs/calibration.md), about {grade.minutes:g} min"
+        rated = (f", rating {grade.rating} (docs/calibration.md), about {grade.minutes:.0f} min"
                  if grade.rating is not None else "")
         out += textwrap.wrap(f"Difficulty: {grade.level.key} (score {grade.score}{rated}), "
                              f"{len(steps)} steps: {used}.", WIDTH, subsequent_indent="  ")

@@ -563,7 +563,7 @@ LADDER: tuple[Tech, ...] = (
     Tech("line_sum", Level.HARD, t_line_sum, 5.0, 4.0),
     Tech("naked_triple", Level.HARD, t_naked_triple, 6.0, 4.2),
     Tech("hidden_triple", Level.HARD, t_hidden_triple, 7.0, 4.4),
-    Tech("trial", Level.EXPERT, t_trial, 12.0, 7.0),
+    Tech("trial", Level.EXPERT, t_trial, 12.0, 5.5),
 )
 TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
