@@ -43,13 +43,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bookgen.core.difficulty import Level  # noqa: E402
-from bookgen.core.rng import derive_seed, rng_for  # noqa: E402
-from bookgen.core.types import Grade, Puzzle  # noqa: E402
+from bookgen.book import Job, run_job  # noqa: E402
+from bookgen.core.rng import version_seed  # noqa: E402
+from bookgen.core.types import GenerationError, Grade, Puzzle  # noqa: E402
 from bookgen.variants.registry import VARIANTS  # noqa: E402
 
 QQWING = shutil.which("qqwing") or "/usr/games/qqwing"
 SE_CLASS = "diuf.sudoku.test.serate"
 BASE_SEED = 2026
+LEVEL_KEYS = ("easy", "medium", "hard", "expert", "extreme")
 
 
 # ----- statistics -------------------------------------------------------------------
@@ -101,37 +103,58 @@ def minutes_of(grade: Grade) -> float:
     return float(got) if got is not None else 0.0
 
 
-def _generate(args: tuple[str, dict, int, int, int]) -> Puzzle:
-    name, rules, size, level, index = args
+def _generate(args: tuple[str, dict, int, str, int]) -> Puzzle | None:
+    """One puzzle of a level as a book makes it: carved at the level's tier, with seeds
+    tried until its rating falls in the level's band (where the build has bands)."""
+    name, rules, size, key, index = args
     variant = VARIANTS[name]
-    rng = rng_for(derive_seed(BASE_SEED, 700 + level, index))
-    return variant.generate(size, variant.parse_rules(rules, size), Level(level), rng)
+    target = level_target(key)
+    parsed = tuple(sorted(variant.parse_rules(rules, size).items()))
+    section = 700 + LEVEL_KEYS.index(key)
+    job = Job(section, index, name, size, parsed, target[0], version_seed(BASE_SEED, section, index, 0), (),
+              book_seed=BASE_SEED, **({"band": target[1]} if target[1] else {}))
+    try:
+        return run_job(job)
+    except GenerationError as exc:
+        print(f"  ({key} #{index}: {exc})", file=sys.stderr)
+        return None
 
 
-def generate(name: str, rules: dict, size: int, levels: list[Level], count: int, workers: int
-             ) -> dict[Level, list[Puzzle]]:
-    jobs = [(name, rules, size, int(lv), i) for lv in levels for i in range(count)]
+def level_target(key: str) -> tuple[Level, tuple[float, float] | None]:
+    """(tier, rating band) of a level name; no band before levels were bands."""
+    try:
+        from bookgen.core.rating import band
+    except ImportError:
+        return Level.parse(key), None
+    got = band(key)
+    return got.tier, (got.low, got.high)
+
+
+def generate(name: str, rules: dict, size: int, levels: list[str], count: int, workers: int
+             ) -> dict[str, list[Puzzle]]:
+    jobs = [(name, rules, size, key, i) for key in levels for i in range(count)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             made = list(pool.map(_generate, jobs, chunksize=4))
     else:
         made = [_generate(j) for j in jobs]
-    out: dict[Level, list[Puzzle]] = {lv: [] for lv in levels}
+    out: dict[str, list[Puzzle]] = {key: [] for key in levels}
     for job, puzzle in zip(jobs, made):
-        out[Level(job[3])].append(puzzle)
-    return out
+        if puzzle is not None:
+            out[job[3]].append(puzzle)
+    return {key: got for key, got in out.items() if got}
 
 
-def from_book_json(path: Path, x: bool) -> dict[Level, list[Puzzle]]:
+def from_book_json(path: Path, x: bool) -> dict[str, list[Puzzle]]:
     """The Sudoku puzzles of a book's JSON twin, by the level printed on them."""
     data = json.loads(path.read_text())
     variant = VARIANTS["sudoku"]
-    out: dict[Level, list[Puzzle]] = {}
+    out: dict[str, list[Puzzle]] = {}
     for entry in data.get("puzzles", []):
         if entry.get("variant") != "sudoku" or bool((entry.get("rules") or {}).get("diagonal")) != x:
             continue
         puzzle = variant.from_json(entry)
-        out.setdefault(Level.parse(entry["difficulty"]), []).append(puzzle)
+        out.setdefault(entry["difficulty"], []).append(puzzle)
     return out
 
 
@@ -178,14 +201,14 @@ def qqwing_levels(lines: list[str]) -> list[str]:
 
 # ----- the Sudoku table --------------------------------------------------------------
 
-def sudoku_table(by_level: dict[Level, list[Puzzle]], jar: str | None, x: bool, threads: int) -> None:
+def sudoku_table(by_level: dict[str, list[Puzzle]], jar: str | None, x: bool, threads: int) -> None:
     grade = VARIANTS["sudoku"].grade
     name = "Sudoku X" if x else "Sudoku"
     print(f"\n### {name}: our rating against Sudoku Explainer" + ("" if x else " and QQWing"))
     print()
     print("| level | n | SE min | SE median | SE max | ours min | ours median | ours max | minutes median "
-          "| QQWing | rho(rating, SE) | rho(order, SE) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| QQWing | rho(rating, SE) | rho(order, SE) | SE outside band |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     every_ours, every_key, every_se = [], [], []
     outside = 0
     for level, puzzles in by_level.items():
@@ -197,23 +220,25 @@ def sudoku_table(by_level: dict[Level, list[Puzzle]], jar: str | None, x: bool, 
         qq = qqwing_levels(lines) if not x else ["-"] * len(lines)
         pairs = [(o, k, s) for o, k, s in zip(ours, keys, se) if s is not None]
         every_ours += [p[0] for p in pairs]
-        every_key += [(int(level),) + p[1] for p in pairs]
+        every_key += [(LEVEL_KEYS.index(level),) + p[1] for p in pairs]
         every_se += [p[2] for p in pairs]
-        band = getattr(grades[0], "band", None) if grades else None
+        band = level_target(level)[1]
         if band is not None:
-            outside += sum(1 for _, _, s in pairs if not band[0] <= s <= band[1])
+            outside += sum(1 for _, _, s in pairs if not band[0] <= s < band[1])
         ses = [p[2] for p in pairs]
         qq_counts = {k: qq.count(k) for k in sorted(set(qq), key=lambda k: QQ_ORDER.get(k, 9))}
-        print(f"| {level.key} | {len(puzzles)} | {fmt(min(ses, default=None), 1)} "
+        print(f"| {level} | {len(puzzles)} | {fmt(min(ses, default=None), 1)} "
               f"| {fmt(statistics.median(ses) if ses else None, 1)} | {fmt(max(ses, default=None), 1)} "
               f"| {fmt(min(ours), 2)} | {fmt(statistics.median(ours), 2)} | {fmt(max(ours), 2)} "
               f"| {fmt(statistics.median(minutes_of(g) for g in grades), 1)} "
               f"| {' '.join(f'{k} {v}' for k, v in qq_counts.items())} "
-              f"| {fmt(spearman([p[0] for p in pairs], ses))} | {fmt(spearman([p[1] for p in pairs], ses))} |")
+              f"| {fmt(spearman([p[0] for p in pairs], ses))} | {fmt(spearman([p[1] for p in pairs], ses))} "
+              f"| {sum(1 for s in ses if band and not band[0] <= s < band[1])} |")
     print()
     print(f"Over all levels: rho(rating, SE) = {fmt(spearman(every_ours, every_se))}, "
           f"rho(printed order, SE) = {fmt(spearman(every_key, every_se))} on {len(every_se)} puzzles"
-          + ("" if jar else " (no SE jar: set SE_JAR or --se-jar)"))
+          + ("" if jar else " (no SE jar: set SE_JAR or --se-jar)")
+          + (f"; {outside} puzzles rate outside their level's band on SE" if jar else ""))
 
 
 # ----- Tatham ------------------------------------------------------------------------
@@ -296,15 +321,14 @@ def main() -> None:
     if args.json:
         by_level = from_book_json(args.json, args.x)
     else:
-        levels = [Level.parse(k) for k in args.levels.split(",")]
-        by_level = generate("sudoku", {"diagonal": args.x}, 9, levels, args.count, args.workers)
+        by_level = generate("sudoku", {"diagonal": args.x}, 9, args.levels.split(","), args.count, args.workers)
     sudoku_table(by_level, jar, args.x, max(args.workers, 1))
     if args.save:
         with args.save.open("w") as out:
             for level, puzzles in by_level.items():
                 for p in puzzles:
                     g = p.grade
-                    out.write(f"{line81(p)} {level.key} {rating_of(g) if g else '-'} {minutes_of(g) if g else '-'}\n")
+                    out.write(f"{line81(p)} {level} {rating_of(g) if g else '-'} {minutes_of(g) if g else '-'}\n")
 
 
 if __name__ == "__main__":

@@ -1218,13 +1218,15 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 path, _ = _rule_path(raw.rules, problem)
                 report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
-        if isinstance(raw.difficulty, RatingRange) and targets:
-            low, high = targets[0].low, targets[0].high
+        for low, high in sorted({(t.low, t.high) for t in targets or ()}):
             if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None):
-                report(base + ("difficulty", "rating"),
+                ranged = isinstance(raw.difficulty, RatingRange)
+                report(base + (("difficulty", "rating") if ranged else ("difficulty",)),
                        f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
-                       "this size reaches lie elsewhere (see docs/calibration.md); choose another range or size")
+                       "this size reaches lie elsewhere (see docs/calibration.md); choose another "
+                       + ("range" if ranged else "level") + " or size")
                 ok = False
+                break
     options: dict[str, Any] = {}
     if raw.per_page is not None and raw.per_page not in PER_PAGE:
         report(base + ("per_page",), _per_page_message(raw.per_page))

@@ -97,10 +97,10 @@ def test_rating_range_builds_puzzles_inside_it(write_config):
 def test_named_levels_carry_their_bands(write_config):
     book = load_book(write_config(
         "title: T\nseed: 3\nsections:\n  - variant: sudoku\n    count: 5\n"
-        "    difficulty: {from: easy, to: extreme}\n"))
+        "    difficulty: {from: easy, to: expert}\n"))
     (section,) = book.sections
-    assert section.bands == tuple((b.low, b.high) for b in BANDS)
-    assert section.levels == (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT, Level.EXPERT)
+    assert section.bands == tuple((b.low, b.high) for b in (BANDS[0],) + BANDS[:4])
+    assert section.levels == (Level.EASY, Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
 
 
 @pytest.mark.parametrize("size, difficulty, where, fragment", [
@@ -108,6 +108,7 @@ def test_named_levels_carry_their_bands(write_config):
     ("9", "{rating: [6.0, 4.0]}", "6:26", "rating must be two numbers [low, high]"),
     ("9", "{rating: [0.5]}", "6:26", "rating must be two numbers"),
     ("9", "{ratin: [1, 2]}", "6:18", "unknown key 'ratin' in difficulty; did you mean 'rating'?"),
+    ("9", "extreme", "6:17", "no 9\u00d79 sudoku rates in [7.5, 12.01)"),
     ("9", "legendary", "6:17", "unknown level 'legendary'; expected one of easy, medium, hard, expert, extreme"),
 ])
 def test_unreachable_or_malformed_range_is_refused_with_its_place(write_config, size, difficulty, where, fragment):

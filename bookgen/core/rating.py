@@ -143,9 +143,10 @@ BANDS: tuple[Band, ...] = (
 BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 
 # The ratings each tier's ladder reaches: its techniques' values (the trial: its base value
-# plus the most its refutation adds, ``bookgen.solve.rated``).
+# plus the most its refutation adds, ``bookgen.solve.rated``). Nothing reaches extreme yet:
+# that takes techniques SE rates above 7.5 (long chains), which our ladder doesn't have.
 TIER_REACH: dict[Level, tuple[float, float]] = {
-    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 4.4), Level.EXPERT: (5.5, 8.0),
+    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 4.4), Level.EXPERT: (5.5, 7.4),
 }
 
 
@@ -167,11 +168,11 @@ def band_of(rating: float) -> Band:
 
 def tier_for(low: float, high: float) -> Level:
     """The ladder tier to carve at for puzzles rated in ``[low, high)``: the one whose reach
-    overlaps the range most (the rating is the hardest step, so a puzzle carved at a tier
+    overlaps the range most (or lies nearest it) (the rating is the hardest step, so a puzzle carved at a tier
     rates inside that tier's reach)."""
     def overlap(tier: Level) -> float:
         lo, hi = TIER_REACH[tier]
-        return min(hi, high) - max(lo, low) if lo < high and hi >= low else -1.0
+        return min(hi, high) - max(lo, low)  # below zero: the gap between them
     return max(TIER_REACH, key=lambda tier: (overlap(tier), -int(tier)))
 
 

@@ -31,7 +31,7 @@ from bookgen.solve.latin import bit, digits_of
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
 TRIAL_STEP = 0.5  # the trial's rating grows by this per doubling of its refutation's length
-TRIAL_SPAN = 2.5  # ... by at most this much (TIER_REACH in bookgen.core.rating says the same)
+TRIAL_SPAN = 1.9  # ... by at most this much: one trial stays below extreme (TIER_REACH in bookgen.core.rating)
 MAX_STEPS = 4096   # a bound far above any real solve (each step places or strikes something)
 
 
