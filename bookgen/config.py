@@ -337,6 +337,8 @@ class BookModel(_Strict):
     """Puzzles per page: 1, 2, 4 or 6. Default: the most a page holds with roomy cells and the legibility floors kept."""
     large_print: bool = False
     """``true``: cells of at least 12 mm and larger type."""
+    show_rating: bool = False
+    """``true``: beside each puzzle's level, its rating and estimated solving time ("Hard · 4.2 · about 9 min"; see docs/calibration.md)."""
     imprint: dict[str, Any] | None = None
     """The copyright page (see the ``imprint:`` keys below)."""
     names: dict[str, Any] | None = None
@@ -512,6 +514,7 @@ class Book:
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
     language: str = DEFAULT_LANGUAGE  # the catalog every printed word comes from
+    show_rating: bool = False  # each puzzle's rating and minutes printed beside its level
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under in this book."""
@@ -583,7 +586,7 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
+         "show_rating", "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
          "gutter", "font",
          "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
@@ -707,7 +710,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
                     model.seed if not seed_problem(model.seed) else 1, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
-                    imprint=imprint, names=names, language=language, **extras)
+                    imprint=imprint, names=names, language=language, show_rating=model.show_rating, **extras)
         _check_fit(book, raw_sections, report)
         if not found:  # a page count of part of the book would mislead
             _check_pages(book, report)

@@ -73,6 +73,7 @@ class Cover:
     show_seed: bool = True
     names: tuple[tuple[str, str], ...] = ()  # variant -> the name this book prints
     language: str = DEFAULT
+    show_rating: bool = False  # each puzzle's rating and minutes beside its level
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under."""
@@ -249,8 +250,11 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, level, box)
     rating = p.grade.rating if p.grade else None
-    name = band_of(rating).label if rating is not None else level.label  # the band its rating is in
-    doc.text(x + width - mw - box * 0.9, y, doc.t(name), st.small, grey=0.2, align="right")
+    name = doc.t(band_of(rating).label if rating is not None else level.label)  # the band its rating is in
+    if doc.cover.show_rating and rating is not None:
+        name = doc.t("{level} \u00b7 {rating} \u00b7 about {minutes} min").format(
+            level=name, rating=f"{rating:.1f}", minutes=f"{p.grade.minutes:.0f}")
+    doc.text(x + width - mw - box * 0.9, y, name, st.small, grey=0.2, align="right")
 
 
 # ----- front matter -------------------------------------------------------------------
