@@ -289,13 +289,13 @@ def tatham_tables(count: int) -> None:
                     grades.append(grade(parse(desc, size)))
                 except Exception as exc:  # a description we can't read is reported, not fatal
                     print(f"  (skipped one {name}: {exc})")
-            ours = [rating_of(g) for g in grades]
+            ours = [rating_of(g) for g in grades if g.solved]  # an unsolved grade has no rating
             xs += [k] * len(ours)
             ys += ours
             if not ours:
                 continue
             print(f"| {name} | {len(ours)} | {fmt(min(ours))} | {fmt(statistics.median(ours))} | {fmt(max(ours))} "
-                  f"| {fmt(statistics.median(minutes_of(g) for g in grades), 1)} "
+                  f"| {fmt(statistics.median(minutes_of(g) for g in grades if g.solved), 1)} "
                   f"| {sum(1 for g in grades if not g.solved)} |")
         print(f"\nrho(Tatham level, our rating) = {fmt(spearman(xs, ys))} on {len(ys)} puzzles")
 

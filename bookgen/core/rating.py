@@ -50,6 +50,10 @@ TIER_RATING: dict[Level, float] = {Level.EASY: 1.5, Level.MEDIUM: 2.6, Level.HAR
 HIDDEN_SINGLE_BOX = 1.2
 HIDDEN_SINGLE_LINE = 1.5
 NAKED_SINGLE = 2.3
+# ... and of the "direct" forms of three techniques: one whose eliminations at once leave a
+# hidden single is rated this instead of its own value (SE: direct pointing 1.7, direct
+# hidden pair 2.0, direct hidden triple 2.5), so it comes before a naked single.
+DIRECT: dict[str, float] = {"locked_candidates": 1.7, "hidden_pair": 2.0, "hidden_triple": 2.5}
 
 # Pelánek's model, in seconds on a 9x9 (81 cells): doing a step of rating r costs
 # DO_SECONDS * GROWTH ** (r - 1.2); finding it costs SCAN_SECONDS / options, or

@@ -23,7 +23,7 @@ import math
 import statistics
 from typing import Sequence
 
-from bookgen.core.rating import (HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
+from bookgen.core.rating import (DIRECT, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
                                   Run, State, Tech, solve, start)
@@ -92,6 +92,21 @@ def _trial_rating(st: State, base: float) -> float:
     return base + min(TRIAL_SPAN, TRIAL_STEP * math.log2(statistics.median(lengths)))
 
 
+def _direct(geo: Geometry, st: State, rows: list[tuple[float, Tech]], below: float,
+            values: tuple[float, float, float]) -> tuple[State, float, str] | None:
+    """(the state after, its value, technique) of the easiest direct step open, rated below
+    ``below``: a use of one of ``rows`` whose eliminations at once leave a hidden single."""
+    for value, t in rows:
+        if value >= below:
+            break
+        trying = st.copy()
+        if t.fn(geo, trying, Run()):
+            after, _ = _singles(geo, trying, values)
+            if after and after[0][2] <= values[1]:
+                return trying, value, t.name
+    return None
+
+
 def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA
               ) -> tuple[list[RatedStep], bool]:
     """The steps of the easiest-first solve of ``givens`` (cell index, digit) and whether it
@@ -105,12 +120,19 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     advanced = sorted((t for t in ladder if not _is_single(t.name)),
                       key=lambda t: technique_rating(t.rating, t.tier))  # stable: ladder order breaks ties
     rated = {t.name: t.rating for t in ladder if t.rating is not None}
+    direct_rows = sorted(((DIRECT[t.name], t) for t in ladder if t.name in DIRECT), key=lambda vt: vt[0])
     line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
     values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             singles, options = _singles(geo, st, values)
             easiest = singles[0][2] if singles else math.inf
+            if easiest > values[1]:  # no hidden single open: a direct step may come first
+                direct = _direct(geo, st, direct_rows, easiest, values)
+                if direct is not None:
+                    st, value, name = direct
+                    steps.append(RatedStep(name, value, options))
+                    continue
             took = False
             for t in advanced:
                 value = technique_rating(t.rating, t.tier)
