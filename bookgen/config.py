@@ -1221,9 +1221,11 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 path, _ = _rule_path(raw.rules, problem)
                 report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
-        for low, high in sorted({(t.low, t.high) for t in targets or ()}):
+        ranged = isinstance(raw.difficulty, RatingRange)
+        for low, high, tier in sorted({(t.low, t.high, t.tier) for t in targets or ()}):
+            if not ranged and variant.check_request(size, rules, tier) is not None:
+                continue  # the level itself was refused above
             if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None):
-                ranged = isinstance(raw.difficulty, RatingRange)
                 report(base + (("difficulty", "rating") if ranged else ("difficulty",)),
                        f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
                        "this size reaches lie elsewhere (see docs/calibration.md); choose another "
