@@ -83,7 +83,10 @@ def rating_of(steps: Iterable[RatedStep]) -> float:
 def step_seconds(step: RatedStep) -> float:
     """Time to find and carry out one step (Pelánek: step difficulty plus dependency)."""
     do = DO_SECONDS * GROWTH ** max(step.rating - HIDDEN_SINGLE_BOX, 0.0)
-    find = SCAN_SECONDS / step.options if step.options else SCAN_SECONDS * ADVANCED_SCANS
+    if step.options:
+        find = SCAN_SECONDS / step.options
+    else:  # nothing simple open: one scan for a simple rule of the puzzle's own, more for an advanced one
+        find = SCAN_SECONDS * (1.0 if step.rating < SIMPLE_BELOW else ADVANCED_SCANS)
     return do + find
 
 
