@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Sequence
 from bookgen import __version__
 from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import Level
+from bookgen.core.rating import level_key
 from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, Puzzle
 from bookgen.estimate import puzzle_ms
@@ -447,7 +448,7 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print
         "size": puzzle.size if isinstance(puzzle.size, int) else list(puzzle.size),
         "rows": puzzle.rows,
         "cols": puzzle.cols,
-        "difficulty": grade.level.key,
+        "difficulty": level_key(grade.level, grade.rating),
         "score": grade.score,
         "rating": grade.rating,
         "minutes": grade.minutes,
@@ -997,8 +998,9 @@ def _puzzle_problems(entry: Any) -> list[str]:
     grade = variant.grade(puzzle)
     if not grade.solved:
         return ["cannot be solved without guessing (the technique ladder gets stuck)"]
-    if grade.level.key != entry.get("difficulty"):
-        return [f"grades {grade.level.key}, but is labelled {reprlib.repr(entry.get('difficulty'))}"]
+    if level_key(grade.level, grade.rating) != entry.get("difficulty"):
+        return [f"grades {level_key(grade.level, grade.rating)}, but is labelled "
+                f"{reprlib.repr(entry.get('difficulty'))}"]
     if "rating" in entry and entry["rating"] != grade.rating:
         return [f"rates {grade.rating}, but is labelled rating {reprlib.repr(entry.get('rating'))}"]
     return []

@@ -46,6 +46,7 @@ def test_rating_is_deterministic_and_in_the_json():
     assert first.minutes == again.minutes and first.minutes >= 1
     entry = puzzle_json(1, _puzzle(EASY).__class__(**{**_puzzle(EASY).__dict__, "grade": first}), 3)
     assert json.loads(json.dumps(entry))["rating"] == 1.2
+    assert entry["difficulty"] == "easy"  # the band the rating falls in
     assert entry["minutes"] == first.minutes
 
 

@@ -173,6 +173,12 @@ def band_of(rating: float) -> Band:
     return BANDS[0] if rating < BANDS[0].low else BANDS[-1]
 
 
+def level_key(level: Level, rating: float | None) -> str:
+    """The level a graded puzzle is known by (JSON, ``check``, ``solve``): the band its
+    rating falls in; the ladder tier's name where it has no rating."""
+    return band_of(rating).key if rating is not None else level.key
+
+
 def tier_for(low: float, high: float) -> Level:
     """The ladder tier to carve at for puzzles rated in ``[low, high)``: the one whose reach
     overlaps the range most (or lies nearest it) (the rating is the hardest step, so a puzzle carved at a tier

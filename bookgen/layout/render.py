@@ -246,10 +246,12 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     doc.text(x, y, doc.t("Puzzle {number}").format(number=entry.number), st.label, bold=True)
     p = entry.puzzle
     level = p.grade.level if p.grade else Level.EASY
+    rating = p.grade.rating if p.grade else None
+    if rating is not None:
+        level = band_of(rating).tier  # the marker of the band its rating is in
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, level, box)
-    rating = p.grade.rating if p.grade else None
     name = doc.t(band_of(rating).label if rating is not None else level.label)  # the band its rating is in
     if doc.cover.show_rating and rating is not None:
         name = doc.t("{level} \u00b7 {rating} \u00b7 about {minutes} min").format(
