@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Sequence
 from bookgen import __version__
 from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import LEVELS, Level
+from bookgen.core.rating import level_key
 from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, GridSize, Puzzle, Size, cell_count, rows_cols
 from bookgen.estimate import puzzle_ms
@@ -51,6 +52,7 @@ Warn = Callable[[str], None]
 Printed = tuple[Puzzle, str]  # a puzzle and its fingerprint
 VERSIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # class-set version letters
 SEED_ATTEMPTS = 4  # seeds a puzzle may try (each with a fresh generation budget) before the build fails
+BAND_ATTEMPTS = 24  # ... where its rating must fall in a band
 BATCH_MS = 40.0  # estimated work per task handed to a worker (see ``batches``)
 EXAMPLE_SIZES = (6, 4, 8)  # worked examples: small, yet big enough to show a real deduction
 EXAMPLE_WIDTH = 300.0  # points: two example grids side by side at the type floor, on most pages
@@ -92,6 +94,13 @@ class Job:
     book_seed: int = 0
     attempt: int = 0  # > 0: earlier candidates were repeats or were replaced
     version: int = 0  # class sets: 0 is version A
+    band: tuple[float, float] | None = None  # the rating [low, high) the puzzle must have
+
+    @property
+    def attempts(self) -> int:
+        """Seeds this job may try: more where a band must be hit than where any puzzle of the
+        tier will do (a tier's puzzles mostly rate inside its band; a narrow range takes more)."""
+        return SEED_ATTEMPTS if self.band is None else BAND_ATTEMPTS
 
     def attempt_seed(self, attempt: int) -> str:
         """The seed of try number ``attempt`` from this job on; try 0 is the job's own seed."""
@@ -102,7 +111,7 @@ class Job:
     def next_attempt(self, made_by: str = "") -> "Job":
         """The same puzzle slot with the first seed after the one ``made_by`` names
         (after this job's own seed when it names none of its tries)."""
-        tried = next((k for k in range(SEED_ATTEMPTS) if self.attempt_seed(k) == made_by), 0)
+        tried = next((k for k in range(self.attempts) if self.attempt_seed(k) == made_by), 0)
         attempt = self.attempt + tried + 1
         return replace(self, attempt=attempt, seed=version_seed(self.book_seed, self.section, self.index,
                                                                 self.version, attempt))
@@ -116,7 +125,8 @@ def plan(book: Book) -> list[Job]:
             for i, level in enumerate(section.levels):
                 jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
                                 level, version_seed(book.seed, section.index, i, version), section.options,
-                                book_seed=book.seed, version=version))
+                                book_seed=book.seed, version=version,
+                                band=section.bands[i] if section.bands else None))
     return jobs
 
 
@@ -129,16 +139,26 @@ def run_job(job: Job) -> Puzzle:
     """
     variant = get_variant(job.variant)
     failure = GenerationError("no attempt made")
-    for attempt in range(SEED_ATTEMPTS):
+    tried = errors = 0
+    for attempt in range(job.attempts):
         seed = job.attempt_seed(attempt)
+        tried += 1
         try:
             puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(seed), dict(job.options))
         except GenerationError as exc:
             failure = exc
+            errors += 1
+            if errors >= SEED_ATTEMPTS:  # out of budget this often: more seeds won't help
+                break
+            continue
+        rating = puzzle.grade.rating if puzzle.grade else None
+        if job.band and rating is not None and not job.band[0] <= rating < job.band[1]:
+            failure = GenerationError(f"could not make a {job.size}\u00d7{job.size} {variant.name} rated in "
+                                      f"[{job.band[0]:g}, {job.band[1]:g})")
             continue
         return replace(puzzle, seed=seed)
     what, _, hint = str(failure).partition("; try ")
-    raise GenerationError(f"{what} with any of {SEED_ATTEMPTS} seeds; try {hint or _remedy(job)}")
+    raise GenerationError(f"{what} with any of {tried} seeds; try {hint or _remedy(job)}")
 
 
 def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None) -> list[Printed]:
@@ -430,8 +450,10 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print
         "size": puzzle.size if isinstance(puzzle.size, int) else [puzzle.rows, puzzle.cols],
         "rows": puzzle.rows,
         "cols": puzzle.cols,
-        "difficulty": grade.level.key,
+        "difficulty": level_key(grade.level, grade.rating),
         "score": grade.score,
+        "rating": grade.rating,
+        "minutes": grade.minutes,
         "techniques": dict(sorted(grade.techniques.items())),
         "seed": puzzle.seed,
         "givens": list(puzzle.givens),
@@ -476,6 +498,15 @@ def entries_for(book: Book, puzzles: list[Puzzle], prints: list[str] | None = No
             for i, (job, p, f) in enumerate(zip(jobs, puzzles, prints))]
 
 
+def ramp_key(puzzle: Puzzle) -> tuple[float, float, float]:
+    """Where a puzzle stands in its level's ramp: its rating, then its estimated minutes,
+    then its score (the rating is the hardest step; minutes tell two equal ones apart)."""
+    g = puzzle.grade
+    if g is None:
+        return (0.0, 0.0, 0.0)
+    return (g.rating or 0.0, g.minutes or 0.0, g.score)
+
+
 def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
     """The puzzles with each run of one level and one size inside a section sorted by
     score (ties keep generation order), so a ramp climbs from its first puzzle to its last.
@@ -493,7 +524,7 @@ def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
             while j < section.count and keys[j] == keys[i]:
                 j += 1
             run = out[start + i:start + j]
-            out[start + i:start + j] = sorted(run, key=lambda p: p.grade.score if p.grade else 0.0)
+            out[start + i:start + j] = sorted(run, key=ramp_key)
             i = j
         start += section.count
     return out
@@ -640,7 +671,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         entries = entries_for(book, puzzles, prints)
         im = book.imprint
         cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
-                      im.edition, im.show_seed, book.names, book.language)
+                      im.edition, im.show_seed, book.names, book.language, book.show_rating)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
         shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints
@@ -979,8 +1010,11 @@ def _puzzle_problems(entry: Any) -> list[str]:
     grade = variant.grade(puzzle)
     if not grade.solved:
         return ["cannot be solved without guessing (the technique ladder gets stuck)"]
-    if grade.level.key != entry.get("difficulty"):
-        return [f"grades {grade.level.key}, but is labelled {reprlib.repr(entry.get('difficulty'))}"]
+    if level_key(grade.level, grade.rating) != entry.get("difficulty"):
+        return [f"grades {level_key(grade.level, grade.rating)}, but is labelled "
+                f"{reprlib.repr(entry.get('difficulty'))}"]
+    if "rating" in entry and entry["rating"] != grade.rating:
+        return [f"rates {grade.rating}, but is labelled rating {reprlib.repr(entry.get('rating'))}"]
     return []
 
 

@@ -22,7 +22,8 @@ from typing import Any, Literal, Union
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bookgen.core.difficulty import LEVEL_KEYS, Level
+from bookgen.core.difficulty import Level
+from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tier_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
 from bookgen.core.types import GridSize, Size
@@ -285,6 +286,13 @@ class Ramp(_Strict):
     """The last level of the ramp."""
 
 
+class RatingRange(_Strict):
+    """Puzzles rated inside a range of the rating scale (Sudoku Explainer's, 1.0-12)."""
+
+    rating: list[float]
+    """``[low, high]``: every puzzle of the section rates at least ``low`` and below ``high``."""
+
+
 class SectionModel(_Strict):
     """One item of ``sections:``: what to generate, in book order."""
 
@@ -294,8 +302,8 @@ class SectionModel(_Strict):
     """Puzzles in the section, 1 to 100,000; may be left out when ``difficulty`` is a list of blocks (their total)."""
     size: int | str | list[int | str] | None = None
     """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). A number N is an N×N grid; a variant that takes rectangles also takes ``ROWSxCOLS`` (``15x10``). Default: the variant's default size."""
-    difficulty: str | Ramp | list[dict[str, int]] = "medium"
-    """One level (``easy``, ``medium``, ``hard``, ``expert``), a ramp ``{from: easy, to: hard}``, or a list of ``{LEVEL: N}`` blocks (see Difficulty below)."""
+    difficulty: str | Ramp | RatingRange | list[dict[str, int]] = "medium"
+    """One level (``easy``, ``medium``, ``hard``, ``expert``, ``extreme``), a ramp ``{from: easy, to: hard}``, a list of ``{LEVEL: N}`` blocks, or a range of the rating ``{rating: [4.0, 6.0]}`` (see Difficulty below and docs/calibration.md)."""
     rules: dict[str, Any] | None = None
     """The variant's rule options, e.g. ``{max_run: 2, unique_lines: true}`` (see Rules below). Default: the variant's standard rules."""
     title: str | None = None
@@ -331,6 +339,8 @@ class BookModel(_Strict):
     """Puzzles per page: 1, 2, 4 or 6. Default: the most a page holds with roomy cells and the legibility floors kept."""
     large_print: bool = False
     """``true``: cells of at least 12 mm and larger type."""
+    show_rating: bool = False
+    """``true``: beside each puzzle's level, its rating and estimated solving time ("Hard · 4.2 · about 9 min"; see docs/calibration.md)."""
     imprint: dict[str, Any] | None = None
     """The copyright page (see the ``imprint:`` keys below)."""
     names: dict[str, Any] | None = None
@@ -435,13 +445,16 @@ class Section:
     variant: str
     title: str
     sizes: tuple[Size, ...]  # ints N for a square-only variant, ``GridSize``s for a rectangular one
-    levels: tuple[Level, ...]  # one per puzzle
+    levels: tuple[Level, ...]  # one per puzzle: the ladder tier it is carved at
     rules: tuple[tuple[str, Any], ...]
     options: tuple[tuple[str, Any], ...]
     per_page: int | None = None
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
     new_page: bool = False  # starts on a fresh page; so does the section after it
     right: bool = False  # starts on a right-hand (odd) page: ``new_page: right``
+    # One per puzzle: the rating band ``[low, high)`` it must fall in (a named level's, or the
+    # section's ``{rating: [low, high]}``); empty: no band (a section built before ratings).
+    bands: tuple[tuple[float, float], ...] = ()
 
     @property
     def count(self) -> int:
@@ -503,6 +516,7 @@ class Book:
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
     language: str = DEFAULT_LANGUAGE  # the catalog every printed word comes from
+    show_rating: bool = False  # each puzzle's rating and minutes printed beside its level
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under in this book."""
@@ -574,19 +588,19 @@ def _hint(word: Any, choices) -> str:
 
 _FIELDS = {
     (): ("title", "subtitle", "author", "seed", "page", "bleed", "layout", "per_page", "large_print",
-         "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
+         "show_rating", "imprint", "names", "language", "sections", "exclude", "replace", "versions", "duplex", "students",
          "gutter", "font",
          "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
                     "explain", "new_page"),
-    ("difficulty",): ("from", "to"),
+    ("difficulty",): ("from", "to", "rating"),
 }
 
 
 def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
     """(path, point-at-key, message) for one pydantic error."""
     loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and (
-        x in ("str", "int", "list[int]", "Ramp", "list[dict[str,int]]") or x.startswith(("function", "literal")))))
+        x in ("str", "int", "list[int]", "Ramp", "RatingRange", "list[dict[str,int]]") or x.startswith(("function", "literal")))))
     kind = err["type"]
     value = err.get("input")
     field = next((str(x) for x in reversed(loc) if isinstance(x, str)), "value")
@@ -639,8 +653,8 @@ def _choices(field: Any) -> tuple[str, ...]:
 
 
 def _difficulty_message(value: Any) -> str:
-    return ("difficulty must be a level (" + ", ".join(LEVEL_KEYS) + "), a ramp {from: easy, to: hard}, "
-            f"or a list of {{level: count}} blocks; got {_show(value)}")
+    return ("difficulty must be a level (" + ", ".join(BAND_KEYS) + "), a ramp {from: easy, to: hard}, "
+            f"a list of {{level: count}} blocks or a rating range {{rating: [4.0, 6.0]}}; got {_show(value)}")
 
 
 def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
@@ -712,7 +726,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
         book = Book(file, name, printed(model.title), printed(model.subtitle), printed(model.author),
                     model.seed if not seed_problem(model.seed) else 1, trim.name,
                     tuple(sections), trim, model.bleed, model.layout, model.per_page, model.large_print,
-                    imprint=imprint, names=names, language=language, **extras)
+                    imprint=imprint, names=names, language=language, show_rating=model.show_rating, **extras)
         _check_fit(book, raw_sections, report)
         if not found:  # a page count of part of the book would mislead
             _check_pages(book, report)
@@ -1137,9 +1151,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             seen.add("difficulty")
             path = prefix + ("difficulty",)
             value = data.get("difficulty")
-            if isinstance(value, dict) and not {"from", "to"} >= set(value):
+            if isinstance(value, dict) and "rating" in value and len(value) == 1:
+                report(path + ("rating",), _range_message(value["rating"]))
+            elif isinstance(value, dict) and not {"from", "to"} >= set(value):
                 bad = sorted(set(value) - {"from", "to"})[0]
-                report(path + (bad,), f"unknown key {bad!r} in difficulty ramp{_hint(bad, ('from', 'to'))}",
+                where = "difficulty ramp" if set(value) & {"from", "to"} else "difficulty"
+                report(path + (bad,), f"unknown key {bad!r} in {where}{_hint(bad, ('from', 'to', 'rating'))}",
                        key=True)
             else:
                 report(path, _difficulty_message(value))
@@ -1194,9 +1211,10 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
             sizes.append(size)
 
     count_ok = "count" not in bad and (count is None or 1 <= count <= MAX_COUNT)
-    levels = _levels(base, raw.difficulty, count, report, count_ok=count_ok)
-    if levels is None:
+    targets = _levels(base, raw.difficulty, count, report, count_ok=count_ok)
+    if targets is None:
         ok = False
+    levels = [t.tier for t in targets] if targets is not None else None
 
     rules: dict[str, Any] = {}
     default = _grid_size(variant, variant.default_size, False)[0]
@@ -1219,12 +1237,23 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 report(base + ("rules",) + path, f"{problem}{yaml11}", key)
             ok = False
             break
-        for level in sorted(set(levels or ())):
+        for level in sorted(set(levels or ())) if not isinstance(raw.difficulty, RatingRange) else ():
             problem = variant.check_request(size, rules, level)
             if problem:
                 path, _ = _rule_path(raw.rules, problem)
                 report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
+        ranged = isinstance(raw.difficulty, RatingRange)
+        for low, high, tier in sorted({(t.low, t.high, t.tier) for t in targets or ()}):
+            if not ranged and variant.check_request(size, rules, tier) is not None:
+                continue  # the level itself was refused above
+            if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None):
+                report(base + (("difficulty", "rating") if ranged else ("difficulty",)),
+                       f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
+                       "this size reaches lie elsewhere (see docs/calibration.md); choose another "
+                       + ("range" if ranged else "level") + " or size")
+                ok = False
+                break
     options: dict[str, Any] = {}
     if raw.per_page is not None and raw.per_page not in PER_PAGE:
         report(base + ("per_page",), _per_page_message(raw.per_page))
@@ -1241,7 +1270,8 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, bool(raw.new_page), raw.new_page == "right")
+                   raw.explain, bool(raw.new_page), raw.new_page == "right",
+                   tuple((t.low, t.high) for t in targets))
 
 
 def _grid_size(variant, item: Any, in_list: bool) -> tuple[Size, str | None]:
@@ -1272,39 +1302,54 @@ def _grid_size(variant, item: Any, in_list: bool) -> tuple[Size, str | None]:
     return grid, None
 
 
-def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:
-    """One level per puzzle from a section's difficulty, or None after reporting why not.
+def _range_message(value: Any) -> str:
+    return ("rating must be two numbers [low, high] with 1.0 <= low < high <= "
+            f"{TOP:g} (the rating scale, see docs/calibration.md), got {_show(value)}")
+
+
+def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Band] | None:
+    """One level per puzzle from a section's difficulty, as the band of the rating it must
+    fall in (its ``tier`` is the ladder tier it is carved at), or None after reporting why not.
 
     With ``count_ok`` false (a bad count was reported already) only the levels are checked.
     """
     if not count_ok:
-        count = 1 if isinstance(diff, (str, Ramp)) else None
+        count = 1 if isinstance(diff, (str, Ramp, RatingRange)) else None
     try:
+        if isinstance(diff, RatingRange):
+            got = diff.rating
+            if len(got) != 2 or not 1.0 <= got[0] < got[1] <= TOP:
+                report(base + ("difficulty", "rating"), _range_message(got))
+                return None
+            if count is None:
+                report(base, "missing required key 'count'")
+                return None
+            return [Band("rating", got[0], got[1], tier_for(got[0], got[1]), "")] * count if count_ok else None
         if isinstance(diff, (str, Ramp)):
             if isinstance(diff, str):
-                lo = hi = Level.parse(diff)
+                lo = hi = band(diff.strip())
             else:
-                lo, hi = Level.parse(diff.from_), Level.parse(diff.to)
-            if hi < lo:
+                lo, hi = band(diff.from_.strip()), band(diff.to.strip())
+            if BANDS.index(hi) < BANDS.index(lo):
                 report(base + ("difficulty",), f"ramp goes from {lo.key} down to {hi.key}; "
                        "put the easier level in 'from'")
                 return None
             if count is None:
                 report(base, "missing required key 'count'")
                 return None
-            span = hi - lo + 1
+            span = BANDS[BANDS.index(lo):BANDS.index(hi) + 1]
             if not count_ok:
                 return None
             # puzzle i gets level lo + i * span // count: runs of one level, built a run at a time
-            starts = [-(-k * count // span) for k in range(span + 1)]
-            return [lv for k in range(span) for lv in [Level(lo + k)] * (starts[k + 1] - starts[k])]
-        levels: list[Level] = []
+            starts = [-(-k * count // len(span)) for k in range(len(span) + 1)]
+            return [b for k in range(len(span)) for b in [span[k]] * (starts[k + 1] - starts[k])]
+        levels: list[Band] = []
         for b, block in enumerate(diff):
             if len(block) != 1:
                 report(base + ("difficulty", b), "each difficulty block is one '- level: count' pair")
                 return None
             (key, n), = block.items()
-            level = Level.parse(key)
+            level = band(key.strip())
             if not 1 <= n <= MAX_COUNT - len(levels):
                 report(base + ("difficulty", b, key), f"block count must be at least 1, got {n}" if n < 1 else
                        f"the difficulty blocks add up to more than {MAX_COUNT} puzzles")
@@ -1320,7 +1365,7 @@ def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = 
         return levels if count_ok else None
     except ValueError as exc:
         word = str(exc).split("'")[1] if "'" in str(exc) else ""
-        report(base + ("difficulty",), f"{exc}{_hint(word, LEVEL_KEYS)}")
+        report(base + ("difficulty",), f"{exc}{_hint(word, BAND_KEYS)}")
         return None
 
 

@@ -55,13 +55,21 @@ sections:
 DIFFICULTY = """\
 ## Difficulty
 
-`difficulty` is one of `easy`, `medium`, `hard`, `expert` for every variant,
-given as
+`difficulty` is one of `easy`, `medium`, `hard`, `expert`, `extreme` for every
+variant. Each level is a band of the puzzle's rating (the Sudoku Explainer scale
+solvers quote; every variant rates on the same footing): easy 1.0-2.5, medium
+2.5-3.5, hard 3.5-5.0, expert 5.0-7.5, extreme 7.5 and up; which commercial labels
+each matches: [calibration.md](calibration.md). It is given as
 - one level: every puzzle of the section at that level;
 - a ramp `{from: LEVEL, to: LEVEL}`: the levels between the two, spread evenly
   over `count` in order (24 puzzles from easy to hard: 8 easy, 8 medium, 8 hard);
 - a list of `{LEVEL: N}` blocks, in order; their total is the section's count
-  (if `count` is also given it must agree).
+  (if `count` is also given it must agree);
+- a range of the rating `{rating: [LOW, HIGH]}`: every puzzle rates at least LOW
+  and below HIGH (refused where the size never rates there).
+
+Inside a level, puzzles are printed easiest first: by rating, then by estimated
+solving time.
 
 When a section lists several sizes, the puzzles are split evenly over them in
 order (earlier sizes take the remainder), alongside the difficulty curve. What

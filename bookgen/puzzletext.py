@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from bookgen.core.rating import level_key
 from bookgen.core.text import PuzzleTextError, TextLine, clip, or_list
 from bookgen.core.types import EMPTY, MAX_CAGE, Cell, GridSize, Puzzle, size_label
 from bookgen.core.variant import Step
@@ -327,7 +328,9 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
     used = ", ".join(f"{t.title.lower()} \u00d7{grade.techniques[t.name]}"
                      for t in variant.techniques if grade.techniques.get(t.name))
     if solved:
-        out += textwrap.wrap(f"Difficulty: {grade.level.key} (score {grade.score}), "
+        rated = (f", rating {grade.rating} (docs/calibration.md), about {grade.minutes:.0f} min"
+                 if grade.rating is not None else "")
+        out += textwrap.wrap(f"Difficulty: {level_key(grade.level, grade.rating)} (score {grade.score}{rated}), "
                              f"{len(steps)} steps: {used}.", WIDTH, subsequent_indent="  ")
     else:
         out.append(f"Difficulty: {grade.level.label}: beyond every technique, it needs guessing.")

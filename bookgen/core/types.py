@@ -180,6 +180,10 @@ class Grade:
     score: float
     techniques: Mapping[str, int] = field(default_factory=dict)
     solved: bool = True  # False: the ladder got stuck, so a player would have to guess
+    # On the Sudoku Explainer scale (``bookgen.core.rating``): the hardest step of the solve
+    # that always takes the easiest one; and the minutes a practised solver needs. None: not rated.
+    rating: float | None = None
+    minutes: float | None = None
 
     def __post_init__(self) -> None:
         if not self.solved and isinstance(self.level, Level):

@@ -8,11 +8,12 @@ only ever talk to a variant through this protocol.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Protocol, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
+from bookgen.core.rating import from_counts, technique_rating
 from bookgen.core.text import TextLine
 from bookgen.core.types import Grade, Puzzle, Size, SizeRange, rows_cols
 
@@ -90,9 +91,25 @@ class VariantDefaults:
     rectangular = False
     size_range: SizeRange | None = None
 
+    # Technique -> the value of one use on the rating scale, for a ladder without ``Tech``
+    # rows that carry it (``bookgen.core.rating``); a technique missing rates by its tier.
+    rating_table: Mapping[str, float] = {}
+
     def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
         """The grid (N x N, or rows x cols), nothing drawn outside it."""
         return Extent(*rows_cols(size))
+
+    def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
+        """``grade`` with its rating and minutes, from the technique counts (the hardest
+        technique used; each use timed as a typical step). A variant on the Latin engine
+        rates by the easiest-first run instead (``bookgen.solve.rated``)."""
+        if not grade.solved:
+            return grade
+        tiers = {t.name: t.level for t in self.techniques}  # type: ignore[attr-defined]
+        ratings = {name: technique_rating(self.rating_table.get(name), tiers.get(name, Level.EXPERT))
+                   for name in grade.techniques}
+        rating, minutes = from_counts(grade.techniques, ratings, puzzle.rows * puzzle.cols)
+        return replace(grade, rating=rating, minutes=minutes)
 
 
 class Variant(Protocol):

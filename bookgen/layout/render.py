@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
+from bookgen.core.rating import band_of
 from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
@@ -73,6 +74,7 @@ class Cover:
     show_seed: bool = True
     names: tuple[tuple[str, str], ...] = ()  # variant -> the name this book prints
     language: str = DEFAULT
+    show_rating: bool = False  # each puzzle's rating and minutes beside its level
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under."""
@@ -245,10 +247,17 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     doc.text(x, y, doc.t("Puzzle {number}").format(number=entry.number), st.label, bold=True)
     p = entry.puzzle
     level = p.grade.level if p.grade else Level.EASY
+    rating = p.grade.rating if p.grade else None
+    if rating is not None:
+        level = band_of(rating).tier  # the marker of the band its rating is in
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, level, box)
-    doc.text(x + width - mw - box * 0.9, y, doc.t(level.label), st.small, grey=0.2, align="right")
+    name = doc.t(band_of(rating).label if rating is not None else level.label)  # the band its rating is in
+    if doc.cover.show_rating and rating is not None:
+        name = doc.t("{level} \u00b7 {rating} \u00b7 about {minutes} min").format(
+            level=name, rating=f"{rating:.1f}", minutes=f"{p.grade.minutes:.0f}")
+    doc.text(x + width - mw - box * 0.9, y, name, st.small, grey=0.2, align="right")
 
 
 # ----- front matter -------------------------------------------------------------------

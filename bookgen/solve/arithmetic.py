@@ -550,20 +550,20 @@ def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
 
 # The ladder, in the order the driver tries the techniques (cheap ones first in a tier).
 LADDER: tuple[Tech, ...] = (
-    Tech("single_cage", Level.EASY, t_single_cage, 0.2),
-    Tech("naked_single", Level.EASY, t_naked_single, 0.5),
-    Tech("cage_last", Level.EASY, t_cage_last, 0.7),
-    Tech("cage_static", Level.EASY, t_cage_static, 1.0),
-    Tech("cage_fix", Level.EASY, t_cage_fix, 1.5),
-    Tech("cage_combos", Level.MEDIUM, t_cage_combos, 2.0),
-    Tech("hidden_single", Level.MEDIUM, t_hidden_single, 2.0),
-    Tech("cage_line", Level.HARD, t_cage_line, 4.0),
-    Tech("naked_pair", Level.HARD, t_naked_pair, 4.0),
-    Tech("hidden_pair", Level.HARD, t_hidden_pair, 5.0),
-    Tech("line_sum", Level.HARD, t_line_sum, 5.0),
-    Tech("naked_triple", Level.HARD, t_naked_triple, 6.0),
-    Tech("hidden_triple", Level.HARD, t_hidden_triple, 7.0),
-    Tech("trial", Level.EXPERT, t_trial, 12.0),
+    Tech("single_cage", Level.EASY, t_single_cage, 0.2, 1.0),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.7, 1.2),
+    Tech("cage_static", Level.EASY, t_cage_static, 1.0, 1.5),
+    Tech("cage_fix", Level.EASY, t_cage_fix, 1.5, 2.0),
+    Tech("cage_combos", Level.MEDIUM, t_cage_combos, 2.0, 2.6),
+    Tech("hidden_single", Level.MEDIUM, t_hidden_single, 2.0, 2.8),
+    Tech("cage_line", Level.HARD, t_cage_line, 4.0, 3.6),
+    Tech("naked_pair", Level.HARD, t_naked_pair, 4.0, 3.6),
+    Tech("hidden_pair", Level.HARD, t_hidden_pair, 5.0, 3.8),
+    Tech("line_sum", Level.HARD, t_line_sum, 5.0, 4.0),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 6.0, 4.2),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 7.0, 4.4),
+    Tech("trial", Level.EXPERT, t_trial, 12.0, 5.5),
 )
 TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}

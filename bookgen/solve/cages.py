@@ -538,13 +538,13 @@ def _combos_text(masks: Sequence[int]) -> str:
 
 
 TECHNIQUES: tuple[Tech, ...] = (
-    Tech("cage_last", Level.EASY, t_cage_last, 0.5),
-    Tech("cage_static", Level.EASY, t_cage_static, 0.8),
-    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0),
-    Tech("rule45", Level.EASY, t_rule45, 2.5),
-    Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5),
-    Tech("rule45_union", Level.HARD, t_rule45_union, 4.0),
-    Tech("cage_clash", Level.HARD, t_cage_clash, 4.0),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5),
+    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0),
+    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2),
+    Tech("rule45", Level.EASY, t_rule45, 2.5, 2.4),
+    Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5, 2.8),
+    Tech("rule45_union", Level.HARD, t_rule45_union, 4.0, 3.8),
+    Tech("cage_clash", Level.HARD, t_cage_clash, 4.0, 4.0),
 )
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 

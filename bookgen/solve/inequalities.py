@@ -69,8 +69,8 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
 
 
 TECHNIQUES: tuple[Tech, ...] = (
-    Tech("sign_known", Level.EASY, t_sign_known, 0.6),
-    Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5),
+    Tech("sign_known", Level.EASY, t_sign_known, 0.6, 1.5),
+    Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5, 2.8),
 )
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 

@@ -305,10 +305,10 @@ t_sky_count = _counting(COUNT_OPEN)
 t_sky_lines = _counting(1 << 30)
 
 TECHNIQUES: tuple[Tech, ...] = (
-    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4),
-    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8),
-    Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0),
-    Tech("sky_lines", Level.HARD, t_sky_lines, 4.0),
+    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2),
+    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8),
+    Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0, 2.8),
+    Tech("sky_lines", Level.HARD, t_sky_lines, 4.0, 3.8),
 )
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 

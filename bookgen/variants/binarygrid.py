@@ -26,6 +26,7 @@ from bookgen.core.types import EMPTY, Cell, Edge, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.binary import (
     TECHNIQUE_LEVEL,
+    TECHNIQUE_RATING,
     TECHNIQUE_WEIGHT,
     BinaryEngine,
     Board,
@@ -76,6 +77,7 @@ class BinaryGrid(VariantDefaults):
     rules_text: tuple[str, ...] = ()
     sizes: tuple[int, ...] = ()
     default_size = 8
+    rating_table = TECHNIQUE_RATING
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "max_run": "2, or 3 on grids of 8×8 and up: the longest run of equal symbols",
         "unique_lines": "true/false: no two rows (or columns) identical",
@@ -314,7 +316,7 @@ class BinaryGrid(VariantDefaults):
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)
-        return Grade(level, score, dict(sorted(counts.items())), solved)
+        return self.rate(puzzle, Grade(level, score, dict(sorted(counts.items())), solved))
 
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every rule the solution breaks, and givens that disagree with it."""

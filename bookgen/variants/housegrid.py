@@ -20,12 +20,14 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
+from bookgen.core.rating import minutes_of, rating_of
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
 from bookgen.solve.latin_sat import prove, solutions
+from bookgen.solve.rated import rated_run
 from bookgen.variants.gridparts import shape_problems
 from bookgen.solve.latin import symbol, symbols, value
 
@@ -210,7 +212,7 @@ class HouseGrid(VariantDefaults):
             # The proof, independent of the ladder (which is sound: a failure is an engine bug).
             if prove(draft.geo, draft.givens, draft.clauses) != [list(draft.solution)]:
                 raise AssertionError(f"ladder-solved {self.kind_of(rules)} is not unique: engine bug")
-            return replace(draft.puzzle, grade=self.grade_of(draft.result, size))
+            return replace(draft.puzzle, grade=self.rate(draft.puzzle, self.grade_of(draft.result, size)))
         article = "an" if level.key[0] in "aeiou" else "a"
         raise GenerationError(
             f"could not make {article} {level.key} {size}\u00d7{size} {self.kind_of(rules)} in "
@@ -283,7 +285,14 @@ class HouseGrid(VariantDefaults):
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""
-        return self.grade_of(self._ladder(puzzle, False), puzzle.size)
+        return self.rate(puzzle, self.grade_of(self._ladder(puzzle, False), puzzle.size))
+
+    def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
+        """``grade`` with the rating and minutes of the easiest-first run (``bookgen.solve.rated``)."""
+        if not grade.solved:
+            return grade
+        steps, _ = rated_run(self.geometry_of(puzzle), givens_of(puzzle), self.extra_of(puzzle))
+        return replace(grade, rating=rating_of(steps), minutes=minutes_of(steps, puzzle.size ** 2))
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The ladder's steps, the grid it reached, and whether it is solved."""

@@ -31,6 +31,7 @@ serves up to ``FILLS_PER_LAYOUT`` grids before a new one is drawn.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -193,8 +194,9 @@ class JigsawVariant(HouseGrid):
                 continue
             if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
                 raise AssertionError("ladder-solved Jigsaw Sudoku is not unique: engine bug")
-            return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
-                          grade=self.grade_of(res, size), regions=region_rows(regions, size))
+            puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
+                            grade=self.grade_of(res, size), regions=region_rows(regions, size))
+            return replace(puzzle, grade=self.rate(puzzle, puzzle.grade))
         raise GenerationError(
             f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
             f"Jigsaw Sudoku in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")

@@ -51,6 +51,7 @@ from __future__ import annotations
 import random
 import re
 from bisect import bisect
+from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any, Callable, Mapping, Sequence
@@ -58,6 +59,7 @@ from typing import Any, Callable, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
+from bookgen.core.rating import minutes_of, rating_of
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, TOP_LEFT, Pen, bold_ink, bold_lead
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError, clip
@@ -71,6 +73,7 @@ from bookgen.solve.arithmetic import (
     TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
+from bookgen.solve.rated import rated_run
 from bookgen.solve.houses import TOO_EASY, Contradiction, Fits, Run, Stuck, Verdict, run_ladder
 from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
@@ -1045,12 +1048,13 @@ class KenKenVariant(VariantDefaults):
             raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
         grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)
-        return Puzzle(
+        puzzle = Puzzle(
             variant=self.name, size=size, rules=dict(rules),
             givens=tuple(EMPTY * size for _ in range(size)),
             solution=tuple("".join(str(d) for d in row) for row in square),
             grade=grade, cages=cages,
         )
+        return replace(puzzle, grade=self.rate(puzzle, grade))
 
     # --- checking -------------------------------------------------------------------
 
@@ -1118,8 +1122,18 @@ class KenKenVariant(VariantDefaults):
         """Grade by the ladder; EXPERT with ``solved=False`` when it gets stuck."""
         res = self._ladder(puzzle, False)
         level = res.level if res.solved else Level.EXPERT
-        return Grade(level, score_of(res.counts, level, puzzle.size), dict(sorted(res.counts.items())),
-                     res.solved)
+        return self.rate(puzzle, Grade(level, score_of(res.counts, level, puzzle.size),
+                                       dict(sorted(res.counts.items())), res.solved))
+
+    def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
+        """``grade`` with the rating and minutes of the easiest-first run (``bookgen.solve.rated``)."""
+        if not grade.solved:
+            return grade
+        n = puzzle.size
+        board = _board(n, puzzle.cages, puzzle.rules)
+        givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens) for c, g in enumerate(row) if g != EMPTY]
+        steps, _ = rated_run(board.geo, givens, board)
+        return replace(grade, rating=rating_of(steps), minutes=minutes_of(steps, n * n))
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The ladder's steps, the grid it reached, and whether it solved the puzzle."""

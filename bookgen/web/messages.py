@@ -59,6 +59,7 @@ UI = (
     N_("Cover picture (PNG or JPEG, 300 dpi)"),
     N_("Plain rectangles or lines allowed as regions"),
     N_("Switch"), N_("Show the page plan"), N_("Back to the form"), N_("Other sizes"),
+    N_("Print each puzzle's rating and time"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)
@@ -66,6 +67,7 @@ LABELS = {
     "title": "Title", "subtitle": "Subtitle", "author": "Author", "seed": "Seed", "page": "Page",
     "bleed": "Print to the edge (bleed)", "layout": "Layout", "per_page": "Puzzles per page",
     "large_print": "Large print", "imprint": "Imprint", "names": "Printed names", "language": "Language",
+    "show_rating": "Print each puzzle's rating and time",
     "sections": "Sections", "exclude": "Exclude earlier volumes", "replace": "Replace puzzles",
     "versions": "Versions (class set)", "cover": "Cover", "variant": "Variant", "count": "Count",
     "size": "Sizes", "difficulty": "Difficulty", "rules": "Rules", "givens": "Givens",

@@ -41,7 +41,7 @@ from bookgen.solve.binary.grids import TABLE_PATTERNS, grid_table, random_soluti
 from bookgen.solve.binary.ladder import LineFind, Ladder
 from bookgen.solve.binary.reference import ReferenceDeduction
 from bookgen.solve.binary.rules import (
-    HARD, LINE_MEMO, LINE_TECHNIQUES, SHORT_LINE, SIGN_LAYOUTS, STATE_MEMO, SIGN_FREE, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, WHOLE_LINE, Board,
+    HARD, LINE_MEMO, LINE_TECHNIQUES, SHORT_LINE, SIGN_LAYOUTS, STATE_MEMO, SIGN_FREE, TECHNIQUE_LEVEL, TECHNIQUE_RATING, TECHNIQUE_WEIGHT, WHOLE_LINE, Board,
     Contradiction, _crossings, line_cell, line_name, line_patterns,
 )
 from bookgen.solve.binary.sat import SAT_RENEW, SatProof
@@ -50,7 +50,7 @@ from bookgen.solve.sat import Solver
 
 __all__ = [
     "BinaryEngine", "Board", "Contradiction", "LineFind", "HARD", "LINE_TECHNIQUES", "SAT_RENEW", "SHORT_LINE",
-    "SIGN_FREE", "TABLE_PATTERNS", "TECHNIQUE_LEVEL", "TECHNIQUE_WEIGHT", "WHOLE_LINE", "grid_table",
+    "SIGN_FREE", "TABLE_PATTERNS", "TECHNIQUE_LEVEL", "TECHNIQUE_RATING", "TECHNIQUE_WEIGHT", "WHOLE_LINE", "grid_table",
     "line_cell", "line_name", "line_patterns", "random_solution",
 ]
 

@@ -34,6 +34,10 @@ TECHNIQUES: tuple[tuple[str, Level, float], ...] = (
 )
 TECHNIQUE_LEVEL: dict[str, Level] = {name: level for name, level, _ in TECHNIQUES}
 TECHNIQUE_WEIGHT: dict[str, float] = {name: weight for name, _, weight in TECHNIQUES}
+# The value of one use on the 1-10 footing of the Sudoku Explainer scale (bookgen.core.rating):
+# easy techniques below 2.5, medium below 3.5, hard below 5, a trial 5.5.
+TECHNIQUE_RATING: dict[str, float] = {"pair": 1.2, "sandwich": 1.2, "sign": 1.2, "balance": 1.5, "line": 2.8,
+                                      "long_line": 3.8, "distinct": 4.0, "trial": 5.5}
 
 LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
 SIGN_FREE = frozenset(("pair", "sandwich", "balance"))  # techniques that never look at a line's signs

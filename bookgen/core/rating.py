@@ -1,0 +1,195 @@
+"""A puzzle's rating on the scale solvers know, and its estimated solving time.
+
+Rating
+    The value of the hardest step of a solve that always takes the easiest step
+    available (Sudoku Explainer's rule: SE 1.2 is a hidden single in a box, 1.5 one in
+    a row or column, 2.3 a naked single, 2.6 locked candidates ... ). Each ladder row
+    (``Tech``) carries the value of one use of its technique; Sudoku and Sudoku X use
+    SE's published values, every other variant values on the same 1-10 footing
+    (docs/calibration.md lists them). A technique without a value rates by its tier
+    (``TIER_RATING``).
+
+Minutes
+    Pelánek's model of a human solver ("Difficulty rating of Sudoku puzzles: an overview
+    and evaluation", 2014): a puzzle is hard for two reasons, the difficulty of its
+    single steps and how the steps depend on each other. The solver looks for the next
+    deduction; when many simple deductions are open at once, one is found quickly; at a
+    *bottleneck* (only one open, or none but an advanced one) the whole grid must be
+    scanned. So each step costs the time to carry it out, growing with its rating, plus
+    the time to find it, inversely proportional to the number of options open at that
+    moment (``options``: the simple placements available; 0 for an advanced step, which
+    is only found after every simple one has been ruled out). The constants are chosen so a
+    practised solver's easy 9x9 takes a few minutes and a diabolical one most of an hour;
+    they scale with the number of cells, so a 6x6 is quicker.
+
+Levels as bands
+    ``BANDS`` is the one table of the named levels on the rating scale: each level's band
+    ``[low, high)``, the tier of the technique ladder its puzzles are carved at, and the
+    commercial labels it matches. Bands never overlap.
+
+Pure: no I/O, no randomness; the same steps give the same figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
+
+DIGITS = 1  # ratings print as SE's do: one decimal
+MINUTE_DIGITS = 1  # tenths: fine enough to order a ramp by; printed as whole minutes
+
+# A technique without a rating of its own rates by its tier. The trial (a contradiction
+# followed from one assumption) starts at 5.5, the median SE of the puzzles our ladder
+# needs one for (docs/calibration.md); the rated run adds to it by the refutation's length.
+TIER_RATING: dict[Level, float] = {Level.EASY: 1.5, Level.MEDIUM: 2.6, Level.HARD: 4.0, Level.EXPERT: 5.5}
+
+# Sudoku Explainer's values of the singles: the rated run finds these itself.
+HIDDEN_SINGLE_BOX = 1.2
+HIDDEN_SINGLE_LINE = 1.5
+NAKED_SINGLE = 2.3
+# ... and of the "direct" forms of three techniques: one whose eliminations at once leave a
+# hidden single is rated this instead of its own value (SE: direct pointing 1.7, direct
+# hidden pair 2.0, direct hidden triple 2.5), so it comes before a naked single.
+DIRECT: dict[str, float] = {"locked_candidates": 1.7, "hidden_pair": 2.0, "hidden_triple": 2.5}
+
+# Pelánek's model, in seconds on a 9x9 (81 cells): doing a step of rating r costs
+# DO_SECONDS * GROWTH ** (r - 1.2); finding it costs SCAN_SECONDS / options, or
+# SCAN_SECONDS * ADVANCED_SCANS for a step found only after every simple one failed.
+DO_SECONDS = 3.0
+GROWTH = 2.5
+SCAN_SECONDS = 12.0
+ADVANCED_SCANS = 3.0
+REFERENCE_CELLS = 81
+
+
+@dataclass(frozen=True)
+class RatedStep:
+    """One step of the rated run: its technique, that step's rating, and the number of
+    simple deductions (singles) open when it was taken (0: none, an advanced step)."""
+
+    technique: str
+    rating: float
+    options: int
+
+
+def rating_of(steps: Iterable[RatedStep]) -> float:
+    """The hardest step's value, rounded as it prints; 0.0 for a puzzle with no step."""
+    return round(max((s.rating for s in steps), default=0.0), DIGITS)
+
+
+def step_seconds(step: RatedStep) -> float:
+    """Time to find and carry out one step (Pelánek: step difficulty plus dependency)."""
+    do = DO_SECONDS * GROWTH ** max(step.rating - HIDDEN_SINGLE_BOX, 0.0)
+    if step.options:
+        find = SCAN_SECONDS / step.options
+    else:  # nothing simple open: one scan for a simple rule of the puzzle's own, more for an advanced one
+        find = SCAN_SECONDS * (1.0 if step.rating < SIMPLE_BELOW else ADVANCED_SCANS)
+    return do + find
+
+
+def minutes_of(steps: Iterable[RatedStep], cells: int) -> float:
+    """Estimated minutes for a practised solver, in tenths (at least 1)."""
+    seconds = sum(step_seconds(s) for s in steps)
+    scale = (cells / REFERENCE_CELLS) ** 0.5  # a smaller grid is scanned faster
+    return max(1.0, round(seconds * scale / 60.0, MINUTE_DIGITS))
+
+
+def technique_rating(rating: float | None, tier: Level) -> float:
+    """A ladder row's rating, or its tier's where it has none."""
+    return float(rating) if rating is not None else TIER_RATING[tier]
+
+
+def from_counts(counts: Mapping[str, int], ratings: Mapping[str, float], cells: int) -> tuple[float, float]:
+    """(rating, minutes) where only technique counts are known (a ladder run in tier
+    order, not the rated run): the hardest technique used, and every use timed with the
+    options a typical step has (a few; advanced techniques none)."""
+    steps = []
+    for name, used in sorted(counts.items()):
+        value = ratings.get(name, TIER_RATING[Level.EASY])
+        steps += [RatedStep(name, value, TYPICAL_OPTIONS if value < SIMPLE_BELOW else 0)] * used
+    return rating_of(steps), minutes_of(steps, cells)
+
+
+TYPICAL_OPTIONS = 3  # simple deductions open at a typical moment, for runs that didn't count them
+SIMPLE_BELOW = 2.5  # ratings below this are singles-like: spotted among others, not after a full scan
+
+
+# ----- levels as bands of the rating ----------------------------------------------------
+
+@dataclass(frozen=True)
+class Band:
+    """A named level: its rating band ``[low, high)``, the ladder tier its puzzles are
+    carved at, the name printed in the book (an English message id) and the labels of
+    commercial books it matches (for the docs)."""
+
+    key: str
+    low: float
+    high: float
+    tier: Level
+    matches: str
+    label: str = ""
+
+    def holds(self, rating: float) -> bool:
+        return self.low <= rating < self.high
+
+
+TOP = 12.0  # SE's scale ends near 12 (the hardest known puzzles rate 11.9)
+
+# The one table of named levels. The first four keep the names and the 1-4 marker of the
+# tiers (configs written before ratings build as before, each puzzle now inside its band).
+BANDS: tuple[Band, ...] = (
+    Band("easy", 1.0, 2.5, Level.EASY, "Easy, Gentle, Beginner, Light", N_("Easy")),
+    Band("medium", 2.5, 3.5, Level.MEDIUM, "Medium, Moderate, Intermediate", N_("Medium")),
+    Band("hard", 3.5, 5.0, Level.HARD, "Hard, Tough, Advanced", N_("Hard")),
+    Band("expert", 5.0, 7.5, Level.EXPERT, "Expert, Diabolical, Fiendish, Very hard", N_("Expert")),
+    Band("extreme", 7.5, TOP + 0.01, Level.EXPERT, "Extreme, Unreasonable, Super fiendish", N_("Extreme")),
+)
+BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
+
+# The ratings each tier's ladder reaches: its techniques' values (the trial: its base value
+# plus the most its refutation adds, ``bookgen.solve.rated``). Nothing reaches extreme yet:
+# that takes techniques SE rates above 7.5 (long chains), which our ladder doesn't have.
+TIER_REACH: dict[Level, tuple[float, float]] = {
+    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 4.4), Level.EXPERT: (5.5, 7.4),
+}
+
+
+def band(key: str) -> Band:
+    """The band of a level name; ``ValueError`` names the valid ones."""
+    for b in BANDS:
+        if b.key == key.strip().lower():
+            return b
+    raise ValueError(f"unknown level {key!r}; expected one of {', '.join(BAND_KEYS)}")
+
+
+def band_of(rating: float) -> Band:
+    """The named level whose band holds ``rating`` (the top one above the scale)."""
+    for b in BANDS:
+        if b.holds(rating):
+            return b
+    return BANDS[0] if rating < BANDS[0].low else BANDS[-1]
+
+
+def level_key(level: Level, rating: float | None) -> str:
+    """The level a graded puzzle is known by (JSON, ``check``, ``solve``): the band its
+    rating falls in; the ladder tier's name where it has no rating."""
+    return band_of(rating).key if rating is not None else level.key
+
+
+def tier_for(low: float, high: float) -> Level:
+    """The ladder tier to carve at for puzzles rated in ``[low, high)``: the one whose reach
+    overlaps the range most (or lies nearest it) (the rating is the hardest step, so a puzzle carved at a tier
+    rates inside that tier's reach)."""
+    def overlap(tier: Level) -> float:
+        lo, hi = TIER_REACH[tier]
+        return min(hi, high) - max(lo, low)  # below zero: the gap between them
+    return max(TIER_REACH, key=lambda tier: (overlap(tier), -int(tier)))
+
+
+def reachable(low: float, high: float, accepts) -> bool:
+    """Whether some tier that ``accepts(tier)`` (the variant makes it at this size) reaches
+    a rating in ``[low, high)``."""
+    return any(lo < high and hi >= low and accepts(tier) for tier, (lo, hi) in TIER_REACH.items())

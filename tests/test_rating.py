@@ -1,0 +1,122 @@
+"""Ratings on the Sudoku Explainer scale, estimated minutes, and levels as bands of the rating."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bookgen.book import plan, puzzle_json, ramp_key, run_job
+from bookgen.config import ConfigError, load_book
+from bookgen.core.difficulty import Level
+from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, minutes_of, rating_of,
+                                 tier_for)
+from bookgen.core.types import Puzzle
+from bookgen.solve.houses import geometry
+from bookgen.solve.rated import rated_run
+from bookgen.variants.registry import VARIANTS
+
+# A Sudoku whose every step is a hidden single in a box (SE 1.2), and the same grid with
+# a few givens gone so that some moment offers only a naked single or harder.
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+
+def _givens(line: str) -> list[tuple[int, int]]:
+    return [(i, int(ch)) for i, ch in enumerate(line) if ch != "."]
+
+
+def _puzzle(line: str) -> Puzzle:
+    rows = tuple(line[r * 9:(r + 1) * 9] for r in range(9))
+    sudoku = VARIANTS["sudoku"]
+    return Puzzle("sudoku", 9, sudoku.parse_rules({}, 9), rows, tuple("." * 9 for _ in range(9)))
+
+
+def test_rated_run_takes_the_easiest_step():
+    steps, solved = rated_run(geometry(9, (3, 3)), _givens(EASY))
+    assert solved and rating_of(steps) == 1.2  # box hidden singles all the way: SE's 1.2
+    assert {s.technique for s in steps} == {"hidden_single"}
+    assert all(s.options >= 1 for s in steps)
+
+
+def test_rating_is_deterministic_and_in_the_json():
+    sudoku = VARIANTS["sudoku"]
+    first = sudoku.grade(_puzzle(EASY))
+    again = sudoku.grade(_puzzle(EASY))
+    assert first.rating == again.rating == 1.2
+    assert first.minutes == again.minutes and first.minutes >= 1
+    entry = puzzle_json(1, _puzzle(EASY).__class__(**{**_puzzle(EASY).__dict__, "grade": first}), 3)
+    assert json.loads(json.dumps(entry))["rating"] == 1.2
+    assert entry["difficulty"] == "easy"  # the band the rating falls in
+    assert entry["minutes"] == first.minutes
+
+
+def test_minutes_follow_steps_and_bottlenecks():
+    many = [RatedStep("hidden_single", 1.2, 8)] * 50
+    narrow = [RatedStep("hidden_single", 1.2, 1)] * 50  # every step the only one open
+    hard = many[:49] + [RatedStep("x_wing", 3.2, 0)]
+    assert minutes_of(narrow, 81) > minutes_of(many, 81)
+    assert minutes_of(hard, 81) > minutes_of(many, 81)
+    assert minutes_of(many, 36) < minutes_of(many, 81)  # a smaller grid is scanned faster
+    assert rating_of(hard) == 3.2
+
+
+def test_bands_never_overlap_and_climb_with_the_tiers():
+    for lower, upper in zip(BANDS, BANDS[1:]):
+        assert lower.high == upper.low and lower.low < lower.high
+        assert lower.tier <= upper.tier
+    assert [b.key for b in BANDS[:4]] == [lv.key for lv in Level]  # the old names keep their order
+    for rating in (1.0, 1.2, 2.4, 2.5, 3.49, 5.0, 7.5, 11.9):
+        assert sum(b.holds(rating) for b in BANDS) == 1
+        assert band_of(rating).holds(rating)
+    assert band("Extreme").key == "extreme"
+    with pytest.raises(ValueError, match="expected one of easy, medium"):
+        band("diabolicall")
+    assert tier_for(2.5, 3.5) == Level.MEDIUM and tier_for(7.5, 12) == Level.EXPERT
+    assert all(lo <= hi for lo, hi in TIER_REACH.values())
+
+
+def test_ramp_follows_rating_then_minutes():
+    sudoku = VARIANTS["sudoku"]
+    base = _puzzle(EASY)
+    a = base.__class__(**{**base.__dict__, "grade": sudoku.grade(base)})
+    b_grade = a.grade.__class__(**{**a.grade.__dict__, "rating": 2.3, "score": 0.0})
+    b = base.__class__(**{**base.__dict__, "grade": b_grade})
+    assert sorted([b, a], key=ramp_key) == [a, b]  # the rating wins over the (lower) score
+
+
+def test_rating_range_builds_puzzles_inside_it(write_config):
+    book = load_book(write_config(
+        "title: T\nseed: 3\nsections:\n  - variant: sudoku\n    count: 2\n"
+        "    difficulty: {rating: [2.5, 3.5]}\n"))
+    (section,) = book.sections
+    assert section.bands == ((2.5, 3.5),) * 2 and section.levels == (Level.MEDIUM,) * 2
+    for job in plan(book):
+        puzzle = run_job(job)
+        assert 2.5 <= puzzle.grade.rating < 3.5
+
+
+def test_named_levels_carry_their_bands(write_config):
+    book = load_book(write_config(
+        "title: T\nseed: 3\nsections:\n  - variant: sudoku\n    count: 5\n"
+        "    difficulty: {from: easy, to: expert}\n"))
+    (section,) = book.sections
+    assert section.bands == tuple((b.low, b.high) for b in (BANDS[0],) + BANDS[:4])
+    assert section.levels == (Level.EASY, Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
+
+
+@pytest.mark.parametrize("size, difficulty, where, fragment", [
+    ("4", "{rating: [4.0, 6.0]}", "6:26", "no 4\u00d74 sudoku rates in [4, 6)"),
+    ("9", "{rating: [6.0, 4.0]}", "6:26", "rating must be two numbers [low, high]"),
+    ("9", "{rating: [0.5]}", "6:26", "rating must be two numbers"),
+    ("9", "{ratin: [1, 2]}", "6:18", "unknown key 'ratin' in difficulty; did you mean 'rating'?"),
+    ("9", "extreme", "6:17", "no 9\u00d79 sudoku rates in [7.5, 12.01)"),
+    ("9", "legendary", "6:17", "unknown level 'legendary'; expected one of easy, medium, hard, expert, extreme"),
+])
+def test_unreachable_or_malformed_range_is_refused_with_its_place(write_config, size, difficulty, where, fragment):
+    path = write_config(f"title: T\nseed: 1\nsections:\n  - variant: sudoku\n    size: {size}\n"
+                        f"    difficulty: {difficulty}\n    count: 2\n")
+    with pytest.raises(ConfigError) as info:
+        load_book(path)
+    issues = [str(i) for i in info.value.issues]
+    assert len(issues) == 1, issues
+    assert f":{where}:" in issues[0] and fragment in issues[0], issues
