@@ -36,7 +36,7 @@ def _state(cands: dict[tuple[int, int], set[int]], geo=G9) -> State:
 def _fires(st: State, below: Level) -> list[str]:
     """The techniques of tiers up to ``below`` that make progress on a copy of ``st``."""
     out = []
-    for name, _, fn, _ in LADDER:
+    for name, fn in ((t.name, t.fn) for t in LADDER):
         if TECHNIQUE_LEVEL[name] <= below:
             trial = st.copy()
             if fn(trial.board, trial, Run()):
