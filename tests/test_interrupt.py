@@ -319,20 +319,31 @@ def test_other_solver_errors_are_not_taken_for_interrupts(tmp_path, monkeypatch)
     assert cli._interrupt_signal(ValueError("Caught keyboard interrupt")) is None
 
 
-def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone():
+@pytest.mark.parametrize("receiver", ["the process", "another thread"])
+def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone(receiver):
     """pysat frees the C solver, then forgets the pointer: a handler that raised in between
     left it to be freed twice when the object was collected (a segfault after an
-    interrupted ``check``). The signal is held until the pointer is gone."""
+    interrupted ``check``). The signal is held until the pointer is gone, also when another
+    thread of the process (a worker pool's, the studio's, a test runner's) takes it."""
+    import threading
     from types import MethodType
 
     from pysat import solvers
 
     from bookgen.solve.sat import SOLVER_NAME, Solver
 
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    helper.start()
+
     def racy_delete(inner):  # pysat's own two steps, with a signal landing between them
         if inner.glucose:
             solvers.pysolvers.glucose3_del(inner.glucose)
-            os.kill(os.getpid(), signal.SIGINT)
+            if receiver == "the process":
+                os.kill(os.getpid(), signal.SIGINT)
+            else:
+                signal.pthread_kill(helper.ident, signal.SIGINT)
+                time.sleep(0.05)  # the main thread runs the handler at its next chance: here
             inner.glucose = None
 
     solver = Solver(name=SOLVER_NAME, bootstrap_with=[[1, 2]])
@@ -344,3 +355,5 @@ def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone():
         assert inner.glucose is None and solver.solver is None
     finally:
         inner.glucose = None  # (when the pointer was left behind: never free it twice here)
+        stop.set()
+        helper.join()
