@@ -357,3 +357,33 @@ def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone(receiver):
         inner.glucose = None  # (when the pointer was left behind: never free it twice here)
         stop.set()
         helper.join()
+
+
+def test_a_signal_while_a_collected_solver_is_freed_is_not_lost():
+    """A solver the garbage collector frees (its engine was dropped): Python drops an exception
+    raised inside ``__del__``, so an interrupt acted on there was lost and ``check`` ran on
+    (exit 1, not 143). The signal is acted on once the collector's call has returned."""
+    from types import MethodType
+
+    from pysat import solvers
+
+    from bookgen.solve.sat import SOLVER_NAME, Solver
+
+    def racy_delete(inner):
+        if inner.glucose:
+            solvers.pysolvers.glucose3_del(inner.glucose)
+            os.kill(os.getpid(), signal.SIGINT)
+            inner.glucose = None
+
+    solver = Solver(name=SOLVER_NAME, bootstrap_with=[[1, 2]])
+    inner = solver.solver
+    inner.delete = MethodType(racy_delete, inner)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            del solver  # the last reference: __del__ runs here
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert inner.glucose is None
+    finally:
+        inner.glucose = None

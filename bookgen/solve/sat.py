@@ -6,9 +6,10 @@ again. Variants build the clauses; this module only counts.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from pysat import solvers
 
@@ -41,18 +42,36 @@ class Solver(solvers.Solver):
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is acted on now
             return
-        caught: list[int] = []
-        saved = {}
-        for sig in _HELD:
-            if signal.getsignal(sig) is not None:  # (None: a handler not set from Python; left alone)
-                saved[sig] = signal.signal(sig, lambda number, frame: caught.append(number))
-        try:
+        for sig in dict.fromkeys(_held(super().delete)):
+            signal.raise_signal(sig)  # a held signal is acted on now, by its own handler
+
+    def __del__(self) -> None:
+        # The garbage collector's call (an engine that kept its solver was collected). Python
+        # drops an exception raised in here, so a signal acted on inside would be lost and an
+        # interrupted ``check`` would run on: it is held, and sent again from a helper thread
+        # a moment after this returns.
+        if getattr(self, "solver", None) is None:
+            return
+        if threading.current_thread() is not threading.main_thread():
             super().delete()
-        finally:
-            for sig, handler in saved.items():
-                signal.signal(sig, handler)
-            for sig in dict.fromkeys(caught):
-                signal.raise_signal(sig)  # a held signal is acted on now, by its own handler
+            return
+        for sig in dict.fromkeys(_held(super().delete)):
+            threading.Timer(0.01, os.kill, (os.getpid(), sig)).start()
+
+
+def _held(free: Callable[[], None]) -> list[int]:
+    """Run ``free`` with Ctrl-C and SIGTERM recorded instead of handled; the signals caught."""
+    caught: list[int] = []
+    saved = {}
+    for sig in _HELD:
+        if signal.getsignal(sig) is not None:  # (None: a handler not set from Python; left alone)
+            saved[sig] = signal.signal(sig, lambda number, frame: caught.append(number))
+    try:
+        free()
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+    return caught
 
 
 def models(
