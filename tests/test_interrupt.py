@@ -319,6 +319,30 @@ def test_other_solver_errors_are_not_taken_for_interrupts(tmp_path, monkeypatch)
     assert cli._interrupt_signal(ValueError("Caught keyboard interrupt")) is None
 
 
+def _racy_solver(send):
+    """A solver whose pysat half frees the C solver, calls ``send()`` (a signal landing between
+    the two steps) and then forgets the pointer; returns (the solver, its pysat half)."""
+    from types import MethodType
+
+    from pysat import solvers
+
+    from bookgen.solve.sat import SOLVER_NAME, Solver
+
+    def racy_delete(inner):  # pysat's own two steps, with a signal landing between them
+        if inner.glucose:
+            solvers.pysolvers.glucose3_del(inner.glucose)
+            send()
+            inner.glucose = None
+
+    solver = Solver(name=SOLVER_NAME, bootstrap_with=[[1, 2]])
+    solver.solver.delete = MethodType(racy_delete, solver.solver)
+    return solver, solver.solver
+
+
+def _to_process():
+    os.kill(os.getpid(), signal.SIGINT)
+
+
 @pytest.mark.parametrize("receiver", ["the process", "another thread"])
 def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone(receiver):
     """pysat frees the C solver, then forgets the pointer: a handler that raised in between
@@ -326,29 +350,16 @@ def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone(receiver):
     interrupted ``check``). The signal is held until the pointer is gone, also when another
     thread of the process (a worker pool's, the studio's, a test runner's) takes it."""
     import threading
-    from types import MethodType
-
-    from pysat import solvers
-
-    from bookgen.solve.sat import SOLVER_NAME, Solver
 
     stop = threading.Event()
     helper = threading.Thread(target=stop.wait, daemon=True)
     helper.start()
 
-    def racy_delete(inner):  # pysat's own two steps, with a signal landing between them
-        if inner.glucose:
-            solvers.pysolvers.glucose3_del(inner.glucose)
-            if receiver == "the process":
-                os.kill(os.getpid(), signal.SIGINT)
-            else:
-                signal.pthread_kill(helper.ident, signal.SIGINT)
-                time.sleep(0.05)  # the main thread runs the handler at its next chance: here
-            inner.glucose = None
+    def to_helper():
+        signal.pthread_kill(helper.ident, signal.SIGINT)
+        time.sleep(0.05)  # the main thread runs the handler at its next chance: here
 
-    solver = Solver(name=SOLVER_NAME, bootstrap_with=[[1, 2]])
-    inner = solver.solver
-    inner.delete = MethodType(racy_delete, inner)
+    solver, inner = _racy_solver(_to_process if receiver == "the process" else to_helper)
     try:
         with pytest.raises(KeyboardInterrupt):
             solver.delete()
@@ -363,21 +374,7 @@ def test_a_signal_while_a_collected_solver_is_freed_is_not_lost():
     """A solver the garbage collector frees (its engine was dropped): Python drops an exception
     raised inside ``__del__``, so an interrupt acted on there was lost and ``check`` ran on
     (exit 1, not 143). The signal is acted on once the collector's call has returned."""
-    from types import MethodType
-
-    from pysat import solvers
-
-    from bookgen.solve.sat import SOLVER_NAME, Solver
-
-    def racy_delete(inner):
-        if inner.glucose:
-            solvers.pysolvers.glucose3_del(inner.glucose)
-            os.kill(os.getpid(), signal.SIGINT)
-            inner.glucose = None
-
-    solver = Solver(name=SOLVER_NAME, bootstrap_with=[[1, 2]])
-    inner = solver.solver
-    inner.delete = MethodType(racy_delete, inner)
+    solver, inner = _racy_solver(_to_process)
     try:
         with pytest.raises(KeyboardInterrupt):
             del solver  # the last reference: __del__ runs here
