@@ -584,3 +584,17 @@ def test_reused_text_writes_the_same_bytes_as_drawing_afresh():
     assert codes[0] == codes[1]
     assert len(_SET_TEXT[canvases[0]]) == 9 and canvases[1] not in _SET_TEXT  # 3 digits x 2 weights, 3 clues
     assert codes[0].count(" Tj ") == 80
+
+
+def test_an_extents_cached_hash_is_the_hash_of_its_fields():
+    """Extent caches its hash (the page planner looks extents up once per puzzle): it must stay
+    the plain dataclass hash of its fields, and equal extents hash alike."""
+    import dataclasses
+
+    from bookgen.core.variant import Extent
+
+    a, b = Extent(9, 9, top=1.0, key_scale=1.25), Extent(9, 9, top=1.0, key_scale=1.25)
+    fields = tuple(getattr(a, f.name) for f in dataclasses.fields(Extent))
+    assert hash(a) == hash(a) == hash(fields) == hash(b) and a == b
+    assert hash(Extent(9, 9)) != hash(a) and Extent(9, 9) != a
+    assert "_hash" not in repr(a) and dataclasses.replace(a, rows=8) == Extent(8, 9, top=1.0, key_scale=1.25)

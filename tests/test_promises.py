@@ -418,8 +418,12 @@ def test_14_every_independent_error_of_a_config_in_one_run(tmp_path):
 # ----- 4: the estimate counts the rules -------------------------------------------------------------------
 def test_4_kenken_rules_that_multiply_the_cost_are_estimated(tmp_path, monkeypatch):
     import bookgen.estimate as estimate
+    import bookgen.plan as plan_module
 
     monkeypatch.setattr(estimate, "cores", lambda: 2)
+    # The worked example (a 9x9 under these rules: ~13 s CPU) plays no part in the estimate;
+    # without it the plan prints the same estimate and no type sizes.
+    monkeypatch.setattr(plan_module, "_examples", lambda book: {})
     # measured 3.6-13.3 s a puzzle (the default rules' 0.115 s is 30-100x short): 700 once passed as "under a minute"
     text = ("title: K\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 700, difficulty: hard,"
             " rules: {max_cage: 6, show_ops: false}}\n")

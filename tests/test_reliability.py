@@ -466,16 +466,6 @@ def test_sigterm_just_after_the_build_reports_the_new_book(tmp_path, monkeypatch
     assert (out / "book.pdf").exists()
 
 
-def _start(tmp_path: Path, *args: str) -> subprocess.Popen:
-    def child_setup():
-        os.setpgrp()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    return subprocess.Popen([sys.executable, "-m", "bookgen", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path,
-                            preexec_fn=child_setup)
-
-
 @pytest.mark.parametrize("delay", [0.1, 0.3])
 def test_ctrl_c_while_starting_up(tmp_path, delay):
     """Ctrl-C while the program imports its modules (the interpreter itself is up: it says so first)."""
@@ -501,24 +491,6 @@ def test_ctrl_c_while_starting_up(tmp_path, delay):
     assert proc.returncode == 130, text
     assert "Traceback" not in text and len(text.splitlines()) == 1, text
     assert text.startswith("error: interrupted")
-    assert not (tmp_path / "out").exists()
-
-
-def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
-    config = tmp_path / "slow.yaml"
-    # Many seconds of work however fast the machine (or the generator) is: the signals land mid-build.
-    config.write_text("title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 14\n    count: 400\n"
-                      "    difficulty: hard\n")
-    proc = _start(tmp_path, "build", str(config), "--out", str(tmp_path / "out"), "--jobs", "2")
-    time.sleep(1.5)
-    assert proc.poll() is None
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.12)
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 130
-    assert stderr.decode() == "error: interrupted; no partial files were left behind\n"
     assert not (tmp_path / "out").exists()
 
 

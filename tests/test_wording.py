@@ -134,7 +134,12 @@ def test_every_title_has_the_case_forms_its_catalog_asks_for():
                 assert f"{case}\x04{title}" in catalog._catalog, (language, case, title)
 
 
-def test_rule_sets_and_examples_take_the_sizes_they_print():
+def test_rule_sets_and_examples_take_the_sizes_they_print(monkeypatch):
+    import bookgen.book as book_module
+    from types import SimpleNamespace
+
+    # Which size the example takes is the point; making it (seconds at 9x9) is tested elsewhere.
+    monkeypatch.setattr(book_module, "_teaching_example", lambda variant, size, *rest: SimpleNamespace(size=size))
     spec = PageSpec(Trim("letter", 612, 792))
     sections = (SectionShape("A", "sudoku", (9, 9), rule_text=("x",)),
                 SectionShape("B", "sudoku", (6,), rule_text=("x",)),

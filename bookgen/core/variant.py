@@ -54,6 +54,17 @@ class Extent:
     # symbols to keep the key's type floor and clear the lines (two-digit numbers: 1.25).
     key_scale: float = 1.0
 
+    def __hash__(self) -> int:
+        # The page planner keys dicts by extent once per puzzle (10^5 of them in a config
+        # check): the field tuple is hashed once, not on every lookup. Equal to the
+        # generated hash of the same fields (tests/test_layout.py checks it).
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash((self.rows, self.cols, self.top, self.bottom, self.left, self.right, self.key_scale))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     @property
     def width(self) -> float:
         """Cells across, margins included."""

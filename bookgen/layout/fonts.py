@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
 from bookgen.core.pen import CAP_HEIGHT  # noqa: F401  (DejaVu cap height, in em: centres digits)
@@ -35,6 +35,7 @@ FACES = {
     "charis": (("CharisSIL", "CharisSIL-Regular.ttf"), ("CharisSIL-Bold", "CharisSIL-Bold.ttf")),
     "andika": (("Andika", "Andika-Regular.ttf"), ("Andika-Bold", "Andika-Bold.ttf")),
 }
+REPORTLAB_CMAP = ttfonts.makeToUnicodeCMap  # what ``to_unicode_cmap`` replaces (a test compares them)
 FILES = {name: file for pair in FACES.values() for name, file in pair}
 ASCENT, DESCENT = 0.93, 0.24  # DejaVu Sans, in em: keeps text boxes inside the safe area
 
@@ -48,9 +49,29 @@ def fonts_dir() -> Path:
     raise FileNotFoundError("DejaVu fonts not found: reinstall bookgen (they ship in its fonts/ folder)")
 
 
+def to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """The ToUnicode CMap of one embedded font subset: which character each byte code stands for,
+    so copying and searching the PDF give back the text that was typed.
+
+    A PDF spells each character in UTF-16BE hex (PDF 1.7, 9.10.3): a code point beyond U+FFFF
+    (an emoji, or a mathematical letter such as U+1D538) is a surrogate pair of four bytes.
+    reportlab 5 writes such code points as plain hex (``<1D538>``, an odd-length string readers
+    reject), so the character extracts as nothing or as the wrong one. This map is the same,
+    byte for byte, for every character up to U+FFFF; ``tests/test_extract.py`` checks both."""
+    pairs = [f"<{code:02X}> <{chr(point).encode('utf-16-be').hex().upper()}>" for code, point in enumerate(subset)]
+    return "\n".join([
+        "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap", "/CIDSystemInfo",
+        f"<< /Registry ({fontname})", f"/Ordering ({fontname})", "/Supplement 0", ">> def",
+        f"/CMapName /{fontname} def", "/CMapType 2 def", "1 begincodespacerange",
+        f"<00> <{len(subset) - 1:02X}>", "endcodespacerange", f"{len(subset)} beginbfchar",
+        *pairs, "endbfchar", "endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"])
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> None:
-    """Register every bundled TTF with reportlab once per process."""
+    """Register every bundled TTF with reportlab once per process (and give its embedded
+    subsets a ToUnicode map that is right beyond U+FFFF: ``to_unicode_cmap``)."""
+    ttfonts.makeToUnicodeCMap = to_unicode_cmap
     folder = fonts_dir()
     for name, file in FILES.items():
         pdfmetrics.registerFont(TTFont(name, str(folder / file)))

@@ -687,20 +687,26 @@ def key_pages(sizes: Sequence[int | Extent], width: float, height: float, style:
 
     # A row's height and cells depend only on the sizes in it: a key of 10^5 grids has a
     # handful of distinct rows, worked out once each.
-    shapes: dict[tuple[int | Extent, ...], tuple[float, list[float]]] = {}
+    # Each grid's size is looked up once, as a small number: the rows below compare numbers.
+    number: dict[int | Extent, int] = {}
+    ids = [number.setdefault(size, len(number)) for size in sizes]
+    distinct = list(number)
+    ks = [columns(size) for size in distinct]
+    shapes: dict[tuple[int, ...], tuple[float, list[float]]] = {}
     rows: list[tuple[range, float, list[float], int]] = []  # items, height, cells, columns
     i, total = 0, len(sizes)
     while i < total:
-        k = columns(sizes[i])
+        k = ks[ids[i]]
         end = i + 1
-        while end - i < k and end < total and columns(sizes[end]) == k:
+        while end - i < k and end < total and ks[ids[end]] == k:
             end += 1
-        row_sizes = tuple(sizes[i:end])
-        shape = shapes.get(row_sizes)
+        row_ids = tuple(ids[i:end])
+        shape = shapes.get(row_ids)
         if shape is None:
+            row_sizes = [distinct[j] for j in row_ids]
             slot = (width - (k - 1) * KEY_GAP) / k - BOLD
             cells = [min(slot / span(size)[0], high) for size in row_sizes]
-            shape = shapes[row_sizes] = (label + max(span(size)[1] * c for size, c in zip(row_sizes, cells))
+            shape = shapes[row_ids] = (label + max(span(size)[1] * c for size, c in zip(row_sizes, cells))
                                          + BOLD + gap, cells)
         rows.append((range(i, end), shape[0], shape[1], k))
         i = end

@@ -6,8 +6,10 @@ again. Variants build the clauses; this module only counts.
 
 from __future__ import annotations
 
+import os
 import signal
-from typing import Iterable, Sequence
+import threading
+from typing import Callable, Iterable, Sequence
 
 from pysat import solvers
 
@@ -16,7 +18,7 @@ _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 class Solver(solvers.Solver):
-    """pysat's solver, freed with Ctrl-C and SIGTERM held off until it is gone.
+    """pysat's solver, freed with Ctrl-C and SIGTERM held until it is gone.
 
     pysat frees the C solver and then forgets its pointer, in two steps; a signal
     whose handler raised between them left the pointer to be freed again when the
@@ -25,14 +27,51 @@ class Solver(solvers.Solver):
     """
 
     def delete(self) -> None:
-        if not hasattr(signal, "pthread_sigmask"):  # no signal masks on this platform
+        # Python runs signal handlers only in the main thread, so only there can one raise
+        # between the two steps. Alone in its process, that thread masks the signals (cheap).
+        # With other threads (a worker pool's, the studio's, a test runner's) a masked signal
+        # is taken by another thread and the handler still runs here: the handlers are then
+        # swapped for a recorder instead (some 10 us more a solver).
+        if threading.current_thread() is not threading.main_thread():
             super().delete()
             return
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-        try:
+        if threading.active_count() == 1 and hasattr(signal, "pthread_sigmask"):
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+            try:
+                super().delete()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is acted on now
+            return
+        for sig in dict.fromkeys(_held(super().delete)):
+            signal.raise_signal(sig)  # a held signal is acted on now, by its own handler
+
+    def __del__(self) -> None:
+        # The garbage collector's call (an engine that kept its solver was collected). Python
+        # drops an exception raised in here, so a signal acted on inside would be lost and an
+        # interrupted ``check`` would run on: it is held, and sent again from a helper thread
+        # a moment after this returns.
+        if getattr(self, "solver", None) is None:
+            return
+        if threading.current_thread() is not threading.main_thread():
             super().delete()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is acted on now
+            return
+        for sig in dict.fromkeys(_held(super().delete)):
+            threading.Timer(0.01, os.kill, (os.getpid(), sig)).start()
+
+
+def _held(free: Callable[[], None]) -> list[int]:
+    """Run ``free`` with Ctrl-C and SIGTERM recorded instead of handled; the signals caught."""
+    caught: list[int] = []
+    saved = {}
+    for sig in _HELD:
+        if signal.getsignal(sig) is not None:  # (None: a handler not set from Python; left alone)
+            saved[sig] = signal.signal(sig, lambda number, frame: caught.append(number))
+    try:
+        free()
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+    return caught
 
 
 def models(
