@@ -32,7 +32,7 @@ serves up to ``FILLS_PER_LAYOUT`` grids before a new one is drawn.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -43,14 +43,13 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Grade, GenerationError, Puzzle
+from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.filling import propagated_filling
 from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, geometry, run_ladder
-from bookgen.solve.latin_sat import solutions
 from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
-from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
     LETTERS, connected, random_regions, region_problems, region_rows, regions_of,
 )
@@ -93,6 +92,8 @@ class JigsawVariant(HouseGrid):
     """Jigsaw Sudoku on 5x5 to 9x9 grids with irregular regions; stateless."""
 
     name = "jigsaw"
+    kind = "Jigsaw Sudoku"
+    attempts = ATTEMPTS
     relabel = True  # the digits are only labels: any permutation is the same puzzle
     aliases: tuple[str, ...] = ("jigsaw-sudoku", "irregular-sudoku")
     title = N_("Jigsaw Sudoku")
@@ -160,27 +161,24 @@ class JigsawVariant(HouseGrid):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Jigsaw Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        top = MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Jigsaw Sudoku{' with diagonals' if rules.get('diagonal') else ''} is "
-                    f"never harder than {top.key}; choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT))
+
+    def kind_of(self, rules: Mapping[str, Any]) -> str:
+        return "Jigsaw Sudoku with diagonals" if rules.get("diagonal") else "Jigsaw Sudoku"
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle that grades exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def drafts(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+               options: Mapping[str, Any]) -> Iterator[Draft | None]:
+        """``ATTEMPTS`` tries, a region layout serving up to ``FILLS_PER_LAYOUT`` of them
+        (a layout none of whose searches found a filling is dropped at once)."""
         geo = None
         fills = 0
         for _ in range(ATTEMPTS):
             if geo is None or fills >= FILLS_PER_LAYOUT:
                 regions = random_regions(size, rng, rules["plain_regions"])
                 if regions is None:
+                    yield None
                     continue
                 geo, fills = geometry(size, None, rules["diagonal"], regions), 0
             fills += 1
@@ -191,19 +189,21 @@ class JigsawVariant(HouseGrid):
                     break
             if sol is None:
                 geo = None  # a layout with no filling found: draw another
+                yield None
                 continue
-            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
-            givens = [(i, sol[i]) for i in range(size * size) if given[i]]
-            res = run_ladder(geo, givens, Level.EXPERT)
-            if not (res.solved and res.level == level):
-                continue
-            if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
-                raise AssertionError("ladder-solved Jigsaw Sudoku is not unique: engine bug")
-            return Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
-                          grade=self.grade_of(res, size), regions=region_rows(regions, size))
-        raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
-            f"Jigsaw Sudoku in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+            yield self._graded(geo, regions, sol, size, rules, level, rng)
+
+    def _graded(self, geo: Geometry, regions: list[list[int]], sol: list[int], size: int,
+                rules: Mapping[str, Any], level: Level, rng: random.Random) -> Draft | None:
+        """Sudoku's carve and grade of one filled layout; None unless it grades ``level``."""
+        given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+        givens = [(i, sol[i]) for i in range(size * size) if given[i]]
+        res = run_ladder(geo, givens, Level.EXPERT)
+        if not (res.solved and res.level == level):
+            return None
+        puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
+                        regions=region_rows(regions, size))
+        return Draft(puzzle, res, geo, givens, (), sol)
 
     # --- the house engine's hooks ---------------------------------------------------
 
