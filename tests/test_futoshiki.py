@@ -33,10 +33,10 @@ def _state(less, cands=None) -> State:
 
 def _house_techniques_fire(st: State) -> list[str]:
     out = []
-    for name, _, fn, _ in LADDER:
+    for tech in LADDER:
         trial = st.copy()
-        if fn(trial.board, trial, Run()):
-            out.append(name)
+        if tech.fn(trial.board, trial, Run()):
+            out.append(tech.name)
     return out
 
 

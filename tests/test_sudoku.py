@@ -36,11 +36,11 @@ def _state(cands: dict[tuple[int, int], set[int]], geo=G9) -> State:
 def _fires(st: State, below: Level) -> list[str]:
     """The techniques of tiers up to ``below`` that make progress on a copy of ``st``."""
     out = []
-    for name, _, fn, _ in LADDER:
-        if TECHNIQUE_LEVEL[name] <= below:
+    for tech in LADDER:
+        if TECHNIQUE_LEVEL[tech.name] <= below:
             trial = st.copy()
-            if fn(trial.board, trial, Run()):
-                out.append(name)
+            if tech.fn(trial.board, trial, Run()):
+                out.append(tech.name)
     return out
 
 

@@ -52,7 +52,7 @@ from bookgen.core.types import EMPTY, Edge, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
-    merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
+    fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -157,7 +157,7 @@ class FutoshikiVariant(HouseGrid):
         res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(less))
         # At expert, no more trials than the carve takes givens on one (the ladder may try
         # other cells than the carve did): the level's puzzles stay alike.
-        if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
+        if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n), edges=edges)
         return Draft(puzzle, res, geo, givens, sign_clauses(n, less), sol)
@@ -392,8 +392,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
                 mend, used = False, None
                 continue
         # A trial goes on from where the hard tier stalled (none: no trial settles it).
-        if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                (trials or stalled is not None):
+        if kind == "g" and may_try(level, trials, EXPERT_EXTRA, stalled):
             base = stalled.copy() if stalled is not None else None  # ``settles`` uses ``stalled`` up
             if settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other, stalled=stalled):
                 trials.append((x, sol[x]))

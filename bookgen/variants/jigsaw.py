@@ -46,7 +46,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.filling import propagated_filling
-from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, geometry, run_ladder
+from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, run_ladder
 from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
@@ -199,7 +199,7 @@ class JigsawVariant(HouseGrid):
         given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
         givens = [(i, sol[i]) for i in range(size * size) if given[i]]
         res = run_ladder(geo, givens, Level.EXPERT)
-        if not (res.solved and res.level == level):
+        if not fits(res, level):
             return None
         puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
                         regions=region_rows(regions, size))
