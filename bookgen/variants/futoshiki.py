@@ -57,6 +57,7 @@ from bookgen.solve.houses import (
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
+from bookgen.variants.gridparts import edges_from_json
 from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
@@ -220,23 +221,7 @@ class FutoshikiVariant(HouseGrid):
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
         """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
         size, rules, givens, solution = self.json_grids(data)
-        raw_edges = data.get("edges", [])
-        if not isinstance(raw_edges, list):
-            raise ValueError("edges must be a list")
-        edges = []
-        for k, raw in enumerate(raw_edges):
-            try:
-                (r1, c1), (r2, c2) = raw["cells"]
-                sign = raw["sign"]
-            except (KeyError, TypeError, ValueError):
-                raise ValueError(f"edge {k + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '<' or '>'}}") from None
-            cells = [(r1, c1), (r2, c2)]
-            if not all(type(v) is int and 0 <= v < size for cell in cells for v in cell) or \
-                    abs(r1 - r2) + abs(c1 - c2) != 1:
-                raise ValueError(f"edge {k + 1}: cells {cells} are not neighbours inside the grid")
-            if sign not in ("<", ">"):
-                raise ValueError(f"edge {k + 1}: sign must be '<' or '>', got {sign!r}")
-            edges.append(Edge(cells[0], cells[1], sign))
+        edges = edges_from_json(data.get("edges", []), size, ("<", ">"))
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
 
     # --- text (``bookgen solve``) ------------------------------------------------------
