@@ -107,14 +107,15 @@ class JigsawVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
-    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``): 6 seeds a cell (9x9: 3), as
-    # ``bench/measure_costs.py jigsaw`` measures them; each puzzle draws its own regions.
+    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``): 6 seeds a cell, as
+    # ``bench/measure_costs.py --runs 6 --sizes 5,6,7,8,9 jigsaw`` measures them (with the
+    # propagating filler); each puzzle draws its own regions.
     costs = {
-        5: (9.0, 36.0, 43.0, 60.0),
-        6: (20.0, 33.0, 75.0, 106.0),
-        7: (27.0, 57.0, 123.0, 178.0),
-        8: (138.0, 182.0, 562.0, 221.0),
-        9: (240.0, 295.0, 833.0, 892.0),
+        5: (13.1, 15.8, 105.8, 102.3),
+        6: (23.2, 29.1, 48.0, 46.1),
+        7: (34.1, 46.8, 129.4, 122.4),
+        8: (57.0, 92.3, 197.7, 164.9),
+        9: (107.5, 158.9, 364.8, 220.4),
     }
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "diagonal": "true: both long diagonals also hold every digit once (drawn as two thin diagonal lines)",
