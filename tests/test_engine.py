@@ -234,3 +234,15 @@ def test_kenken_board_is_an_engine_constraint():
     res = run_ladder(board.geo, [], Level.EXPERT, extra=board)
     assert res.solved and res.grid[0][2] == "3"
     assert {t.name for t in board.ladder()} >= {"single_cage", "cage_combos", "hidden_single", "trial"}
+
+
+def test_the_one_expert_trial_rule():
+    # The rule every carve asks (houses.carve, Futoshiki's carve): expert only, capped, and
+    # only with something to go on from.
+    from bookgen.solve.houses import may_try
+    stall = start(geometry(4), [])
+    assert may_try(Level.EXPERT, [], 2, stall)
+    assert may_try(Level.EXPERT, [(0, 1)], 2, None)
+    assert not may_try(Level.EXPERT, [], 2, None)
+    assert not may_try(Level.EXPERT, [(0, 1), (1, 2)], 2, stall)
+    assert not may_try(Level.HARD, [], 2, stall)

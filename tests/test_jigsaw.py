@@ -15,6 +15,9 @@ from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.symmetry import moved_rows, symmetries
 from bookgen.core.text import PuzzleTextError
 from bookgen.puzzletext import parse_text
+from bookgen.solve.filling import propagated_filling
+from bookgen.solve.houses import geometry
+from bookgen.solve.latin_sat import solutions
 from bookgen.variants.jigsaw import JIGSAW
 from bookgen.variants.jigsaw_regions import (
     _masks, connected, connected_mask, is_plain, random_regions, region_problems, region_rows, regions_of,
@@ -43,6 +46,22 @@ def test_the_bitmask_flood_fill_equals_the_plain_search():
             cells = rng.sample(range(n * n), rng.randint(1, 2 * n))
             mask = sum(1 << i for i in cells)
             assert connected_mask(mask, n, masks) == connected(cells, n), (n, sorted(cells))
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_the_propagating_filler_keeps_every_house_and_fails_only_without_a_filling(n):
+    # The plain reference is SAT (latin_sat.solutions): a layout has a filling or not; the
+    # filler, given room, must agree (random 5x5 and 6x6 layouts include unfillable ones).
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(12):
+        geo = geometry(n, None, False, random_regions(n, rng, True))
+        sol = propagated_filling(geo, rng, 10**5)
+        assert (sol is not None) == bool(solutions(geo, [], 1))
+        if sol is not None:
+            assert all(sorted(sol[i] for i in house) == list(range(1, n + 1)) for house in geo.houses)
+        seen.add(sol is not None)
+    assert seen == {True, False}
 
 
 def test_rectangles_are_plain():

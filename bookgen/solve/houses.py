@@ -1955,6 +1955,21 @@ def drop_singles(geo: Geometry, sol: Sequence[int], cells: Sequence[int]) -> _Gi
     return gv
 
 
+def may_try(level: Level, trials: Sequence[tuple[int, int]], expert_extra: int, stalled: State | None) -> bool:
+    """The expert trial rule of every carve: a removal the hard tier can't take may stand on
+    one more trial only at expert, up to ``expert_extra`` trials, and only where there is
+    something to go on from (an earlier trial, or the state where the hard tier stalled:
+    without one, no trial settles it)."""
+    return level == Level.EXPERT and len(trials) < expert_extra and (bool(trials) or stalled is not None)
+
+
+def fits(result: LadderResult, level: Level, max_trials: int | None = None) -> bool:
+    """Whether a carve's puzzle ships at ``level``: solved, graded exactly there and, with
+    ``max_trials``, on no more trials than a carve takes (the level's puzzles stay alike)."""
+    return result.solved and result.level == level and \
+        (max_trials is None or result.counts.get("trial", 0) <= max_trials)
+
+
 def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, expert_extra: int,
           extra: Extra = NO_EXTRA) -> tuple[list[bool], list[tuple[int, int]]]:
     """Which cells stay given, removed in random order while the target tier still solves, and
@@ -1997,7 +2012,7 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
         # A given the hard tier can't bring back may go at expert when a trial on it
         # does: taken during the carve, while the board is still rich enough to stay unique.
         # (Where the hard tier's closure found no stall to go on from, no trial settles it.)
-        if level == Level.EXPERT and len(trials) < expert_extra and (trials or stalled is not None) and \
+        if may_try(level, trials, expert_extra, stalled) and \
                 settles(geo, pairs, trials + [(i, sol[i])], extra=extra, rival=other, stalled=stalled):
             trials.append((i, sol[i]))
             continue

@@ -33,7 +33,7 @@ from bookgen.solve.binary import (
     Contradiction,
     random_solution,
 )
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import edges_from_json, shape_problems
 
 SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
@@ -383,35 +383,10 @@ class BinaryGrid(VariantDefaults):
         problems += shape_problems(solution, size, "01", "solution")
         if problems:
             raise ValueError(problems[0])
-        edges = []
         raw_edges = data.get("edges", [])
         if not self.uses_signs and raw_edges:
             raise ValueError(f"{self.name} puzzles have no edges")
-        if not isinstance(raw_edges, list):
-            raise ValueError("edges must be a list")
-        most = 2 * size * (size - 1)
-        if len(raw_edges) > most:  # before any work on them: a hand-made file may hold millions
-            raise ValueError(f"{len(raw_edges)} edges, but a {size}x{size} grid has only {most} places for one")
-        seen: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
-        for i, raw in enumerate(raw_edges):
-            try:
-                (r1, c1), (r2, c2) = raw["cells"]
-                sign = raw["sign"]
-                cells = [(r1, c1), (r2, c2)]
-            except (KeyError, TypeError, ValueError):
-                cells = []
-            if not cells or not all(type(v) is int for cell in cells for v in cell):
-                raise ValueError(f"edge {i + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '=' or 'x'}}")
-            if sign not in ("=", "x"):
-                raise ValueError(f"edge {i + 1}: sign must be '=' or 'x', got {sign!r}")
-            if not all(0 <= v < size for cell in cells for v in cell) or \
-                    abs(cells[0][0] - cells[1][0]) + abs(cells[0][1] - cells[1][1]) != 1:
-                raise ValueError(f"edge {i + 1}: cells {cells} are not neighbours inside the grid")
-            key = (min(cells[0], cells[1]), max(cells[0], cells[1]))
-            if key in seen:
-                raise ValueError(f"edge {i + 1} joins the same cells as edge {seen[key] + 1}")
-            seen[key] = i
-            edges.append(Edge(cells[0], cells[1], sign))
+        edges = edges_from_json(raw_edges, size, ("=", "x"))
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
 
     # ----- text (``bookgen solve``) ------------------------------------------------

@@ -52,11 +52,12 @@ from bookgen.core.types import EMPTY, Edge, Puzzle
 from bookgen.core.variant import Technique
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
-    merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
+    fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
+from bookgen.variants.gridparts import edges_from_json
 from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
@@ -157,7 +158,7 @@ class FutoshikiVariant(HouseGrid):
         res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(less))
         # At expert, no more trials than the carve takes givens on one (the ladder may try
         # other cells than the carve did): the level's puzzles stay alike.
-        if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
+        if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n), edges=edges)
         return Draft(puzzle, res, geo, givens, sign_clauses(n, less), sol)
@@ -220,23 +221,7 @@ class FutoshikiVariant(HouseGrid):
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
         """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
         size, rules, givens, solution = self.json_grids(data)
-        raw_edges = data.get("edges", [])
-        if not isinstance(raw_edges, list):
-            raise ValueError("edges must be a list")
-        edges = []
-        for k, raw in enumerate(raw_edges):
-            try:
-                (r1, c1), (r2, c2) = raw["cells"]
-                sign = raw["sign"]
-            except (KeyError, TypeError, ValueError):
-                raise ValueError(f"edge {k + 1} must be {{'cells': [[r, c], [r, c]], 'sign': '<' or '>'}}") from None
-            cells = [(r1, c1), (r2, c2)]
-            if not all(type(v) is int and 0 <= v < size for cell in cells for v in cell) or \
-                    abs(r1 - r2) + abs(c1 - c2) != 1:
-                raise ValueError(f"edge {k + 1}: cells {cells} are not neighbours inside the grid")
-            if sign not in ("<", ">"):
-                raise ValueError(f"edge {k + 1}: sign must be '<' or '>', got {sign!r}")
-            edges.append(Edge(cells[0], cells[1], sign))
+        edges = edges_from_json(data.get("edges", []), size, ("<", ">"))
         return Puzzle(self.name, size, rules, tuple(givens), tuple(solution), edges=tuple(edges))
 
     # --- text (``bookgen solve``) ------------------------------------------------------
@@ -392,8 +377,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
                 mend, used = False, None
                 continue
         # A trial goes on from where the hard tier stalled (none: no trial settles it).
-        if kind == "g" and level == Level.EXPERT and len(trials) < EXPERT_EXTRA and \
-                (trials or stalled is not None):
+        if kind == "g" and may_try(level, trials, EXPERT_EXTRA, stalled):
             base = stalled.copy() if stalled is not None else None  # ``settles`` uses ``stalled`` up
             if settles(geo, givens, [*trials, (x, sol[x])], extra=extra, rival=other, stalled=stalled):
                 trials.append((x, sol[x]))

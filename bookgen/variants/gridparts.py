@@ -1,14 +1,14 @@
-"""Pieces every grid variant with cages or digit rows shares: JSON shape checks, cage
-connectivity, cage labels in puzzle text and the boxed text grid of a caged puzzle.
+"""Pieces every grid variant with cages or digit rows shares: JSON shape checks (grids,
+edge signs, cages), cage connectivity, cage labels in puzzle text and the boxed text grid of a caged puzzle.
 
 They live here, not in one variant, so that no variant imports another's private helpers.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from bookgen.core.types import EMPTY, Cell, Puzzle, Size, rows_cols
+from bookgen.core.types import EMPTY, Cage, Cell, Edge, Puzzle, Size, rows_cols
 from bookgen.solve.latin import OP_GLYPHS
 
 # A cage operation as plain ASCII puzzle text writes it.
@@ -29,6 +29,77 @@ def shape_problems(rows: Any, n: Size, alphabet: str, what: str) -> list[str]:
         if bad:
             return [f"{what} row {r + 1} has unexpected symbol {bad[0]!r}"]
     return []
+
+
+def edges_from_json(raw_edges: Any, size: int, signs: Sequence[str]) -> tuple[Edge, ...]:
+    """The ``edges`` of a book JSON entry (Tango's ``=``/``x``, Futoshiki's ``<``/``>``):
+    each one sign of ``signs`` between two neighbouring cells inside the grid, no two on
+    the same pair of cells; ``ValueError`` names the first bad edge."""
+    if not isinstance(raw_edges, list):
+        raise ValueError("edges must be a list")
+    most = 2 * size * (size - 1)
+    if len(raw_edges) > most:  # before any work on them: a hand-made file may hold millions
+        raise ValueError(f"{len(raw_edges)} edges, but a {size}x{size} grid has only {most} places for one")
+    wanted = " or ".join(f"'{sign}'" for sign in signs)
+    seen: dict[tuple[Cell, Cell], int] = {}
+    edges = []
+    for i, raw in enumerate(raw_edges):
+        try:
+            (r1, c1), (r2, c2) = raw["cells"]
+            sign = raw["sign"]
+            cells = [(r1, c1), (r2, c2)]
+        except (KeyError, TypeError, ValueError):
+            cells = []
+        if not cells or not all(type(v) is int for cell in cells for v in cell):
+            raise ValueError(f"edge {i + 1} must be {{'cells': [[r, c], [r, c]], 'sign': {wanted}}}")
+        if sign not in signs:
+            raise ValueError(f"edge {i + 1}: sign must be {wanted}, got {sign!r}")
+        if not all(0 <= v < size for cell in cells for v in cell) or \
+                abs(cells[0][0] - cells[1][0]) + abs(cells[0][1] - cells[1][1]) != 1:
+            raise ValueError(f"edge {i + 1}: cells {cells} are not neighbours inside the grid")
+        key = (min(cells[0], cells[1]), max(cells[0], cells[1]))
+        if key in seen:
+            raise ValueError(f"edge {i + 1} joins the same cells as edge {seen[key] + 1}")
+        seen[key] = i
+        edges.append(Edge(cells[0], cells[1], sign))
+    return tuple(edges)
+
+
+def cages_from_json(raw_cages: Any, size: int, title: str, op_problem: Callable[[Any], str | None],
+                    target_problem: Callable[[Any], str | None], default_op: str | None = None
+                    ) -> tuple[Cage, ...]:
+    """The ``cages`` of a book JSON entry (KenKen, Killer): a non-empty list of objects with
+    ``cells`` (distinct [row, col] inside the grid), ``op`` and ``target``, the last two
+    judged by the variant (``op_problem``/``target_problem`` say what is wrong, or None; a
+    missing ``op`` is ``default_op``); ``ValueError`` names the first bad cage. Whether the cages
+    tile the grid and are connected is the variant's own check."""
+    if not isinstance(raw_cages, list) or not raw_cages:
+        raise ValueError(f"{title} 'cages' must be a non-empty list")
+    cages = []
+    for k, raw in enumerate(raw_cages):
+        if not isinstance(raw, Mapping) or set(raw) - {"cells", "op", "target"}:
+            raise ValueError(f"cage {k + 1} must be an object with cells, op and target")
+        cells_raw = raw.get("cells")
+        if not isinstance(cells_raw, list) or not cells_raw:
+            raise ValueError(f"cage {k + 1}: 'cells' must be a non-empty list of [row, col]")
+        cells = []
+        for cell in cells_raw:
+            if (not isinstance(cell, (list, tuple)) or len(cell) != 2
+                    or not all(type(x) is int for x in cell) or not all(0 <= x < size for x in cell)):
+                raise ValueError(f"cage {k + 1}: bad cell {cell!r} (want [row, col] within 0..{size - 1})")
+            cells.append((cell[0], cell[1]))
+        op = raw.get("op", default_op)
+        problem = op_problem(op)
+        if problem:
+            raise ValueError(f"cage {k + 1}: {problem}")
+        target = raw.get("target")
+        problem = target_problem(target)
+        if problem:
+            raise ValueError(f"cage {k + 1}: {problem}")
+        if len(set(cells)) != len(cells):
+            raise ValueError(f"cage {k + 1} lists a cell twice")
+        cages.append(Cage(tuple(sorted(cells)), op, target))
+    return tuple(cages)
 
 
 def connected(cells: Sequence[Cell]) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -181,6 +181,13 @@ class HouseGrid(VariantDefaults):
         """One try at a puzzle: fill, carve and grade; None when it didn't grade ``level``."""
         raise NotImplementedError
 
+    def drafts(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+               options: Mapping[str, Any]) -> Iterator[Draft | None]:
+        """The ``attempts`` tries at one puzzle, in order; a variant whose tries share
+        something (Jigsaw: a region layout serves several) keeps it here."""
+        for _ in range(self.attempts):
+            yield self.attempt(size, rules, level, rng, options)
+
     def kind_of(self, rules: Mapping[str, Any]) -> str:
         """The puzzle's name in messages, for these rules."""
         return self.kind
@@ -205,8 +212,7 @@ class HouseGrid(VariantDefaults):
         problem = self.check_request(size, rules, level)  # type: ignore[attr-defined]
         if problem:
             raise GenerationError(problem)
-        for _ in range(self.attempts):
-            draft = self.attempt(size, rules, level, rng, options or {})
+        for draft in self.drafts(size, rules, level, rng, options or {}):
             if draft is None:
                 continue
             # The proof, independent of the ladder (which is sound: a failure is an engine bug).

@@ -23,16 +23,16 @@ Techniques by tier (the Sudoku ladder, with regions where Sudoku has boxes):
 - expert: one trial on a two-candidate cell refuted by the tiers above.
 
 Generation: random regions from the puzzle's rng (``jigsaw_regions``), a
-random full grid for them (a layout with none, or none found within the
-budget, is replaced), then Sudoku's carve, grade and SAT proof. A layout
+random full grid for them by a search that places every naked and hidden
+single after each guess (``solve.filling``; a layout with none, or none found
+within the budget, is replaced), then Sudoku's carve, grade and SAT proof. A layout
 serves up to ``FILLS_PER_LAYOUT`` grids before a new one is drawn.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -43,13 +43,13 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Grade, GenerationError, Puzzle
+from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Technique
-from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder
-from bookgen.solve.latin_sat import solutions
+from bookgen.solve.filling import propagated_filling
+from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, run_ladder
 from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
-from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
+from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
     draw_walls, random_regions, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
 )
@@ -59,7 +59,9 @@ from bookgen.variants.sudoku import draw_diagonals
 SIZES: tuple[int, ...] = (5, 6, 7, 8, 9)
 ATTEMPTS = 300         # grids per puzzle before giving up
 FILLS_PER_LAYOUT = 6   # grids tried on one region layout before a new one is drawn
-FILL_BUDGET = 4000     # search nodes for one random full grid (a layout may have none)
+FILL_BUDGET = 100      # guesses for one random full grid (a layout may have none) ...
+FILL_TRIES = 3         # ... and fresh searches on one layout before it is dropped (measured:
+                       # 28 of 30 random 9x9 layouts filled, about 9 ms each; docs/jigsaw.md)
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
 OPTIONS = ("diagonal", "plain_regions")
 # The hardest level each size reaches reliably (measured: docs/jigsaw.md).
@@ -92,6 +94,8 @@ class JigsawVariant(HouseGrid):
     """Jigsaw Sudoku on 5x5 to 9x9 grids with irregular regions; stateless."""
 
     name = "jigsaw"
+    kind = "Jigsaw Sudoku"
+    attempts = ATTEMPTS
     relabel = True  # the digits are only labels: any permutation is the same puzzle
     aliases: tuple[str, ...] = ("jigsaw-sudoku", "irregular-sudoku")
     title = N_("Jigsaw Sudoku")
@@ -105,14 +109,15 @@ class JigsawVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
-    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``): 6 seeds a cell (9x9: 3), as
-    # ``bench/measure_costs.py jigsaw`` measures them; each puzzle draws its own regions.
+    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``): 6 seeds a cell, as
+    # ``bench/measure_costs.py --runs 6 --sizes 5,6,7,8,9 jigsaw`` measures them (with the
+    # propagating filler); each puzzle draws its own regions.
     costs = {
-        5: (9.0, 36.0, 43.0, 60.0),
-        6: (20.0, 33.0, 75.0, 106.0),
-        7: (27.0, 57.0, 123.0, 178.0),
-        8: (138.0, 182.0, 562.0, 221.0),
-        9: (240.0, 295.0, 833.0, 892.0),
+        5: (13.1, 15.8, 105.8, 102.3),
+        6: (23.2, 29.1, 48.0, 46.1),
+        7: (34.1, 46.8, 129.4, 122.4),
+        8: (57.0, 92.3, 197.7, 164.9),
+        9: (107.5, 158.9, 364.8, 220.4),
     }
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "diagonal": "true: both long diagonals also hold every digit once (drawn as two thin diagonal lines)",
@@ -159,47 +164,49 @@ class JigsawVariant(HouseGrid):
         """Why this request can't be generated reliably, or None."""
         if size not in SIZES:
             return f"Jigsaw Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        top = MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
-        if level > top:
-            return (f"a {size}\u00d7{size} Jigsaw Sudoku{' with diagonals' if rules.get('diagonal') else ''} is "
-                    f"never harder than {top.key}; choose a larger size or an easier level")
-        return None
+        return self.never_harder(size, rules, level, MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT))
+
+    def kind_of(self, rules: Mapping[str, Any]) -> str:
+        return "Jigsaw Sudoku with diagonals" if rules.get("diagonal") else "Jigsaw Sudoku"
 
     # --- generation -----------------------------------------------------------------
 
-    def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                 options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A unique puzzle that grades exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+    def drafts(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+               options: Mapping[str, Any]) -> Iterator[Draft | None]:
+        """``ATTEMPTS`` tries, a region layout serving up to ``FILLS_PER_LAYOUT`` of them
+        (a layout none of whose searches found a filling is dropped at once)."""
         geo = None
         fills = 0
         for _ in range(ATTEMPTS):
             if geo is None or fills >= FILLS_PER_LAYOUT:
                 regions = random_regions(size, rng, rules["plain_regions"])
                 if regions is None:
+                    yield None
                     continue
                 geo, fills = geometry(size, None, rules["diagonal"], regions), 0
             fills += 1
-            sol = random_filling(geo, rng, FILL_BUDGET)
+            sol = None
+            for _ in range(FILL_TRIES):  # restarts: a search that goes astray rarely recovers
+                sol = propagated_filling(geo, rng, FILL_BUDGET)
+                if sol is not None:
+                    break
             if sol is None:
                 geo = None  # a layout with no filling found: draw another
+                yield None
                 continue
-            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
-            givens = [(i, sol[i]) for i in range(size * size) if given[i]]
-            res = run_ladder(geo, givens, Level.EXPERT)
-            if not (res.solved and res.level == level):
-                continue
-            if len(solutions(geo, givens, 2)) != 1:  # the proof, independent of the ladder
-                raise AssertionError("ladder-solved Jigsaw Sudoku is not unique: engine bug")
-            puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
-                            grade=self.grade_of(res, size), regions=region_rows(regions, size))
-            return replace(puzzle, grade=self.rate(puzzle, puzzle.grade))
-        raise GenerationError(
-            f"could not make {'an' if level == Level.EXPERT else 'a'} {level.key} {size}\u00d7{size} "
-            f"Jigsaw Sudoku in {ATTEMPTS} attempts; try another seed, a lower level or a larger grid")
+            yield self._graded(geo, regions, sol, size, rules, level, rng)
+
+    def _graded(self, geo: Geometry, regions: list[list[int]], sol: list[int], size: int,
+                rules: Mapping[str, Any], level: Level, rng: random.Random) -> Draft | None:
+        """Sudoku's carve and grade of one filled layout; None unless it grades ``level``."""
+        given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+        givens = [(i, sol[i]) for i in range(size * size) if given[i]]
+        res = run_ladder(geo, givens, Level.EXPERT)
+        if not fits(res, level):
+            return None
+        puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size),
+                        regions=region_rows(regions, size))
+        return Draft(puzzle, res, geo, givens, (), sol)
 
     # --- the house engine's hooks ---------------------------------------------------
 

@@ -82,7 +82,9 @@ from bookgen.solve.latin import (
 )
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
-from bookgen.variants.gridparts import ASCII_OPS, CAGE_LABELS, cage_text_lines, connected, disconnected
+from bookgen.variants.gridparts import (
+    ASCII_OPS, CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected,
+)
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
 SINGLES_MODES: tuple[str, ...] = ("few", "none", "normal")
@@ -1264,38 +1266,16 @@ class KenKenVariant(VariantDefaults):
         rules = self.parse_rules(data.get("rules"), n)
         givens = _rows(data.get("givens"), n, "givens", allow_empty=True)
         solution = _rows(data.get("solution"), n, "solution", allow_empty=False)
-        raw_cages = data.get("cages")
-        if not isinstance(raw_cages, list) or not raw_cages:
-            raise ValueError("Calcudoku 'cages' must be a non-empty list")
-        cages = []
-        for k, raw in enumerate(raw_cages):
-            if not isinstance(raw, Mapping) or set(raw) - {"cells", "op", "target"}:
-                raise ValueError(f"cage {k + 1} must be an object with cells, op and target")
-            cells_raw = raw.get("cells")
-            if not isinstance(cells_raw, list) or not cells_raw:
-                raise ValueError(f"cage {k + 1}: 'cells' must be a non-empty list of [row, col]")
-            cells = []
-            for cell in cells_raw:
-                if (not isinstance(cell, (list, tuple)) or len(cell) != 2
-                        or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
-                        or not all(0 <= x < n for x in cell)):
-                    raise ValueError(f"cage {k + 1}: bad cell {cell!r} (want [row, col] within 0..{n - 1})")
-                cells.append((cell[0], cell[1]))
-            op = raw.get("op")
-            if op not in ("", *OPS):
-                raise ValueError(f"cage {k + 1}: op must be one of + - * / or \"\", not {op!r}")
-            target = raw.get("target")
-            if isinstance(target, bool) or not isinstance(target, int) or target < 0:
-                raise ValueError(f"cage {k + 1}: target must be a whole number, not {target!r}")
-            if len(set(cells)) != len(cells):
-                raise ValueError(f"cage {k + 1} lists a cell twice")
-            cages.append(Cage(tuple(sorted(cells)), op, target))
+        cages = cages_from_json(
+            data.get("cages"), n, "Calcudoku",
+            lambda op: None if op in ("", *OPS) else f"op must be one of + - * / or \"\", not {op!r}",
+            lambda t: None if type(t) is int and t >= 0 else f"target must be a whole number, not {t!r}")
         problems = _cage_problems(cages, n)
         if problems:
             raise ValueError(problems[0])
         return Puzzle(
             variant=self.name, size=n, rules=rules, givens=givens, solution=solution,
-            grade=None, seed="", cages=tuple(cages),
+            grade=None, seed="", cages=cages,
         )
 
 

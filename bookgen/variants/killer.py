@@ -65,7 +65,7 @@ from bookgen.solve.houses import (
     TOO_EASY, Contradiction, Extra, Fits, Geometry, LadderResult, Run, State, Stuck, Verdict, level_of,
     merged_ladder, random_filling, solve, start,
 )
-from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
+from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected
 from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, Draft, check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
@@ -349,28 +349,15 @@ class KillerVariant(SudokuVariant):
         if type(size) is not int or size not in SIZES:
             raise ValueError(f"size must be one of {', '.join(map(str, SIZES))}, got {size!r}")
         puzzle = super().from_json(data)
-        raw = data.get("cages")
-        if not isinstance(raw, list) or not raw:
-            raise ValueError("Killer Sudoku 'cages' must be a non-empty list")
-        cages = []
-        for k, entry in enumerate(raw):
-            if not isinstance(entry, Mapping) or set(entry) - {"cells", "op", "target"}:
-                raise ValueError(f"cage {k + 1} must be an object with cells, op and target")
-            cells = entry.get("cells")
-            if not isinstance(cells, list) or not cells or not all(
-                    isinstance(c, list) and len(c) == 2 and all(type(x) is int and 0 <= x < size for x in c)
-                    for c in cells):
-                raise ValueError(f"cage {k + 1}: 'cells' must be a non-empty list of [row, col] within 0..{size - 1}")
-            if entry.get("op", "+") != "+":
-                raise ValueError(f"cage {k + 1}: a Killer cage's op is '+', not {entry.get('op')!r}")
-            target = entry.get("target")
-            if type(target) is not int or not 1 <= target <= 45:
-                raise ValueError(f"cage {k + 1}: target must be a whole number from 1 to 45, not {target!r}")
-            cages.append(Cage(tuple(sorted((r, c) for r, c in cells)), "+", target))
+        cages = cages_from_json(
+            data.get("cages"), size, "Killer Sudoku",
+            lambda op: None if op == "+" else f"a Killer cage's op is '+', not {op!r}",
+            lambda t: None if type(t) is int and 1 <= t <= 45 else f"target must be a whole number from 1 to 45, not {t!r}",
+            default_op="+")
         problems = _cage_problems(cages, size)
         if problems:
             raise ValueError(problems[0])
-        return replace(puzzle, cages=tuple(cages))
+        return replace(puzzle, cages=cages)
 
     # --- text (``bookgen solve``) ------------------------------------------------------
 

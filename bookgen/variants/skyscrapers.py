@@ -51,7 +51,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, closure, geometry, run_ladder, settles, solve,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, closure, fits, geometry, run_ladder, settles, solve,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
@@ -153,7 +153,7 @@ class SkyscrapersVariant(HouseGrid):
         given, clues = _carve(geo, sol, clues_of(square), level, rng)
         givens = [(i, sol[i]) for i in range(n * n) if given[i]]
         res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
-        if not (res.solved and res.level == level) or res.counts.get("trial", 0) > EXPERT_EXTRA:
+        if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                         clues=OutsideClues(**clues))

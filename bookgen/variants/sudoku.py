@@ -53,7 +53,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Puzzle
 from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
+    TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
 )
 from bookgen.solve.latin import SYMBOLS
 from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
@@ -196,7 +196,7 @@ class SudokuVariant(HouseGrid):
         given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
         givens = [(i, sol[i]) for i in range(size * size) if given[i]]
         res = run_ladder(geo, givens, Level.EXPERT)
-        if not (res.solved and res.level == level):
+        if not fits(res, level):
             return None
         puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size))
         return Draft(puzzle, res, geo, givens, [], sol)
