@@ -183,6 +183,9 @@ class JigsawVariant(HouseGrid):
                 if regions is None:
                     yield None
                     continue
+                # in the order the printed letters give them, so the houses are scanned as a
+                # regrade of the printed puzzle scans them (the same grade, hidden singles and all)
+                regions = regions_of(region_rows(regions, size))
                 geo, fills = geometry(size, None, rules["diagonal"], regions), 0
             fills += 1
             sol = None
