@@ -11,7 +11,7 @@ from bookgen.core.pen import BOLD, CAP_HEIGHT, STAMP_REACH, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.variants.registry import VARIANTS
 
-SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5, "jigsaw": 7}
+SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5, "jigsaw": 7, "nonogram": 10}
 # Rule options for the contract run, where the defaults would be slow or cap the level.
 RULES = {"sudoku": {"diagonal": True}}  # a plain 6x6 Sudoku is never harder than easy
 CASES = [(name, level) for name in sorted(VARIANTS) for level in LEVELS]
