@@ -47,7 +47,7 @@ from bookgen.solve import nonogram as engine
 from bookgen.solve.nonogram import STYLES, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Clue
 
 SIZES: tuple[int, ...] = tuple(range(5, 26))
-ATTEMPTS = 300          # generation attempts per puzzle before giving up
+ATTEMPTS = 600          # generation attempts per puzzle before giving up (an expert 10x10 hits 1 in 50)
 CLUE_CAP = 0.42         # a clue digit's cap height, in cells (as the digits of the other grids)
 CLUE_FONT = CLUE_CAP / CAP_HEIGHT  # its font size, in cells
 CLUE_GAP = 0.22         # space between two clue numbers, in cells
@@ -57,7 +57,11 @@ FILL = 0.0              # a filled cell, in the puzzle's answer and the key
 GIVEN_FILL = 0.35       # a given filled cell: dark grey, so it reads as printed, not pencilled
 DOT = 0.09              # the radius of the dot that marks a given empty cell, in cells
 BLOCK = 5               # a bold line every five cells, as printed Nonograms have
+MARK_CELL_MM = 5.0      # a filled square or a dot is legible in a 5 mm cell (the digit grids need 8 mm)
 # The hardest level each size reaches reliably (measured: bench/sweep_nonogram.py).
+# Blobs (long runs) reach medium from 12 cells a side, never more (measured: 2 hard 15x15
+# puzzles in 300 attempts): (level below that size, the size, level from it).
+BLOB_LEVEL = (Level.EASY, 12, Level.MEDIUM)
 MAX_LEVEL: dict[int, Level] = {5: Level.MEDIUM, 6: Level.HARD, 7: Level.HARD, 8: Level.HARD, 9: Level.HARD}
 
 
@@ -186,6 +190,11 @@ class NonogramVariant(VariantDefaults):
             return problem
         rows, cols = dims(size)
         top = MAX_LEVEL.get(min(rows, cols), Level.EXPERT)
+        if rules.get("style") == "blobs":
+            top = min(top, BLOB_LEVEL[0] if min(rows, cols) < BLOB_LEVEL[1] else BLOB_LEVEL[2])
+            if level > top:
+                return (f"a {rows}\u00d7{cols} Nonogram of blobs is never harder than {top.key} (long runs give "
+                        "themselves away); choose style random or symmetric, a larger size or an easier level")
         if level > top:
             return (f"a {rows}\u00d7{cols} Nonogram is never harder than {top.key}; "
                     "choose a larger size or an easier level")
@@ -197,7 +206,7 @@ class NonogramVariant(VariantDefaults):
         rows, cols = dims(size)
         left = max_runs(cols) * (_width("0") + CLUE_GAP) - CLUE_GAP + MARGIN_PAD
         top = max_runs(rows) * CLUE_STEP + MARGIN_PAD - (CLUE_STEP - CLUE_CAP) / 2
-        return Extent(rows, cols, top=round(top, 3), left=round(left, 3))
+        return Extent(rows, cols, top=round(top, 3), left=round(left, 3), mark_cell_mm=MARK_CELL_MM)
 
     def smallest_type(self, size: Any, rules: Mapping[str, Any]) -> float:
         """The clue digits' font size in cells: the only type printed."""
