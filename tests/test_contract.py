@@ -82,8 +82,8 @@ def test_contract(name, level):
         pen = StampCheckPen()
         variant.draw(pen, puzzle, solved=solved_view)
         kinds = pen.kinds()
-        boxed = sum(1 for op in pen.ops if op[0] == "rect" and op[-1]) >= puzzle.size ** 2  # a box per cell
-        assert kinds.get("line", 0) >= puzzle.size - 1 or boxed
+        boxed = sum(1 for op in pen.ops if op[0] == "rect" and op[-1]) >= puzzle.rows * puzzle.cols  # a box per cell
+        assert kinds.get("line", 0) >= puzzle.cols - 1 or boxed
         assert any(op[-1] == BOLD for op in pen.ops if op[0] in ("line", "rect")) or boxed
     empty, full = RecordingPen(), RecordingPen()
     variant.draw(empty, puzzle, solved=False)

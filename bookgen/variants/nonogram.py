@@ -10,8 +10,9 @@ Representation: a ``Puzzle`` whose ``solution`` rows are ``1`` (filled) and ``0`
 (empty), ``givens`` ``.`` except given cells; ``clues`` is an ``OutsideClues`` whose
 ``top`` holds each column's runs and ``left`` each row's (tuples of run lengths, ``()``
 for an empty line), as the JSON's ``clues.cols`` and ``clues.rows``. Rules are
-``{"style": "random" | "symmetric" | "blobs"}``. Sizes are the grid's side, 5 to 25;
-every size question goes through ``dims`` (rows, cols). Solving is the Nonogram engine
+``{"style": "random" | "symmetric" | "blobs"}``. Sizes are rectangles (``GridSize``, the
+rectangle protocol of docs/rectangles.md): rows and columns each 5 to 25; every size
+question goes through ``dims`` (rows, cols). Solving is the Nonogram engine
 (``bookgen.solve.nonogram``); the page gives the clues a margin above and left of the
 grid (``extent``).
 
@@ -41,12 +42,12 @@ from bookgen.core.symmetry import canonical_fingerprint
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.types import EMPTY, GenerationError, Grade, OutsideClues, Puzzle
+from bookgen.core.types import EMPTY, GenerationError, Grade, GridSize, OutsideClues, Puzzle, SizeRange, rows_cols
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
 from bookgen.solve import nonogram as engine
 from bookgen.solve.nonogram import STYLES, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Clue
 
-SIZES: tuple[int, ...] = tuple(range(5, 26))
+SIZE_RANGE = SizeRange(5, 25, 5, 25)  # any rows x cols, each 5 to 25
 ATTEMPTS = 600          # generation attempts per puzzle before giving up (an expert 10x10 hits 1 in 50)
 CLUE_CAP = 0.42         # a clue digit's cap height, in cells (as the digits of the other grids)
 CLUE_FONT = CLUE_CAP / CAP_HEIGHT  # its font size, in cells
@@ -66,11 +67,13 @@ MAX_LEVEL: dict[int, Level] = {5: Level.MEDIUM, 6: Level.HARD, 7: Level.HARD, 8:
 
 
 def dims(size: Any) -> tuple[int, int]:
-    """(rows, cols) of a size: the one place that reads one."""
-    if isinstance(size, int):
-        return size, size
-    rows, cols = size
-    return int(rows), int(cols)
+    """(rows, cols) of a size (a ``GridSize``, or a square's side): the one place that reads one."""
+    return rows_cols(size)
+
+
+def grid_size(size: Any) -> GridSize:
+    """Any size as the ``GridSize`` a puzzle carries (``10`` is 10 x 10)."""
+    return size if isinstance(size, GridSize) else GridSize(*dims(size))
 
 
 def max_runs(n: int) -> int:
@@ -122,7 +125,7 @@ def _givens(puzzle: Puzzle) -> tuple[str, ...] | None:
 
 
 class NonogramVariant(VariantDefaults):
-    """Nonograms on 5x5 to 25x25 grids; stateless."""
+    """Nonograms of any rows x cols from 5 to 25 (``size: 15x10``); stateless."""
 
     name = "nonogram"
     aliases: tuple[str, ...] = ("picross", "hanjie", "griddlers")
@@ -135,18 +138,19 @@ class NonogramVariant(VariantDefaults):
     )
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
-    sizes: tuple[int, ...] = SIZES
-    default_size = 10
-    size_note = "sizes are 5 to 25"
+    rectangular = True
+    size_range = SIZE_RANGE
+    sizes: tuple[int, ...] = SIZE_RANGE.squares  # the square sides menus and examples offer
+    default_size = GridSize(10, 10)
     rule_help = {"style": "random, symmetric (mirrored left to right) or blobs (clumped): how the pictures look"}
     # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 5 nonogram``
     # (``bookgen.estimate``; rough).
     costs = {
-        5: (3.0, 6.0, None, None),
-        10: (40.0, 150.0, 600.0, 3000.0),
-        15: (100.0, 300.0, 4000.0, 7000.0),
-        20: (700.0, 700.0, 12000.0, 20000.0),
-        25: (1500.0, 1500.0, 30000.0, 50000.0),
+        GridSize(5, 5): (3.0, 6.0, None, None),
+        GridSize(10, 10): (40.0, 150.0, 600.0, 3000.0),
+        GridSize(15, 15): (100.0, 300.0, 4000.0, 7000.0),
+        GridSize(20, 20): (700.0, 700.0, 12000.0, 20000.0),
+        GridSize(25, 25): (1500.0, 1500.0, 30000.0, 50000.0),
     }
 
     # --- rules and requests --------------------------------------------------------
@@ -169,11 +173,11 @@ class NonogramVariant(VariantDefaults):
 
     def _size_problem(self, size: Any) -> str | None:
         try:
-            rows, cols = dims(size)
-        except (TypeError, ValueError):
-            return f"a Nonogram size is a whole number from {SIZES[0]} to {SIZES[-1]}, not {size!r}"
-        if rows not in SIZES or cols not in SIZES:
-            return f"Nonogram sizes are {SIZES[0]} to {SIZES[-1]}, not {rows}x{cols}"
+            grid = grid_size(size)
+        except (TypeError, ValueError, IndexError):
+            return f"a Nonogram size is ROWSxCOLS with {SIZE_RANGE}, not {size!r}"
+        if grid not in SIZE_RANGE:
+            return f"nonogram size must have {SIZE_RANGE}, got {grid}"
         return None
 
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
@@ -222,6 +226,7 @@ class NonogramVariant(VariantDefaults):
         if problem:
             raise GenerationError(problem)
         rows, cols = dims(size)
+        size = grid_size(size)
         for _ in range(ATTEMPTS):
             made = engine.attempt(rows, cols, rules["style"], level, rng)
             if made is None:
@@ -241,7 +246,7 @@ class NonogramVariant(VariantDefaults):
 
     def _puzzle(self, size: Any, rules: Mapping[str, Any], givens: tuple[str, ...], solution: tuple[str, ...],
                 row_clues: Sequence[Clue], col_clues: Sequence[Clue]) -> Puzzle:
-        return Puzzle(self.name, size, dict(rules), givens, solution,
+        return Puzzle(self.name, grid_size(size), dict(rules), givens, solution,
                       clues=OutsideClues(top=tuple(col_clues), left=tuple(row_clues)))
 
     # --- checking and grading -----------------------------------------------------------
@@ -358,21 +363,14 @@ class NonogramVariant(VariantDefaults):
         row_clues, col_clues = _clues(puzzle)
         out: dict[str, Any] = {"rules": dict(puzzle.rules),
                                "clues": {"rows": [list(c) for c in row_clues], "cols": [list(c) for c in col_clues]}}
-        if not isinstance(puzzle.size, int):
-            out["size"] = [puzzle.rows, puzzle.cols]
         return out
 
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
         """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
-        size = data.get("size")
-        if isinstance(size, list) and len(size) == 2 and size[0] == size[1]:
-            size = size[0]
-        if not (type(size) is int or (isinstance(size, list) and len(size) == 2
-                                       and all(type(v) is int for v in size))):
-            raise ValueError(f"size must be a whole number from {SIZES[0]} to {SIZES[-1]} or [rows, cols], "
-                             f"got {size!r}")
-        if isinstance(size, list):
-            size = tuple(size)
+        raw_size = data.get("size")
+        size = GridSize.from_json(raw_size) or (GridSize(raw_size, raw_size) if type(raw_size) is int else None)
+        if size is None or size not in SIZE_RANGE:
+            raise ValueError(f"size must be [rows, cols] with {SIZE_RANGE}, got {raw_size!r}")
         rules = self.parse_rules(data.get("rules"), size)
         rows, cols = dims(size)
         givens, solution = data.get("givens"), data.get("solution")
@@ -426,7 +424,7 @@ class NonogramVariant(VariantDefaults):
                 where = lines[-1].number if lines else 1
                 raise PuzzleTextError(file, where, 1, f"no {need}: section with its clues")
         rows, cols = len(row_clues), len(col_clues)
-        size: Any = rows if rows == cols else (rows, cols)
+        size = GridSize(rows, cols)
         problem = self._size_problem(size)
         if problem:
             raise PuzzleTextError(file, sections["rows"][0].number, 1, problem)
