@@ -602,26 +602,6 @@ def _easy_closure(puzzle: Puzzle, board: Board, run: Run) -> bool:
     return board.solved()
 
 
-def solves_at(puzzle: Puzzle, tier: Level, givens: Sequence[str] | None = None) -> bool:
-    """Whether the techniques up to ``tier`` fill the grid (a quick verdict, no counts)."""
-    board = puzzle.board(givens)
-    if tier == Level.EASY:
-        return close(puzzle, board, 0)
-    if close(puzzle, board, 1):
-        return True
-    if tier == Level.MEDIUM:
-        return False
-    rounds = CHAIN_ROUNDS if tier == Level.HARD else None
-    while True:
-        hit = _first_refuted(puzzle, board, rounds)
-        if hit is None:
-            return False
-        (r, c), v = hit
-        board.assign(r, c, v)
-        if close(puzzle, board, 1, 1 << r | 1 << (puzzle.rows + c)):
-            return True
-
-
 def _first_refuted(puzzle: Puzzle, board: Board, rounds: int | None,
                    picture: Sequence[str] | None = None) -> tuple[Cell, int] | None:
     """The first unknown cell (row-major) with a colour that a supposition refutes, and the
@@ -788,11 +768,12 @@ def attempt(rows: int, cols: int, style: str, level: Level, rng, grid: list[list
     return None
 
 
-def _solves_by_suppositions(puzzle: Puzzle, board: Board, level: Level, picture: Sequence[str]) -> bool:
+def _solves_by_suppositions(puzzle: Puzzle, board: Board, level: Level,
+                            picture: Sequence[str] | None = None) -> bool:
     """Whether single suppositions (chains at hard, trials at expert) and the whole-line
-    closure between them fill a board the closure stalled on. Only the colour ``picture``
-    does not have is supposed in each cell: the picture is a solution, so its own colour is
-    never refuted, and the verdict is the same at half the cost."""
+    closure between them fill a board the closure stalled on. With ``picture`` only the
+    colour it does not have is supposed in each cell: the picture is a solution, so its own
+    colour is never refuted, and the verdict is the same at half the cost."""
     rounds = CHAIN_ROUNDS if level == Level.HARD else None
     while True:
         hit = _first_refuted(puzzle, board, rounds, picture)

@@ -60,9 +60,14 @@ DOT = 0.09              # the radius of the dot that marks a given empty cell, i
 BLOCK = 5               # a bold line every five cells, as printed Nonograms have
 MARK_CELL_MM = 5.0      # a filled square or a dot is legible in a 5 mm cell (the digit grids need 8 mm)
 # The hardest level each size reaches reliably (measured: bench/sweep_nonogram.py).
-# Blobs (long runs) reach medium from 12 cells a side, never more (measured: 2 hard 15x15
-# puzzles in 300 attempts): (level below that size, the size, level from it).
-BLOB_LEVEL = (Level.EASY, 12, Level.MEDIUM)
+# What a style reaches: (level below a side of, that side, level from it). Blobs (long runs
+# give themselves away) reach medium from 12 cells a side, never more (2 hard 15x15 puzzles
+# in 300 attempts); a mirrored grid under 7 cells has too few free cells to be anything but
+# easy reliably (0 medium 5x5 and 1 medium 6x6 in 400 attempts; bench/sweep_nonogram.py).
+STYLE_LEVEL: dict[str, tuple[Level, int, Level]] = {
+    "blobs": (Level.EASY, 12, Level.MEDIUM),
+    "symmetric": (Level.EASY, 7, Level.EXPERT),
+}
 MAX_LEVEL: dict[int, Level] = {5: Level.MEDIUM, 6: Level.HARD, 7: Level.HARD, 8: Level.HARD, 9: Level.HARD}
 
 
@@ -194,11 +199,13 @@ class NonogramVariant(VariantDefaults):
             return problem
         rows, cols = dims(size)
         top = MAX_LEVEL.get(min(rows, cols), Level.EXPERT)
-        if rules.get("style") == "blobs":
-            top = min(top, BLOB_LEVEL[0] if min(rows, cols) < BLOB_LEVEL[1] else BLOB_LEVEL[2])
+        style = rules.get("style", "random")
+        if style in STYLE_LEVEL:
+            below, side, above = STYLE_LEVEL[style]
+            top = min(top, below if min(rows, cols) < side else above)
             if level > top:
-                return (f"a {rows}\u00d7{cols} Nonogram of blobs is never harder than {top.key} (long runs give "
-                        "themselves away); choose style random or symmetric, a larger size or an easier level")
+                return (f"a {rows}\u00d7{cols} Nonogram in style {style} is never harder than {top.key}; "
+                        "choose style random, a larger size or an easier level")
         if level > top:
             return (f"a {rows}\u00d7{cols} Nonogram is never harder than {top.key}; "
                     "choose a larger size or an easier level")
