@@ -38,13 +38,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Sequence
 
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.core.memo import BoundedMemo
 from bookgen.core.types import EMPTY, Cell
+from bookgen.solve.houses import Tech
 from bookgen.solve.sat import models
 
 Clue = tuple[int, ...]
@@ -535,18 +536,9 @@ def t_trial(puzzle: Puzzle, board: Board, run: Run) -> int:
                        "line by line leads to a line with no way to place its runs."))
 
 
-class Tech(NamedTuple):
-    """One row of the ladder table (as ``bookgen.solve.houses.Tech``): name, tier, function
-    ``fn(puzzle, board, run)`` (1 when it wrote news, else 0), weight (the effort of one use,
-    for the score inside a level) and rating (one step's value on the 1-10 footing)."""
-
-    name: str
-    tier: Level
-    fn: Callable[[Puzzle, Board, Run], int]
-    weight: float
-    rating: float
-
-
+# The ladder table, in the rows every ladder declares its techniques with (``houses.Tech``:
+# name, tier, function - here ``fn(puzzle, board, run)``, 1 when it wrote news - weight for
+# the score inside a level, and one step's rating on the 1-10 footing).
 TECHNIQUES: tuple[Tech, ...] = (
     Tech("overlap", Level.EASY, t_overlap, 1.0, 1.2),
     Tech("reach", Level.EASY, t_reach, 1.0, 1.5),
