@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from bookgen import __version__
 from bookgen.config import Book, read_text_file, same_isbn_warnings
-from bookgen.core.difficulty import Level
+from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, GridSize, Puzzle, Size, cell_count, rows_cols
 from bookgen.estimate import puzzle_ms
@@ -531,7 +531,7 @@ def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequ
             size_rules = variant.parse_rules(rules, size)
         except ValueError:
             continue
-        if variant.check_request(size, size_rules, Level.EASY) is None:
+        if _example_level(variant, size, size_rules) is not None:
             return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
     sizes: list[Size] = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
     if variant.rectangular:  # its ``sizes`` are the square sides of its range
@@ -542,7 +542,7 @@ def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequ
             size_rules = variant.parse_rules(rules, size)
         except ValueError:
             continue
-        if variant.check_request(size, size_rules, Level.EASY) is not None:
+        if _example_level(variant, size, size_rules) is None:
             continue
         floor = Style().min_type / min(variant.smallest_type(size, size_rules), 1.0)
         if 2 * rows_cols(size)[1] * floor > EXAMPLE_WIDTH and fallback is None:
@@ -554,9 +554,17 @@ def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequ
     raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
 
 
+def _example_level(variant, size: Size, rules: dict) -> Level | None:
+    """The level a worked example is made at: medium where the size and rules allow it, else
+    the easiest level they allow (a rule set whose puzzles are never easy teaches on its
+    easiest); None when they allow none."""
+    allowed = [level for level in (Level.MEDIUM, *LEVELS) if variant.check_request(size, rules, level) is None]
+    return allowed[0] if allowed else None
+
+
 def _teaching_example(variant, size: Size, rules: dict, book_seed: int, variant_name: str,
                       raw_rules: dict) -> Puzzle:
-    level = Level.MEDIUM if variant.check_request(size, rules, Level.MEDIUM) is None else Level.EASY
+    level = _example_level(variant, size, rules)
     rng = rng_for(example_seed(book_seed, variant_name + repr(sorted(raw_rules.items()))))
     easiest = min(t.level for t in variant.techniques)
     tiers = {t.name: t.level for t in variant.techniques}

@@ -16,6 +16,7 @@ import re
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
+import typing
 from typing import Any, Literal, Union
 
 import yaml
@@ -346,7 +347,7 @@ class BookModel(_Strict):
     """Worksheets only: a class set of 1 to 26 versions (A, B, C ...) of every page."""
     gutter: str | None = None
     """A bound book's inside margin, e.g. ``0.75in`` (at least KDP's minimum for the page count). Default: KDP's minimum plus a comfortable allowance (see docs/printing.md)."""
-    font: str = "dejavu"
+    font: Literal[tuple(FACES)] = DEFAULT_FACE  # type: ignore[valid-type]  # (the faces bookgen ships)
     """The text face: ``dejavu`` (sans, the default), ``charis`` (serif) or ``andika`` (large print, made for readers learning to read)."""
     duplex: bool | None = None
     """Class sets: each version padded to an even page count, so it starts on a fresh sheet when printed double-sided (default ``true``)."""
@@ -615,12 +616,26 @@ def _pydantic_message(err: dict, data: Any) -> tuple[Path_, bool, str]:
     if kind == "too_short" and field == "sections":
         return loc, False, "a book needs at least one section"
     if kind == "literal_error":
-        return loc, False, f"{field} must be one of {', '.join(GIVENS_AMOUNTS)}, got {_show(value)}"
+        return loc, False, f"{field} must be one of {', '.join(_choices(field))}, got {_show(value)}"
     if kind in ("list_type", "dict_type", "model_type", "model_attributes_type"):
         want = {"list_type": "a list", "dict_type": "a mapping", "model_type": "a mapping",
                 "model_attributes_type": "a mapping"}[kind]
         return loc, False, f"{field} must be {want}, got {_show(value)}"
     return loc, False, f"{field}: {err['msg']}"
+
+
+def _choices(field: Any) -> tuple[str, ...]:
+    """The words a key typed as a ``Literal`` in the models allows (its first such key)."""
+    for model in (BookModel, SectionModel):
+        info = model.model_fields.get(field)
+        if info is None:
+            continue
+        annotation = info.annotation
+        members = (annotation,) if typing.get_origin(annotation) is Literal else typing.get_args(annotation)
+        for member in members:
+            if typing.get_origin(member) is Literal:
+                return tuple(str(a) for a in typing.get_args(member))
+    return GIVENS_AMOUNTS
 
 
 def _difficulty_message(value: Any) -> str:
@@ -773,10 +788,7 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                 report(("gutter",), f"gutter must be between 0in and 2in, got {model.gutter!r}")
             else:
                 out["gutter"] = gutter
-    if model.font not in FACES:
-        report(("font",), f"font must be one of {', '.join(FACES)}, got {_show(model.font)}")
-    else:
-        out["font"] = model.font
+    out["font"] = model.font  # (one of FACES: the model's Literal says so)
     for key in ("duplex", "students"):
         if getattr(model, key) is not None and (model.versions or 1) < 2:
             report((key,), f"{key} is for a class set of worksheets; it needs versions: 2 or more")

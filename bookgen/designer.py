@@ -16,7 +16,9 @@ import re
 import threading
 import types
 import typing
-from concurrent.futures import Future, ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -70,6 +72,8 @@ def _kind(annotation: Any, default: Any = None) -> tuple[str, tuple]:
         return "select", typing.get_args(members[0])
     if members == [bool]:
         return "checkbox", ()
+    if bool in members and all(m is bool or typing.get_origin(m) is Literal for m in members):
+        return "select", (False, True, *(a for m in members if m is not bool for a in typing.get_args(m)))
     if members == [int]:
         return "number", ()
     if members == [str]:
@@ -289,18 +293,56 @@ def check(data: Any, name: str, folder: Path | None = None) -> Checked:
 # ----- the plan, fast enough to follow typing --------------------------------------
 _CACHED = False
 _ORIGINALS: dict = {}
-_PLANS: dict[tuple[str, int], Future] = {}
+_TABLES: dict[str, dict] = {}  # the memos' tables, by function name
+_STANDINS: dict[tuple, Any] = {}  # (variant, rules, printed sizes) -> a worked example made for some seed
+_HOWTO_PAGES: dict[tuple, tuple[int, bool]] = {}  # how-to pages without the seed -> (pages, measured with an example)
+_DRAFTING = threading.local()
+_PLANS: dict[tuple[str, int, str], Future] = {}
 _PLAN_LOCK = threading.Lock()
-_PLANNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bookgen-plan")
+_PLANNER: list[ProcessPoolExecutor] = []  # one process makes exact plans: no generation holds the GIL here
 MAX_PLANS = 200
+MAX_KEPT = 2000
+
+
+def _memo(fn, key, name: str):
+    table: dict = _TABLES.setdefault(name, {})
+
+    def wrapper(*args, **kwargs):
+        k = key(*args, **kwargs)
+        if k not in table:
+            if len(table) > 500:
+                table.clear()
+            table[k] = fn(*args, **kwargs)
+        return table[k]
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+def _keep(table: dict, key: Any, value: Any) -> None:
+    """A stand-in table entry; a table past MAX_KEPT entries starts again (a server runs for days)."""
+    if key not in table and len(table) >= MAX_KEPT:
+        table.clear()
+    table[key] = value
+
+
+def _rules_key(rules: Any) -> str:
+    return repr(sorted(dict(rules).items()))
+
+
+def _walk_key(job) -> tuple:
+    """A walkthrough's puzzle without its seed: what a draft measures another seed's with."""
+    return ("walk", job.variant, job.size, job.rules, job.level, job.options)
 
 
 def install_caches() -> None:
-    """Remember worked examples, how-to page counts and walkthrough puzzles in this process.
+    """Remember worked examples, how-to and walkthrough page counts and walkthrough puzzles in
+    this process.
 
-    All three are pure functions of their arguments (the book seed, the rules, the page);
+    All four are pure functions of their arguments (the book seed, the rules, the page);
     ``plan_report`` with the caches gives the text it gives without them (a test checks
     it). A studio user changing a title or a count then waits for the page arithmetic only.
+    Besides, each worked example and how-to count is remembered without its seed: a first
+    plan (``draft_text``) is made from those while the exact one is being made.
     """
     global _CACHED
     if _CACHED:
@@ -309,27 +351,43 @@ def install_caches() -> None:
     import bookgen.layout.render as render_module
     import bookgen.plan as plan_module
 
-    def memo(fn, key):
-        table: dict = {}
-
-        def wrapper(*args, **kwargs):
-            k = key(*args, **kwargs)
-            if k not in table:
-                if len(table) > 500:
-                    table.clear()
-                table[k] = fn(*args, **kwargs)
-            return table[k]
-        wrapper.__wrapped__ = fn
-        return wrapper
-
     _ORIGINALS.update({(book_module, "worked_example"): book_module.worked_example,
                        (render_module, "rules_pages_needed"): render_module.rules_pages_needed,
+                       (render_module, "walkthrough_pages_needed"): render_module.walkthrough_pages_needed,
                        (plan_module, "run_job"): plan_module.run_job})
-    book_module.worked_example = memo(book_module.worked_example,
-                                      lambda seed, variant, rules, printed=(): (seed, variant, repr(sorted(rules.items())),
-                                                                               tuple(printed)))
-    render_module.rules_pages_needed = memo(render_module.rules_pages_needed, lambda *a, **k: repr((a, k)))
-    plan_module.run_job = memo(plan_module.run_job, lambda job: repr(job))
+    examples = _memo(book_module.worked_example,
+                     lambda seed, variant, rules, printed=(): (seed, variant, _rules_key(rules), tuple(printed)),
+                     "worked_example")
+
+    def example(seed, variant, rules, printed=()):
+        puzzle = examples(seed, variant, rules, printed)
+        _keep(_STANDINS, (variant, _rules_key(rules), tuple(printed)), puzzle)
+        return puzzle
+
+    pages = _memo(render_module.rules_pages_needed, lambda *a, **k: repr((a, k)), "rules_pages_needed")
+
+    def how_to_pages(spec, style, gutter, variant_name, example, language="en", rules=None, sizes=()):
+        free = repr((spec, style, gutter, variant_name, language, _rules_key(rules or {}), tuple(sizes)))
+        known = _HOWTO_PAGES.get(free)
+        if getattr(_DRAFTING, "on", False) and known is not None:
+            return known[0]  # a draft: the count another seed's example gave
+        n = pages(spec, style, gutter, variant_name, example, language, rules, sizes)
+        if example is not None or known is None:
+            _keep(_HOWTO_PAGES, free, (n, example is not None))
+        return n
+
+    made = _memo(plan_module.run_job, lambda job: repr(job), "run_job")
+
+    def run(job):
+        puzzle = made(job)
+        _keep(_STANDINS, _walk_key(job), puzzle)
+        return puzzle
+
+    book_module.worked_example = example
+    render_module.rules_pages_needed = how_to_pages
+    render_module.walkthrough_pages_needed = _memo(render_module.walkthrough_pages_needed,
+                                                   lambda *a, **k: repr((a, k)), "walkthrough_pages_needed")
+    plan_module.run_job = run
     _CACHED = True
 
 
@@ -339,30 +397,152 @@ def uninstall_caches() -> None:
     for (module, name), fn in _ORIGINALS.items():
         setattr(module, name, fn)
     _ORIGINALS.clear()
+    for table in (_TABLES, _STANDINS, _HOWTO_PAGES, _WARMED):
+        table.clear()
     _CACHED = False
     with _PLAN_LOCK:
         _PLANS.clear()
+    stop_planner()
 
 
-def plan_text(book: Book, workers: int) -> str:
-    """What ``bookgen plan`` prints for the book."""
-    from bookgen.plan import plan_report
-
-    text = plan_report(book, workers)
+def _shown(text: str, book: Book) -> str:
     return text.replace(f"({book.source})", f"({Path(book.source).name})", 1)  # no server folder shown
 
 
-def plan_future(checked: Checked, workers: int) -> Future:
-    """The plan of a checked book, computed once per YAML text (in one background thread)."""
-    key = (checked.yaml, workers)
+def plan_text(book: Book, workers: int, language: str = "en") -> str:
+    """What ``bookgen plan`` prints for the book, in the studio's ``language``."""
+    from bookgen.i18n import translation
+    from bookgen.plan import plan_report
+
+    return _shown(plan_report(book, workers, translation(language)), book)
+
+
+def draft_text(book: Book, workers: int, language: str = "en") -> str:
+    """The plan from what is already known, generating nothing: worked examples of another seed
+    (their type sizes), how-to page counts another seed's example gave (else measured without
+    one), walkthroughs of another seed's puzzle of the same kind (else one page). It opens with a line
+    saying so; it is what the page shows until ``plan_text`` is ready."""
+    from bookgen.i18n import translation
+    from bookgen.plan import _walked, plan_report
+
+    examples = {}
+    for s in book.shape.rule_sets:
+        section = book.sections[s]
+        found = _STANDINS.get((section.variant, _rules_key(section.rules), tuple(book.shape.rule_set_sizes(s))))
+        if found is not None:
+            examples[s] = found
+    made = _TABLES.get("run_job", {})
+    walked = _walked(book, book.shape, lambda job: made.get(repr(job), _STANDINS.get(_walk_key(job))))
+    _DRAFTING.on = True
+    try:
+        return _shown(plan_report(book, workers, translation(language), examples, walked), book)
+    finally:
+        _DRAFTING.on = False
+
+
+def _exact_plan(book: Book, workers: int, language: str) -> tuple[str, dict, dict]:
+    """In the planner process: the plan, and what a draft in the server can use of what it made
+    (the worked examples and walkthrough puzzles of this book, every how-to count)."""
+    install_caches()
+    text = plan_text(book, workers, language)
+    keys = {(book.sections[s].variant, _rules_key(book.sections[s].rules), tuple(book.shape.rule_set_sizes(s)))
+            for s in book.shape.rule_sets}
+    from bookgen.book import plan
+
+    jobs = plan(book)
+    keys |= {_walk_key(jobs[book.shape.first_item(s)]) for s in book.shape.explained}
+    return text, {k: _STANDINS[k] for k in keys if k in _STANDINS}, dict(_HOWTO_PAGES)
+
+
+def _learn(future: Future) -> None:
+    """Keep what an exact plan made for the drafts to come."""
+    if future.cancelled() or future.exception() is not None:
+        return
+    _, standins, pages = future.result()
+    for key, puzzle in standins.items():
+        _keep(_STANDINS, key, puzzle)
+    for key, (n, exact) in pages.items():
+        if exact or key not in _HOWTO_PAGES:
+            _keep(_HOWTO_PAGES, key, (n, exact))
+
+
+_STARTING = threading.Lock()
+_READY = threading.Event()  # the planner process is up
+
+
+def _planner() -> ProcessPoolExecutor:
+    with _STARTING:
+        if not _PLANNER:
+            pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+            _PLANNER.append(pool)
+            pool.submit(int).result()  # (starting a process takes seconds on a busy machine)
+            _READY.set()
+            return pool
+        return _PLANNER[0]
+
+
+def start_planner() -> None:
+    """Start the planner process in the background; until it is up, checks answer with drafts."""
+    threading.Thread(target=_planner, daemon=True, name="bookgen-planner").start()
+
+
+def stop_planner() -> None:
+    """End the planner process (the server stops)."""
+    _READY.clear()
+    while _PLANNER:
+        _PLANNER.pop().shutdown(wait=False, cancel_futures=True)
+
+
+def plan_of(future: Future, timeout: float) -> str:
+    """The text of a ``plan_future`` (``TimeoutError``, ``CancelledError`` as ``Future.result``)."""
+    return future.result(timeout)[0]
+
+
+def plan_future(checked: Checked, workers: int, language: str = "en", wait: bool = True) -> Future | None:
+    """The exact plan of a checked book, made once per YAML text and language, in the planner
+    process (a plan that generates for seconds slows no check in the server); its text is
+    ``plan_of(future, timeout)``. None when the planner is still starting and ``wait`` is false."""
+    if not wait and not _READY.is_set():
+        return None
+    key = (checked.yaml, workers, language)
     with _PLAN_LOCK:
-        if key not in _PLANS:
+        if key not in _PLANS or _PLANS[key].cancelled():
             if len(_PLANS) > MAX_PLANS:
                 for k in [k for k, f in _PLANS.items() if f.done()][: MAX_PLANS // 2]:  # (cancelled too)
                     del _PLANS[k]
             for stale in _PLANS.values():  # typing: only the newest plan is worth making
                 stale.cancel()  # (a plan already being made finishes, and is kept)
-            _PLANS[key] = _PLANNER.submit(plan_text, checked.book, workers)
-        elif _PLANS[key].cancelled():
-            _PLANS[key] = _PLANNER.submit(plan_text, checked.book, workers)
+            try:
+                future = _planner().submit(_exact_plan, checked.book, workers, language)
+            except BrokenProcessPool:  # the planner died (killed, out of memory): a new one
+                stop_planner()
+                future = _planner().submit(_exact_plan, checked.book, workers, language)
+            future.add_done_callback(_learn)
+            _PLANS[key] = future
         return _PLANS[key]
+
+
+_WARMED: set[str] = set()
+
+
+def warm(language: str, workers: int) -> threading.Thread | None:
+    """Check every template and measure its how-to pages for drafts in ``language``, in a
+    background thread (once per language; None when done before): the first check after
+    loading a template then measures nothing, and finds the checking code warm."""
+    with _PLAN_LOCK:
+        if language in _WARMED:
+            return None
+        _WARMED.add(language)
+
+    def run():
+        for name in TEMPLATES:
+            try:
+                checked = check(template_data(name), name)
+                if checked.book is not None:
+                    draft_text(checked.book, workers, language)
+            except Exception:  # noqa: BLE001 - a template's own check shows what is wrong
+                pass
+
+    thread = threading.Thread(target=run, daemon=True, name="bookgen-warm")
+    thread.start()
+    return thread

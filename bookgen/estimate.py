@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Size, cell_count
@@ -99,12 +99,14 @@ def workers_that_run(jobs: int) -> int:
     return max(1, min(jobs or cores(), cores()))
 
 
-def say_duration(seconds: float) -> str:
-    """``about 3 h 20 min``, ``about 12 min``, ``under a minute``."""
+def say_duration(seconds: float, t: Callable[[str], str] = lambda text: text) -> str:
+    """``about 3 h 20 min``, ``about 12 min``, ``under a minute`` (in ``t``'s language)."""
     if seconds < 60:
-        return "under a minute"
+        return t("under a minute")
     minutes = round(seconds / 60)
     if minutes < 60:
-        return f"about {minutes} min"
+        return t("about {minutes} min").format(minutes=minutes)
     hours, minutes = divmod(minutes, 60)
-    return f"about {hours} h {minutes} min" if minutes else f"about {hours} h"
+    if minutes:
+        return t("about {hours} h {minutes} min").format(hours=hours, minutes=minutes)
+    return t("about {hours} h").format(hours=hours)

@@ -330,7 +330,7 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
         out += textwrap.wrap(f"Difficulty: {grade.level.key} (score {grade.score}), "
                              f"{len(steps)} steps: {used}.", WIDTH, subsequent_indent="  ")
     else:
-        out.append(f"Difficulty: beyond {grade.level.key}: needs guessing.")
+        out.append(f"Difficulty: {grade.level.label}: beyond every technique, it needs guessing.")
     return _report(out, EXIT_SOLVED if solved else EXIT_UNSOLVED, ascii, solution)
 
 

@@ -207,7 +207,7 @@ def test_a_constraint_plugs_in_with_techniques_clauses_and_validator():
     n = 4
     geo = geometry(n)
     extra = OddCorner((Tech("odd_corner", Level.EASY, t_odd_corner, 0.3),))
-    assert [t.name for t in extra.ladder()][:3] == ["odd_corner", "naked_single", "hidden_single"]
+    assert [t.name for t in extra.ladder()][:4] == ["odd_corner", "hidden_single_box", "hidden_single", "naked_single"]
     square, r = _rectangle_square(n)
     rect = {0, 1, r * n, r * n + 1}
     givens = [(i, square[i]) for i in range(n * n) if i not in rect]

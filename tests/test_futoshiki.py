@@ -33,7 +33,7 @@ def _state(less, cands=None) -> State:
 
 def _house_techniques_fire(st: State) -> list[str]:
     out = []
-    for name, _, fn, _ in LADDER:
+    for name, _, fn, *_ in LADDER:
         trial = st.copy()
         if fn(trial.board, trial, Run()):
             out.append(name)

@@ -138,7 +138,7 @@ def test_each_tier_has_a_puzzle_the_tiers_below_cannot_solve(level, text):
     assert len(KILLER.solutions(puzzle, 2)) == 1
     if level == Level.HARD:
         assert "rule45_union" in full.counts or "x_wing" in full.counts or "naked_triple" in full.counts \
-            or "hidden_triple" in full.counts or "xy_wing" in full.counts
+            or "hidden_triple" in full.counts or "xy_wing" in full.counts or "cage_clash" in full.counts
 
 
 # ----- exact counting against brute force on 4x4 ---------------------------------------------

@@ -21,6 +21,7 @@ SMALL = {"title": "Friday sheet", "layout": "worksheet",
          "sections": [{"variant": "takuzu", "title": "Warm-up", "size": 6, "count": 2, "per_page": 2,
                        "difficulty": "easy"}]}
 SLOW = {"title": "Slow", "sections": [{"variant": "kenken", "size": 7, "count": 400, "difficulty": "hard"}]}
+SAME_ORIGIN = {"Origin": "http://testserver"}  # what the studio's page sends with every POST
 HUGE = {"title": "Huge", "layout": "worksheet",
         "sections": [{"variant": "kenken", "size": 9, "count": 20000, "difficulty": "expert"}]}
 
@@ -28,8 +29,8 @@ HUGE = {"title": "Huge", "layout": "worksheet",
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     root = tmp_path_factory.mktemp("studio")
-    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0))
-    with TestClient(application) as client:
+    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False))
+    with TestClient(application, headers=SAME_ORIGIN) as client:
         yield client, application, root
     designer.uninstall_caches()
 
@@ -199,8 +200,27 @@ def test_cross_site_requests_are_refused(studio):
     assert r.status_code == 403
     r = client.get("/", headers={"Host": "attacker.example"})  # DNS rebinding onto a loopback studio
     assert r.status_code == 403
+    r = client.post("/api/check", json=body, headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-site"})
+    assert r.status_code == 403  # a sibling subdomain is another site for a studio
     ok = client.post("/api/check", json=body, headers={"Origin": "http://testserver"})
     assert ok.status_code == 200
+
+
+def test_a_request_without_origin_changes_nothing(studio):
+    """curl sends no Origin: refused on every state-changing endpoint, with what to send;
+    reading stays open (the page, a template, a build's status)."""
+    client, application, root = studio
+    del client.headers["origin"]
+    try:
+        for url in ("/api/builds", "/api/check", "/api/plan", "/api/open", "/api/volumes?name=v.json",
+                    "/api/builds/0123/cancel"):
+            r = client.post(url, json={"name": "x", "data": SMALL})
+            assert r.status_code == 403 and "Origin: http://testserver" in r.json()["error"], url
+        assert client.get("/api/templates/worksheet").status_code == 200
+    finally:
+        client.headers.update(SAME_ORIGIN)
+    assert not list((root / "uploads").glob("*/v.json")) and not application.state.jobs.get("0123")
+    assert client.post("/api/check", json={"name": "x", "data": SMALL}).status_code == 200
 
 
 def test_an_over_the_hour_build_needs_confirming(studio):
@@ -279,9 +299,9 @@ def test_an_unexpected_failure_is_a_sentence_and_the_server_goes_on(studio, monk
 
 
 def test_old_builds_and_uploads_are_cleaned_up(tmp_path):
-    application = create_app(Settings(root=tmp_path, keep_seconds=0.0))
+    application = create_app(Settings(root=tmp_path, keep_seconds=0.0, warm=False))
     try:
-        with TestClient(application) as client:
+        with TestClient(application, headers=SAME_ORIGIN) as client:
             ident = client.post("/api/builds", json={"name": "gone", "data": SMALL}).json()["id"]
             _wait(client, ident)
             client.post("/api/volumes?name=v.json", content=b'{"puzzles": []}')
@@ -291,3 +311,52 @@ def test_old_builds_and_uploads_are_cleaned_up(tmp_path):
             assert client.get(f"/api/builds/{ident}").status_code == 404
     finally:
         designer.uninstall_caches()
+
+
+def test_the_plan_speaks_the_interface_language(studio):
+    client, _, _ = studio
+    body = {"name": "sheet", "data": SMALL, "lang": "de"}
+    r = client.post("/api/check", json=body).json()
+    text = r["plan"] or r["draft"]
+    assert "Seiten" in text and "Titelseite" not in text and " pages" not in text, text
+    assert "Lösungsdatei sheet-answers.pdf" in text and "geschätzte Erstellungszeit" in text
+    assert r["estimate"] == "unter einer Minute"
+    exact = r["plan"] or client.post("/api/plan", json=body).json()["plan"]
+    assert exact.splitlines()[-1].startswith("geschätzte Erstellungszeit: unter einer Minute")
+    english = client.post("/api/plan", json=dict(body, lang="en")).json()["plan"]
+    assert english.splitlines()[-1].startswith("estimated build time: under a minute")
+
+
+def test_a_draft_plan_generates_nothing_and_matches_the_exact_plan(studio, monkeypatch):
+    """The draft (the page's first plan while the exact one is made) equals the exact plan, but
+    for its opening line, when what it stands in is this book's; for a new seed it is made from
+    another seed's examples and puzzles without generating any."""
+    import bookgen.book as book_module
+    import bookgen.plan as plan_module
+
+    designer.install_caches()  # (an earlier test may have put the plain functions back)
+    data = {"title": "Drafts", "page": "6x9", "seed": 5,
+            "sections": [{"variant": "takuzu", "size": 6, "count": 2, "difficulty": "easy", "explain": True}]}
+    book = designer.check(data, "drafts").book
+    exact = designer.plan_text(book, 1)  # in this process: its examples and puzzle are the stand-ins
+    draft = designer.draft_text(book, 1)
+    assert draft.splitlines()[0].startswith("(a first plan") and draft.splitlines()[1:] == exact.splitlines()
+    monkeypatch.setattr(book_module, "worked_example", lambda *a, **k: pytest.fail("an example was made"))
+    monkeypatch.setattr(plan_module, "run_job", lambda *a, **k: pytest.fail("a puzzle was made"))
+    other = designer.check(dict(data, seed=6), "drafts").book
+    started = time.perf_counter()
+    second = designer.draft_text(other, 1)
+    assert time.perf_counter() - started < 5  # (a bound against generating, not a speed goal)
+    assert "how to play Binairo" in second and "worked example of puzzle 1" in second
+
+
+def test_the_font_is_a_menu_of_the_bundled_faces():
+    """The model types ``font`` as the faces bookgen ships: the form draws a menu of them and
+    a wrong one gets the CLI's message beside the field."""
+    from bookgen.layout.fonts import FACES
+
+    font = next(f for f in designer.form_schema()["book"] if f["key"] == "font")
+    assert font["kind"] == "select" and font["choices"] == list(FACES) and font["default"] == "dejavu"
+    errors = designer.check(dict(SMALL, font="comic"), "x").errors
+    assert errors == [{"path": ["font"], "message": "font must be one of dejavu, charis, andika, got 'comic'",
+                       "where": "x.yaml:7:7"}]

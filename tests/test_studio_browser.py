@@ -50,7 +50,7 @@ def server(tmp_path_factory):
     from bookgen.web.app import Settings, create_app
 
     root = tmp_path_factory.mktemp("studio-browser")
-    application = create_app(Settings(root=root, max_running=1, max_queued=2))
+    application = create_app(Settings(root=root, max_running=1, max_queued=2, warm=False))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -134,6 +134,19 @@ def test_a_teacher_builds_a_worksheet_and_the_yaml_rebuilds_it_byte_for_byte(ser
     author.send_keys("Mrs Lee")
     _until(lambda: "Friday puzzles for 4B" in _by_id(browser, "plan").text, 90, "the plan to follow the title")
     assert _by_id(browser, "status").get_attribute("data-ms")  # the check's own time (measured in bench/)
+    # another interface language, by keyboard: browsing the menu changes nothing, the button switches
+    menu = _by_id(browser, "lang")
+    menu.send_keys(Keys.ARROW_DOWN)  # en -> es
+    assert browser.execute_script("return document.documentElement.lang") == "en"
+    menu.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element.get_attribute("id") == "lang-go"
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    _until(lambda: browser.execute_script("return document.documentElement.lang") == "es", 30, "the switch")
+    _until(lambda: _by_id(browser, "f-author").get_attribute("value") == "Mrs Lee", 30, "the kept form")
+    assert _by_id(browser, "f-title").get_attribute("value") == "Friday puzzles for 4B"
+    _until(lambda: "páginas" in _by_id(browser, "plan").text and "Friday" in _by_id(browser, "plan").text, 60,
+           "the plan in Spanish")
+    assert " pages" not in _by_id(browser, "plan").text
     shared = browser.current_url
     _by_id(browser, "build").click()
     _until(lambda: _by_id(browser, "results").is_displayed(), 120, "the build")
@@ -179,6 +192,7 @@ def test_an_opened_yaml_shows_each_mistake_beside_its_field(server, browser, tmp
         assert start in shown, (ident, shown)
         assert any(m in shown for m in messages if m.startswith(start)), (ident, shown)
         assert _by_id(browser, ident).get_attribute("aria-invalid") == "true"
+    assert _by_id(browser, "f-sections-0-size-other").get_attribute("value") == "7"  # the size as opened
     assert not _by_id(browser, "general-errors").text  # every one of them sits at its field
     assert not _by_id(browser, "build").is_enabled()
 

@@ -74,7 +74,8 @@ class Pen(Protocol):
         self, x: float, y: float, w: float, h: float,
         fill: float | None = None, stroke: str | None = None,
     ) -> None:
-        """A rectangle; ``fill`` is a grey level (0 black .. 1 white) or None."""
+        """A rectangle; ``fill`` is a grey level (0 black .. 1 white), an (r, g, b) tint
+        of three 0..1 values (a colour that must still read in greyscale), or None."""
 
     def circle(
         self, cx: float, cy: float, r: float,

@@ -149,13 +149,43 @@ class OutsideClues:
 
 
 @dataclass(frozen=True)
-class Grade:
-    """What a human needs: the level, a finer score, and technique use counts."""
+class Unsolved:
+    """The grade of a puzzle the technique ladder can't finish: not a level. ``tier`` is the
+    hardest tier the ladder used before it got stuck (Easter Monster: easy, as nothing past
+    the singles applies). It compares with no level and has no marker; its ``key`` is
+    ``unsolved`` (the JSON's ``difficulty`` and the CLI say so)."""
 
-    level: Level
+    tier: Level
+    key = "unsolved"
+
+    @property
+    def label(self) -> str:
+        """What a reader sees: unsolved, and where the ladder stopped."""
+        return f"unsolved (stuck after {self.tier.key})"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class Grade:
+    """What a human needs: the level, a finer score, and technique use counts.
+
+    A grade that didn't finish (``solved`` False) has no level: its ``level`` is an
+    ``Unsolved`` value, which no code can mistake for a ``Level`` (it compares with none,
+    and ``grade.level == Level.EASY`` is False). Construct it with the hardest tier the
+    ladder used, as for a solved grade; the grade turns it into ``Unsolved``."""
+
+    level: Level | Unsolved
     score: float
     techniques: Mapping[str, int] = field(default_factory=dict)
     solved: bool = True  # False: the ladder got stuck, so a player would have to guess
+
+    def __post_init__(self) -> None:
+        if not self.solved and isinstance(self.level, Level):
+            object.__setattr__(self, "level", Unsolved(self.level))
+        elif self.solved and not isinstance(self.level, Level):
+            raise ValueError("a solved grade has a level")
 
 
 @dataclass(frozen=True)

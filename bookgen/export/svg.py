@@ -24,9 +24,10 @@ def _n(v: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _grey(level: float) -> str:
-    g = max(0, min(255, round(level * 255)))
-    return f"#{g:02x}{g:02x}{g:02x}"
+def _grey(level) -> str:
+    """A grey level (0 black .. 1 white), or an (r, g, b) tint, as an SVG colour."""
+    parts = level if isinstance(level, tuple) else (level,) * 3
+    return "#" + "".join(f"{max(0, min(255, round(v * 255))):02x}" for v in parts)
 
 
 class SvgPen:

@@ -51,7 +51,7 @@ class CanvasPen:
     def rect(self, x, y, w, h, fill=None, stroke=None):
         px, py = self._xy(x, y + h)
         if fill is not None:
-            self.c.setFillGray(fill)
+            _set_fill(self.c, fill)
         self._stroke(stroke)
         self.c.setLineJoin(0)
         self.c.rect(px, py, w * self.unit, h * self.unit, stroke=1 if stroke else 0,
@@ -59,7 +59,7 @@ class CanvasPen:
 
     def circle(self, cx, cy, r, fill=None, stroke=None):
         if fill is not None:
-            self.c.setFillGray(fill)
+            _set_fill(self.c, fill)
         self._stroke(stroke)
         self.c.circle(*self._xy(cx, cy), r * self.unit, stroke=1 if stroke else 0,
                       fill=1 if fill is not None else 0)
@@ -74,7 +74,7 @@ class CanvasPen:
             line_to(left + x * unit, top - y * unit)
         path.close()
         if fill is not None:
-            self.c.setFillGray(fill)
+            _set_fill(self.c, fill)
         self._stroke(stroke)
         self.c.setLineJoin(1)
         self.c.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill is not None else 0)
@@ -125,6 +125,14 @@ class CanvasPen:
         c.translate(*self._xy(x, y))
         c.doForm(name)
         c.restoreState()
+
+
+def _set_fill(c: Canvas, fill) -> None:
+    """A grey level (0 black .. 1 white), or an (r, g, b) tint of three 0..1 values."""
+    if isinstance(fill, tuple):
+        c.setFillColorRGB(*fill)
+    else:
+        c.setFillGray(fill)
 
 
 def _plain_text(c: Canvas) -> bool:

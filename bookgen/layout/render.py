@@ -553,13 +553,20 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
                                          examples.get(s), language, dict(shape.sections[s].rules),
                                          shape.rule_set_sizes(s))
                       for s in shape.rule_sets)
-        walks = tuple(walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
-                                               entries[shape.first_item(s)], language) for s in shape.explained)
+        walks = tuple(_guessed(shape, w) if isinstance(entries, Mapping) and shape.first_item(s) not in entries
+                      else walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
+                                                    entries[shape.first_item(s)], language)
+                      for w, s in enumerate(shape.explained))
         if (rules, walks) == (shape.rules_pages, shape.walkthrough_pages):
             break
         shape = replace(shape, rules_pages=rules, walkthrough_pages=walks)
         plan = plan_book(shape)
     return shape, plan
+
+
+def _guessed(shape: BookShape, w: int) -> int:
+    """The pages a walkthrough is given before its puzzle is made (a plan's draft)."""
+    return shape.walkthrough_pages[w] if w < len(shape.walkthrough_pages) else 1
 
 
 def rules_page(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,

@@ -20,6 +20,8 @@ The sums come in as an ``Extra`` (``CageExtra``) with these techniques:
 - medium ``cage_confined``: a digit every surviving combination holds, with
   the cage's cells for it all in one row, column or box, is cleared from the
   rest of that house;
+- hard ``cage_clash``: two cages lying in one house share no digit, so a
+  combination of one that leaves the other none of its combinations goes;
 - hard ``rule45_union``: the same rule on unions of two or three neighbouring
   rows, of neighbouring columns, and of two neighbouring boxes.
 
@@ -356,6 +358,48 @@ def t_cage_confined(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
+def _clash_pairs(g: Geometry, ex: CageExtra) -> tuple[tuple[int, int, int], ...]:
+    """(cage, cage, house) for every two cages of two or more cells lying in one house: their
+    digits differ. Worked out once per constraint (kept on it, as the ladder asks every step)."""
+    got = ex.__dict__.get("_clash")
+    if got is None:
+        inside = []
+        for k, cells in enumerate(ex.cells):
+            common = set(g.houses_of[cells[0]])
+            for i in cells[1:]:
+                common &= set(g.houses_of[i])
+            inside.append(common if len(cells) >= 2 else set())
+        got = tuple((a, b, min(inside[a] & inside[b])) for a, b in combinations(range(len(ex.cells)), 2)
+                    if inside[a] & inside[b])
+        object.__setattr__(ex, "_clash", got)  # (a frozen dataclass: not a field)
+    return got
+
+
+def t_cage_clash(g: Geometry, st: State, run: Run) -> int:
+    """Combinations across cages: two cages in one house share no digit, so a way to fill one
+    that leaves the other none of its ways is out."""
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    for a, b, h in _clash_pairs(g, ex):
+        for k, other in ((a, b), (b, a)):
+            live, open_ = _live(g, st, ex, k)
+            if not open_:
+                continue
+            rest, _ = _live(g, st, ex, other)
+            keep = [m for m in live if any(not m & r for r in rest)]
+            allowed = 0
+            for m in keep:
+                allowed |= m
+            cuts = cut(st, open_, ~allowed)
+            if cuts:
+                if run.explain:
+                    run.reason = Text(N_("{cage} and {other} both lie in {house}, so they share no digit; only "
+                                         "{ways} leave {other} a way to be filled, so {cuts}."),
+                                      cage=_cage_name(g, ex, k), other=_cage_name(g, ex, other), house=g.names[h],
+                                      ways=_combos_text(keep), cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
+
+
 def _placed_mask(st: State, cells: Sequence[int]) -> int:
     m = 0
     for i in cells:
@@ -500,6 +544,7 @@ TECHNIQUES: tuple[Tech, ...] = (
     Tech("rule45", Level.EASY, t_rule45, 2.5),
     Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5),
     Tech("rule45_union", Level.HARD, t_rule45_union, 4.0),
+    Tech("cage_clash", Level.HARD, t_cage_clash, 4.0),
 )
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 

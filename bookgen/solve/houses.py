@@ -15,7 +15,7 @@ Everything beside the houses is a *constraint*: an ``Extra`` (a frozen
 dataclass; subclass it for data of your own) handed to ``start``,
 ``run_ladder``, ``closure``, ``carve`` and friends. It brings:
 
-- its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight)``
+- its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight, rating)``
   rows, each technique declared once. ``fn(geo, st, run) -> int`` strikes
   candidates only (``cut``, ``cut_each`` or ``st.elim``), sets ``run.reason``
   when ``run.explain`` (``describe_cuts`` words the cuts), and returns how
@@ -44,18 +44,28 @@ Killer's cages (``bookgen.solve.cages``), Futoshiki's signs
 (``bookgen.solve.arithmetic``) are the examples. Irregular regions are
 houses: a geometry with other houses serves Jigsaw as it serves Sudoku.
 
-The house ladder (``LADDER``; the grade's level is the hardest tier used):
+The house ladder (``LADDER``; the grade's level is the hardest tier used), in the
+order the driver tries it: by tier, and inside a tier by Sudoku Explainer value
+(``Tech.rating``), so the step taken is always the easiest there is on SE's scale:
 
-- easy: ``naked_single`` (a cell with one candidate left), ``hidden_single``
-  (a digit fits only one cell of a house);
-- medium: ``locked_candidates`` (a digit of one house confined to where it
-  meets another house is ruled out of the rest of that other house:
-  pointing and claiming), ``naked_pair``, ``hidden_pair``;
-- hard: ``naked_triple``, ``hidden_triple``, ``x_wing`` (a digit in two
-  rows confined to the same two columns, or the other way round),
-  ``xy_wing`` (a two-candidate pivot with two two-candidate pincers);
-- expert: ``trial`` (assume one candidate of a cell with two, follow the
-  easy..hard tiers to a contradiction, remove it). Never nested.
+- easy: ``hidden_single_box`` (a digit fits only one cell of a box or region),
+  ``hidden_single`` (of a row, column or diagonal), ``naked_single`` (a cell
+  with one candidate left);
+- medium: ``locked_candidates`` (pointing and claiming), ``confined_candidates``
+  (a digit with two or three places in a house leaves every cell that sees them
+  all: diagonals, irregular regions), ``naked_pair``, ``hidden_pair``;
+- hard: ``x_wing``, ``naked_triple``, ``swordfish``, ``hidden_triple``,
+  ``xy_wing``, ``xyz_wing``, ``w_wing``, ``unique_rectangle`` (types 1 and 2),
+  ``naked_quad``, ``jellyfish``, ``hidden_quad``, ``bug`` (BUG+1),
+  ``skyscraper_pattern``, ``two_string_kite``, ``turbot_fish``; unique
+  rectangles and BUG+1 assume the puzzle has one solution and run only where
+  the houses are the whole rule set;
+- expert: ``simple_colouring``, ``x_chain``, ``xy_chain``, ``forcing_chain``,
+  then ``trial`` (assume one candidate of a cell with two, follow the easy..hard
+  tiers to a contradiction, remove it). Never nested.
+
+A caller that only asks whether a tier solves (the generator) passes ``fast``:
+the same table with naked singles first, which reach the same state.
 
 Every technique is sound, so a grid the ladder fills completely is the only
 solution of the puzzle; exact counting is SAT (``bookgen.solve.latin_sat``).
@@ -75,6 +85,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Mapping, NamedTuple, Sequence
 
+from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
 from bookgen.core.score import work_score
@@ -196,6 +207,8 @@ class Geometry:
     # (house a, house b, cells of both, cells only in a, cells only in b) for overlaps of 2+ cells
     scan: tuple[int, ...]                    # houses in the order a player looks for hidden singles
     kinds: str = "row or column"             # the houses a cell is in, for explanations
+    blocks: tuple[int, ...] = ()             # the boxes or regions (hidden singles there rate lower)
+    lines: tuple[int, ...] = ()              # the other houses, in ``scan`` order: rows, columns, diagonals
 
     @property
     def line_names(self) -> tuple[str, ...]:
@@ -272,8 +285,10 @@ def _build_geometry(n: int, box: tuple[int, int] | None, diagonal: bool,
     # Players spot hidden singles in boxes first, so explanations name boxes first.
     scan = tuple(range(2 * n, len(houses))) + tuple(range(2 * n))
     words = REGION_KINDS[bool(diagonal)] if regions else HOUSE_KINDS[bool(box), bool(diagonal)]
+    blocks = tuple(range(2 * n, len(houses) - (2 if diagonal else 0)))
+    lines = tuple(h for h in scan if h not in blocks)
     return Geometry(n, tuple(houses), tuple(names), tuple(peers),
-                    tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words)
+                    tuple(tuple(h) for h in houses_of), tuple(overlaps), scan, words, blocks, lines)
 
 
 # --- state -----------------------------------------------------------------------
@@ -297,13 +312,15 @@ class Extra:
         puzzle climbs the tiers differently (KenKen) returns a table of its own."""
         return merged_ladder(self.techniques)
 
-    def up_to(self, level: Level) -> tuple[tuple[str, Callable], ...]:
-        """(name, function) of the ladder's techniques up to ``level``, in order."""
+    def up_to(self, level: Level, fast: bool = False) -> tuple[tuple[str, Callable], ...]:
+        """(name, function) of the ladder's techniques up to ``level``, in order; ``fast``: with
+        naked singles first (the cheapest step: a queue, no scan), for a caller that asks only
+        whether the tier solves (the singles reach the same state in any order)."""
         got = self.__dict__.get("_views")  # kept on the instance: the driver asks every run
         if got is None:
             got = _views(self.ladder())
             object.__setattr__(self, "_views", got)  # (a frozen dataclass: not a field)
-        return got[0][level]
+        return got[2][level] if fast else got[0][level]
 
     def tiers(self) -> dict[str, Level]:
         """Each technique of the ladder with its tier."""
@@ -327,19 +344,23 @@ class Extra:
 NO_EXTRA = Extra()
 
 
-_VIEWS: dict[int, tuple[tuple, tuple[dict, dict]]] = {}
+_VIEWS: dict[int, tuple[tuple, tuple[dict, dict, dict]]] = {}
 
 
-def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Callable], ...]], dict[str, Level]]:
-    """(per level, the (name, function) pairs up to it; each name's tier) of a ladder table,
-    kept by the table's identity: a generator makes a constraint per draft, on a few tables."""
+def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Callable], ...]], dict[str, Level],
+                                              dict[Level, tuple[tuple[str, Callable], ...]]]:
+    """(per level, the (name, function) pairs up to it; each name's tier; per level, the same
+    pairs with naked singles first) of a ladder table, kept by the table's identity: a
+    generator makes a constraint per draft, on a few tables."""
     got = _VIEWS.get(id(ladder))
     if got is None or got[0] is not ladder:
         if len(_VIEWS) > 64:
             _VIEWS.clear()
+        fast = sorted(ladder, key=lambda t: t.name != "naked_single")  # (stable: the rest in order)
         got = _VIEWS[id(ladder)] = (ladder, (
             {lv: tuple((t.name, t.fn) for t in ladder if t.tier <= lv) for lv in Level},
-            {t.name: t.tier for t in ladder}))
+            {t.name: t.tier for t in ladder},
+            {lv: tuple((t.name, t.fn) for t in fast if t.tier <= lv) for lv in Level}))
     return got[1]
 
 
@@ -504,13 +525,24 @@ def _by_houses(st: State, i: int) -> bool:
 
 
 def t_hidden_single(g: Geometry, st: State, run: Run) -> int:
+    """A digit that fits one cell of a row, a column or a diagonal (of any house where the
+    geometry has no boxes or regions: ``lines`` is empty there)."""
+    return _hidden_single(g, st, run, g.lines or g.scan, "hidden_single")
+
+
+def t_hidden_single_box(g: Geometry, st: State, run: Run) -> int:
+    """A digit that fits one cell of a box or a region: the easiest step there is (SE 1.2)."""
+    return _hidden_single(g, st, run, g.blocks, "hidden_single_box") if g.blocks else 0
+
+
+def _hidden_single(g: Geometry, st: State, run: Run, scan: Sequence[int], name: str) -> int:
     cand = st.cand
     placed = st.placed
     full = full_mask(g.n)
     houses = g.houses
     stamp = st.stamp
-    seen = st.seen_list("hidden_single") if stamp is not None else None
-    for h in g.scan:
+    seen = st.seen_list(name) if stamp is not None else None
+    for h in scan:
         if seen is not None:  # (a house unchanged since it was last looked at has nothing new)
             if seen[h] == stamp[h]:
                 continue
@@ -658,40 +690,6 @@ def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], i
 
 # --- hard ------------------------------------------------------------------------
 
-def t_x_wing(g: Geometry, st: State, run: Run) -> int:
-    n = g.n
-    cand, placed = st.cand, st.placed
-    table = house_positions(g, st)
-    for base, cover in ((0, n), (n, 0)):  # rows then columns as the base lines
-        # table[base + k][d]: positions of digit d in base line k (a mask over the cover lines)
-        for d in range(n):
-            seen: dict[int, int] = {}
-            for k in range(n):
-                mask = table[base + k][d]
-                if mask.bit_count() != 2:
-                    continue
-                if mask not in seen:
-                    seen[mask] = k
-                    continue
-                k1, k2 = seen[mask], k
-                j1 = (mask & -mask).bit_length() - 1
-                j2 = mask.bit_length() - 1
-                m = 1 << d
-                others = [i for j in (j1, j2) for kk, i in enumerate(g.houses[cover + j])
-                          if kk not in (k1, k2) and not placed[i]]
-                cuts = cut(st, others, m)
-                if cuts:
-                    if run.explain:
-                        lines_t = join_and([g.names[base + k1], g.names[base + k2]])
-                        cover_t = join_and([g.names[cover + j1], g.names[cover + j2]])
-                        run.reason = Text(N_("in {lines}, {digit} can only go in {cover}; whichever way "
-                                             "round, it takes both of those, so no other cell of {cover} "
-                                             "can be {digit}; {cuts}."),
-                                          lines=lines_t, digit=d + 1, cover=cover_t, cuts=describe_cuts(st, cuts))
-                    return 1
-    return 0
-
-
 def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
     n = g.n
     cand, placed = st.cand, st.placed
@@ -722,43 +720,645 @@ def t_xy_wing(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
-# --- expert ----------------------------------------------------------------------
+# --- shared by the patterns below ------------------------------------------------
+
+def _bit_cells(mask: int) -> list[int]:
+    """The cell indices of a bitmask over the grid, ascending."""
+    return list(scan_forward(mask))
+
+
+def _chain(start: tuple, ahead: Callable[[tuple], Sequence[tuple]],
+           settle: Callable[[tuple], list[tuple[int, int]]]) -> tuple[list[int], list[tuple[int, int]]] | None:
+    """Breadth first from ``start`` over nodes (cell, state): ``ahead(node)`` the next nodes,
+    ``settle(node)`` the cuts a chain ending there makes (none: go on). The first chain that
+    cuts something, as (its cells in order, the cuts), or None; shortest chains come first."""
+    parent: dict[tuple, tuple | None] = {start: None}
+    todo = [start]
+    while todo:
+        nxt = []
+        for node in todo:
+            for key in ahead(node):
+                if key in parent:
+                    continue
+                parent[key] = node
+                nxt.append(key)
+                cuts = settle(key)
+                if cuts:
+                    path: list[int] = []
+                    at: tuple | None = key
+                    while at is not None:
+                        path.append(at[0])
+                        at = parent[at]
+                    return path[::-1], cuts
+        todo = nxt
+    return None
+
+
+def _open_with(st: State, cells: Sequence[int], m: int) -> list[int]:
+    """The open cells of ``cells`` where digit bit ``m`` is still a candidate."""
+    cand, placed = st.cand, st.placed
+    return [i for i in cells if not placed[i] and cand[i] & m]
+
+
+def _with_count(st: State, k: int) -> list[int]:
+    """The open cells with exactly ``k`` candidates."""
+    cand, placed = st.cand, st.placed
+    return [i for i in range(len(cand)) if not placed[i] and cand[i].bit_count() == k]
+
+
+def _seeing_all(g: Geometry, cells: Sequence[int]) -> int:
+    """The cells (a bitmask) that see every one of ``cells``, those cells themselves left out."""
+    peers = _bitboards(g)[1]
+    mask = (1 << (g.n * g.n)) - 1
+    for i in cells:
+        mask &= peers[i]
+    for i in cells:
+        mask &= ~(1 << i)
+    return mask
+
+
+def _cut_seeing(g: Geometry, st: State, ends: Sequence[int], m: int) -> list[tuple[int, int]]:
+    """Strike digit bit ``m`` from every open cell that sees all of ``ends``."""
+    return cut(st, _open_with(st, _bit_cells(_seeing_all(g, ends)), m), m)
+
+
+def _plain(st: State) -> bool:
+    """Whether the houses are the whole rule set (no cages, no signs): only then is a pattern
+    with two fillings (a unique rectangle, a BUG) impossible in a puzzle with one solution."""
+    return not st.extra.techniques and not st.extra.less
+
+
+def _cells_text(g: Geometry, cells: Sequence[int]) -> str:
+    return and_list([cell_text(i, g.n) for i in cells])
+
+
+def _chain_text(g: Geometry, cells: Sequence[int]) -> str:
+    """'r1c2 - r1c5 - r4c5': the cells of a chain in order, as a translatable list."""
+    text = cell_text(cells[-1], g.n)
+    for i in reversed(cells[:-1]):
+        text = Text(N_("{first} \u2192 {rest}"), first=cell_text(i, g.n), rest=text)
+    return text
+
+
+# --- medium: a digit confined to cells that all see others (diagonals, regions) -------
+
+_CONFINE: dict[int, tuple[Geometry, bool]] = {}
+
+
+def _confines(g: Geometry) -> bool:
+    """Whether a digit confined to a few cells of a house can rule out cells locked candidates
+    don't reach: only with diagonals or irregular regions (in plain Sudoku the cells that see
+    all of them lie in a row, column or box that meets the house, where locked candidates
+    already look)."""
+    got = _CONFINE.get(id(g))
+    if got is None or got[0] is not g:
+        if len(_CONFINE) > 64:
+            _CONFINE.clear()
+        n = g.n
+        odd = len(g.lines) > 2 * n
+        for h in g.blocks:
+            rows = {i // n for i in g.houses[h]}
+            cols = {i % n for i in g.houses[h]}
+            odd = odd or len(rows) * len(cols) != n
+        got = _CONFINE[id(g)] = (g, odd)
+    return got[1]
+
+
+def t_confined(g: Geometry, st: State, run: Run) -> int:
+    """A digit that fits only two or three cells of a house is ruled out of every cell that sees
+    all of them (Sudoku X: two cells of a diagonal and the cells that see both)."""
+    if not _confines(g):
+        return 0
+    table = house_positions(g, st)
+    peers = _bitboards(g)[1]
+    holders = [0] * g.n  # per digit, the open cells (a bitmask) that may hold it
+    cand, placed = st.cand, st.placed
+    for i in range(g.n * g.n):
+        if not placed[i]:
+            for d in scan_forward(cand[i]):
+                holders[d] |= 1 << i
+    for h, cells in enumerate(g.houses):
+        where = table[h]
+        for d in range(g.n):
+            pos = where[d]
+            if not 2 <= pos.bit_count() <= 3:
+                continue
+            group = [cells[k] for k in scan_forward(pos)]
+            seeing = holders[d]
+            for i in group:
+                seeing &= peers[i]  # (a cell is not its own peer: the group drops out)
+            if not seeing:
+                continue  # the usual case: nothing to strike, found without building lists
+            cuts = cut(st, _bit_cells(seeing), 1 << d)
+            if cuts:
+                if run.explain:
+                    run.reason = Text(N_("in {house}, {digit} can only go in {cells}; a cell that sees all of "
+                                         "them can't be {digit}; {cuts}."), house=g.names[h], digit=d + 1,
+                                      cells=_cells_text(g, group), cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
+
+
+# --- hard: fish, wings, single-digit links, uniqueness ----------------------------
+
+def fish_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
+    """A digit whose places in ``size`` rows lie in ``size`` columns (or the other way round)
+    as technique ``name``: each of those rows takes one of the columns, so the rest of those
+    columns can't hold it (X-wing 2, Swordfish 3, Jellyfish 4)."""
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        n = g.n
+        placed = st.placed
+        table = house_positions(g, st)
+        for base, cover in ((0, n), (n, 0)):
+            for d in range(n):
+                lines = [k for k in range(n) if 2 <= table[base + k][d].bit_count() <= size]
+                if len(lines) < size:
+                    continue
+                for combo in combinations(lines, size):
+                    u = 0
+                    for k in combo:
+                        u |= table[base + k][d]
+                    if u.bit_count() != size:
+                        continue
+                    js = [j for j in range(n) if u >> j & 1]
+                    others = [i for j in js for kk, i in enumerate(g.houses[cover + j])
+                              if kk not in combo and not placed[i]]
+                    cuts = cut(st, others, 1 << d)
+                    if cuts:
+                        if run.explain:
+                            lines_t = join_and([g.names[base + k] for k in combo])
+                            cover_t = join_and([g.names[cover + j] for j in js])
+                            run.reason = Text(
+                                N_("in {lines}, {digit} can only go in {cover}; whichever way round, it takes "
+                                   "both of those, so no other cell of {cover} can be {digit}; {cuts}.")
+                                if size == 2 else
+                                N_("in {lines}, {digit} can only go in {cover}; each of those lines takes it in "
+                                   "a different one of them, so no other cell of {cover} can be {digit}; {cuts}."),
+                                lines=lines_t, digit=d + 1, cover=cover_t, cuts=describe_cuts(st, cuts))
+                        return 1
+        return 0
+    tech.__name__ = f"t_{name}"
+    return tech
+
+
+def t_xyz_wing(g: Geometry, st: State, run: Run) -> int:
+    """A pivot xyz sees a cell xz and a cell yz: whichever it is, one of the three is z, so a
+    cell that sees all three can't be z."""
+    n = g.n
+    cand, placed = st.cand, st.placed
+    for pivot in _with_count(st, 3):
+        pm = cand[pivot]
+        wings = [j for j in g.peers[pivot] if not placed[j] and cand[j].bit_count() == 2 and not cand[j] & ~pm]
+        for a, b in combinations(wings, 2):
+            z = cand[a] & cand[b]
+            if cand[a] == cand[b] or (cand[a] | cand[b]) != pm or z.bit_count() != 1:
+                continue
+            cuts = _cut_seeing(g, st, (pivot, a, b), z)
+            if cuts:
+                if run.explain:
+                    run.reason = Text(
+                        N_("{pivot} is {digits}; {a} and {b} each hold {z} and one of its other digits, so "
+                           "one of the three is {z} and no cell that sees all three can be {z}; {cuts}."),
+                        pivot=cell_text(pivot, n), digits=and_list([str(v) for v in digits_of(pm)], 'or'),
+                        a=cell_text(a, n), b=cell_text(b, n), z=z.bit_length(), cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
+
+
+def _strong_links(g: Geometry, st: State, d: int) -> list[tuple[int, int, int]]:
+    """(house, cell, cell) for every house where digit ``d`` (0-based) has exactly two places."""
+    table = house_positions(g, st)
+    out = []
+    for h, cells in enumerate(g.houses):
+        pos = table[h][d]
+        if pos.bit_count() == 2:
+            low = pos & -pos
+            out.append((h, cells[low.bit_length() - 1], cells[pos.bit_length() - 1]))
+    return out
+
+
+def t_w_wing(g: Geometry, st: State, run: Run) -> int:
+    """Two cells xy that don't see each other, joined by a digit x with two places in a house,
+    one seen by each: one of them is y, so a cell that sees both can't be y."""
+    n = g.n
+    cand = st.cand
+    peers = _bitboards(g)[1]
+    pairs = _with_count(st, 2)
+    links: dict[int, list[tuple[int, int, int]]] = {}
+    for a, b in combinations(pairs, 2):
+        m = cand[a]
+        if cand[b] != m or peers[a] >> b & 1:
+            continue
+        for x in digits_of(m):
+            got = links.get(x)
+            if got is None:
+                got = links[x] = _strong_links(g, st, x - 1)
+            for h, p, q in got:
+                if a in (p, q) or b in (p, q):
+                    continue
+                for c, e in ((p, q), (q, p)):
+                    if peers[a] >> c & 1 and peers[b] >> e & 1:
+                        y = m & ~bit(x)
+                        cuts = _cut_seeing(g, st, (a, b), y)
+                        if cuts:
+                            if run.explain:
+                                run.reason = Text(
+                                    N_("{a} and {b} are both {x} or {y}; in {house}, {x} goes in {c} or {e}, "
+                                       "which they see, so one of them is {y} and no cell that sees both can "
+                                       "be {y}; {cuts}."), a=cell_text(a, n), b=cell_text(b, n), x=x,
+                                    y=y.bit_length(), house=g.names[h], c=cell_text(c, n), e=cell_text(e, n),
+                                    cuts=describe_cuts(st, cuts))
+                            return 1
+    return 0
+
+
+def _link_kind(g: Geometry, h1: int, h2: int) -> str:
+    """Which single-digit pattern two strong links make: both in rows or both in columns a
+    skyscraper, a row and a column a two-string kite, anything else a turbot fish."""
+    n = g.n
+    if h1 < 2 * n and h2 < 2 * n:
+        return "skyscraper_pattern" if (h1 < n) == (h2 < n) else "two_string_kite"
+    return "turbot_fish"
+
+
+def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
+    """Two strong links of one digit (a house where it has two places) whose ends ``b`` and
+    ``c`` see each other: one of the far ends ``a``, ``e`` holds it, so a cell that sees both
+    can't (``kind``: skyscraper, two_string_kite or turbot_fish, by the links' houses)."""
+    def tech(g: Geometry, st: State, run: Run) -> int:
+        n = g.n
+        peers = _bitboards(g)[1]
+        for d in range(n):
+            links = _strong_links(g, st, d)
+            for (h1, p1, q1), (h2, p2, q2) in combinations(links, 2):
+                if _link_kind(g, h1, h2) != kind or len({p1, q1, p2, q2}) < 4:
+                    continue
+                for a, b in ((p1, q1), (q1, p1)):
+                    for c, e in ((p2, q2), (q2, p2)):
+                        if not peers[b] >> c & 1:
+                            continue
+                        cuts = _cut_seeing(g, st, (a, e), 1 << d)
+                        if cuts:
+                            if run.explain:
+                                run.reason = Text(
+                                    N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
+                                       "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
+                                       "that sees both can be {digit}; {cuts}."), digit=d + 1,
+                                    a=cell_text(a, n), b=cell_text(b, n), c=cell_text(c, n), e=cell_text(e, n),
+                                    first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
+                            return 1
+        return 0
+    tech.__name__ = f"t_{kind}"
+    return tech
+
+
+def _two_fillings(g: Geometry, corners: Sequence[int]) -> bool:
+    """Whether swapping the two digits of a rectangle ``corners`` (a, b on one row, c, d below
+    them) keeps every house whole: each house holds none of them or a pair on one line."""
+    a, b, c, d = corners
+    sides = ({a, b}, {c, d}, {a, c}, {b, d})
+    for h in {h for i in corners for h in g.houses_of[i]}:
+        inside = {i for i in corners if h in g.houses_of[i]}
+        if inside not in sides:
+            return False
+    return True
+
+
+def t_unique_rectangle(g: Geometry, st: State, run: Run) -> int:
+    """Unique rectangles, types 1 and 2 (they assume the puzzle has one solution, as solvers
+    do): four cells on two rows, two columns and two boxes that could only hold x and y would
+    give two solutions, so what is needed to break the pattern must be true."""
+    if not _plain(st):
+        return 0
+    n = g.n
+    cand, placed = st.cand, st.placed
+    for a in _with_count(st, 2):
+        xy = cand[a]
+        r1, c1 = divmod(a, n)
+        for c2 in range(n):
+            b = r1 * n + c2
+            if c2 == c1 or placed[b] or cand[b] & xy != xy:
+                continue
+            for r2 in range(n):
+                c, d = r2 * n + c1, r2 * n + c2
+                if r2 == r1 or placed[c] or placed[d] or cand[c] & xy != xy or cand[d] & xy != xy:
+                    continue
+                corners = (a, b, c, d) if r1 < r2 else (c, d, a, b)
+                corners = corners if c1 < c2 else (corners[1], corners[0], corners[3], corners[2])
+                extra = [i for i in corners if cand[i] != xy]
+                if not extra or len(extra) > 2 or not _two_fillings(g, corners):
+                    continue
+                if len(extra) == 1:  # type 1: the one cell with more digits isn't x or y
+                    cuts = cut(st, extra, xy)
+                elif cand[extra[0]] == cand[extra[1]] and (cand[extra[0]] & ~xy).bit_count() == 1 \
+                        and (extra[0] // n == extra[1] // n or extra[0] % n == extra[1] % n):
+                    z = cand[extra[0]] & ~xy  # type 2: one of the two is z
+                    cuts = _cut_seeing(g, st, extra, z)
+                else:
+                    continue
+                if cuts:
+                    if run.explain:
+                        ds = and_list([str(v) for v in digits_of(xy)])
+                        run.reason = Text(
+                            N_("{cells} can all hold {digits}; if those were their only digits, they could be "
+                               "swapped and the puzzle would have two solutions, so {rest} must break the "
+                               "pattern; {cuts}."), cells=_cells_text(g, corners), digits=ds,
+                            rest=_cells_text(g, extra), cuts=describe_cuts(st, cuts))
+                    return 1
+    return 0
+
+
+def t_bug(g: Geometry, st: State, run: Run) -> int:
+    """BUG+1: every open cell has two candidates but one with three; if that one lost the digit
+    it holds three times in its houses, every digit would have two places in every house and
+    the puzzle two solutions (or none), so it holds that digit (assumes one solution)."""
+    if not _plain(st):
+        return 0
+    n = g.n
+    cand, placed = st.cand, st.placed
+    three = -1
+    for i in range(n * n):
+        if placed[i]:
+            continue
+        k = cand[i].bit_count()
+        if k == 3 and three < 0:
+            three = i
+        elif k != 2:
+            return 0
+    if three < 0:
+        return 0
+    table = house_positions(g, st)
+    keep = 0
+    for d in digits_of(cand[three]):
+        if all(table[h][d - 1].bit_count() == 3 for h in g.houses_of[three]):
+            keep = bit(d)
+    if not keep:
+        return 0
+    for h in range(len(g.houses)):  # with ``keep`` gone from the cell, every digit twice a house
+        for d in range(n):
+            count = table[h][d].bit_count() - (1 if d == keep.bit_length() - 1 and h in g.houses_of[three] else 0)
+            if count not in (0, 2):
+                return 0
+    cuts = cut(st, [three], ~keep)
+    if run.explain:
+        run.reason = Text(N_("every open cell but {cell} has two candidates; unless {cell} is {digit}, each "
+                             "digit would have two places in every house and the puzzle would not have one "
+                             "solution; {cuts}."), cell=cell_text(three, n), digit=keep.bit_length(),
+                          cuts=describe_cuts(st, cuts))
+    return 1
+
+
+# --- expert: colouring, chains, forcing chains ------------------------------------
+
+def t_simple_colouring(g: Geometry, st: State, run: Run) -> int:
+    """One digit's strong links (houses where it has two places) joined into a chain, its cells
+    coloured in turn: one colour holds the digit. Two cells of a colour that see each other
+    rule that colour out; a cell that sees both colours can't hold the digit."""
+    n = g.n
+    peers = _bitboards(g)[1]
+    for d in range(n):
+        m = 1 << d
+        adj: dict[int, list[int]] = {}
+        for _, p, q in _strong_links(g, st, d):
+            adj.setdefault(p, []).append(q)
+            adj.setdefault(q, []).append(p)
+        colour: dict[int, int] = {}
+        for root in adj:
+            if root in colour:
+                continue
+            colour[root] = 0
+            group, todo = [root], [root]
+            while todo:
+                i = todo.pop()
+                for j in adj[i]:
+                    if j not in colour:
+                        colour[j] = 1 - colour[i]
+                        group.append(j)
+                        todo.append(j)
+            if len(group) < 4:
+                continue  # two cells: a single link, which simpler techniques use
+            sides = [[i for i in group if colour[i] == k] for k in (0, 1)]
+            masks = [sum(1 << i for i in side) for side in sides]
+            cuts: list[tuple[int, int]] = []
+            for k in (0, 1):
+                if any(peers[i] & masks[k] for i in sides[k]):  # a colour that sees itself is false
+                    cuts = cut(st, sides[k], m)
+                    break
+            else:
+                seen0 = seen1 = 0
+                for i in sides[0]:
+                    seen0 |= peers[i]
+                for i in sides[1]:
+                    seen1 |= peers[i]
+                both = seen0 & seen1 & ~(masks[0] | masks[1])
+                cuts = cut(st, _open_with(st, _bit_cells(both), m), m)
+            if cuts:
+                if run.explain:
+                    run.reason = Text(N_("{digit} has two places in each house along {on} and {off}, taken in "
+                                         "turn: either all of the first or all of the second hold it; {cuts}."),
+                                      digit=d + 1, on=_cells_text(g, sides[0]), off=_cells_text(g, sides[1]),
+                                      cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
+
+
+def t_x_chain(g: Geometry, st: State, run: Run) -> int:
+    """A chain of one digit, strong links (a house where it has two places) and weak links
+    (cells that see each other) in turn, starting and ending with a strong link: one of its
+    ends holds the digit, so a cell that sees both ends can't."""
+    n = g.n
+    peers = _bitboards(g)[1]
+    cand, placed = st.cand, st.placed
+    for d in range(n):
+        m = 1 << d
+        strong: dict[int, set[int]] = {}
+        for _, p, q in _strong_links(g, st, d):
+            strong.setdefault(p, set()).add(q)
+            strong.setdefault(q, set()).add(p)
+        if len(strong) < 4:
+            continue
+        holders = [i for i in range(n * n) if not placed[i] and cand[i] & m]
+
+        def ahead(node: tuple[int, bool]) -> list[tuple[int, bool]]:
+            # (cell, whether the link into it was strong): strong and weak links in turn
+            i, came_strong = node
+            if came_strong:
+                return [(j, False) for j in holders if peers[i] >> j & 1]
+            return [(j, True) for j in strong.get(i, ())]
+
+        for s in sorted(strong):
+            found = _chain((s, False), ahead,
+                           lambda node: _cut_seeing(g, st, (s, node[0]), m) if node[1] and node[0] != s else [])
+            if found:
+                path, cuts = found
+                if run.explain:
+                    run.reason = Text(
+                        N_("{digit} along {chain}, strong and weak links in turn: if {start} "
+                           "isn't {digit}, {end} is, so no cell that sees both can be {digit}; "
+                           "{cuts}."), digit=d + 1, chain=_chain_text(g, path),
+                        start=cell_text(s, n), end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
+
+
+def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
+    """A chain of two-candidate cells, each seeing the next and sharing a digit with it: if the
+    first isn't z, the last is, so a cell that sees both ends can't be z."""
+    n = g.n
+    cand = st.cand
+    pairs = _with_count(st, 2)
+    if len(pairs) < 3:
+        return 0
+    pair_set = set(pairs)
+    near = {i: [j for j in g.peers[i] if j in pair_set] for i in pairs}
+
+    def ahead(node: tuple[int, int]) -> list[tuple[int, int]]:
+        # (cell, the digit it holds when the start isn't z): the next cell loses that digit
+        i, t = node
+        return [(j, cand[j] & ~t) for j in near[i] if cand[j] & t]
+
+    for s in pairs:
+        for z in digits_of(cand[s]):
+            zb = bit(z)
+            found = _chain((s, cand[s] & ~zb), ahead,
+                           lambda node: _cut_seeing(g, st, (s, node[0]), zb) if node[1] == zb and node[0] != s else [])
+            if found:
+                path, cuts = found
+                if run.explain:
+                    run.reason = Text(
+                        N_("along {chain}, cells of two candidates that see each other: if "
+                           "{start} isn't {digit}, each cell settles the next and {end} is "
+                           "{digit}, so no cell that sees both can be {digit}; {cuts}."),
+                        digit=z, chain=_chain_text(g, path), start=cell_text(s, n),
+                        end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
+
+
+def _follow(st: State) -> State | None:
+    """``st`` after the singles (naked and hidden), or None when they reach a contradiction."""
+    try:
+        solve(st, Level.EASY, Run(), fast=True)
+    except Contradiction:
+        return None
+    return st
+
+
+def t_forcing_chain(g: Geometry, st: State, run: Run) -> int:
+    """Forcing chains: each digit of a two-candidate cell (or each place of a digit with two
+    places in a house) followed through with singles; what every branch agrees on is true,
+    and a branch that ends in a contradiction is false."""
+    n = g.n
+    cand, placed = st.cand, st.placed
+    starts: list[tuple[str, int, list[tuple[int, int]]]] = []  # (kind, where, [(cell, digit) per branch])
+    for i in range(n * n):
+        if not placed[i] and cand[i].bit_count() == 2:
+            starts.append(("cell", i, [(i, d) for d in digits_of(cand[i])]))
+    for d in range(n):
+        for h, p, q in _strong_links(g, st, d):
+            starts.append(("house", h, [(p, d + 1), (q, d + 1)]))
+    for kind, where, options in starts:
+        ends = []
+        for i, d in options:
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+            except Contradiction:
+                sub = None
+            ends.append(_follow(sub) if sub is not None else None)
+        live = [k for k, e in enumerate(ends) if e is not None]
+        if not live:
+            return 0  # pragma: no cover - the position has a solution
+        cuts: list[tuple[int, int]] = []
+        if len(live) == 1:  # the other branch is impossible
+            i, d = options[live[0]]
+            cuts = cut(st, [i], ~bit(d))
+        else:
+            a, b = ends[live[0]].cand, ends[live[1]].cand
+            for j in range(n * n):
+                if not placed[j]:
+                    gone = cand[j] & ~(a[j] | b[j])
+                    if gone:
+                        cuts += cut(st, [j], gone)
+        if cuts:
+            if run.explain:
+                say = and_list([Text(N_("{cell} is {digit}"), cell=cell_text(i, n), digit=d) for i, d in options], 'or')
+                run.reason = Text(N_("{options}: following each with singles, every way that doesn't end in a "
+                                     "contradiction agrees; {cuts}."), options=say, cuts=describe_cuts(st, cuts))
+            return 1
+    return 0
+
 
 def t_trial(g: Geometry, st: State, run: Run) -> int:
-    return trial(g.n, st, run, solve)
+    return trial(g.n, st, run, _solve_fast)
+
+
+def _solve_fast(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
+    return solve(st, max_level, run, until, fast=True)
 
 
 t_naked_pair = naked_technique(2, "naked_pair")
 t_hidden_pair = hidden_technique(2, "hidden_pair")
 t_naked_triple = naked_technique(3, "naked_triple")
 t_hidden_triple = hidden_technique(3, "hidden_triple")
+t_naked_quad = naked_technique(4, "naked_quad")
+t_hidden_quad = hidden_technique(4, "hidden_quad")
+t_x_wing = fish_technique(2, "x_wing")
+t_swordfish = fish_technique(3, "swordfish")
+t_jellyfish = fish_technique(4, "jellyfish")
+t_skyscraper = strong_link_technique("skyscraper_pattern")
+t_two_string_kite = strong_link_technique("two_string_kite")
+t_turbot_fish = strong_link_technique("turbot_fish")
 
-# The house ladder (Sudoku's), in the order the driver tries the techniques.
+# The house ladder (Sudoku's), in the order the driver tries the techniques: by tier, and
+# inside a tier by Sudoku Explainer's value, so the step taken is always the easiest there is
+# (SE rates a puzzle by its hardest step when the easiest is always taken). The ratings are
+# SE's published values; where SE has no such technique (confined candidates of a diagonal,
+# W-wing, simple colouring), the value of the SE technique that makes the same deduction.
 LADDER: tuple[Tech, ...] = (
-    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
+    Tech("hidden_single_box", Level.EASY, t_hidden_single_box, 0.6, 1.2),
     Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
     Tech("locked_candidates", Level.MEDIUM, t_locked_candidates, 2.0, 2.6),
+    Tech("confined_candidates", Level.MEDIUM, t_confined, 2.0, 2.6),
     Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5, 3.0),
     Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0, 3.4),
-    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
-    Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
     Tech("x_wing", Level.HARD, t_x_wing, 4.5, 3.2),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
+    Tech("swordfish", Level.HARD, t_swordfish, 5.0, 3.8),
+    Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
     Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),
+    Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4),
+    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 4.4),
+    Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5),
+    Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0),
+    Tech("jellyfish", Level.HARD, t_jellyfish, 6.0, 5.2),
+    Tech("hidden_quad", Level.HARD, t_hidden_quad, 6.0, 5.4),
+    Tech("bug", Level.HARD, t_bug, 5.5, 5.6),
+    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 6.6),
+    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 6.6),
+    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 6.6),
+    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 6.6),
+    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 6.6),
+    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 7.0),
+    Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5),
     Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
 TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
 
 
-def solve(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
+def solve(st: State, max_level: Level, run: Run, until: int = -1, fast: bool = False) -> bool:
     """Apply the ladder up to ``max_level`` until solved (True) or stuck (False).
 
     After any progress it restarts with the easiest technique. Raises
     ``Contradiction`` when the position has no solution. With ``until`` (a
     cell) it stops, True, once that cell is placed: the generator asks
-    whether a given it removed comes back.
+    whether a given it removed comes back. ``fast``: naked singles first
+    (``Extra.up_to``), for a caller that needs the verdict, not which single
+    a player would see first.
     """
-    techs = st.extra.up_to(max_level)
+    techs = st.extra.up_to(max_level, fast)
     counts = run.counts
     g = st.board
     placed = st.placed
@@ -1048,7 +1648,7 @@ def closure(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Level,
     st.unplaced = n * n - placed.bit_count()
     st.started()
     try:
-        return solve(st, max_level, Run() if run is None else run, until), st
+        return solve(st, max_level, Run() if run is None else run, until, fast=True), st
     except Contradiction:
         return False, None
 
@@ -1092,12 +1692,12 @@ def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[t
             wrong = st.copy()
             try:
                 wrong.elim(cell, bit(digit))
-                solve(wrong, Level.HARD, Run())
+                solve(wrong, Level.HARD, Run(), fast=True)
                 return False  # the wrong digit survives the hard tier: no single trial settles it
             except Contradiction:
                 pass
             st.give(cell, digit)
-            if solve(st, Level.HARD, Run(), until):
+            if solve(st, Level.HARD, Run(), until, fast=True):
                 return True
     except Contradiction:  # pragma: no cover - the givens agree with a solution
         return False

@@ -50,7 +50,7 @@ from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
-    LETTERS, connected, random_regions, region_problems, region_rows, regions_of,
+    draw_walls, random_regions, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
 )
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 from bookgen.variants.sudoku import draw_diagonals
@@ -67,6 +67,8 @@ MAX_LEVEL: dict[tuple[int, bool], Level] = {}
 # Sudoku's wording wherever it names no box; the rest says region.
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     **SUDOKU_TEXT,
+    "hidden_single_box": (N_("Hidden singles in a region"), N_(
+        "A digit that fits in only one cell of a region goes there: the first thing to look for.")),
     "naked_single": (SUDOKU_TEXT["naked_single"][0], N_(
         "A cell whose row, column and region already hold every other digit takes the one left.")),
     "hidden_single": (SUDOKU_TEXT["hidden_single"][0], N_(
@@ -240,11 +242,7 @@ class JigsawVariant(HouseGrid):
         for k in range(1, n):
             pen.line(0, k, n, k, THIN)
             pen.line(k, 0, k, n, THIN)
-        for k in range(1, n):
-            for start, end in _runs([reg[k - 1][c] != reg[k][c] for c in range(n)]):
-                pen.line(start, k, end, k, BOLD)
-            for start, end in _runs([reg[r][k - 1] != reg[r][k] for r in range(n)]):
-                pen.line(k, start, k, end, BOLD)
+        draw_walls(pen, reg)
         pen.rect(0, 0, n, n, stroke=BOLD)
         self.draw_digits(pen, puzzle, solved)
 
@@ -284,37 +282,7 @@ class JigsawVariant(HouseGrid):
         """A grid of region letters (one letter per cell, the same for every cell of a region),
         then a grid of givens of the same size (digits, ``.`` or ``0`` for an empty cell;
         ``|`` ignored); without the second grid every cell is empty."""
-        grid = [ln for ln in lines if not all(ch in "-+|=_ " for ch in ln.text)]
-        letters = [[ch for ch in ln.text if not ch.isspace()] for ln in grid]
-        n = len(letters[0]) if letters else 0
-        region_lines, given_lines = grid[:n], grid[n:]
-        for ln in region_lines:
-            for k, ch in enumerate(ln.text):
-                if not ch.isspace() and ch not in LETTERS:
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the region grid holds "
-                                          "one letter per cell, the same for every cell of a region")
-        n = _square(letters[:n], region_lines, SIZES, self.title, file)
-        if given_lines and len(given_lines) != n:
-            ln = given_lines[min(n, len(given_lines) - 1)]
-            raise PuzzleTextError(file, ln.number, None, f"after the {n} rows of regions come {n} rows of "
-                                  f"givens, not {len(given_lines)}")
-        where: dict[str, list[tuple[int, int, int]]] = {}  # letter -> (cell index, line, column)
-        for r, ln in enumerate(region_lines):
-            c = 0
-            for k, ch in enumerate(ln.text):
-                if not ch.isspace():
-                    where.setdefault(ch, []).append((r * n + c, ln.number, k + 1))
-                    c += 1
-        for letter, spots in where.items():
-            cells = [i for i, _, _ in spots]
-            if len(cells) != n:
-                _, line_no, col = spots[0]
-                raise PuzzleTextError(file, line_no, col, f"region {letter!r} has {len(cells)} cells, not {n}")
-            if not connected(cells, n):
-                stray = _stray(cells, n)
-                _, line_no, col = next(s for s in spots if s[0] == stray)
-                raise PuzzleTextError(file, line_no, col, f"region {letter!r} is not connected: this cell does "
-                                      "not touch the rest of the region (give a separate region its own letter)")
+        n, regions, given_lines = read_region_grid(lines, SIZES, self.title, file)
         givens = [[EMPTY] * n for _ in range(n)]
         for r, ln in enumerate(given_lines):
             row = []
@@ -330,7 +298,6 @@ class JigsawVariant(HouseGrid):
             _square(givens, given_lines, (n,), "the grid of givens", file)
             check_digits(givens, given_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
-        regions = region_rows(regions_of(["".join(row) for row in letters[:n]]), n)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, regions=regions)
 
@@ -342,20 +309,7 @@ class JigsawVariant(HouseGrid):
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
         """``rows`` with the region walls drawn as ``|`` and ``---``."""
-        n = puzzle.size
-        reg = puzzle.regions
-        out = []
-        for r in range(n + 1):
-            out.append("+" + "+".join("---" if r in (0, n) or reg[r - 1][c] != reg[r][c] else "   "
-                                       for c in range(n)) + "+")
-            if r == n:
-                break
-            line = "|"
-            for c in range(n):
-                ch = rows[r][c]
-                line += f" {ch if ch != EMPTY else ' '} " + ("|" if c == n - 1 or reg[r][c] != reg[r][c + 1] else " ")
-            out.append(line)
-        return out
+        return region_text_lines(puzzle.regions, rows)
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` when the rule is on)."""
@@ -363,40 +317,6 @@ class JigsawVariant(HouseGrid):
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts
-
-
-def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
-    """(start, end) of each run of True in ``flags``: a wall drawn as one line per run."""
-    out = []
-    k = 0
-    while k < len(flags):
-        if flags[k]:
-            start = k
-            while k < len(flags) and flags[k]:
-                k += 1
-            out.append((start, k))
-        else:
-            k += 1
-    return out
-
-
-def _stray(cells: Sequence[int], n: int) -> int:
-    """A cell of a disconnected region outside the part its first cell is in."""
-    part = [cells[0]]
-    for i in cells[1:]:
-        if connected(part + [i], n):
-            part.append(i)
-    rest = [i for i in cells if i not in part]
-    # cells reached only later may join the part through one another: grow until stable
-    grew = True
-    while grew:
-        grew = False
-        for i in list(rest):
-            if connected(part + [i], n):
-                part.append(i)
-                rest.remove(i)
-                grew = True
-    return rest[0]
 
 
 JIGSAW = JigsawVariant()

@@ -24,9 +24,11 @@ Techniques by tier (measured against Solo's Killer levels in the README):
   column or box within the cage, leaves the rest of that house; locked
   candidates, naked and hidden pairs;
 - hard: the 45 rule on unions of two or three neighbouring rows or columns,
-  or two neighbouring boxes; naked and hidden triples, X-wing, XY-wing;
-- expert: one trial on a two-candidate cell refuted by the tiers above;
-  never nested.
+  or two neighbouring boxes; two cages inside one house share no digit
+  (``cage_clash``); the house ladder's hard tier but unique rectangles and
+  BUG+1 (cages can tell a rectangle's two fillings apart);
+- expert: simple colouring, X- and XY-chains, forcing chains, then one trial
+  on a two-candidate cell refuted by the tiers above; never nested.
 
 Generation: a random full Sudoku grid, cut into random connected cages of
 different digits (smaller cages at the easier levels), then changed locally
@@ -64,7 +66,7 @@ from bookgen.solve.houses import (
     merged_ladder, random_filling, solve, start,
 )
 from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, connected, disconnected
-from bookgen.variants.housegrid import Draft, check_digits, digit_rows
+from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, Draft, check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 
@@ -93,6 +95,7 @@ LEGEND = re.compile(r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d{1,3})\s*\+?\
 CAGE_TEXT: dict[str, tuple[str, str]] = {
     "cage_last": (N_("Last cell of a cage"), N_("When all but one cell of a cage are filled, its sum fixes the last one; "
                   "a cage of one cell shows its digit.")),
+    "cage_clash": (N_("Cages in one house"), N_("Two cages in one row, column or box share no digit.")),
     "cage_static": (N_("Cage combinations"), N_("Some sums can be made only one way: two cells making 3 are 1 and 2, "
                     "two making 17 are 8 and 9, three making 6 are 1, 2 and 3.")),
     "cage_combos": (N_("Combinations that fit"), N_("List the sets of different digits that make a cage's sum, strike those "
@@ -109,9 +112,10 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
                      "9\u00d79 grid).")),
 }
 LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
-_ORDER = ("naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45", "cage_confined",
-          "locked_candidates", "naked_pair", "hidden_pair", "rule45_union", "naked_triple", "hidden_triple",
-          "x_wing", "xy_wing", "trial")
+_ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
+          "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union", "cage_clash",
+          "naked_triple", "hidden_triple", "x_wing", "xy_wing",
+          *(key for key in ADVANCED_TECHNIQUE_TEXT if key not in ("unique_rectangle", "bug")), "trial")
 
 
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).

@@ -17,6 +17,8 @@ _MODULES = (
     ("bookgen.variants.skyscrapers", "SKYSCRAPERS"),
     ("bookgen.variants.jigsaw", "JIGSAW"),
     ("bookgen.variants.nonogram", "NONOGRAM"),
+    ("bookgen.variants.starbattle", "STARBATTLE"),
+    ("bookgen.variants.starbattle", "QUEENS"),
 )
 
 

@@ -14,15 +14,18 @@ writes it as a list). Solving, grading and counting are the house engine
 (``bookgen.solve.houses``): rows and columns of a Latin square plus the
 boxes and, for Sudoku X, the diagonals as extra houses.
 
-Techniques by tier:
-- easy: naked singles (a cell with one candidate left), hidden singles (a
-  digit that fits only one cell of a row, column, box or diagonal);
-- medium: locked candidates (pointing and claiming: a digit of a box
-  confined to one row or column, or the other way round), naked and hidden
-  pairs;
-- hard: naked and hidden triples, X-wing, XY-wing;
-- expert: one trial on a two-candidate cell refuted by the tiers above;
-  never nested.
+Techniques by tier (the house ladder, ``bookgen.solve.houses.LADDER``, with
+each technique's Sudoku Explainer value; docs/grading.md lists them):
+- easy: hidden singles in a box, hidden singles in a row, column or
+  diagonal, naked singles;
+- medium: locked candidates (pointing and claiming), confined candidates
+  (Sudoku X: a digit with two or three places on a diagonal leaves every cell
+  that sees them all), naked and hidden pairs;
+- hard: X-wing, naked triples, Swordfish, hidden triples, XY-wing, XYZ-wing,
+  W-wing, unique rectangles (they assume one solution), naked quads,
+  Jellyfish, hidden quads, BUG+1, Skyscraper, two-string kite, turbot fish;
+- expert: simple colouring, X-chains, XY-chains, forcing chains, then one
+  trial on a two-candidate cell refuted by the tiers above; never nested.
 
 Generation: a random full grid (depth first, fewest candidates first, digits
 in random order), then givens are removed in random order: first every
@@ -53,7 +56,7 @@ from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, geometry, random_filling, run_ladder,
 )
 from bookgen.solve.latin import SYMBOLS
-from bookgen.variants.housegrid import TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
+from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 SIZES: tuple[int, ...] = tuple(BOXES)
@@ -68,11 +71,15 @@ MAX_LEVEL: dict[tuple[int, bool], Level] = {
 }
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
+    "hidden_single_box": (N_("Hidden singles in a box"), N_("A digit that fits in only one cell of a box goes there: "
+                          "the first thing to look for.")),
     "naked_single": (N_("Naked singles"), N_("A cell whose row, column and box already hold every other digit takes the one left.")),
     "hidden_single": (N_("Hidden singles"), N_("A digit that fits in only one cell of a row, column or box goes there.")),
     "locked_candidates": (N_("Locked candidates"), N_("If a digit of a box can only go in one row (or column), the rest of that row can't have it; "
                           "and if a digit of a row can only go in one box, the rest of that box can't.")),
     "naked_pair": (N_("Naked pairs"), N_("Two cells of a row, column or box that can only hold the same two digits take them both: no other cell there can.")),
+    "confined_candidates": (N_("Confined candidates"), N_("A digit that can only go in two or three cells of a house "
+                            "(a diagonal, say) can't be in any cell that sees all of them.")),
     "hidden_pair": (N_("Hidden pairs"), N_("Two digits that fit only in the same two cells of a row, column or box fill them: those cells hold nothing else.")),
     "naked_triple": (N_("Naked triples"), N_("The same with three cells that hold only three digits between them.")),
     "hidden_triple": (N_("Hidden triples"), N_("The same with three digits confined to three cells of a row, column or box.")),
@@ -80,6 +87,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
                "either way the rest of both columns can't have it (and the same with rows and columns swapped).")),
     "xy_wing": (N_("XY-wing"), N_("A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
                 "so a cell that sees both can't be z.")),
+    **ADVANCED_TECHNIQUE_TEXT,
     "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
               "the cell holds the other one.")),
 }
@@ -168,6 +176,13 @@ class SudokuVariant(HouseGrid):
 
     def kind_of(self, rules: Mapping[str, Any]) -> str:
         return "Sudoku X" if rules.get("diagonal") else "Sudoku"
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """Every technique but confined candidates, which only diagonals need (in boxes, rows
+        and columns it is locked candidates)."""
+        if rules.get("diagonal"):
+            return self.techniques
+        return tuple(t for t in self.techniques if t.name != "confined_candidates")
 
     # --- generation -----------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from bookgen.templates import template_names
 from bookgen.web.messages import label_of, ui_messages
 
 HERE = Path(__file__).parent
-PLAN_WAIT = 0.2  # seconds the check waits for the plan before answering without it
+PLAN_WAIT = 0.1  # seconds the check waits for the exact plan when no draft could be made
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TOKEN = re.compile(r"[0-9a-f]{24}")  # an upload's folder: secrets.token_hex(12)
 
@@ -52,6 +52,7 @@ class Settings:
     max_queued: int = 4
     keep_seconds: float = 3600.0
     workers: int = 0
+    warm: bool = True  # check the templates and measure their how-to pages at start-up (tests: no need)
 
 
 class Refused(Exception):
@@ -113,6 +114,8 @@ def create_app(settings: Settings) -> Starlette:
     scratch.mkdir(exist_ok=True)
     jobs = Jobs(root, settings.max_running, settings.max_queued, settings.keep_seconds, settings.workers)
     designer.install_caches()
+    designer.start_planner()
+    app_warming = designer.warm(DEFAULT, jobs.workers) if settings.warm else None  # (while the browser opens)
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     page_template = env.get_template("studio.html")
     workers = jobs.workers
@@ -153,6 +156,8 @@ def create_app(settings: Settings) -> Starlette:
 
     async def page(request: Request) -> Response:
         lang = _language(request)
+        if settings.warm:
+            designer.warm(lang, workers)
         t = translation(lang)
         schema = designer.form_schema()
         labels = {f["key"]: label_of(f["key"], t) for f in schema["book"] + schema["section"]}
@@ -193,22 +198,36 @@ def create_app(settings: Settings) -> Starlette:
                                              "where": f"{name}.yaml:{i.line}:{i.col}"} for i in exc.issues]})
         return JSONResponse({"name": name, "data": data, "errors": []})
 
+    def lang_of(body: dict[str, Any]) -> str:
+        lang = body.get("lang")
+        return lang if isinstance(lang, str) and lang in languages() else DEFAULT
+
     async def check(request: Request) -> Response:
         body = await _json(request, settings.max_request)
         started = time.perf_counter()
+        lang = lang_of(body)
         result, _ = await asyncio.to_thread(checked, body)
         out: dict[str, Any] = {"yaml": result.yaml, "errors": result.errors, "plan": None, "plan_pending": False}
         if result.book is not None:
             seconds = estimate(result.book)
-            out["estimate"] = say_duration(seconds)
+            out["estimate"] = say_duration(seconds, translation(lang))
             out["confirm"] = seconds > CONFIRM_SECONDS
-            future = designer.plan_future(result, workers)
+            future = await asyncio.to_thread(designer.plan_future, result, workers, lang, False)
+            if future is None or not future.done():  # while the planner makes the exact plan: the draft, from what is known
+                try:
+                    out["draft"] = await asyncio.to_thread(designer.draft_text, result.book, workers, lang)
+                except Exception:  # noqa: BLE001 - the exact plan will say what is wrong
+                    pass
             try:
-                out["plan"] = await asyncio.to_thread(future.result, PLAN_WAIT)
+                if future is None:  # (the planner is starting: /api/plan waits for it)
+                    raise FutureTimeout
+                out["plan"] = await asyncio.to_thread(designer.plan_of, future, 0 if "draft" in out else PLAN_WAIT)
+                out.pop("draft", None)
             except (FutureTimeout, CancelledError):  # (cancelled: a newer change came in)
                 out["plan_pending"] = True
             except Exception as exc:  # noqa: BLE001 - a plan that can't be made is a message
                 out["errors"] = [{"path": [], "message": str(exc), "where": ""}]
+                out.pop("draft", None)
         out["ms"] = round((time.perf_counter() - started) * 1000)
         return JSONResponse(out)
 
@@ -217,9 +236,9 @@ def create_app(settings: Settings) -> Starlette:
         result, _ = await asyncio.to_thread(checked, body)
         if result.book is None:
             return JSONResponse({"plan": None, "errors": result.errors})
-        future = designer.plan_future(result, workers)
+        future = designer.plan_future(result, workers, lang_of(body))
         try:
-            text = await asyncio.to_thread(future.result, 60)
+            text = await asyncio.to_thread(designer.plan_of, future, 60)
         except FutureTimeout:
             raise Refused(503, "the plan took too long to make") from None
         except CancelledError:  # a newer change replaced this one: the page asks again for that
@@ -360,6 +379,7 @@ def create_app(settings: Settings) -> Starlette:
                                                         Exception: crashed},
                     lifespan=_lifespan(jobs))
     app.state.jobs = jobs
+    app.state.warming = app_warming
     app.state.settings = settings
     app.add_middleware(Guard, host=settings.host)
     app.add_middleware(ServerErrors)
@@ -372,12 +392,19 @@ def _lifespan(jobs: Jobs):
     async def lifespan(app):
         yield
         jobs.shutdown()  # the server stops: so do its builds
+        designer.stop_planner()
     return lifespan
 
 
 class Guard:
-    """Refuses requests a page on another site could send: a foreign Origin on anything that changes
-    state, and (on a loopback-only studio) a Host other than this machine's (DNS rebinding)."""
+    """Refuses requests a page on another site could send: anything that changes state without
+    this studio's own Origin, and (on a loopback-only studio) a Host other than this machine's
+    (DNS rebinding).
+
+    Browsers send Origin with every POST (fetch and forms alike), so a request without one comes
+    from a program, not a page; it is refused too, so the rule has no gap to reason about (an
+    old browser, a proxy or an extension that drops the header). A script says where it calls
+    from: ``curl -H "Origin: http://127.0.0.1:8000" ...`` (see docs/studio.md)."""
 
     def __init__(self, app, host: str):
         self.app = app
@@ -394,9 +421,10 @@ class Guard:
             problem = "this studio answers only to its own address (127.0.0.1 or localhost)"
         elif scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             origin = headers.get("origin")
-            if origin is not None and origin.split("://", 1)[-1] != host:
-                problem = "a page from another site may not change anything in this studio"
-            elif headers.get("sec-fetch-site") == "cross-site":
+            if origin is None:
+                problem = ("a request that changes something must say where it comes from: send the header "
+                           f"'Origin: http://{host}' (browsers do)")
+            elif origin.split("://", 1)[-1] != host or headers.get("sec-fetch-site") in ("cross-site", "same-site"):
                 problem = "a page from another site may not change anything in this studio"
         if problem:
             response = JSONResponse({"error": problem}, status_code=403)

@@ -58,6 +58,7 @@ UI = (
     N_("Cover theme"),
     N_("Cover picture (PNG or JPEG, 300 dpi)"),
     N_("Plain rectangles or lines allowed as regions"),
+    N_("Switch"), N_("Show the page plan"), N_("Back to the form"), N_("Other sizes"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)

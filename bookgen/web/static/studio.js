@@ -14,6 +14,7 @@
   const label = (key) => LABELS[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
   let state = { name: "book", data: { title: "", sections: [] }, uploads: {} };
   let lastYaml = "", seq = 0, timer = null, job = null, source = null, hasErrors = true;
+  const KEEP = "bookgen-studio-keep";  // the form across a change of interface language
 
   // ----- data paths --------------------------------------------------------------------
   const idOf = (path) => "f-" + path.join("-").replace(/[^A-Za-z0-9_-]/g, "_");
@@ -251,32 +252,32 @@
       "aria-describedby": "err-" + idOf(path) });
     set.append(el("legend", { text: label("size") }));
     if (!variant) { set.append(yamlInput(path)); return set; }
+    // The variant's sizes as boxes; any other (a rectangle such as 15x10, a size the list lacks) typed.
     const v = getAt(path);
-    const chosen = new Set((Array.isArray(v) ? v : v == null ? [variant.default_size] : [v]).map(String));
+    const given = Array.isArray(v) ? v : v == null ? [variant.default_size] : [v];
+    const listed = variant.sizes.map(String);
     const boxes = [];
-    let other = null; // a rectangular variant: typed sizes such as 15x10, comma-separated
-    const pick = () => {
-      const picked = boxes.filter((b) => b.checked).map((b) => Number(b.value));
-      if (other) picked.push(...other.value.split(",").map((s) => s.trim()).filter((s) => s));
+    const typed = el("input", { type: "text", id: idOf(path) + "-other", class: "other-size",
+      value: given.filter((n) => !listed.includes(String(n))).join(", ") });
+    const update = () => {
+      const picked = boxes.filter((b) => b.checked).map((b) => variant.sizes[listed.indexOf(b.value)]);
+      for (const part of typed.value.split(/[\s,;]+/).filter(Boolean)) picked.push(/^\d+$/.test(part) ? Number(part) : part);
       setAt(path, picked.length === 0 ? undefined : picked.length === 1 ? picked[0] : picked);
       changed();
     };
-    for (const n of variant.sizes) {
-      const id = idOf(path.concat(n));
-      const box = el("input", { type: "checkbox", id: id, value: n });
-      box.checked = chosen.has(String(n));
-      box.addEventListener("change", pick);
+    variant.sizes.forEach((n, i) => {
+      const id = idOf(path.concat(i));
+      const box = el("input", { type: "checkbox", id: id, value: String(n) });
+      box.checked = given.map(String).includes(String(n));
+      box.addEventListener("change", update);
       boxes.push(box);
-      set.append(el("span", { class: "chip" }, box, el("label", { for: id, text: n + "\u00d7" + n })));
-    }
-    if (variant.rectangular) {
-      const squares = new Set(variant.sizes.map(String));
-      const id = idOf(path.concat("rectangles"));
-      other = el("input", { type: "text", id: id, placeholder: "15x10",
-        value: [...chosen].filter((s) => !squares.has(s)).join(", ") });
-      other.addEventListener("change", pick);
-      set.append(el("label", { for: id, text: tr("Other sizes (rows\u00d7columns)") + ": " + variant.size_range }), other);
-    }
+      const text = typeof n === "number" ? n + "\u00d7" + n : String(n).replace("x", "\u00d7");
+      set.append(el("span", { class: "chip" }, box, el("label", { for: id, text: text })));
+    });
+    typed.addEventListener("input", update);
+    const other = variant.rectangular ? tr("Other sizes (rows\u00d7columns)") + ": " + variant.size_range : tr("Other sizes");
+    if (variant.rectangular) typed.placeholder = "15x10";
+    set.append(el("div", { class: "field" }, el("label", { for: typed.id, text: other }), typed));
     set.append(el("p", { class: "err", id: "err-" + idOf(path) }));
     return set;
   }
@@ -466,29 +467,35 @@
       return { error: tr("The studio could not be reached.") };
     }
   }
-  function payload() { return { name: state.name, data: state.data, uploads: state.uploads }; }
+  function payload() { return { name: state.name, data: state.data, uploads: state.uploads, lang: boot.lang }; }
   function schedule() {
     clearTimeout(timer);
-    $("status").textContent = tr("Checking\u2026");
+    status(tr("Checking\u2026"));
     timer = setTimeout(check, 60);
     saveHash();
+  }
+  function status(text, bad) {
+    $("status").textContent = text;
+    $("jump-status").textContent = text;
+    $("jump").classList.toggle("bad", !!bad);
   }
   async function check() {
     const mine = ++seq;
     const r = await api("/api/check", payload());
     if (mine !== seq) return;
-    if (r.error) { $("status").textContent = r.error; return; }
+    if (r.error) { status(r.error, true); return; }
     lastYaml = r.yaml;
     showErrors(r.errors);
     hasErrors = r.errors.length > 0;
     $("build").disabled = hasErrors || (job && ["queued", "running"].includes(job.state));
-    $("status").textContent = hasErrors ? tr("{count} problem(s) to fix before building", { count: r.errors.length })
-      : tr("No problems found") + (r.estimate ? " \u2014 " + r.estimate : "");
+    status(hasErrors ? tr("{count} problem(s) to fix before building", { count: r.errors.length })
+      : tr("No problems found") + (r.estimate ? " \u2014 " + r.estimate : ""), hasErrors);
     $("status").dataset.ms = r.ms;
     $("confirm-row").hidden = !r.confirm;
     if (hasErrors) { $("plan").textContent = ""; return; }
     if (r.plan) $("plan").textContent = r.plan;
     else if (r.plan_pending) {
+      if (r.draft) $("plan").textContent = r.draft;
       $("plan").classList.add("stale");
       const p = await api("/api/plan", payload());
       if (mine !== seq) return;
@@ -596,7 +603,13 @@
   }
 
   // ----- wiring -------------------------------------------------------------------------
-  $("lang").addEventListener("change", () => { location.href = "/?lang=" + $("lang").value + location.hash; });
+  // Another interface language: the page reloads in it, only when asked (a button, so arrow keys in the
+  // menu change nothing), keeping the form, uploaded volumes and a running build.
+  $("lang-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem(KEEP, JSON.stringify({ state: state, job: job && job.id }));
+    location.href = "/?lang=" + encodeURIComponent($("lang").value) + location.hash;
+  });
   $("load-template").addEventListener("click", async () => {
     const r = await api("/api/templates/" + encodeURIComponent($("template").value));
     if (r.error) { showGeneral([{ path: [], message: r.error }]); return; }
@@ -629,7 +642,14 @@
   $("puzzle-number").addEventListener("input", pictureLinks);
   $("puzzle-answer").addEventListener("change", pictureLinks);
 
-  if (location.hash.startsWith("#s=")) {
+  const kept = sessionStorage.getItem(KEEP);
+  sessionStorage.removeItem(KEEP);
+  if (kept) {
+    const k = JSON.parse(kept);
+    load(k.state.name, k.state.data);
+    state.uploads = k.state.uploads || {};
+    if (k.job) api("/api/builds/" + k.job).then((v) => { if (!v.error) { follow(v); if (v.state !== "queued" && v.state !== "running") finished(v); } });
+  } else if (location.hash.startsWith("#s=")) {
     try { const s = decode(location.hash.slice(3)); load(s.n, s.d); }
     catch (e) { showGeneral([{ path: [], message: "the link's settings could not be read" }]); load("book", null); }
   } else {
