@@ -22,6 +22,10 @@ set-up of a process (line tables, solver, caches) is not counted as a tail.
 Without Tatham's programs (Debian/Ubuntu: ``apt-get install sgt-puzzles``)
 it prints our figures alone and says how to get the comparison.
 
+Nonogram against Pattern (``sgt-pattern --generate K WxH``): Pattern has no levels and
+every puzzle of his yields to line-by-line reasoning, so our easy and medium rows;
+``--pattern-grades N`` grades N of his at 10x10, 15x15 and 20x20 with our ladder.
+
 Matching levels: Takuzu against Unruly with unique rows (``u``), Tango against
 Unruly without; our easy against Unruly Easy, medium and up against Unruly
 Normal (its top level). KenKen easy / medium / hard / expert against Keen
@@ -88,6 +92,8 @@ class Row:
         if self.variant == "sudoku":
             level = "e" if n == 16 and self.level == Level.EXPERT else SOLO_LEVEL[self.level]
             return "sgt-solo", f"{SOLO_BOXES[n]}d{level}"
+        if self.variant == "nonogram":  # Pattern has no levels: every puzzle of his is line-solvable
+            return "sgt-pattern", f"{n}x{n}"
         if self.variant == "kenken":
             return "sgt-keen", f"{n}d{KEEN_LEVEL[self.level]}"
         unique = "u" if self.variant == "takuzu" else ""
@@ -106,6 +112,8 @@ def default_rows() -> list[Row]:
     rows += [Row("jigsaw", 9, lv) for lv in LEVELS]  # 6x6: 10-60x Solo's sub-millisecond (docs/jigsaw.md)
     for n in (12, 16):
         rows += [Row("sudoku", n, lv) for lv in LEVELS]
+    for n in (10, 15, 20):  # Pattern's puzzles all yield to line-by-line reasoning: our easy and medium
+        rows += [Row("nonogram", n, lv) for lv in (Level.EASY, Level.MEDIUM)]
     return rows
 
 
@@ -145,7 +153,40 @@ def reference_path(program: str) -> str | None:
 
 def have_reference() -> bool:
     """Whether Tatham's programs are installed."""
-    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen", "sgt-solo"))
+    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen", "sgt-solo", "sgt-pattern"))
+
+
+def pattern_puzzle(desc: str):
+    """One of Pattern's game descriptions (``WxH:col clues/.../row clues``, runs apart by
+    ``.``) as our Nonogram puzzle."""
+    from bookgen.core.types import OutsideClues, Puzzle
+
+    size, clues = desc.split(":", 1)
+    cols, rows = map(int, size.split("x"))
+    lines = [tuple(int(v) for v in part.split(".") if v and v != "0") for part in clues.split("/")]
+    col_clues, row_clues = lines[:cols], lines[cols:cols + rows]
+    blank = tuple("." * cols for _ in range(rows))
+    return Puzzle("nonogram", rows if rows == cols else (rows, cols), {"style": "random"}, blank, blank,
+                  clues=OutsideClues(top=tuple(col_clues), left=tuple(row_clues)))
+
+
+def pattern_grades(count: int) -> None:
+    """Our grade of ``count`` of Pattern's puzzles at 10x10, 15x15 and 20x20."""
+    from tatham import generated_descriptions, grade_table
+
+    nonogram = get_variant("nonogram")
+
+    def puzzles(key: str):
+        out = []
+        for desc in generated_descriptions(reference_path("sgt-pattern"), key, count):
+            puzzle = pattern_puzzle(f"{key}:{desc}")
+            if len(nonogram.solutions(puzzle, 2)) != 1:  # the decoding, checked by the exact solver
+                raise ValueError("a decoded Pattern puzzle is not unique")
+            out.append(puzzle)
+        return out
+
+    grade_table(f"Our grade of {count} of Pattern's puzzles per size", "Pattern size",
+                {"10x10": "10x10", "15x15": "15x15", "20x20": "20x20"}, puzzles, nonogram.grade)
 
 
 def solo_jigsaw_grades(count: int, n: int) -> None:
@@ -230,7 +271,13 @@ def main() -> None:
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--grades", type=int, default=0, help="grade N of Solo's jigsaw puzzles per Solo level")
     ap.add_argument("--grade-size", type=int, default=9, help="the size of those jigsaw puzzles (default 9)")
+    ap.add_argument("--pattern-grades", type=int, default=0,
+                    help="grade N of Pattern's Nonograms at 10x10, 15x15 and 20x20")
     args = ap.parse_args()
+    if args.pattern_grades:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        pattern_grades(args.pattern_grades)
+        return
     if args.grades:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         solo_jigsaw_grades(args.grades, args.grade_size)

@@ -75,7 +75,7 @@ DAMAGE = [
     ("answer breaks a rule", 1, dict(solution=lambda rows: ["111000"] + rows[1:]),
      None),  # checked below: several rule lines
     ("given disagrees", 1, dict(givens=_flip_first_given), None),
-    ("unknown variant", 1, dict(variant="nonogram"), ["puzzle 1: unknown variant 'nonogram'"]),
+    ("unknown variant", 1, dict(variant="no-such-puzzle"), ["puzzle 1: unknown variant 'no-such-puzzle'"]),
     ("no variant", 1, dict(variant=...), ["puzzle 1: missing field 'variant'"]),
     ("size is text", 1, dict(size="6"), ["puzzle 1: malformed: size must be one of 4, 6, 8, 10, 12, 14, got '6'"]),
     ("size absurd", 1, dict(size=10**40), ["puzzle 1: malformed: size must be one of 4, 6, 8, 10, 12, 14, got "

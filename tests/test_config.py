@@ -57,7 +57,7 @@ CASES = [
     ("max_run 3 too small", BASE.replace("size: 8", "size: 6") + "    rules: {max_run: 3}\n", "7:22",
      "max_run: 3 needs a grid of at least 8x8"),
     ("count zero", BASE.replace("count: 4", "count: 0"), "6:12", "count must be between 1 and"),
-    ("unknown variant", BASE.replace("variant: takuzu", "variant: nonogram"), "4:14", "unknown variant 'nonogram'"),
+    ("unknown variant", BASE.replace("variant: takuzu", "variant: no-such-puzzle"), "4:14", "unknown variant 'no-such-puzzle'"),
     ("variant typo", BASE.replace("variant: takuzu", "variant: tanga"), "4:14", "did you mean 'tango'?"),
     ("unknown level", BASE + "    difficulty: hardest\n", "7:17", "unknown level 'hardest'"),
     ("ramp backwards", BASE + "    difficulty: {from: hard, to: easy}\n", "7:17", "put the easier level"),

@@ -79,7 +79,7 @@ CASES = [
     ("2.0 is not a size", BASE.replace("size: 8", "size: 8.0"), "5:11", "(write it without a decimal point)"),
     ("seed 1.5", BASE.replace("seed: 1", "seed: 1.5"), "2:7", "seed must be a whole number, got 1.5"),
     # names
-    ("unknown variant", BASE.replace("variant: takuzu", "variant: nonogram"), "4:14", "unknown variant 'nonogram'; expected one of"),
+    ("unknown variant", BASE.replace("variant: takuzu", "variant: no-such-puzzle"), "4:14", "unknown variant 'no-such-puzzle'; expected one of"),
     ("variant typo", BASE.replace("variant: takuzu", "variant: tanga"), "4:14", "did you mean 'tango'?"),
     ("unknown level", BASE + "    difficulty: hardest\n", "7:17", "unknown level 'hardest'"),
     ("level typo in ramp", BASE + "    difficulty: {from: easy, to: meduim}\n", "7:17", "did you mean 'medium'?"),

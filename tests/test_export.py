@@ -67,6 +67,9 @@ def test_svg_shows_what_the_json_holds(entries, name):
     if name == "tango":
         assert sum(n for k, n in Counter(u.get("data-stamp") for u in answer.iter(f"{SVG}use")).items()
                    if k.startswith("tango")) == entry["size"] ** 2
+    elif name == "nonogram":  # the answer is the picture: a black square per filled cell
+        black = [r for r in answer.iter(f"{SVG}rect") if r.get("fill") == "#000000"]
+        assert not shown and len(black) == solution["1"]
     elif name in ("starbattle", "queens"):  # stars and crowns are drawn shapes: one stamp per star
         stars = Counter(u.get("data-stamp") for u in answer.iter(f"{SVG}use"))
         assert sum(n for k, n in stars.items() if k.startswith(name)) == solution["1"] > 0

@@ -32,7 +32,7 @@ def sample(name: str, n: int) -> Puzzle:
         star = stars.random_stars(n, rules["stars"], random.Random(n))
         regions = region_rows(stars.grow_regions(n, rules["stars"], star, random.Random(n)), n)
         return Puzzle(name, n, rules, ("." * n,) * n, stars.star_rows(star, n), regions=regions)
-    if name in ("takuzu", "tango"):
+    if name in ("takuzu", "tango", "nonogram"):
         rows = ["".join("01"[((r // 2) + c) % 2] for c in range(n)) for r in range(n)]
     else:
         rows = ["".join(symbol((r * (n // 3 if n % 3 == 0 and n > 3 else 1) + r // 3 + c) % n + 1)
@@ -144,8 +144,9 @@ def test_answer_keys_show_only_answers_and_no_glyph_touches_another_or_a_line(na
                  solved=True)
     assert bare.ops == pen.ops
     answers = [op for op in pen.ops if op[0] in ("text", "stamp")]
+    picture = [op for op in pen.ops if op[0] == "rect" and op[5] == 0.0]  # a key that is the picture itself
     shown = sum(row.count("1") for row in puzzle.solution) if name in STARS else n * n
-    assert len(answers) == shown
+    assert len(answers) == shown or (not answers and len(picture) == "".join(puzzle.solution).count("1"))
     for style in (Style(), Style(large_print=True)):
         unit = style.key_cell[0] * variant.extent(n, puzzle.rules).key_scale  # the layout's least key cell
         glyphs, lines = marks(pen, unit)

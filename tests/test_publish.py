@@ -51,7 +51,7 @@ def _eight(n: int):
 
 def _moved(puzzle, move):
     """The puzzle turned or mirrored by ``move`` (givens, solution, signs, cages, regions)."""
-    n = puzzle.size
+    n = puzzle.rows  # a square grid (every variant here, at the sizes this file makes)
 
     def rows(grid):
         out = [["."] * n for _ in range(n)]
@@ -65,7 +65,11 @@ def _moved(puzzle, move):
     cages = tuple(Cage(tuple(sorted(move(c) for c in cage.cells)), cage.op, cage.target)
                   for cage in reversed(puzzle.cages))
     clues = None
-    if puzzle.clues is not None:  # each clue stands on the cell just outside its line's end
+    if puzzle.variant == "nonogram":  # run clues: read again off the moved picture
+        moved_solution = rows(puzzle.solution)
+        clues = OutsideClues(top=tuple(_runs("".join(row[c] for row in moved_solution)) for c in range(n)),
+                             left=tuple(_runs(row) for row in moved_solution))
+    elif puzzle.clues is not None:  # each clue stands on the cell just outside its line's end
         moved = {side: [0] * n for side in ("top", "bottom", "left", "right")}
         for side, at in (("top", lambda k: (-1, k)), ("bottom", lambda k: (n, k)),
                          ("left", lambda k: (k, -1)), ("right", lambda k: (k, n))):
@@ -76,6 +80,11 @@ def _moved(puzzle, move):
         clues = OutsideClues(**{side: tuple(v) for side, v in moved.items()})
     return dc_replace(puzzle, givens=rows(puzzle.givens), solution=rows(puzzle.solution), edges=edges,
                       cages=cages, regions=rows(puzzle.regions) if puzzle.regions else (), clues=clues)
+
+
+def _runs(line: str) -> tuple[int, ...]:
+    """A Nonogram line's run lengths (written here, not the engine's)."""
+    return tuple(len(run) for run in line.split("0") if run)
 
 
 def _swapped(puzzle):
@@ -89,7 +98,7 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
     variant = VARIANTS[name]
     puzzle = _puzzle(name)
     print_ = variant.fingerprint(puzzle)
-    moves = _eight(puzzle.size)
+    moves = _eight(puzzle.rows)
     seen_grids = set()
     for move in moves:
         moved = _moved(puzzle, move)
@@ -99,7 +108,7 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
         if name in ("takuzu", "tango"):  # the symbols swapped, signs carried along
             assert variant.fingerprint(_swapped(moved)) == print_
         if name in ("sudoku", "jigsaw"):  # any permutation of the digits
-            digits = "123456789"[:puzzle.size]
+            digits = "123456789"[:puzzle.rows]
             table = str.maketrans(digits, digits[1:] + digits[0])
             shifted = dc_replace(moved, givens=tuple(r.translate(table) for r in moved.givens),
                                  solution=tuple(r.translate(table) for r in moved.solution))
@@ -117,7 +126,7 @@ def test_fingerprint_differs_for_other_puzzles(name):
         cage = puzzle.cages[0]
         other = dc_replace(puzzle, cages=(dc_replace(cage, target=cage.target + 1),) + puzzle.cages[1:])
     else:  # one more given is another puzzle
-        r, c = next((r, c) for r in range(puzzle.size) for c in range(puzzle.size)
+        r, c = next((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
                     if puzzle.givens[r][c] == ".")
         row = puzzle.givens[r]
         givens = puzzle.givens[:r] + (row[:c] + puzzle.solution[r][c] + row[c + 1:],) + puzzle.givens[r + 1:]
@@ -142,7 +151,7 @@ def test_fingerprint_is_computed_not_trusted():
     assert entry["fingerprint"] == fingerprint(puzzle)
     for forged in (dict(entry, fingerprint="0" * 16), {k: v for k, v in entry.items() if k != "fingerprint"}):
         assert entry_fingerprint(forged) == entry["fingerprint"]
-    turned = puzzle_json(1, _moved(puzzle, _eight(puzzle.size)[2]), page=5)
+    turned = puzzle_json(1, _moved(puzzle, _eight(puzzle.rows)[2]), page=5)
     assert turned["givens"] != entry["givens"] and entry_fingerprint(turned) == entry["fingerprint"]
 
 

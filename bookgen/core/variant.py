@@ -53,6 +53,10 @@ class Extent:
     # How much larger than the smallest answer-key cell this grid's key cell must be for its
     # symbols to keep the key's type floor and clear the lines (two-digit numbers: 1.25).
     key_scale: float = 1.0
+    # The smallest cell a player's mark needs, in mm (0: the page's floor for a handwritten
+    # symbol). A grid filled with strokes and dots (a Nonogram's) is legible in smaller cells
+    # than one filled with written digits, so its largest sizes still fit a page.
+    mark_cell_mm: float = 0.0
 
     def __hash__(self) -> int:
         # The page planner keys dicts by extent once per puzzle (10^5 of them in a config

@@ -101,9 +101,14 @@ class Style:
         """The floor of answer digits in the answer key, in points."""
         return self._pick(6.0, 8.0)
 
-    def floor_cell(self, type_scale: float = 1.0) -> float:
-        """The smallest cell for a puzzle whose smallest type is ``type_scale`` of the cell."""
-        return max(self.min_cell, self.min_type / type_scale)
+    def floor_cell(self, type_scale: float = 1.0, mark_cell_mm: float = 0.0) -> float:
+        """The smallest cell for a puzzle whose smallest type is ``type_scale`` of the cell
+        (and whose marks need ``mark_cell_mm``, when the grid says so: ``Extent``; large
+        print scales it as it scales the handwriting floor)."""
+        cell = self.min_cell
+        if mark_cell_mm:
+            cell = mark_cell_mm * MM * self._pick(1.0, 12 / 8)
+        return max(cell, self.min_type / type_scale)
 
     @property
     def body(self) -> float:
@@ -337,10 +342,15 @@ def arrange(width: float, height: float, size: int | Extent, per_page: int, styl
     return Arrangement(cols, rows, cell)
 
 
+def _mark_cell(size: int | Extent) -> float:
+    """The mark floor a grid's extent asks for, in mm (0: none of its own)."""
+    return size.mark_cell_mm if isinstance(size, Extent) else 0.0
+
+
 def best_per_page(width: float, height: float, size: int | Extent, style: Style, type_scale: float = 1.0) -> int:
     """Default puzzles per page: the most that keep cells roomy, else the most that keep
     cells and their type (``type_scale`` of the cell) above the floors."""
-    floor = style.floor_cell(type_scale)
+    floor = style.floor_cell(type_scale, _mark_cell(size))
     for want in (max(style.roomy_cell, floor), floor):
         for count in sorted(PER_PAGE, reverse=True):
             if arrange(width, height, size, count, style).cell >= want - 1e-9:
@@ -354,7 +364,8 @@ def fit_problem(width: float, height: float, size: int | Extent, per_page: int |
     too small to write in, or type (``type_scale`` of the cell) below the floor."""
     count = per_page or best_per_page(width, height, size, style, type_scale)
     cell = arrange(width, height, size, count, style).cell
-    if cell >= style.floor_cell(type_scale) - 1e-9:
+    floor = style.floor_cell(type_scale, _mark_cell(size))
+    if cell >= floor - 1e-9:
         return None
     many = f"{count} {size_label(size)} grids per page" if count > 1 else f"a {size_label(size)} grid"
     fix = "fewer per page, a larger page or a smaller size" if count > 1 else "a larger page or a smaller size"
@@ -362,8 +373,8 @@ def fit_problem(width: float, height: float, size: int | Extent, per_page: int |
     if cell <= 0:  # the margins, header and labels alone fill the page
         return (f"a {page_name} page has no room for {many} once its margins and header are taken; "
                 f"choose {fix}")
-    if cell < style.min_cell - 1e-9:
-        need = "12 mm (large print)" if style.large_print else "8 mm"
+    if cell < style.floor_cell(1e9, _mark_cell(size)) - 1e-9:  # the floor of the cell alone
+        need = f"{style.floor_cell(1e9, _mark_cell(size)) / MM:g} mm" + (" (large print)" if style.large_print else "")
         return (f"{many} on a {page_name} page {verb} {cell / MM:.1f} mm cells, below the {need} "
                 f"needed for handwriting; choose {fix}")
     need = f"{style.min_type:g} pt" + (" (large print)" if style.large_print else "")
@@ -571,7 +582,7 @@ def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, befor
     @lru_cache(maxsize=None)
     def alone(per: int | None, size: Extent, scale: float) -> tuple[int, float, float]:
         per = per or best_per_page(width, height, size, style, scale)
-        return per, cell_of(size, per), style.floor_cell(scale)
+        return per, cell_of(size, per), style.floor_cell(scale, _mark_cell(size))
 
     @lru_cache(maxsize=None)
     def cell_of(size: Extent, per: int) -> float:

@@ -1,0 +1,848 @@
+"""The Nonogram engine: run clues on lines, the line solver, the grid closure, the ladder, SAT.
+
+A line of ``n`` cells is two bit sets, ``known`` and ``value`` (bit j is cell j: column j of
+a row, row j of a column), as on the binary engine's board; its clue is the tuple of its
+run lengths. A grid of ``rows`` x ``cols`` keeps its rows as lines ``0..rows-1`` and its
+columns as ``rows..rows+cols-1``.
+
+The line solver, plain and fast:
+
+- ``fillings`` lists every filling of a line by its clue; ``settle_plain`` keeps those that
+  agree with the known cells and returns what they all agree on. The reference.
+- ``settle`` reaches the same answer without listing: a walk over (cell, runs placed)
+  states, forwards from the left end and backwards from the right, keeps every step that
+  lies on some complete filling; what those steps may write is what the fillings may.
+  Memoised per (clue, line state). Checked against ``settle_plain`` on every short line
+  (tests/test_nonogram.py).
+- ``overlap_news`` is the easy tier's simpler view of a line (runs pushed left and right
+  as a player pushes them); it must never find more than ``settle_plain``.
+
+The ladder (``TECHNIQUES``, easiest first; tier = level):
+
+- easy: ``overlap`` - push every run as far left, then as far right as the known cells let
+  it (a run can't cover an empty cell nor touch a filled one; the first run starts by the
+  first filled cell, the last ends after the last): cells a run covers both ways are
+  filled; ``reach`` - cells no run can reach are empty (edges, finished runs and gaps too
+  small to hold a run are all this);
+- medium: ``line`` - everything all fillings of one line agree on;
+- hard: ``chain`` - two lines at once: suppose a cell, settle its row and column and then
+  the lines their news crosses; a line left without a filling refutes the supposition;
+- expert: ``trial`` - suppose a cell and follow it with the medium closure to a
+  contradiction; the cell takes the other colour. Never nested.
+
+Every technique is sound, so a grid the ladder fills has exactly one solution; the SAT
+count (``sat_solutions``) proves it independently before a puzzle ships.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Sequence
+
+from bookgen.core.bits import scan_forward
+from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Text
+from bookgen.core.memo import BoundedMemo
+from bookgen.core.types import EMPTY, Cell
+from bookgen.solve.houses import Tech
+from bookgen.solve.sat import models
+
+Clue = tuple[int, ...]
+LINE_MEMO = 300_000  # entries of the line memos (a long build meets many line states)
+CHAIN_ROUNDS = 2     # rounds of line settling a ``chain`` may take after its supposition
+
+
+class Contradiction(Exception):
+    """A line has no filling left that agrees with its known cells."""
+
+
+# ----- clues --------------------------------------------------------------------------
+def runs_of(bits: int, n: int) -> Clue:
+    """The run lengths of a filled line (bit j = cell j), left to right."""
+    out, run = [], 0
+    for j in range(n):
+        if (bits >> j) & 1:
+            run += 1
+        elif run:
+            out.append(run)
+            run = 0
+    if run:
+        out.append(run)
+    return tuple(out)
+
+
+def line_bits(text: str) -> int:
+    """``"0110"`` -> the bit set of its ``1`` cells."""
+    return sum(1 << j for j, ch in enumerate(text) if ch == "1")
+
+
+def clues_of(solution: Sequence[str]) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
+    """The row clues and the column clues of a solved grid (rows of ``0``/``1``)."""
+    rows, cols = len(solution), len(solution[0])
+    row_clues = tuple(runs_of(line_bits(row), cols) for row in solution)
+    col_clues = tuple(runs_of(line_bits("".join(row[c] for row in solution)), rows) for c in range(cols))
+    return row_clues, col_clues
+
+
+def clue_fits(clue: Clue, n: int) -> bool:
+    """Whether runs this long fit a line of ``n`` cells, one gap between each two."""
+    return all(v >= 1 for v in clue) and sum(clue) + len(clue) - 1 <= n if clue else True
+
+
+# ----- the line solver: the plain reference ------------------------------------------
+@lru_cache(maxsize=4096)
+def placements(clue: Clue, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every placement of a clue's runs on ``n`` cells, as the tuple of run starts."""
+    out: list[tuple[int, ...]] = []
+
+    def place(j: int, first: int, starts: list[int]) -> None:
+        if j == len(clue):
+            out.append(tuple(starts))
+            return
+        rest = sum(clue[j + 1:]) + len(clue) - j - 1
+        for s in range(first, n - rest - clue[j] + 1):
+            place(j + 1, s + clue[j] + 1, starts + [s])
+
+    place(0, 0, [])
+    return tuple(out)
+
+
+def filling(clue: Clue, starts: Sequence[int]) -> int:
+    """The line a placement fills."""
+    bits = 0
+    for s, length in zip(starts, clue):
+        bits |= ((1 << length) - 1) << s
+    return bits
+
+
+def fillings(clue: Clue, n: int) -> tuple[int, ...]:
+    """Every filling of a line by its clue (the reference's list)."""
+    return tuple(filling(clue, starts) for starts in placements(clue, n))
+
+
+def settle_plain(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
+    """(cells every agreeing filling fills, cells every one leaves empty) among the unknown
+    ones, or None when no filling agrees with the known cells. The reference of ``settle``."""
+    full = (1 << n) - 1
+    both, either = full, 0
+    found = False
+    for bits in fillings(clue, n):
+        if (bits ^ value) & known:
+            continue
+        found = True
+        both &= bits
+        either |= bits
+    if not found:
+        return None
+    return both & ~known, ~either & full & ~known
+
+
+# ----- the line solver: the walk -----------------------------------------------------
+def _walk(clue: Clue, n: int, known: int, value: int) -> tuple[list[list[bool]], list[list[bool]]] | None:
+    """Forward and backward reachability over states (i, j): cells before i decided, runs
+    before j placed, cell i free to start a run. ``fwd[i][j]``: some partial filling agrees
+    with the known cells up to there; ``back[i][j]``: the rest can be finished from there.
+    None when no filling agrees at all."""
+    k = len(clue)
+    ones, zeros = value & known, known & ~value
+    fwd = [[False] * (k + 1) for _ in range(n + 2)]
+    fwd[0][0] = True
+    for i in range(n + 1):
+        for j in range(k + 1):
+            if not fwd[i][j] or i == n:
+                continue
+            if not (ones >> i) & 1:
+                fwd[i + 1][j] = True
+            if j < k and _fits(clue[j], i, n, ones, zeros):
+                end = i + clue[j]
+                fwd[min(end + 1, n)][j + 1] = True
+    if not fwd[n][k]:
+        return None
+    back = [[False] * (k + 1) for _ in range(n + 2)]
+    back[n][k] = True
+    for i in range(n - 1, -1, -1):
+        for j in range(k, -1, -1):
+            ok = not (ones >> i) & 1 and back[i + 1][j]
+            if not ok and j < k and _fits(clue[j], i, n, ones, zeros):
+                ok = back[min(i + clue[j] + 1, n)][j + 1]
+            back[i][j] = ok
+    return fwd, back
+
+
+def _fits(length: int, i: int, n: int, ones: int, zeros: int) -> bool:
+    """Whether a run of ``length`` may start at cell i: no known empty cell under it, and
+    the cell after it (if any) not known filled."""
+    end = i + length
+    if end > n or zeros >> i & ((1 << length) - 1):
+        return False
+    return end == n or not (ones >> end) & 1
+
+
+def settle_fast(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
+    """``settle_plain``'s answer from the walk, without listing fillings.
+
+    Reference: ``settle_plain``; checked by ``test_settle_agrees_with_the_listing``
+    (tests/test_nonogram.py) on every state of every short line."""
+    walked = _walk(clue, n, known, value)
+    if walked is None:
+        return None
+    fwd, back = walked
+    k = len(clue)
+    ones, zeros = value & known, known & ~value
+    can1 = can0 = 0
+    for i in range(n):
+        for j in range(k + 1):
+            if not fwd[i][j]:
+                continue
+            if not (ones >> i) & 1 and back[i + 1][j]:
+                can0 |= 1 << i
+            if j < k and _fits(clue[j], i, n, ones, zeros):
+                end = i + clue[j]
+                if back[min(end + 1, n)][j + 1]:
+                    can1 |= ((1 << clue[j]) - 1) << i
+                    if end < n:
+                        can0 |= 1 << end
+    full = (1 << n) - 1
+    return can1 & ~can0 & ~known & full, can0 & ~can1 & ~known & full
+
+
+def _pushed(clue: Clue, n: int, ones: int, zeros: int) -> list[int] | None:
+    """Each run's start when the runs are pushed left one after another, each to the first
+    place with no known empty cell under it and no filled cell just after it (a player's
+    count from the edge: no going back for a filled cell left behind). None where a run
+    falls off the end."""
+    out, pos = [], 0
+    for length in clue:
+        s = pos
+        while s + length <= n and (zeros >> s & ((1 << length) - 1) or (s + length < n and ones >> (s + length) & 1)):
+            s += 1
+        if s + length > n:
+            return None
+        out.append(s)
+        pos = s + length + 1
+    return out
+
+
+def _mirror(bits: int, n: int) -> int:
+    """A line read from its other end."""
+    return int(format(bits, f"0{n}b")[::-1], 2) if n else 0
+
+
+def overlap_news(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
+    """The easy tier on one line: (cells a run covers both pushed left and pushed right,
+    cells no run reaches) among the unknown ones; None when the line can't be filled.
+
+    The runs are pushed as a player pushes them (``_pushed``, from both ends), then the
+    edges hold them: the first run starts at or before the first filled cell, the last one
+    ends at or after the last. Every bound is one no filling can pass, so what follows is
+    sound, and it is never more than ``settle_plain`` finds
+    (``test_overlap_is_sound_and_weaker_than_the_whole_line``)."""
+    full = (1 << n) - 1
+    filled, empty = value & known, known & ~value
+    if not clue:
+        return None if filled else (0, full & ~known)
+    k = len(clue)
+    low = _pushed(clue, n, filled, empty)
+    back = _pushed(clue[::-1], n, _mirror(filled, n), _mirror(empty, n))
+    if low is None or back is None:
+        return None
+    high = [n - s - length for s, length in zip(back, clue[::-1])][::-1]
+    if filled:
+        high[0] = min(high[0], (filled & -filled).bit_length() - 1)
+        low[k - 1] = max(low[k - 1], filled.bit_length() - clue[k - 1])
+        for j in range(k - 2, -1, -1):
+            high[j] = min(high[j], high[j + 1] - clue[j] - 1)
+        for j in range(1, k):
+            low[j] = max(low[j], low[j - 1] + clue[j - 1] + 1)
+    if any(high[j] < low[j] for j in range(k)):
+        return None
+    ones = reach = 0
+    for j, length in enumerate(clue):
+        if high[j] < low[j] + length:
+            ones |= ((1 << (low[j] + length - high[j])) - 1) << high[j]
+        reach |= ((1 << (high[j] + length - low[j])) - 1) << low[j]
+    if ~reach & filled or ones & empty:
+        return None
+    return ones & ~known, ~reach & full & ~known
+
+
+class LineSolver:
+    """The line answers by tier, memoised per (tier, clue, line state): ``ones << n | zeros``,
+    or -1 when the line has no agreeing filling."""
+
+    def __init__(self) -> None:
+        self._memo = BoundedMemo(LINE_MEMO)
+
+    def answer(self, tier: int, clue: Clue, n: int, known: int, value: int) -> int:
+        key = (tier, clue, n, known, value)
+        hit = self._memo.get(key)
+        if hit is None:
+            got = (overlap_news if tier == 0 else settle_fast)(clue, n, known, value)
+            hit = self._memo.put(key, -1 if got is None else got[0] << n | got[1])
+        return hit
+
+
+LINES = LineSolver()  # one per process: answers depend on their key alone
+
+
+# ----- the board ----------------------------------------------------------------------
+class Board:
+    """Known cells of a rows x cols grid, one pair of bit sets per line (rows, then columns)."""
+
+    __slots__ = ("rows", "cols", "known", "value")
+
+    def __init__(self, rows: int, cols: int, known: list[int] | None = None, value: list[int] | None = None):
+        self.rows, self.cols = rows, cols
+        self.known = known if known is not None else [0] * (rows + cols)
+        self.value = value if value is not None else [0] * (rows + cols)
+
+    def copy(self) -> "Board":
+        return Board(self.rows, self.cols, self.known[:], self.value[:])
+
+    @classmethod
+    def from_rows(cls, grid: Sequence[str]) -> "Board":
+        """A board from row strings of ``1``/``0``/``.``."""
+        board = cls(len(grid), len(grid[0]) if grid else 0)
+        for r, row in enumerate(grid):
+            for c, ch in enumerate(row):
+                if ch != EMPTY:
+                    board.assign(r, c, int(ch))
+        return board
+
+    def width(self, line: int) -> int:
+        """How many cells ``line`` has."""
+        return self.cols if line < self.rows else self.rows
+
+    def cell(self, line: int, j: int) -> Cell:
+        """The cell at position j of ``line``."""
+        return (line, j) if line < self.rows else (j, line - self.rows)
+
+    def get(self, r: int, c: int) -> int:
+        """1, 0, or -1 for an unknown cell."""
+        if not (self.known[r] >> c) & 1:
+            return -1
+        return (self.value[r] >> c) & 1
+
+    def assign(self, r: int, c: int, v: int) -> None:
+        """Fill (1) or blank (0) one cell, in its row and its column."""
+        line = self.rows + c
+        self.known[r] |= 1 << c
+        self.known[line] |= 1 << r
+        if v:
+            self.value[r] |= 1 << c
+            self.value[line] |= 1 << r
+
+    def write(self, line: int, ones: int, zeros: int) -> int:
+        """Write a line's news into it and its crossing lines; the crossing lines, as a bit set."""
+        self.known[line] |= ones | zeros
+        self.value[line] |= ones
+        if line < self.rows:
+            bit, first = 1 << line, self.rows
+        else:
+            bit, first = 1 << (line - self.rows), 0
+        crossed = 0
+        for j in scan_forward(ones | zeros):
+            self.known[first + j] |= bit
+            if (ones >> j) & 1:
+                self.value[first + j] |= bit
+            crossed |= 1 << (first + j)
+        return crossed
+
+    def solved(self) -> bool:
+        full = (1 << self.cols) - 1
+        return all(k == full for k in self.known[:self.rows])
+
+    def grid(self) -> tuple[str, ...]:
+        """Row strings with ``.`` for unknown cells."""
+        return tuple("".join(EMPTY if not (self.known[r] >> c) & 1 else str((self.value[r] >> c) & 1)
+                             for c in range(self.cols)) for r in range(self.rows))
+
+
+# ----- the closure --------------------------------------------------------------------
+@dataclass
+class Puzzle:
+    """The clues of one grid, as the engine reads them."""
+
+    row_clues: tuple[Clue, ...]
+    col_clues: tuple[Clue, ...]
+
+    @property
+    def rows(self) -> int:
+        return len(self.row_clues)
+
+    @property
+    def cols(self) -> int:
+        return len(self.col_clues)
+
+    def clue(self, line: int) -> Clue:
+        return self.row_clues[line] if line < self.rows else self.col_clues[line - self.rows]
+
+    def board(self, givens: Sequence[str] | None = None) -> Board:
+        return Board.from_rows(givens) if givens else Board(self.rows, self.cols)
+
+
+def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rounds: int | None = None,
+          on_news: Callable[[int, int, int], None] | None = None) -> bool:
+    """Apply the line technique of ``tier`` (0 overlap and reach, 1 whole lines) to the lines
+    of ``dirty`` (every line by default), re-queueing the lines each one's news crosses,
+    until nothing changes (or after ``rounds`` generations of lines). True when the grid is
+    full; ``Contradiction`` when a line has no filling left. Each line's answer is what its
+    technique says of it alone, so the fixpoint does not depend on the order."""
+    lines = puzzle.rows + puzzle.cols
+    if dirty is None:
+        dirty = (1 << lines) - 1
+    tier = min(tier, 1)
+    generation = 0
+    while dirty:
+        if rounds is not None and generation >= rounds:
+            break
+        generation += 1
+        now, dirty = dirty, 0
+        for line in scan_forward(now):
+            n = board.width(line)
+            hit = LINES.answer(tier, puzzle.clue(line), n, board.known[line], board.value[line])
+            if hit < 0:
+                raise Contradiction(line)
+            if hit:
+                ones, zeros = hit >> n, hit & ((1 << n) - 1)
+                if on_news is not None:
+                    on_news(line, ones, zeros)
+                dirty |= board.write(line, ones, zeros)
+                if tier == 0:
+                    dirty |= 1 << line  # its own news may let the overlap say more
+    return board.solved()
+
+
+def refutes(puzzle: Puzzle, board: Board, cell: Cell, v: int, tier: int, rounds: int | None) -> bool:
+    """Whether supposing ``v`` at ``cell`` breaks a line within ``rounds`` of line settling
+    at ``tier`` (unbounded: None)."""
+    trial = board.copy()
+    r, c = cell
+    trial.assign(r, c, v)
+    try:
+        close(puzzle, trial, tier, 1 << r | 1 << (puzzle.rows + c), rounds)
+    except Contradiction:
+        return True
+    return False
+
+
+# ----- the ladder ---------------------------------------------------------------------
+@dataclass
+class Run:
+    """One ladder run: uses per technique, and the steps when explaining."""
+
+    explain: bool = False
+    solution: Sequence[str] | None = None  # the known answer, when generating
+    counts: dict[str, int] = field(default_factory=dict)
+    steps: list = field(default_factory=list)
+
+    def used(self, name: str, cells: list[tuple[Cell, str]], reason: str) -> None:
+        self.counts[name] = self.counts.get(name, 0) + 1
+        if self.explain:
+            from bookgen.core.variant import Step
+            self.steps.append(Step(name, tuple(cells), reason))
+
+
+def _line_text(puzzle: Puzzle, line: int) -> Text:
+    if line < puzzle.rows:
+        return Text(N_("row {row}"), row=line + 1)
+    return Text(N_("column {column}"), column=line - puzzle.rows + 1)
+
+
+def _cells(board: Board, line: int, ones: int, zeros: int) -> list[tuple[Cell, str]]:
+    return sorted([(board.cell(line, j), "1") for j in scan_forward(ones)]
+                  + [(board.cell(line, j), "0") for j in scan_forward(zeros)])
+
+
+def _clue_text(clue: Clue) -> str:
+    return " ".join(map(str, clue)) or "0"
+
+
+def t_overlap(puzzle: Puzzle, board: Board, run: Run) -> int:
+    """Easy: one line's overlap of its leftmost and rightmost placements (filled cells)."""
+    return _line_step(puzzle, board, run, "overlap", 0, 0,
+                      N_("In {line} (clue {clue}), push every run as far left and as far right as it goes: "
+                         "cells a run covers both ways are filled."))
+
+
+def t_reach(puzzle: Puzzle, board: Board, run: Run) -> int:
+    """Easy: cells of one line that no run can reach are empty."""
+    return _line_step(puzzle, board, run, "reach", 0, 1,
+                      N_("In {line} (clue {clue}), no run can reach these cells: they stay empty."))
+
+
+def t_line(puzzle: Puzzle, board: Board, run: Run) -> int:
+    """Medium: what every filling of one line agrees on."""
+    return _line_step(puzzle, board, run, "line", 1, None,
+                      N_("Every way to place the runs {clue} in {line} that fits its known cells agrees "
+                         "on these cells."))
+
+
+def _line_step(puzzle: Puzzle, board: Board, run: Run, name: str, tier: int, half: int | None,
+               template: str) -> int:
+    """The first line (rows, then columns) where the line answer of ``tier`` has news (only
+    its filled cells with ``half`` 0, only its empty ones with 1): written, counted once."""
+    for line in range(puzzle.rows + puzzle.cols):
+        n = board.width(line)
+        full = (1 << n) - 1
+        if board.known[line] == full:
+            continue
+        clue = puzzle.clue(line)
+        hit = LINES.answer(tier, clue, n, board.known[line], board.value[line])
+        if hit < 0:
+            raise Contradiction(line)
+        ones = 0 if half == 1 else hit >> n
+        zeros = 0 if half == 0 else hit & full
+        if ones | zeros:
+            cells = _cells(board, line, ones, zeros)
+            board.write(line, ones, zeros)
+            run.used(name, cells, Text(template, line=_line_text(puzzle, line), clue=_clue_text(clue))
+                     if run.explain else "")
+            return 1
+    return 0
+
+
+def _suppose(puzzle: Puzzle, board: Board, run: Run, name: str, tier: int, rounds: int | None, template: str) -> int:
+    """The first unknown cell (row-major) one of whose colours fails: it takes the other.
+    With the solution known (``run.solution``) only each cell's wrong colour is tried: the
+    right one agrees with a whole solution, so no sound technique refutes it."""
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            if board.get(r, c) >= 0:
+                continue
+            for v in ((1 - int(run.solution[r][c]),) if run.solution else (1, 0)):
+                if refutes(puzzle, board, (r, c), v, tier, rounds):
+                    board.assign(r, c, 1 - v)
+                    run.used(name, [((r, c), str(1 - v))],
+                             Text(template, row=r + 1, column=c + 1,
+                                  colour=Text(N_("filled")) if v else Text(N_("empty")))
+                             if run.explain else "")
+                    return 1
+    return 0
+
+
+def t_chain(puzzle: Puzzle, board: Board, run: Run) -> int:
+    """Hard: a supposition refuted within ``CHAIN_ROUNDS`` rounds of whole-line settling."""
+    return _suppose(puzzle, board, run, "chain", 1, CHAIN_ROUNDS,
+                    N_("Suppose the cell at row {row}, column {column} were {colour}: settling its row and "
+                       "column, and then the lines they change, leaves a line with no way to place its runs."))
+
+
+def t_trial(puzzle: Puzzle, board: Board, run: Run) -> int:
+    """Expert: a supposition refuted by the whole-line closure, however long it takes."""
+    return _suppose(puzzle, board, run, "trial", 1, None,
+                    N_("Suppose the cell at row {row}, column {column} were {colour}: following it through "
+                       "line by line leads to a line with no way to place its runs."))
+
+
+# The ladder table, in the rows every ladder declares its techniques with (``houses.Tech``:
+# name, tier, function - here ``fn(puzzle, board, run)``, 1 when it wrote news - weight for
+# the score inside a level, and one step's rating on the 1-10 footing).
+TECHNIQUES: tuple[Tech, ...] = (
+    Tech("overlap", Level.EASY, t_overlap, 1.0, 1.2),
+    Tech("reach", Level.EASY, t_reach, 1.0, 1.5),
+    Tech("line", Level.MEDIUM, t_line, 3.0, 2.8),
+    Tech("chain", Level.HARD, t_chain, 8.0, 4.5),
+    Tech("trial", Level.EXPERT, t_trial, 20.0, 7.0),
+)
+TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in TECHNIQUES}
+TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
+
+
+@dataclass
+class LadderResult:
+    level: Level
+    solved: bool
+    counts: dict[str, int]
+    steps: list
+    grid: tuple[str, ...]
+
+
+def ladder(puzzle: Puzzle, givens: Sequence[str] | None = None, explain: bool = False,
+           solution: Sequence[str] | None = None) -> LadderResult:
+    """Grade a puzzle: the easy closure, then the easiest technique that finds anything, one
+    use at a time, back to the easy closure after each. The level is the hardest technique
+    used; ``solved`` is False where even one trial finds nothing. ``solution``, when the
+    caller knows the puzzle's only one, spares the trials of right colours (same result)."""
+    board = puzzle.board(givens)
+    run = Run(explain, solution)
+    level = Level.EASY
+    while True:
+        if _easy_closure(puzzle, board, run):
+            break
+        for tech in TECHNIQUES[2:]:
+            if tech.fn(puzzle, board, run):
+                level = max(level, tech.tier)
+                break
+        else:
+            return LadderResult(Level.EXPERT, False, run.counts, run.steps, board.grid())
+    return LadderResult(level, True, run.counts, run.steps, board.grid())
+
+
+def _easy_closure(puzzle: Puzzle, board: Board, run: Run) -> bool:
+    """Overlap and reach until neither finds anything; counted line by line."""
+    if not run.explain:
+        def note(line: int, ones: int, zeros: int) -> None:
+            if ones:
+                run.counts["overlap"] = run.counts.get("overlap", 0) + 1
+            if zeros:
+                run.counts["reach"] = run.counts.get("reach", 0) + 1
+        return close(puzzle, board, 0, on_news=note)
+    while t_overlap(puzzle, board, run) or t_reach(puzzle, board, run):
+        pass
+    return board.solved()
+
+
+def _first_refuted(puzzle: Puzzle, board: Board, rounds: int | None,
+                   picture: Sequence[str] | None = None) -> tuple[Cell, int] | None:
+    """The first unknown cell (row-major) with a colour that a supposition refutes, and the
+    other colour (only the colour ``picture`` lacks is supposed, when given)."""
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            if board.get(r, c) < 0:
+                for v in ((1 - int(picture[r][c]),) if picture else (1, 0)):
+                    if refutes(puzzle, board, (r, c), v, 1, rounds):
+                        return (r, c), 1 - v
+    return None
+
+
+# ----- SAT --------------------------------------------------------------------------
+def sat_clauses(puzzle: Puzzle) -> tuple[list[list[int]], int]:
+    """CNF of the clues: cell variables 1..rows*cols (row-major), then per line one
+    variable per (run, start). A run starts exactly once; the next run starts after it and
+    its gap; a cell is filled exactly when some chosen start covers it. Returns the clauses
+    and the cell count (the variables to watch)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    cells = rows * cols
+    top = cells
+    clauses: list[list[int]] = []
+    for line in range(rows + cols):
+        clue = puzzle.clue(line)
+        n = cols if line < rows else rows
+        var = [(line * cols + j + 1) if line < rows else (j * cols + (line - rows) + 1) for j in range(n)]
+        if not clue:
+            clauses += [[-v] for v in var]
+            continue
+        starts: list[dict[int, int]] = []
+        before = 0
+        for j, length in enumerate(clue):
+            after = sum(clue[j + 1:]) + len(clue) - j - 1
+            run = {}
+            for s in range(before, n - after - length + 1):
+                top += 1
+                run[s] = top
+            starts.append(run)
+            before += length + 1
+            clauses.append(list(run.values()))
+            vs = list(run.values())
+            clauses += [[-a, -b] for x, a in enumerate(vs) for b in vs[x + 1:]]
+        for j in range(1, len(clue)):
+            for s, v in starts[j].items():
+                clauses.append([-v] + [u for p, u in starts[j - 1].items() if p + clue[j - 1] + 1 <= s])
+        cover: list[list[int]] = [[] for _ in range(n)]
+        for j, length in enumerate(clue):
+            for s, v in starts[j].items():
+                for x in range(s, s + length):
+                    cover[x].append(v)
+                    clauses.append([-v, var[x]])
+        for x in range(n):
+            clauses.append([-var[x]] + cover[x])
+    return clauses, cells
+
+
+def sat_solutions(puzzle: Puzzle, givens: Sequence[str] | None = None, limit: int = 2) -> list[tuple[str, ...]]:
+    """Up to ``limit`` solutions by the SAT solver, as row strings."""
+    clauses, cells = sat_clauses(puzzle)
+    cols = puzzle.cols
+    for r, row in enumerate(givens or ()):
+        for c, ch in enumerate(row):
+            if ch != EMPTY:
+                v = r * cols + c + 1
+                clauses.append([v if ch == "1" else -v])
+    found = models(clauses, range(1, cells + 1), limit)
+    return [tuple("".join("1" if r * cols + c + 1 in model else "0" for c in range(cols))
+                  for r in range(puzzle.rows)) for model in found]
+
+
+# ----- pictures that look drawn ---------------------------------------------------------
+STYLES = ("random", "symmetric", "blobs")
+# The share of filled cells a style aims at, per level: denser pictures give longer runs,
+# and longer runs overlap more (easier); sparse ones leave more freedom (harder).
+DENSITY: dict[Level, tuple[float, float]] = {
+    Level.EASY: (0.58, 0.68), Level.MEDIUM: (0.52, 0.62), Level.HARD: (0.46, 0.56), Level.EXPERT: (0.45, 0.55),
+}
+SMOOTH_PASSES = 2  # majority passes that turn noise into blobs
+
+
+def picture(rows: int, cols: int, style: str, density: float, rng) -> list[list[int]]:
+    """A random picture: ``random`` noise at ``density``, ``symmetric`` noise mirrored left
+    to right, or ``blobs``: noise smoothed by majority passes into clumps."""
+    grid = [[1 if rng.random() < density else 0 for _ in range(cols)] for _ in range(rows)]
+    if style == "symmetric":
+        for row in grid:
+            for c in range(cols // 2):
+                row[cols - 1 - c] = row[c]
+    elif style == "blobs":
+        for _ in range(SMOOTH_PASSES):
+            grid = _smoothed(grid, density)
+    return grid
+
+
+def _smoothed(grid: list[list[int]], density: float) -> list[list[int]]:
+    """One smoothing pass: each cell's 3x3 neighbourhood counted (the cell itself twice, so
+    ties keep their colour), and the ``density`` share of cells with the highest counts
+    filled: clumps grow, specks go, and the picture keeps its density."""
+    rows, cols = len(grid), len(grid[0])
+    score = []
+    for r in range(rows):
+        for c in range(cols):
+            total = grid[r][c]
+            for rr in range(max(r - 1, 0), min(r + 2, rows)):
+                for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                    total += grid[rr][cc]
+            score.append((total, r, c))
+    filled = round(density * rows * cols)
+    out = [[0] * cols for _ in range(rows)]
+    for _, r, c in sorted(score, key=lambda t: -t[0])[:filled]:
+        out[r][c] = 1
+    return out
+
+
+def rows_text(grid: Sequence[Sequence[int]]) -> tuple[str, ...]:
+    return tuple("".join(map(str, row)) for row in grid)
+
+
+REPAIRS = 40  # cells a generation attempt may flip before it starts over
+
+
+@dataclass
+class Made:
+    """A picture the ladder solves at the level asked for, and its grade."""
+
+    solution: tuple[str, ...]
+    result: LadderResult
+
+
+def attempt(rows: int, cols: int, style: str, level: Level, rng, grid: list[list[int]] | None = None,
+            repairs: int = REPAIRS) -> Made | None:
+    """One try at a puzzle graded exactly ``level``: a picture in ``style`` (or ``grid``),
+    and while the whole-line closure stalls on it, a cell the closure left open flips (and
+    its mirror, for ``symmetric``) - the picture stays the style's, and each flip makes the
+    stalled part smaller. Above medium a stalled picture is kept when one supposition at a
+    time (``chain`` or ``trial``) solves it. None when the attempt missed the level."""
+    if grid is None:
+        lo, hi = DENSITY[level]
+        grid = picture(rows, cols, style, rng.uniform(lo, hi), rng)
+    for _ in range(repairs):
+        solution = rows_text(grid)
+        puzzle = Puzzle(*clues_of(solution))
+        board = puzzle.board()
+        if level == Level.EASY:
+            # Repaired where the easy closure stalls: every flip is towards an easy picture.
+            if close(puzzle, board, 0):
+                return Made(solution, ladder(puzzle, solution=solution))
+        elif close(puzzle, board, 1):
+            if level >= Level.HARD:
+                return None  # line by line solves it: never harder than medium
+            if level == Level.MEDIUM and close(puzzle, puzzle.board(), 0):
+                return None  # the easy closure alone solves it
+            result = ladder(puzzle, solution=solution)
+            return Made(solution, result) if result.level == level else None
+        if level >= Level.HARD and _solves_by_suppositions(puzzle, board, level, solution):
+            result = ladder(puzzle, solution=solution)
+            return Made(solution, result) if result.solved and result.level == level else None
+        open_cells = [(r, c) for r in range(rows) for c in range(cols) if board.get(r, c) < 0]
+        r, c = rng.choice(open_cells)
+        grid[r][c] ^= 1
+        if style == "symmetric":
+            grid[r][cols - 1 - c] = grid[r][c]
+    return None
+
+
+def _solves_by_suppositions(puzzle: Puzzle, board: Board, level: Level,
+                            picture: Sequence[str] | None = None) -> bool:
+    """Whether single suppositions (chains at hard, trials at expert) and the whole-line
+    closure between them fill a board the closure stalled on. With ``picture`` only the
+    colour it does not have is supposed in each cell: the picture is a solution, so its own
+    colour is never refuted, and the verdict is the same at half the cost."""
+    rounds = CHAIN_ROUNDS if level == Level.HARD else None
+    while True:
+        hit = _first_refuted(puzzle, board, rounds, picture)
+        if hit is None:
+            return False
+        (r, c), v = hit
+        board.assign(r, c, v)
+        if close(puzzle, board, 1, 1 << r | 1 << (puzzle.rows + c)):
+            return True
+
+
+# ----- a user's own picture ------------------------------------------------------------
+@dataclass
+class FromPicture:
+    """A user's picture made a puzzle: the givens it needs (``.`` elsewhere) and its grade."""
+
+    givens: tuple[str, ...]
+    result: LadderResult
+
+
+def from_picture(solution: Sequence[str]) -> FromPicture:
+    """The picture as a puzzle the ladder solves, with as few given cells as the greedy
+    search below finds: while the whole-line closure stalls, the open cell whose colour
+    settles the most other cells is given; then each given goes again where the closure
+    still solves without it. Not provably the fewest (that is a set-cover search), but
+    never one that can go. A picture the clues alone settle gets no given."""
+    rows, cols = len(solution), len(solution[0])
+    puzzle = Puzzle(*clues_of(solution))
+    given: set[Cell] = set()
+
+    def givens() -> tuple[str, ...]:
+        return tuple("".join(solution[r][c] if (r, c) in given else EMPTY for c in range(cols))
+                     for r in range(rows))
+
+    board = puzzle.board()
+    while not close(puzzle, board, 1):
+        best, best_gain = None, -1
+        for r in range(rows):
+            for c in range(cols):
+                if board.get(r, c) >= 0:
+                    continue
+                trial = board.copy()
+                trial.assign(r, c, int(solution[r][c]))
+                close(puzzle, trial, 1, 1 << r | 1 << (rows + c))
+                gain = sum(k.bit_count() for k in trial.known[:rows])
+                if gain > best_gain:
+                    best, best_gain = (r, c), gain
+        given.add(best)
+        board.assign(best[0], best[1], int(solution[best[0]][best[1]]))
+    for cell in sorted(given):
+        given.discard(cell)
+        if not close(puzzle, puzzle.board(givens()), 1):
+            given.add(cell)
+    final = givens()
+    return FromPicture(final, ladder(puzzle, final if given else None, solution=solution))
+
+
+def read_text_art(text: str) -> tuple[str, ...]:
+    """A picture typed as text: one line per row, ``#``, ``X``, ``x``, ``1`` or ``█`` for a
+    filled cell, ``.``, ``-``, ``0``, ``_`` or a space for an empty one; blank lines above
+    and below are dropped, short lines padded with empty cells. ``ValueError`` names the
+    first character that is neither, with its line and column."""
+    lines = text.splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    width = max((len(line.rstrip()) for line in lines), default=0)
+    out = []
+    for number, line in enumerate(lines, 1):
+        row = []
+        for col, ch in enumerate(line.rstrip().ljust(width), 1):
+            if ch in "#Xx1\u2588":
+                row.append("1")
+            elif ch in ".-0_ ":
+                row.append("0")
+            else:
+                raise ValueError(f"{number}:{col}: {ch!r} is neither a filled cell (#) nor an empty one (.)")
+        out.append("".join(row))
+    return tuple(out)
