@@ -6,10 +6,9 @@ Run as ``python bench/calibrate.py [--count 60] [--levels easy,medium,hard,exper
 1. Sudoku (``--x``: Sudoku X): ``--count`` puzzles per level, generated with seeds
    derived from 2026 (or read from a book's JSON twin with ``--json``), each rated by
    - Sudoku Explainer (the "SE 1.2-12" scale solvers quote), when a jar is given with
-     ``--se-jar`` or the ``SE_JAR`` environment variable. We don't ship SE: build it
-     yourself from the source of Sukaku Explainer (github.com/SudokuMonster/SukakuExplainer,
-     LGPL): compile every ``.java`` file under ``diuf/`` with ``javac -encoding ISO-8859-1``,
-     copy the non-Java resources beside the classes and ``jar cf`` the lot; its batch rater
+     ``--se-jar`` or the ``SE_JAR`` environment variable. We don't ship SE or a script that
+     builds it: build a jar yourself from the source of Sukaku Explainer
+     (github.com/SudokuMonster/SukakuExplainer, LGPL), outside this repository; its batch rater
      is the class ``diuf.sudoku.test.serate`` (``--isX=1`` rates Sudoku X);
    - QQWing (Debian's ``qqwing``; plain Sudoku only): its level name;
    - our grader: level, rating and estimated minutes.
