@@ -16,6 +16,7 @@ _MODULES = (
     ("bookgen.variants.killer", "KILLER"),
     ("bookgen.variants.skyscrapers", "SKYSCRAPERS"),
     ("bookgen.variants.jigsaw", "JIGSAW"),
+    ("bookgen.variants.kakuro", "KAKURO"),
 )
 
 
