@@ -209,7 +209,7 @@ class KState:
 
     # ``ver`` counts the changes to each run's cells; ``seen[name][k]`` is the count a
     # technique last found nothing in run k at, so it skips runs unchanged since (the plain
-    # version looks at every run every time: ``solve(..., fresh=True)``, checked by a test).
+    # version looks at every run every time: ``solve(..., fresh=True)``; a test checks they agree).
     __slots__ = ("board", "cand", "placed", "open", "ver", "seen", "touched")
 
     def __init__(self, b: Board) -> None:
@@ -641,15 +641,19 @@ def start(b: Board, givens: Sequence[tuple[int, int]] = ()) -> KState:
     return st
 
 
-def solve(st: KState, tier: Level, run: Run) -> bool:
+def solve(st: KState, tier: Level, run: Run, max_trials: int | None = None, fresh: bool = False) -> bool:
     """Apply the ladder's techniques up to ``tier``, easiest first, until the grid is full
-    (True) or none finds anything (False). What a technique leaves with one candidate is
-    placed and credited to it."""
+    (True) or none finds anything (False; also once it needed more than ``max_trials``
+    trials). What a technique leaves with one candidate is placed and credited to it."""
     b = st.board
     table = [t for t in LADDER if t.tier <= tier]
     while st.open:
+        if max_trials is not None and run.counts.get("trial", 0) > max_trials:
+            return False
         for tech in table:
             st.touched = []
+            if fresh:  # the plain version: every technique looks at every run every time
+                st.seen.clear()
             if run.explain:
                 run.reason = ""
             used = tech.fn(b, st, run)
@@ -686,13 +690,18 @@ class Result:
 
 
 def run_ladder(b: Board, givens: Sequence[tuple[int, int]] = (), tier: Level = Level.EXPERT,
-               explain: bool = False) -> Result:
-    """The ladder from the empty grid (and ``givens``) with techniques up to ``tier``."""
+               explain: bool = False, max_trials: int | None = None, trial_open: float = 1.0) -> Result:
+    """The ladder from the empty grid (and ``givens``) with techniques up to ``tier``; at
+    most ``max_trials`` trials, and none where the hard tier stalled with more than a share
+    ``trial_open`` of the white cells open (a generator's budget: such a stall is repaired,
+    not tried)."""
     run = Run(explain)
     st = KState(b)
     try:
         st = start(b, givens)
-        solved = solve(st, tier, run)
+        solved = solve(st, min(tier, Level.HARD), run)
+        if not solved and tier == Level.EXPERT and st.open <= trial_open * len(b.white):
+            solved = solve(st, tier, run, max_trials)
     except Contradiction:
         solved = False
     level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)

@@ -64,6 +64,7 @@ from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
 
 BLOCK = "#"
+TEXT_BLOCK = ("X", "x", "\\")  # a block without sums in the text format (``#`` starts a comment there)
 SIZES: tuple[int, ...] = tuple(range(6, 15))
 ATTEMPTS = 60      # fresh patterns per puzzle
 MOVES = 80         # digit changes per pattern
@@ -76,6 +77,8 @@ LONGEST: dict[Level, int] = {Level.EASY: 5, Level.MEDIUM: 6, Level.HARD: 7, Leve
 # Share of the runs whose digits lean low or high in the fill (see ``_fill``).
 LEAN: dict[Level, float] = {Level.EASY: 0.9, Level.MEDIUM: 0.7, Level.HARD: 0.5, Level.EXPERT: 0.5}
 EXPERT_TRIALS = 3  # trials an expert puzzle may take, at most
+HARDER_TRIES = 6   # changes tried at once on a draft that grades too easy
+TRIAL_OPEN = 0.5  # ... and only from a stall with at most this share of its white cells open
 # The hardest level each size reaches reliably (measured: bench/sweep_kakuro.py).
 MAX_LEVEL: dict[int, Level] = {}
 BLOCK_FILL = 0.78  # grey of a block: black sums on it stay sharp, and it saves ink
@@ -402,29 +405,73 @@ class KakuroVariant(VariantDefaults):
             for i in cells:
                 of.setdefault(i, []).append(k)
         cells = sorted(of)
-        for _ in range(MOVES):
-            sums = [sum(sol[i] for i in cells_) for cells_ in runs]
-            b = engine.board(rows, cols, runs, sums, regions=level >= Level.HARD)
-            res = engine.run_ladder(b, (), level)
-            if res.solved and res.level == level and res.counts.get("trial", 0) <= EXPERT_TRIALS:
-                puzzle = self._puzzle(size, white, runs, sums, sol)
-                return Draft(puzzle, res, b, dict(sol))
-            if res.solved:  # too easy (or too many trials): a random cell changes
-                i = rng.choice(cells)
-                pick = _harder
-            else:
-                i = rng.choice(res.open_cells)
-                pick = _easier
+
+        def options(i: int) -> list[int]:
             taken = 0
             for k in of[i]:
                 for j in runs[k]:
                     if j != i:
                         taken |= 1 << (sol[j] - 1)
-            options = [d for d in range(1, DIGITS + 1) if d != sol[i] and not taken >> (d - 1) & 1]
-            if not options:
+            return [d for d in range(1, DIGITS + 1) if d != sol[i] and not taken >> (d - 1) & 1]
+
+        def judge() -> tuple[Board, engine.Result]:
+            sums = [sum(sol[i] for i in cells_) for cells_ in runs]
+            b = engine.board(rows, cols, runs, sums, regions=level >= Level.HARD)
+            return b, engine.run_ladder(b, (), level, max_trials=EXPERT_TRIALS, trial_open=TRIAL_OPEN)
+
+        def fits(res: engine.Result) -> bool:
+            return res.solved and res.level == level and res.counts.get("trial", 0) <= EXPERT_TRIALS
+
+        for _ in range(MOVES):
+            b, res = judge()
+            if fits(res):
+                break
+            if not res.solved:  # stuck: a stuck cell takes the digit that pins its runs most
+                stuck = list(res.open_cells)
+                pick = _easier
+                if len(stuck) <= TRIAL_OPEN * len(cells):
+                    # A small stall is mostly two solutions (digits swapped around a loop of
+                    # runs): a cell where they differ takes any other digit, which breaks the
+                    # swap (the digit that pins its runs most tends to rebuild it).
+                    other = [found for found in engine.count(b) if found != sol]
+                    if other:
+                        stuck = [i for i in stuck if other[0][i] != sol[i]] or stuck
+                        pick = _harder
+                i = rng.choice(stuck)
+                choice = options(i)
+                if choice:
+                    sol[i] = pick(choice, i, of[i], runs, sol, rng)
                 continue
-            sol[i] = pick(options, i, of[i], runs, sol, rng)
-        return None
+            # Too easy: of a few random changes, one that grades exactly right wins; else the
+            # hardest that still solves (work inside the level); else any of them.
+            best: tuple[float, int, int] | None = None
+            tried = []
+            for _ in range(HARDER_TRIES):
+                i = rng.choice(cells)
+                choice = options(i)
+                if not choice:
+                    continue
+                old, sol[i] = sol[i], rng.choice(choice)
+                b, res = judge()
+                if fits(res):
+                    break
+                if res.solved:
+                    score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(cells))
+                    if best is None or score > best[0]:
+                        best = (score, i, sol[i])
+                tried.append((i, sol[i]))
+                sol[i] = old
+            else:
+                if best is not None:
+                    sol[best[1]] = best[2]
+                elif tried:
+                    i, d = rng.choice(tried)
+                    sol[i] = d
+                continue
+            break
+        else:
+            return None
+        return Draft(self._puzzle(size, white, runs, b.sums, sol), res, b, dict(sol))
 
     def _puzzle(self, size: Any, white: Sequence[Sequence[bool]], runs: Sequence[Sequence[int]],
                 sums: Sequence[int], sol: Mapping[int, int]) -> Puzzle:
@@ -615,7 +662,7 @@ class KakuroVariant(VariantDefaults):
 
     def parse_text(self, lines: Sequence[_Line], options: dict[str, Any], header: _Line | None,
                    file: str) -> Puzzle:
-        """One line per row, cells apart by spaces: ``#`` a block without sums, ``D\\A`` a block
+        """One line per row, cells apart by spaces: ``X`` a block without sums, ``D\\A`` a block
         with the down sum D and the across sum A (either may be left out: ``\\16``, ``23\\``),
         ``.`` an empty white cell, a digit a given one."""
         rows_tokens = [_tokens(line) for line in lines]
@@ -634,7 +681,7 @@ class KakuroVariant(VariantDefaults):
         for r, (line, tokens) in enumerate(zip(lines, rows_tokens)):
             row = []
             for c, (col, text) in enumerate(tokens):
-                if text in (BLOCK, "\\"):
+                if text in TEXT_BLOCK:
                     row.append(BLOCK)
                 elif "\\" in text:
                     down, _, right = text.partition("\\")
@@ -650,7 +697,7 @@ class KakuroVariant(VariantDefaults):
                 elif text == EMPTY or (len(text) == 1 and text in "123456789"):
                     row.append(text)
                 else:
-                    raise PuzzleTextError(file, line.number, col, f"unknown cell {text!r}; a cell is # (block), "
+                    raise PuzzleTextError(file, line.number, col, f"unknown cell {text!r}; a cell is X (block), "
                                           "D\\A (a block with its down and across sums), . (empty) or a digit 1-9")
             givens.append("".join(row))
         white = [[ch != BLOCK for ch in row] for row in givens]
@@ -673,7 +720,7 @@ class KakuroVariant(VariantDefaults):
         return self.name + "\n" + "\n".join(self.text_lines(puzzle, puzzle.givens, ascii=True)) + "\n"
 
     def text_lines(self, puzzle: Puzzle, rows: Sequence[str], ascii: bool = False) -> list[str]:
-        """Each row as its cells in columns: blocks as ``D\\A`` (or ``#``), digits, ``.``."""
+        """Each row as its cells in columns: blocks as ``D\\A`` (or ``X``), digits, ``.``."""
         across, down = block_sums(puzzle)
         cells = []
         for r in range(puzzle.rows):
@@ -681,7 +728,7 @@ class KakuroVariant(VariantDefaults):
             for c in range(puzzle.cols):
                 if puzzle.givens[r][c] == BLOCK:
                     a, d = across.get((r, c)), down.get((r, c))
-                    row.append(BLOCK if a is None and d is None else f"{d or ''}\\{a or ''}")
+                    row.append("X" if a is None and d is None else f"{d or ''}\\{a or ''}")
                 else:
                     row.append(rows[r][c])
             cells.append(row)
