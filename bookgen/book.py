@@ -32,7 +32,7 @@ from bookgen import __version__
 from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import example_seed, rng_for, version_seed
-from bookgen.core.types import GenerationError, Grade, Puzzle
+from bookgen.core.types import GenerationError, Grade, GridSize, Puzzle, Size, cell_count, rows_cols
 from bookgen.estimate import puzzle_ms
 from bookgen.layout.classset import render_class_set
 from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
@@ -84,7 +84,7 @@ class Job:
     section: int
     index: int
     variant: str
-    size: int
+    size: Size  # an int N, or a rectangular variant's GridSize
     rules: tuple[tuple[str, Any], ...]
     level: Level
     seed: str
@@ -191,7 +191,7 @@ def schedule(jobs: list[Job]) -> list[int]:
     the estimate needs only to be rough (harder and larger costs more), and
     results still go back in plan order, so the output is the same.
     """
-    return sorted(range(len(jobs)), key=lambda i: (-int(jobs[i].level), -jobs[i].size, i))
+    return sorted(range(len(jobs)), key=lambda i: (-int(jobs[i].level), -cell_count(jobs[i].size), i))
 
 
 def batches(jobs: list[Job]) -> list[list[int]]:
@@ -408,9 +408,11 @@ def _where(job: Job, exc: Exception) -> str:
 
 def _remedy(job: Job) -> str:
     """What the user can change when a puzzle can't be made: only what is actually possible."""
-    sizes = get_variant(job.variant).sizes
+    variant = get_variant(job.variant)
+    largest = (variant.size_range.max_rows * variant.size_range.max_cols if variant.size_range
+               else max(variant.sizes) ** 2)
     ways = ["an easier level"] if job.level > Level.EASY else []
-    if job.size < max(sizes):
+    if cell_count(job.size) < largest:
         ways.append("a larger size")
     ways.append("fewer restrictions")
     ways.append("another seed")
@@ -425,7 +427,7 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print
     out = {
         "number": number,
         "variant": puzzle.variant,
-        "size": puzzle.size if isinstance(puzzle.size, int) else list(puzzle.size),
+        "size": puzzle.size if isinstance(puzzle.size, int) else [puzzle.rows, puzzle.cols],
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "difficulty": grade.level.key,
@@ -514,7 +516,7 @@ def rule_sets(book: Book) -> list[tuple[str, dict]]:
     return [(book.sections[s].variant, dict(book.sections[s].rules)) for s in book.shape.rule_sets]
 
 
-def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequence[int] = ()) -> Puzzle:
+def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequence[Size] = ()) -> Puzzle:
     """The small puzzle a how-to-play page solves, the same for the same book seed and rules.
 
     It keeps the section's rules, on the smallest of the sizes the rule set prints
@@ -524,14 +526,16 @@ def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequ
     no more) whose first few deductions include one above the easiest techniques, where
     one of ``EXAMPLE_TRIES`` candidates has it."""
     variant = get_variant(variant_name)
-    for size in sorted(set(printed)):
+    for size in sorted(set(printed), key=lambda s: (cell_count(s), rows_cols(s))):
         try:
             size_rules = variant.parse_rules(rules, size)
         except ValueError:
             continue
         if variant.check_request(size, size_rules, Level.EASY) is None:
             return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
-    sizes = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    sizes: list[Size] = [s for s in EXAMPLE_SIZES if s in variant.sizes] + sorted(variant.sizes)
+    if variant.rectangular:  # its ``sizes`` are the square sides of its range
+        sizes = [GridSize(n, n) for n in sizes]
     fallback = None
     for size in sizes:
         try:
@@ -541,7 +545,7 @@ def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequ
         if variant.check_request(size, size_rules, Level.EASY) is not None:
             continue
         floor = Style().min_type / min(variant.smallest_type(size, size_rules), 1.0)
-        if 2 * size * floor > EXAMPLE_WIDTH and fallback is None:
+        if 2 * rows_cols(size)[1] * floor > EXAMPLE_WIDTH and fallback is None:
             fallback = (size, size_rules)
             continue
         return _teaching_example(variant, size, size_rules, book_seed, variant_name, rules)
@@ -550,7 +554,7 @@ def worked_example(book_seed: int, variant_name: str, rules: dict, printed: Sequ
     raise GenerationError(f"no size of {variant.title} takes the rules {rules}")
 
 
-def _teaching_example(variant, size: int, rules: dict, book_seed: int, variant_name: str,
+def _teaching_example(variant, size: Size, rules: dict, book_seed: int, variant_name: str,
                       raw_rules: dict) -> Puzzle:
     level = Level.MEDIUM if variant.check_request(size, rules, Level.MEDIUM) is None else Level.EASY
     rng = rng_for(example_seed(book_seed, variant_name + repr(sorted(raw_rules.items()))))

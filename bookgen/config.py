@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bookgen.core.difficulty import LEVEL_KEYS, Level
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
+from bookgen.core.types import GridSize, Size
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation, with_name
 from bookgen.layout.geometry import (
     COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
@@ -290,8 +291,8 @@ class SectionModel(_Strict):
     """The puzzle: a variant name or alias (see the variants table below)."""
     count: int | None = None
     """Puzzles in the section, 1 to 100,000; may be left out when ``difficulty`` is a list of blocks (their total)."""
-    size: int | list[int] | None = None
-    """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). Default: the variant's default size."""
+    size: int | str | list[int | str] | None = None
+    """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). A number N is an N×N grid; a variant that takes rectangles also takes ``ROWSxCOLS`` (``15x10``). Default: the variant's default size."""
     difficulty: str | Ramp | list[dict[str, int]] = "medium"
     """One level (``easy``, ``medium``, ``hard``, ``expert``), a ramp ``{from: easy, to: hard}``, or a list of ``{LEVEL: N}`` blocks (see Difficulty below)."""
     rules: dict[str, Any] | None = None
@@ -432,7 +433,7 @@ class Section:
     index: int
     variant: str
     title: str
-    sizes: tuple[int, ...]
+    sizes: tuple[Size, ...]  # ints N for a square-only variant, ``GridSize``s for a rectangular one
     levels: tuple[Level, ...]  # one per puzzle
     rules: tuple[tuple[str, Any], ...]
     options: tuple[tuple[str, Any], ...]
@@ -446,11 +447,11 @@ class Section:
         """How many puzzles the section holds."""
         return len(self.levels)
 
-    def size_of(self, i: int) -> int:
+    def size_of(self, i: int) -> Size:
         """The grid size of the section's i-th puzzle (sizes spread evenly, in order)."""
         return self.sizes[i * len(self.sizes) // self.count]
 
-    def sizes_printed(self) -> list[int]:
+    def sizes_printed(self) -> list[Size]:
         """The sizes some puzzle of the section has, smallest first: every listed size once
         the count reaches the list's length (then without visiting each puzzle: a count may
         be 100,000)."""
@@ -1002,7 +1003,9 @@ def _check_fit(book: Book, raw_sections: list, report) -> None:
         elif book.per_page is not None:
             path = ("per_page",)
         elif isinstance(raw.get("size"), list):
-            path = ("sections", section.index, "size", raw["size"].index(size))
+            variant = get_variant(section.variant)
+            path = ("sections", section.index, "size",
+                    next(i for i, item in enumerate(raw["size"]) if _grid_size(variant, item, True)[0] == size))
         else:
             path = ("sections", section.index, "size")
         report(path, problem)
@@ -1099,18 +1102,22 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
         if not prefix and err["loc"][0] == "sections" and len(err["loc"]) > 1:
             continue  # a bad section item: the per-section pass reports it, once
         if err["loc"][0] == "size":
-            # one union (a size or a list of sizes): one message, at the bad list item if any
+            # one union (a size or a list of sizes): one message, at each bad list item if any
+            # (text items are sizes like ``15x10``: the section pass reads those)
             value = data.get("size")
-            if isinstance(value, list):
-                if err["loc"][1:2] == ("list[int]",):
-                    path, key, message = _pydantic_message(dict(err, loc=loc), data)
-                    report(path, message, key)
+            if "size" in seen:
                 continue
-            if "size" not in seen:
-                seen.add("size")
-                extra = " (write it without a decimal point)" if isinstance(value, float) else ""
-                report(prefix + ("size",), f"size must be a whole number or a list of them, "
-                       f"got {_show(value)}{extra}")
+            seen.add("size")
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if not isinstance(item, (int, str)) or isinstance(item, bool):
+                        path, key, message = _pydantic_message(
+                            {"loc": prefix + ("size", i), "type": "int_type", "input": item}, data)
+                        report(path, message, key)
+                continue
+            extra = " (write it without a decimal point)" if isinstance(value, float) else ""
+            report(prefix + ("size",), f"size must be a whole number or a list of them, "
+                   f"got {_show(value)}{extra}")
             continue
         if "difficulty" in err["loc"]:
             if "difficulty" in seen:
@@ -1158,19 +1165,21 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                f"{', '.join(variant_names())}{_hint(raw.variant.lower(), variant_names())}")
         return None
 
-    sizes = raw.size if isinstance(raw.size, list) else [raw.size if raw.size is not None else variant.default_size]
+    listed = raw.size if isinstance(raw.size, list) else [raw.size if raw.size is not None else variant.default_size]
+    sizes: list[Size] = []
     if "size" in bad:
-        sizes = []  # reported already; the rules are checked against the default size below
-    elif not sizes:
+        listed = []  # reported already; the rules are checked against the default size below
+    elif not listed:
         report(base + ("size",), "size list is empty")
         ok = False
-    for i, size in enumerate(sizes):
+    for i, item in enumerate(listed):
         path = base + ("size",) + ((i,) if isinstance(raw.size, list) else ())
-        if size not in variant.sizes:
-            report(path, f"{variant.name} size must be one of {', '.join(map(str, variant.sizes))}, "
-                   f"got {_show(size)}"
-                   + (f"; {variant.size_note}" if variant.size_note else ""))
+        size, problem = _grid_size(variant, item, isinstance(raw.size, list))
+        if problem:
+            report(path, problem)
             ok = False
+        else:
+            sizes.append(size)
 
     count_ok = "count" not in bad and (count is None or 1 <= count <= MAX_COUNT)
     levels = _levels(base, raw.difficulty, count, report, count_ok=count_ok)
@@ -1178,7 +1187,8 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         ok = False
 
     rules: dict[str, Any] = {}
-    for size in sorted(set(sizes) & set(variant.sizes)) or [variant.default_size]:  # a bad size: still check
+    default = _grid_size(variant, variant.default_size, False)[0]
+    for size in sorted(set(sizes)) or [default]:  # a bad size: still check
         try:
             rules = variant.parse_rules(raw.rules, size)
         except ValueError as exc:
@@ -1220,6 +1230,34 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
                    raw.explain, bool(raw.new_page), raw.new_page == "right")
+
+
+def _grid_size(variant, item: Any, in_list: bool) -> tuple[Size, str | None]:
+    """A config's size item as the variant takes it (an int N for a square-only variant, a
+    ``GridSize`` for one that takes rectangles), or why not (a one-line message)."""
+    if isinstance(item, str):
+        grid = GridSize.parse(item)
+        if grid is None:
+            shape = " or ROWSxCOLS (e.g. 15x10)" if variant.rectangular else ""
+            extra = " (write it without '_' separators)" if item.replace("_", "").isdigit() and "_" in item else ""
+            return 0, (f"size must be a whole number{shape}, got {_show(item)}{extra}" if in_list else
+                       f"size must be a whole number{shape} or a list of them, got {_show(item)}")
+        if not variant.rectangular:
+            if not grid.is_square:
+                return 0, (f"{variant.name} takes only square sizes (one number, e.g. {variant.default_size}), "
+                           f"got {_show(item)}")
+            grid = grid.rows
+        item = grid
+    if not variant.rectangular:
+        if item not in variant.sizes:
+            return 0, (f"{variant.name} size must be one of {', '.join(map(str, variant.sizes))}, "
+                       f"got {_show(item)}" + (f"; {variant.size_note}" if variant.size_note else ""))
+        return item, None
+    grid = item if isinstance(item, GridSize) else GridSize(item, item)
+    if grid not in variant.size_range:
+        return 0, (f"{variant.name} size must have {variant.size_range}, got {_show(str(grid))}"
+                   + (f"; {variant.size_note}" if variant.size_note else ""))
+    return grid, None
 
 
 def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = True) -> list[Level] | None:

@@ -153,7 +153,11 @@ def form_schema() -> dict[str, Any]:
     """Everything the page needs to draw the designer, as JSON-ready data."""
     variants = {}
     for name, v in VARIANTS.items():
-        variants[name] = {"title": v.title, "sizes": list(v.sizes), "default_size": v.default_size,
+        default = v.default_size if isinstance(v.default_size, int) else str(v.default_size)
+        # a rectangular variant: its square sizes as boxes, any other rows x cols typed (``15x10``)
+        variants[name] = {"title": v.title, "sizes": list(v.sizes), "default_size": default,
+                          "rectangular": bool(v.rectangular),
+                          "size_range": str(v.size_range) if v.size_range else "",
                           "rules": rule_fields(name),
                           "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False))}
     section = _model_fields(SectionModel, "section")

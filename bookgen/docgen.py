@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bookgen.config import BookModel, CoverModel, ImprintModel, SectionModel
+from bookgen.core.types import GridSize
 from bookgen.variants.registry import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,6 +96,10 @@ where they print and use characters the book's fonts draw
 """
 
 
+# Where the annotation's own words would read badly (``int | str | list[int | str]``).
+TYPE_TEXT = {("SectionModel", "size"): "whole number, `ROWSxCOLS` or a list of them"}
+
+
 def _type(annotation: Any) -> str:
     """A field's type as a reader says it: ``int``, ``text``, ``list of int`` ..."""
     if annotation is type(None):
@@ -146,13 +151,14 @@ def _table(model: type[BaseModel], heading: str, lead: str) -> str:
     for name, field in model.model_fields.items():
         key = field.alias or name
         text = " ".join((field.description or "(not documented yet)").split()).replace("``", "`")
-        rows.append(f"| `{key}` | {_type(field.annotation)} | {_default(field)} | {text} |")
+        kind = TYPE_TEXT.get((model.__name__, name)) or _type(field.annotation)
+        rows.append(f"| `{key}` | {kind} | {_default(field)} | {text} |")
     return "\n".join(rows) + "\n"
 
 
 def _rule_defaults(variant: Any) -> dict[str, Any]:
     size = max(variant.sizes)  # the largest size allows every option (max_run: 3 needs 8x8)
-    return variant.parse_rules(None, size)
+    return variant.parse_rules(None, GridSize(size, size) if variant.rectangular else size)
 
 
 def _show(value: Any) -> str:
@@ -165,12 +171,14 @@ def _show(value: Any) -> str:
 
 def _variants() -> str:
     rows = ["## Variants, sizes and rules", "",
-            "`variant` takes a name or any of its aliases; `size` one of the sizes.", "",
+            "`variant` takes a name or any of its aliases; `size` one of the sizes (a variant that "
+            "takes rectangles: any `ROWSxCOLS` in its range, see [rectangles.md](rectangles.md)).", "",
             "| variant | also called | printed as | sizes | default size |",
             "| --- | --- | --- | --- | --- |"]
     for name, v in VARIANTS.items():
         aliases = ", ".join(f"`{a}`" for a in v.aliases)
-        rows.append(f"| `{name}` | {aliases} | {v.title} | {', '.join(map(str, v.sizes))} | {v.default_size} |")
+        sizes = f"{v.size_range} (`ROWSxCOLS`)" if v.rectangular else ", ".join(map(str, v.sizes))
+        rows.append(f"| `{name}` | {aliases} | {v.title} | {sizes} | {v.default_size} |")
     rows += ["", "`rules` per variant (the default is the rule a section gets when it leaves the key out; "
              "Sudoku and Killer's `box` shown for the largest size):", "",
              "| variant | key | values | default |", "| --- | --- | --- | --- |"]

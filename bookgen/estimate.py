@@ -17,33 +17,41 @@ over 8 seeds differed from these (30 seeds) by 12 % at the median and up to
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
+from bookgen.core.types import Size, cell_count
 from bookgen.variants.registry import VARIANTS
 
 EXTRA_MS_PER_PUZZLE = 8.0  # laying out and drawing a puzzle and its answer
 CONFIRM_SECONDS = 3600.0  # longer builds need --yes
 
 # (variant, size) -> mean ms per puzzle easy..expert: each variant's own ``costs``.
-COST_MS: dict[tuple[str, int], tuple[float | None, ...]] = {
+COST_MS: dict[tuple[str, Size], tuple[float | None, ...]] = {
     (variant.name, size): row for variant in VARIANTS.values() for size, row in variant.costs.items()
 }
 
 
-def puzzle_ms(variant: str, size: int, level: Level, rules: Mapping[str, Any] | None = None,
+def _side(size: Size) -> float:
+    """A square's side, or the side of the square with as many cells as a ``GridSize``."""
+    return size if isinstance(size, int) else math.sqrt(cell_count(size))
+
+
+def puzzle_ms(variant: str, size: Size, level: Level, rules: Mapping[str, Any] | None = None,
               options: Mapping[str, Any] | None = None) -> float:
     """The expected time to make one puzzle under ``rules`` and section ``options``;
-    unmeasured sizes take the nearest measured ones."""
+    unmeasured sizes take the nearest measured ones (a rectangle: the nearest in cells;
+    a variant's ``costs`` may key rectangles by ``GridSize``)."""
     row = COST_MS.get((variant, size))
     if row is None:
-        sizes = sorted(s for v, s in COST_MS if v == variant)
+        sizes = sorted((s for v, s in COST_MS if v == variant), key=_side)
         if not sizes:
             return 1000.0
-        near = min(sizes, key=lambda s: abs(s - size))
+        near = min(sizes, key=lambda s: abs(_side(s) - _side(size)))
         row = COST_MS[(variant, near)]
-        scale = (size / near) ** 3
+        scale = (_side(size) / _side(near)) ** 3
     else:
         scale = 1.0
     known = [x for x in row if x is not None]
@@ -51,7 +59,7 @@ def puzzle_ms(variant: str, size: int, level: Level, rules: Mapping[str, Any] | 
     return value * scale * rule_factor(variant, size, level, rules or {}, options or {})
 
 
-def rule_factor(variant: str, size: int, level: Level, rules: Mapping[str, Any],
+def rule_factor(variant: str, size: Size, level: Level, rules: Mapping[str, Any],
                 options: Mapping[str, Any]) -> float:
     """How much the rules and options multiply the default rules' cost (the variant's
     ``rule_costs``)."""

@@ -16,6 +16,7 @@ from collections import Counter
 from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
 from bookgen.core.pen import RecordingPen
+from bookgen.core.types import size_label
 from bookgen.estimate import COST_MS, build_seconds, say_duration
 from bookgen.layout.classset import sheet_count
 from bookgen.layout.cover import SPINE_TEXT_PAGES, cover_geometry
@@ -32,7 +33,7 @@ TEXT = {
     "sheets": "{pages} pages, one-sided, margins {margin:g} in",
     "gutter_why": " (the {least:g} in print-on-demand asks for up to {most} pages, plus {extra:g} in to write near the spine)",
     "gutter_set": " (as set; at least {least:g} in for up to {most} pages)",
-    "blank": "blank (the next section opens on a right-hand page)",
+    "blank": "notes page (the next section opens on a right-hand page)",
     "table": "  {pages:>5}  {what}",
     "pages": "pages",
     "part": "part",
@@ -41,7 +42,7 @@ TEXT = {
     "contents": "contents",
     "rules": "how to play {variant}",
     "walkthrough": "worked example of puzzle {number} (about: its length depends on the puzzle)",
-    "puzzles": "{title}: {count} {variant} {size}\u00d7{size}{each}, {per} per page, cells {cell} mm{type}",
+    "puzzles": "{title}: {count} {variant} {size}{each}, {per} per page, cells {cell} mm{type}",
     "each": " in each version",
     "type": ", digits {big:.1f} pt",
     "clues": ", clues {small:.1f} pt",
@@ -73,7 +74,7 @@ def estimate_seconds(book: Book, workers: int) -> tuple[float, list[str]]:
             start, end = -(-j * s.count // k), -(-(j + 1) * s.count // k)
             for level, n in Counter(s.levels[start:end]).items():
                 runs.append((s.variant, size, level, dict(s.rules), dict(s.options), n * book.versions))
-    unknown = sorted({f"{v} {n}\u00d7{n}" for v, n, *_ in runs if (v, n) not in COST_MS})
+    unknown = sorted({f"{v} {size_label(n)}" for v, n, *_ in runs if (v, n) not in COST_MS})
     return build_seconds(runs, workers), unknown
 
 
@@ -139,8 +140,10 @@ def plan_report(book: Book, workers: int) -> str:
     key: list = []
     groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
     for page in layout.pages:
-        if page.kind in ("title", "imprint", "contents", "blank"):
+        if page.kind in ("title", "imprint", "blank"):
             rows.append((1, TEXT[page.kind]))
+        elif page.kind == "contents":
+            _add(rows, TEXT["contents"])
         elif page.kind == "rules":
             _add(rows, TEXT["rules"].format(variant=get_variant(page.variant).title))
         elif page.kind == "walkthrough":
@@ -159,7 +162,7 @@ def plan_report(book: Book, workers: int) -> str:
         cells = sorted({round(p.arrangement.cell / MM, 1) for p in group})
         cell = f"{cells[0]:.1f}" if len(cells) == 1 else f"{cells[0]:.1f}\u2013{cells[-1]:.1f}"
         text = TEXT["puzzles"].format(title=section.title, count=sum(1 for n in section.sizes if n == size),
-                                      variant=book.name_of(section.variant), size=size,
+                                      variant=book.name_of(section.variant), size=size_label(size),
                                       each=TEXT["each"] if book.versions > 1 else "",
                                       per=max(p.arrangement.count for p in group), cell=cell,
                                       type=_type_sizes(section.variant, _example_of(examples, section.variant),

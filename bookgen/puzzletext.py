@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from bookgen.core.text import PuzzleTextError, TextLine, clip, or_list
-from bookgen.core.types import EMPTY, MAX_CAGE, Cell, Puzzle
+from bookgen.core.types import EMPTY, MAX_CAGE, Cell, GridSize, Puzzle, size_label
 from bookgen.core.variant import Step
 from bookgen.variants.registry import VARIANTS, get_variant, variant_of
 
@@ -122,11 +122,19 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
         if key not in entry:
             raise PuzzleTextError(file, None, None, f"{where}missing field {key!r}")
     size = entry["size"]
-    if type(size) is not int or size not in variant.sizes:  # before anything is sized by it
+    if variant.rectangular:  # ``[rows, cols]``
+        grid = GridSize.from_json(size)
+        if grid is None or grid not in variant.size_range:
+            raise PuzzleTextError(file, None, None, f"{where}malformed: {variant.title} size must be "
+                                  f"[rows, cols] with {variant.size_range}, got {clip(repr(size))}")
+        rows, cols = grid.rows, grid.cols
+    elif type(size) is not int or size not in variant.sizes:  # before anything is sized by it
         raise PuzzleTextError(file, None, None, f"{where}malformed: {variant.title} size must be one of "
                               f"{', '.join(map(str, variant.sizes))}, got {clip(repr(size))}")
+    else:
+        rows = cols = size
     # The recorded answer is not trusted: the puzzle is solved again from its clues.
-    entry = dict(entry, solution=entry.get("solution", [EMPTY * size] * size))
+    entry = dict(entry, solution=entry.get("solution", [EMPTY * cols] * rows))
     try:
         puzzle = variant.from_json(entry)
     except (ValueError, TypeError, KeyError, OverflowError) as exc:
@@ -135,7 +143,7 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
     if biggest > puzzle.rules.get("max_cage", MAX_CAGE):  # as ``check`` refuses it: enumeration would explode
         raise PuzzleTextError(file, None, None, f"{where}a cage has {biggest} cells; the rules allow at most "
                               f"{puzzle.rules['max_cage']}")
-    return replace(puzzle, solution=tuple(EMPTY * puzzle.size for _ in range(puzzle.size)), grade=None)
+    return replace(puzzle, solution=tuple(EMPTY * puzzle.cols for _ in range(puzzle.rows)), grade=None)
 
 
 
@@ -241,8 +249,7 @@ def cell_tag(cell: Cell) -> str:
 def describe(puzzle: Puzzle) -> str:
     """``Tango 6×6 · 8 givens · 6 signs``."""
     variant = get_variant(puzzle.variant)
-    n = puzzle.size
-    parts = [f"{variant.title} {n}\u00d7{n}", *variant.clue_counts(puzzle)]
+    parts = [f"{variant.title} {size_label(puzzle.size)}", *variant.clue_counts(puzzle)]
     return " \u00b7 ".join(parts)
 
 
@@ -291,7 +298,7 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
         return _report(out, EXIT_UNSOLVED, ascii)
     if len(found) > 1:
         a, b = found
-        diff = [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if a[r][c] != b[r][c]]
+        diff = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
         out.append("More than one solution. Two of them:")
         out.append("")
         out += side_by_side(grid_lines(puzzle, a, ascii), grid_lines(puzzle, b, ascii))

@@ -42,7 +42,7 @@ def test_the_code_marks_its_printed_words():
     """The extraction sees the layout, the levels and every variant's text."""
     found = extract()
     assert "How to play {name}" in found and "Expert" in found
-    assert ("{count} puzzle", "{count} puzzles") in found
+    assert ("Trim size {trim}; {pages} page.", "Trim size {trim}; {pages} pages.") in found
     for name in ("takuzu", "tango", "kenken", "sudoku", "futoshiki", "killer"):
         variant = get_variant(name)
         assert variant.title in found, name
@@ -99,11 +99,12 @@ def test_compiled_catalogs_follow_gettext():
     """The in-memory .mo reads back through gettext, plural rules included."""
     cs = translator("cs")
     assert isinstance(cs, gettext.GNUTranslations)
-    forms = [cs.ngettext("{count} puzzle", "{count} puzzles", n).format(count=n) for n in (1, 3, 5)]
-    assert forms == ["1 úloha", "3 úlohy", "5 úloh"]
+    trim = ("Trim size {trim}; {pages} page.", "Trim size {trim}; {pages} pages.")
+    forms = [cs.ngettext(*trim, n).format(trim="A4", pages=n) for n in (1, 3, 5)]
+    assert forms == ["Formát A4; 1 strana.", "Formát A4; 3 strany.", "Formát A4; 5 stran."]
     ru = translator("ru")
-    assert [ru.ngettext("{count} puzzle", "{count} puzzles", n).format(count=n) for n in (21, 22, 25, 11)] == [
-        "21 задача", "22 задачи", "25 задач", "11 задач"]
+    assert [ru.ngettext(*trim, n).format(trim="A4", pages=n) for n in (21, 22, 25, 11)] == [
+        "Формат A4; 21 страница.", "Формат A4; 22 страницы.", "Формат A4; 25 страниц.", "Формат A4; 11 страниц."]
     fuzzy = read_po('msgid "a"\nmsgstr "b"\n\n#, fuzzy\nmsgid "c"\nmsgstr "d"\n')
     assert fuzzy == {"a": "b"}
     one = gettext.GNUTranslations(BytesIO(mo_bytes({"": "", "x": "y"})))

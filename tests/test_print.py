@@ -76,7 +76,8 @@ def test_students_get_one_file_of_copies_dealt_a_b_c_and_each_starts_on_a_fresh_
             assert f"Version {letter} · page {k + 1} of 3" in sheet[k]
             assert "Friday Logic" in sheet[k] and "Three versions" in sheet[k] and "Mr. Novak" in sheet[k]
             assert "Name" in sheet[k] and "Date" in sheet[k] and "Class" in sheet[k]
-        assert not sheet[3].strip()
+        # the back of the last sheet: blank but for a line saying so (no puzzle, no footer)
+        assert " ".join(sheet[3].split()) == "This side is left blank: the next version starts on a fresh sheet."
     # the section's title heads its rule box: the page and the box say the same name
     assert "KenKen (addition) rules:" in pages[2] and "Calcudoku rules" not in pages[2]
     assert "Sudoku rules:" in pages[0]
@@ -166,6 +167,50 @@ def test_new_page_right_opens_a_section_on_a_right_hand_page(write_config):
     first = next(n for n, p in enumerate(pages, start=1) if p.kind == "puzzles" and p.section == 1)
     assert first % 2 == 1
     assert any(p.kind == "blank" for p in pages) == (pages[first - 2].kind == "blank")
+
+
+def test_a_blank_left_hand_page_is_a_ruled_notes_page(write_config, tmp_path):
+    """Sections 2 and 3 open on right-hand pages: section 2's single page leaves a left-hand
+    page before section 3, which prints as a page for notes, not as a bare white page."""
+    one = "  - variant: sudoku\n    title: {}\n    size: 4\n    count: 1\n    difficulty: easy\n"
+    config = write_config("title: T\npage: 6x9\nsections:\n" + one.format("First")
+                          + (one + "    new_page: right\n").format("Second")
+                          + (one + "    new_page: right\n").format("Third"), "notes")
+    build(load_book(config), tmp_path)
+    texts = _texts(tmp_path / "notes.pdf")
+    notes = [n for n, text in enumerate(texts, start=1) if text.split()[:1] == ["Notes"]]
+    assert notes and all("Puzzle" not in texts[n - 1] for n in notes)
+    assert all(n % 2 == 0 and texts[n].startswith("Puzzle") for n in notes)  # a left page before a section
+
+
+def _text_low(pdf: Path, number: int) -> float:
+    """The lowest baseline of any text on a page but its folio, in points from the bottom."""
+    lows: list[float] = []
+    PdfReader(str(pdf)).pages[number - 1].extract_text(
+        visitor_text=lambda text, cm, tm, fd, fs: lows.append(tm[5])
+        if text.strip() not in ("", str(number)) else None)
+    return min(lows)
+
+
+def test_a_long_contents_runs_over_pages_in_parts_with_puzzle_numbers(write_config, tmp_path):
+    """Thirty sections overflowed the one contents page (the last ones printed over the footer
+    and off the page); now the contents takes the pages it needs, every entry above the footer."""
+    sections = "".join(f"  - variant: sudoku\n    title: Part {k}\n    size: 4\n    count: 2\n"
+                       f"    difficulty: easy\n" for k in range(1, 31))
+    config = write_config("title: T\nsections:\n" + sections, "long")
+    build(load_book(config), tmp_path)
+    from bookgen.layout.geometry import plan_book
+
+    pages = plan_book(load_book(config).shape).pages
+    contents = [n for n, p in enumerate(pages, start=1) if p.kind == "contents"]
+    assert len(contents) == 2
+    texts = _texts(tmp_path / "long.pdf")
+    listed = "\n".join(texts[n - 1] for n in contents)
+    assert "Before you start" in listed and "The puzzles" in listed and "Answers" in listed
+    for k in range(1, 31):
+        assert re.search(rf"Part {k}\s+\.+\s+\d+\s+Puzzles {2 * k - 1}\u2013{2 * k}", listed), k
+    folio = 0.5 * 72 + 12  # the footer band's top on a letter page: entries stay above it
+    assert all(_text_low(tmp_path / "long.pdf", n) > folio for n in contents)
 
 
 # ----- 7. covers; #26 A12 ---------------------------------------------------------------------

@@ -165,3 +165,16 @@ def test_contexts_compile_as_gettext_reads_them():
     assert catalog.pgettext("square box", "box") == "čtverec"
     assert catalog.pgettext("rectangular box", "box") == "obdélník"
     assert catalog.npgettext("c", "{count} x", "{count} xs", 5) == "b"
+
+
+def test_the_german_catalog_addresses_the_reader_one_way():
+    """Books, how-to pages and the studio speak to the reader as "Sie" throughout: a page that
+    switched to "du" mid-book (as the first Skyscrapers strings did) reads like two authors."""
+    from bookgen.i18n import catalog_path, read_po
+
+    informal = re.compile(r"\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines)\b", re.IGNORECASE)
+    catalog = read_po(catalog_path("de").read_text(encoding="utf-8"))
+    assert len(catalog) > 300
+    found = {msgid: text for msgid, text in catalog.items()
+             if any(informal.search(t) for t in (text if isinstance(text, (list, tuple)) else [text]))}
+    assert not found

@@ -1,7 +1,8 @@
 """Grid symmetries and puzzle fingerprints.
 
 Two puzzles are "the same puzzle" when one is the other turned, mirrored or
-transposed (the eight symmetries of the square) and, for variants whose
+transposed (the eight symmetries of the square; a rectangle that is not square
+has four: identity, half turn and the two mirrors) and, for variants whose
 symbols are interchangeable, with its symbols relabelled. A fingerprint is a
 short hash of a canonical form: the smallest, over the eight symmetries, of
 the puzzle's clues written out after the symmetry (and after relabelling
@@ -26,8 +27,18 @@ Symmetry = Callable[[Cell], Cell]
 FINGERPRINT_HEX = 16  # 64 bits: collisions among a few million puzzles stay unlikely
 
 
-def symmetries(n: int) -> list[Symmetry]:
-    """The eight symmetries of an N x N grid as cell maps, identity first."""
+def symmetries(n: int, cols: int | None = None) -> list[Symmetry]:
+    """The eight symmetries of an N x N grid as cell maps, identity first; with ``cols``
+    other than ``n``, the four of an ``n`` x ``cols`` rectangle (a quarter turn or a
+    transpose would make it ``cols`` x ``n``, another grid)."""
+    if cols is not None and cols != n:
+        last_row, last_col = n - 1, cols - 1
+        return [
+            lambda p: (p[0], p[1]),                        # identity
+            lambda p: (last_row - p[0], last_col - p[1]),  # half turn
+            lambda p: (p[0], last_col - p[1]),             # mirror left-right
+            lambda p: (last_row - p[0], p[1]),             # mirror top-bottom
+        ]
     m = n - 1
     return [
         lambda p: (p[0], p[1]),          # identity
@@ -42,9 +53,9 @@ def symmetries(n: int) -> list[Symmetry]:
 
 
 def moved_rows(rows: Sequence[str], move: Symmetry) -> list[str]:
-    """The grid ``rows`` after ``move``: the symbol at cell p lands on ``move(p)``."""
-    n = len(rows)
-    out = [[EMPTY] * n for _ in range(n)]
+    """The grid ``rows`` after ``move``: the symbol at cell p lands on ``move(p)`` (a move of
+    ``symmetries``: a rectangle keeps its shape)."""
+    out = [[EMPTY] * len(rows[0]) for _ in rows] if rows else []
     for r, row in enumerate(rows):
         for c, symbol in enumerate(row):
             r2, c2 = move((r, c))
@@ -83,11 +94,12 @@ def canonical_fingerprint(kind: str, rules: Mapping[str, Any], forms: Iterable[s
 
 def grid_fingerprint(kind: str, rules: Mapping[str, Any], givens: Sequence[str], relabel: bool,
                      clues: Callable[[Symmetry], str] = lambda move: "") -> str:
-    """The fingerprint of a square puzzle: its ``givens`` (relabelled by first appearance
+    """The fingerprint of a grid puzzle: its ``givens`` (relabelled by first appearance
     when the variant's symbols are interchangeable) and whatever ``clues`` writes out for
-    each symmetry (signs, cages, inequalities), for all eight symmetries."""
+    each symmetry (signs, cages, inequalities), for all eight symmetries of a square or
+    the four of a rectangle."""
     forms = []
-    for move in symmetries(len(givens)):
+    for move in symmetries(len(givens), len(givens[0]) if givens else 0):
         rows = moved_rows(givens, move)
         forms.append((first_seen(rows) if relabel else "/".join(rows)) + "|" + clues(move))
     return canonical_fingerprint(kind, rules, forms)

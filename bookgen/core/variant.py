@@ -14,7 +14,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
 from bookgen.core.text import TextLine
-from bookgen.core.types import Grade, Puzzle
+from bookgen.core.types import Grade, Puzzle, Size, SizeRange, rows_cols
 
 
 @dataclass(frozen=True)
@@ -78,15 +78,21 @@ class VariantDefaults:
     givens_option = False  # whether a section's ``givens: few|normal|many`` steers the generator
     # Mean CPU ms to make one puzzle per size, easy..expert (None: refused), as printed by
     # ``bench/measure_costs.py``; the build-time estimate reads them (``bookgen.estimate``).
-    costs: Mapping[int, tuple[float | None, ...]] = {}
+    costs: Mapping[Size, tuple[float | None, ...]] = {}
     rule_help: Mapping[str, str] = {}  # rule option -> what it means (the config reference)
     # (rule option, value) -> how much it multiplies ``costs``, easy..expert, where measured
     # over 2x (``bookgen.estimate.rule_factor``; a list value as a sorted tuple).
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]] = {}
+    # Square grids only: sizes are ints N (N x N) from ``sizes``. A variant that takes
+    # rectangles sets ``rectangular = True`` and ``size_range``; it then gets a
+    # ``GridSize(rows, cols)`` for every size (a config's ``10`` as 10 x 10), and
+    # ``sizes`` lists the square sides it offers in menus (docs/rectangles.md).
+    rectangular = False
+    size_range: SizeRange | None = None
 
-    def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
-        """An N x N grid, nothing drawn outside it."""
-        return Extent(size, size)
+    def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
+        """The grid (N x N, or rows x cols), nothing drawn outside it."""
+        return Extent(*rows_cols(size))
 
 
 class Variant(Protocol):
@@ -97,23 +103,25 @@ class Variant(Protocol):
     title: str
     rules_text: tuple[str, ...]
     techniques: tuple[Technique, ...]
-    sizes: tuple[int, ...]
-    default_size: int
+    sizes: tuple[int, ...]  # square sides (a rectangular variant: those its menus offer)
+    default_size: Size  # an int N, or a rectangular variant's GridSize
     size_note: str
     givens_option: bool
-    costs: Mapping[int, tuple[float | None, ...]]
+    costs: Mapping[Size, tuple[float | None, ...]]
     rule_help: Mapping[str, str]
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]]
+    rectangular: bool  # takes rows x cols grids: sizes are ``GridSize``s inside ``size_range``
+    size_range: SizeRange | None  # the rows and cols a rectangular variant takes (None: square only)
 
-    def extent(self, size: int, rules: Mapping[str, Any]) -> Extent:
+    def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
         """The cells a puzzle of this size and rules takes on the page: its grid and the
         margins its outside clues need. The layout plans pages from this before any puzzle
         exists, so it depends on size and rules only."""
 
-    def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
+    def parse_rules(self, raw: Mapping[str, Any] | None, size: Size) -> dict[str, Any]:
         """Complete and validate rule options for ``size``; ``ValueError`` on a bad option."""
 
-    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
+    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[Size] = ()) -> tuple[str, ...]:
         """The rules as printed for a section with these (complete) rule options, one
         sentence per item: what a player must be told, and nothing the options switch off.
         With ``sizes`` (every size the rule set prints) they name the digits, box shapes
@@ -124,16 +132,16 @@ class Variant(Protocol):
         """The techniques the grader may use under these rules, easiest first (the how-to
         page lists these: no technique for a rule the section switched off)."""
 
-    def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
+    def smallest_type(self, size: Size, rules: Mapping[str, Any]) -> float:
         """The smallest font size any puzzle of this size and rules may print, as a
         fraction of the cell (the longest possible clue included); the layout sizes cells
         so that this stays legible."""
 
-    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
+    def check_request(self, size: Size, rules: Mapping[str, Any], level: Level) -> str | None:
         """Why this request can't be generated, or None when it can."""
 
     def generate(
-        self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+        self, size: Size, rules: Mapping[str, Any], level: Level, rng: random.Random,
         options: Mapping[str, Any] | None = None,
     ) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""

@@ -28,6 +28,7 @@ from bookgen.variants.registry import get_variant
 
 PAGE_OF = N_("{title} \u00b7 {version} \u00b7 page {page} of {pages}")
 KEY_TITLE = N_("{title}: answer key")
+BLANK_BACK = N_("This side is left blank: the next version starts on a fresh sheet.")
 KEY_FOOTER = N_("{title} \u00b7 answer key \u00b7 page {page} of {pages}")
 WORKSHEET_PAGE = N_("Worksheet page {page}")
 KEY_CELL = 8.0 * 72 / 25.4  # the largest key cell: bigger answers only spread the rows apart
@@ -65,11 +66,19 @@ def render_class_set(path: Path, key_path: Path, cover: Cover, shape: BookShape,
             footer = t(PAGE_OF).format(title=cover.title, version=label, page=k, pages=len(pages))
             puzzle_page(doc, page, entries, worksheet=True, title=cover.title, footer=footer)
         for _ in range(sheet_count(len(pages), duplex) - len(pages)):
-            doc.finish(folio=False)  # the back of the version's last sheet stays blank
+            blank_back(doc, t)
     written = doc.page - 1
     doc.save()
     render_class_key(key_path, cover, shape, plan, entries, by_version)
     return written
+
+
+def blank_back(doc: Document, t) -> None:
+    """The back of a version's last sheet: blank but for one small line, so that neither
+    the teacher at the copier nor a pupil takes it for a page that failed to print."""
+    x0, low, x1, top = doc.content(worksheet=False)
+    doc.text((x0 + x1) / 2, (low + top) / 2, t(BLANK_BACK), doc.style.small, grey=0.45, align="center")
+    doc.finish(folio=False)
 
 
 def render_class_key(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries: Sequence[Entry],
@@ -87,7 +96,7 @@ def render_class_key(path: Path, cover: Cover, shape: BookShape, plan: Plan, ent
     low = st.key_cell[0]
     sheets: list[tuple[int, list[str]]] = []  # (worksheet page, versions on this key page)
     for p in range(len(by_version[versions[0]])):
-        size = max(entries[i].puzzle.size for i in by_version[versions[0]][p].items)
+        size = max(entries[i].puzzle.rows for i in by_version[versions[0]][p].items)  # the tallest grid
         row_h = label * 1.6 + size * low + BOLD + st.small
         fit = max(1, int((y1 - y0 - heading) // row_h))
         for start in range(0, len(versions), fit):
@@ -95,17 +104,18 @@ def render_class_key(path: Path, cover: Cover, shape: BookShape, plan: Plan, ent
     for n, (p, rows) in enumerate(sheets, start=1):
         items = by_version[versions[0]][p].items
         columns = len(items)
-        size = max(entries[i].puzzle.size for i in items)
+        size = max(entries[i].puzzle.rows for i in items)  # the tallest grid (rows; a square's side)
+        wide = max(entries[i].puzzle.cols for i in items)
         room_h = (y1 - y0 - heading) / len(rows) - label * 1.6 - BOLD - st.small
         slot_w = (x1 - x0 - (columns - 1) * KEY_GAP) / columns
-        cell = max(low, min(KEY_CELL, room_h / size, (slot_w - BOLD) / size))
+        cell = max(low, min(KEY_CELL, room_h / size, (slot_w - BOLD) / wide))
         y = y1
         doc.text(x0, y - st.body * ASCENT, t(WORKSHEET_PAGE).format(page=p + 1), st.body, bold=True)
         y -= heading
         for version in rows:
             for col, index in enumerate(by_version[version][p].items):
                 entry = entries[index]
-                width = entry.puzzle.size * cell
+                width = entry.puzzle.cols * cell
                 x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
                 doc.text(x, y - label * ASCENT, t("Puzzle {number}").format(number=entry.number), label, bold=True)
                 doc.text(x + width, y - label * ASCENT, t(VERSION_LABEL).format(version=version), label,

@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
 from bookgen.core.i18n import N_
-from bookgen.core.types import Puzzle
+from bookgen.core.types import Puzzle, cell_count, size_label
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bookgen.i18n import translation, translator
 from bookgen.layout.fonts import ASCENT, DEFAULT_FACE, DESCENT, FONT, FONT_BOLD, font_of, register_fonts
@@ -166,7 +166,7 @@ def cover_content(book, entries) -> CoverContent:
         if spec.sample:
             art = entries[spec.sample - 1].puzzle
         else:
-            art = max(entries, key=lambda e: (e.puzzle.size, -e.number)).puzzle
+            art = max(entries, key=lambda e: (cell_count(e.puzzle.size), -e.number)).puzzle
     catalog = translator(book.language)
     t = translation(book.language)
     lines = []
@@ -177,7 +177,7 @@ def cover_content(book, entries) -> CoverContent:
         lo, hi = (t(level.label).lower() for level in (min(levels), max(levels)))
         span = lo if lo == hi else t("{low} to {high}").format(low=lo, high=hi)
         sizes = sorted({e.puzzle.size for e in entries[start - section.count:start]})  # as built
-        title = book.name_of(section.variant) + " " + ", ".join(f"{n}\u00d7{n}" for n in sizes)
+        title = book.name_of(section.variant) + " " + ", ".join(size_label(n) for n in sizes)
         lines.append(catalog.ngettext("{count} {title} puzzle, {levels}", "{count} {title} puzzles, {levels}",
                                       section.count).format(count=section.count, title=title, levels=span))
     lines += [line for line in (t(TEXT["rules"]), t(TEXT["answers"]), t(TEXT["unique"]))
@@ -368,7 +368,7 @@ def _pattern(sheet: Sheet, panel: Box, content: CoverContent, colour: tuple[floa
         while x < x1:
             puzzle = content.pattern[k % len(content.pattern)]
             k += 1
-            cell = tile * 0.84 / puzzle.size
+            cell = tile * 0.84 / max(puzzle.rows, puzzle.cols)
             get_variant(puzzle.variant).draw(CanvasPen(c, x, y, cell, THIN, BOLD), puzzle, solved=True)
             x += tile
         y -= tile

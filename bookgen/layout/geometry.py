@@ -24,7 +24,7 @@ from typing import Sequence
 from bookgen.core.i18n import N_
 from bookgen.i18n import with_name
 from bookgen.core.pen import CAP_HEIGHT
-from bookgen.core.types import Puzzle
+from bookgen.core.types import Puzzle, Size, cell_count
 from bookgen.core.variant import Extent
 from bookgen.variants.registry import get_variant
 
@@ -295,7 +295,7 @@ SLOT_GAP = 0.3 * INCH  # least space between neighbouring puzzles
 
 
 # ----- a puzzle's extent: the one place the layout learns a puzzle's shape -------------
-def extent_of(variant: str, size: int, rules: Sequence[tuple] | dict = ()) -> Extent:
+def extent_of(variant: str, size: Size, rules: Sequence[tuple] | dict = ()) -> Extent:
     """The cells a ``variant`` puzzle of ``size`` takes on the page, outside clues included:
     what the variant says (``Variant.extent``). Every grid the layout places, sizes or
     draws (puzzle pages, worksheets, the answer key, how-to examples, walkthroughs, the
@@ -380,7 +380,7 @@ class SectionShape:
 
     title: str
     variant: str
-    sizes: tuple[int, ...]  # one per puzzle
+    sizes: tuple[Size, ...]  # one per puzzle: ints N, or a rectangular variant's ``GridSize``s
     per_page: int | None = None
     explain: bool = False
     rules: tuple = ()  # the section's complete rule options, sorted (key, value) pairs
@@ -424,7 +424,7 @@ class BookShape:
             first.setdefault(section.rule_key, s)
         return tuple(s for v in self.variants for (variant, _), s in first.items() if variant == v)
 
-    def rule_set_sizes(self, first: int) -> tuple[int, ...]:
+    def rule_set_sizes(self, first: int) -> tuple[Size, ...]:
         """Every grid size the rule set starting at section ``first`` prints, smallest first:
         what its rules text and worked example are for."""
         key = self.sections[first].rule_key
@@ -489,9 +489,57 @@ class Plan:
         raise KeyError(kind)
 
 
-def contents_lines(shape: BookShape) -> int:
-    """Entries in the table of contents: how-to pages, walkthroughs, sections, the answer key."""
-    return len(shape.rule_sets) + len(shape.explained) + len(shape.sections) + 1
+CONTENTS_ENTRY = 2.5  # an entry's height in body sizes: its title, its detail line, the space after
+CONTENTS_PART = 2.6  # a part's heading and its rule, in body sizes
+CONTENTS_GAP = 0.6  # the space that sets the answers apart from the last section, in body sizes
+
+
+@dataclass(frozen=True)
+class ContentsRow:
+    """One row of the table of contents: a part's heading (``kind`` "part", ``index`` the
+    part: 0 before you start, 1 the puzzles) or an entry ("rules" of a rule set, the
+    "walkthrough" of a section, a "section", the "answers")."""
+
+    kind: str
+    index: int = 0
+
+
+def contents_rows(shape: BookShape) -> list[ContentsRow]:
+    """The table of contents in reading order: how-to pages with their walkthroughs under
+    "Before you start", the sections under "The puzzles", then the answers."""
+    rows = [ContentsRow("part", 0)] if shape.rule_sets else []
+    for first in shape.rule_sets:
+        rows.append(ContentsRow("rules", first))
+        rows += [ContentsRow("walkthrough", s) for s in shape.explained if shape.rule_set_of(s) == first]
+    rows.append(ContentsRow("part", 1))
+    rows += [ContentsRow("section", s) for s in range(len(shape.sections))]
+    rows.append(ContentsRow("answers"))
+    return rows
+
+
+def contents_pages(shape: BookShape) -> list[list[ContentsRow]]:
+    """The contents rows page by page: as many pages as the rows need (a book of thirty
+    sections runs over two), a part's heading never last on its page."""
+    _, height = content_size(shape.spec, shape.spec.margin, shape.style, False)
+    room = height - shape.style.heading * 2.1
+    pages: list[list[ContentsRow]] = [[]]
+    used = 0.0
+    rows = contents_rows(shape)
+    for k, row in enumerate(rows):
+        need = contents_height(row, shape.style)
+        if row.kind == "part" and k + 1 < len(rows):  # keep the heading with its first entry
+            need += contents_height(rows[k + 1], shape.style)
+        if used + need > room and pages[-1]:
+            pages.append([])
+            used = 0.0
+        pages[-1].append(row)
+        used += contents_height(row, shape.style)
+    return pages
+
+
+def contents_height(row: ContentsRow, style: Style) -> float:
+    """The height one contents row takes on the page."""
+    return style.body * {"part": CONTENTS_PART, "answers": CONTENTS_ENTRY + CONTENTS_GAP}.get(row.kind, CONTENTS_ENTRY)
 
 
 def _grid_pages(shape: BookShape, gutter: float, count_only: bool = False, before: int = 0) -> list[PagePlan]:
@@ -693,7 +741,8 @@ def _pages(shape: BookShape, gutter: float, count_only: bool = False) -> list[Pa
     if not shape.worksheet:
         pages.append(PagePlan("title"))
         pages.append(PagePlan("imprint"))
-        pages.append(PagePlan("contents", "Contents", first=True))
+        pages += [PagePlan("contents", "Contents", first=k == 0, part=k)
+                  for k in range(len(contents_pages(shape)))]
         for k, first in enumerate(shape.rule_sets):
             count = shape.rules_pages[k] if k < len(shape.rules_pages) else 1
             variant = shape.sections[first].variant
@@ -785,7 +834,7 @@ def plan_answers(shape: BookShape) -> Plan:
     return Plan(tuple(pages), shape.spec.margin, answer_pages=answers)
 
 
-def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[int, int, str]]:
+def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[int, Size, str]]:
     """(section, size, why) for every section size the page can't hold legibly,
     with ``gutter`` or, by default, the gutter the book is expected to get.
 
@@ -814,15 +863,15 @@ def fit_problems(shape: BookShape, gutter: float | None = None) -> list[tuple[in
     return out
 
 
-def walkthrough_guess(size: int) -> int:
-    """A generous estimate of the pages a walkthrough of a ``size`` grid takes.
+def walkthrough_guess(size: Size) -> int:
+    """A generous estimate of the pages a walkthrough of a ``size`` grid (N, or a ``GridSize``) takes.
 
     Puzzles take one to two steps per cell (KenKen also rules digits out), and
     a 6 x 9 page in large print holds about five steps; letter pages in normal
     print hold four times as many. Measured: 6 pages for a 6 x 6 Tango and 17
     for a 7 x 7 expert KenKen in 6 x 9 large print, where this gives 13 and 18.
     """
-    return 1 + -(-size * size // 3)
+    return 1 + -(-cell_count(size) // 3)
 
 
 def page_count_warning(pages: int, trim: Trim) -> str | None:

@@ -26,8 +26,9 @@ from bookgen.core.types import Puzzle
 from bookgen.i18n import DEFAULT, translation, translator, with_name
 from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, font_of, register_fonts
 from bookgen.layout.geometry import (
-    BOLD, GUTTERS, INCH, KEY_GAP, SLOT_GAP, THIN, Box, BookShape, PagePlan, PageSpec, Plan,
-    Style, grid_origin, key_label, plan_book, puzzle_extent, reminder_name, reminder_width, rule_reminder,
+    BOLD, CONTENTS_ENTRY, CONTENTS_GAP, GUTTERS, INCH, KEY_GAP, MM, SLOT_GAP, THIN, Box, BookShape, ContentsRow,
+    PagePlan, PageSpec, Plan,
+    Style, contents_height, contents_pages, grid_origin, key_label, plan_book, puzzle_extent, reminder_name, reminder_width, rule_reminder,
     worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
@@ -347,60 +348,91 @@ def imprint_page(doc: Document, cover: Cover, entries: Sequence[Entry], pages: i
     doc.finish(folio=False)  # as published books do: the copyright page carries no number
 
 
-def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry]) -> None:
-    """Table of contents: how-to pages, walkthroughs, sections with their levels, answers."""
+def contents_page(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry], part: int = 0) -> None:
+    """One page of the table of contents: the how-to pages and walkthroughs under "Before you
+    start", each section with its puzzle numbers and levels under "The puzzles", the answers."""
     x0, _, x1, top = doc.content()
     st = doc.style
     t = doc.t
     y = doc.heading(t("Contents"), top)
-    rows: list[tuple[str, str, int]] = []
-    for first in shape.rule_sets:
-        page = plan.first_page("rules", first)
-        rows.append((with_name(t, "How to play {name}", how_to_name(doc.cover, shape, first)),
-                     t("the rules, a worked example, techniques"), page))
-        for s in shape.explained:  # walkthroughs follow their rule set's how-to
-            if shape.rule_set_of(s) == first:
-                detail = t("the first puzzle of \u201c{section}\u201d, every deduction").format(
-                    section=shape.sections[s].title)
-                rows.append((walkthrough_title(entries[shape.first_item(s)].number, t), detail,
-                             plan.first_page("walkthrough", s)))
-    start = 0
-    for s, section in enumerate(shape.sections):
-        levels = [e.puzzle.grade.level for e in entries[start:start + len(section.sizes)] if e.puzzle.grade]
-        start += len(section.sizes)
-        span = ""
-        if levels:
-            lo, hi = min(levels), max(levels)
-            low, high = t(lo.label).lower(), t(hi.label).lower()
-            span = low if lo == hi else t("{low} to {high}").format(low=low, high=high)
-        count = len(section.sizes)
-        detail = doc.nt("{count} puzzle", "{count} puzzles", count).format(count=count) + (f", {span}" if span else "")
-        rows.append((section.title, detail, plan.puzzle_pages[shape.first_item(s)]))
-    rows.append((t("Answers"), t("every solution, with the page of its puzzle"), plan.first_page("answers")))
-    gap = st.body * 2.5
-    for title, detail, page in rows:
-        room = replace(section_rooms(st, x1 - x0)[0], face=doc.face)
+    parts = (t("Before you start"), t("The puzzles"))
+    room = replace(section_rooms(st, x1 - x0)[0], face=doc.face)
+    for row in contents_pages(shape)[part]:
+        if row.kind == "part":
+            y -= st.body * 0.5
+            doc.text(x0, y, parts[row.index], st.small, bold=True, grey=0.35)
+            doc.rule(x0, y - st.small * 0.55, x1)
+            y -= contents_height(row, st) - st.body * 0.5
+            continue
+        if row.kind == "answers":
+            y -= st.body * CONTENTS_GAP
+        title, detail, page = _contents_entry(doc, plan, shape, entries, row)
         w = doc.text(x0, y, title, fit_size(title, room) or st.small, bold=True)
-        num = str(page)
-        nw = doc.text(x1, y, num, st.body, align="right")
-        _leader(doc, x0 + w + 6, x1 - nw - 6, y, st.body)
+        _leader(doc, x0 + w + 6, x1 - doc.width(str(page), st.body) - 6, y, st.body)
+        doc.text(x1, y, str(page), st.body, align="right")  # after the dots: the text reads in order
         if detail:
             doc.text(x0, y - st.body * 1.15, detail, st.small, grey=0.3)
-        y -= gap
+        y -= st.body * CONTENTS_ENTRY
     doc.finish(t("Contents"))
 
 
+def _contents_entry(doc: Document, plan: Plan, shape: BookShape, entries: Sequence[Entry],
+                    row: ContentsRow) -> tuple[str, str, int]:
+    """(title, detail line, page) of one contents entry."""
+    t = doc.t
+    if row.kind == "rules":
+        return (with_name(t, "How to play {name}", how_to_name(doc.cover, shape, row.index)),
+                t("the rules, a worked example, techniques"), plan.first_page("rules", row.index))
+    if row.kind == "walkthrough":
+        detail = t("the first puzzle of \u201c{section}\u201d, every deduction").format(
+            section=shape.sections[row.index].title)
+        return (walkthrough_title(entries[shape.first_item(row.index)].number, t), detail,
+                plan.first_page("walkthrough", row.index))
+    if row.kind == "answers":
+        return t("Answers"), t("every solution, with the page of its puzzle"), plan.first_page("answers")
+    section = shape.sections[row.index]
+    first = shape.first_item(row.index)
+    mine = entries[first:first + len(section.sizes)]
+    numbers = (t("Puzzle {number}").format(number=mine[0].number) if len(mine) == 1 else
+               t("Puzzles {first}\u2013{last}").format(first=mine[0].number, last=mine[-1].number))
+    levels = [e.puzzle.grade.level for e in mine if e.puzzle.grade]
+    span = ""
+    if levels:
+        lo, hi = min(levels), max(levels)
+        low, high = t(lo.label).lower(), t(hi.label).lower()
+        span = low if lo == hi else t("{low} to {high}").format(low=low, high=high)
+    return section.title, numbers + (f" \u00b7 {span}" if span else ""), plan.puzzle_pages[first]
+
+
+def notes_page(doc: Document) -> None:
+    """The left-hand page before a section that opens on a right-hand one: a page for notes,
+    faintly ruled, so it reads as meant and serves the solver (a bare white page looks like
+    a printing fault)."""
+    x0, low, x1, top = doc.content()
+    st = doc.style
+    y = doc.heading(doc.t("Notes"), top)
+    pitch = 9 * MM  # a school ruling: wide enough for a child's hand
+    y -= pitch * 0.5
+    while y >= low + pitch * 0.5:
+        doc.rule(x0, y, x1, grey=0.75)
+        y -= pitch
+    doc.finish()
+
+
 def _leader(doc: Document, a: float, b: float, y: float, size: float) -> None:
-    """Dot leaders between a contents title and its page number."""
+    """Dot leaders between a contents title and its page number: one run of dots on a fixed
+    pitch (so they line up from row to row), drawn as one string so the PDF's text reads as
+    a line of the contents rather than a column of single dots."""
     step = size * 0.55
     dot = "."
-    x = a - (a % step) + step  # dots on a fixed pitch line up from row to row
+    x = a - (a % step) + step
+    count = int((b - doc.width(dot, size) - x) // step) + 1
+    if count <= 0:
+        return
     c = doc.canvas
     c.setFont(FONT, size)
     c.setFillGray(0.45)
-    while x + doc.width(dot, size) <= b:
-        c.drawString(x, y, dot)
-        x += step
+    c.drawString(x, y, dot * count, charSpace=step - doc.width(dot, size))
 
 
 # ----- how to play ----------------------------------------------------------------------
@@ -895,7 +927,7 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
         elif page.kind == "imprint":
             imprint_page(doc, cover, entries, len(plan.pages))
         elif page.kind == "contents":
-            contents_page(doc, plan, shape, entries)
+            contents_page(doc, plan, shape, entries, page.part)
         elif page.kind == "rules":
             example = examples.get(page.section)
             rules = example.rules if example else dict(shape.sections[page.section].rules)
@@ -921,7 +953,7 @@ def render_book(path: Path, cover: Cover, shape: BookShape, plan: Plan, entries:
         elif page.kind == "answers":
             answer_page(doc, page, entries, plan.puzzle_pages)
         elif page.kind == "blank":  # before a section that opens on a right-hand page
-            doc.finish(folio=False)
+            notes_page(doc)
     doc.save()
 
 

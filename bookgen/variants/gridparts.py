@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bookgen.core.types import EMPTY, Cell, Puzzle
+from bookgen.core.types import EMPTY, Cell, Puzzle, Size, rows_cols
 from bookgen.solve.latin import OP_GLYPHS
 
 # A cage operation as plain ASCII puzzle text writes it.
@@ -16,13 +16,15 @@ ASCII_OPS = {"+": "+", "-": "-", "*": "x", "/": "/", "": ""}
 CAGE_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
-def shape_problems(rows: Any, n: int, alphabet: str, what: str) -> list[str]:
-    """What is wrong with ``rows`` as an N x N grid of ``alphabet`` symbols (JSON input), at most one line."""
-    if not isinstance(rows, (list, tuple)) or len(rows) != n:
-        return [f"{what} must be a list of {n} row strings"]
+def shape_problems(rows: Any, n: Size, alphabet: str, what: str) -> list[str]:
+    """What is wrong with ``rows`` as an N x N (or ``GridSize``) grid of ``alphabet`` symbols
+    (JSON input), at most one line."""
+    height, width = rows_cols(n)
+    if not isinstance(rows, (list, tuple)) or len(rows) != height:
+        return [f"{what} must be a list of {height} row strings"]
     for r, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != n:
-            return [f"{what} row {r + 1} must be a string of {n} characters"]
+        if not isinstance(row, str) or len(row) != width:
+            return [f"{what} row {r + 1} must be a string of {width} characters"]
         bad = sorted(set(row) - set(alphabet))
         if bad:
             return [f"{what} row {r + 1} has unexpected symbol {bad[0]!r}"]

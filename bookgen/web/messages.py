@@ -19,6 +19,7 @@ UI = (
     N_("bookgen studio"), N_("Design a puzzle book"), N_("Start from a template"), N_("Open a YAML file"),
     N_("Load"), N_("Interface language"), N_("Book"), N_("File name"), N_("Sections"), N_("Section {n}"),
     N_("Add a section"), N_("Remove this section"), N_("Move up"), N_("Default"), N_("Custom size"),
+    N_("Other sizes (rows\u00d7columns)"),
     N_("Width"), N_("Height"), N_("One level"), N_("A ramp"), N_("Blocks"), N_("From"), N_("To"),
     N_("Blocks such as easy: 4, medium: 4"), N_("Rules"), N_("Printed names"), N_("Printed name of {name}"),
     N_("Earlier volumes (their JSON files): no puzzle of theirs is repeated"), N_("Remove"),

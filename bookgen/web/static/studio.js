@@ -254,17 +254,28 @@
     const v = getAt(path);
     const chosen = new Set((Array.isArray(v) ? v : v == null ? [variant.default_size] : [v]).map(String));
     const boxes = [];
+    let other = null; // a rectangular variant: typed sizes such as 15x10, comma-separated
+    const pick = () => {
+      const picked = boxes.filter((b) => b.checked).map((b) => Number(b.value));
+      if (other) picked.push(...other.value.split(",").map((s) => s.trim()).filter((s) => s));
+      setAt(path, picked.length === 0 ? undefined : picked.length === 1 ? picked[0] : picked);
+      changed();
+    };
     for (const n of variant.sizes) {
       const id = idOf(path.concat(n));
       const box = el("input", { type: "checkbox", id: id, value: n });
       box.checked = chosen.has(String(n));
-      box.addEventListener("change", () => {
-        const picked = boxes.filter((b) => b.checked).map((b) => Number(b.value));
-        setAt(path, picked.length === 0 ? undefined : picked.length === 1 ? picked[0] : picked);
-        changed();
-      });
+      box.addEventListener("change", pick);
       boxes.push(box);
       set.append(el("span", { class: "chip" }, box, el("label", { for: id, text: n + "\u00d7" + n })));
+    }
+    if (variant.rectangular) {
+      const squares = new Set(variant.sizes.map(String));
+      const id = idOf(path.concat("rectangles"));
+      other = el("input", { type: "text", id: id, placeholder: "15x10",
+        value: [...chosen].filter((s) => !squares.has(s)).join(", ") });
+      other.addEventListener("change", pick);
+      set.append(el("label", { for: id, text: tr("Other sizes (rows\u00d7columns)") + ": " + variant.size_range }), other);
     }
     set.append(el("p", { class: "err", id: "err-" + idOf(path) }));
     return set;
