@@ -54,18 +54,19 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen, bold_width
 from bookgen.core.score import work_score
-from bookgen.core.symmetry import canonical_fingerprint
+from bookgen.core.symmetry import grid_fingerprint
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, Puzzle
+from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSize, Puzzle, SizeRange, rows_cols
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
 from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
 
 BLOCK = "#"
 TEXT_BLOCK = ("X", "x", "\\")  # a block without sums in the text format (``#`` starts a comment there)
-SIZES: tuple[int, ...] = tuple(range(6, 15))
+SIZE_RANGE = SizeRange(6, 14, 6, 14)  # rows and columns, the sum row and column included
+SIZES: tuple[int, ...] = SIZE_RANGE.squares
 ATTEMPTS = 60      # fresh patterns per puzzle
 MOVES = 80         # digit changes per pattern
 PATTERN_TRIES = 200
@@ -115,21 +116,21 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 
 
 def dims(size: Any) -> tuple[int, int]:
-    """(rows, cols) of a size: the one place this module reads one (a side, or rows x cols)."""
-    if isinstance(size, int):
-        return size, size
-    rows, cols = size
-    return int(rows), int(cols)
+    """(rows, cols) of a size (a ``GridSize``, or a side N): the one place this module reads one."""
+    return rows_cols(size)
+
+
+def grid_size(size: Any) -> GridSize:
+    """A size as the ``GridSize`` a puzzle carries (a side N is N x N)."""
+    return GridSize(size, size) if type(size) is int else size
 
 
 def size_problem(size: Any) -> str | None:
     """Why ``size`` is not a Kakuro size, or None."""
-    try:
-        rows, cols = dims(size)
-    except (TypeError, ValueError):
-        return f"Kakuro size must be a whole number from {SIZES[0]} to {SIZES[-1]}, not {size!r}"
-    if rows not in SIZES or cols not in SIZES or type(size) is bool:
-        return f"Kakuro size must be from {SIZES[0]} to {SIZES[-1]} (the sum row and column included), not {size}"
+    grid = grid_size(size)
+    if not isinstance(grid, GridSize) or grid not in SIZE_RANGE:
+        shown = str(size) if isinstance(size, (int, GridSize)) else repr(size)
+        return f"kakuro size must have rows and columns from 6 to 14 (the sum row and column included), got {shown!r}"
     return None
 
 
@@ -318,8 +319,10 @@ class KakuroVariant(VariantDefaults):
     )
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    rectangular = True
+    size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZES
-    default_size = 10
+    default_size = GridSize(10, 10)
     size_note = "the sum row and column included"
     # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py`` (``bookgen.estimate``).
     costs: Mapping[int, tuple[float | None, ...]] = {}
@@ -371,6 +374,7 @@ class KakuroVariant(VariantDefaults):
     def generate(self, size: Any, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
+        size = grid_size(size)
         rules = self.parse_rules(rules, size)
         problem = self.check_request(size, rules, level)
         if problem:
@@ -476,6 +480,7 @@ class KakuroVariant(VariantDefaults):
     def _puzzle(self, size: Any, white: Sequence[Sequence[bool]], runs: Sequence[Sequence[int]],
                 sums: Sequence[int], sol: Mapping[int, int]) -> Puzzle:
         rows, cols = dims(size)
+        size = grid_size(size)
         givens = tuple("".join(EMPTY if white[r][c] else BLOCK for c in range(cols)) for r in range(rows))
         solution = tuple("".join(str(sol[r * cols + c]) if white[r][c] else BLOCK for c in range(cols))
                          for r in range(rows))
@@ -594,17 +599,10 @@ class KakuroVariant(VariantDefaults):
         """The same for the grid turned or mirrored (transposed too, when square: across and
         down runs swap, each keeping its sum); the digits are not relabelled, as the sums fix
         them. From the givens (blocks included) and each run's cells and sum."""
-        rows, cols = puzzle.rows, puzzle.cols
-        forms = []
-        for move, (r2, c2) in _moves(rows, cols):
-            grid = [[EMPTY] * c2 for _ in range(r2)]
-            for r in range(rows):
-                for c in range(cols):
-                    rr, cc = move((r, c))
-                    grid[rr][cc] = puzzle.givens[r][c]
-            runs = sorted((tuple(sorted(move(cell) for cell in cage.cells)), cage.target) for cage in puzzle.cages)
-            forms.append(f"{r2}x{c2}|" + "/".join("".join(row) for row in grid) + "|" + repr(runs))
-        return canonical_fingerprint(f"{self.name}", puzzle.rules, forms)
+        def runs(move) -> str:
+            return repr(sorted((tuple(sorted(move(cell) for cell in cage.cells)), cage.target)
+                               for cage in puzzle.cages))
+        return grid_fingerprint(f"{self.name}/{puzzle.size}", puzzle.rules, puzzle.givens, False, runs)
 
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         """``{"rules": {}, "sums": [{"cell": [r, c], "across": 16, "down": 23}, ...]}``."""
@@ -621,10 +619,9 @@ class KakuroVariant(VariantDefaults):
 
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
         """Rebuild a puzzle from a book JSON entry; ``ValueError`` says what is malformed."""
-        size = data.get("size")
-        if isinstance(size, list):
-            size = tuple(size)
-        problem = size_problem(size)
+        raw_size = data.get("size")
+        size = GridSize(raw_size, raw_size) if type(raw_size) is int else GridSize.from_json(raw_size)
+        problem = size_problem(size if size is not None else raw_size)
         if problem:
             raise ValueError(problem)
         rows, cols = dims(size)
@@ -671,7 +668,7 @@ class KakuroVariant(VariantDefaults):
             if len(tokens) != width:
                 raise PuzzleTextError(file, line.number, tokens[-1][0] if tokens else None,
                                       f"this row has {len(tokens)} cells but the first row has {width}")
-        size: Any = len(lines) if len(lines) == width else (len(lines), width)
+        size = GridSize(len(lines), width)
         problem = size_problem(size)
         if problem:
             raise PuzzleTextError(file, lines[0].number, 1, problem)
@@ -710,8 +707,7 @@ class KakuroVariant(VariantDefaults):
             return PuzzleTextError(file, lines[0].number, 1, message)
 
         cages = _cages(white, sums, error)
-        rules = _rules(self, options, size if isinstance(size, int) else size, header, file)
-        rows_n, cols_n = dims(size)
+        rules = _rules(self, options, size, header, file)
         blank = tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row) for row in givens)
         return Puzzle(self.name, size, rules, tuple(givens), blank, cages=cages)
 
@@ -800,26 +796,6 @@ def _cages(white: Sequence[Sequence[bool]], sums: Mapping[tuple[Cell, bool], int
     if rows and not any(any(row) for row in white):
         raise error("the grid has no white cell")
     return tuple(sorted(cages, key=lambda cage: cage.cells))
-
-
-def _moves(rows: int, cols: int):
-    """The symmetries of a rows x cols grid as (cell map, shape after it), identity first:
-    eight for a square, four for a rectangle."""
-    mr, mc = rows - 1, cols - 1
-    out = [
-        (lambda p: (p[0], p[1]), (rows, cols)),
-        (lambda p: (mr - p[0], mc - p[1]), (rows, cols)),
-        (lambda p: (p[0], mc - p[1]), (rows, cols)),
-        (lambda p: (mr - p[0], p[1]), (rows, cols)),
-    ]
-    if rows == cols:
-        out += [
-            (lambda p: (p[1], mr - p[0]), (cols, rows)),
-            (lambda p: (mc - p[1], p[0]), (cols, rows)),
-            (lambda p: (p[1], p[0]), (cols, rows)),
-            (lambda p: (mc - p[1], mr - p[0]), (cols, rows)),
-        ]
-    return out
 
 
 def _tokens(line: _Line) -> list[tuple[int, str]]:
