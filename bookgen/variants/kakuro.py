@@ -324,6 +324,7 @@ class KakuroVariant(VariantDefaults):
     sizes: tuple[int, ...] = SIZES
     default_size = GridSize(10, 10)
     size_note = "the sum row and column included"
+    largest_cage = MAX_RUN  # a run is a cage of up to nine cells
     # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py`` (``bookgen.estimate``).
     costs: Mapping[int, tuple[float | None, ...]] = {}
 
