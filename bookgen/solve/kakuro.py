@@ -49,7 +49,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
-from bookgen.solve.houses import Contradiction, Run, Tech, and_list
+from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts
 from bookgen.solve.latin import digits_of
 from bookgen.solve.sat import models
 
@@ -114,17 +114,17 @@ class Board:
     peers: tuple[tuple[int, ...], ...]     # per cell: the other cells of its runs
     regions: tuple[Region, ...] = ()
 
+    @property
+    def n(self) -> int:
+        """The row stride of a cell index (what the shared step wording reads as the width)."""
+        return self.cols
+
     def run_text(self, k: int) -> Text:
         """'the across run of row 3 from column 2' (1-based), as a translatable value."""
         r, c = divmod(self.runs[k][0], self.cols)
         if self.across[k]:
             return Text(N_("the across sum {total} in row {row}"), total=self.sums[k], row=r + 1)
         return Text(N_("the down sum {total} in column {column}"), total=self.sums[k], column=c + 1)
-
-
-def cell_text(i: int, cols: int) -> Text:
-    """'row 3, column 2' (1-based) for cell index ``i``."""
-    return Text(N_("row {row}, column {column}"), row=i // cols + 1, column=i % cols + 1)
 
 
 def board(rows: int, cols: int, runs: Sequence[Sequence[int]], sums: Sequence[int],
@@ -306,23 +306,6 @@ def changed(st: KState, name: str):
             yield k
 
 
-def _cuts_text(st: KState, cuts: Sequence[tuple[int, int]]) -> Text:
-    """'row 2, column 3 must be 4; row 2, column 4 can't be 1 or 5'."""
-    cols = st.board.cols
-    parts = []
-    for i, removed in cuts:
-        left = st.cand[i]
-        if not left & (left - 1):
-            parts.append(Text(N_("{cell} must be {digit}"), cell=cell_text(i, cols), digit=left.bit_length()))
-        else:
-            parts.append(Text(N_("{cell} can't be {digits}"), cell=cell_text(i, cols),
-                              digits=and_list([str(d) for d in digits_of(removed)], "or")))
-    text = parts[-1]
-    for part in reversed(parts[:-1]):
-        text = Text(N_("{first}; {rest}"), first=part, rest=text)
-    return text
-
-
 def _cut(st: KState, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     out = []
     for i in cells:
@@ -335,7 +318,7 @@ def _cut(st: KState, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
 
 def _say(run: Run, st: KState, why: Text, cuts: Sequence[tuple[int, int]]) -> None:
     if run.explain:
-        run.reason = Text(N_("{why}: {cuts}"), why=why, cuts=_cuts_text(st, cuts))
+        run.reason = Text(N_("{why}: {cuts}"), why=why, cuts=describe_cuts(st, cuts))
 
 
 def _digits(mask: int) -> str:
@@ -483,12 +466,7 @@ def t_run_combos(b: Board, st: KState, run: Run) -> int:
                 keep = [a | g for a, g in zip(keep, got)]
         if not fits:
             raise Contradiction("no combination fits the run")
-        cuts = []
-        for i, mask in zip(free, keep):
-            removed = cand[i] & ~mask
-            if removed:
-                st.elim(i, ~mask)
-                cuts.append((i, removed))
+        cuts = cut_each(st, free, [~mask for mask in keep])
         if cuts:
             if run.explain:
                 _say(run, st, Text(N_("of the ways to make {run}, only {ways} fit the cells' candidates"),
@@ -568,7 +546,6 @@ def _sum_options(b: Board, st: KState, cells: Sequence[int], total: int) -> list
 
 
 def t_region_sum(b: Board, st: KState, run: Run) -> int:
-    cand = st.cand
     for reg in b.regions:
         for word, cells, total in ((N_("innies"), reg.innies, reg.innies_sum),
                                    (N_("outies"), reg.outies, reg.outies_sum)):
@@ -577,12 +554,7 @@ def t_region_sum(b: Board, st: KState, run: Run) -> int:
             keep = _sum_options(b, st, cells, total)
             if not any(keep):
                 raise Contradiction("a region's cells can't make their sum")
-            cuts = []
-            for i, mask in zip(cells, keep):
-                removed = cand[i] & ~mask
-                if removed:
-                    st.elim(i, ~mask)
-                    cuts.append((i, removed))
+            cuts = cut_each(st, cells, [~mask for mask in keep])
             if cuts:
                 if run.explain:
                     _say(run, st, Text(N_("the runs of {region} add up to their sums, so its {which} "

@@ -57,6 +57,7 @@ from bookgen.core.score import work_score
 from bookgen.core.symmetry import grid_fingerprint
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSize, Puzzle, SizeRange, rows_cols
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
@@ -768,7 +769,7 @@ def _cages(white: Sequence[Sequence[bool]], sums: Mapping[tuple[Cell, bool], int
     """The runs of a pattern with the sums stated for them; ``error(message, key, cell)``
     makes the exception for the first problem (a run without a sum, a sum without a run, a
     run of one cell or more than nine, a sum its cells can't make)."""
-    rows, cols = len(white), len(white[0]) if white else 0
+    rows = len(white)
     cages = []
     used = set()
     for cells, across in runs_of(white):
@@ -797,22 +798,6 @@ def _cages(white: Sequence[Sequence[bool]], sums: Mapping[tuple[Cell, bool], int
     if rows and not any(any(row) for row in white):
         raise error("the grid has no white cell")
     return tuple(sorted(cages, key=lambda cage: cage.cells))
-
-
-def _tokens(line: _Line) -> list[tuple[int, str]]:
-    """(1-based column, text) of each space-separated entry of a line."""
-    out = []
-    text = line.text
-    k = 0
-    while k < len(text):
-        if text[k].isspace():
-            k += 1
-            continue
-        start = k
-        while k < len(text) and not text[k].isspace():
-            k += 1
-        out.append((start + 1, text[start:k]))
-    return out
 
 
 def _easier(options: Sequence[int], i: int, runs_of_i: Sequence[int], runs: Sequence[Sequence[int]],
