@@ -749,7 +749,7 @@ class KakuroVariant(VariantDefaults):
 # Where a sum's text sits in its half of a split block, in cells from the block's corner.
 SUM_RIGHT = 0.93   # the across sum's right edge
 SUM_LEFT = 0.07    # the down sum's left edge
-SUM_TOP = 0.27     # the across sum's centre below the top (the down sum's above the bottom)
+SUM_TOP = 0.21     # the across sum's centre below the top (the down sum's above the bottom): two digits clear the diagonal by 0.1 cell
 
 
 def block_sums(puzzle: Puzzle) -> tuple[dict[Cell, int], dict[Cell, int]]:
