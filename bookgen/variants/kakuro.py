@@ -82,7 +82,7 @@ EXPERT_TRIALS = 3  # trials an expert puzzle may take, at most
 HARDER_TRIES = 6   # changes tried at once on a draft that grades too easy
 TRIAL_OPEN = 0.5  # ... and only from a stall with at most this share of its white cells open
 # The hardest level each size reaches reliably (measured: bench/sweep_kakuro.py).
-MAX_LEVEL: dict[int, Level] = {}
+MAX_LEVEL: dict[int, Level] = {6: Level.MEDIUM}  # a 6-row or 6-column grid: 0 of 3 hard in 60 patterns each
 BLOCK_FILL = 0.78  # grey of a block: black sums on it stay sharp, and it saves ink
 SUM_CAP = 0.25     # cap height of a sum, in cells ("45" fits a half of the split cell)
 DIGIT_CAP = 0.5    # a digit's cap height, in cells
