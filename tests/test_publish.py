@@ -51,7 +51,7 @@ def _eight(n: int):
 
 def _moved(puzzle, move):
     """The puzzle turned or mirrored by ``move`` (givens, solution, signs, cages, regions)."""
-    n = puzzle.size
+    n = puzzle.rows  # square here: the eight moves
 
     def rows(grid):
         out = [["."] * n for _ in range(n)]
@@ -89,7 +89,7 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
     variant = VARIANTS[name]
     puzzle = _puzzle(name)
     print_ = variant.fingerprint(puzzle)
-    moves = _eight(puzzle.size)
+    moves = _eight(puzzle.rows)
     seen_grids = set()
     for move in moves:
         moved = _moved(puzzle, move)
