@@ -36,7 +36,7 @@ from typing import Any, Sequence
 
 from bookgen.core.rating import level_key
 from bookgen.core.text import PuzzleTextError, TextLine, clip, or_list
-from bookgen.core.types import EMPTY, MAX_CAGE, Cell, GridSize, Puzzle, size_label
+from bookgen.core.types import EMPTY, Cell, GridSize, Puzzle, size_label
 from bookgen.core.variant import Step
 from bookgen.variants.registry import VARIANTS, get_variant, variant_of
 
@@ -141,9 +141,9 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
     except (ValueError, TypeError, KeyError, OverflowError) as exc:
         raise PuzzleTextError(file, None, None, f"{where}malformed: {clip(str(exc), 160)}") from None
     biggest = max((len(cage.cells) for cage in puzzle.cages), default=0)
-    if biggest > puzzle.rules.get("max_cage", MAX_CAGE):  # as ``check`` refuses it: enumeration would explode
+    if biggest > puzzle.rules.get("max_cage", variant.largest_cage):  # as ``check`` refuses it: enumeration would explode
         raise PuzzleTextError(file, None, None, f"{where}a cage has {biggest} cells; the rules allow at most "
-                              f"{puzzle.rules['max_cage']}")
+                              f"{puzzle.rules.get('max_cage', variant.largest_cage)}")
     return replace(puzzle, solution=tuple(EMPTY * puzzle.cols for _ in range(puzzle.rows)), grade=None)
 
 

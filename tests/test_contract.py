@@ -9,9 +9,11 @@ from bookgen.book import check_puzzle, puzzle_json
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.pen import BOLD, CAP_HEIGHT, STAMP_REACH, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
+from bookgen.core.types import GridSize
 from bookgen.variants.registry import VARIANTS
 
-SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5, "jigsaw": 7, "nonogram": 10}
+SMALL = {"takuzu": 6, "tango": 6, "kenken": 5, "sudoku": 6, "futoshiki": 5, "jigsaw": 7, "nonogram": 10,
+         "kakuro": GridSize(7, 8)}
 # Rule options for the contract run, where the defaults would be slow or cap the level.
 RULES = {"sudoku": {"diagonal": True}}  # a plain 6x6 Sudoku is never harder than easy
 CASES = [(name, level) for name in sorted(VARIANTS) for level in LEVELS]
@@ -83,7 +85,7 @@ def test_contract(name, level):
         variant.draw(pen, puzzle, solved=solved_view)
         kinds = pen.kinds()
         boxed = sum(1 for op in pen.ops if op[0] == "rect" and op[-1]) >= puzzle.rows * puzzle.cols  # a box per cell
-        assert kinds.get("line", 0) >= puzzle.cols - 1 or boxed
+        assert kinds.get("line", 0) >= min(puzzle.rows, puzzle.cols) - 1 or boxed
         assert any(op[-1] == BOLD for op in pen.ops if op[0] in ("line", "rect")) or boxed
     empty, full = RecordingPen(), RecordingPen()
     variant.draw(empty, puzzle, solved=False)

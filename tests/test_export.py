@@ -45,7 +45,7 @@ def test_svg_shows_what_the_json_holds(entries, name):
     root = ET.fromstring(puzzle_svg(entry))
     assert root.tag == f"{SVG}svg"
     symbols = Counter(text for kind, text in _texts(root) if kind == "symbol")
-    givens = Counter(ch for row in entry["givens"] for ch in row if ch not in ".")
+    givens = Counter(ch for row in entry["givens"] for ch in row if ch not in ".#")  # '#': a Kakuro block
     stamps = Counter(u.get("data-stamp") for u in root.iter(f"{SVG}use"))
     cages = entry.get("cages", [])
     if name == "tango":  # suns and moons are drawn shapes: one stamp per given
@@ -58,12 +58,14 @@ def test_svg_shows_what_the_json_holds(entries, name):
         assert clues == Counter(f"{c['target']}{glyph[c['op']]}" for c in cages)
     elif name == "killer":  # a cage's sum is clue text in its top-left cell
         assert clues == Counter(str(c["target"]) for c in cages)
+    elif name == "kakuro":  # each run's sum is clue text in the block before it
+        assert clues == Counter(str(v) for s in entry["sums"] for k, v in s.items() if k != "cell")
     edges = entry.get("edges", [])
     signs = sum(n for k, n in stamps.items() if "sign" in k)
     assert signs == len(edges)
     answer = ET.fromstring(puzzle_svg(entry, solved=True))
     shown = Counter(t for k, t in _texts(answer) if k == "symbol")
-    solution = Counter(ch for row in entry["solution"] for ch in row)
+    solution = Counter(ch for row in entry["solution"] for ch in row if ch != "#")
     if name == "tango":
         assert sum(n for k, n in Counter(u.get("data-stamp") for u in answer.iter(f"{SVG}use")).items()
                    if k.startswith("tango")) == entry["size"] ** 2

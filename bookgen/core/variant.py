@@ -15,7 +15,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
 from bookgen.core.rating import from_counts, technique_rating
 from bookgen.core.text import TextLine
-from bookgen.core.types import Grade, Puzzle, Size, SizeRange, rows_cols
+from bookgen.core.types import MAX_CAGE, Grade, Puzzle, Size, SizeRange, rows_cols
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,9 @@ class VariantDefaults:
     ``size`` cells with nothing outside it, no note on sizes, no ``givens`` option and no
     measured costs. Variants inherit it and override what differs."""
 
+    # The most cells a cage of a JSON entry may have before ``bookgen solve`` refuses it
+    # (its solvers enumerate cages); a variant whose cages are longer says so.
+    largest_cage = MAX_CAGE
     size_note = ""  # said after a refused size ("sizes must be even")
     givens_option = False  # whether a section's ``givens: few|normal|many`` steers the generator
     # Mean CPU ms to make one puzzle per size, easy..expert (None: refused), as printed by

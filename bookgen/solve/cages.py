@@ -549,10 +549,13 @@ TECHNIQUES: tuple[Tech, ...] = (
 TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 
-def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int]) -> list[list[int]]:
-    """SAT clauses for the cages (variable ``cell * n + digit``; selectors after ``n**3``)."""
+def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int],
+                first: int | None = None) -> list[list[int]]:
+    """SAT clauses for the cages (variable ``cell * n + digit``, digits 1..n; selectors from
+    ``first``, after ``n**3`` unless said: a grid of other than n x n cells says where its
+    variables end)."""
     out: list[list[int]] = []
-    nxt = n * n * n + 1
+    nxt = n * n * n + 1 if first is None else first
     for cells, target in zip(cages, sums):
         combos = sum_combinations(len(cells), target, n)
         if not combos:

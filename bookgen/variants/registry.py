@@ -19,6 +19,7 @@ _MODULES = (
     ("bookgen.variants.nonogram", "NONOGRAM"),
     ("bookgen.variants.starbattle", "STARBATTLE"),
     ("bookgen.variants.starbattle", "QUEENS"),
+    ("bookgen.variants.kakuro", "KAKURO"),
 )
 
 

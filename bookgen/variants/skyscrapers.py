@@ -47,6 +47,7 @@ from bookgen.core.pen import CENTER, Pen
 from bookgen.core.rules import sized_rule
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
+from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique
@@ -310,22 +311,6 @@ class SkyscrapersVariant(HouseGrid):
         clues = _clues(puzzle)
         return [f"{sum(1 for side in SIDES for v in getattr(clues, side) if v)} clues",
                 f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
-
-
-def _tokens(line: _Line) -> list[tuple[int, str]]:
-    """(1-based column, text) of each space-separated entry of a line."""
-    out = []
-    text = line.text
-    k = 0
-    while k < len(text):
-        if text[k].isspace():
-            k += 1
-            continue
-        start = k
-        while k < len(text) and not text[k].isspace():
-            k += 1
-        out.append((start + 1, text[start:k]))
-    return out
 
 
 def _clues(puzzle: Puzzle) -> OutsideClues:

@@ -1,0 +1,703 @@
+"""Kakuro's own small engine: runs of white cells with sums, a ladder, and SAT clauses.
+
+A Kakuro run is not a Latin house: it holds 2 to 9 different digits out of
+1..9 that add up to its sum, so the Latin engine's "every digit once" (hidden
+singles on any digit, the 45 rule on every row) does not hold here. The
+engine is its own: a ``Board`` (the runs, each cell's two runs and its
+peers, the regions for ``region_sum``) and a ``KState`` of candidate
+bitmasks (bit d-1 = digit d, as in ``bookgen.solve.latin``), one per cell of
+the whole grid (block cells keep 0). The sums speak through Killer's cage
+combination table (``bookgen.solve.cages.sum_combinations``: every set of k
+different digits adding up to a sum), one table for both puzzles.
+
+The ladder (``LADDER``, one ordered table of ``Tech`` rows as in
+``bookgen.solve.houses``: name, tier, function, weight, rating on the 1-10
+footing of Sudoku Explainer's values):
+
+- easy: ``run_last`` (a run's last open cell is its sum less the digits
+  placed), ``sum_table`` (only the digits of the sum's combinations that
+  hold the digits placed: two cells making 3 are 1 and 2, so a 9 or a 4
+  can't go there; where an across and a down run cross, the cell keeps what
+  both allow), ``naked_single``, ``hidden_single`` (a digit every
+  combination left needs, with one cell of the run for it);
+- medium: ``run_combos`` (the combinations that fit the candidates of the
+  run's cells, each cell taking a different digit: the digits no fitting
+  combination can put in a cell go), ``naked_pair`` and ``hidden_pair``
+  inside a run (a hidden pair's digits must be ones every combination
+  needs);
+- hard: ``region_sum`` (the white cells of a band of rows joined through
+  across runs add up to those runs' sums; the down runs lying wholly inside
+  take theirs, so the few cells of the down runs sticking into the band,
+  the innies, add up to what is left, and the cells sticking out, the
+  outies, to the straddling runs' sums less that; the same turned for bands
+  of columns), ``naked_triple`` inside a run;
+- expert: ``trial`` (a digit of a cell with two candidates that the tiers up
+  to hard refute goes); never nested.
+
+Every technique is sound, so a grid the ladder fills is the puzzle's only
+solution; the exact count is SAT (``clauses``/``count``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+from typing import Sequence
+
+from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Text
+from bookgen.core.variant import Step
+from bookgen.solve.cages import sum_clauses, sum_combinations
+from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts
+from bookgen.solve.latin import digits_of
+from bookgen.solve.sat import models
+
+DIGITS = 9
+FULL = (1 << DIGITS) - 1
+# The region sum adds up at most this many innies (or outies) at once: a player sums a few cells.
+REGION_CELLS = 3
+TRIAL_MAX_CANDIDATES = 2  # a trial tries a cell with two candidates, as a player would
+TRIAL_DEPTH = Level.HARD   # ... and follows it with the tiers up to hard
+
+
+def bit(d: int) -> int:
+    """The candidate bit of digit ``d``."""
+    return 1 << (d - 1)
+
+
+@lru_cache(maxsize=None)
+def combos(length: int, total: int) -> tuple[int, ...]:
+    """The digit sets (bitmasks) of ``length`` different digits 1..9 adding up to ``total``:
+    Killer's table, read for Kakuro's nine digits."""
+    if not 1 <= length <= DIGITS:
+        return ()
+    return sum_combinations(length, total, DIGITS)
+
+
+@lru_cache(maxsize=None)
+def allowed(length: int, total: int, placed: int) -> tuple[int, int]:
+    """(digits some combination holding ``placed`` uses, digits every one needs), for a run
+    of ``length`` adding up to ``total``; (0, 0) when none holds them."""
+    union, common = 0, FULL
+    for m in combos(length, total):
+        if m & placed == placed:
+            union |= m
+            common &= m
+    return (union, common) if union else (0, 0)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A band of rows (or columns) joined through across (down) runs: the innies (cells of
+    the crossing runs that reach outside the band, inside it) add up to ``innies_sum``, the
+    outies (their cells outside) to ``outies_sum``."""
+
+    name: str
+    innies: tuple[int, ...]
+    innies_sum: int
+    outies: tuple[int, ...]
+    outies_sum: int
+
+
+@dataclass(frozen=True)
+class Board:
+    """A Kakuro's runs: cells are ``r * cols + c`` over the whole grid."""
+
+    rows: int
+    cols: int
+    white: tuple[int, ...]                 # the white cells, in reading order
+    runs: tuple[tuple[int, ...], ...]      # the cells of each run, in order
+    sums: tuple[int, ...]
+    across: tuple[bool, ...]               # an across run (else a down run)
+    runs_of: tuple[tuple[int, ...], ...]   # per cell: its runs (none for a block)
+    peers: tuple[tuple[int, ...], ...]     # per cell: the other cells of its runs
+    regions: tuple[Region, ...] = ()
+
+    @property
+    def n(self) -> int:
+        """The row stride of a cell index (what the shared step wording reads as the width)."""
+        return self.cols
+
+    def run_text(self, k: int) -> Text:
+        """'the across run of row 3 from column 2' (1-based), as a translatable value."""
+        r, c = divmod(self.runs[k][0], self.cols)
+        if self.across[k]:
+            return Text(N_("the across sum {total} in row {row}"), total=self.sums[k], row=r + 1)
+        return Text(N_("the down sum {total} in column {column}"), total=self.sums[k], column=c + 1)
+
+
+def board(rows: int, cols: int, runs: Sequence[Sequence[int]], sums: Sequence[int],
+          regions: bool = True) -> Board:
+    """The board of these runs (cell indices, across runs on one row) and sums; with
+    ``regions`` the regions ``region_sum`` reads too (a generator judging an easier level
+    needn't find them)."""
+    runs = [tuple(sorted(cells)) for cells in runs]
+    across = tuple(len({i // cols for i in cells}) == 1 for cells in runs)
+    of: list[list[int]] = [[] for _ in range(rows * cols)]
+    for k, cells in enumerate(runs):
+        for i in cells:
+            of[i].append(k)
+    white = tuple(i for i in range(rows * cols) if of[i])
+    peers = tuple(tuple(sorted({j for k in of[i] for j in runs[k] if j != i})) for i in range(rows * cols))
+    b = Board(rows, cols, white, tuple(runs), tuple(sums), across, tuple(map(tuple, of)), peers)
+    if regions:
+        b = Board(rows, cols, white, tuple(runs), tuple(sums), across, tuple(map(tuple, of)), peers,
+                  _regions(b))
+    return b
+
+
+def _regions(b: Board) -> tuple[Region, ...]:
+    """Every band of rows and of columns, cut into its parts joined through the band's own
+    runs, that has 1..REGION_CELLS innies or outies."""
+    out: list[Region] = []
+    seen: set[tuple[int, ...]] = set()
+    for lines_across in (True, False):
+        span = b.rows if lines_across else b.cols
+        for first in range(span):
+            for last in range(first, span):
+                def inside(i: int) -> bool:
+                    line = i // b.cols if lines_across else i % b.cols
+                    return first <= line <= last
+                own = [k for k in range(len(b.runs)) if b.across[k] == lines_across and inside(b.runs[k][0])]
+                # parts: own runs joined when a crossing run links them inside the band
+                parent = {k: k for k in own}
+
+                def find(k: int) -> int:
+                    while parent[k] != k:
+                        parent[k] = parent[parent[k]]
+                        k = parent[k]
+                    return k
+                own_of = {i: k for k in own for i in b.runs[k]}
+                for k in range(len(b.runs)):
+                    if b.across[k] == lines_across:
+                        continue
+                    mine = [own_of[i] for i in b.runs[k] if i in own_of]
+                    for a, c in zip(mine, mine[1:]):
+                        parent[find(a)] = find(c)
+                parts: dict[int, list[int]] = {}
+                for k in own:
+                    parts.setdefault(find(k), []).append(k)
+                for part in parts.values():
+                    cells = frozenset(i for k in part for i in b.runs[k])
+                    key = tuple(sorted(cells))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    total = sum(b.sums[k] for k in part)
+                    crossing = sorted({k2 for i in cells for k2 in b.runs_of[i] if b.across[k2] != lines_across})
+                    inner = [k2 for k2 in crossing if all(i in cells for i in b.runs[k2])]
+                    straddle = [k2 for k2 in crossing if k2 not in inner]
+                    innies = tuple(i for k2 in straddle for i in b.runs[k2] if i in cells)
+                    outies = tuple(i for k2 in straddle for i in b.runs[k2] if i not in cells)
+                    inner_sum = sum(b.sums[k2] for k2 in inner)
+                    isum = total - inner_sum
+                    osum = sum(b.sums[k2] for k2 in straddle) - isum
+                    if not (1 <= len(innies) <= REGION_CELLS or 1 <= len(outies) <= REGION_CELLS):
+                        continue
+                    word = N_("rows {first}-{last}") if lines_across else N_("columns {first}-{last}")
+                    if first == last:
+                        word = N_("row {first}") if lines_across else N_("column {first}")
+                    name = Text(word, first=first + 1, last=last + 1) if first != last else \
+                        Text(word, first=first + 1)
+                    out.append(Region(name, innies, isum, outies, osum))
+    return tuple(out)
+
+
+class KState:
+    """Candidates and placed cells of one Kakuro in the making."""
+
+    # ``ver`` counts the changes to each run's cells; ``seen[name][k]`` is the count a
+    # technique last found nothing in run k at, so it skips runs unchanged since (the plain
+    # version looks at every run every time: ``solve(..., fresh=True)``; a test checks they agree).
+    __slots__ = ("board", "cand", "placed", "open", "ver", "seen", "touched")
+
+    def __init__(self, b: Board) -> None:
+        self.board = b
+        self.cand = [0] * (b.rows * b.cols)
+        self.placed = [False] * (b.rows * b.cols)
+        for i in b.white:
+            self.cand[i] = FULL
+        self.open = len(b.white)
+        self.ver = [0] * len(b.runs)
+        self.seen: dict[str, list[int]] = {}
+        self.touched: list[int] = []
+
+    def copy(self) -> "KState":
+        """An independent copy (for a trial)."""
+        other = KState.__new__(KState)
+        other.board, other.cand, other.placed, other.open = self.board, self.cand[:], self.placed[:], self.open
+        other.ver, other.seen, other.touched = self.ver[:], {k: v[:] for k, v in self.seen.items()}, []
+        return other
+
+    def looked(self, name: str) -> list[int]:
+        """Per run, the change count technique ``name`` last found nothing at (-1: never looked)."""
+        got = self.seen.get(name)
+        if got is None:
+            got = self.seen[name] = [-1] * len(self.board.runs)
+        return got
+
+    def elim(self, i: int, mask: int) -> bool:
+        """Remove ``mask`` from cell ``i``; True when something went."""
+        old = self.cand[i]
+        new = old & ~mask
+        if new == old:
+            return False
+        if not new:
+            raise Contradiction(f"cell {i} has no digit left")
+        self.cand[i] = new
+        for k in self.board.runs_of[i]:
+            self.ver[k] += 1
+        self.touched.append(i)
+        return True
+
+    def place(self, i: int) -> None:
+        """Fix cell ``i`` to its one candidate; its run mates lose that digit."""
+        m = self.cand[i]
+        self.placed[i] = True
+        self.open -= 1
+        for k in self.board.runs_of[i]:
+            self.ver[k] += 1
+        for j in self.board.peers[i]:
+            if self.cand[j] & m:
+                if self.placed[j]:
+                    raise Contradiction("a digit twice in a run")
+                self.elim(j, m)
+
+    def give(self, i: int, d: int) -> None:
+        """A given digit."""
+        if not self.cand[i] & bit(d):
+            raise Contradiction("a given clashes")
+        self.cand[i] = bit(d)
+        self.place(i)
+
+    def placed_mask(self, k: int) -> tuple[int, int, list[int]]:
+        """(digits placed in run ``k``, their sum, its open cells)."""
+        m, s, free = 0, 0, []
+        cand, placed = self.cand, self.placed
+        for i in self.board.runs[k]:
+            if placed[i]:
+                m |= cand[i]
+                s += cand[i].bit_length()
+            else:
+                free.append(i)
+        return m, s, free
+
+    def grid(self) -> tuple[str, ...]:
+        """Rows: ``#`` blocks, digits placed, ``.`` open."""
+        b = self.board
+        out = []
+        for r in range(b.rows):
+            row = []
+            for c in range(b.cols):
+                i = r * b.cols + c
+                row.append("#" if not b.runs_of[i] else str(self.cand[i].bit_length()) if self.placed[i] else ".")
+            out.append("".join(row))
+        return tuple(out)
+
+
+def changed(st: KState, name: str):
+    """The runs changed since technique ``name`` last looked at them (marked looked at now:
+    a change while it works on one bumps the count again)."""
+    seen, ver = st.looked(name), st.ver
+    for k in range(len(ver)):
+        if seen[k] != ver[k]:
+            seen[k] = ver[k]
+            yield k
+
+
+def _cut(st: KState, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
+    out = []
+    for i in cells:
+        removed = st.cand[i] & mask
+        if removed and not st.placed[i]:
+            st.elim(i, mask)
+            out.append((i, removed))
+    return out
+
+
+def _say(run: Run, st: KState, why: Text, cuts: Sequence[tuple[int, int]]) -> None:
+    if run.explain:
+        run.reason = Text(N_("{why}: {cuts}"), why=why, cuts=describe_cuts(st, cuts))
+
+
+def _digits(mask: int) -> str:
+    return " + ".join(str(d) for d in digits_of(mask))
+
+
+# --- easy -----------------------------------------------------------------------------
+
+def t_naked_single(b: Board, st: KState, run: Run) -> int:
+    cand, placed = st.cand, st.placed
+    for i in b.white:
+        if not placed[i] and not cand[i] & (cand[i] - 1):
+            if run.explain:
+                run.reason = Text(N_("{cell} has only {digit} left"), cell=cell_text(i, b.cols),
+                                  digit=cand[i].bit_length())
+            return 1  # the driver places it
+    return 0
+
+
+def t_run_last(b: Board, st: KState, run: Run) -> int:
+    for k in changed(st, "run_last"):
+        cells = b.runs[k]
+        m, s, free = st.placed_mask(k)
+        if len(free) != 1:
+            continue
+        d = b.sums[k] - s
+        i = free[0]
+        if not 1 <= d <= DIGITS or not st.cand[i] & bit(d):
+            raise Contradiction("a run's last cell can't make its sum")
+        cuts = _cut(st, [i], ~bit(d))
+        if cuts:
+            _say(run, st, Text(N_("{run} less the digits in it leaves {digit}"), run=b.run_text(k), digit=d), cuts)
+            return 1
+    return 0
+
+
+def t_sum_table(b: Board, st: KState, run: Run) -> int:
+    for k in changed(st, "sum_table"):
+        cells = b.runs[k]
+        m, s, free = st.placed_mask(k)
+        if not free:
+            continue
+        union, _ = allowed(len(cells), b.sums[k], m)
+        if not union:
+            raise Contradiction("no combination holds the run's digits")
+        cuts = _cut(st, free, ~(union & ~m))
+        if cuts:
+            if run.explain:
+                ways = [_digits(c) for c in combos(len(cells), b.sums[k]) if c & m == m]
+                _say(run, st, Text(N_("{run} in {count} cells can only be {ways}"), run=b.run_text(k),
+                                   count=len(cells), ways=and_list(ways, "or")), cuts)
+            return 1
+    return 0
+
+
+def t_hidden_single(b: Board, st: KState, run: Run) -> int:
+    cand = st.cand
+    for k in changed(st, "hidden_single"):
+        cells = b.runs[k]
+        m, s, free = st.placed_mask(k)
+        if not free:
+            continue
+        _, common = allowed(len(cells), b.sums[k], m)
+        for d in digits_of(common & ~m):
+            where = [i for i in free if cand[i] & bit(d)]
+            if not where:
+                raise Contradiction("a digit the run needs has no cell")
+            if len(where) == 1 and cand[where[0]] != bit(d):
+                st.elim(where[0], ~bit(d))
+                if run.explain:
+                    run.reason = Text(N_("{run} needs a {digit}, and only {cell} can take it"),
+                                      run=b.run_text(k), digit=d, cell=cell_text(where[0], b.cols))
+                return 1
+    return 0
+
+
+# --- medium ---------------------------------------------------------------------------
+
+def fitting(cands: Sequence[int], digits: int) -> list[int]:
+    """Per cell, the digits it takes in some way of giving ``cands``' cells the digits of
+    ``digits`` (as many as cells) once each: forward and back over the sets used so far.
+    The plain version it must equal is ``fitting_plain`` (a test checks them)."""
+    n = len(cands)
+    fwd: list[set[int]] = [{0}]
+    for k in range(n):
+        nxt = set()
+        opts = cands[k] & digits
+        for used in fwd[-1]:
+            free = opts & ~used
+            while free:
+                low = free & -free
+                nxt.add(used | low)
+                free ^= low
+        fwd.append(nxt)
+    if digits not in fwd[n]:
+        return [0] * n
+    good = {digits}
+    out = [0] * n
+    for k in range(n - 1, -1, -1):
+        back = set()
+        opts = cands[k] & digits
+        for used in fwd[k]:
+            free = opts & ~used
+            while free:
+                low = free & -free
+                if used | low in good:
+                    out[k] |= low
+                    back.add(used)
+                free ^= low
+        good = back
+    return out
+
+
+def fitting_plain(cands: Sequence[int], digits: int) -> list[int]:
+    """``fitting`` by trying every order of the digits (the obvious version, for tests)."""
+    from itertools import permutations
+    out = [0] * len(cands)
+    ds = digits_of(digits)
+    if len(ds) != len(cands):
+        return out
+    for perm in permutations(ds):
+        if all(c & bit(d) for c, d in zip(cands, perm)):
+            for k, d in enumerate(perm):
+                out[k] |= bit(d)
+    return out
+
+
+def t_run_combos(b: Board, st: KState, run: Run) -> int:
+    cand = st.cand
+    for k in changed(st, "run_combos"):
+        cells = b.runs[k]
+        m, s, free = st.placed_mask(k)
+        if not free:
+            if s != b.sums[k]:
+                raise Contradiction("a full run misses its sum")
+            continue
+        keep = [0] * len(free)
+        fits = []
+        for c in combos(len(cells), b.sums[k]):
+            if c & m != m:
+                continue
+            got = fitting([cand[i] for i in free], c & ~m)
+            if got[0]:
+                fits.append(c)
+                keep = [a | g for a, g in zip(keep, got)]
+        if not fits:
+            raise Contradiction("no combination fits the run")
+        cuts = cut_each(st, free, [~mask for mask in keep])
+        if cuts:
+            if run.explain:
+                _say(run, st, Text(N_("of the ways to make {run}, only {ways} fit the cells' candidates"),
+                                   run=b.run_text(k), ways=and_list([_digits(c) for c in fits], "or")), cuts)
+            return 1
+    return 0
+
+
+def _naked(size: int, name: str):
+    def t_naked(b: Board, st: KState, run: Run) -> int:
+        cand = st.cand
+        for k in changed(st, name):
+            cells = b.runs[k]
+            free = [i for i in cells if not st.placed[i]]
+            if len(free) <= size:
+                continue
+            small = [i for i in free if cand[i].bit_count() <= size]
+            for group in combinations(small, size):
+                union = 0
+                for i in group:
+                    union |= cand[i]
+                if union.bit_count() != size:
+                    continue
+                cuts = _cut(st, [i for i in free if i not in group], union)
+                if cuts:
+                    if run.explain:
+                        _say(run, st, Text(N_("in {run}, {cells} hold {digits} between them"), run=b.run_text(k),
+                                           cells=and_list([cell_text(i, b.cols) for i in group]),
+                                           digits=and_list([str(d) for d in digits_of(union)])), cuts)
+                    return 1
+        return 0
+    return t_naked
+
+
+t_naked_pair = _naked(2, "naked_pair")
+t_naked_triple = _naked(3, "naked_triple")
+
+
+def t_hidden_pair(b: Board, st: KState, run: Run) -> int:
+    cand = st.cand
+    for k in changed(st, "hidden_pair"):
+        cells = b.runs[k]
+        m, s, free = st.placed_mask(k)
+        if len(free) <= 2:
+            continue
+        _, common = allowed(len(cells), b.sums[k], m)
+        need = digits_of(common & ~m)
+        for d1, d2 in combinations(need, 2):
+            w1 = [i for i in free if cand[i] & bit(d1)]
+            if len(w1) != 2 or w1 != [i for i in free if cand[i] & bit(d2)]:
+                continue
+            pair = bit(d1) | bit(d2)
+            cuts = _cut(st, w1, ~pair)
+            if cuts:
+                if run.explain:
+                    _say(run, st, Text(N_("{run} needs {first} and {second}, and only {cells} can take them"),
+                                       run=b.run_text(k), first=d1, second=d2,
+                                       cells=and_list([cell_text(i, b.cols) for i in w1])), cuts)
+                return 1
+    return 0
+
+
+# --- hard -----------------------------------------------------------------------------
+
+def _sum_options(b: Board, st: KState, cells: Sequence[int], total: int) -> list[int]:
+    """Per cell, the digits it takes in some filling of ``cells`` from their candidates that
+    adds up to ``total``, cells of one run all different."""
+    cand = st.cand
+    clash = [(a, c) for a, c in combinations(range(len(cells)), 2)
+             if set(b.runs_of[cells[a]]) & set(b.runs_of[cells[c]])]
+    out = [0] * len(cells)
+    for ds in product(*(digits_of(cand[i]) for i in cells)):
+        if sum(ds) == total and all(ds[a] != ds[c] for a, c in clash):
+            for k, d in enumerate(ds):
+                out[k] |= bit(d)
+    return out
+
+
+def t_region_sum(b: Board, st: KState, run: Run) -> int:
+    for reg in b.regions:
+        for word, cells, total in ((N_("innies"), reg.innies, reg.innies_sum),
+                                   (N_("outies"), reg.outies, reg.outies_sum)):
+            if not 1 <= len(cells) <= REGION_CELLS or all(st.placed[i] for i in cells):
+                continue
+            keep = _sum_options(b, st, cells, total)
+            if not any(keep):
+                raise Contradiction("a region's cells can't make their sum")
+            cuts = cut_each(st, cells, [~mask for mask in keep])
+            if cuts:
+                if run.explain:
+                    _say(run, st, Text(N_("the runs of {region} add up to their sums, so its {which} "
+                                          "{cells} add up to {total}"), region=reg.name, which=word,
+                                       cells=and_list([cell_text(i, b.cols) for i in cells]), total=total), cuts)
+                return 1
+    return 0
+
+
+# --- expert ---------------------------------------------------------------------------
+
+def t_trial(b: Board, st: KState, run: Run) -> int:
+    order = sorted((st.cand[i].bit_count(), i) for i in b.white
+                   if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES)
+    for _, i in order:
+        for d in digits_of(st.cand[i]):
+            sub = st.copy()
+            try:
+                sub.elim(i, ~bit(d))
+                solve(sub, TRIAL_DEPTH, Run())
+            except Contradiction:
+                st.elim(i, bit(d))
+                if run.explain:
+                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
+                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
+                                      cell=cell_text(i, b.cols), digit=d)
+                return 1
+    return 0
+
+
+# The ladder: (name, tier, function, weight, rating on the 1-10 footing). Weights are the
+# effort of one use for the score inside a level; ratings follow Sudoku Explainer's values
+# for the house techniques Kakuro shares (singles, pairs, triples) and sit the run and
+# region techniques beside the closest of them.
+LADDER: tuple[Tech, ...] = (
+    Tech("run_last", Level.EASY, t_run_last, 0.3, 1.0),
+    Tech("sum_table", Level.EASY, t_sum_table, 0.5, 1.2),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
+    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5),
+    Tech("run_combos", Level.MEDIUM, t_run_combos, 2.0, 2.6),
+    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5, 3.0),
+    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0, 3.4),
+    Tech("region_sum", Level.HARD, t_region_sum, 4.0, 3.8),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
+    Tech("trial", Level.EXPERT, t_trial, 12.0, 7.0),
+)
+TECHNIQUE_LEVEL = {t.name: t.tier for t in LADDER}
+TECHNIQUE_WEIGHT = {t.name: t.weight for t in LADDER}
+
+
+def start(b: Board, givens: Sequence[tuple[int, int]] = ()) -> KState:
+    """The state before any deduction: every white cell open (``givens`` placed)."""
+    st = KState(b)
+    for i, d in givens:
+        st.give(i, d)
+    return st
+
+
+def solve(st: KState, tier: Level, run: Run, max_trials: int | None = None, fresh: bool = False) -> bool:
+    """Apply the ladder's techniques up to ``tier``, easiest first, until the grid is full
+    (True) or none finds anything (False; also once it needed more than ``max_trials``
+    trials). What a technique leaves with one candidate is placed and credited to it."""
+    b = st.board
+    table = [t for t in LADDER if t.tier <= tier]
+    while st.open:
+        if max_trials is not None and run.counts.get("trial", 0) > max_trials:
+            return False
+        for tech in table:
+            st.touched = []
+            if fresh:  # the plain version: every technique looks at every run every time
+                st.seen.clear()
+            if run.explain:
+                run.reason = ""
+            used = tech.fn(b, st, run)
+            if used:
+                run.counts[tech.name] = run.counts.get(tech.name, 0) + used
+                if tech.name == "naked_single":
+                    fixed = [i for i in b.white if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1)]
+                else:
+                    fixed = sorted({i for i in st.touched if not st.placed[i] and not st.cand[i] & (st.cand[i] - 1)})
+                if tech.name == "naked_single":
+                    fixed = fixed[:1]  # one cell a step, as a player writes them in
+                for i in fixed:
+                    if not st.placed[i]:
+                        st.place(i)
+                if run.steps is not None:
+                    r_c = tuple(((i // b.cols, i % b.cols), str(st.cand[i].bit_length())) for i in fixed)
+                    run.steps.append(Step(tech.name, r_c, run.reason))
+                break
+        else:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one ladder run found."""
+
+    solved: bool
+    level: Level
+    counts: dict[str, int]
+    grid: tuple[str, ...]
+    steps: list[Step] | None
+    open_cells: tuple[int, ...] = ()
+
+
+def run_ladder(b: Board, givens: Sequence[tuple[int, int]] = (), tier: Level = Level.EXPERT,
+               explain: bool = False, max_trials: int | None = None, trial_open: float = 1.0) -> Result:
+    """The ladder from the empty grid (and ``givens``) with techniques up to ``tier``; at
+    most ``max_trials`` trials, and none where the hard tier stalled with more than a share
+    ``trial_open`` of the white cells open (a generator's budget: such a stall is repaired,
+    not tried)."""
+    run = Run(explain)
+    st = KState(b)
+    try:
+        st = start(b, givens)
+        solved = solve(st, min(tier, Level.HARD), run)
+        if not solved and tier == Level.EXPERT and st.open <= trial_open * len(b.white):
+            solved = solve(st, tier, run, max_trials)
+    except Contradiction:
+        solved = False
+    level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
+    open_cells = tuple(i for i in b.white if not st.placed[i])
+    return Result(solved, level, run.counts, st.grid(), run.steps, open_cells)
+
+
+# --- exact counting -------------------------------------------------------------------
+
+def clauses(b: Board, givens: Sequence[tuple[int, int]] = ()) -> list[list[int]]:
+    """SAT clauses: variable ``cell * 9 + digit``; every white cell one digit, each run's
+    digits different and one of its sum's combinations (Killer's cage encoding)."""
+    out: list[list[int]] = []
+    for i in b.white:
+        out.append([i * DIGITS + d for d in range(1, DIGITS + 1)])
+        for d1, d2 in combinations(range(1, DIGITS + 1), 2):
+            out.append([-(i * DIGITS + d1), -(i * DIGITS + d2)])
+    out += sum_clauses(DIGITS, b.runs, b.sums, first=b.rows * b.cols * DIGITS + 1)
+    out += [[i * DIGITS + d] for i, d in givens]
+    return out
+
+
+def count(b: Board, givens: Sequence[tuple[int, int]] = (), limit: int = 2) -> list[dict[int, int]]:
+    """Up to ``limit`` solutions, each cell -> digit."""
+    watch = [i * DIGITS + d for i in b.white for d in range(1, DIGITS + 1)]
+    found = models(clauses(b, givens), watch, limit)
+    return [{(v - 1) // DIGITS: (v - 1) % DIGITS + 1 for v in model} for model in found]

@@ -1,0 +1,201 @@
+"""Kakuro: the engine's fast paths against their plain versions, an independent solution
+count against the SAT proof, the pattern rules, text and JSON round trips, the drawing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bookgen.book import check_puzzle, puzzle_json
+from bookgen.core.difficulty import Level
+from bookgen.core.pen import CAP_HEIGHT, RecordingPen
+from bookgen.core.rng import rng_for
+from bookgen.core.text import PuzzleTextError
+from bookgen.puzzletext import parse_text
+from bookgen.solve import kakuro as engine
+from bookgen.solve.houses import Run
+from bookgen.variants import kakuro as kk
+from bookgen.variants.registry import get_variant
+
+KAKURO = get_variant("cross-sums")
+
+
+def _brute_count(entry: dict, limit: int = 2) -> int:
+    """Solutions of a book JSON entry, up to ``limit``, by plain depth-first search over its
+    white cells: written from the rules alone (nothing of bookgen's solvers or generator)."""
+    grid = entry["givens"]
+    rows, cols = len(grid), len(grid[0])
+    runs = []  # (cells, sum)
+    for s in entry["sums"]:
+        r, c = s["cell"]
+        if "across" in s:
+            cells = []
+            cc = c + 1
+            while cc < cols and grid[r][cc] != "#":
+                cells.append((r, cc))
+                cc += 1
+            runs.append((cells, s["across"]))
+        if "down" in s:
+            cells = []
+            rr = r + 1
+            while rr < rows and grid[rr][c] != "#":
+                cells.append((rr, c))
+                rr += 1
+            runs.append((cells, s["down"]))
+    white = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "#"]
+    mine = {cell: [k for k, (cells, _) in enumerate(runs) if cell in cells] for cell in white}
+    value: dict = {cell: int(grid[cell[0]][cell[1]]) for cell in white if grid[cell[0]][cell[1]].isdigit()}
+    found = 0
+
+    def fits(k: int) -> bool:
+        cells, total = runs[k]
+        digits = [value[x] for x in cells if x in value]
+        if len(set(digits)) < len(digits):
+            return False
+        left = len(cells) - len(digits)
+        rest = total - sum(digits)
+        free = sorted(set(range(1, 10)) - set(digits))
+        return left <= len(free) and sum(free[:left]) <= rest <= sum(free[len(free) - left:]) if left else rest == 0
+
+    todo = [cell for cell in white if cell not in value]
+
+    def go(n: int) -> None:
+        nonlocal found
+        if found >= limit:
+            return
+        if n == len(todo):
+            found += 1
+            return
+        cell = todo[n]
+        for d in range(1, 10):
+            value[cell] = d
+            if all(fits(k) for k in mine[cell]):
+                go(n + 1)
+        del value[cell]
+
+    if all(fits(k) for k in range(len(runs))):
+        go(0)
+    return found
+
+
+def _random_puzzle(size: int, rng: random.Random):
+    """A random pattern and fill with its sums: unique or not, as it falls."""
+    white = None
+    while white is None:
+        white = kk._pattern(size, size, rng.choice(list(Level)), rng)
+    runs = sorted(tuple(r * size + c for r, c in cells) for cells, _ in kk.runs_of(white))
+    sol = kk._fill(white, runs, size, rng, rng.choice((0.5, 1.0)))
+    return KAKURO._puzzle(size, white, runs, [sum(sol[i] for i in run) for run in runs], sol)
+
+
+def test_an_independent_count_agrees_with_sat():
+    """Brute force (sharing no code with the generator) and the SAT proof count alike on 150
+    small random puzzles, unique and not; every shipped puzzle is one SAT calls unique."""
+    rng = random.Random(23)
+    seen = {1: 0, 2: 0}
+    for k in range(150):
+        puzzle = _random_puzzle(6, rng)
+        entry = puzzle_json(1, puzzle, page=1)
+        sat = len(KAKURO.solutions(puzzle, 2))
+        assert _brute_count(entry) == sat, puzzle.givens
+        seen[sat] += 1
+    assert seen[1] >= 10 and seen[2] >= 10, seen  # both kinds were tried
+
+
+def test_fitting_equals_its_plain_version():
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.randint(1, 5)
+        digits = sum(1 << d for d in rng.sample(range(9), n))
+        cands = [rng.randint(1, 511) for _ in range(n)]
+        assert engine.fitting(cands, digits) == engine.fitting_plain(cands, digits)
+
+
+def test_skipping_unchanged_runs_changes_no_grade():
+    """The ladder that skips runs unchanged since a technique looked equals the plain one."""
+    rng = random.Random(8)
+    for _ in range(25):
+        puzzle = _random_puzzle(7, rng)
+        b = KAKURO.board_of(puzzle)
+        runs = []
+        for fresh in (False, True):
+            run = Run()
+            st = engine.start(b)
+            solved = engine.solve(st, Level.HARD, run, fresh=fresh)
+            runs.append((solved, run.counts, st.cand))
+        assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("size,level", [(6, Level.EASY), (7, Level.MEDIUM), (9, Level.EASY)])
+def test_patterns_keep_the_run_rules_and_the_half_turn(size, level):
+    rng = random.Random(3)
+    for _ in range(5):
+        white = kk._pattern(size, size, level, rng)
+        assert white is not None and kk.pattern_problems(white) == []
+        assert not any(white[0]) and not any(row[0] for row in white)
+        for r in range(1, size):
+            for c in range(1, size):
+                assert white[r][c] == white[size - r][size - c]
+
+
+def test_a_generated_puzzle_round_trips_and_draws_its_sums_legibly():
+    puzzle = KAKURO.generate(7, {}, Level.EASY, random.Random(7))
+    assert all(ch in "#." for row in puzzle.givens for ch in row)  # no digit given
+    entry = puzzle_json(1, puzzle, page=1)
+    assert check_puzzle(entry) == []
+    assert entry["rows"] == entry["cols"] == 7 and entry["sums"][0].keys() <= {"cell", "across", "down"}
+    # text round trip through bookgen solve's reader
+    back = parse_text(KAKURO.to_text(puzzle))
+    assert (back.givens, back.cages) == (puzzle.givens, puzzle.cages)
+    # a tampered sum is caught
+    bad = dict(entry, sums=[dict(entry["sums"][0], **{k: v + 1 for k, v in entry["sums"][0].items() if k != "cell"})]
+               + entry["sums"][1:])
+    assert check_puzzle(bad)
+    # the sums: one text per run, at the variant's smallest type, inside their half of the block
+    pen = RecordingPen()
+    KAKURO.draw(pen, puzzle)
+    sums = [op for op in pen.ops if op[0] == "text" and op[-1]]
+    assert len(sums) == len(puzzle.cages)
+    assert min(op[4] for op in sums) / CAP_HEIGHT >= KAKURO.smallest_type(7, {}) - 1e-9
+    key = RecordingPen(key=True)
+    KAKURO.draw(key, puzzle, solved=True)
+    assert not any(op[0] == "text" and op[-1] for op in key.ops)  # the key shows digits only
+    assert sum(op[0] == "text" for op in key.ops) == sum(ch.isdigit() for row in puzzle.solution for ch in row)
+
+
+def test_the_fingerprint_sees_turns_and_mirrors():
+    puzzle = KAKURO.generate(6, {}, Level.EASY, random.Random(11))
+    n = 6
+
+    def move(p, f):
+        cells = lambda cage: tuple(sorted(f(c) for c in cage.cells))
+        grid = [["#"] * n for _ in range(n)]
+        for r in range(n):
+            for c in range(n):
+                rr, cc = f((r, c))
+                grid[rr][cc] = p.givens[r][c]
+        from bookgen.core.types import Cage
+        cages = tuple(sorted((Cage(cells(cg), "+", cg.target) for cg in p.cages), key=lambda cg: cg.cells))
+        from dataclasses import replace
+        return replace(p, givens=tuple("".join(row) for row in grid), cages=cages)
+
+    turned = move(puzzle, lambda p: (p[1], n - 1 - p[0]))
+    assert KAKURO.fingerprint(turned) == KAKURO.fingerprint(puzzle)
+    other = KAKURO.generate(6, {}, Level.EASY, random.Random(12))
+    assert KAKURO.fingerprint(other) != KAKURO.fingerprint(puzzle)
+
+
+@pytest.mark.parametrize("text,where,words", [
+    ("kakuro\nX X X\nX . .\n", "<text>:2:1", "from 6 to 14"),
+    ("kakuro\n" + "\n".join(["X 4\\ 3\\ X X X", "\\3 . . X X X", "X X X X X X", "X X X X X X",
+                             "X X X X X X", "X X X X X X"]), "<text>:3:4", "alone down"),
+    ("kakuro\n" + "\n".join(["X 3\\ 99\\ X X X", "\\3 . . X X X", "X . . X X X", "X X X X X X",
+                             "X X X X X X", "X X X X X X"]), "<text>:2:6", "sum '99'"),
+    ("kakuro\n" + "\n".join(["X 4\\ 3\\ X X X", "\\3 . y X X X", "X . . X X X", "X X X X X X",
+                             "X X X X X X", "X X X X X X"]), "<text>:3:6", "unknown cell"),
+])
+def test_bad_text_is_a_located_error(text, where, words):
+    with pytest.raises(PuzzleTextError) as err:
+        parse_text(text)
+    assert str(err.value).startswith(where) and words in str(err.value), str(err.value)
