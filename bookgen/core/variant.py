@@ -8,7 +8,7 @@ only ever talk to a variant through this protocol.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Protocol, Sequence
 
 from bookgen.core.difficulty import Level
@@ -65,7 +65,7 @@ class Extent:
         try:
             return self.__dict__["_hash"]
         except KeyError:
-            h = hash((self.rows, self.cols, self.top, self.bottom, self.left, self.right, self.key_scale))
+            h = hash(tuple(getattr(self, f.name) for f in fields(self)))
             object.__setattr__(self, "_hash", h)
             return h
 

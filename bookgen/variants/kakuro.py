@@ -330,16 +330,16 @@ class KakuroVariant(VariantDefaults):
     # many cells). Rough: 2-5 puzzles a cell at sides 6, 7, 8, 10, 12 and 14 on the loaded team
     # machine (docs/kakuro.md), 9, 11 and 13 between their neighbours; re-measure with
     # ``bench/measure_costs.py`` or ``bench/sweep_kakuro.py``.
-    costs: Mapping[int, tuple[float | None, ...]] = {
-        6: (45.0, 129.0, None, None),
-        7: (600.0, 300.0, 1700.0, 26000.0),
-        8: (300.0, 190.0, 2500.0, 11000.0),
-        9: (370.0, 230.0, 2450.0, 12500.0),
-        10: (440.0, 260.0, 2400.0, 14000.0),
-        11: (700.0, 800.0, 3700.0, 22000.0),
-        12: (1000.0, 1400.0, 5000.0, 30000.0),
-        13: (9500.0, 8700.0, 17500.0, 45000.0),
-        14: (18000.0, 16000.0, 30000.0, 60000.0),
+    costs: Mapping[GridSize, tuple[float | None, ...]] = {
+        GridSize(6, 6): (45.0, 129.0, None, None),
+        GridSize(7, 7): (600.0, 300.0, 1700.0, 26000.0),
+        GridSize(8, 8): (300.0, 190.0, 2500.0, 11000.0),
+        GridSize(9, 9): (370.0, 230.0, 2450.0, 12500.0),
+        GridSize(10, 10): (440.0, 260.0, 2400.0, 14000.0),
+        GridSize(11, 11): (700.0, 800.0, 3700.0, 22000.0),
+        GridSize(12, 12): (1000.0, 1400.0, 5000.0, 30000.0),
+        GridSize(13, 13): (9500.0, 8700.0, 17500.0, 45000.0),
+        GridSize(14, 14): (18000.0, 16000.0, 30000.0, 60000.0),
     }
 
     # --- rules and requests --------------------------------------------------------
