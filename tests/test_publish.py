@@ -18,6 +18,7 @@ import bookgen.layout.render as render
 from bookgen.book import build, fingerprint, generate, plan, puzzle_json
 from bookgen.cli import app
 from bookgen.config import ConfigError, load_book
+from bookgen.core.types import GridSize
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, Edge, OutsideClues
@@ -25,7 +26,7 @@ from bookgen.series import entry_fingerprint
 from bookgen.variants.registry import VARIANTS
 
 runner = CliRunner()
-SIZES = {"takuzu": 8, "tango": 6, "kenken": 5}
+SIZES = {"takuzu": 8, "tango": 6, "kenken": 5, "kakuro": GridSize(7, 7)}  # Kakuro 10x10: 3 s a puzzle
 
 
 def _puzzle(name: str, index: int = 0, level: Level = Level.MEDIUM):
