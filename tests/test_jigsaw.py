@@ -150,7 +150,7 @@ def test_rule_options_and_refusals():
     assert JIGSAW.parse_rules({"diagonal": True}, 9) == {"diagonal": True, "plain_regions": False}
     with pytest.raises(ValueError, match="unknown Jigsaw Sudoku rule option 'box'"):
         JIGSAW.parse_rules({"box": [3, 3]}, 9)
-    with pytest.raises(ValueError, match="size must be one of 5, 6, 7, 8, 9"):
+    with pytest.raises(ValueError, match="Jigsaw Sudoku size must be from 5 to 9, not 10"):
         JIGSAW.parse_rules({}, 10)
     assert JIGSAW.check_request(4, {}, Level.EASY)
 

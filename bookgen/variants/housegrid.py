@@ -131,7 +131,10 @@ class HouseGrid(VariantDefaults):
 
     def _size_problem(self, size: int) -> str | None:
         if size not in self.sizes:
-            return f"{self.title} size must be from {min(self.sizes)} to {max(self.sizes)}, not {size}"
+            lo, hi = min(self.sizes), max(self.sizes)
+            listing = (f"from {lo} to {hi}" if len(self.sizes) == hi - lo + 1
+                       else "one of " + ", ".join(map(str, self.sizes)))
+            return f"{self.title} size must be {listing}, not {size}"
         return None
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
@@ -156,7 +159,11 @@ class HouseGrid(VariantDefaults):
         problem = self._size_problem(size)
         if problem:
             return problem
-        return self.never_harder(size, rules, level, self.max_level.get(size, Level.EXPERT))
+        return self.never_harder(size, rules, level, self.top_level(size, rules))
+
+    def top_level(self, size: int, rules: Mapping[str, Any]) -> Level:
+        """The hardest level ``size`` reaches reliably under ``rules`` (measured)."""
+        return self.max_level.get(size, Level.EXPERT)
 
     # --- hooks ----------------------------------------------------------------------
 

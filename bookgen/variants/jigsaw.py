@@ -65,8 +65,6 @@ FILL_TRIES = 3         # ... and fresh searches on one layout before it is dropp
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
 OPTIONS = ("diagonal", "plain_regions")
 # The hardest level each size reaches reliably (measured: docs/jigsaw.md).
-MAX_LEVEL: dict[tuple[int, bool], Level] = {}
-
 # Sudoku's wording wherever it names no box; the rest says region.
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     **SUDOKU_TEXT,
@@ -128,8 +126,9 @@ class JigsawVariant(HouseGrid):
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """Complete and check the rule options; ``ValueError`` with a one-line message."""
-        if size not in SIZES:
-            raise ValueError(f"Jigsaw Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
+        problem = self._size_problem(size)
+        if problem:
+            raise ValueError(problem)
         raw = {} if raw is None else raw
         if not isinstance(raw, Mapping):
             raise ValueError("Jigsaw Sudoku rules must be a mapping of options")
@@ -159,12 +158,6 @@ class JigsawVariant(HouseGrid):
         if rules.get("diagonal"):
             lines.insert(1, N_("Both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
-
-    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
-        """Why this request can't be generated reliably, or None."""
-        if size not in SIZES:
-            return f"Jigsaw Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        return self.never_harder(size, rules, level, MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT))
 
     def kind_of(self, rules: Mapping[str, Any]) -> str:
         return "Jigsaw Sudoku with diagonals" if rules.get("diagonal") else "Jigsaw Sudoku"

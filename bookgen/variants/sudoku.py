@@ -138,8 +138,9 @@ class SudokuVariant(HouseGrid):
         ``box`` is fixed by the size; a box that belongs to another Sudoku size
         (a section listing several sizes) is replaced by this size's box.
         """
-        if size not in SIZES:
-            raise ValueError(f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
+        problem = self._size_problem(size)
+        if problem:
+            raise ValueError(problem)
         raw = {} if raw is None else raw
         if not isinstance(raw, Mapping):
             raise ValueError("Sudoku rules must be a mapping of options")
@@ -168,11 +169,9 @@ class SudokuVariant(HouseGrid):
             lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
 
-    def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
-        """Why this request can't be generated reliably, or None."""
-        if size not in SIZES:
-            return f"Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}"
-        return self.never_harder(size, rules, level, MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT))
+    def top_level(self, size: int, rules: Mapping[str, Any]) -> Level:
+        """The hardest level a size reaches reliably, with or without the diagonals."""
+        return MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
 
     def kind_of(self, rules: Mapping[str, Any]) -> str:
         return "Sudoku X" if rules.get("diagonal") else "Sudoku"
