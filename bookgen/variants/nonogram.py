@@ -59,6 +59,8 @@ GIVEN_FILL = 0.35       # a given filled cell: dark grey, so it reads as printed
 DOT = 0.09              # the radius of the dot that marks a given empty cell, in cells
 BLOCK = 5               # a bold line every five cells, as printed Nonograms have
 MARK_CELL_MM = 5.0      # a filled square or a dot is legible in a 5 mm cell (the digit grids need 8 mm)
+KEY_SCALE = 0.6         # the key is the picture, no digits: its cells may be 0.6 of the digit key's floor
+                        # (2.2 mm, 2.9 mm in large print), so a 25x25 answer is one of three across a row
 # The hardest level each size reaches reliably (measured: bench/sweep_nonogram.py).
 # What a style reaches: (level below a side of, that side, level from it). Blobs (long runs
 # give themselves away) reach medium from 12 cells a side, never more (2 hard 15x15 puzzles
@@ -220,7 +222,8 @@ class NonogramVariant(VariantDefaults):
         rows, cols = dims(size)
         left = max_runs(cols) * (_width("0") + CLUE_GAP) - CLUE_GAP + MARGIN_PAD
         top = max_runs(rows) * CLUE_STEP + MARGIN_PAD - (CLUE_STEP - CLUE_CAP) / 2
-        return Extent(rows, cols, top=round(top, 3), left=round(left, 3), mark_cell_mm=MARK_CELL_MM)
+        return Extent(rows, cols, top=round(top, 3), left=round(left, 3), key_scale=KEY_SCALE,
+                      mark_cell_mm=MARK_CELL_MM)
 
     def smallest_type(self, size: Any, rules: Mapping[str, Any]) -> float:
         """The clue digits' font size in cells: the only type printed."""
