@@ -40,3 +40,57 @@ def test_a_book_key_lays_out_key_extents(write_config):
     assert all(e.left == e.top == 0 for e in shape.item_extents())
     answers = [p for p in plan_book(shape).pages if p.kind == "answers"]
     assert len(answers) == 1
+
+
+def _nonogram(rows: int = 10, cols: int = 10):
+    from bookgen.core.difficulty import Level
+    from bookgen.core.rng import derive_seed, rng_for
+    from bookgen.variants.registry import get_variant
+
+    v, size = get_variant("nonogram"), GridSize(rows, cols)
+    return v.generate(size, v.parse_rules({}, size), Level.EASY, rng_for(derive_seed(5, 0, 0)))
+
+
+def test_cover_art_is_centred_on_what_the_puzzle_draws_and_pattern_tiles_keep_their_clues(tmp_path, monkeypatch):
+    """A Nonogram's extent holds the longest clues its size may have: art centred on it sat off
+    to the right of the front; the pattern theme drew clues over the neighbouring tiles."""
+    from bookgen.layout import cover
+    from bookgen.layout.cover import CoverContent, art_box, cover_geometry, render_cover
+    from bookgen.layout.geometry import trim_for
+    from bookgen.variants.nonogram import MARGIN_PAD, row_clue_width
+
+    puzzle, small = _nonogram(), _nonogram(5, 5)  # a small grid's clues take the most of its tile
+    x0, y0, x1, y1 = art_box(puzzle)
+    widest = max(row_clue_width(c) for c in puzzle.clues.left)
+    assert abs(x0 + MARGIN_PAD + widest) < 0.02 and (x1, y1) == (10, 10)
+    assert -x0 < extent_of("nonogram", GridSize(10, 10)).left  # tighter than the extent
+    pens = []
+
+    class Pen(cover.CanvasPen):  # records each grid drawn and where its clues went, in points
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            self.texts = []
+            pens.append(self)
+
+        def text(self, x, y, s, size, *rest, **kw):
+            self.texts.append(self._xy(x, y))
+            super().text(x, y, s, size, *rest, **kw)
+
+    monkeypatch.setattr(cover, "CanvasPen", Pen)
+    geo = cover_geometry(trim_for("6x9"), 100, "white")
+    for theme in ("classic", "pattern"):
+        content = CoverContent("T", None, None, "", (), puzzle, (0.1, 0.3, 0.5), theme=theme,
+                               pattern=(small,) if theme == "pattern" else ())
+        sheet = render_cover(tmp_path / f"{theme}.pdf", geo, content)
+        if theme == "classic":
+            art = next(box for kind, box, _ in sheet.marks if kind == "art")
+            assert abs((art[0] + art[2]) / 2 - (geo.front[0] + geo.front[2]) / 2) < 0.5
+            assert abs((art[2] - art[0]) / (art[3] - art[1]) - (x1 - x0) / (y1 - y0)) < 0.02
+    tiles = pens[1:]
+    assert len(tiles) > 6
+    lefts = sorted({round(p.left, 3) for p in tiles if p.top == tiles[0].top})
+    tile = lefts[1] - lefts[0]  # the pattern's step: one tile
+    for p in tiles:  # each grid with its clues fits its tile as a grid without clues does (0.84 of it)
+        xs = [p.left, p.left + 5 * p.unit] + [x for x, _ in p.texts]
+        ys = [p.top, p.top - 5 * p.unit] + [y for _, y in p.texts]
+        assert max(xs) - min(xs) <= 0.84 * tile + 1e-6 and max(ys) - min(ys) <= 0.84 * tile + 1e-6
