@@ -150,6 +150,7 @@ class NonogramVariant(VariantDefaults):
     sizes: tuple[int, ...] = SIZE_RANGE.squares  # the square sides menus and examples offer
     default_size = GridSize(10, 10)
     rule_help = {"style": "random, symmetric (mirrored left to right) or blobs (clumped): how the pictures look"}
+    rule_choices = {"style": STYLES}  # the studio offers these as a menu
     # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``), default style: 5x5, 10x10
     # and 15x10 from ``bench/sweep_nonogram.py`` (30 puzzles a cell), 15x15 and 20x20 easy and
     # medium from ``bench/bench_reference.py --only nonogram``, 25x25 and their hard and expert from

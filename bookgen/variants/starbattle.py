@@ -126,6 +126,7 @@ class StarBattle(VariantDefaults):
     sizes: tuple[int, ...] = tuple(sorted(set(ONE_STAR) | set(TWO_STARS)))
     default_size = 8
     size_note = "one star: 5 to 10; two stars: 8 to 12"
+    rule_choices = {"stars": (1, 2)}  # the studio offers these as a menu
     rule_help = {
         "stars": "1 or 2: stars in every row, column and region (1 on 5x5 to 10x10, 2 on 8x8 to 12x12); "
                  "default 1, and 2 on 11x11 and 12x12",
@@ -501,6 +502,7 @@ class Queens(StarBattle):
     aliases: tuple[str, ...] = ("linkedin-queens",)
     title = N_("Queens")
     queens = True
+    rule_choices = {"stars": (1,)}
     rules_text: tuple[str, ...] = (
         N_("Your goal is to have exactly one queen (a crown) in each row, each column and each colour region."),
         N_("Two queens cannot touch each other, not even diagonally."),
