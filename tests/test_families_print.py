@@ -94,3 +94,28 @@ def test_cover_art_is_centred_on_what_the_puzzle_draws_and_pattern_tiles_keep_th
         xs = [p.left, p.left + 5 * p.unit] + [x for x, _ in p.texts]
         ys = [p.top, p.top - 5 * p.unit] + [y for _, y in p.texts]
         assert max(xs) - min(xs) <= 0.84 * tile + 1e-6 and max(ys) - min(ys) <= 0.84 * tile + 1e-6
+
+
+def test_a_png_of_queens_keeps_its_colours_and_studio_thumbnails_too():
+    """The PNG export (and the studio's page thumbnails) were greyscale: Queens' tinted regions
+    and a cover's colour were lost in the pictures made for websites and shop listings."""
+    import json
+    import random
+    import zlib
+
+    from bookgen.book import puzzle_json
+    from bookgen.core.difficulty import Level
+    from bookgen.export import puzzle_png
+    from bookgen.export.png import png_bytes
+    from bookgen.variants.registry import get_variant
+
+    queens = get_variant("queens")
+    puzzle = queens.generate(5, queens.parse_rules(None, 5), Level.EASY, random.Random("png-colour"))
+    png = puzzle_png(json.loads(json.dumps(puzzle_json(1, puzzle, 1))), False, 40.0)
+    width, height, depth, kind = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"), png[24], png[25]
+    assert (depth, kind) == (8, 2)  # 8-bit RGB
+    raw = zlib.decompress(png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8])
+    pixels = [raw[y * (3 * width + 1) + 1:(y + 1) * (3 * width + 1)] for y in range(height)]
+    tinted = sum(1 for row in pixels for x in range(0, len(row), 3) if max(row[x:x + 3]) - min(row[x:x + 3]) > 30)
+    assert tinted > width * height // 4
+    assert png_bytes(1, 1, b"\x80", 1)[25] == 0  # one channel: still a greyscale PNG
