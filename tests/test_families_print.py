@@ -119,3 +119,21 @@ def test_a_png_of_queens_keeps_its_colours_and_studio_thumbnails_too():
     tinted = sum(1 for row in pixels for x in range(0, len(row), 3) if max(row[x:x + 3]) - min(row[x:x + 3]) > 30)
     assert tinted > width * height // 4
     assert png_bytes(1, 1, b"\x80", 1)[25] == 0  # one channel: still a greyscale PNG
+
+
+def test_the_plan_has_a_line_for_every_section_even_one_sharing_a_page(write_config):
+    """Sections that joined a page opened by another section had no line in the plan (a Star
+    Battle after a Kakuro, a Skyscrapers after a Jigsaw): they went unlisted."""
+    import re
+
+    from bookgen.plan import plan_report
+
+    config = write_config("title: T\nsections:\n  - {variant: sudoku, size: 4, count: 1, difficulty: easy}\n"
+                          "  - {variant: futoshiki, title: Second, size: 4, count: 1, difficulty: easy}\n"
+                          "  - {variant: futoshiki, title: Third, size: 5, count: 4, difficulty: easy}\n", "shared")
+    text = plan_report(load_book(config), 1)
+    rows = [r for r in re.findall(r"^\s+(\d+|·)\s+(.*per page.*)$", text, re.M) if "answer key" not in r[1]]
+    assert [r[1].split(":")[0] for r in rows] == ["Sudoku", "Second", "Third"], text
+    assert rows[1][0] == "·" and "1 per page" in rows[1][1]  # on the Sudoku's page, counted there
+    pages = sum(int(n) for n, _ in rows if n != "·")
+    assert pages == sum(1 for p in plan_book(load_book(config).shape).pages if p.kind == "puzzles")
