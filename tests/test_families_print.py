@@ -137,3 +137,19 @@ def test_the_plan_has_a_line_for_every_section_even_one_sharing_a_page(write_con
     assert rows[1][0] == "·" and "1 per page" in rows[1][1]  # on the Sudoku's page, counted there
     pages = sum(int(n) for n, _ in rows if n != "·")
     assert pages == sum(1 for p in plan_book(load_book(config).shape).pages if p.kind == "puzzles")
+
+
+def test_a_region_puzzle_typed_as_walls_alone_is_a_located_error_not_a_traceback(tmp_path):
+    """``solve`` prints Star Battle, Queens and Jigsaw grids as walls; typed back in, a file
+    of walls alone (no region letters) crashed the parser with an IndexError."""
+    from typer.testing import CliRunner
+
+    from bookgen.cli import app
+
+    for name in ("queens", "starbattle", "jigsaw"):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(f"{name}\n\n+---+---+\n|   |   |\n+---+---+\n", "utf-8")
+        result = CliRunner().invoke(app, ["solve", str(path)])
+        assert result.exit_code != 0 and result.exception is None or isinstance(result.exception, SystemExit)
+        assert f"{path}:5:" in result.output and "no grid of region letters" in result.output, result.output
+        assert "Traceback" not in result.output
