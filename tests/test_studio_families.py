@@ -109,3 +109,24 @@ def test_a_nonogram_section_in_german_and_the_phone_bar_follows_the_build(server
         _until(lambda: "Erstellt" in _by_id(browser, "jump-build-text").text, 120, "the bar's result")
     finally:
         browser.set_window_size(1280, 1000)
+
+
+@pytest.mark.browser
+def test_a_plan_that_cannot_be_made_in_time_says_so_under_the_draft(server, browser, monkeypatch):  # noqa: F811
+    """The page kept a draft headed 'the exact plan follows' for ever when the exact plan timed
+    out (a Nonogram's first how-to example under load): now it says why none follows."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    from bookgen.web import app as web
+
+    def never(future, wait):
+        raise FutureTimeout
+
+    monkeypatch.setattr(web.designer, "plan_of", never)
+    url, _ = server
+    data = {"title": "Late", "sections": [{"variant": "sudoku", "size": 4, "count": 1, "difficulty": "easy"}]}
+    browser.get(url)
+    browser.get(url + "#s=" + base64.urlsafe_b64encode(json.dumps({"n": "late", "d": data}).encode()).decode().rstrip("="))
+    browser.refresh()
+    _until(lambda: "the plan took too long to make" in _by_id(browser, "plan").text, 60, "the reason under the draft")
+    assert "Late" in _by_id(browser, "plan").text  # the draft stays

@@ -521,6 +521,7 @@
       const p = await api("/api/plan", payload());
       if (mine !== seq) return;
       if (p.plan) $("plan").textContent = p.plan;
+      else if (p.error) $("plan").textContent += "\n(" + p.error + ")";  // the draft stays, saying why no exact plan follows
     }
     $("plan").classList.remove("stale");
     document.body.dataset.checked = String(mine);
