@@ -60,6 +60,7 @@ UI = (
     N_("Plain rectangles or lines allowed as regions"),
     N_("Switch"), N_("Show the page plan"), N_("Back to the form"), N_("Other sizes"),
     N_("Print each puzzle's rating and time"),
+    N_("Your own pictures (text art: # filled, . empty; a blank line between two)"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)
@@ -89,6 +90,7 @@ LABELS = {
     "theme": "Cover theme",
     "image": "Cover picture (PNG or JPEG, 300 dpi)",
     "plain_regions": "Plain rectangles or lines allowed as regions",
+    "pictures": "Your own pictures (text art: # filled, . empty; a blank line between two)",
 }
 
 

@@ -123,6 +123,17 @@
     return input;
   }
 
+  function picturesInput(path) { // your own pictures as text art, a blank line between two
+    const v = getAt(path);
+    const input = el("textarea", { id: idOf(path), rows: 10, class: "art", spellcheck: "false" });
+    input.value = Array.isArray(v) ? v.map((p) => String(p).replace(/\s+$/, "")).join("\n\n") : v == null ? "" : String(v);
+    input.addEventListener("input", () => {
+      const items = input.value.split(/\n[ \t]*\n/).map((p) => p.replace(/^\n+/, "").replace(/\s+$/, "")).filter((p) => p);
+      setAt(path, items.length ? items.map((p) => (p.includes("\n") ? p + "\n" : p)) : undefined); changed();
+    });
+    return input;
+  }
+
   // ----- one field from the schema -------------------------------------------------------
   function control(f, path, scope) {
     const key = f.key;
@@ -134,6 +145,7 @@
         return field(path, label(key), input);
       }
       case "textarea": return field(path, label(key), textInput(path, "textarea"));
+      case "pictures": return field(path, label(key), picturesInput(path));
       case "select": {
         const choices = key === "language" ? S.languages : f.choices;
         return field(path, label(key), select(path, choices, f.default, !f.required));
@@ -393,10 +405,11 @@
     if (!section || typeof section !== "object") { set.append(yamlInput(path)); return set; }
     for (const f of S.section) {
       if (f.key === "givens" && variant && !variant.givens) { if (section.givens == null) continue; }
+      if (f.key === "pictures" && variant && !variant.pictures) { if (section.pictures == null) continue; }
       if (f.key === "variant") {
         const sel = select(path.concat("variant"), f.choices, null, false);
         sel.addEventListener("change", () => { // another puzzle: its own sizes and rules
-          delete section.size; delete section.rules; delete section.givens;
+          delete section.size; delete section.rules; delete section.givens; delete section.pictures;
           renderForm(); $(idOf(path.concat("variant"))).focus();
         });
         set.append(field(path.concat("variant"), label("variant"), sel));
