@@ -1214,7 +1214,9 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         report(base + ("variant",), f"unknown variant {_show(raw.variant)}; expected one of "
                f"{', '.join(variant_names())}{_hint(raw.variant.lower(), variant_names())}")
         return None
-    if raw.pictures is not None and "pictures" not in bad:
+    if "pictures" in bad:
+        return None  # reported already; without them the section would be read as another kind
+    if raw.pictures is not None:
         return _picture_section(s_index, raw, variant, report, ok, folder, {} if seen is None else seen,
                                 names, language)
 
