@@ -138,71 +138,80 @@ def settle_plain(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] 
     return both & ~known, ~either & full & ~known
 
 
-# ----- the line solver: the walk -----------------------------------------------------
-def _walk(clue: Clue, n: int, known: int, value: int) -> tuple[list[list[bool]], list[list[bool]]] | None:
-    """Forward and backward reachability over states (i, j): cells before i decided, runs
-    before j placed, cell i free to start a run. ``fwd[i][j]``: some partial filling agrees
-    with the known cells up to there; ``back[i][j]``: the rest can be finished from there.
-    None when no filling agrees at all."""
-    k = len(clue)
-    ones, zeros = value & known, known & ~value
-    fwd = [[False] * (k + 1) for _ in range(n + 2)]
-    fwd[0][0] = True
-    for i in range(n + 1):
-        for j in range(k + 1):
-            if not fwd[i][j] or i == n:
-                continue
-            if not (ones >> i) & 1:
-                fwd[i + 1][j] = True
-            if j < k and _fits(clue[j], i, n, ones, zeros):
-                end = i + clue[j]
-                fwd[min(end + 1, n)][j + 1] = True
-    if not fwd[n][k]:
-        return None
-    back = [[False] * (k + 1) for _ in range(n + 2)]
-    back[n][k] = True
-    for i in range(n - 1, -1, -1):
-        for j in range(k, -1, -1):
-            ok = not (ones >> i) & 1 and back[i + 1][j]
-            if not ok and j < k and _fits(clue[j], i, n, ones, zeros):
-                ok = back[min(i + clue[j] + 1, n)][j + 1]
-            back[i][j] = ok
-    return fwd, back
+# ----- the line solver: bit sets ------------------------------------------------------
+def _starts(length: int, n: int, ones: int, zeros: int) -> int:
+    """The cells a run of ``length`` may start at (a bit set): no known empty cell under it,
+    and the cell just after it (if any) not known filled."""
+    if length > n:
+        return 0
+    blocked, span = zeros, 1  # bit i of blocked: one of cells i..i+span-1 is known empty
+    while span < length:
+        step = min(span, length - span)
+        blocked |= blocked >> step
+        span += step
+    return ~blocked & ~(ones >> length) & ((1 << (n - length + 1)) - 1)
 
 
-def _fits(length: int, i: int, n: int, ones: int, zeros: int) -> bool:
-    """Whether a run of ``length`` may start at cell i: no known empty cell under it, and
-    the cell after it (if any) not known filled."""
-    end = i + length
-    if end > n or zeros >> i & ((1 << length) - 1):
-        return False
-    return end == n or not (ones >> end) & 1
+def _smeared(bits: int, length: int) -> int:
+    """Each set bit i widened to cells i..i+length-1."""
+    span = 1
+    while span < length:
+        step = min(span, length - span)
+        bits |= bits << step
+        span += step
+    return bits
 
 
 def settle_fast(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
-    """``settle_plain``'s answer from the walk, without listing fillings.
+    """``settle_plain``'s answer without listing fillings: a walk over states (i, j) - cells
+    before i decided, runs before j placed, cell i free to start a run - with all the states
+    of one j as one bit set (states 0..n+1; cell n is a virtual empty cell past the end, so
+    every run is followed by an empty cell). Forwards, the states some partial filling
+    reaches: an empty cell steps i -> i+1 (one carry-add does a whole stretch of cells that
+    may be empty), a run j placed at i steps to i+len+1. Backwards, the states the rest can
+    be finished from. A step on both lies on a complete filling; what those steps may write
+    is what the fillings may. O(runs x log cells) operations on ints.
 
     Reference: ``settle_plain``; checked by ``test_settle_agrees_with_the_listing``
-    (tests/test_nonogram.py) on every state of every short line."""
-    walked = _walk(clue, n, known, value)
-    if walked is None:
-        return None
-    fwd, back = walked
-    k = len(clue)
+    (tests/test_nonogram.py) on every clue of every short line and on random long ones."""
     ones, zeros = value & known, known & ~value
+    k = len(clue)
+    free = ~ones & ((1 << (n + 1)) - 1)  # cells that may be empty, and the virtual cell n
+    starts = {length: _starts(length, n, ones, zeros) for length in clue}
+    fwd = []
+    seed = 1
+    for j in range(k + 1):
+        reach = seed | ((free + (seed & free)) ^ free)  # the carry runs through the free cells
+        fwd.append(reach)
+        if j < k:
+            seed = (reach & starts[clue[j]]) << (clue[j] + 1)
+    if not (fwd[k] >> (n + 1)) & 1:
+        return None
+    # Backwards a stretch of free cells is crossed by doubling: bit i of links[t] says
+    # cells i..i+2^t-1 may all be empty.
+    links = [free]
+    span = 1
+    while span < n + 2:
+        links.append(links[-1] & (links[-1] >> span))
+        span *= 2
+    back = [0] * (k + 1)
+    seed = 1 << (n + 1)
+    for j in range(k, -1, -1):
+        reach, span = seed, 1
+        for link in links:
+            reach |= (reach >> span) & link
+            span *= 2
+        back[j] = reach
+        if j:
+            seed = (reach >> (clue[j - 1] + 1)) & starts[clue[j - 1]]
     can1 = can0 = 0
-    for i in range(n):
-        for j in range(k + 1):
-            if not fwd[i][j]:
-                continue
-            if not (ones >> i) & 1 and back[i + 1][j]:
-                can0 |= 1 << i
-            if j < k and _fits(clue[j], i, n, ones, zeros):
-                end = i + clue[j]
-                if back[min(end + 1, n)][j + 1]:
-                    can1 |= ((1 << clue[j]) - 1) << i
-                    if end < n:
-                        can0 |= 1 << end
+    for j in range(k + 1):
+        can0 |= fwd[j] & free & (back[j] >> 1)
+        if j < k:
+            length = clue[j]
+            on_path = fwd[j] & starts[length] & (back[j + 1] >> (length + 1))
+            can0 |= on_path << length
+            can1 |= _smeared(on_path, length)
     full = (1 << n) - 1
     return can1 & ~can0 & ~known & full, can0 & ~can1 & ~known & full
 
@@ -214,11 +223,10 @@ def _pushed(clue: Clue, n: int, ones: int, zeros: int) -> list[int] | None:
     falls off the end."""
     out, pos = [], 0
     for length in clue:
-        s = pos
-        while s + length <= n and (zeros >> s & ((1 << length) - 1) or (s + length < n and ones >> (s + length) & 1)):
-            s += 1
-        if s + length > n:
+        places = _starts(length, n, ones, zeros) >> pos
+        if not places:
             return None
+        s = pos + (places & -places).bit_length() - 1
         out.append(s)
         pos = s + length + 1
     return out
