@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Sequence
+from operator import itemgetter
+from typing import Callable, Iterator, Sequence
 
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
@@ -46,7 +47,7 @@ from bookgen.core.i18n import N_, Text
 from bookgen.core.memo import BoundedMemo
 from bookgen.core.types import EMPTY, Cell
 from bookgen.solve.houses import Tech
-from bookgen.solve.sat import models
+from bookgen.solve.sat import SOLVER_NAME, Solver, models
 
 Clue = tuple[int, ...]
 LINE_MEMO = 300_000  # entries of the line memos (a long build meets many line states)
@@ -139,9 +140,8 @@ def settle_plain(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] 
 
 
 # ----- the line solver: bit sets ------------------------------------------------------
-def _starts(length: int, n: int, ones: int, zeros: int) -> int:
-    """The cells a run of ``length`` may start at (a bit set): no known empty cell under it,
-    and the cell just after it (if any) not known filled."""
+def _clear(length: int, n: int, zeros: int) -> int:
+    """The cells a run of ``length`` may start at with no known empty cell under it (a bit set)."""
     if length > n:
         return 0
     blocked, span = zeros, 1  # bit i of blocked: one of cells i..i+span-1 is known empty
@@ -149,7 +149,13 @@ def _starts(length: int, n: int, ones: int, zeros: int) -> int:
         step = min(span, length - span)
         blocked |= blocked >> step
         span += step
-    return ~blocked & ~(ones >> length) & ((1 << (n - length + 1)) - 1)
+    return ~blocked & ((1 << (n - length + 1)) - 1)
+
+
+def _starts(length: int, n: int, ones: int, zeros: int) -> int:
+    """The cells a run of ``length`` may start at (a bit set): no known empty cell under it,
+    and the cell just after it (if any) not known filled."""
+    return _clear(length, n, zeros) & ~(ones >> length)
 
 
 def _smeared(bits: int, length: int) -> int:
@@ -216,32 +222,39 @@ def settle_fast(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] |
     return can1 & ~can0 & ~known & full, can0 & ~can1 & ~known & full
 
 
-def _pushed(clue: Clue, n: int, ones: int, zeros: int) -> list[int] | None:
-    """Each run's start when the runs are pushed left one after another, each to the first
-    place with no known empty cell under it and no filled cell just after it (a player's
-    count from the edge: no going back for a filled cell left behind). None where a run
-    falls off the end."""
-    out, pos = [], 0
-    for length in clue:
-        places = _starts(length, n, ones, zeros) >> pos
+def _pushes(clue: Clue, n: int, filled: int, empty: int) -> tuple[list[int], list[int]] | None:
+    """Each run's start pushed left and pushed right as a player pushes: one run after
+    another from the edge, each to the first place with no known empty cell under it and no
+    filled cell just past it on the far side, never going back for a filled cell left
+    behind. None when a run falls off the end. The push cell by cell is the reference
+    (``test_the_push_is_the_players`` in tests/test_nonogram.py); here each run's places
+    are one bit set and the push takes its lowest (highest) bit."""
+    k = len(clue)
+    clear = {length: _clear(length, n, empty) for length in clue}
+    low, high = [0] * k, [0] * k
+    pos = 0
+    for j, length in enumerate(clue):
+        places = (clear[length] & ~(filled >> length)) >> pos
         if not places:
             return None
-        s = pos + (places & -places).bit_length() - 1
-        out.append(s)
-        pos = s + length + 1
-    return out
-
-
-def _mirror(bits: int, n: int) -> int:
-    """A line read from its other end."""
-    return int(format(bits, f"0{n}b")[::-1], 2) if n else 0
+        low[j] = pos + (places & -places).bit_length() - 1
+        pos = low[j] + length + 1
+    end = n  # from the right: each run ends before ``end``
+    for j in range(k - 1, -1, -1):
+        length = clue[j]
+        places = clear[length] & ~(filled << 1) & ((1 << max(end - length + 1, 0)) - 1)
+        if not places:
+            return None
+        high[j] = places.bit_length() - 1
+        end = high[j] - 1
+    return low, high
 
 
 def overlap_news(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
     """The easy tier on one line: (cells a run covers both pushed left and pushed right,
     cells no run reaches) among the unknown ones; None when the line can't be filled.
 
-    The runs are pushed as a player pushes them (``_pushed``, from both ends), then the
+    The runs are pushed as a player pushes them (``_pushes``, from both ends), then the
     edges hold them: the first run starts at or before the first filled cell, the last one
     ends at or after the last. Every bound is one no filling can pass, so what follows is
     sound, and it is never more than ``settle_plain`` finds
@@ -251,11 +264,10 @@ def overlap_news(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] 
     if not clue:
         return None if filled else (0, full & ~known)
     k = len(clue)
-    low = _pushed(clue, n, filled, empty)
-    back = _pushed(clue[::-1], n, _mirror(filled, n), _mirror(empty, n))
-    if low is None or back is None:
+    pushed = _pushes(clue, n, filled, empty)
+    if pushed is None:
         return None
-    high = [n - s - length for s, length in zip(back, clue[::-1])][::-1]
+    low, high = pushed
     if filled:
         high[0] = min(high[0], (filled & -filled).bit_length() - 1)
         low[k - 1] = max(low[k - 1], filled.bit_length() - clue[k - 1])
@@ -616,61 +628,159 @@ def _first_refuted(puzzle: Puzzle, board: Board, rounds: int | None,
 
 
 # ----- SAT --------------------------------------------------------------------------
-def sat_clauses(puzzle: Puzzle) -> tuple[list[list[int]], int]:
-    """CNF of the clues: cell variables 1..rows*cols (row-major), then per line one
-    variable per (run, start). A run starts exactly once; the next run starts after it and
-    its gap; a cell is filled exactly when some chosen start covers it. Returns the clauses
-    and the cell count (the variables to watch)."""
-    rows, cols = puzzle.rows, puzzle.cols
-    cells = rows * cols
-    top = cells
-    clauses: list[list[int]] = []
+# Cell variables are 1..rows*cols (row-major); each line adds its order variables after
+# them. Order encoding: A(j, t) says run j starts at or before cell lo_j + t, where lo_j is
+# its leftmost start and t < slack (the line's free cells, the same for every run; from
+# t = slack on A is true, below 0 false). Every run's clauses then depend only on (its
+# length, the slack, whether it is the first or the last run), so they are made once per
+# such block and renumbered per run through one lookup table by C-level ``itemgetter``s:
+# a random 20x20 picture's 800 or so distinct clues cost no clause-building in Python.
+
+@dataclass(frozen=True)
+class _RunCNF:
+    """The clauses of one run, as positions in the table ``_renumbered`` makes: the run's
+    cells window (``window`` cells from lo_j), its order variables and the next run's, with
+    each one's negation mirrored about position ``zero``."""
+
+    zero: int
+    window: int
+    units: tuple[int, ...]
+    clauses: tuple[Callable, ...]  # itemgetters: table -> the clause's literals
+
+
+@lru_cache(maxsize=None)  # one per (length, slack, first, last): a few thousand at most
+def _run_cnf(length: int, slack: int, first: bool, last: bool) -> _RunCNF:
+    """Run j's clauses: A(j, t) implies A(j, t+1); run j+1 started by t (its own offset)
+    implies run j started by t (the same cells later by length_j + 1); a cell the run covers
+    (started by it, not by it minus the length) is filled; a filled cell is covered by the
+    last run started by it (for the first run: some run has started by it). Checked against
+    the listing of fillings on every clue to 8 cells
+    (``test_the_line_cnf_has_the_fillings_as_models``)."""
+    window = length + slack + (0 if last else 1)  # cells lo_j .. : the run, its slack, the gap after
+    zero = window + 2 * slack
+    true, false = "true", "false"  # constants: a clause holding ``true`` is dropped, ``false`` left out
+
+    def here(t: int):  # A(j, t)
+        return false if t < 0 else true if t >= slack else zero + window + 1 + t
+
+    def after(t: int):  # A(j+1, t)
+        return false if t < 0 or last else true if t >= slack else zero + window + 1 + slack + t
+
+    def cell(u: int) -> int:
+        return zero + 1 + u
+
+    def neg(lit):
+        return false if lit == true else true if lit == false else 2 * zero - lit
+
+    out: list[tuple[int, ...]] = []
+
+    def clause(*lits) -> None:
+        if true not in lits:
+            out.append(tuple(lit for lit in lits if lit != false))
+
+    for t in range(slack - 1):
+        clause(neg(here(t)), here(t + 1))
+    if not last:
+        for t in range(slack):
+            clause(neg(after(t)), here(t))
+    for u in range(length + slack):
+        clause(neg(here(u)), here(u - length), cell(u))
+    if first:
+        for u in range(slack):
+            clause(neg(cell(u)), here(u))
+    for u in range(length, length + slack + (0 if last else 1)):
+        clause(neg(cell(u)), neg(here(u)), after(u - length - 1), neg(here(u - length)))
+    units = tuple(c[0] for c in out if len(c) == 1)
+    getters = tuple(itemgetter(*c) for c in out if len(c) > 1)
+    return _RunCNF(zero, window, units, getters)
+
+
+@lru_cache(maxsize=64)
+def _line_cells(rows: int, cols: int) -> tuple[tuple[list[int], list[int]], ...]:
+    """Per line, its cell variables, and their negations in reverse order."""
+    out = []
     for line in range(rows + cols):
+        cells = [line * cols + j + 1 for j in range(cols)] if line < rows else \
+            [j * cols + (line - rows) + 1 for j in range(rows)]
+        out.append((cells, [-v for v in reversed(cells)]))
+    return tuple(out)
+
+
+def _renumbered(clue: Clue, cells: list[int], negated: list[int], top: int) -> Iterator[tuple[int, ...]]:
+    """A line's clauses on its ``cells`` (``negated``: their negations in reverse order), its
+    order variables numbered from ``top + 1`` (slack of them per run)."""
+    n = len(cells)
+    if not clue:
+        for v in negated:
+            yield (v,)
+        return
+    k = len(clue)
+    slack = n - sum(clue) - k + 1
+    lo = 0
+    for j, length in enumerate(clue):
+        cnf = _run_cnf(length, slack, j == 0, j == k - 1)
+        base = top + j * slack
+        w = cnf.window
+        table = list(range(-base - 2 * slack, -base)) + negated[n - lo - w:n - lo] + [0] \
+            + cells[lo:lo + w] + list(range(base + 1, base + 2 * slack + 1))
+        for unit in cnf.units:
+            yield (table[unit],)
+        for getter in cnf.clauses:
+            yield getter(table)
+        lo += length + 1
+
+
+def _cnf(puzzle: Puzzle) -> Iterator[tuple[int, ...]]:
+    """The clauses of the clues (tuples of literals)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    top = rows * cols
+    for line, (cells, negated) in enumerate(_line_cells(rows, cols)):
         clue = puzzle.clue(line)
-        n = cols if line < rows else rows
-        var = [(line * cols + j + 1) if line < rows else (j * cols + (line - rows) + 1) for j in range(n)]
-        if not clue:
-            clauses += [[-v] for v in var]
-            continue
-        starts: list[dict[int, int]] = []
-        before = 0
-        for j, length in enumerate(clue):
-            after = sum(clue[j + 1:]) + len(clue) - j - 1
-            run = {}
-            for s in range(before, n - after - length + 1):
-                top += 1
-                run[s] = top
-            starts.append(run)
-            before += length + 1
-            clauses.append(list(run.values()))
-            vs = list(run.values())
-            clauses += [[-a, -b] for x, a in enumerate(vs) for b in vs[x + 1:]]
-        for j in range(1, len(clue)):
-            for s, v in starts[j].items():
-                clauses.append([-v] + [u for p, u in starts[j - 1].items() if p + clue[j - 1] + 1 <= s])
-        cover: list[list[int]] = [[] for _ in range(n)]
-        for j, length in enumerate(clue):
-            for s, v in starts[j].items():
-                for x in range(s, s + length):
-                    cover[x].append(v)
-                    clauses.append([-v, var[x]])
-        for x in range(n):
-            clauses.append([-var[x]] + cover[x])
-    return clauses, cells
+        yield from _renumbered(clue, cells, negated, top)
+        top += (len(cells) - sum(clue) - len(clue) + 1) * len(clue)
+
+
+def sat_clauses(puzzle: Puzzle) -> tuple[list[tuple[int, ...]], int]:
+    """CNF of the clues (``_line_cnf`` per line), and the cell count: the variables to watch."""
+    return list(_cnf(puzzle)), puzzle.rows * puzzle.cols
+
+
+def _fits(puzzle: Puzzle) -> bool:
+    return all(clue_fits(puzzle.clue(line), puzzle.rows if line >= puzzle.rows else puzzle.cols)
+               for line in range(puzzle.rows + puzzle.cols))
 
 
 def sat_solutions(puzzle: Puzzle, givens: Sequence[str] | None = None, limit: int = 2) -> list[tuple[str, ...]]:
     """Up to ``limit`` solutions by the SAT solver, as row strings."""
+    if not _fits(puzzle):
+        return []
     clauses, cells = sat_clauses(puzzle)
     cols = puzzle.cols
     for r, row in enumerate(givens or ()):
         for c, ch in enumerate(row):
             if ch != EMPTY:
                 v = r * cols + c + 1
-                clauses.append([v if ch == "1" else -v])
+                clauses.append((v if ch == "1" else -v,))
     found = models(clauses, range(1, cells + 1), limit)
     return [tuple("".join("1" if r * cols + c + 1 in model else "0" for c in range(cols))
                   for r in range(puzzle.rows)) for model in found]
+
+
+def sat_unique(puzzle: Puzzle, solution: Sequence[str]) -> bool:
+    """Whether ``solution`` is the puzzle's one and only solution: it shows the clues, and
+    the SAT solver finds none that differs from it in some cell. The same count as
+    ``sat_solutions(puzzle) == [solution]`` with one solver call instead of two."""
+    if clues_of(solution) != (tuple(puzzle.row_clues), tuple(puzzle.col_clues)):
+        return False
+    cols = puzzle.cols
+    other = [-(r * cols + c + 1) if ch == "1" else r * cols + c + 1
+             for r, row in enumerate(solution) for c, ch in enumerate(row)]
+    with Solver(name=SOLVER_NAME) as solver:
+        add = solver.add_clause
+        for clause in _cnf(puzzle):
+            add(clause)
+        add(other)
+        return not solver.solve()
 
 
 # ----- pictures that look drawn ---------------------------------------------------------
