@@ -26,6 +26,14 @@ def _line_states(n: int, rng: random.Random, per_clue: int):
             yield clue, known, rng.getrandbits(n) & known
 
 
+def test_runs_of_reads_every_line():
+    for n in range(1, 13):
+        for bits in range(1 << n):
+            text = "".join(str((bits >> j) & 1) for j in range(n))
+            assert engine.runs_of(bits, n) == tuple(len(run) for run in text.split("0") if run), text
+            assert engine.line_bits(text) == bits
+
+
 def test_settle_agrees_with_the_listing():
     rng = random.Random(1)
     checked = 0
@@ -100,9 +108,29 @@ def test_the_line_cnf_has_the_fillings_as_models():
     for n in range(1, 9):
         cells = list(range(1, n + 1))
         for clue in {engine.runs_of(bits, n) for bits in range(1 << n)}:
-            clauses = list(engine._renumbered(clue, cells, [-v for v in reversed(cells)], n))
+            clauses = [c for part in engine._renumbered(clue, cells, [-v for v in reversed(cells)], n) for c in part]
             found = models(clauses, cells, limit=1 << n)
             assert {sum(1 << (v - 1) for v in model) for model in found} == set(engine.fillings(clue, n)), clue
+
+
+def test_load_is_append_formula():
+    from bookgen.solve.sat import SOLVER_NAME, Solver, load
+
+    rng = random.Random(11)
+    for _ in range(20):
+        grid = tuple("".join(rng.choice("01") for _ in range(4)) for _ in range(4))
+        clauses, cells = engine.sat_clauses(engine.Puzzle(*engine.clues_of(grid)))
+        found = []
+        for add in (load, lambda solver, cnf: solver.append_formula(cnf)):
+            with Solver(name=SOLVER_NAME) as solver:
+                add(solver, clauses)
+                models = []
+                while solver.solve():
+                    model = [v for v in solver.get_model() if abs(v) <= cells]
+                    models.append(sorted(model))
+                    solver.add_clause([-v for v in model])
+                found.append(sorted(models))
+        assert found[0] == found[1] and found[0]
 
 
 def test_sat_unique_is_the_count_of_one():

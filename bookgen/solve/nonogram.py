@@ -38,8 +38,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
-from typing import Callable, Iterator, Sequence
+from itertools import chain
+from operator import itemgetter, methodcaller
+from typing import Callable, Iterable, Iterator, Sequence
 
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
@@ -47,7 +48,7 @@ from bookgen.core.i18n import N_, Text
 from bookgen.core.memo import BoundedMemo
 from bookgen.core.types import EMPTY, Cell
 from bookgen.solve.houses import Tech
-from bookgen.solve.sat import SOLVER_NAME, Solver, models
+from bookgen.solve.sat import SOLVER_NAME, Solver, load, models
 
 Clue = tuple[int, ...]
 LINE_MEMO = 300_000  # entries of the line memos (a long build meets many line states)
@@ -60,29 +61,28 @@ class Contradiction(Exception):
 
 # ----- clues --------------------------------------------------------------------------
 def runs_of(bits: int, n: int) -> Clue:
-    """The run lengths of a filled line (bit j = cell j), left to right."""
-    out, run = [], 0
-    for j in range(n):
-        if (bits >> j) & 1:
-            run += 1
-        elif run:
-            out.append(run)
-            run = 0
-    if run:
+    """The run lengths of a filled line of ``n`` cells (bit j = cell j), left to right: each
+    run's trailing zeros dropped, then its trailing ones counted. The plain version reads the
+    line cell by cell (``test_runs_of_reads_every_line`` in tests/test_nonogram.py)."""
+    out = []
+    while bits:
+        bits >>= (bits & -bits).bit_length() - 1
+        run = (~bits & (bits + 1)).bit_length() - 1
         out.append(run)
+        bits >>= run
     return tuple(out)
 
 
 def line_bits(text: str) -> int:
-    """``"0110"`` -> the bit set of its ``1`` cells."""
-    return sum(1 << j for j, ch in enumerate(text) if ch == "1")
+    """``"0110"`` -> the bit set of its ``1`` cells (a line of ``0``/``1``)."""
+    return int(text[::-1], 2) if text else 0
 
 
 def clues_of(solution: Sequence[str]) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     """The row clues and the column clues of a solved grid (rows of ``0``/``1``)."""
     rows, cols = len(solution), len(solution[0])
     row_clues = tuple(runs_of(line_bits(row), cols) for row in solution)
-    col_clues = tuple(runs_of(line_bits("".join(row[c] for row in solution)), rows) for c in range(cols))
+    col_clues = tuple(runs_of(line_bits("".join(col)), rows) for col in zip(*solution))
     return row_clues, col_clues
 
 
@@ -310,15 +310,19 @@ LINES = LineSolver()  # one per process: answers depend on their key alone
 class Board:
     """Known cells of a rows x cols grid, one pair of bit sets per line (rows, then columns)."""
 
-    __slots__ = ("rows", "cols", "known", "value")
+    __slots__ = ("rows", "cols", "known", "value", "settled")
 
-    def __init__(self, rows: int, cols: int, known: list[int] | None = None, value: list[int] | None = None):
+    def __init__(self, rows: int, cols: int, known: list[int] | None = None, value: list[int] | None = None,
+                 settled: list[int] | None = None):
         self.rows, self.cols = rows, cols
         self.known = known if known is not None else [0] * (rows + cols)
         self.value = value if value is not None else [0] * (rows + cols)
+        # Per tier, the lines whose answer had no news at their present state: a closure
+        # skips them (the answer depends on the line alone); every write clears its lines.
+        self.settled = settled if settled is not None else [0, 0]
 
     def copy(self) -> "Board":
-        return Board(self.rows, self.cols, self.known[:], self.value[:])
+        return Board(self.rows, self.cols, self.known[:], self.value[:], self.settled[:])
 
     @classmethod
     def from_rows(cls, grid: Sequence[str]) -> "Board":
@@ -352,6 +356,9 @@ class Board:
         if v:
             self.value[r] |= 1 << c
             self.value[line] |= 1 << r
+        changed = ~(1 << r | 1 << line)
+        self.settled[0] &= changed
+        self.settled[1] &= changed
 
     def write(self, line: int, ones: int, zeros: int) -> int:
         """Write a line's news into it and its crossing lines; the crossing lines, as a bit set."""
@@ -362,11 +369,15 @@ class Board:
         else:
             bit, first = 1 << (line - self.rows), 0
         crossed = 0
+        known, value = self.known, self.value
         for j in scan_forward(ones | zeros):
-            self.known[first + j] |= bit
+            known[first + j] |= bit
             if (ones >> j) & 1:
-                self.value[first + j] |= bit
+                value[first + j] |= bit
             crossed |= 1 << (first + j)
+        changed = ~(crossed | 1 << line)
+        self.settled[0] &= changed
+        self.settled[1] &= changed
         return crossed
 
     def solved(self) -> bool:
@@ -398,6 +409,11 @@ class Puzzle:
     def clue(self, line: int) -> Clue:
         return self.row_clues[line] if line < self.rows else self.col_clues[line - self.rows]
 
+    @property
+    def lines(self) -> tuple[Clue, ...]:
+        """Every line's clue: the rows', then the columns'."""
+        return tuple(self.row_clues) + tuple(self.col_clues)
+
     def board(self, givens: Sequence[str] | None = None) -> Board:
         return Board.from_rows(givens) if givens else Board(self.rows, self.cols)
 
@@ -409,10 +425,12 @@ def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rou
     until nothing changes (or after ``rounds`` generations of lines). True when the grid is
     full; ``Contradiction`` when a line has no filling left. Each line's answer is what its
     technique says of it alone, so the fixpoint does not depend on the order."""
-    lines = puzzle.rows + puzzle.cols
+    rows, lines = puzzle.rows, puzzle.rows + puzzle.cols
     if dirty is None:
         dirty = (1 << lines) - 1
     tier = min(tier, 1)
+    clues, known, value, settled = puzzle.lines, board.known, board.value, board.settled
+    answer = LINES.answer
     generation = 0
     while dirty:
         if rounds is not None and generation >= rounds:
@@ -420,11 +438,15 @@ def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rou
         generation += 1
         now, dirty = dirty, 0
         for line in scan_forward(now):
-            n = board.width(line)
-            hit = LINES.answer(tier, puzzle.clue(line), n, board.known[line], board.value[line])
+            if (settled[tier] >> line) & 1:
+                continue
+            n = puzzle.cols if line < rows else rows
+            hit = answer(tier, clues[line], n, known[line], value[line])
             if hit < 0:
                 raise Contradiction(line)
-            if hit:
+            if not hit:
+                settled[tier] |= 1 << line
+            else:
                 ones, zeros = hit >> n, hit & ((1 << n) - 1)
                 if on_news is not None:
                     on_news(line, ones, zeros)
@@ -506,12 +528,14 @@ def _line_step(puzzle: Puzzle, board: Board, run: Run, name: str, tier: int, hal
     for line in range(puzzle.rows + puzzle.cols):
         n = board.width(line)
         full = (1 << n) - 1
-        if board.known[line] == full:
+        if board.known[line] == full or (board.settled[tier] >> line) & 1:
             continue
         clue = puzzle.clue(line)
         hit = LINES.answer(tier, clue, n, board.known[line], board.value[line])
         if hit < 0:
             raise Contradiction(line)
+        if not hit:
+            board.settled[tier] |= 1 << line
         ones = 0 if half == 1 else hit >> n
         zeros = 0 if half == 0 else hit & full
         if ones | zeros:
@@ -585,8 +609,12 @@ def ladder(puzzle: Puzzle, givens: Sequence[str] | None = None, explain: bool = 
     use at a time, back to the easy closure after each. The level is the hardest technique
     used; ``solved`` is False where even one trial finds nothing. ``solution``, when the
     caller knows the puzzle's only one, spares the trials of right colours (same result)."""
-    board = puzzle.board(givens)
-    run = Run(explain, solution)
+    return _climb(puzzle, puzzle.board(givens), Run(explain, solution))
+
+
+def _climb(puzzle: Puzzle, board: Board, run: Run) -> LadderResult:
+    """The ladder's loop from ``board`` (already closed by the easy tier or not), counting
+    into ``run``."""
     level = Level.EASY
     while True:
         if _easy_closure(puzzle, board, run):
@@ -706,38 +734,44 @@ def _line_cells(rows: int, cols: int) -> tuple[tuple[list[int], list[int]], ...]
     return tuple(out)
 
 
-def _renumbered(clue: Clue, cells: list[int], negated: list[int], top: int) -> Iterator[tuple[int, ...]]:
+_ZERO = 25 * 25 + 2 * 25 * 84  # more variables than a 25x25 grid has: cells, runs x slack (<= 84) per line
+_NUMBERS = list(range(-_ZERO, _ZERO + 1))  # the order variables' numbers are slices of it
+
+
+def _renumbered(clue: Clue, cells: list[int], negated: list[int], top: int) -> list[Iterable[tuple[int, ...]]]:
     """A line's clauses on its ``cells`` (``negated``: their negations in reverse order), its
-    order variables numbered from ``top + 1`` (slack of them per run)."""
+    order variables numbered from ``top + 1`` (slack of them per run): a list of iterables
+    of clauses, each run's clauses a ``map`` of its getters over its table (a C-level loop)."""
     n = len(cells)
     if not clue:
-        for v in negated:
-            yield (v,)
-        return
+        return [[(v,) for v in negated]]
     k = len(clue)
     slack = n - sum(clue) - k + 1
+    out: list[Iterable[tuple[int, ...]]] = []
     lo = 0
     for j, length in enumerate(clue):
         cnf = _run_cnf(length, slack, j == 0, j == k - 1)
         base = top + j * slack
         w = cnf.window
-        table = list(range(-base - 2 * slack, -base)) + negated[n - lo - w:n - lo] + [0] \
-            + cells[lo:lo + w] + list(range(base + 1, base + 2 * slack + 1))
-        for unit in cnf.units:
-            yield (table[unit],)
-        for getter in cnf.clauses:
-            yield getter(table)
+        table = _NUMBERS[_ZERO - base - 2 * slack:_ZERO - base] + negated[n - lo - w:n - lo] + [0] \
+            + cells[lo:lo + w] + _NUMBERS[_ZERO + base + 1:_ZERO + base + 2 * slack + 1]
+        if cnf.units:
+            out.append([(table[unit],) for unit in cnf.units])
+        out.append(map(methodcaller("__call__", table), cnf.clauses))
         lo += length + 1
+    return out
 
 
 def _cnf(puzzle: Puzzle) -> Iterator[tuple[int, ...]]:
     """The clauses of the clues (tuples of literals)."""
     rows, cols = puzzle.rows, puzzle.cols
     top = rows * cols
+    parts: list[Iterable[tuple[int, ...]]] = []
     for line, (cells, negated) in enumerate(_line_cells(rows, cols)):
         clue = puzzle.clue(line)
-        yield from _renumbered(clue, cells, negated, top)
+        parts += _renumbered(clue, cells, negated, top)
         top += (len(cells) - sum(clue) - len(clue) + 1) * len(clue)
+    return chain.from_iterable(parts)
 
 
 def sat_clauses(puzzle: Puzzle) -> tuple[list[tuple[int, ...]], int]:
@@ -776,10 +810,7 @@ def sat_unique(puzzle: Puzzle, solution: Sequence[str]) -> bool:
     other = [-(r * cols + c + 1) if ch == "1" else r * cols + c + 1
              for r, row in enumerate(solution) for c, ch in enumerate(row)]
     with Solver(name=SOLVER_NAME) as solver:
-        add = solver.add_clause
-        for clause in _cnf(puzzle):
-            add(clause)
-        add(other)
+        load(solver, chain(_cnf(puzzle), (other,)))
         return not solver.solve()
 
 
@@ -856,17 +887,23 @@ def attempt(rows: int, cols: int, style: str, level: Level, rng, grid: list[list
         solution = rows_text(grid)
         puzzle = Puzzle(*clues_of(solution))
         board = puzzle.board()
-        if level == Level.EASY:
-            # Repaired where the easy closure stalls: every flip is towards an easy picture.
-            if close(puzzle, board, 0):
-                return Made(solution, ladder(puzzle, solution=solution))
-        elif close(puzzle, board, 1):
-            if level >= Level.HARD:
-                return None  # line by line solves it: never harder than medium
-            if level == Level.MEDIUM and close(puzzle, puzzle.board(), 0):
+        if level <= Level.MEDIUM:
+            # The ladder's own first step: its counts and board are the grade's.
+            run = Run(solution=solution)
+            if _easy_closure(puzzle, board, run):
+                if level == Level.EASY:
+                    return Made(solution, LadderResult(Level.EASY, True, run.counts, run.steps, board.grid()))
                 return None  # the easy closure alone solves it
-            result = ladder(puzzle, solution=solution)
-            return Made(solution, result) if result.level == level else None
+            if level == Level.MEDIUM:
+                easy = board.copy()
+                # Whole lines from where the easy tier stopped reach the same fixpoint as from
+                # an empty board (every easy deduction is a whole-line one).
+                if close(puzzle, board, 1):
+                    result = _climb(puzzle, easy, run)
+                    return Made(solution, result) if result.level == level else None
+            # Easy: repaired where the easy closure stalls, every flip towards an easy picture.
+        elif close(puzzle, board, 1):
+            return None  # line by line solves it: never harder than medium
         if level >= Level.HARD and _solves_by_suppositions(puzzle, board, level, solution):
             result = ladder(puzzle, solution=solution)
             return Made(solution, result) if result.solved and result.level == level else None
