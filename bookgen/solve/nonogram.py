@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
-from operator import itemgetter, methodcaller
+from itertools import chain, repeat
+from operator import call, itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
 
 from bookgen.core.bits import scan_forward
@@ -757,7 +757,7 @@ def _renumbered(clue: Clue, cells: list[int], negated: list[int], top: int) -> l
             + cells[lo:lo + w] + _NUMBERS[_ZERO + base + 1:_ZERO + base + 2 * slack + 1]
         if cnf.units:
             out.append([(table[unit],) for unit in cnf.units])
-        out.append(map(methodcaller("__call__", table), cnf.clauses))
+        out.append(map(call, cnf.clauses, repeat(table)))
         lo += length + 1
     return out
 
