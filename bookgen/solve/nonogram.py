@@ -9,11 +9,11 @@ The line solver, plain and fast:
 
 - ``fillings`` lists every filling of a line by its clue; ``settle_plain`` keeps those that
   agree with the known cells and returns what they all agree on. The reference.
-- ``settle`` reaches the same answer without listing: a walk over (cell, runs placed)
-  states, forwards from the left end and backwards from the right, keeps every step that
-  lies on some complete filling; what those steps may write is what the fillings may.
-  Memoised per (clue, line state). Checked against ``settle_plain`` on every short line
-  (tests/test_nonogram.py).
+- ``settle_fast`` reaches the same answer without listing: a walk over (cell, runs placed)
+  states, forwards from the left end and backwards from the right, each run's states one
+  bit set, keeps every step that lies on some complete filling; what those steps may write
+  is what the fillings may. Memoised per (clue, line state). Checked against
+  ``settle_plain`` on every short line and random long ones (tests/test_nonogram.py).
 - ``overlap_news`` is the easy tier's simpler view of a line (runs pushed left and right
   as a player pushes them); it must never find more than ``settle_plain``.
 
@@ -31,7 +31,8 @@ The ladder (``TECHNIQUES``, easiest first; tier = level):
   contradiction; the cell takes the other colour. Never nested.
 
 Every technique is sound, so a grid the ladder fills has exactly one solution; the SAT
-count (``sat_solutions``) proves it independently before a puzzle ships.
+solver (``sat_unique``: no solution differs from the picture) proves it independently
+before a puzzle ships.
 """
 
 from __future__ import annotations
