@@ -38,7 +38,7 @@ before a puzzle ships.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import chain, repeat
 from operator import call, itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
@@ -293,14 +293,14 @@ class LineSolver:
     or -1 when the line has no agreeing filling."""
 
     def __init__(self) -> None:
-        self._memo = BoundedMemo(LINE_MEMO)
+        self.memo = BoundedMemo(LINE_MEMO)  # the closure looks its keys up here first
 
     def answer(self, tier: int, clue: Clue, n: int, known: int, value: int) -> int:
         key = (tier, clue, n, known, value)
-        hit = self._memo.get(key)
+        hit = self.memo.get(key)
         if hit is None:
             got = (overlap_news if tier == 0 else settle_fast)(clue, n, known, value)
-            hit = self._memo.put(key, -1 if got is None else got[0] << n | got[1])
+            hit = self.memo.put(key, -1 if got is None else got[0] << n | got[1])
         return hit
 
 
@@ -410,7 +410,7 @@ class Puzzle:
     def clue(self, line: int) -> Clue:
         return self.row_clues[line] if line < self.rows else self.col_clues[line - self.rows]
 
-    @property
+    @cached_property
     def lines(self) -> tuple[Clue, ...]:
         """Every line's clue: the rows', then the columns'."""
         return tuple(self.row_clues) + tuple(self.col_clues)
@@ -426,12 +426,13 @@ def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rou
     until nothing changes (or after ``rounds`` generations of lines). True when the grid is
     full; ``Contradiction`` when a line has no filling left. Each line's answer is what its
     technique says of it alone, so the fixpoint does not depend on the order."""
-    rows, lines = puzzle.rows, puzzle.rows + puzzle.cols
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = rows + cols
     if dirty is None:
         dirty = (1 << lines) - 1
     tier = min(tier, 1)
     clues, known, value, settled = puzzle.lines, board.known, board.value, board.settled
-    answer = LINES.answer
+    answer, memo = LINES.answer, LINES.memo
     generation = 0
     while dirty:
         if rounds is not None and generation >= rounds:
@@ -441,8 +442,10 @@ def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rou
         for line in scan_forward(now):
             if (settled[tier] >> line) & 1:
                 continue
-            n = puzzle.cols if line < rows else rows
-            hit = answer(tier, clues[line], n, known[line], value[line])
+            n = cols if line < rows else rows
+            hit = memo.get((tier, clues[line], n, known[line], value[line]))
+            if hit is None:
+                hit = answer(tier, clues[line], n, known[line], value[line])
             if hit < 0:
                 raise Contradiction(line)
             if not hit:
