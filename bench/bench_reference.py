@@ -100,7 +100,7 @@ class Row:
         return "sgt-unruly", f"{n}x{n}{unique}d{UNRULY_LEVEL[self.level]}"
 
 
-def default_rows() -> list[Row]:
+def default_rows(nonogram_levels: tuple[Level, ...] = (Level.EASY, Level.MEDIUM)) -> list[Row]:
     """The rows issue 13 names, plus Takuzu expert and Tango."""
     rows = []
     for n in (8, 10, 14):
@@ -113,7 +113,7 @@ def default_rows() -> list[Row]:
     for n in (12, 16):
         rows += [Row("sudoku", n, lv) for lv in LEVELS]
     for n in (10, 15, 20):  # Pattern's puzzles all yield to line-by-line reasoning: our easy and medium
-        rows += [Row("nonogram", n, lv) for lv in (Level.EASY, Level.MEDIUM)]
+        rows += [Row("nonogram", n, lv) for lv in nonogram_levels]
     return rows
 
 
@@ -273,6 +273,9 @@ def main() -> None:
     ap.add_argument("--grade-size", type=int, default=9, help="the size of those jigsaw puzzles (default 9)")
     ap.add_argument("--pattern-grades", type=int, default=0,
                     help="grade N of Pattern's Nonograms at 10x10, 15x15 and 20x20")
+    ap.add_argument("--nonogram-levels", default="easy,medium",
+                    help="our Nonogram levels beside Pattern (default easy,medium; Pattern has no levels, "
+                         "every puzzle of his is line-solvable: hard and expert are ours alone)")
     args = ap.parse_args()
     if args.pattern_grades:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -282,7 +285,8 @@ def main() -> None:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         solo_jigsaw_grades(args.grades, args.grade_size)
         return
-    rows = [r for r in default_rows() if not args.only or any(t in r.label for t in args.only)]
+    nonogram_levels = tuple(Level.parse(key) for key in args.nonogram_levels.split(","))
+    rows = [r for r in default_rows(nonogram_levels) if not args.only or any(t in r.label for t in args.only)]
     if not rows:
         ap.error("no row matches --only")
     reference = have_reference() and not args.no_reference

@@ -256,8 +256,8 @@ class NonogramVariant(VariantDefaults):
             row_clues, col_clues = engine.clues_of(made.solution)
             if max(map(len, row_clues)) > max_runs(cols) or max(map(len, col_clues)) > max_runs(rows):
                 continue  # a line with more runs than the clue band holds
-            found = engine.sat_solutions(engine.Puzzle(row_clues, col_clues))
-            if found != [made.solution]:  # the proof, independent of the ladder
+            # The proof, independent of the ladder: no other solution.
+            if not engine.sat_unique(engine.Puzzle(row_clues, col_clues), made.solution):
                 raise AssertionError("ladder-solved Nonogram is not unique: engine bug")
             puzzle = self._puzzle(size, rules, tuple("." * cols for _ in range(rows)), made.solution,
                                   row_clues, col_clues)
