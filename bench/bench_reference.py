@@ -34,7 +34,14 @@ jigsaw mode (``9jd?``: ``j`` for jigsaw), and 12x12 / 16x16 Sudoku against
 Solo's ``4x3`` / ``4x4`` (boxes 4 wide, 3 tall: ours), easy / medium / hard /
 expert against Solo Basic / Intermediate / Extreme / Unreasonable, as in
 ``bench_sudoku.py`` (16x16 expert against Extreme: Solo's Unreasonable 16x16
-takes over a minute a puzzle).
+takes over a minute a puzzle). 9x9 Sudoku and Sudoku X (``sudoku-x``, Solo's
+``3x3x``) against Solo at the same levels, Killer (Solo's ``3x3k``) against
+Basic / Advanced / Extreme / Unreasonable, Futoshiki against Unequal
+Trivial / Tricky / Extreme / Recursive, Skyscrapers against Towers
+Easy / Hard / Hard / Extreme (the matches of ``bench_sudoku.py``,
+``bench_futoshiki.py`` and ``bench_skyscrapers.py``). The Latin family alone:
+``--only sudoku --only killer --only jigsaw --only kenken --only futoshiki
+--only skyscrapers``.
 
 ``--grades N`` adds a table: N of Solo's jigsaw puzzles at each Solo level,
 graded by our ladder (9x9, and ``--grade-size`` for another size).
@@ -65,6 +72,9 @@ REF_DIR = Path("/usr/games")
 UNRULY_LEVEL = {Level.EASY: "e", Level.MEDIUM: "n", Level.HARD: "n", Level.EXPERT: "n"}
 KEEN_LEVEL = {Level.EASY: "e", Level.MEDIUM: "n", Level.HARD: "h", Level.EXPERT: "x"}
 SOLO_LEVEL = {Level.EASY: "b", Level.MEDIUM: "i", Level.HARD: "e", Level.EXPERT: "u"}
+KILLER_LEVEL = {Level.EASY: "b", Level.MEDIUM: "a", Level.HARD: "e", Level.EXPERT: "u"}  # as bench_sudoku.py
+UNEQUAL_LEVEL = {Level.EASY: "t", Level.MEDIUM: "k", Level.HARD: "x", Level.EXPERT: "r"}  # as bench_futoshiki.py
+TOWERS_LEVEL = {Level.EASY: "e", Level.MEDIUM: "h", Level.HARD: "h", Level.EXPERT: "x"}  # as bench_skyscrapers.py
 SOLO_BOXES = {12: "4x3", 16: "4x4"}  # Solo's CxR: boxes C cells wide, R tall
 WARM_UP = 10**6  # seed index of the untimed first puzzle of a row
 FAILED: dict["Row", int] = {}  # puzzles per row that ran out of budget
@@ -78,10 +88,16 @@ class Row:
     variant: str
     size: int
     level: Level
+    diagonal: bool = False  # Sudoku X
 
     @property
     def label(self) -> str:
-        return f"{self.variant} {self.size}x{self.size} {self.level.key}"
+        name = "sudoku-x" if self.diagonal else self.variant
+        return f"{name} {self.size}x{self.size} {self.level.key}"
+
+    @property
+    def rules(self) -> dict:
+        return {"diagonal": True} if self.diagonal else {}
 
     @property
     def reference(self) -> tuple[str, str]:
@@ -89,9 +105,17 @@ class Row:
         n = self.size
         if self.variant == "jigsaw":
             return "sgt-solo", f"{n}jd{SOLO_LEVEL[self.level]}"
+        if self.variant == "killer":
+            return "sgt-solo", f"3x3kd{KILLER_LEVEL[self.level]}"
+        if self.variant == "sudoku" and n == 9:
+            return "sgt-solo", f"3x3{'x' if self.diagonal else ''}d{SOLO_LEVEL[self.level]}"
         if self.variant == "sudoku":
             level = "e" if n == 16 and self.level == Level.EXPERT else SOLO_LEVEL[self.level]
             return "sgt-solo", f"{SOLO_BOXES[n]}d{level}"
+        if self.variant == "futoshiki":
+            return "sgt-unequal", f"{n}d{UNEQUAL_LEVEL[self.level]}"
+        if self.variant == "skyscrapers":
+            return "sgt-towers", f"{n}d{TOWERS_LEVEL[self.level]}"
         if self.variant == "nonogram":  # Pattern has no levels: every puzzle of his is line-solvable
             return "sgt-pattern", f"{n}x{n}"
         if self.variant == "kenken":
@@ -100,7 +124,7 @@ class Row:
         return "sgt-unruly", f"{n}x{n}{unique}d{UNRULY_LEVEL[self.level]}"
 
 
-def default_rows() -> list[Row]:
+def default_rows(nonogram_levels: tuple[Level, ...] = (Level.EASY, Level.MEDIUM)) -> list[Row]:
     """The rows issue 13 names, plus Takuzu expert and Tango."""
     rows = []
     for n in (8, 10, 14):
@@ -109,18 +133,25 @@ def default_rows() -> list[Row]:
         rows += [Row("tango", n, lv) for lv in LEVELS]
     for n in (4, 5, 6, 7, 8, 9):
         rows += [Row("kenken", n, lv) for lv in LEVELS]
+    rows += [Row("sudoku", 9, lv) for lv in LEVELS]
+    rows += [Row("sudoku", 9, lv, diagonal=True) for lv in LEVELS]
+    rows += [Row("killer", 9, lv) for lv in LEVELS]
     rows += [Row("jigsaw", 9, lv) for lv in LEVELS]  # 6x6: 10-60x Solo's sub-millisecond (docs/jigsaw.md)
     for n in (12, 16):
         rows += [Row("sudoku", n, lv) for lv in LEVELS]
+    for n in (5, 7):
+        rows += [Row("futoshiki", n, lv) for lv in LEVELS]
+    sky = get_variant("skyscrapers")
+    rows += [Row("skyscrapers", n, lv) for n in sky.sizes for lv in LEVELS if not sky.check_request(n, {}, lv)]
     for n in (10, 15, 20):  # Pattern's puzzles all yield to line-by-line reasoning: our easy and medium
-        rows += [Row("nonogram", n, lv) for lv in (Level.EASY, Level.MEDIUM)]
+        rows += [Row("nonogram", n, lv) for lv in nonogram_levels]
     return rows
 
 
 def ours(row: Row, start: int, count: int) -> list[float]:
     """CPU seconds per puzzle for ``count`` of our puzzles, seeds ``start``..."""
     variant = get_variant(row.variant)
-    rules = variant.parse_rules({}, row.size)
+    rules = variant.parse_rules(row.rules, row.size)
     out = []
     for i in range(start, start + count):
         rng = rng_for(derive_seed(13_13, row.size * 10 + int(row.level), i))
@@ -153,7 +184,8 @@ def reference_path(program: str) -> str | None:
 
 def have_reference() -> bool:
     """Whether Tatham's programs are installed."""
-    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen", "sgt-solo", "sgt-pattern"))
+    return all(reference_path(p) for p in ("sgt-unruly", "sgt-keen", "sgt-solo", "sgt-pattern", "sgt-unequal",
+                                           "sgt-towers"))
 
 
 def pattern_puzzle(desc: str):
@@ -273,6 +305,9 @@ def main() -> None:
     ap.add_argument("--grade-size", type=int, default=9, help="the size of those jigsaw puzzles (default 9)")
     ap.add_argument("--pattern-grades", type=int, default=0,
                     help="grade N of Pattern's Nonograms at 10x10, 15x15 and 20x20")
+    ap.add_argument("--nonogram-levels", default="easy,medium",
+                    help="our Nonogram levels beside Pattern (default easy,medium; Pattern has no levels, "
+                         "every puzzle of his is line-solvable: hard and expert are ours alone)")
     args = ap.parse_args()
     if args.pattern_grades:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -282,7 +317,8 @@ def main() -> None:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         solo_jigsaw_grades(args.grades, args.grade_size)
         return
-    rows = [r for r in default_rows() if not args.only or any(t in r.label for t in args.only)]
+    nonogram_levels = tuple(Level.parse(key) for key in args.nonogram_levels.split(","))
+    rows = [r for r in default_rows(nonogram_levels) if not args.only or any(t in r.label for t in args.only)]
     if not rows:
         ap.error("no row matches --only")
     reference = have_reference() and not args.no_reference

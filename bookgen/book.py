@@ -123,8 +123,9 @@ def plan(book: Book) -> list[Job]:
     for version in range(book.versions):
         for section in book.sections:
             for i, level in enumerate(section.levels):
+                options = section.options + ((("picture", section.pictures[i]),) if section.pictures else ())
                 jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
-                                level, version_seed(book.seed, section.index, i, version), section.options,
+                                level, version_seed(book.seed, section.index, i, version), options,
                                 book_seed=book.seed, version=version,
                                 band=section.bands[i] if section.bands else None))
     return jobs
@@ -517,6 +518,9 @@ def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
     out = list(puzzles)
     start = 0
     for section in book.sections:
+        if section.pictures:  # the user's own pictures print in the order listed
+            start += section.count
+            continue
         keys = [(section.levels[i], section.size_of(i)) for i in range(section.count)]
         i = 0
         while i < section.count:

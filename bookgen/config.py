@@ -38,6 +38,7 @@ from bookgen.layout.textfit import (
 from bookgen.layout.fonts import DEFAULT_FACE, FACES
 from bookgen.layout.walkthrough import walkthrough_title
 from bookgen.limits import MAX_BUILD_PUZZLES
+from bookgen.pictures import Picture, PictureError, read_picture
 from bookgen.variants.registry import VARIANTS, get_variant, variant_names
 
 MAX_COUNT = 100_000
@@ -316,6 +317,8 @@ class SectionModel(_Strict):
     """``true`` adds a worked walkthrough of the section's first puzzle after its how-to-play pages (books only, not worksheets)."""
     new_page: bool | Literal["right"] = False
     """``true`` starts the section on a fresh page (and so does the section after it); ``right`` on a fresh right-hand page, as a book's chapters open."""
+    pictures: list[str] | None = None
+    """Nonogram: your own black-and-white pictures, one puzzle each, in this order: PNG files or text-art files (``.txt``; paths relative to the book file), or text art written in place (a block of lines of ``#`` and ``.``). Each picture sets its own size and level; leave out ``size``, ``difficulty`` and ``rules`` (see docs/nonogram.md)."""
 
 
 class BookModel(_Strict):
@@ -455,6 +458,9 @@ class Section:
     # One per puzzle: the rating band ``[low, high)`` it must fall in (a named level's, or the
     # section's ``{rating: [low, high]}``); empty: no band (a section built before ratings).
     bands: tuple[tuple[float, float], ...] = ()
+    # ``pictures:``: the user's own pictures, one puzzle each in this order (its size is the
+    # picture's, its level the one the picture needs); empty: the variant draws its own.
+    pictures: tuple[Picture, ...] = ()
 
     @property
     def count(self) -> int:
@@ -592,7 +598,7 @@ _FIELDS = {
          "gutter", "font",
          "cover"),
     ("sections",): ("variant", "count", "size", "difficulty", "rules", "title", "givens", "per_page",
-                    "explain", "new_page"),
+                    "explain", "new_page", "pictures"),
     ("difficulty",): ("from", "to", "rating"),
 }
 
@@ -688,6 +694,7 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
     if model is not None and seed_problem(model.seed):
         report(("seed",), seed_problem(model.seed))
     sections: list[Section] = []
+    seen_pictures: dict[str, str] = {}  # a picture's key (``picture_key``) -> the first picture with it
     raw_sections = data.get("sections")
     for s_index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
         if not isinstance(raw, dict):
@@ -708,7 +715,8 @@ def parse_book(data: Any, where: Located, file: str, name: str) -> Book:
                 section_model = SectionModel.model_validate({k: v for k, v in raw.items() if k not in bad})
             except ValidationError:
                 continue
-        section = _parse_section(s_index, section_model, report, frozenset(bad), dict(names), language)
+        section = _parse_section(s_index, section_model, report, frozenset(bad), dict(names), language,
+                                 Path(file).parent, seen_pictures)
         if section is not None:
             sections.append(section)
     if model is not None and model.layout == "worksheet":
@@ -824,6 +832,13 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
         report(("replace",), "replace picks puzzles by number, and a class set repeats every number "
                "in each version; build the class set without replace")
     explained = {1 + sum(s.count for s in sections[:k.index]) for k in sections if k.explain}
+    drawn = {}  # puzzle number -> the user's picture it is (one puzzle a picture: nothing to replace it with)
+    for k, section in enumerate(sections):
+        first = 1 + sum(s.count for s in sections[:k])
+        drawn.update({first + i: picture.name for i, picture in enumerate(section.pictures)})
+        if section.pictures and (model.versions or 1) > 1:
+            report(("sections", section.index, "pictures"), "pictures make one puzzle each, and a class set needs "
+                   "a different puzzle in each version; build the class set without pictures", key=True)
     times: dict[int, int] = {}
     for i, number in enumerate(numbers):
         times[number] = times.get(number, 0) + 1
@@ -832,6 +847,9 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                    f"list a number once for a new puzzle (up to {MAX_REPLACE_TIMES} times to go further)")
         if not 1 <= number <= total:
             report(("replace", i), f"replace: the book has puzzles 1 to {total}, got {number}")
+        elif number in drawn:
+            report(("replace", i), f"replace: puzzle {number} is your picture {drawn[number]!r}, which makes that "
+                   "one puzzle only; change or drop the picture instead")
         elif number in explained and not worksheet:
             report(("replace", i), f"replace: puzzle {number} is walked through after the how-to-play "
                    "pages; a new one could change the walkthrough's length and move every later page "
@@ -1178,9 +1196,12 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
 
 
 def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] = frozenset(),
-                   names: dict[str, str] | None = None, language: str = DEFAULT_LANGUAGE) -> Section | None:
+                   names: dict[str, str] | None = None, language: str = DEFAULT_LANGUAGE,
+                   folder: Path = Path("."), seen: dict[str, str] | None = None) -> Section | None:
     """A ``Section``, or None after reporting its problems; ``bad`` fields were reported already.
-    A section without a title is headed by its variant's name in the book's ``language``."""
+    A section without a title is headed by its variant's name in the book's ``language``.
+    ``pictures`` are read from ``folder`` (the book file's); ``seen`` holds the book's
+    pictures so far, so that one printed twice is refused."""
     base: Path_ = ("sections", s_index)
     ok = not bad
     count = raw.count
@@ -1193,6 +1214,11 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         report(base + ("variant",), f"unknown variant {_show(raw.variant)}; expected one of "
                f"{', '.join(variant_names())}{_hint(raw.variant.lower(), variant_names())}")
         return None
+    if "pictures" in bad:
+        return None  # reported already; without them the section would be read as another kind
+    if raw.pictures is not None:
+        return _picture_section(s_index, raw, variant, report, ok, folder, {} if seen is None else seen,
+                                names, language)
 
     listed = raw.size if isinstance(raw.size, list) else [raw.size if raw.size is not None else variant.default_size]
     sizes: list[Size] = []
@@ -1254,6 +1280,16 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                        + ("range" if ranged else "level") + " or size")
                 ok = False
                 break
+    return _finish_section(s_index, raw, variant, report, ok, sizes, levels, rules, names, language,
+                           tuple((t.low, t.high) for t in targets or ()))
+
+
+def _finish_section(s_index: int, raw: SectionModel, variant, report, ok: bool, sizes, levels, rules,
+                    names: dict[str, str] | None, language: str, bands: tuple[tuple[float, float], ...],
+                    pictures: tuple[Picture, ...] = ()) -> Section | None:
+    """The keys every section has beside its puzzles (per page, givens, title), and the
+    ``Section``; None when it or they had problems."""
+    base: Path_ = ("sections", s_index)
     options: dict[str, Any] = {}
     if raw.per_page is not None and raw.per_page not in PER_PAGE:
         report(base + ("per_page",), _per_page_message(raw.per_page))
@@ -1270,8 +1306,65 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, bool(raw.new_page), raw.new_page == "right",
-                   tuple((t.low, t.high) for t in targets))
+                   raw.explain, bool(raw.new_page), raw.new_page == "right", bands, pictures)
+
+
+PICTURE_LEVEL = Level.MEDIUM  # a picture's level is known once it is made; plans and estimates take this one
+
+
+def _picture_section(s_index: int, raw: SectionModel, variant, report, ok: bool, folder: Path,
+                     seen: dict[str, str], names: dict[str, str] | None, language: str) -> Section | None:
+    """A section of the user's own pictures (``pictures:``): each picture read, its size in
+    the variant's range and any problem the variant sees in it reported as
+    ``picture 'NAME': why``; or None after reporting."""
+    base: Path_ = ("sections", s_index)
+    if not variant.pictures_option:
+        having = " and ".join(v.name for v in VARIANTS.values() if v.pictures_option)
+        report(base + ("pictures",), f"'pictures' makes puzzles of your own pictures, in {having} only; "
+               f"{variant.name} has no such option", key=True)
+        return None
+    given = raw.model_fields_set
+    for key, why in (("size", "each picture's size is its own"),
+                     ("difficulty", "each picture's level is the one it needs (printed beside it)"),
+                     ("rules", "the rule options shape the pictures bookgen draws itself")):
+        if key in given and getattr(raw, key) is not None:
+            report(base + (key,), f"{key} does not go with pictures: {why}; remove {key}", key=True)
+            ok = False
+    if not raw.pictures:
+        report(base + ("pictures",), "pictures list is empty; list your PNG or text-art files")
+        return None
+    if raw.count is not None and raw.count != len(raw.pictures):
+        report(base + ("count",), f"count is {raw.count} but pictures lists {len(raw.pictures)}: one puzzle "
+               "a picture; drop count or make them agree")
+        ok = False
+    pictures = []
+    for i, item in enumerate(raw.pictures):
+        where = base + ("pictures", i)
+        label = repr(item) if "\n" not in item.strip() else f"'text art {i + 1}'"
+        try:
+            picture = read_picture(item, folder, i + 1)
+        except PictureError as exc:
+            report(where, f"picture {label}: {exc}")
+            ok = False
+            continue
+        rows, cols = picture.rows_cols
+        pixels = f" ({rows * picture.scale} \u00d7 {cols * picture.scale} pixels)" if picture.scale > 1 else ""
+        problem = (None if GridSize(rows, cols) in variant.size_range else
+                   f"is {rows} \u00d7 {cols} cells{pixels}; a {variant.name} picture has {variant.size_range}")
+        problem = problem or variant.picture_problem(picture.rows)
+        key = variant.picture_key(picture.rows)
+        if problem is None and key in seen:
+            problem = f"is the same puzzle as {seen[key]} (a turned or mirrored picture is the same puzzle)"
+        if problem:
+            report(where, f"picture {label}: {problem}")
+            ok = False
+            continue
+        seen[key] = label
+        pictures.append(picture)
+    sizes = [GridSize(*p.rows_cols) for p in pictures]
+    rules = variant.parse_rules(None, sizes[0] if sizes else variant.default_size)
+    return _finish_section(s_index, raw, variant, report, ok, sizes, [PICTURE_LEVEL] * len(sizes), rules,
+                           names, language, (), tuple(pictures))
 
 
 def _grid_size(variant, item: Any, in_list: bool) -> tuple[Size, str | None]:
@@ -1385,6 +1478,18 @@ MAX_CONFIG_BYTES = 1 << 20  # a book file is a few KB; refused before parsing be
 
 def read_text_file(path: str | Path, limit: int = MAX_CONFIG_BYTES, what: str = "a book file is a few KB") -> str:
     """A regular UTF-8 text file's contents; ``OSError``-free: problems become ``ValueError``.
+    As ``read_file_bytes``, then decoded."""
+    raw = read_file_bytes(path, limit, what)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        hint = _encoding_hint(raw)
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line}){hint}") from None
+
+
+def read_file_bytes(path: str | Path, limit: int = MAX_CONFIG_BYTES, what: str = "a book file is a few KB") -> bytes:
+    """A regular file's bytes; ``OSError``-free: problems become ``ValueError``.
 
     Only regular files are read: a FIFO or device could block forever. A file
     over ``limit`` bytes is refused before it is read (``what`` says why the
@@ -1410,12 +1515,7 @@ def read_text_file(path: str | Path, limit: int = MAX_CONFIG_BYTES, what: str = 
         raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
     if len(raw) > limit:
         raise too_big
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        hint = _encoding_hint(raw)
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}, line {line}){hint}") from None
+    return raw
 
 
 def _encoding_hint(raw: bytes) -> str:

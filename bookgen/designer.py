@@ -33,6 +33,7 @@ from bookgen.config import (
 from bookgen.core.difficulty import LEVEL_KEYS
 from bookgen.i18n import languages
 from bookgen.layout.geometry import PER_PAGE
+from bookgen.pictures import is_text_art
 from bookgen.templates import TEMPLATES, template_text
 from bookgen.variants.registry import VARIANTS, get_variant
 
@@ -54,7 +55,7 @@ CHOICES: dict[tuple[str, str], tuple] = {
 WIDGETS = {("book", "sections"): "sections", ("book", "exclude"): "files", ("book", "names"): "names",
            ("book", "page"): "page", ("section", "size"): "sizes", ("section", "difficulty"): "difficulty",
            ("section", "rules"): "rules", ("cover", "blurb"): "textarea", ("cover", "colour"): "colour",
-           ("book", "replace"): "numbers"}
+           ("book", "replace"): "numbers", ("section", "pictures"): "pictures"}
 GROUPS = {"imprint": Imprint, "cover": CoverSpec}  # mapping keys and the dataclass that holds their fields
 
 
@@ -165,7 +166,8 @@ def form_schema() -> dict[str, Any]:
                           "size_limits": ([v.size_range.min_rows, v.size_range.max_rows, v.size_range.min_cols,
                                            v.size_range.max_cols] if v.size_range else None),
                           "rules": rule_fields(name),
-                          "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False))}
+                          "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False)),
+                          "pictures": bool(v.pictures_option)}
     section = _model_fields(SectionModel, "section")
     section.sort(key=lambda f: f["key"] != "variant" and (f["key"] != "title") + 1)  # a section's name first
     return {"book": _model_fields(BookModel, "book"), "section": section,
@@ -275,6 +277,7 @@ def check(data: Any, name: str, folder: Path | None = None) -> Checked:
     if image:  # a picture is a path on the server: the studio opens none (the CLI does)
         errors.append({"path": ["cover", "image"], "message": "cover image: the studio reads no files from "
                        "its computer; build with 'bookgen build' to print your own picture", "where": ""})
+    files = picture_files(data)
     where = Located()
     book = None
     try:
@@ -287,9 +290,25 @@ def check(data: Any, name: str, folder: Path | None = None) -> Checked:
         book = parse_book(parsed, where, str(base / file), name if problem is None else "book")
     except ConfigError as exc:
         for issue in exc.issues:
-            errors.append({"path": list(_path_of(where, issue.line, issue.col)), "message": issue.message,
-                           "where": f"{file}:{issue.line}:{issue.col}"})
+            path = list(_path_of(where, issue.line, issue.col))
+            message = issue.message
+            if tuple(path[:4]) in files:  # a picture is a file on the user's computer: the studio opens none
+                message = (f"picture {files[tuple(path[:4])]!r}: the studio reads no files from your computer; "
+                           "type the picture here as text art (lines of # and .), or build with 'bookgen build'")
+            errors.append({"path": path, "message": message, "where": f"{file}:{issue.line}:{issue.col}"})
     return Checked(text, None if errors else book, errors)
+
+
+def picture_files(data: Any) -> dict[tuple, str]:
+    """The ``pictures:`` items that name files, by their data path: (sections, i, pictures, j) -> name."""
+    sections = data.get("sections") if isinstance(data, dict) else None
+    out = {}
+    for i, section in enumerate(sections if isinstance(sections, list) else ()):
+        items = section.get("pictures") if isinstance(section, dict) else None
+        for j, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, str) and not is_text_art(item):
+                out[("sections", i, "pictures", j)] = item
+    return out
 
 
 # ----- the plan, fast enough to follow typing --------------------------------------

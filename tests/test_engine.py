@@ -123,18 +123,30 @@ def test_start_equals_giving_the_givens_one_by_one():
 
 
 def test_house_positions_memo_equals_a_fresh_table():
-    # Hidden subsets and X-wings read ``house_positions``, kept until the candidates change.
+    # Hidden subsets and X-wings read ``house_positions``, kept until the candidates change
+    # and then updated at the cells that changed (a copy shares its table until it changes).
     rng = random.Random(6)
     _, givens = _givens(rng, SUDOKU, 0.3)
     st = start(SUDOKU, givens)
-    for _ in range(30):
+    kept = []
+    for step in range(60):
         table = houses.house_positions(SUDOKU, st)
         assert table == [positions(st.cand, cells, st.placed, 9) for cells in SUDOKU.houses]
+        for other in kept:  # an update never changes a table another state holds
+            assert other.memo[2] == [positions(other.memo[0], cells, other.memo[1], 9) for cells in SUDOKU.houses]
         open_cells = [i for i in range(81) if not st.placed[i] and st.cand[i].bit_count() > 2]
         if not open_cells:
             break
+        if step % 7 == 3:
+            copy = st.copy()
+            copy.memo = st.memo
+            kept.append(st)
+            st = copy
         i = rng.choice(open_cells)
         cut(st, [i], st.cand[i] & -st.cand[i])  # strike its lowest candidate
+        singles = [j for j in range(81) if not st.placed[j] and not st.cand[j] & (st.cand[j] - 1)]
+        if singles and step % 3 == 0:
+            st.place(singles[0])
 
 
 def test_unrolled_fitting_equals_the_plain_filter():

@@ -26,15 +26,65 @@ def _line_states(n: int, rng: random.Random, per_clue: int):
             yield clue, known, rng.getrandbits(n) & known
 
 
+def test_runs_of_reads_every_line():
+    for n in range(1, 13):
+        for bits in range(1 << n):
+            text = "".join(str((bits >> j) & 1) for j in range(n))
+            assert engine.runs_of(bits, n) == tuple(len(run) for run in text.split("0") if run), text
+            assert engine.line_bits(text) == bits
+
+
 def test_settle_agrees_with_the_listing():
     rng = random.Random(1)
     checked = 0
-    for n in range(1, 8):
-        for clue, known, value in _line_states(n, rng, 4):
+    for n in range(1, 9):
+        for clue, known, value in _line_states(n, rng, 3):
             assert engine.settle_fast(clue, n, known, value) == engine.settle_plain(clue, n, known, value), \
                 (clue, n, known, value)
             checked += 1
-    assert checked > 500
+    found = 0
+    for _ in range(300):  # long lines: known cells from the line's own filling (some news) or at random
+        n = rng.randint(9, 18)
+        bits = rng.getrandbits(n) & rng.getrandbits(n) | rng.getrandbits(n) & rng.getrandbits(n)
+        known = rng.getrandbits(n) & rng.getrandbits(n)
+        value = (bits if rng.random() < 0.8 else rng.getrandbits(n)) & known
+        clue = engine.runs_of(bits, n)
+        got = engine.settle_fast(clue, n, known, value)
+        assert got == engine.settle_plain(clue, n, known, value), (clue, n, known, value)
+        found += bool(got and got[0] | got[1])
+    assert checked > 1000 and found > 100
+
+
+def _push_plain(clue, n, filled, empty):
+    """Runs pushed left one after another, a cell at a time: the player's count."""
+    out, pos = [], 0
+    for length in clue:
+        s = pos
+        while s + length <= n and (any((empty >> x) & 1 for x in range(s, s + length))
+                                   or (s + length < n and (filled >> (s + length)) & 1)):
+            s += 1
+        if s + length > n:
+            return None
+        out.append(s)
+        pos = s + length + 1
+    return out
+
+
+def test_the_push_is_the_players():
+    rng = random.Random(4)
+    flip = lambda bits, n: sum(1 << (n - 1 - j) for j in range(n) if (bits >> j) & 1)
+    for _ in range(3000):
+        n = rng.randint(1, 20)
+        bits = rng.getrandbits(n) & rng.getrandbits(n)
+        clue = engine.runs_of(bits, n)
+        known = rng.getrandbits(n)
+        value = (bits if rng.random() < 0.7 else rng.getrandbits(n)) & known
+        filled, empty = value & known, known & ~value
+        left = _push_plain(clue, n, filled, empty)
+        right = _push_plain(clue[::-1], n, flip(filled, n), flip(empty, n))
+        want = None if left is None or right is None else \
+            (left, [n - s - length for s, length in zip(right, clue[::-1])][::-1])
+        assert engine._pushes(clue, n, filled, empty) == want, (clue, n, known, value)
 
 
 def test_overlap_is_sound_and_weaker_than_the_whole_line():
@@ -50,6 +100,51 @@ def test_overlap_is_sound_and_weaker_than_the_whole_line():
             assert easy[0] & ~whole[0] == 0 and easy[1] & ~whole[1] == 0, (clue, n, known, value, easy, whole)
             found += bool(easy[0] | easy[1])
     assert found > 100  # it does find things
+
+
+def test_the_line_cnf_has_the_fillings_as_models():
+    from bookgen.solve.sat import models
+
+    for n in range(1, 9):
+        cells = list(range(1, n + 1))
+        for clue in {engine.runs_of(bits, n) for bits in range(1 << n)}:
+            clauses = [c for part in engine._renumbered(clue, cells, [-v for v in reversed(cells)], n) for c in part]
+            found = models(clauses, cells, limit=1 << n)
+            assert {sum(1 << (v - 1) for v in model) for model in found} == set(engine.fillings(clue, n)), clue
+
+
+def test_load_is_append_formula():
+    from bookgen.solve.sat import SOLVER_NAME, Solver, load
+
+    rng = random.Random(11)
+    for _ in range(20):
+        grid = tuple("".join(rng.choice("01") for _ in range(4)) for _ in range(4))
+        clauses, cells = engine.sat_clauses(engine.Puzzle(*engine.clues_of(grid)))
+        found = []
+        for add in (load, lambda solver, cnf: solver.append_formula(cnf)):
+            with Solver(name=SOLVER_NAME) as solver:
+                add(solver, clauses)
+                models = []
+                while solver.solve():
+                    model = [v for v in solver.get_model() if abs(v) <= cells]
+                    models.append(sorted(model))
+                    solver.add_clause([-v for v in model])
+                found.append(sorted(models))
+        assert found[0] == found[1] and found[0]
+
+
+def test_sat_unique_is_the_count_of_one():
+    rng = random.Random(9)
+    unique = 0
+    for _ in range(60):
+        rows, cols = rng.choice([(3, 4), (4, 4), (5, 4)])
+        grid = tuple("".join(rng.choice("01") for _ in range(cols)) for _ in range(rows))
+        puzzle = engine.Puzzle(*engine.clues_of(grid))
+        assert engine.sat_unique(puzzle, grid) == (engine.sat_solutions(puzzle) == [grid])
+        unique += engine.sat_unique(puzzle, grid)
+        wrong = (str(1 - int(grid[0][0])) + grid[0][1:],) + grid[1:]  # not a solution: no count of one
+        assert not engine.sat_unique(puzzle, wrong)
+    assert 10 < unique < 50
 
 
 def test_the_line_memo_answers_as_the_plain_walk():

@@ -214,3 +214,26 @@ def test_a_cancelled_build_leaves_nothing_behind(server, browser):
     for folder in folders:  # the running build's folder, temporary files and all, is gone
         assert not any(folder.glob("**/slow*")), list(folder.glob("**/*"))
     assert _by_id(browser, "build").is_enabled()
+
+
+def test_pictures_are_typed_as_text_art_and_a_file_is_refused_beside_them(server, browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    url, _ = server
+    opened = tmp_path / "pics.yaml"
+    opened.write_text("title: Pics\nsections:\n  - variant: nonogram\n    pictures:\n      - |\n"
+                      + "".join(f"        {row}\n" for row in ("#....", ".#...", "..#..", "...#.", "....#"))
+                      + "      - cat.png\n", encoding="utf-8")
+    browser.get(url)
+    _until(lambda: _settled(browser))
+    _by_id(browser, "open-yaml").send_keys(str(opened))
+    _until(lambda: _by_id(browser, "f-title").get_attribute("value") == "Pics", 60, "the opened file")
+    _until(lambda: "studio reads no files" in _by_id(browser, "err-f-sections-0-pictures").text, 60, "the error")
+    for hidden in ("count", "size-other", "difficulty"):  # each picture sets them
+        assert not browser.find_elements("id", f"f-sections-0-{hidden}"), hidden
+    box = _by_id(browser, "f-sections-0-pictures")
+    assert box.get_attribute("value").startswith("#....\n.#...")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("..##..\n.####.\n######\n.#..#.\n.####.")
+    _until(lambda: _settled(browser) and _by_id(browser, "build").is_enabled(), 60, "a buildable form")
+    assert not _by_id(browser, "err-f-sections-0-pictures").text

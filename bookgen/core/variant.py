@@ -96,6 +96,9 @@ class VariantDefaults:
     largest_cage = MAX_CAGE
     size_note = ""  # said after a refused size ("sizes must be even")
     givens_option = False  # whether a section's ``givens: few|normal|many`` steers the generator
+    # Whether a section's ``pictures:`` (the user's own pictures, one puzzle each) applies; such
+    # a variant's ``generate`` makes the puzzle of ``options["picture"]`` (a ``Picture``).
+    pictures_option = False
     # Mean CPU ms to make one puzzle per size, easy..expert (None: refused), as printed by
     # ``bench/measure_costs.py``; the build-time estimate reads them (``bookgen.estimate``).
     costs: Mapping[Size, tuple[float | None, ...]] = {}
@@ -117,6 +120,15 @@ class VariantDefaults:
     def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
         """The grid (N x N, or rows x cols), nothing drawn outside it."""
         return Extent(*rows_cols(size))
+
+    def picture_problem(self, rows: Sequence[str]) -> str | None:
+        """Why a picture (rows of ``1`` dark and ``0`` light, of a size in range) can't be a
+        puzzle, or None (only asked of a variant with ``pictures_option``)."""
+        return None
+
+    def picture_key(self, rows: Sequence[str]) -> str:
+        """Equal for two pictures that make the same puzzle (a book prints each once)."""
+        return "\n".join(rows)
 
     def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
         """``grade`` with its rating and minutes, from the technique counts (the hardest
@@ -143,6 +155,7 @@ class Variant(Protocol):
     default_size: Size  # an int N, or a rectangular variant's GridSize
     size_note: str
     givens_option: bool
+    pictures_option: bool
     costs: Mapping[Size, tuple[float | None, ...]]
     rule_help: Mapping[str, str]
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]]
@@ -175,6 +188,12 @@ class Variant(Protocol):
 
     def check_request(self, size: Size, rules: Mapping[str, Any], level: Level) -> str | None:
         """Why this request can't be generated, or None when it can."""
+
+    def picture_problem(self, rows: Sequence[str]) -> str | None:
+        """Why a user's picture can't be a puzzle of this variant, or None."""
+
+    def picture_key(self, rows: Sequence[str]) -> str:
+        """Equal for two pictures that make the same puzzle."""
 
     def generate(
         self, size: Size, rules: Mapping[str, Any], level: Level, rng: random.Random,

@@ -641,16 +641,58 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
 
     Hidden pairs, hidden triples and X-wings all read it; on a stalled board
     they run one after the other on the same candidates, so it is kept until
-    they change (two list comparisons, far cheaper than the table). It must
-    equal ``positions`` per house worked out afresh (tests/test_engine.py).
+    they change (two list comparisons, far cheaper than the table), and then
+    updated at the cells that changed. It must equal ``positions`` per house
+    worked out afresh (tests/test_engine.py).
     """
     cand, placed = st.cand, st.placed
     memo = st.memo
-    if memo is not None and memo[0] == cand and memo[1] == placed:
-        return memo[2]
+    if memo is not None:
+        was, was_placed, table = memo
+        if was == cand and was_placed == placed:
+            return table
+        # A step changes a few cells: update the rows of their houses (copies: a table may be
+        # shared with the state it was copied from) instead of working out every house again.
+        changed = [i for i, a, b, p, q in zip(range(len(cand)), cand, was, placed, was_placed) if a != b or p != q]
+        if len(changed) * 4 < len(cand):
+            table = table[:]
+            fresh = set()
+            slots = _slots(g)
+            for i in changed:
+                flip = (0 if placed[i] else cand[i]) ^ (0 if was_placed[i] else was[i])
+                for h, at in slots[i]:
+                    if h not in fresh:
+                        fresh.add(h)
+                        table[h] = table[h][:]
+                    row = table[h]
+                    f = flip
+                    while f:
+                        low = f & -f
+                        f ^= low
+                        row[low.bit_length() - 1] ^= at
+            st.memo = (cand[:], placed[:], table)
+            return table
     table = [positions(cand, cells, placed, g.n) for cells in g.houses]
     st.memo = (cand[:], placed[:], table)
     return table
+
+
+_SLOTS: dict[int, tuple[Geometry, tuple[tuple[tuple[int, int], ...], ...]]] = {}
+
+
+def _slots(geo: Geometry) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, (house, its position's bit in the house) for each house it is in; kept by
+    the geometry's identity as ``_bitboards`` is."""
+    got = _SLOTS.get(id(geo))
+    if got is None or got[0] is not geo:
+        if len(_SLOTS) > 64:
+            _SLOTS.clear()
+        out: list[list[tuple[int, int]]] = [[] for _ in range(geo.n * geo.n)]
+        for h, cells in enumerate(geo.houses):
+            for k, i in enumerate(cells):
+                out[i].append((h, 1 << k))
+        got = _SLOTS[id(geo)] = (geo, tuple(map(tuple, out)))
+    return got[1]
 
 
 def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
@@ -660,12 +702,13 @@ def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], i
         stamp = st.stamp
         seen = st.seen_list(name) if stamp is not None else None
         table = house_positions(g, st) if seen is None else None
+        is_placed = placed.__getitem__
         for h, cells in enumerate(g.houses):
             if seen is not None:
                 if seen[h] == stamp[h]:
                     continue
                 seen[h] = stamp[h]
-            if sum(1 for i in cells if not placed[i]) <= size:
+            if len(cells) - sum(map(is_placed, cells)) <= size:  # (open cells: too few for a subset)
                 continue
             # With stamps most houses are skipped: their positions are worked out one by one.
             where = table[h] if table is not None else positions(st.cand, cells, placed, g.n)

@@ -94,14 +94,24 @@ class LatinSolver:
     def load(self, clauses: Sequence[Sequence[int]]) -> int:
         """A fresh switch for ``clauses`` whose own variables (above ``N**3``) are renumbered
         past every variable in use: a puzzle's clauses, asked about once."""
-        base = self.n ** 3
         on = self.fresh()
+        self._write(clauses, on)
+        return on
+
+    def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]]) -> int:
+        """The switch of a clause group that recurs from puzzle to puzzle (one Skyscrapers
+        clue: its side, line and number), its clauses (``make()``, own variables above
+        ``N**3`` as in ``load``) written the first time only: a puzzle made of such groups
+        is then asked about by assumptions alone, not thousands of clauses loaded afresh."""
+        return self.switch(("group", key), lambda ls, on: ls._write(make(), on))
+
+    def _write(self, clauses: Sequence[Sequence[int]], on: int) -> None:
+        base = self.n ** 3
         shift = on - base
         add = self.add
         for clause in clauses:
             add([-on] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
         self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
-        return on
 
     def retire(self, switch: int) -> None:
         """Turn a switch off for good (its clauses then never bind again)."""
@@ -189,15 +199,19 @@ _PROOFS = Kept(200)
 
 
 def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int]] = (),
-          limit: int = 2) -> list[list[int]]:
+          limit: int = 2, groups: Sequence[tuple[object, Callable[[], Sequence[Sequence[int]]]]] = ()
+          ) -> list[list[int]]:
     """Up to ``limit`` solutions of a generated puzzle: ``givens`` (cell, digit) and its
     constraint's ``clauses`` (own variables above ``N**3``), on the process's kept solver
-    (loading the houses costs more than the question)
+    (loading the houses costs more than the question), and ``groups``: (key, make) of clause
+    groups that recur between puzzles (``LatinSolver.group``), the same as their clauses
+    passed in ``clauses``.
     For verdicts and counts: which solutions come back depends on what was asked before."""
     ls = _PROOFS.get(geo)
     n = ls.n
     on = ls.load(clauses)
-    found, _ = ls.solutions([on] + [i * n + d for i, d in givens], limit)
+    switches = [ls.group(key, make) for key, make in groups]
+    found, _ = ls.solutions([on] + switches + [i * n + d for i, d in givens], limit)
     ls.retire(on)
     return found
 

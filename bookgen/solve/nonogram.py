@@ -9,11 +9,11 @@ The line solver, plain and fast:
 
 - ``fillings`` lists every filling of a line by its clue; ``settle_plain`` keeps those that
   agree with the known cells and returns what they all agree on. The reference.
-- ``settle`` reaches the same answer without listing: a walk over (cell, runs placed)
-  states, forwards from the left end and backwards from the right, keeps every step that
-  lies on some complete filling; what those steps may write is what the fillings may.
-  Memoised per (clue, line state). Checked against ``settle_plain`` on every short line
-  (tests/test_nonogram.py).
+- ``settle_fast`` reaches the same answer without listing: a walk over (cell, runs placed)
+  states, forwards from the left end and backwards from the right, each run's states one
+  bit set, keeps every step that lies on some complete filling; what those steps may write
+  is what the fillings may. Memoised per (clue, line state). Checked against
+  ``settle_plain`` on every short line and random long ones (tests/test_nonogram.py).
 - ``overlap_news`` is the easy tier's simpler view of a line (runs pushed left and right
   as a player pushes them); it must never find more than ``settle_plain``.
 
@@ -31,14 +31,17 @@ The ladder (``TECHNIQUES``, easiest first; tier = level):
   contradiction; the cell takes the other colour. Never nested.
 
 Every technique is sound, so a grid the ladder fills has exactly one solution; the SAT
-count (``sat_solutions``) proves it independently before a puzzle ships.
+solver (``sat_unique``: no solution differs from the picture) proves it independently
+before a puzzle ships.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Sequence
+from functools import cached_property, lru_cache
+from itertools import chain, repeat
+from operator import call, itemgetter
+from typing import Callable, Iterable, Iterator, Sequence
 
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
@@ -46,7 +49,7 @@ from bookgen.core.i18n import N_, Text
 from bookgen.core.memo import BoundedMemo
 from bookgen.core.types import EMPTY, Cell
 from bookgen.solve.houses import Tech
-from bookgen.solve.sat import models
+from bookgen.solve.sat import SOLVER_NAME, Solver, load, models
 
 Clue = tuple[int, ...]
 LINE_MEMO = 300_000  # entries of the line memos (a long build meets many line states)
@@ -59,29 +62,28 @@ class Contradiction(Exception):
 
 # ----- clues --------------------------------------------------------------------------
 def runs_of(bits: int, n: int) -> Clue:
-    """The run lengths of a filled line (bit j = cell j), left to right."""
-    out, run = [], 0
-    for j in range(n):
-        if (bits >> j) & 1:
-            run += 1
-        elif run:
-            out.append(run)
-            run = 0
-    if run:
+    """The run lengths of a filled line of ``n`` cells (bit j = cell j), left to right: each
+    run's trailing zeros dropped, then its trailing ones counted. The plain version reads the
+    line cell by cell (``test_runs_of_reads_every_line`` in tests/test_nonogram.py)."""
+    out = []
+    while bits:
+        bits >>= (bits & -bits).bit_length() - 1
+        run = (~bits & (bits + 1)).bit_length() - 1
         out.append(run)
+        bits >>= run
     return tuple(out)
 
 
 def line_bits(text: str) -> int:
-    """``"0110"`` -> the bit set of its ``1`` cells."""
-    return sum(1 << j for j, ch in enumerate(text) if ch == "1")
+    """``"0110"`` -> the bit set of its ``1`` cells (a line of ``0``/``1``)."""
+    return int(text[::-1], 2) if text else 0
 
 
 def clues_of(solution: Sequence[str]) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     """The row clues and the column clues of a solved grid (rows of ``0``/``1``)."""
     rows, cols = len(solution), len(solution[0])
     row_clues = tuple(runs_of(line_bits(row), cols) for row in solution)
-    col_clues = tuple(runs_of(line_bits("".join(row[c] for row in solution)), rows) for c in range(cols))
+    col_clues = tuple(runs_of(line_bits("".join(col)), rows) for col in zip(*solution))
     return row_clues, col_clues
 
 
@@ -138,102 +140,122 @@ def settle_plain(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] 
     return both & ~known, ~either & full & ~known
 
 
-# ----- the line solver: the walk -----------------------------------------------------
-def _walk(clue: Clue, n: int, known: int, value: int) -> tuple[list[list[bool]], list[list[bool]]] | None:
-    """Forward and backward reachability over states (i, j): cells before i decided, runs
-    before j placed, cell i free to start a run. ``fwd[i][j]``: some partial filling agrees
-    with the known cells up to there; ``back[i][j]``: the rest can be finished from there.
-    None when no filling agrees at all."""
-    k = len(clue)
-    ones, zeros = value & known, known & ~value
-    fwd = [[False] * (k + 1) for _ in range(n + 2)]
-    fwd[0][0] = True
-    for i in range(n + 1):
-        for j in range(k + 1):
-            if not fwd[i][j] or i == n:
-                continue
-            if not (ones >> i) & 1:
-                fwd[i + 1][j] = True
-            if j < k and _fits(clue[j], i, n, ones, zeros):
-                end = i + clue[j]
-                fwd[min(end + 1, n)][j + 1] = True
-    if not fwd[n][k]:
-        return None
-    back = [[False] * (k + 1) for _ in range(n + 2)]
-    back[n][k] = True
-    for i in range(n - 1, -1, -1):
-        for j in range(k, -1, -1):
-            ok = not (ones >> i) & 1 and back[i + 1][j]
-            if not ok and j < k and _fits(clue[j], i, n, ones, zeros):
-                ok = back[min(i + clue[j] + 1, n)][j + 1]
-            back[i][j] = ok
-    return fwd, back
+# ----- the line solver: bit sets ------------------------------------------------------
+def _clear(length: int, n: int, zeros: int) -> int:
+    """The cells a run of ``length`` may start at with no known empty cell under it (a bit set)."""
+    if length > n:
+        return 0
+    blocked, span = zeros, 1  # bit i of blocked: one of cells i..i+span-1 is known empty
+    while span < length:
+        step = min(span, length - span)
+        blocked |= blocked >> step
+        span += step
+    return ~blocked & ((1 << (n - length + 1)) - 1)
 
 
-def _fits(length: int, i: int, n: int, ones: int, zeros: int) -> bool:
-    """Whether a run of ``length`` may start at cell i: no known empty cell under it, and
-    the cell after it (if any) not known filled."""
-    end = i + length
-    if end > n or zeros >> i & ((1 << length) - 1):
-        return False
-    return end == n or not (ones >> end) & 1
+def _starts(length: int, n: int, ones: int, zeros: int) -> int:
+    """The cells a run of ``length`` may start at (a bit set): no known empty cell under it,
+    and the cell just after it (if any) not known filled."""
+    return _clear(length, n, zeros) & ~(ones >> length)
+
+
+def _smeared(bits: int, length: int) -> int:
+    """Each set bit i widened to cells i..i+length-1."""
+    span = 1
+    while span < length:
+        step = min(span, length - span)
+        bits |= bits << step
+        span += step
+    return bits
 
 
 def settle_fast(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
-    """``settle_plain``'s answer from the walk, without listing fillings.
+    """``settle_plain``'s answer without listing fillings: a walk over states (i, j) - cells
+    before i decided, runs before j placed, cell i free to start a run - with all the states
+    of one j as one bit set (states 0..n+1; cell n is a virtual empty cell past the end, so
+    every run is followed by an empty cell). Forwards, the states some partial filling
+    reaches: an empty cell steps i -> i+1 (one carry-add does a whole stretch of cells that
+    may be empty), a run j placed at i steps to i+len+1. Backwards, the states the rest can
+    be finished from. A step on both lies on a complete filling; what those steps may write
+    is what the fillings may. O(runs x log cells) operations on ints.
 
     Reference: ``settle_plain``; checked by ``test_settle_agrees_with_the_listing``
-    (tests/test_nonogram.py) on every state of every short line."""
-    walked = _walk(clue, n, known, value)
-    if walked is None:
-        return None
-    fwd, back = walked
-    k = len(clue)
+    (tests/test_nonogram.py) on every clue of every short line and on random long ones."""
     ones, zeros = value & known, known & ~value
+    k = len(clue)
+    free = ~ones & ((1 << (n + 1)) - 1)  # cells that may be empty, and the virtual cell n
+    starts = {length: _starts(length, n, ones, zeros) for length in clue}
+    fwd = []
+    seed = 1
+    for j in range(k + 1):
+        reach = seed | ((free + (seed & free)) ^ free)  # the carry runs through the free cells
+        fwd.append(reach)
+        if j < k:
+            seed = (reach & starts[clue[j]]) << (clue[j] + 1)
+    if not (fwd[k] >> (n + 1)) & 1:
+        return None
+    # Backwards a stretch of free cells is crossed by doubling: bit i of links[t] says
+    # cells i..i+2^t-1 may all be empty.
+    links = [free]
+    span = 1
+    while span < n + 2:
+        links.append(links[-1] & (links[-1] >> span))
+        span *= 2
+    back = [0] * (k + 1)
+    seed = 1 << (n + 1)
+    for j in range(k, -1, -1):
+        reach, span = seed, 1
+        for link in links:
+            reach |= (reach >> span) & link
+            span *= 2
+        back[j] = reach
+        if j:
+            seed = (reach >> (clue[j - 1] + 1)) & starts[clue[j - 1]]
     can1 = can0 = 0
-    for i in range(n):
-        for j in range(k + 1):
-            if not fwd[i][j]:
-                continue
-            if not (ones >> i) & 1 and back[i + 1][j]:
-                can0 |= 1 << i
-            if j < k and _fits(clue[j], i, n, ones, zeros):
-                end = i + clue[j]
-                if back[min(end + 1, n)][j + 1]:
-                    can1 |= ((1 << clue[j]) - 1) << i
-                    if end < n:
-                        can0 |= 1 << end
+    for j in range(k + 1):
+        can0 |= fwd[j] & free & (back[j] >> 1)
+        if j < k:
+            length = clue[j]
+            on_path = fwd[j] & starts[length] & (back[j + 1] >> (length + 1))
+            can0 |= on_path << length
+            can1 |= _smeared(on_path, length)
     full = (1 << n) - 1
     return can1 & ~can0 & ~known & full, can0 & ~can1 & ~known & full
 
 
-def _pushed(clue: Clue, n: int, ones: int, zeros: int) -> list[int] | None:
-    """Each run's start when the runs are pushed left one after another, each to the first
-    place with no known empty cell under it and no filled cell just after it (a player's
-    count from the edge: no going back for a filled cell left behind). None where a run
-    falls off the end."""
-    out, pos = [], 0
-    for length in clue:
-        s = pos
-        while s + length <= n and (zeros >> s & ((1 << length) - 1) or (s + length < n and ones >> (s + length) & 1)):
-            s += 1
-        if s + length > n:
+def _pushes(clue: Clue, n: int, filled: int, empty: int) -> tuple[list[int], list[int]] | None:
+    """Each run's start pushed left and pushed right as a player pushes: one run after
+    another from the edge, each to the first place with no known empty cell under it and no
+    filled cell just past it on the far side, never going back for a filled cell left
+    behind. None when a run falls off the end. The push cell by cell is the reference
+    (``test_the_push_is_the_players`` in tests/test_nonogram.py); here each run's places
+    are one bit set and the push takes its lowest (highest) bit."""
+    k = len(clue)
+    clear = {length: _clear(length, n, empty) for length in clue}
+    low, high = [0] * k, [0] * k
+    pos = 0
+    for j, length in enumerate(clue):
+        places = (clear[length] & ~(filled >> length)) >> pos
+        if not places:
             return None
-        out.append(s)
-        pos = s + length + 1
-    return out
-
-
-def _mirror(bits: int, n: int) -> int:
-    """A line read from its other end."""
-    return int(format(bits, f"0{n}b")[::-1], 2) if n else 0
+        low[j] = pos + (places & -places).bit_length() - 1
+        pos = low[j] + length + 1
+    end = n  # from the right: each run ends before ``end``
+    for j in range(k - 1, -1, -1):
+        length = clue[j]
+        places = clear[length] & ~(filled << 1) & ((1 << max(end - length + 1, 0)) - 1)
+        if not places:
+            return None
+        high[j] = places.bit_length() - 1
+        end = high[j] - 1
+    return low, high
 
 
 def overlap_news(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] | None:
     """The easy tier on one line: (cells a run covers both pushed left and pushed right,
     cells no run reaches) among the unknown ones; None when the line can't be filled.
 
-    The runs are pushed as a player pushes them (``_pushed``, from both ends), then the
+    The runs are pushed as a player pushes them (``_pushes``, from both ends), then the
     edges hold them: the first run starts at or before the first filled cell, the last one
     ends at or after the last. Every bound is one no filling can pass, so what follows is
     sound, and it is never more than ``settle_plain`` finds
@@ -243,11 +265,10 @@ def overlap_news(clue: Clue, n: int, known: int, value: int) -> tuple[int, int] 
     if not clue:
         return None if filled else (0, full & ~known)
     k = len(clue)
-    low = _pushed(clue, n, filled, empty)
-    back = _pushed(clue[::-1], n, _mirror(filled, n), _mirror(empty, n))
-    if low is None or back is None:
+    pushed = _pushes(clue, n, filled, empty)
+    if pushed is None:
         return None
-    high = [n - s - length for s, length in zip(back, clue[::-1])][::-1]
+    low, high = pushed
     if filled:
         high[0] = min(high[0], (filled & -filled).bit_length() - 1)
         low[k - 1] = max(low[k - 1], filled.bit_length() - clue[k - 1])
@@ -272,14 +293,14 @@ class LineSolver:
     or -1 when the line has no agreeing filling."""
 
     def __init__(self) -> None:
-        self._memo = BoundedMemo(LINE_MEMO)
+        self.memo = BoundedMemo(LINE_MEMO)  # the closure looks its keys up here first
 
     def answer(self, tier: int, clue: Clue, n: int, known: int, value: int) -> int:
         key = (tier, clue, n, known, value)
-        hit = self._memo.get(key)
+        hit = self.memo.get(key)
         if hit is None:
             got = (overlap_news if tier == 0 else settle_fast)(clue, n, known, value)
-            hit = self._memo.put(key, -1 if got is None else got[0] << n | got[1])
+            hit = self.memo.put(key, -1 if got is None else got[0] << n | got[1])
         return hit
 
 
@@ -290,15 +311,19 @@ LINES = LineSolver()  # one per process: answers depend on their key alone
 class Board:
     """Known cells of a rows x cols grid, one pair of bit sets per line (rows, then columns)."""
 
-    __slots__ = ("rows", "cols", "known", "value")
+    __slots__ = ("rows", "cols", "known", "value", "settled")
 
-    def __init__(self, rows: int, cols: int, known: list[int] | None = None, value: list[int] | None = None):
+    def __init__(self, rows: int, cols: int, known: list[int] | None = None, value: list[int] | None = None,
+                 settled: list[int] | None = None):
         self.rows, self.cols = rows, cols
         self.known = known if known is not None else [0] * (rows + cols)
         self.value = value if value is not None else [0] * (rows + cols)
+        # Per tier, the lines whose answer had no news at their present state: a closure
+        # skips them (the answer depends on the line alone); every write clears its lines.
+        self.settled = settled if settled is not None else [0, 0]
 
     def copy(self) -> "Board":
-        return Board(self.rows, self.cols, self.known[:], self.value[:])
+        return Board(self.rows, self.cols, self.known[:], self.value[:], self.settled[:])
 
     @classmethod
     def from_rows(cls, grid: Sequence[str]) -> "Board":
@@ -332,6 +357,9 @@ class Board:
         if v:
             self.value[r] |= 1 << c
             self.value[line] |= 1 << r
+        changed = ~(1 << r | 1 << line)
+        self.settled[0] &= changed
+        self.settled[1] &= changed
 
     def write(self, line: int, ones: int, zeros: int) -> int:
         """Write a line's news into it and its crossing lines; the crossing lines, as a bit set."""
@@ -342,11 +370,15 @@ class Board:
         else:
             bit, first = 1 << (line - self.rows), 0
         crossed = 0
+        known, value = self.known, self.value
         for j in scan_forward(ones | zeros):
-            self.known[first + j] |= bit
+            known[first + j] |= bit
             if (ones >> j) & 1:
-                self.value[first + j] |= bit
+                value[first + j] |= bit
             crossed |= 1 << (first + j)
+        changed = ~(crossed | 1 << line)
+        self.settled[0] &= changed
+        self.settled[1] &= changed
         return crossed
 
     def solved(self) -> bool:
@@ -378,6 +410,11 @@ class Puzzle:
     def clue(self, line: int) -> Clue:
         return self.row_clues[line] if line < self.rows else self.col_clues[line - self.rows]
 
+    @cached_property
+    def lines(self) -> tuple[Clue, ...]:
+        """Every line's clue: the rows', then the columns'."""
+        return tuple(self.row_clues) + tuple(self.col_clues)
+
     def board(self, givens: Sequence[str] | None = None) -> Board:
         return Board.from_rows(givens) if givens else Board(self.rows, self.cols)
 
@@ -389,10 +426,13 @@ def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rou
     until nothing changes (or after ``rounds`` generations of lines). True when the grid is
     full; ``Contradiction`` when a line has no filling left. Each line's answer is what its
     technique says of it alone, so the fixpoint does not depend on the order."""
-    lines = puzzle.rows + puzzle.cols
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = rows + cols
     if dirty is None:
         dirty = (1 << lines) - 1
     tier = min(tier, 1)
+    clues, known, value, settled = puzzle.lines, board.known, board.value, board.settled
+    answer, memo = LINES.answer, LINES.memo
     generation = 0
     while dirty:
         if rounds is not None and generation >= rounds:
@@ -400,11 +440,17 @@ def close(puzzle: Puzzle, board: Board, tier: int, dirty: int | None = None, rou
         generation += 1
         now, dirty = dirty, 0
         for line in scan_forward(now):
-            n = board.width(line)
-            hit = LINES.answer(tier, puzzle.clue(line), n, board.known[line], board.value[line])
+            if (settled[tier] >> line) & 1:
+                continue
+            n = cols if line < rows else rows
+            hit = memo.get((tier, clues[line], n, known[line], value[line]))
+            if hit is None:
+                hit = answer(tier, clues[line], n, known[line], value[line])
             if hit < 0:
                 raise Contradiction(line)
-            if hit:
+            if not hit:
+                settled[tier] |= 1 << line
+            else:
                 ones, zeros = hit >> n, hit & ((1 << n) - 1)
                 if on_news is not None:
                     on_news(line, ones, zeros)
@@ -486,12 +532,14 @@ def _line_step(puzzle: Puzzle, board: Board, run: Run, name: str, tier: int, hal
     for line in range(puzzle.rows + puzzle.cols):
         n = board.width(line)
         full = (1 << n) - 1
-        if board.known[line] == full:
+        if board.known[line] == full or (board.settled[tier] >> line) & 1:
             continue
         clue = puzzle.clue(line)
         hit = LINES.answer(tier, clue, n, board.known[line], board.value[line])
         if hit < 0:
             raise Contradiction(line)
+        if not hit:
+            board.settled[tier] |= 1 << line
         ones = 0 if half == 1 else hit >> n
         zeros = 0 if half == 0 else hit & full
         if ones | zeros:
@@ -565,8 +613,12 @@ def ladder(puzzle: Puzzle, givens: Sequence[str] | None = None, explain: bool = 
     use at a time, back to the easy closure after each. The level is the hardest technique
     used; ``solved`` is False where even one trial finds nothing. ``solution``, when the
     caller knows the puzzle's only one, spares the trials of right colours (same result)."""
-    board = puzzle.board(givens)
-    run = Run(explain, solution)
+    return _climb(puzzle, puzzle.board(givens), Run(explain, solution))
+
+
+def _climb(puzzle: Puzzle, board: Board, run: Run) -> LadderResult:
+    """The ladder's loop from ``board`` (already closed by the easy tier or not), counting
+    into ``run``."""
     level = Level.EASY
     while True:
         if _easy_closure(puzzle, board, run):
@@ -608,61 +660,162 @@ def _first_refuted(puzzle: Puzzle, board: Board, rounds: int | None,
 
 
 # ----- SAT --------------------------------------------------------------------------
-def sat_clauses(puzzle: Puzzle) -> tuple[list[list[int]], int]:
-    """CNF of the clues: cell variables 1..rows*cols (row-major), then per line one
-    variable per (run, start). A run starts exactly once; the next run starts after it and
-    its gap; a cell is filled exactly when some chosen start covers it. Returns the clauses
-    and the cell count (the variables to watch)."""
-    rows, cols = puzzle.rows, puzzle.cols
-    cells = rows * cols
-    top = cells
-    clauses: list[list[int]] = []
+# Cell variables are 1..rows*cols (row-major); each line adds its order variables after
+# them. Order encoding: A(j, t) says run j starts at or before cell lo_j + t, where lo_j is
+# its leftmost start and t < slack (the line's free cells, the same for every run; from
+# t = slack on A is true, below 0 false). Every run's clauses then depend only on (its
+# length, the slack, whether it is the first or the last run), so they are made once per
+# such block and renumbered per run through one lookup table by C-level ``itemgetter``s:
+# a random 20x20 picture's 800 or so distinct clues cost no clause-building in Python.
+
+@dataclass(frozen=True)
+class _RunCNF:
+    """The clauses of one run, as positions in the table ``_renumbered`` makes: the run's
+    cells window (``window`` cells from lo_j), its order variables and the next run's, with
+    each one's negation mirrored about position ``zero``."""
+
+    zero: int
+    window: int
+    units: tuple[int, ...]
+    clauses: tuple[Callable, ...]  # itemgetters: table -> the clause's literals
+
+
+@lru_cache(maxsize=None)  # one per (length, slack, first, last): a few thousand at most
+def _run_cnf(length: int, slack: int, first: bool, last: bool) -> _RunCNF:
+    """Run j's clauses: A(j, t) implies A(j, t+1); run j+1 started by t (its own offset)
+    implies run j started by t (the same cells later by length_j + 1); a cell the run covers
+    (started by it, not by it minus the length) is filled; a filled cell is covered by the
+    last run started by it (for the first run: some run has started by it). Checked against
+    the listing of fillings on every clue to 8 cells
+    (``test_the_line_cnf_has_the_fillings_as_models``)."""
+    window = length + slack + (0 if last else 1)  # cells lo_j .. : the run, its slack, the gap after
+    zero = window + 2 * slack
+    true, false = "true", "false"  # constants: a clause holding ``true`` is dropped, ``false`` left out
+
+    def here(t: int):  # A(j, t)
+        return false if t < 0 else true if t >= slack else zero + window + 1 + t
+
+    def after(t: int):  # A(j+1, t)
+        return false if t < 0 or last else true if t >= slack else zero + window + 1 + slack + t
+
+    def cell(u: int) -> int:
+        return zero + 1 + u
+
+    def neg(lit):
+        return false if lit == true else true if lit == false else 2 * zero - lit
+
+    out: list[tuple[int, ...]] = []
+
+    def clause(*lits) -> None:
+        if true not in lits:
+            out.append(tuple(lit for lit in lits if lit != false))
+
+    for t in range(slack - 1):
+        clause(neg(here(t)), here(t + 1))
+    if not last:
+        for t in range(slack):
+            clause(neg(after(t)), here(t))
+    for u in range(length + slack):
+        clause(neg(here(u)), here(u - length), cell(u))
+    if first:
+        for u in range(slack):
+            clause(neg(cell(u)), here(u))
+    for u in range(length, length + slack + (0 if last else 1)):
+        clause(neg(cell(u)), neg(here(u)), after(u - length - 1), neg(here(u - length)))
+    units = tuple(c[0] for c in out if len(c) == 1)
+    getters = tuple(itemgetter(*c) for c in out if len(c) > 1)
+    return _RunCNF(zero, window, units, getters)
+
+
+@lru_cache(maxsize=64)
+def _line_cells(rows: int, cols: int) -> tuple[tuple[list[int], list[int]], ...]:
+    """Per line, its cell variables, and their negations in reverse order."""
+    out = []
     for line in range(rows + cols):
+        cells = [line * cols + j + 1 for j in range(cols)] if line < rows else \
+            [j * cols + (line - rows) + 1 for j in range(rows)]
+        out.append((cells, [-v for v in reversed(cells)]))
+    return tuple(out)
+
+
+_ZERO = 25 * 25 + 2 * 25 * 84  # more variables than a 25x25 grid has: cells, runs x slack (<= 84) per line
+_NUMBERS = list(range(-_ZERO, _ZERO + 1))  # the order variables' numbers are slices of it
+
+
+def _renumbered(clue: Clue, cells: list[int], negated: list[int], top: int) -> list[Iterable[tuple[int, ...]]]:
+    """A line's clauses on its ``cells`` (``negated``: their negations in reverse order), its
+    order variables numbered from ``top + 1`` (slack of them per run): a list of iterables
+    of clauses, each run's clauses a ``map`` of its getters over its table (a C-level loop)."""
+    n = len(cells)
+    if not clue:
+        return [[(v,) for v in negated]]
+    k = len(clue)
+    slack = n - sum(clue) - k + 1
+    out: list[Iterable[tuple[int, ...]]] = []
+    lo = 0
+    for j, length in enumerate(clue):
+        cnf = _run_cnf(length, slack, j == 0, j == k - 1)
+        base = top + j * slack
+        w = cnf.window
+        table = _NUMBERS[_ZERO - base - 2 * slack:_ZERO - base] + negated[n - lo - w:n - lo] + [0] \
+            + cells[lo:lo + w] + _NUMBERS[_ZERO + base + 1:_ZERO + base + 2 * slack + 1]
+        if cnf.units:
+            out.append([(table[unit],) for unit in cnf.units])
+        out.append(map(call, cnf.clauses, repeat(table)))
+        lo += length + 1
+    return out
+
+
+def _cnf(puzzle: Puzzle) -> Iterator[tuple[int, ...]]:
+    """The clauses of the clues (tuples of literals)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    top = rows * cols
+    parts: list[Iterable[tuple[int, ...]]] = []
+    for line, (cells, negated) in enumerate(_line_cells(rows, cols)):
         clue = puzzle.clue(line)
-        n = cols if line < rows else rows
-        var = [(line * cols + j + 1) if line < rows else (j * cols + (line - rows) + 1) for j in range(n)]
-        if not clue:
-            clauses += [[-v] for v in var]
-            continue
-        starts: list[dict[int, int]] = []
-        before = 0
-        for j, length in enumerate(clue):
-            after = sum(clue[j + 1:]) + len(clue) - j - 1
-            run = {}
-            for s in range(before, n - after - length + 1):
-                top += 1
-                run[s] = top
-            starts.append(run)
-            before += length + 1
-            clauses.append(list(run.values()))
-            vs = list(run.values())
-            clauses += [[-a, -b] for x, a in enumerate(vs) for b in vs[x + 1:]]
-        for j in range(1, len(clue)):
-            for s, v in starts[j].items():
-                clauses.append([-v] + [u for p, u in starts[j - 1].items() if p + clue[j - 1] + 1 <= s])
-        cover: list[list[int]] = [[] for _ in range(n)]
-        for j, length in enumerate(clue):
-            for s, v in starts[j].items():
-                for x in range(s, s + length):
-                    cover[x].append(v)
-                    clauses.append([-v, var[x]])
-        for x in range(n):
-            clauses.append([-var[x]] + cover[x])
-    return clauses, cells
+        parts += _renumbered(clue, cells, negated, top)
+        top += (len(cells) - sum(clue) - len(clue) + 1) * len(clue)
+    return chain.from_iterable(parts)
+
+
+def sat_clauses(puzzle: Puzzle) -> tuple[list[tuple[int, ...]], int]:
+    """CNF of the clues (``_line_cnf`` per line), and the cell count: the variables to watch."""
+    return list(_cnf(puzzle)), puzzle.rows * puzzle.cols
+
+
+def _fits(puzzle: Puzzle) -> bool:
+    return all(clue_fits(puzzle.clue(line), puzzle.rows if line >= puzzle.rows else puzzle.cols)
+               for line in range(puzzle.rows + puzzle.cols))
 
 
 def sat_solutions(puzzle: Puzzle, givens: Sequence[str] | None = None, limit: int = 2) -> list[tuple[str, ...]]:
     """Up to ``limit`` solutions by the SAT solver, as row strings."""
+    if not _fits(puzzle):
+        return []
     clauses, cells = sat_clauses(puzzle)
     cols = puzzle.cols
     for r, row in enumerate(givens or ()):
         for c, ch in enumerate(row):
             if ch != EMPTY:
                 v = r * cols + c + 1
-                clauses.append([v if ch == "1" else -v])
+                clauses.append((v if ch == "1" else -v,))
     found = models(clauses, range(1, cells + 1), limit)
     return [tuple("".join("1" if r * cols + c + 1 in model else "0" for c in range(cols))
                   for r in range(puzzle.rows)) for model in found]
+
+
+def sat_unique(puzzle: Puzzle, solution: Sequence[str]) -> bool:
+    """Whether ``solution`` is the puzzle's one and only solution: it shows the clues, and
+    the SAT solver finds none that differs from it in some cell. The same count as
+    ``sat_solutions(puzzle) == [solution]`` with one solver call instead of two."""
+    if clues_of(solution) != (tuple(puzzle.row_clues), tuple(puzzle.col_clues)):
+        return False
+    cols = puzzle.cols
+    other = [-(r * cols + c + 1) if ch == "1" else r * cols + c + 1
+             for r, row in enumerate(solution) for c, ch in enumerate(row)]
+    with Solver(name=SOLVER_NAME) as solver:
+        load(solver, chain(_cnf(puzzle), (other,)))
+        return not solver.solve()
 
 
 # ----- pictures that look drawn ---------------------------------------------------------
@@ -738,17 +891,23 @@ def attempt(rows: int, cols: int, style: str, level: Level, rng, grid: list[list
         solution = rows_text(grid)
         puzzle = Puzzle(*clues_of(solution))
         board = puzzle.board()
-        if level == Level.EASY:
-            # Repaired where the easy closure stalls: every flip is towards an easy picture.
-            if close(puzzle, board, 0):
-                return Made(solution, ladder(puzzle, solution=solution))
-        elif close(puzzle, board, 1):
-            if level >= Level.HARD:
-                return None  # line by line solves it: never harder than medium
-            if level == Level.MEDIUM and close(puzzle, puzzle.board(), 0):
+        if level <= Level.MEDIUM:
+            # The ladder's own first step: its counts and board are the grade's.
+            run = Run(solution=solution)
+            if _easy_closure(puzzle, board, run):
+                if level == Level.EASY:
+                    return Made(solution, LadderResult(Level.EASY, True, run.counts, run.steps, board.grid()))
                 return None  # the easy closure alone solves it
-            result = ladder(puzzle, solution=solution)
-            return Made(solution, result) if result.level == level else None
+            if level == Level.MEDIUM:
+                easy = board.copy()
+                # Whole lines from where the easy tier stopped reach the same fixpoint as from
+                # an empty board (every easy deduction is a whole-line one).
+                if close(puzzle, board, 1):
+                    result = _climb(puzzle, easy, run)
+                    return Made(solution, result) if result.level == level else None
+            # Easy: repaired where the easy closure stalls, every flip towards an easy picture.
+        elif close(puzzle, board, 1):
+            return None  # line by line solves it: never harder than medium
         if level >= Level.HARD and _solves_by_suppositions(puzzle, board, level, solution):
             result = ladder(puzzle, solution=solution)
             return Made(solution, result) if result.solved and result.level == level else None

@@ -26,7 +26,7 @@ from typing import Sequence
 from bookgen.core.rating import (DIRECT, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, solve, start)
+                                  Run, State, Tech, _bitboards, solve, start)
 from bookgen.solve.latin import bit, digits_of
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
@@ -67,6 +67,107 @@ def _singles(g: Geometry, st: State, values: tuple[float, float, float]
     return sorted(found.values(), key=lambda s: (s[2], s[0])), len(found)
 
 
+class SinglesScan:
+    """``_singles`` kept up to date from one call to the next, which it must equal: a call
+    gives its easiest single (or None) and its count, ``listing`` its whole list
+    (tests/test_rated_scan.py checks them against each other).
+
+    A step changes a few cells, and a hidden single of digit d in a house depends only on
+    where d is still open there; so this keeps, per digit, the open cells holding it (a
+    bitmask), per (house, digit) the one open cell holding it (or -1), and per cell its
+    easiest single, and recomputes only what the cells changed since the last call (found
+    by comparing with a snapshot, so it follows any state: a copy ``_direct`` tries, the
+    state a technique changed) touch. The full rescan cost most of an easy puzzle's rating.
+    """
+
+    def __init__(self, g: Geometry, values: tuple[float, float, float]) -> None:
+        n = g.n
+        self.g, self.n, self.values = g, n, values
+        boxes_from = 2 * n
+        self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
+        self.house_bits = _bitboards(g)[0]
+        self.seen = [0] * (n * n)               # per cell: its candidates at the last call, 0 when placed
+        self.open = [0] * n                      # per digit: the open cells holding it
+        self.where = [-1] * (len(g.houses) * n)  # per (house, digit): its only open cell, or -1
+        self.best: list[tuple[float, int, int] | None] = [None] * (n * n)  # per cell: (value, cell, digit)
+        self.entries: set[tuple[float, int, int]] = set()  # the ``best`` that are not None
+
+    def __call__(self, st: State) -> tuple[tuple[float, int, int] | None, int]:
+        """(value, cell, digit) of the easiest single open in ``st`` (None: none) and how many
+        cells the singles open place."""
+        self._update(st)
+        return (min(self.entries) if self.entries else None), len(self.entries)
+
+    def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
+        """What ``_singles`` returns: every single as (cell, digit, value), easiest first."""
+        self._update(st)
+        return [(i, d, v) for v, i, d in sorted(self.entries)], len(self.entries)
+
+    def _update(self, st: State) -> None:
+        n, g = self.n, self.g
+        seen, open_, where, house_bits = self.seen, self.open, self.where, self.house_bits
+        houses_of = g.houses_of
+        changed = [i for i, c, p, s in zip(range(n * n), st.cand, st.placed, seen) if (0 if p else c) != s]
+        if changed:
+            cand, placed = st.cand, st.placed
+            keys: set[int] = set()
+            for i in changed:
+                now = 0 if placed[i] else cand[i]
+                flip = now ^ seen[i]
+                seen[i] = now
+                b = 1 << i
+                while flip:
+                    low = flip & -flip
+                    flip ^= low
+                    d = low.bit_length() - 1
+                    open_[d] ^= b
+                    for h in houses_of[i]:
+                        keys.add(h * n + d)
+            cells = set(changed)
+            for k in keys:
+                h, d = divmod(k, n)
+                x = open_[d] & house_bits[h]
+                w = x.bit_length() - 1 if x and not x & (x - 1) else -1
+                old = where[k]
+                if w != old:
+                    where[k] = w
+                    if old >= 0:
+                        cells.add(old)
+                    if w >= 0:
+                        cells.add(w)
+            best, entries = self.best, self.entries
+            for i in cells:
+                old, new = best[i], self._best(i)
+                if old != new:
+                    best[i] = new
+                    if old is not None:
+                        entries.discard(old)
+                    if new is not None:
+                        entries.add(new)
+
+    def _best(self, i: int) -> tuple[float, int, int] | None:
+        """Cell ``i``'s easiest single: the first in (value, house, digit) order of the hidden
+        singles placing it, or its naked single where that rates lower."""
+        n, m = self.n, self.seen[i]
+        best = None
+        if m:
+            for h in self.g.houses_of[i]:
+                value = self.house_value[h]
+                base = h * n
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    d = low.bit_length() - 1
+                    if self.where[base + d] == i and (best is None or (value, h) < best[0]):
+                        best = ((value, h), d)
+        hidden = (best[0][0], i, best[1] + 1) if best is not None else None
+        naked_value = self.values[2]
+        if m and not m & (m - 1) and (hidden is None or hidden[0] > naked_value):
+            return (naked_value, i, m.bit_length())
+        return hidden
+
+
 def _is_single(name: str) -> bool:
     return any(name.startswith(s) for s in SINGLE_NAMES)
 
@@ -93,17 +194,20 @@ def _trial_rating(st: State, base: float) -> float:
 
 
 def _direct(geo: Geometry, st: State, rows: list[tuple[float, Tech]], below: float,
-            values: tuple[float, float, float]) -> tuple[State, float, str] | None:
+            values: tuple[float, float, float], singles: SinglesScan) -> tuple[State, float, str] | None:
     """(the state after, its value, technique) of the easiest direct step open, rated below
     ``below``: a use of one of ``rows`` whose eliminations at once leave a hidden single."""
     for value, t in rows:
         if value >= below:
             break
         trying = st.copy()
+        trying.memo = st.memo  # (the hidden subsets' positions: kept while the candidates match)
         if t.fn(geo, trying, Run()):
-            after, _ = _singles(geo, trying, values)
-            if after and after[0][2] <= values[1]:
+            after, _ = singles(trying)
+            if after is not None and after[0] <= values[1]:
                 return trying, value, t.name
+        else:
+            st.memo = trying.memo
     return None
 
 
@@ -126,12 +230,13 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     direct_rows = sorted(((DIRECT[t.name], t) for t in ladder if t.name in DIRECT), key=lambda vt: vt[0])
     line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
     values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
+    scan = SinglesScan(geo, values)
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
-            singles, options = _singles(geo, st, values)
-            easiest = singles[0][2] if singles else math.inf
+            single, options = scan(st)
+            easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
-                direct = _direct(geo, st, direct_rows, easiest, values)
+                direct = _direct(geo, st, direct_rows, easiest, values, scan)
                 if direct is not None:
                     st, value, name = direct
                     steps.append(RatedStep(name, value, options))
@@ -149,9 +254,9 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     break
             if took:
                 continue
-            if not singles:
+            if single is None:
                 return steps, False
-            i, d, value = singles[0]
+            value, i, d = single
             naked = st.cand[i] == bit(d)
             st.elim(i, ~bit(d))
             st.place(i)

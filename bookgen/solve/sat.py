@@ -9,8 +9,11 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections import deque
+from itertools import repeat
 from typing import Callable, Iterable, Sequence
 
+import pysolvers  # pysat's C module: ``load`` calls its clause loader directly
 from pysat import solvers
 
 SOLVER_NAME = "glucose3"
@@ -103,3 +106,18 @@ def incremental(clauses: Iterable[Sequence[int]]) -> Solver:
     solver = Solver(name=SOLVER_NAME)
     solver.append_formula(clauses)  # tuples as they come: copying them into lists costs more than the load
     return solver
+
+
+def load(solver: Solver, clauses: Iterable[Sequence[int]]) -> None:
+    """Add ``clauses`` to ``solver``, as ``solver.append_formula`` does. pysat's
+    ``append_formula`` calls two Python methods per clause before the C function that takes
+    it; for Glucose that function is called here directly, from a C-level loop (``map``
+    drained by a zero-length ``deque``), for the Nonogram proof's thousands of short
+    clauses. ``test_load_is_append_formula`` (tests/test_nonogram.py) checks both give the
+    same models."""
+    handle = getattr(getattr(solver, "solver", None), "glucose", None)
+    if SOLVER_NAME != "glucose3" or handle is None:  # another solver, or pysat's insides changed
+        solver.append_formula(clauses)
+        return
+    deque(map(pysolvers.glucose3_add_cl, repeat(handle), clauses), maxlen=0)
+

@@ -32,9 +32,9 @@ hold.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations
-from typing import Sequence
+from typing import Callable, Sequence
 
 from pysat.card import CardEnc, EncType
 
@@ -120,10 +120,15 @@ def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) 
         for house, front, back, side in ((k, clues["left"][k], clues["right"][k], "left"),
                                          (n + k, clues["top"][k], clues["bottom"][k], "top")):
             if front or back:
-                lines.append(Line(house, front, back, line_cells(n, side, k)))
+                lines.append(_line(n, house, front, back, side, k))
     edge = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue in (1, n) for i, keep in s.keep)
     bounds = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue not in (1, n) for i, keep in s.keep)
     return SkyExtra(TECHNIQUES, used=used, sights=sights, lines=tuple(lines), edge=edge, bounds=bounds)
+
+
+@lru_cache(maxsize=None)
+def _line(n: int, house: int, front: int, back: int, side: str, k: int) -> Line:
+    return Line(house, front, back, line_cells(n, side, k))
 
 
 @lru_cache(maxsize=None)
@@ -317,26 +322,53 @@ TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 def sight_clauses(n: int, clues: dict[str, Sequence[int]]) -> list[list[int]]:
     """Clauses saying each clue sees exactly its number of buildings (variable ``i * n + d``:
-    cell ``i`` holds ``d``; new variables from ``n**3 + 1`` up)."""
-    top = n ** 3
+    cell ``i`` holds ``d``; new variables from ``n**3 + 1`` up, clue after clue)."""
+    base = n ** 3
+    top = base
     out: list[list[int]] = []
     for side in SIDES:
         for k, clue in enumerate(clues[side]):
             if not clue:
                 continue
-            cells = line_cells(n, side, k)
-            marks = []
-            for j, i in enumerate(cells):
-                top += 1
-                v = top
-                marks.append(v)
-                for d in range(1, n + 1):
-                    taller = [cells[p] * n + e for p in range(j) for e in range(d + 1, n + 1)]
-                    # seen and holding d: nothing before it is taller
-                    out += [[-v, -(i * n + d), -x] for x in taller]
-                    # not seen while holding d: something before it is taller
-                    out.append([v, -(i * n + d)] + taller)
-            card = CardEnc.equals(lits=marks, bound=clue, top_id=top, encoding=EncType.seqcounter)
-            top = max(top, card.nv)
-            out += [list(c) for c in card.clauses]
+            clauses, used = clue_clauses(n, side, k, clue)
+            shift = top - base
+            out += [[v + shift if v > base else v - shift if v < -base else v for v in c] for c in clauses]
+            top += used
     return out
+
+
+def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[tuple[object, Callable]]:
+    """``sight_clauses`` as one clause group per clue, for ``latin_sat.prove``'s ``groups``:
+    a clue recurs from puzzle to puzzle, so the proof's kept solver loads it once."""
+    return [(("sky", side, k, clue), partial(clue_clauses_list, n, side, k, clue))
+            for side in SIDES for k, clue in enumerate(clues[side]) if clue]
+
+
+def clue_clauses_list(n: int, side: str, k: int, clue: int) -> tuple[tuple[int, ...], ...]:
+    return clue_clauses(n, side, k, clue)[0]
+
+
+@lru_cache(maxsize=None)
+def clue_clauses(n: int, side: str, k: int, clue: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """One clue's clauses (its own variables from ``n**3 + 1`` up) and how many variables of
+    its own they use: a "seen" variable per cell of its line (taller than everything before
+    it, defined by two clause families) and a sequential counter saying exactly ``clue`` of
+    them hold."""
+    top = n ** 3
+    cells = line_cells(n, side, k)
+    out: list[tuple[int, ...]] = []
+    marks = []
+    for j, i in enumerate(cells):
+        top += 1
+        v = top
+        marks.append(v)
+        for d in range(1, n + 1):
+            taller = [cells[p] * n + e for p in range(j) for e in range(d + 1, n + 1)]
+            # seen and holding d: nothing before it is taller
+            out += [(-v, -(i * n + d), -x) for x in taller]
+            # not seen while holding d: something before it is taller
+            out.append((v, -(i * n + d), *taller))
+    card = CardEnc.equals(lits=marks, bound=clue, top_id=top, encoding=EncType.seqcounter)
+    top = max(top, card.nv)
+    out += [tuple(c) for c in card.clauses]
+    return tuple(out), top - n ** 3

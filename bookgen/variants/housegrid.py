@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -113,6 +113,8 @@ class Draft:
     givens: Sequence[tuple[int, int]]
     clauses: Sequence[Sequence[int]]
     solution: Sequence[int]
+    # Clause groups that recur between puzzles, (key, make): ``latin_sat.prove``'s ``groups``.
+    groups: Sequence[tuple[object, Callable[[], Sequence[Sequence[int]]]]] = ()
 
 
 class HouseGrid(VariantDefaults):
@@ -223,7 +225,7 @@ class HouseGrid(VariantDefaults):
             if draft is None:
                 continue
             # The proof, independent of the ladder (which is sound: a failure is an engine bug).
-            if prove(draft.geo, draft.givens, draft.clauses) != [list(draft.solution)]:
+            if prove(draft.geo, draft.givens, draft.clauses, groups=draft.groups) != [list(draft.solution)]:
                 raise AssertionError(f"ladder-solved {self.kind_of(rules)} is not unique: engine bug")
             return replace(draft.puzzle, grade=self.rate(draft.puzzle, self.grade_of(draft.result, size)))
         article = "an" if level.key[0] in "aeiou" else "a"

@@ -27,6 +27,11 @@ Techniques by tier (the engine's ``TECHNIQUES`` table):
 Generation: a picture in the section's style (noise, mirrored noise, or blobs) at a
 density set by the level; while the whole-line closure stalls, a cell it left open flips.
 Kept when the ladder grades it exactly at the level; the SAT solver proves it unique.
+
+A user's own picture (a section's ``pictures:``, ``options["picture"]``) is kept as drawn:
+where its clues allow a second solution, or the ladder gets stuck on it, a cell is given
+(``picture_givens``), and the puzzle's level is the one the picture needs. Its rules are
+``{"style": "picture", "picture": NAME}``.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from bookgen.solve import nonogram as engine
 from bookgen.solve.nonogram import STYLES, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Clue
 
 SIZE_RANGE = SizeRange(5, 25, 5, 25)  # any rows x cols, each 5 to 25
+PICTURE = "picture"     # the style of a puzzle made from a user's picture (never a section's rule option)
 ATTEMPTS = 600          # generation attempts per puzzle before giving up (an expert 10x10 hits 1 in 50)
 CLUE_CAP = 0.42         # a clue digit's cap height, in cells (as the digits of the other grids)
 CLUE_FONT = CLUE_CAP / CAP_HEIGHT  # its font size, in cells
@@ -146,6 +152,7 @@ class NonogramVariant(VariantDefaults):
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     rectangular = True
+    pictures_option = True
     size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZE_RANGE.squares  # the square sides menus and examples offer
     default_size = GridSize(10, 10)
@@ -234,7 +241,12 @@ class NonogramVariant(VariantDefaults):
 
     def generate(self, size: Any, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
-        """A picture in the section's style, graded exactly ``level``, proven unique."""
+        """A picture in the section's style, graded exactly ``level``, proven unique; or, with
+        ``options["picture"]``, the user's picture (givens added where it needs them), graded
+        at the level it needs."""
+        picture = (options or {}).get("picture")
+        if picture is not None:
+            return self.from_picture(picture.rows, picture.name)
         rules = self.parse_rules(rules, size)
         problem = self.check_request(size, rules, level)
         if problem:
@@ -248,8 +260,8 @@ class NonogramVariant(VariantDefaults):
             row_clues, col_clues = engine.clues_of(made.solution)
             if max(map(len, row_clues)) > max_runs(cols) or max(map(len, col_clues)) > max_runs(rows):
                 continue  # a line with more runs than the clue band holds
-            found = engine.sat_solutions(engine.Puzzle(row_clues, col_clues))
-            if found != [made.solution]:  # the proof, independent of the ladder
+            # The proof, independent of the ladder: no other solution.
+            if not engine.sat_unique(engine.Puzzle(row_clues, col_clues), made.solution):
                 raise AssertionError("ladder-solved Nonogram is not unique: engine bug")
             puzzle = self._puzzle(size, rules, tuple("." * cols for _ in range(rows)), made.solution,
                                   row_clues, col_clues)
@@ -257,6 +269,39 @@ class NonogramVariant(VariantDefaults):
         raise GenerationError(f"could not make {'an' if level.key[0] in 'aeiou' else 'a'} {level.key} "
                               f"{rows}\u00d7{cols} Nonogram in {ATTEMPTS} attempts; try another seed, "
                               "a lower level or a larger grid")
+
+    def from_picture(self, rows: Sequence[str], name: str = "") -> Puzzle:
+        """The puzzle of a user's picture (rows of ``1`` and ``0``): givens where it needs them,
+        proven unique by SAT, graded by the ladder at whatever level it needs."""
+        solution = tuple(rows)
+        givens, result = picture_givens(solution)
+        row_clues, col_clues = engine.clues_of(solution)
+        size = GridSize(len(solution), len(solution[0]))
+        if engine.sat_solutions(engine.Puzzle(row_clues, col_clues), givens) != [solution]:
+            raise AssertionError("a picture's givens left it open: engine bug")  # the proof, once more
+        puzzle = self._puzzle(size, {"style": PICTURE, "picture": name}, givens, solution, row_clues, col_clues)
+        return Puzzle(**{**puzzle.__dict__, "grade": self._grade_of(result, size.rows * size.cols)})
+
+    def picture_problem(self, rows: Sequence[str]) -> str | None:
+        """A picture with no filled cell, or with a line of more runs than the clue band holds."""
+        if not any("1" in row for row in rows):
+            return "has no filled cell (a blank grid is no puzzle); is it the right file?"
+        row_clues, col_clues = engine.clues_of(tuple(rows))
+        for kind, clues, n in (("row", row_clues, len(rows[0])), ("column", col_clues, len(rows))):
+            for k, clue in enumerate(clues):
+                if len(clue) > max_runs(n):
+                    return (f"{kind} {k + 1} has {len(clue)} runs of filled cells; a {kind} of {n} cells "
+                            f"prints at most {max_runs(n)} (join some, or drop single specks)")
+        return None
+
+    def picture_key(self, rows: Sequence[str]) -> str:
+        """The same for a picture and its half turn and mirror images (and, square, its
+        transposes): they give the same puzzle, as ``fingerprint`` says."""
+        grids = [tuple(rows), tuple(rows[::-1])]
+        grids += [tuple(row[::-1] for row in g) for g in grids]
+        if len(rows) == len(rows[0]):
+            grids += [tuple("".join(col) for col in zip(*g)) for g in grids]
+        return min("\n".join(g) for g in grids)
 
     def _puzzle(self, size: Any, rules: Mapping[str, Any], givens: tuple[str, ...], solution: tuple[str, ...],
                 row_clues: Sequence[Clue], col_clues: Sequence[Clue]) -> Puzzle:
@@ -328,7 +373,8 @@ class NonogramVariant(VariantDefaults):
                 rc, cc = cc, rc
                 g = [list(col) for col in zip(*g)]
             forms.append(repr((tuple(map(tuple, rc)), tuple(map(tuple, cc)), tuple("".join(row) for row in g))))
-        return canonical_fingerprint(f"{self.name}/{rows}x{cols}", puzzle.rules, forms)
+        rules = {k: v for k, v in puzzle.rules.items() if k != "picture"}  # a picture's name is not its puzzle
+        return canonical_fingerprint(f"{self.name}/{rows}x{cols}", rules, forms)
 
     # --- drawing --------------------------------------------------------------------
 
@@ -375,8 +421,10 @@ class NonogramVariant(VariantDefaults):
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         """``{"rules": {"style": ...}, "clues": {"rows": [[3, 1], []...], "cols": [...]}}``."""
         row_clues, col_clues = _clues(puzzle)
-        out: dict[str, Any] = {"rules": dict(puzzle.rules),
+        out: dict[str, Any] = {"rules": {k: v for k, v in puzzle.rules.items() if k != "picture"},
                                "clues": {"rows": [list(c) for c in row_clues], "cols": [list(c) for c in col_clues]}}
+        if puzzle.rules.get("style") == PICTURE:  # the JSON names the picture beside the rules
+            out["picture"] = str(puzzle.rules.get("picture", ""))
         return out
 
     def from_json(self, data: Mapping[str, Any]) -> Puzzle:
@@ -385,7 +433,14 @@ class NonogramVariant(VariantDefaults):
         size = GridSize.from_json(raw_size) or (GridSize(raw_size, raw_size) if type(raw_size) is int else None)
         if size is None or size not in SIZE_RANGE:
             raise ValueError(f"size must be [rows, cols] with {SIZE_RANGE}, got {raw_size!r}")
-        rules = self.parse_rules(data.get("rules"), size)
+        raw_rules = data.get("rules")
+        if isinstance(raw_rules, Mapping) and raw_rules.get("style") == PICTURE and set(raw_rules) == {"style"}:
+            name = data.get("picture", "")
+            if not isinstance(name, str):
+                raise ValueError(f"picture must be the picture's name, got {name!r}")
+            rules = {"style": PICTURE, "picture": name}
+        else:
+            rules = self.parse_rules(raw_rules, size)
         rows, cols = dims(size)
         givens, solution = data.get("givens"), data.get("solution")
         for what, grid, alphabet in (("givens", givens, "01."), ("solution", solution, "01")):
@@ -471,7 +526,8 @@ class NonogramVariant(VariantDefaults):
         """The puzzle in the text format ``parse_text`` reads (header line included)."""
         row_clues, col_clues = _clues(puzzle)
         style = puzzle.rules.get("style", "random")
-        out = [self.name + (f" style={style}" if style != "random" else ""), "rows:"]
+        shown = style != "random" and style in STYLES  # a picture's puzzle reads back as any other
+        out = [self.name + (f" style={style}" if shown else ""), "rows:"]
         out += [_clue_text(c) for c in row_clues]
         out.append("columns:")
         out += [_clue_text(c) for c in col_clues]
@@ -516,6 +572,69 @@ class NonogramVariant(VariantDefaults):
         if given:
             out.append(f"{given} givens")
         return out
+
+
+def picture_givens(solution: tuple[str, ...]) -> tuple[tuple[str, ...], engine.LadderResult]:
+    """The givens (``.`` elsewhere) that make a user's picture a puzzle with one solution
+    the ladder finds, and the ladder's result with them.
+
+    Greedy, then pruned: while the SAT solver finds a second solution, one of the cells where
+    the two differ is given; while the ladder gets stuck (the clues allow one solution, but
+    only nested guessing finds it), one of the cells it left open. Of those, the cell whose
+    colour settles the most others under the whole-line closure goes first (ties: the first
+    in reading order). Then each given, in reading order, goes again where the picture stays
+    unique and solved without it. Not proven the fewest (that is a set-cover search), but
+    none left can go. No randomness: the same picture gets the same givens."""
+    puzzle = engine.Puzzle(*engine.clues_of(solution))
+    cells: set[tuple[int, int]] = set()
+    while True:
+        other, result = _picture_verdict(puzzle, solution, cells)
+        if result is not None and result.solved:
+            break
+        open_grid = result.grid if result is not None else None
+        candidates = [(r, c) for r, row in enumerate(solution) for c in range(len(row))
+                      if (other[r][c] != row[c] if other is not None else open_grid[r][c] == EMPTY)]
+        cells.add(_most_telling(puzzle, solution, cells, candidates))
+    for cell in sorted(cells):
+        other, trial = _picture_verdict(puzzle, solution, cells - {cell})
+        if trial is not None and trial.solved:
+            cells.discard(cell)
+            result = trial
+    return _given_rows(solution, cells), result
+
+
+def _given_rows(solution: tuple[str, ...], cells: set[tuple[int, int]]) -> tuple[str, ...]:
+    return tuple("".join(ch if (r, c) in cells else EMPTY for c, ch in enumerate(row))
+                 for r, row in enumerate(solution))
+
+
+def _picture_verdict(puzzle: engine.Puzzle, solution: tuple[str, ...], cells: set[tuple[int, int]]
+                     ) -> tuple[tuple[str, ...] | None, engine.LadderResult | None]:
+    """(a second solution, None) when the clues and these givens allow one; else (None, the
+    ladder's result)."""
+    givens = _given_rows(solution, cells) if cells else None
+    other = next((found for found in engine.sat_solutions(puzzle, givens, 2) if found != solution), None)
+    if other is not None:
+        return other, None
+    return None, engine.ladder(puzzle, givens, solution=solution)
+
+
+def _most_telling(puzzle: engine.Puzzle, solution: tuple[str, ...], cells: set[tuple[int, int]],
+                  candidates: list[tuple[int, int]]) -> tuple[int, int]:
+    """The candidate cell whose colour, given, lets the whole-line closure settle the most cells."""
+    board = puzzle.board(_given_rows(solution, cells) if cells else None)
+    engine.close(puzzle, board, 1)
+    best, best_gain = candidates[0], -1
+    for r, c in candidates:
+        if board.get(r, c) >= 0:
+            continue
+        trial = board.copy()
+        trial.assign(r, c, int(solution[r][c]))
+        engine.close(puzzle, trial, 1, 1 << r | 1 << (puzzle.rows + c))
+        gain = sum(k.bit_count() for k in trial.known[:puzzle.rows])
+        if gain > best_gain:
+            best, best_gain = (r, c), gain
+    return best
 
 
 def _clue_text(clue: Sequence[int]) -> str:

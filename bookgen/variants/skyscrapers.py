@@ -56,7 +56,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clues_of, extra_for, sight_clauses,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clue_groups, clues_of, extra_for, sight_clauses,
 )
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
@@ -158,7 +158,7 @@ class SkyscrapersVariant(HouseGrid):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                         clues=OutsideClues(**clues))
-        return Draft(puzzle, res, geo, givens, sight_clauses(n, clues), sol)
+        return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues))
 
     # --- the house engine's hooks ---------------------------------------------------
 

@@ -63,6 +63,7 @@ UI = (
     N_("Picture style"), N_("Stars in every row, column and region"),
     N_("Print a copyright page (imprint)"), N_("Make a full-wrap cover"),
     N_("rows {low} to {high}, columns {low2} to {high2}"), N_("Show the build"),
+    N_("Your own pictures (text art: # filled, . empty; a blank line between two)"),
 )
 
 # config key -> label msgid (a key without one is labelled with its own name)
@@ -94,6 +95,7 @@ LABELS = {
     "plain_regions": "Plain rectangles or lines allowed as regions",
     "style": "Picture style",
     "stars": "Stars in every row, column and region",
+    "pictures": "Your own pictures (text art: # filled, . empty; a blank line between two)",
 }
 
 # A group's switch (imprint:, cover:) says what switching it on does.

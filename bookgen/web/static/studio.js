@@ -125,6 +125,28 @@
     return input;
   }
 
+  function picturesInput(path) { // your own pictures as text art, a blank line between two
+    const v = getAt(path);
+    const input = el("textarea", { id: idOf(path), rows: 10, class: "art", spellcheck: "false" });
+    input.value = Array.isArray(v) ? v.map((p) => String(p).replace(/\s+$/, "")).join("\n\n") : v == null ? "" : String(v);
+    input.addEventListener("input", () => {
+      const items = input.value.split(/\n[ \t]*\n/).map((p) => p.replace(/^\n+/, "").replace(/\s+$/, "")).filter((p) => p);
+      const section = getAt(path.slice(0, -1));
+      const had = getAt(path) != null;
+      setAt(path, items.length ? items.map((p) => (p.includes("\n") ? p + "\n" : p)) : undefined);
+      if (had !== items.length > 0 && section && typeof section === "object") {
+        // pictures set their own size, level and count: those fields go (and come back without pictures)
+        if (items.length) for (const k of ["count", "size", "difficulty", "rules"]) delete section[k];
+        const caret = input.selectionStart;
+        renderForm();
+        const again = $(idOf(path));
+        again.focus(); again.setSelectionRange(caret, caret);
+      }
+      changed();
+    });
+    return input;
+  }
+
   // ----- one field from the schema -------------------------------------------------------
   function control(f, path, scope) {
     const key = f.key;
@@ -136,6 +158,7 @@
         return field(path, label(key), input);
       }
       case "textarea": return field(path, label(key), textInput(path, "textarea"));
+      case "pictures": return field(path, label(key), picturesInput(path));
       case "select": {
         const choices = key === "language" ? S.languages : f.choices;
         return field(path, label(key), select(path, choices, f.default, !f.required, key));
@@ -397,12 +420,16 @@
     const variant = S.variants[section && section.variant];
     set.append(el("legend", { text: tr("Section {n}", { n: i + 1 }) + (variant ? " \u2014 " + shown("variant", section.variant) : "") }));
     if (!section || typeof section !== "object") { set.append(yamlInput(path)); return set; }
+    // a section of your own pictures: each picture sets its size and level (and one puzzle each)
+    const drawn = variant && variant.pictures && section.pictures != null;
     for (const f of S.section) {
       if (f.key === "givens" && variant && !variant.givens) { if (section.givens == null) continue; }
+      if (f.key === "pictures" && variant && !variant.pictures) { if (section.pictures == null) continue; }
+      if (drawn && ["count", "size", "difficulty", "rules"].includes(f.key) && section[f.key] == null) continue;
       if (f.key === "variant") {
         const sel = select(path.concat("variant"), f.choices, null, false, "variant");
         sel.addEventListener("change", () => { // another puzzle: its own sizes and rules
-          delete section.size; delete section.rules; delete section.givens;
+          delete section.size; delete section.rules; delete section.givens; delete section.pictures;
           renderForm(); $(idOf(path.concat("variant"))).focus();
         });
         set.append(field(path.concat("variant"), label("variant"), sel));

@@ -1,0 +1,34 @@
+"""The proof's clause groups (``latin_sat.prove`` with ``groups``, loaded once per kept
+solver) against the plain form, the same clauses loaded afresh (``solutions``): the same
+verdicts, on puzzles with one solution and with several, in any order of asking."""
+
+from __future__ import annotations
+
+import random
+
+from bookgen.solve.houses import geometry
+from bookgen.solve.latin import random_latin_square
+from bookgen.solve.latin_sat import prove, solutions
+from bookgen.solve.skyscrapers import clue_groups, clues_of, sight_clauses
+
+
+def test_groups_prove_as_the_clauses_do():
+    rng = random.Random(22)
+    verdicts = set()
+    for n in (4, 5):
+        geo = geometry(n)
+        for _ in range(12):
+            square = random_latin_square(n, rng)
+            every = clues_of(square)
+            clues = {side: tuple(v if rng.random() < 0.7 else 0 for v in every[side]) for side in every}
+            sol = [d for row in square for d in row]
+            givens = [(i, sol[i]) for i in rng.sample(range(n * n), 2)]
+            plain = solutions(geo, givens, 2, sight_clauses(n, clues))
+            grouped = prove(geo, givens, (), groups=clue_groups(n, clues))
+            assert len(grouped) == len(plain)
+            if len(plain) == 1:
+                assert grouped == plain == [sol]
+            else:
+                assert len({tuple(g) for g in grouped}) == 2  # two different solutions
+            verdicts.add(len(plain))
+    assert verdicts == {1, 2}  # both kinds were asked about
