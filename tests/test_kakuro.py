@@ -108,8 +108,27 @@ def test_fitting_equals_its_plain_version():
     for _ in range(400):
         n = rng.randint(1, 5)
         digits = sum(1 << d for d in rng.sample(range(9), n))
-        cands = [rng.randint(1, 511) for _ in range(n)]
+        # some cells hold every digit of the set (the shortcut), some a random mix
+        cands = [rng.choice((511, digits | rng.randint(0, 511), rng.randint(1, 511))) for _ in range(n)]
         assert engine.fitting(cands, digits) == engine.fitting_plain(cands, digits)
+        assert engine.fitting(cands[:-1], digits) == engine.fitting_plain(cands[:-1], digits)  # a digit too many
+
+
+def test_memoised_run_fit_and_board_shape_equal_the_plain_versions():
+    rng = random.Random(6)
+    for _ in range(200):
+        length = rng.randint(2, 6)
+        total = rng.randint(3, 35)
+        placed = 0
+        cands = tuple(rng.choice((511, rng.randint(1, 511))) for _ in range(length))
+        assert engine.run_fit(length, total, placed, cands) == engine.run_fit.__wrapped__(length, total, placed, cands)
+    for _ in range(5):
+        puzzle = _random_puzzle(7, rng)
+        runs = tuple(tuple(r * 7 + c for r, c in cage.cells) for cage in puzzle.cages)
+        sums = [cage.target for cage in puzzle.cages]
+        memo = engine.board(7, 7, runs, sums)
+        shape = engine._shape.__wrapped__(7, 7, runs)
+        assert memo.regions == engine._regions(shape, sums) and memo.peers == shape.peers
 
 
 def test_skipping_unchanged_runs_changes_no_grade():

@@ -131,8 +131,42 @@ def board(rows: int, cols: int, runs: Sequence[Sequence[int]], sums: Sequence[in
           regions: bool = True) -> Board:
     """The board of these runs (cell indices, across runs on one row) and sums; with
     ``regions`` the regions ``region_sum`` reads too (a generator judging an easier level
-    needn't find them)."""
-    runs = [tuple(sorted(cells)) for cells in runs]
+    needn't find them). Everything but the sums depends on the pattern alone, which a
+    generator keeps while it changes digits: ``_shape`` is memoised on it."""
+    shape = _shape(rows, cols, tuple(tuple(sorted(cells)) for cells in runs))
+    sums = tuple(sums)
+    return Board(rows, cols, shape.white, shape.runs, sums, shape.across, shape.runs_of, shape.peers,
+                 _regions(shape, sums) if regions else ())
+
+
+@dataclass(frozen=True)
+class RegionShape:
+    """A region without its sums: its own runs (``part``), the crossing runs lying wholly
+    inside it (``inner``) and those straddling its edge, with their cells inside and outside."""
+
+    name: Text
+    part: tuple[int, ...]
+    inner: tuple[int, ...]
+    straddle: tuple[int, ...]
+    innies: tuple[int, ...]
+    outies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a board takes from its pattern alone (see ``Board``)."""
+
+    white: tuple[int, ...]
+    runs: tuple[tuple[int, ...], ...]
+    across: tuple[bool, ...]
+    runs_of: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    regions: tuple[RegionShape, ...]
+
+
+@lru_cache(maxsize=64)
+def _shape(rows: int, cols: int, runs: tuple[tuple[int, ...], ...]) -> Shape:
+    """The pattern's part of a board (its regions found once: ``_region_shapes``)."""
     across = tuple(len({i // cols for i in cells}) == 1 for cells in runs)
     of: list[list[int]] = [[] for _ in range(rows * cols)]
     for k, cells in enumerate(runs):
@@ -140,26 +174,34 @@ def board(rows: int, cols: int, runs: Sequence[Sequence[int]], sums: Sequence[in
             of[i].append(k)
     white = tuple(i for i in range(rows * cols) if of[i])
     peers = tuple(tuple(sorted({j for k in of[i] for j in runs[k] if j != i})) for i in range(rows * cols))
-    b = Board(rows, cols, white, tuple(runs), tuple(sums), across, tuple(map(tuple, of)), peers)
-    if regions:
-        b = Board(rows, cols, white, tuple(runs), tuple(sums), across, tuple(map(tuple, of)), peers,
-                  _regions(b))
-    return b
+    runs_of = tuple(map(tuple, of))
+    return Shape(white, runs, across, runs_of, peers, _region_shapes(rows, cols, runs, across, runs_of))
 
 
-def _regions(b: Board) -> tuple[Region, ...]:
+def _regions(shape: Shape, sums: Sequence[int]) -> tuple[Region, ...]:
+    """The pattern's regions with what their innies and outies add up to under these sums."""
+    out = []
+    for reg in shape.regions:
+        isum = sum(sums[k] for k in reg.part) - sum(sums[k] for k in reg.inner)
+        osum = sum(sums[k] for k in reg.straddle) - isum
+        out.append(Region(reg.name, reg.innies, isum, reg.outies, osum))
+    return tuple(out)
+
+
+def _region_shapes(rows: int, cols: int, runs: Sequence[tuple[int, ...]], across: Sequence[bool],
+                   runs_of: Sequence[tuple[int, ...]]) -> tuple[RegionShape, ...]:
     """Every band of rows and of columns, cut into its parts joined through the band's own
     runs, that has 1..REGION_CELLS innies or outies."""
-    out: list[Region] = []
+    out: list[RegionShape] = []
     seen: set[tuple[int, ...]] = set()
     for lines_across in (True, False):
-        span = b.rows if lines_across else b.cols
+        span = rows if lines_across else cols
         for first in range(span):
             for last in range(first, span):
                 def inside(i: int) -> bool:
-                    line = i // b.cols if lines_across else i % b.cols
+                    line = i // cols if lines_across else i % cols
                     return first <= line <= last
-                own = [k for k in range(len(b.runs)) if b.across[k] == lines_across and inside(b.runs[k][0])]
+                own = [k for k in range(len(runs)) if across[k] == lines_across and inside(runs[k][0])]
                 # parts: own runs joined when a crossing run links them inside the band
                 parent = {k: k for k in own}
 
@@ -168,31 +210,27 @@ def _regions(b: Board) -> tuple[Region, ...]:
                         parent[k] = parent[parent[k]]
                         k = parent[k]
                     return k
-                own_of = {i: k for k in own for i in b.runs[k]}
-                for k in range(len(b.runs)):
-                    if b.across[k] == lines_across:
+                own_of = {i: k for k in own for i in runs[k]}
+                for k in range(len(runs)):
+                    if across[k] == lines_across:
                         continue
-                    mine = [own_of[i] for i in b.runs[k] if i in own_of]
+                    mine = [own_of[i] for i in runs[k] if i in own_of]
                     for a, c in zip(mine, mine[1:]):
                         parent[find(a)] = find(c)
                 parts: dict[int, list[int]] = {}
                 for k in own:
                     parts.setdefault(find(k), []).append(k)
                 for part in parts.values():
-                    cells = frozenset(i for k in part for i in b.runs[k])
+                    cells = frozenset(i for k in part for i in runs[k])
                     key = tuple(sorted(cells))
                     if key in seen:
                         continue
                     seen.add(key)
-                    total = sum(b.sums[k] for k in part)
-                    crossing = sorted({k2 for i in cells for k2 in b.runs_of[i] if b.across[k2] != lines_across})
-                    inner = [k2 for k2 in crossing if all(i in cells for i in b.runs[k2])]
+                    crossing = sorted({k2 for i in cells for k2 in runs_of[i] if across[k2] != lines_across})
+                    inner = [k2 for k2 in crossing if all(i in cells for i in runs[k2])]
                     straddle = [k2 for k2 in crossing if k2 not in inner]
-                    innies = tuple(i for k2 in straddle for i in b.runs[k2] if i in cells)
-                    outies = tuple(i for k2 in straddle for i in b.runs[k2] if i not in cells)
-                    inner_sum = sum(b.sums[k2] for k2 in inner)
-                    isum = total - inner_sum
-                    osum = sum(b.sums[k2] for k2 in straddle) - isum
+                    innies = tuple(i for k2 in straddle for i in runs[k2] if i in cells)
+                    outies = tuple(i for k2 in straddle for i in runs[k2] if i not in cells)
                     if not (1 <= len(innies) <= REGION_CELLS or 1 <= len(outies) <= REGION_CELLS):
                         continue
                     word = N_("rows {first}-{last}") if lines_across else N_("columns {first}-{last}")
@@ -200,7 +238,7 @@ def _regions(b: Board) -> tuple[Region, ...]:
                         word = N_("row {first}") if lines_across else N_("column {first}")
                     name = Text(word, first=first + 1, last=last + 1) if first != last else \
                         Text(word, first=first + 1)
-                    out.append(Region(name, innies, isum, outies, osum))
+                    out.append(RegionShape(name, tuple(part), tuple(inner), tuple(straddle), innies, outies))
     return tuple(out)
 
 
@@ -402,12 +440,22 @@ def fitting(cands: Sequence[int], digits: int) -> list[int]:
     ``digits`` (as many as cells) once each: forward and back over the sets used so far.
     The plain version it must equal is ``fitting_plain`` (a test checks them)."""
     n = len(cands)
+    if digits.bit_count() != n:
+        return [0] * n
+    opts = [c & digits for c in cands]
+    union = 0
+    for o in opts:
+        union |= o
+    if union != digits or not all(opts):
+        return [0] * n  # a cell without a digit of the set, or a digit without a cell
+    if all(o == digits for o in opts):
+        return opts     # every cell takes every digit: any order fits
     fwd: list[set[int]] = [{0}]
     for k in range(n):
         nxt = set()
-        opts = cands[k] & digits
+        opts_k = cands[k] & digits
         for used in fwd[-1]:
-            free = opts & ~used
+            free = opts_k & ~used
             while free:
                 low = free & -free
                 nxt.add(used | low)
@@ -419,9 +467,9 @@ def fitting(cands: Sequence[int], digits: int) -> list[int]:
     out = [0] * n
     for k in range(n - 1, -1, -1):
         back = set()
-        opts = cands[k] & digits
+        opts_k = cands[k] & digits
         for used in fwd[k]:
-            free = opts & ~used
+            free = opts_k & ~used
             while free:
                 low = free & -free
                 if used | low in good:
@@ -446,6 +494,25 @@ def fitting_plain(cands: Sequence[int], digits: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
+def run_fit(length: int, total: int, placed: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(per open cell the digits some fitting combination puts there, the combinations that
+    fit) for a run of ``length`` adding up to ``total`` with the digits ``placed`` and open
+    cells of candidates ``cands``. Memoised: a generator grades drafts that differ in a digit
+    or two, so the same run states come back; ``run_fit.__wrapped__`` is the plain version
+    (a test checks they agree)."""
+    keep = [0] * len(cands)
+    fits = []
+    for c in combos(length, total):
+        if c & placed != placed:
+            continue
+        got = fitting(cands, c & ~placed)
+        if got[0]:
+            fits.append(c)
+            keep = [a | g for a, g in zip(keep, got)]
+    return tuple(keep), tuple(fits)
+
+
 def t_run_combos(b: Board, st: KState, run: Run) -> int:
     cand = st.cand
     for k in changed(st, "run_combos"):
@@ -455,15 +522,7 @@ def t_run_combos(b: Board, st: KState, run: Run) -> int:
             if s != b.sums[k]:
                 raise Contradiction("a full run misses its sum")
             continue
-        keep = [0] * len(free)
-        fits = []
-        for c in combos(len(cells), b.sums[k]):
-            if c & m != m:
-                continue
-            got = fitting([cand[i] for i in free], c & ~m)
-            if got[0]:
-                fits.append(c)
-                keep = [a | g for a, g in zip(keep, got)]
+        keep, fits = run_fit(len(cells), b.sums[k], m, tuple(cand[i] for i in free))
         if not fits:
             raise Contradiction("no combination fits the run")
         cuts = cut_each(st, free, [~mask for mask in keep])
