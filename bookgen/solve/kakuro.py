@@ -338,10 +338,11 @@ def changed(st: KState, name: str):
     """The runs changed since technique ``name`` last looked at them (marked looked at now:
     a change while it works on one bumps the count again)."""
     seen, ver = st.looked(name), st.ver
-    for k in range(len(ver)):
-        if seen[k] != ver[k]:
-            seen[k] = ver[k]
-            yield k
+    # A technique returns at its first change, so the runs changed when it starts are all
+    # it will see (the generator over every run, checking each as it comes, is the plain version).
+    for k in [k for k, v in enumerate(ver) if seen[k] != v]:
+        seen[k] = ver[k]
+        yield k
 
 
 def _cut(st: KState, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
@@ -590,18 +591,25 @@ def t_hidden_pair(b: Board, st: KState, run: Run) -> int:
 
 # --- hard -----------------------------------------------------------------------------
 
-def _sum_options(b: Board, st: KState, cells: Sequence[int], total: int) -> list[int]:
+def _sum_options(b: Board, st: KState, cells: Sequence[int], total: int) -> tuple[int, ...]:
     """Per cell, the digits it takes in some filling of ``cells`` from their candidates that
     adds up to ``total``, cells of one run all different."""
-    cand = st.cand
-    clash = [(a, c) for a, c in combinations(range(len(cells)), 2)
-             if set(b.runs_of[cells[a]]) & set(b.runs_of[cells[c]])]
-    out = [0] * len(cells)
-    for ds in product(*(digits_of(cand[i]) for i in cells)):
+    clash = tuple((a, c) for a, c in combinations(range(len(cells)), 2)
+                  if set(b.runs_of[cells[a]]) & set(b.runs_of[cells[c]]))
+    return sum_options(tuple(st.cand[i] for i in cells), total, clash)
+
+
+@lru_cache(maxsize=1 << 16)
+def sum_options(cands: tuple[int, ...], total: int, clash: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Per cell of candidates ``cands``, the digits it takes in some filling adding up to
+    ``total`` where the cells of each pair in ``clash`` differ. Memoised (the same few
+    innies come back in every trial); ``sum_options.__wrapped__`` is the plain version."""
+    out = [0] * len(cands)
+    for ds in product(*(digits_of(c) for c in cands)):
         if sum(ds) == total and all(ds[a] != ds[c] for a, c in clash):
             for k, d in enumerate(ds):
                 out[k] |= bit(d)
-    return out
+    return tuple(out)
 
 
 def t_region_sum(b: Board, st: KState, run: Run) -> int:

@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import C_, N_
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen, bold_width
 from bookgen.core.score import work_score
 from bookgen.core.symmetry import grid_fingerprint
@@ -306,6 +306,9 @@ class Draft:
 
 
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Kakuro"), C_("acc", "Kakuro"))
+
+
 class KakuroVariant(VariantDefaults):
     """Kakuro on 6x6 to 14x14 grids (the sum row and column included); stateless."""
 
