@@ -143,6 +143,7 @@ def test_skipping_unchanged_runs_changes_no_grade():
             st = engine.start(b)
             solved = engine.solve(st, Level.HARD, run, fresh=fresh)
             runs.append((solved, run.counts, st.cand))
+            assert all(st.placed_mask(k) == st.placed_mask_plain(k) for k in range(len(b.runs)))
         assert runs[0] == runs[1]
 
 

@@ -248,7 +248,9 @@ class KState:
     # ``ver`` counts the changes to each run's cells; ``seen[name][k]`` is the count a
     # technique last found nothing in run k at, so it skips runs unchanged since (the plain
     # version looks at every run every time: ``solve(..., fresh=True)``; a test checks they agree).
-    __slots__ = ("board", "cand", "placed", "open", "ver", "seen", "touched")
+    # ``masks[k]`` is ``placed_mask(k)`` as of change count ``ver[k]`` (its plain version
+    # computes it every time: ``placed_mask_plain``; a test checks they agree).
+    __slots__ = ("board", "cand", "placed", "open", "ver", "seen", "touched", "masks")
 
     def __init__(self, b: Board) -> None:
         self.board = b
@@ -260,12 +262,14 @@ class KState:
         self.ver = [0] * len(b.runs)
         self.seen: dict[str, list[int]] = {}
         self.touched: list[int] = []
+        self.masks: list[tuple[int, tuple[int, int, tuple[int, ...]]] | None] = [None] * len(b.runs)
 
     def copy(self) -> "KState":
         """An independent copy (for a trial)."""
         other = KState.__new__(KState)
         other.board, other.cand, other.placed, other.open = self.board, self.cand[:], self.placed[:], self.open
         other.ver, other.seen, other.touched = self.ver[:], {k: v[:] for k, v in self.seen.items()}, []
+        other.masks = self.masks[:]
         return other
 
     def looked(self, name: str) -> list[int]:
@@ -309,8 +313,17 @@ class KState:
         self.cand[i] = bit(d)
         self.place(i)
 
-    def placed_mask(self, k: int) -> tuple[int, int, list[int]]:
-        """(digits placed in run ``k``, their sum, its open cells)."""
+    def placed_mask(self, k: int) -> tuple[int, int, tuple[int, ...]]:
+        """(digits placed in run ``k``, their sum, its open cells), kept until the run changes."""
+        got = self.masks[k]
+        if got is not None and got[0] == self.ver[k]:
+            return got[1]
+        out = self.placed_mask_plain(k)
+        self.masks[k] = (self.ver[k], out)
+        return out
+
+    def placed_mask_plain(self, k: int) -> tuple[int, int, tuple[int, ...]]:
+        """``placed_mask`` worked out afresh."""
         m, s, free = 0, 0, []
         cand, placed = self.cand, self.placed
         for i in self.board.runs[k]:
@@ -319,7 +332,7 @@ class KState:
                 s += cand[i].bit_length()
             else:
                 free.append(i)
-        return m, s, free
+        return m, s, tuple(free)
 
     def grid(self) -> tuple[str, ...]:
         """Rows: ``#`` blocks, digits placed, ``.`` open."""
@@ -338,11 +351,10 @@ def changed(st: KState, name: str):
     """The runs changed since technique ``name`` last looked at them (marked looked at now:
     a change while it works on one bumps the count again)."""
     seen, ver = st.looked(name), st.ver
-    # A technique returns at its first change, so the runs changed when it starts are all
-    # it will see (the generator over every run, checking each as it comes, is the plain version).
-    for k in [k for k, v in enumerate(ver) if seen[k] != v]:
-        seen[k] = ver[k]
-        yield k
+    for k in range(len(ver)):
+        if seen[k] != ver[k]:
+            seen[k] = ver[k]
+            yield k
 
 
 def _cut(st: KState, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
