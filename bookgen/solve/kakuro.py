@@ -51,7 +51,7 @@ from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
 from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts
 from bookgen.solve.latin import digits_of
-from bookgen.solve.sat import models
+from bookgen.solve.sat import incremental, models
 
 DIGITS = 9
 FULL = (1 << DIGITS) - 1
@@ -780,3 +780,71 @@ def count(b: Board, givens: Sequence[tuple[int, int]] = (), limit: int = 2) -> l
     watch = [i * DIGITS + d for i in b.white for d in range(1, DIGITS + 1)]
     found = models(clauses(b, givens), watch, limit)
     return [{(v - 1) // DIGITS: (v - 1) % DIGITS + 1 for v in model} for model in found]
+
+
+class PatternCounter:
+    """``count`` for one block pattern under sums that change (a generator changes a digit or
+    two between counts): one incremental solver holds the cells and the runs' different
+    digits; each (run, sum) met gets its combination clauses (Killer's table) behind a
+    selector once, and a count assumes the selectors of the sums asked (blocked models hang
+    on a fresh selector, retired after). ``count`` builds every clause afresh: the plain
+    version (a test checks they agree). Close it (``with``) to free the solver."""
+
+    def __init__(self, b: Board) -> None:
+        self.runs = b.runs
+        self.watch = [i * DIGITS + d for i in b.white for d in range(1, DIGITS + 1)]
+        base: list[list[int]] = []
+        for i in b.white:
+            base.append([i * DIGITS + d for d in range(1, DIGITS + 1)])
+            base += [[-(i * DIGITS + d1), -(i * DIGITS + d2)] for d1, d2 in combinations(range(1, DIGITS + 1), 2)]
+        for cells in b.runs:
+            for a, c in combinations(cells, 2):
+                base += [[-(a * DIGITS + d), -(c * DIGITS + d)] for d in range(1, DIGITS + 1)]
+        self.solver = incremental(base)
+        self.top = b.rows * b.cols * DIGITS
+        self.selectors: dict[tuple[int, int], int] = {}
+
+    def __enter__(self) -> "PatternCounter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.solver.delete()
+
+    def _fresh(self) -> int:
+        self.top += 1
+        return self.top
+
+    def _selector(self, k: int, total: int) -> int:
+        """The variable that, assumed, makes run ``k`` add up to ``total``."""
+        got = self.selectors.get((k, total))
+        if got is not None:
+            return got
+        sel = self.selectors[(k, total)] = self._fresh()
+        cells = self.runs[k]
+        masks = combos(len(cells), total)
+        picks = [self._fresh() for _ in masks]
+        add = self.solver.add_clause
+        add([-sel] + picks)  # (no combination: the selector is false, the sum impossible)
+        for pick, m in zip(picks, masks):
+            ds = digits_of(m)
+            for i in cells:
+                add([-pick] + [i * DIGITS + d for d in ds])
+        for i in cells:
+            for d in range(1, DIGITS + 1):
+                add([-sel, -(i * DIGITS + d)] + [pick for pick, m in zip(picks, masks) if m >> (d - 1) & 1])
+        return sel
+
+    def count(self, sums: Sequence[int], limit: int = 2) -> list[dict[int, int]]:
+        """Up to ``limit`` solutions with these sums (one per run, in the board's order)."""
+        assume = [self._selector(k, total) for k, total in enumerate(sums)]
+        block = self._fresh()
+        found: list[dict[int, int]] = []
+        solver = self.solver
+        while len(found) < limit and solver.solve(assumptions=assume + [block]):
+            true = {lit for lit in solver.get_model() if lit > 0}
+            chosen = [v for v in self.watch if v in true]
+            found.append({(v - 1) // DIGITS: (v - 1) % DIGITS + 1 for v in chosen})
+            picked = set(chosen)
+            solver.add_clause([-block] + [-v if v in picked else v for v in self.watch])
+        solver.add_clause([-block])
+        return found

@@ -444,56 +444,65 @@ class KakuroVariant(VariantDefaults):
         def fits(res: engine.Result) -> bool:
             return res.solved and res.level == level and res.counts.get("trial", 0) <= EXPERT_TRIALS
 
-        for _ in range(MOVES):
-            b, res = judge()
-            if fits(res):
-                break
-            if not res.solved:  # stuck: a stuck cell takes the digit that pins its runs most
-                stuck = list(res.open_cells)
-                pick = _easier
-                if len(stuck) <= TRIAL_OPEN * len(cells):
-                    # A small stall is mostly two solutions (digits swapped around a loop of
-                    # runs): a cell where they differ takes any other digit, which breaks the
-                    # swap (the digit that pins its runs most tends to rebuild it).
-                    other = [found for found in engine.count(b) if found != sol]
-                    if other:
-                        stuck = [i for i in stuck if other[0][i] != sol[i]] or stuck
-                        pick = _harder
-                i = rng.choice(stuck)
-                choice = options(i)
-                if choice:
-                    sol[i] = pick(choice, i, of[i], runs, sol, rng)
-                continue
-            # Too easy: of a few random changes, one that grades exactly right wins; else the
-            # hardest that still solves (work inside the level); else any of them.
-            best: tuple[float, int, int] | None = None
-            tried = []
-            for _ in range(HARDER_TRIES):
-                i = rng.choice(cells)
-                choice = options(i)
-                if not choice:
-                    continue
-                old, sol[i] = sol[i], rng.choice(choice)
+        # One incremental solver counts this pattern's drafts (``PatternCounter``); the proof of
+        # the puzzle that ships is a fresh count (``generate``).
+        counter: engine.PatternCounter | None = None
+        try:
+            for _ in range(MOVES):
                 b, res = judge()
                 if fits(res):
                     break
-                if res.solved:
-                    score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(cells))
-                    if best is None or score > best[0]:
-                        best = (score, i, sol[i])
-                tried.append((i, sol[i]))
-                sol[i] = old
+                if not res.solved:  # stuck: a stuck cell takes the digit that pins its runs most
+                    stuck = list(res.open_cells)
+                    pick = _easier
+                    if len(stuck) <= TRIAL_OPEN * len(cells):
+                        # A small stall is mostly two solutions (digits swapped around a loop of
+                        # runs): a cell where they differ takes any other digit, which breaks the
+                        # swap (the digit that pins its runs most tends to rebuild it).
+                        if counter is None:
+                            counter = engine.PatternCounter(b)
+                        other = [found for found in counter.count(b.sums) if found != sol]
+                        if other:
+                            stuck = [i for i in stuck if other[0][i] != sol[i]] or stuck
+                            pick = _harder
+                    i = rng.choice(stuck)
+                    choice = options(i)
+                    if choice:
+                        sol[i] = pick(choice, i, of[i], runs, sol, rng)
+                    continue
+                # Too easy: of a few random changes, one that grades exactly right wins; else the
+                # hardest that still solves (work inside the level); else any of them.
+                best: tuple[float, int, int] | None = None
+                tried = []
+                for _ in range(HARDER_TRIES):
+                    i = rng.choice(cells)
+                    choice = options(i)
+                    if not choice:
+                        continue
+                    old, sol[i] = sol[i], rng.choice(choice)
+                    b, res = judge()
+                    if fits(res):
+                        break
+                    if res.solved:
+                        score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(cells))
+                        if best is None or score > best[0]:
+                            best = (score, i, sol[i])
+                    tried.append((i, sol[i]))
+                    sol[i] = old
+                else:
+                    if best is not None:
+                        sol[best[1]] = best[2]
+                    elif tried:
+                        i, d = rng.choice(tried)
+                        sol[i] = d
+                    continue
+                break
             else:
-                if best is not None:
-                    sol[best[1]] = best[2]
-                elif tried:
-                    i, d = rng.choice(tried)
-                    sol[i] = d
-                continue
-            break
-        else:
-            return None
-        return Draft(self._puzzle(size, white, runs, b.sums, sol), res, b, dict(sol))
+                return None
+            return Draft(self._puzzle(size, white, runs, b.sums, sol), res, b, dict(sol))
+        finally:
+            if counter is not None:
+                counter.__exit__()
 
     def _puzzle(self, size: Any, white: Sequence[Sequence[bool]], runs: Sequence[Sequence[int]],
                 sums: Sequence[int], sol: Mapping[int, int]) -> Puzzle:
