@@ -330,18 +330,22 @@ class KakuroVariant(VariantDefaults):
     size_note = "the sum row and column included"
     largest_cage = MAX_RUN  # a run is a cage of up to nine cells
     # CPU ms per puzzle, easy..expert (``bookgen.estimate``; a rectangle takes the square of as
-    # many cells). Rough: 2-5 puzzles a cell at sides 6, 7, 8, 10, 12 and 14 on the loaded team
-    # machine (docs/kakuro.md), 9, 11 and 13 between their neighbours; re-measure with
-    # ``bench/measure_costs.py`` or ``bench/sweep_kakuro.py``.
+    # many cells), measured after the speed-ups of issue 23 on the team machine at a load
+    # average near 30 (CPU times inflated): the mean of ``bench/measure_costs.py --runs 2``,
+    # ``bench/sweep_kakuro.py --seeds 1-3 --count 2`` and timed ``generate`` calls, 4 to 11
+    # puzzles a cell at sides 6, 8, 10 and 12 (7: measure_costs before the incremental SAT
+    # counter, an upper figure); 9, 11 and 13 are the geometric means of their neighbours;
+    # 14 is the old rough figure (not re-measured in time). Seed to seed a cell moves by 3x
+    # either way (docs/kakuro.md).
     costs: Mapping[GridSize, tuple[float | None, ...]] = {
-        GridSize(6, 6): (45.0, 129.0, None, None),
-        GridSize(7, 7): (600.0, 300.0, 1700.0, 26000.0),
-        GridSize(8, 8): (300.0, 190.0, 2500.0, 11000.0),
-        GridSize(9, 9): (370.0, 230.0, 2450.0, 12500.0),
-        GridSize(10, 10): (440.0, 260.0, 2400.0, 14000.0),
-        GridSize(11, 11): (700.0, 800.0, 3700.0, 22000.0),
-        GridSize(12, 12): (1000.0, 1400.0, 5000.0, 30000.0),
-        GridSize(13, 13): (9500.0, 8700.0, 17500.0, 45000.0),
+        GridSize(6, 6): (40.0, 50.0, None, None),
+        GridSize(7, 7): (149.0, 90.0, 1818.0, 6668.0),
+        GridSize(8, 8): (126.0, 226.0, 381.0, 2216.0),
+        GridSize(9, 9): (299.0, 352.0, 625.0, 2345.0),
+        GridSize(10, 10): (708.0, 549.0, 1024.0, 2482.0),
+        GridSize(11, 11): (1808.0, 1049.0, 1095.0, 3475.0),
+        GridSize(12, 12): (4619.0, 2003.0, 1170.0, 4864.0),
+        GridSize(13, 13): (9118.0, 5661.0, 5925.0, 17083.0),
         GridSize(14, 14): (18000.0, 16000.0, 30000.0, 60000.0),
     }
 
