@@ -158,17 +158,18 @@ class NonogramVariant(VariantDefaults):
     default_size = GridSize(10, 10)
     rule_help = {"style": "random, symmetric (mirrored left to right) or blobs (clumped): how the pictures look"}
     rule_choices = {"style": STYLES}  # the studio offers these as a menu
-    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``), default style: 5x5, 10x10
-    # and 15x10 from ``bench/sweep_nonogram.py`` (30 puzzles a cell), 15x15 and 20x20 easy and
-    # medium from ``bench/bench_reference.py --only nonogram``, 25x25 and their hard and expert from
-    # 2-3 puzzles each (rough: the tails are long). Unmeasured sizes scale by cells^1.5.
+    # CPU ms per puzzle, easy..expert (``bookgen.estimate``), default style, after the speed-up
+    # of 2026-11-26 (docs/benchmarks.md): 10x10, 15x15 and 20x20 the medians of 20 from
+    # ``bench/bench_reference.py --only nonogram --nonogram-levels easy,medium,hard,expert``;
+    # 5x5, 15x10 and 25x25 the means of 12 from ``bench/sweep_nonogram.py`` (25x25 expert the
+    # old figure, not measured again). Unmeasured sizes scale by cells^1.5.
     costs = {
-        GridSize(5, 5): (1.3, 21.8, None, None),
-        GridSize(10, 10): (4.7, 16.0, 102.9, 371.8),
-        GridSize(15, 10): (6.6, 16.0, 176.8, 1048.6),
-        GridSize(15, 15): (11.8, 32.5, 666.0, 1674.0),
-        GridSize(20, 20): (33.3, 58.5, 2798.0, 2692.0),
-        GridSize(25, 25): (48.0, 83.0, 3414.0, 6722.0),
+        GridSize(5, 5): (0.9, 16.7, None, None),
+        GridSize(10, 10): (2.1, 5.1, 35.4, 324.0),
+        GridSize(15, 10): (6.2, 9.9, 104.0, 477.5),
+        GridSize(15, 15): (6.4, 12.4, 184.0, 328.0),
+        GridSize(20, 20): (10.8, 23.2, 524.0, 826.0),
+        GridSize(25, 25): (41.1, 59.6, 1844.6, 6722.0),
     }
 
     # --- rules and requests --------------------------------------------------------
