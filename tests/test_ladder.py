@@ -72,10 +72,11 @@ def test_swordfish():
 
 
 def test_jellyfish():
-    # 1 in rows 1, 4, 7 and 9 only in columns 1, 2, 4 and 7, two per row (never in one box, and
-    # rows 7 and 9 between them in every box of their band: no locked candidates).
-    cands = {**_row_only(1, 0, (3, 1)), **_row_only(1, 3, (6, 0)), **_row_only(1, 6, (0, 3)),
-             **_row_only(1, 8, (1, 6))}
+    # 1 in rows 1, 4, 7 and 9 only in columns 1, 2, 4 and 7, three per row (any two rows cover
+    # all four columns: no X-wing or Swordfish; no row with two places: no skyscraper or kite;
+    # never in one box: no locked candidates).
+    cands = {**_row_only(1, 0, (0, 1, 3)), **_row_only(1, 3, (0, 3, 6)), **_row_only(1, 6, (1, 3, 6)),
+             **_row_only(1, 8, (0, 1, 6))}
     st = _state(cands)
     assert _before(st, "jellyfish") == []
     _apply(st, "jellyfish")
@@ -180,7 +181,7 @@ def test_confined_candidates_on_a_diagonal():
     assert LADDER[ORDER.index("confined_candidates")].fn(G9, plain, Run()) == 0
 
 
-# ----- positions from real puzzles (Solo's, graded by the ladder; bench: see data file) ---------
+# ----- positions from real puzzles (Solo's and our own, graded by the ladder; see the data file) --
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_a_position_from_a_puzzle(name):
     pos = POSITIONS[name]

@@ -9,7 +9,8 @@ import pytest
 from bookgen.book import plan, puzzle_json, ramp_key, run_job
 from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, minutes_of, rating_of,
+from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, chain_extra, forcing_rating,
+                                 minutes_of, rating_of, x_chain_rating, xy_chain_rating,
                                  tier_for)
 from bookgen.core.types import Puzzle
 from bookgen.solve.houses import geometry
@@ -120,3 +121,30 @@ def test_unreachable_or_malformed_range_is_refused_with_its_place(write_config, 
     issues = [str(i) for i in info.value.issues]
     assert len(issues) == 1, issues
     assert f":{where}:" in issues[0] and fragment in issues[0], issues
+
+
+# Medium Sudoku of ours with Sudoku Explainer's (Sukaku Explainer's serate) rating and the
+# technique it names: pointing 2.6, claiming 2.8, direct hidden pair 2.0 (the pair leaves a
+# hidden single; SE places it and keeps none of the eliminations), naked pair 3.0, hidden pair
+# 3.4, direct hidden triple 2.5.
+SE_RATED = [
+    (".6.2...1..9...7..6.....34..95..7......2..4..77...82......1..8..8...5.2.15.....3..", 2.6),
+    ("83..2..7..92.......6.....41.2.9...67....1....9..246.3.....5.4....73.........8...3", 2.8),
+    ("8...5..1..4...1.9..5....2.3.9..8......23..6.5...4.5..2...29.7..7.........6...4...", 2.0),
+    ("7..4..........8.4.8..31.2.6.1.......5....413.6.7...8.9....2.39....8.1.....2.7....", 3.0),
+    (".9............21...836..9..........2.5.....4....89.6..1.......7.6.3....44..7..86.", 3.4),
+    ("..325....6.8..........6.4..58.....7.4..7..5.....39.2......2..8.1....3....56...1..", 2.5),
+]
+
+
+@pytest.mark.parametrize("line, se", SE_RATED)
+def test_the_rating_is_se_s_on_medium_puzzles(line, se):
+    assert VARIANTS["sudoku"].grade(_puzzle(line)).rating == se
+
+
+def test_chains_are_valued_by_length_as_se_values_them():
+    assert [chain_extra(n) for n in (4, 6, 8, 10, 14, 18)] == [0.0, 0.0, 0.1, 0.2, 0.3, 0.4]
+    assert [x_chain_rating(k) for k in (2, 3, 4, 5, 6)] == [4.0, 5.4, 5.8, 6.8, 6.9]
+    assert [xy_chain_rating(k) for k in (3, 4, 5, 6, 7)] == [4.2, 5.5, 6.2, 6.6, 7.3]
+    assert xy_chain_rating(4, wing=False) == 7.1  # no cell sees the rest: SE's XY forcing chain
+    assert forcing_rating(6, True) == 7.5 and forcing_rating(6, False) == 8.0 < forcing_rating(20, False)

@@ -50,10 +50,61 @@ TIER_RATING: dict[Level, float] = {Level.EASY: 1.5, Level.MEDIUM: 2.6, Level.HAR
 HIDDEN_SINGLE_BOX = 1.2
 HIDDEN_SINGLE_LINE = 1.5
 NAKED_SINGLE = 2.3
-# ... and of the "direct" forms of three techniques: one whose eliminations at once leave a
-# hidden single is rated this instead of its own value (SE: direct pointing 1.7, direct
-# hidden pair 2.0, direct hidden triple 2.5), so it comes before a naked single.
-DIRECT: dict[str, float] = {"locked_candidates": 1.7, "hidden_pair": 2.0, "hidden_triple": 2.5}
+# Locked candidates: SE rates pointing (a box's digit confined to one line) below claiming.
+POINTING = 2.6
+CLAIMING = 2.8
+# SE's "direct" forms: a step whose eliminations at once leave a hidden single in a house of
+# the kind SE looks at, rated as that placement (SE applies only the placement).
+DIRECT_POINTING = 1.7
+DIRECT_CLAIMING = 1.9
+DIRECT_HIDDEN_PAIR = 2.0
+DIRECT_HIDDEN_TRIPLE = 2.5
+
+
+def chain_extra(nodes: int) -> float:
+    """What SE adds to a chain's base value for its length: ``nodes`` is the number of
+    candidates along it, ends included; +0.1 each time the length passes 4, 6, 8, 12, 16,
+    24, 32 ... (each step half or a third longer than the one before)."""
+    added, ceil, odd = 0.0, 4, False
+    length = nodes - 2
+    while length > ceil:
+        added += 0.1
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return round(added, 1)
+
+
+# A chain of one digit with k strong links: SE (Sukaku Explainer) finds two as a skyscraper,
+# kite or turbot fish (4.0-4.2), three and four as its "strong-linked fishes" (5.4, 5.8), longer
+# ones as a forcing X-chain (6.6 plus its length).
+X_CHAIN_LINKS = {2: 4.0, 3: 5.4, 4: 5.8}
+X_CHAIN_BASE = 6.6
+# A chain of k two-candidate cells: three are an XY-wing (4.2); SE finds most of four, five and
+# six as its WXYZ-, VWXYZ- and UVWXYZ-wings (5.5, 6.2, 6.6), longer ones as an XY forcing
+# chain (7.0 plus its length).
+XY_CHAIN_CELLS = {3: 4.2, 4: 5.5, 5: 6.2, 6: 6.6}
+XY_CHAIN_BASE = 7.0
+# Forcing chains that follow singles from each option: a branch that ends in a contradiction
+# is SE's Nishio (7.5 plus length), options that agree its multiple forcing chains (8.0 plus).
+NISHIO = 7.5
+MULTIPLE_FORCING = 8.0
+
+
+def x_chain_rating(links: int) -> float:
+    """SE's value of a one-digit chain of ``links`` strong links."""
+    return X_CHAIN_LINKS.get(links) or round(X_CHAIN_BASE + chain_extra(2 * links), 1)
+
+
+def xy_chain_rating(cells: int, wing: bool = True) -> float:
+    """SE's value of a chain of ``cells`` two-candidate cells; ``wing``: one of them sees all
+    the others, the shape of SE's wings (otherwise SE finds it as a chain)."""
+    return (XY_CHAIN_CELLS.get(cells) if wing else None) or round(XY_CHAIN_BASE + chain_extra(2 * cells), 1)
+
+
+def forcing_rating(nodes: int, contradiction: bool) -> float:
+    """SE's value of a forcing chain whose branches place or strike ``nodes`` candidates."""
+    return round((NISHIO if contradiction else MULTIPLE_FORCING) + chain_extra(nodes), 1)
+
 
 # Pelánek's model, in seconds on a 9x9 (81 cells): doing a step of rating r costs
 # DO_SECONDS * GROWTH ** (r - 1.2); finding it costs SCAN_SECONDS / options, or

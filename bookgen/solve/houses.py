@@ -88,6 +88,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
+from bookgen.core.rating import CLAIMING, POINTING, forcing_rating, x_chain_rating, xy_chain_rating
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
@@ -128,13 +129,18 @@ def and_list(items: Sequence[str], word: str = "and") -> str:
 class Run:
     """Book-keeping of one ladder run: technique counts and (optionally) steps."""
 
-    __slots__ = ("counts", "steps", "reason", "explain")
+    __slots__ = ("counts", "steps", "reason", "explain", "value", "best")
 
     def __init__(self, explain: bool = False) -> None:
         self.counts: dict[str, int] = {}
         self.steps: list[Step] | None = [] if explain else None
         self.reason = ""
         self.explain = explain
+        # The rating of the last use where it depends on the instance (a chain by its
+        # length, claiming beside pointing); None: the technique's own ``Tech.rating``.
+        self.value: float | None = None
+        # The rated run asks chains for the shortest one open (SE's order), not the first found.
+        self.best = False
 
 
 def describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
@@ -581,7 +587,10 @@ def _hidden_single(g: Geometry, st: State, run: Run, scan: Sequence[int], name: 
 def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
     # A placed digit is gone from every other cell of its houses, so unions over
     # whole segments (placed cells included) never let it look locked somewhere.
+    # Pointing (a box's digit confined to one line) is taken before claiming, as SE does
+    # (it rates pointing 2.6, claiming 2.8): a claiming found first waits for the end.
     cand = st.cand
+    claiming = None
     for a, b, both, only_a, only_b in g.overlaps:
         inside = 0
         for i in both:
@@ -596,18 +605,31 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
                                                    (b, a, inside & ~rest_b & rest_a, only_a)):
             if not locked:
                 continue
-            cuts = cut(st, [i for i in rest_second if not st.placed[i]], locked)
-            if cuts:
-                if run.explain:
-                    ds = and_list([str(d) for d in digits_of(locked)])
-                    run.reason = Text(
-                        N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
-                           "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
-                        N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
-                           "{other} can't hold them; {cuts}."),
-                        house=g.names[first], digits=ds, other=g.names[second], cuts=describe_cuts(st, cuts))
+            if first < 2 * g.n:
+                if claiming is None:
+                    claiming = (first, second, locked, rest_second)
+                continue
+            if _lock(g, st, run, first, second, locked, rest_second):
                 return 1
-    return 0
+    return int(claiming is not None and _lock(g, st, run, *claiming))
+
+
+def _lock(g: Geometry, st: State, run: Run, first: int, second: int, locked: int, rest_second: Sequence[int]) -> bool:
+    """Strike ``locked`` (digit bits confined to where ``first`` meets ``second``) from the
+    rest of ``second``; whether anything went."""
+    cuts = cut(st, [i for i in rest_second if not st.placed[i]], locked)
+    if not cuts:
+        return False
+    run.value = POINTING if first >= 2 * g.n else CLAIMING
+    if run.explain:
+        ds = and_list([str(d) for d in digits_of(locked)])
+        run.reason = Text(
+            N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
+               "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
+            N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
+               "{other} can't hold them; {cuts}."),
+            house=g.names[first], digits=ds, other=g.names[second], cuts=describe_cuts(st, cuts))
+    return True
 
 
 def naked_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
@@ -1153,6 +1175,7 @@ def t_simple_colouring(g: Geometry, st: State, run: Run) -> int:
                 both = seen0 & seen1 & ~(masks[0] | masks[1])
                 cuts = cut(st, _open_with(st, _bit_cells(both), m), m)
             if cuts:
+                run.value = x_chain_rating((len(group) + 1) // 2)
                 if run.explain:
                     run.reason = Text(N_("{digit} has two places in each house along {on} and {off}, taken in "
                                          "turn: either all of the first or all of the second hold it; {cuts}."),
@@ -1169,6 +1192,7 @@ def t_x_chain(g: Geometry, st: State, run: Run) -> int:
     n = g.n
     peers = _bitboards(g)[1]
     cand, placed = st.cand, st.placed
+    best: tuple[list[int], int, int] | None = None
     for d in range(n):
         m = 1 << d
         strong: dict[int, set[int]] = {}
@@ -1187,18 +1211,38 @@ def t_x_chain(g: Geometry, st: State, run: Run) -> int:
             return [(j, True) for j in strong.get(i, ())]
 
         for s in sorted(strong):
+            if run.best:  # look at every start; the shortest chain is applied below
+                found = _chain((s, False), ahead,
+                               lambda node: _would_cut(g, st, (s, node[0]), m) if node[1] and node[0] != s else [])
+                if found and (best is None or len(found[0]) < len(best[0])):
+                    best = (found[0], s, d)
+                continue
             found = _chain((s, False), ahead,
                            lambda node: _cut_seeing(g, st, (s, node[0]), m) if node[1] and node[0] != s else [])
             if found:
-                path, cuts = found
-                if run.explain:
-                    run.reason = Text(
-                        N_("{digit} along {chain}, strong and weak links in turn: if {start} "
-                           "isn't {digit}, {end} is, so no cell that sees both can be {digit}; "
-                           "{cuts}."), digit=d + 1, chain=_chain_text(g, path),
-                        start=cell_text(s, n), end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
-                return 1
+                return _x_chain_found(g, st, run, found[0], d, found[1])
+    if best is not None:
+        path, s, d = best
+        return _x_chain_found(g, st, run, path, d, _cut_seeing(g, st, (s, path[-1]), 1 << d))
     return 0
+
+
+def _x_chain_found(g: Geometry, st: State, run: Run, path: list[int], d: int, cuts: list[tuple[int, int]]) -> int:
+    n = g.n
+    run.value = x_chain_rating(len(path) // 2)
+    if run.explain:
+        run.reason = Text(
+            N_("{digit} along {chain}, strong and weak links in turn: if {start} "
+               "isn't {digit}, {end} is, so no cell that sees both can be {digit}; "
+               "{cuts}."), digit=d + 1, chain=_chain_text(g, path),
+            start=cell_text(path[0], n), end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
+    return 1
+
+
+def _would_cut(g: Geometry, st: State, ends: Sequence[int], m: int) -> list[tuple[int, int]]:
+    """``_cut_seeing`` without striking: a non-empty list when some open cell that sees all of
+    ``ends`` still has digit bit ``m`` (the rated run's search for the shortest chain)."""
+    return [(0, m)] if _open_with(st, _bit_cells(_seeing_all(g, ends)), m) else []
 
 
 def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
@@ -1217,28 +1261,46 @@ def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
         i, t = node
         return [(j, cand[j] & ~t) for j in near[i] if cand[j] & t]
 
+    best: tuple[list[int], int, int] | None = None
     for s in pairs:
         for z in digits_of(cand[s]):
             zb = bit(z)
+            if run.best:  # look at every start; the shortest chain is applied below
+                found = _chain((s, cand[s] & ~zb), ahead,
+                               lambda node: _would_cut(g, st, (s, node[0]), zb) if node[1] == zb and node[0] != s
+                               else [])
+                if found and (best is None or len(found[0]) < len(best[0])):
+                    best = (found[0], s, z)
+                continue
             found = _chain((s, cand[s] & ~zb), ahead,
                            lambda node: _cut_seeing(g, st, (s, node[0]), zb) if node[1] == zb and node[0] != s else [])
             if found:
-                path, cuts = found
-                if run.explain:
-                    run.reason = Text(
-                        N_("along {chain}, cells of two candidates that see each other: if "
-                           "{start} isn't {digit}, each cell settles the next and {end} is "
-                           "{digit}, so no cell that sees both can be {digit}; {cuts}."),
-                        digit=z, chain=_chain_text(g, path), start=cell_text(s, n),
-                        end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
-                return 1
+                return _xy_chain_found(g, st, run, found[0], z, found[1])
+    if best is not None:
+        path, s, z = best
+        return _xy_chain_found(g, st, run, path, z, _cut_seeing(g, st, (s, path[-1]), bit(z)))
     return 0
 
 
-def _follow(st: State) -> State | None:
-    """``st`` after the singles (naked and hidden), or None when they reach a contradiction."""
+def _xy_chain_found(g: Geometry, st: State, run: Run, path: list[int], z: int, cuts: list[tuple[int, int]]) -> int:
+    n = g.n
+    wing = any(all(j == c or j in g.peers[c] for j in path) for c in path)
+    run.value = xy_chain_rating(len(path), wing)
+    if run.explain:
+        run.reason = Text(
+            N_("along {chain}, cells of two candidates that see each other: if "
+               "{start} isn't {digit}, each cell settles the next and {end} is "
+               "{digit}, so no cell that sees both can be {digit}; {cuts}."),
+            digit=z, chain=_chain_text(g, path), start=cell_text(path[0], n),
+            end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
+    return 1
+
+
+def _follow(st: State, run: Run | None = None) -> State | None:
+    """``st`` after the singles (naked and hidden), or None when they reach a contradiction
+    (``run`` counts the singles taken)."""
     try:
-        solve(st, Level.EASY, Run(), fast=True)
+        solve(st, Level.EASY, run or Run(), fast=True)
     except Contradiction:
         return None
     return st
@@ -1259,13 +1321,14 @@ def t_forcing_chain(g: Geometry, st: State, run: Run) -> int:
             starts.append(("house", h, [(p, d + 1), (q, d + 1)]))
     for kind, where, options in starts:
         ends = []
+        followed = Run()
         for i, d in options:
             sub = st.copy()
             try:
                 sub.elim(i, ~bit(d))
             except Contradiction:
                 sub = None
-            ends.append(_follow(sub) if sub is not None else None)
+            ends.append(_follow(sub, followed) if sub is not None else None)
         live = [k for k, e in enumerate(ends) if e is not None]
         if not live:
             return 0  # pragma: no cover - the position has a solution
@@ -1281,6 +1344,7 @@ def t_forcing_chain(g: Geometry, st: State, run: Run) -> int:
                     if gone:
                         cuts += cut(st, [j], gone)
         if cuts:
+            run.value = forcing_rating(sum(followed.counts.values()) + 2, len(live) == 1)
             if run.explain:
                 say = and_list([Text(N_("{cell} is {digit}"), cell=cell_text(i, n), digit=d) for i, d in options], 'or')
                 run.reason = Text(N_("{options}: following each with singles, every way that doesn't end in a "
@@ -1327,20 +1391,20 @@ LADDER: tuple[Tech, ...] = (
     Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
     Tech("swordfish", Level.HARD, t_swordfish, 5.0, 3.8),
     Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
+    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 4.0),
+    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 4.1),
     Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),
+    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 4.2),
     Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4),
-    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 4.4),
     Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5),
     Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0),
     Tech("jellyfish", Level.HARD, t_jellyfish, 6.0, 5.2),
     Tech("hidden_quad", Level.HARD, t_hidden_quad, 6.0, 5.4),
+    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 5.5),
     Tech("bug", Level.HARD, t_bug, 5.5, 5.6),
-    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 6.6),
-    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 6.6),
-    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 6.6),
-    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 6.6),
-    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 6.6),
-    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 7.0),
+    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 5.4),
+    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 5.4),
+    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 5.5),
     Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5),
     Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
