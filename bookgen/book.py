@@ -95,6 +95,7 @@ class Job:
     attempt: int = 0  # > 0: earlier candidates were repeats or were replaced
     version: int = 0  # class sets: 0 is version A
     band: tuple[float, float] | None = None  # the rating [low, high) the puzzle must have
+    tiers: tuple[Level, ...] = ()  # a rating range's other tiers, tried in turn when ``level`` misses it
 
     @property
     def attempts(self) -> int:
@@ -126,7 +127,8 @@ def plan(book: Book) -> list[Job]:
                 jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
                                 level, version_seed(book.seed, section.index, i, version), section.options,
                                 book_seed=book.seed, version=version,
-                                band=section.bands[i] if section.bands else None))
+                                band=section.bands[i] if section.bands else None,
+                                tiers=section.range_tiers))
     return jobs
 
 
@@ -143,8 +145,10 @@ def run_job(job: Job) -> Puzzle:
     for attempt in range(job.attempts):
         seed = job.attempt_seed(attempt)
         tried += 1
+        tiers = (job.level,) + tuple(t for t in job.tiers if t != job.level)
         try:
-            puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(seed), dict(job.options))
+            puzzle = variant.generate(job.size, dict(job.rules), tiers[attempt % len(tiers)], rng_for(seed),
+                                      dict(job.options))
         except GenerationError as exc:
             failure = exc
             errors += 1

@@ -11,7 +11,7 @@ from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, chain_extra, forcing_rating,
                                  minutes_of, rating_of, x_chain_rating, xy_chain_rating,
-                                 tier_for)
+                                 tier_for, tiers_for)
 from bookgen.core.types import Puzzle
 from bookgen.solve.houses import geometry
 from bookgen.solve.rated import rated_run
@@ -94,6 +94,19 @@ def test_rating_range_builds_puzzles_inside_it(write_config):
     for job in plan(book):
         puzzle = run_job(job)
         assert 2.5 <= puzzle.grade.rating < 3.5
+
+
+def test_a_rating_range_across_tiers_is_carved_at_each(write_config):
+    book = load_book(write_config(
+        "title: T\nseed: 5\nsections:\n  - variant: sudoku\n    count: 2\n"
+        "    difficulty: {rating: [3.0, 4.5]}\n"))
+    (section,) = book.sections
+    assert tiers_for(3.0, 4.5) == (Level.HARD, Level.MEDIUM)  # a naked or hidden pair rates 3.0-3.4
+    assert section.levels == (Level.HARD, Level.MEDIUM) and section.range_tiers == (Level.HARD, Level.MEDIUM)
+    jobs = plan(book)
+    assert [j.tiers for j in jobs] == [(Level.HARD, Level.MEDIUM)] * 2
+    for job in jobs:
+        assert 3.0 <= run_job(job).grade.rating < 4.5
 
 
 def test_named_levels_carry_their_bands(write_config):

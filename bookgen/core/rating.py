@@ -200,11 +200,13 @@ BANDS: tuple[Band, ...] = (
 )
 BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 
-# The ratings each tier's ladder reaches: its techniques' values (the trial: its base value
-# plus the most its refutation adds, ``bookgen.solve.rated``). Nothing reaches extreme yet:
-# that takes techniques SE rates above 7.5 (long chains), which our ladder doesn't have.
+# The ratings each tier's ladder reaches on the house ladder: its techniques' values (the trial:
+# its base value plus the most its refutation adds, ``bookgen.solve.rated``). The medium tier
+# also makes puzzles SE rates 1.7-2.4 (a direct pointing or hidden pair is their hardest step):
+# the band filter sends those back. Nothing reaches extreme: of 60 expert Sudoku (bench/
+# calibrate.py) none rated 7.5 or more (the chains finish them), so a band up there is refused.
 TIER_REACH: dict[Level, tuple[float, float]] = {
-    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 4.4), Level.EXPERT: (5.5, 7.4),
+    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
 }
 
 
@@ -238,6 +240,20 @@ def tier_for(low: float, high: float) -> Level:
         lo, hi = TIER_REACH[tier]
         return min(hi, high) - max(lo, low)  # below zero: the gap between them
     return max(TIER_REACH, key=lambda tier: (overlap(tier), -int(tier)))
+
+
+def tiers_for(low: float, high: float) -> tuple[Level, ...]:
+    """Every ladder tier whose reach covers more than ``MEETS`` of ``[low, high)``, the one that covers most first
+    (then the lower): a range across tiers is carved at each of them in turn, so its puzzles
+    spread over it. Where none meets it, the nearest (``tier_for``)."""
+    def overlap(tier: Level) -> float:
+        lo, hi = TIER_REACH[tier]
+        return min(hi, high) - max(lo, low)
+    meets = [t for t in TIER_REACH if overlap(t) > MEETS]
+    return tuple(sorted(meets, key=lambda t: (-overlap(t), int(t)))) or (tier_for(low, high),)
+
+
+MEETS = 0.3  # a tier whose reach overlaps a range by this little (an X-wing-only hard puzzle) isn't carved for it
 
 
 def reachable(low: float, high: float, accepts) -> bool:
