@@ -102,6 +102,8 @@ def test_a_rating_range_across_tiers_is_carved_at_each(write_config):
         "    difficulty: {rating: [3.0, 4.5]}\n"))
     (section,) = book.sections
     assert tiers_for(3.0, 4.5) == (Level.HARD, Level.MEDIUM)  # a naked or hidden pair rates 3.0-3.4
+    assert tiers_for(1.2, 2.5) == (Level.EASY, Level.MEDIUM)  # medium's direct steps rate 1.7-2.4
+    assert tiers_for(2.5, 3.5) == (Level.MEDIUM,)
     assert section.levels == (Level.HARD, Level.MEDIUM) and section.range_tiers == (Level.HARD, Level.MEDIUM)
     jobs = plan(book)
     assert [j.tiers for j in jobs] == [(Level.HARD, Level.MEDIUM)] * 2

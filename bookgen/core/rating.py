@@ -202,11 +202,11 @@ BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 
 # The ratings each tier's ladder reaches on the house ladder: its techniques' values (the trial:
 # its base value plus the most its refutation adds, ``bookgen.solve.rated``). The medium tier
-# also makes puzzles SE rates 1.7-2.4 (a direct pointing or hidden pair is their hardest step):
-# the band filter sends those back. Nothing reaches extreme: of 60 expert Sudoku (bench/
+# also makes puzzles rated 1.7-2.4 (a direct pointing or hidden pair is their hardest step, a
+# third of them): the medium band sends those back, a range below 2.5 may keep them. Nothing reaches extreme: of 60 expert Sudoku (bench/
 # calibrate.py) none rated 7.5 or more (the chains finish them), so a band up there is refused.
 TIER_REACH: dict[Level, tuple[float, float]] = {
-    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
+    Level.EASY: (1.0, 2.4), Level.MEDIUM: (1.7, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
 }
 
 
