@@ -84,6 +84,10 @@ X_CHAIN_BASE = 6.6
 # chain (7.0 plus its length).
 XY_CHAIN_CELLS = {3: 4.2, 4: 5.5, 5: 6.2, 6: 6.6}
 XY_CHAIN_BASE = 7.0
+XY_CYCLE_BASE = 6.5
+# An almost locked set of k cells (k + 1 digits) and a two-candidate cell: SE's fork names them
+# by their digits, WXYZ- (k = 3), VWXYZ- (4) and UVWXYZ-wing (5).
+ALS_WING = {3: 5.5, 4: 6.2, 5: 6.6}
 # Forcing chains that follow singles from each option: a branch that ends in a contradiction
 # is SE's Nishio (7.5 plus length), options that agree its multiple forcing chains (8.0 plus).
 NISHIO = 7.5
@@ -95,10 +99,12 @@ def x_chain_rating(links: int) -> float:
     return X_CHAIN_LINKS.get(links) or round(X_CHAIN_BASE + chain_extra(2 * links), 1)
 
 
-def xy_chain_rating(cells: int, wing: bool = True) -> float:
+def xy_chain_rating(cells: int, wing: bool = True, cycle: bool = False) -> float:
     """SE's value of a chain of ``cells`` two-candidate cells; ``wing``: one of them sees all
-    the others, the shape of SE's wings (otherwise SE finds it as a chain)."""
-    return (XY_CHAIN_CELLS.get(cells) if wing else None) or round(XY_CHAIN_BASE + chain_extra(2 * cells), 1)
+    the others, the shape of SE's wings (otherwise SE finds it as a chain); ``cycle``: its ends
+    see each other, so it closes into a loop, SE's Y-cycle (6.5 plus length)."""
+    chain = (XY_CYCLE_BASE if cycle else XY_CHAIN_BASE) + chain_extra(2 * cells)
+    return round(min(XY_CHAIN_CELLS.get(cells, chain) if wing else chain, chain), 1)
 
 
 def forcing_rating(nodes: int, contradiction: bool) -> float:

@@ -88,7 +88,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
-from bookgen.core.rating import CLAIMING, POINTING, forcing_rating, x_chain_rating, xy_chain_rating
+from bookgen.core.rating import ALS_WING, CLAIMING, POINTING, forcing_rating, x_chain_rating, xy_chain_rating
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
@@ -947,6 +947,54 @@ def t_xyz_wing(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
+def t_als_wing(g: Geometry, st: State, run: Run) -> int:
+    """An almost locked set: k cells of one house holding k + 1 digits between them (k = 3, 4,
+    5), and a two-candidate cell xz outside it that every x of the set sees. If that cell isn't
+    z it is x, the set loses x and its k cells hold the other k digits, z among them: so one of
+    the set's z cells or the two-candidate cell is z, and no cell that sees them all can be.
+    Sudoku Explainer's fork finds these as its WXYZ-, VWXYZ- and UVWXYZ-wings (5.5, 6.2, 6.6);
+    the smallest set is taken first."""
+    n = g.n
+    cand, placed = st.cand, st.placed
+    peers = _bitboards(g)[1]
+    pairs = _with_count(st, 2)
+    if not pairs:
+        return 0
+    for size in sorted(ALS_WING):
+        for h, cells in enumerate(g.houses):
+            open_cells = [i for i in cells if not placed[i] and cand[i].bit_count() <= size + 1]
+            for group in combinations(open_cells, size):
+                u = 0
+                for i in group:
+                    u |= cand[i]
+                if u.bit_count() != size + 1:
+                    continue
+                for b in pairs:
+                    bm = cand[b]
+                    if bm & ~u or b in group:
+                        continue
+                    for x in digits_of(bm):
+                        xb = bit(x)
+                        if any(cand[i] & xb and not peers[b] >> i & 1 for i in group):
+                            continue
+                        zb = bm & ~xb
+                        ends = [i for i in group if cand[i] & zb] + [b]
+                        cuts = _cut_seeing(g, st, ends, zb)
+                        if cuts:
+                            run.value = ALS_WING[size]
+                            if run.explain:
+                                run.reason = Text(
+                                    N_("{cells} in {house} hold {digits} between them, one digit more than "
+                                       "cells; {cell} is {x} or {z} and sees every {x} among them: if it is {x}, "
+                                       "they hold the other digits, {z} too, so one of {ends} is {z}, and no "
+                                       "cell that sees them all can be {z}; {cuts}."),
+                                    cells=_cells_text(g, group), house=g.names[h],
+                                    digits=and_list([str(v) for v in digits_of(u)]), cell=cell_text(b, n), x=x,
+                                    z=zb.bit_length(), ends=_cells_text(g, ends), cuts=describe_cuts(st, cuts))
+                            return 1
+    return 0
+
+
 def _strong_links(g: Geometry, st: State, d: int) -> list[tuple[int, int, int]]:
     """(house, cell, cell) for every house where digit ``d`` (0-based) has exactly two places."""
     table = house_positions(g, st)
@@ -1285,7 +1333,7 @@ def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
 def _xy_chain_found(g: Geometry, st: State, run: Run, path: list[int], z: int, cuts: list[tuple[int, int]]) -> int:
     n = g.n
     wing = any(all(j == c or j in g.peers[c] for j in path) for c in path)
-    run.value = xy_chain_rating(len(path), wing)
+    run.value = xy_chain_rating(len(path), wing, path[-1] in g.peers[path[0]])
     if run.explain:
         run.reason = Text(
             N_("along {chain}, cells of two candidates that see each other: if "
@@ -1404,6 +1452,7 @@ LADDER: tuple[Tech, ...] = (
     Tech("bug", Level.HARD, t_bug, 5.5, 5.6),
     Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 5.4),
     Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 5.4),
+    Tech("als_wing", Level.EXPERT, t_als_wing, 8.0, 5.5),
     Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 5.5),
     Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5),
     Tech("trial", Level.EXPERT, t_trial, 12.0),
