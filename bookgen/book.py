@@ -512,8 +512,10 @@ def ramp_key(puzzle: Puzzle) -> tuple[float, float, float]:
 
 
 def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
-    """The puzzles with each run of one level and one size inside a section sorted by
-    score (ties keep generation order), so a ramp climbs from its first puzzle to its last.
+    """The puzzles with each run of one level (one rating band: a ``{rating: ...}`` range is
+    one run whatever tiers carve it) and one size inside a section sorted by ``ramp_key``,
+    rating then minutes (ties keep generation order), so a ramp climbs from its first puzzle
+    to its last.
 
     A deterministic step of assembling the book, after generation: a single puzzle
     replaced later keeps the number this order gave its predecessor.
@@ -521,7 +523,8 @@ def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
     out = list(puzzles)
     start = 0
     for section in book.sections:
-        keys = [(section.levels[i], section.size_of(i)) for i in range(section.count)]
+        keys = [(section.bands[i] if section.bands else section.levels[i], section.size_of(i))
+                for i in range(section.count)]
         i = 0
         while i < section.count:
             j = i

@@ -55,12 +55,13 @@ order the driver tries it: by tier, and inside a tier by Sudoku Explainer value
   (a digit with two or three places in a house leaves every cell that sees them
   all: diagonals, irregular regions), ``naked_pair``, ``hidden_pair``;
 - hard: ``x_wing``, ``naked_triple``, ``swordfish``, ``hidden_triple``,
-  ``xy_wing``, ``xyz_wing``, ``w_wing``, ``unique_rectangle`` (types 1 and 2),
-  ``naked_quad``, ``jellyfish``, ``hidden_quad``, ``bug`` (BUG+1),
-  ``skyscraper_pattern``, ``two_string_kite``, ``turbot_fish``; unique
+  ``skyscraper_pattern``, ``two_string_kite``, ``xy_wing``, ``turbot_fish``,
+  ``xyz_wing``, ``unique_rectangle`` (types 1 and 2), ``naked_quad``,
+  ``jellyfish``, ``hidden_quad``, ``w_wing``, ``bug`` (BUG+1); unique
   rectangles and BUG+1 assume the puzzle has one solution and run only where
   the houses are the whole rule set;
-- expert: ``simple_colouring``, ``x_chain``, ``xy_chain``, ``forcing_chain``,
+- expert: ``simple_colouring``, ``x_chain``, ``als_wing`` (an almost locked set
+  and a two-candidate cell), ``xy_chain``, ``forcing_chain``,
   then ``trial`` (assume one candidate of a cell with two, follow the easy..hard
   tiers to a contradiction, remove it). Never nested.
 
