@@ -56,7 +56,7 @@ order the driver tries it: by tier, and inside a tier by Sudoku Explainer value
   all: diagonals, irregular regions), ``naked_pair``, ``hidden_pair``;
 - hard: ``x_wing``, ``naked_triple``, ``swordfish``, ``hidden_triple``,
   ``skyscraper_pattern``, ``two_string_kite``, ``xy_wing``, ``turbot_fish``,
-  ``xyz_wing``, ``unique_rectangle`` (types 1 and 2), ``naked_quad``,
+  ``grouped_turbot`` (the same with an end a box's group), ``xyz_wing``, ``unique_rectangle`` (types 1 and 2), ``naked_quad``,
   ``jellyfish``, ``hidden_quad``, ``w_wing``, ``bug`` (BUG+1); unique
   rectangles and BUG+1 assume the puzzle has one solution and run only where
   the houses are the whole rule set;
@@ -1083,6 +1083,53 @@ def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
     return tech
 
 
+def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
+    """Two strong links of one digit, as the turbot fish, where an end may be a group: the
+    digit's places in a row or column that lie in two boxes (or in a box, in two rows or two
+    columns) split into the two groups. If every cell of one near end sees every cell of the
+    other, one of the far ends holds the digit, and a cell that sees all their cells can't
+    (Sudoku Explainer's fork: grouped skyscraper, kite, strong links, 4.3)."""
+    n = g.n
+    peers = _bitboards(g)[1]
+    cand, placed = st.cand, st.placed
+    block_of = {i: h for h in g.blocks for i in g.houses[h]}
+    for d in range(n):
+        m = 1 << d
+        links: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        for h, cells in enumerate(g.houses):
+            if h >= 2 * n and h not in g.blocks:
+                continue  # a diagonal: its places never split by box
+            where = [i for i in cells if not placed[i] and cand[i] & m]
+            if len(where) == 2:
+                links.append((h, (where[0],), (where[1],)))
+                continue
+            for key in ((lambda i: block_of.get(i, -1)),) if h < 2 * n else ((lambda i: i // n), (lambda i: i % n)):
+                groups: dict[int, list[int]] = {}
+                for i in where:
+                    groups.setdefault(key(i), []).append(i)
+                if len(groups) == 2 and -1 not in groups:
+                    first, second = groups.values()
+                    links.append((h, tuple(first), tuple(second)))
+        for (h1, x1, y1), (h2, x2, y2) in combinations(links, 2):
+            if h1 == h2 or len(x1) + len(y1) + len(x2) + len(y2) == 4 or set(x1 + y1) & set(x2 + y2):
+                continue  # (four single cells: the plain turbot fish)
+            for a, b in ((x1, y1), (y1, x1)):
+                for c, e in ((x2, y2), (y2, x2)):
+                    if not all(peers[i] >> j & 1 for i in b for j in c):
+                        continue
+                    cuts = _cut_seeing(g, st, a + e, m)
+                    if cuts:
+                        if run.explain:
+                            run.reason = Text(
+                                N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
+                                   "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
+                                   "that sees both can be {digit}; {cuts}."), digit=d + 1,
+                                a=_cells_text(g, a), b=_cells_text(g, b), c=_cells_text(g, c), e=_cells_text(g, e),
+                                first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
+                        return 1
+    return 0
+
+
 def _two_fillings(g: Geometry, corners: Sequence[int]) -> bool:
     """Whether swapping the two digits of a rectangle ``corners`` (a, b on one row, c, d below
     them) keeps every house whole: each house holds none of them or a pair on one line."""
@@ -1444,6 +1491,7 @@ LADDER: tuple[Tech, ...] = (
     Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 4.1),
     Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),
     Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 4.2),
+    Tech("grouped_turbot", Level.HARD, t_grouped_turbot, 6.5, 4.3),
     Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4),
     Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5),
     Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0),

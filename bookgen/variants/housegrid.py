@@ -58,6 +58,9 @@ ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
         "other ends can't hold it.")),
     "two_string_kite": (N_("Two-string kite"), N_("The same with a row and a column whose ends meet in a box.")),
     "turbot_fish": (N_("Turbot fish"), N_("The same with any two houses whose ends see each other.")),
+    "grouped_turbot": (N_("Grouped turbot fish"), N_(
+        "The same where an end is a group: a digit's places in one box along a row or column, or in one row "
+        "or column of a box.")),
     "simple_colouring": (N_("Simple colouring"), N_(
         "Colour in turn the cells where a digit has two places in a house: one colour holds it, so a cell that "
         "sees both colours can't.")),
