@@ -23,7 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tier_for, tiers_for
+from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tiers_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
 from bookgen.core.types import GridSize, Size

@@ -1058,26 +1058,13 @@ def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
     can't (``kind``: skyscraper, two_string_kite or turbot_fish, by the links' houses)."""
     def tech(g: Geometry, st: State, run: Run) -> int:
         n = g.n
-        peers = _bitboards(g)[1]
         for d in range(n):
             links = _strong_links(g, st, d)
             for (h1, p1, q1), (h2, p2, q2) in combinations(links, 2):
                 if _link_kind(g, h1, h2) != kind or len({p1, q1, p2, q2}) < 4:
                     continue
-                for a, b in ((p1, q1), (q1, p1)):
-                    for c, e in ((p2, q2), (q2, p2)):
-                        if not peers[b] >> c & 1:
-                            continue
-                        cuts = _cut_seeing(g, st, (a, e), 1 << d)
-                        if cuts:
-                            if run.explain:
-                                run.reason = Text(
-                                    N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
-                                       "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
-                                       "that sees both can be {digit}; {cuts}."), digit=d + 1,
-                                    a=cell_text(a, n), b=cell_text(b, n), c=cell_text(c, n), e=cell_text(e, n),
-                                    first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
-                            return 1
+                if _linked_ends(g, st, run, d, (h1, (p1,), (q1,)), (h2, (p2,), (q2,))):
+                    return 1
         return 0
     tech.__name__ = f"t_{kind}"
     return tech
@@ -1090,7 +1077,6 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
     other, one of the far ends holds the digit, and a cell that sees all their cells can't
     (Sudoku Explainer's fork: grouped skyscraper, kite, strong links, 4.3)."""
     n = g.n
-    peers = _bitboards(g)[1]
     cand, placed = st.cand, st.placed
     block_of = {i: h for h in g.blocks for i in g.houses[h]}
     for d in range(n):
@@ -1113,20 +1099,33 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
         for (h1, x1, y1), (h2, x2, y2) in combinations(links, 2):
             if h1 == h2 or len(x1) + len(y1) + len(x2) + len(y2) == 4 or set(x1 + y1) & set(x2 + y2):
                 continue  # (four single cells: the plain turbot fish)
-            for a, b in ((x1, y1), (y1, x1)):
-                for c, e in ((x2, y2), (y2, x2)):
-                    if not all(peers[i] >> j & 1 for i in b for j in c):
-                        continue
-                    cuts = _cut_seeing(g, st, a + e, m)
-                    if cuts:
-                        if run.explain:
-                            run.reason = Text(
-                                N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
-                                   "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
-                                   "that sees both can be {digit}; {cuts}."), digit=d + 1,
-                                a=_cells_text(g, a), b=_cells_text(g, b), c=_cells_text(g, c), e=_cells_text(g, e),
-                                first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
-                        return 1
+            if _linked_ends(g, st, run, d, (h1, x1, y1), (h2, x2, y2)):
+                return 1
+    return 0
+
+
+def _linked_ends(g: Geometry, st: State, run: Run, d: int, first: tuple[int, tuple[int, ...], tuple[int, ...]],
+                 second: tuple[int, tuple[int, ...], tuple[int, ...]]) -> int:
+    """Two strong links of digit ``d`` (0-based), each (house, end, end) with an end one cell
+    or a group: where every cell of a near end sees every cell of the other, one far end holds
+    the digit, and it leaves every cell that sees all the far ends' cells."""
+    peers = _bitboards(g)[1]
+    h1, x1, y1 = first
+    h2, x2, y2 = second
+    for a, b in ((x1, y1), (y1, x1)):
+        for c, e in ((x2, y2), (y2, x2)):
+            if not all(peers[i] >> j & 1 for i in b for j in c):
+                continue
+            cuts = _cut_seeing(g, st, a + e, 1 << d)
+            if cuts:
+                if run.explain:
+                    run.reason = Text(
+                        N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
+                           "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
+                           "that sees both can be {digit}; {cuts}."), digit=d + 1,
+                        a=_cells_text(g, a), b=_cells_text(g, b), c=_cells_text(g, c), e=_cells_text(g, e),
+                        first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
+                return 1
     return 0
 
 
@@ -1344,7 +1343,6 @@ def _would_cut(g: Geometry, st: State, ends: Sequence[int], m: int) -> list[tupl
 def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
     """A chain of two-candidate cells, each seeing the next and sharing a digit with it: if the
     first isn't z, the last is, so a cell that sees both ends can't be z."""
-    n = g.n
     cand = st.cand
     pairs = _with_count(st, 2)
     if len(pairs) < 3:
