@@ -1058,11 +1058,14 @@ def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
     can't (``kind``: skyscraper, two_string_kite or turbot_fish, by the links' houses)."""
     def tech(g: Geometry, st: State, run: Run) -> int:
         n = g.n
+        peers = _bitboards(g)[1]
         for d in range(n):
             links = _strong_links(g, st, d)
             for (h1, p1, q1), (h2, p2, q2) in combinations(links, 2):
                 if _link_kind(g, h1, h2) != kind or len({p1, q1, p2, q2}) < 4:
                     continue
+                if not (peers[p1] | peers[q1]) & (1 << p2 | 1 << q2):
+                    continue  # no end of one sees an end of the other
                 if _linked_ends(g, st, run, d, (h1, (p1,), (q1,)), (h2, (p2,), (q2,))):
                     return 1
         return 0
@@ -1077,6 +1080,7 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
     other, one of the far ends holds the digit, and a cell that sees all their cells can't
     (Sudoku Explainer's fork: grouped skyscraper, kite, strong links, 4.3)."""
     n = g.n
+    peers = _bitboards(g)[1]
     cand, placed = st.cand, st.placed
     block_of = {i: h for h in g.blocks for i in g.houses[h]}
     for d in range(n):
@@ -1096,9 +1100,18 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
                 if len(groups) == 2 and -1 not in groups:
                     first, second = groups.values()
                     links.append((h, tuple(first), tuple(second)))
-        for (h1, x1, y1), (h2, x2, y2) in combinations(links, 2):
-            if h1 == h2 or len(x1) + len(y1) + len(x2) + len(y2) == 4 or set(x1 + y1) & set(x2 + y2):
+        masks = []  # per link: its cells, and the cells some cell of it sees
+        for h, x, y in links:
+            cells = seen = 0
+            for i in x + y:
+                cells |= 1 << i
+                seen |= peers[i]
+            masks.append((cells, seen))
+        for (k1, (h1, x1, y1)), (k2, (h2, x2, y2)) in combinations(enumerate(links), 2):
+            if h1 == h2 or len(x1) + len(y1) + len(x2) + len(y2) == 4 or masks[k1][0] & masks[k2][0]:
                 continue  # (four single cells: the plain turbot fish)
+            if not masks[k1][1] & masks[k2][0]:
+                continue  # no cell of one link sees a cell of the other
             if _linked_ends(g, st, run, d, (h1, x1, y1), (h2, x2, y2)):
                 return 1
     return 0
@@ -1113,8 +1126,11 @@ def _linked_ends(g: Geometry, st: State, run: Run, d: int, first: tuple[int, tup
     h1, x1, y1 = first
     h2, x2, y2 = second
     for a, b in ((x1, y1), (y1, x1)):
+        sees = -1  # the cells every cell of b sees
+        for i in b:
+            sees &= peers[i]
         for c, e in ((x2, y2), (y2, x2)):
-            if not all(peers[i] >> j & 1 for i in b for j in c):
+            if any(not sees >> j & 1 for j in c):
                 continue
             cuts = _cut_seeing(g, st, a + e, 1 << d)
             if cuts:
