@@ -326,6 +326,7 @@ class KakuroVariant(VariantDefaults):
     default_size = GridSize(10, 10)
     size_note = "the sum row and column included"
     largest_cage = MAX_RUN  # a run is a cage of up to nine cells
+    memory_kb_per_cell = 0.45  # bench/measure_memory.py: 42.6 KB a 10x10 (docs/estimates.md)
     # CPU ms per puzzle, easy..expert (``bookgen.estimate``; a rectangle takes the square of as
     # many cells). Rough: 2-5 puzzles a cell at sides 6, 7, 8, 10, 12 and 14 on the loaded team
     # machine (docs/kakuro.md), 9, 11 and 13 between their neighbours; re-measure with
