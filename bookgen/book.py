@@ -44,7 +44,7 @@ from bookgen.layout.render import (
 from bookgen.limits import (
     BOOK_JSON_SIZE, MAX_BOOK_JSON_BYTES, MAX_BOOK_JSON_CONTAINERS, TooSlow, time_limit,
 )
-from bookgen.variants.registry import get_variant, variant_of
+from bookgen.variants.registry import banded, get_variant, variant_of
 
 FORMAT = "bookgen-book/1"
 Progress = Callable[..., None]  # (done, total) while generating; (done, total, phase) after
@@ -455,7 +455,7 @@ def puzzle_json(number: int, puzzle: Puzzle, page: int, version: str = "", print
         "size": puzzle.size if isinstance(puzzle.size, int) else [puzzle.rows, puzzle.cols],
         "rows": puzzle.rows,
         "cols": puzzle.cols,
-        "difficulty": level_key(grade.level, grade.rating),
+        "difficulty": level_key(grade.level, grade.rating, banded(puzzle)),
         "score": grade.score,
         "rating": grade.rating,
         "minutes": grade.minutes,
@@ -558,7 +558,7 @@ def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
         if section.pictures:  # the user's own pictures print in the order listed
             start += section.count
             continue
-        keys = [(section.bands[i] if section.bands else section.levels[i], section.size_of(i))
+        keys = [((section.bands[i] if section.bands else None) or section.levels[i], section.size_of(i))
                 for i in range(section.count)]
         i = 0
         while i < section.count:
@@ -1052,8 +1052,9 @@ def _puzzle_problems(entry: Any) -> list[str]:
     grade = variant.grade(puzzle)
     if not grade.solved:
         return ["cannot be solved without guessing (the technique ladder gets stuck)"]
-    if level_key(grade.level, grade.rating) != entry.get("difficulty"):
-        return [f"grades {level_key(grade.level, grade.rating)}, but is labelled "
+    known = level_key(grade.level, grade.rating, banded(puzzle))
+    if known != entry.get("difficulty"):
+        return [f"grades {known}, but is labelled "
                 f"{reprlib.repr(entry.get('difficulty'))}"]
     if "rating" in entry and entry["rating"] != grade.rating:
         return [f"rates {grade.rating}, but is labelled rating {reprlib.repr(entry.get('rating'))}"]

@@ -455,9 +455,10 @@ class Section:
     explain: bool = False  # a worked walkthrough of the first puzzle after the rules pages
     new_page: bool = False  # starts on a fresh page; so does the section after it
     right: bool = False  # starts on a right-hand (odd) page: ``new_page: right``
-    # One per puzzle: the rating band ``[low, high)`` it must fall in (a named level's, or the
-    # section's ``{rating: [low, high]}``); empty: no band (a section built before ratings).
-    bands: tuple[tuple[float, float], ...] = ()
+    # One per puzzle: the rating band ``[low, high)`` it must fall in (a named level's where the
+    # variant's levels are bands, ``banded_levels``, or the section's ``{rating: [low, high]}``);
+    # None: its level is its ladder tier. Empty: no bands (a section built before ratings).
+    bands: tuple[tuple[float, float] | None, ...] = ()
     # ``pictures:``: the user's own pictures, one puzzle each in this order (its size is the
     # picture's, its level the one the picture needs); empty: the variant draws its own.
     pictures: tuple[Picture, ...] = ()
@@ -1258,6 +1259,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     rules: dict[str, Any] = {}
     default = _grid_size(variant, variant.default_size, False)[0]
     accepted: set[Level] | None = None  # a rating range's tiers every size of the section makes
+    ranged = isinstance(raw.difficulty, RatingRange)
     for size in sorted(set(sizes)) or [default]:  # a bad size: still check
         try:
             rules = variant.parse_rules(raw.rules, size)
@@ -1283,10 +1285,17 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 path, _ = _rule_path(raw.rules, problem)
                 report(base + (("rules",) + path if path else ("difficulty",)), problem)
                 ok = False
-        ranged = isinstance(raw.difficulty, RatingRange)
-        for low, high, tier in sorted({(t.low, t.high, t.tier) for t in targets or ()}):
+        for low, high, tier, key in sorted({(t.low, t.high, t.tier, t.key) for t in targets or ()}):
             if not ranged and variant.check_request(size, rules, tier) is not None:
                 continue  # the level itself was refused above
+            if not ranged and not variant.banded_levels(size, rules):
+                if key == tier.key:
+                    continue  # here the level is its tier, not a band of the rating
+                report(base + ("difficulty",), f"{key} is a band of the SE rating, calibrated for one puzzle "
+                       f"and size only (docs/calibration.md); a {size}\u00d7{size} {variant.name}'s levels are "
+                       "easy to expert")
+                ok = False
+                break
             if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None):
                 report(base + (("difficulty", "rating") if ranged else ("difficulty",)),
                        f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
@@ -1301,13 +1310,14 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     if accepted and targets and levels is not None:
         range_tiers = tuple(t for t in tiers_for(targets[0].low, targets[0].high) if t in accepted)
         levels = [range_tiers[i % len(range_tiers)] for i in range(len(levels))]
-    return _finish_section(s_index, raw, variant, report, ok, sizes, levels, rules, names, language,
-                           tuple((t.low, t.high) for t in targets or ()),
+    bands = tuple((t.low, t.high) if ranged or (sizes and variant.banded_levels(
+        sizes[i * len(sizes) // len(targets)], rules)) else None for i, t in enumerate(targets or ()))
+    return _finish_section(s_index, raw, variant, report, ok, sizes, levels, rules, names, language, bands,
                            range_tiers=range_tiers if len(range_tiers) > 1 else ())
 
 
 def _finish_section(s_index: int, raw: SectionModel, variant, report, ok: bool, sizes, levels, rules,
-                    names: dict[str, str] | None, language: str, bands: tuple[tuple[float, float], ...],
+                    names: dict[str, str] | None, language: str, bands: tuple[tuple[float, float] | None, ...],
                     pictures: tuple[Picture, ...] = (), range_tiers: tuple[Level, ...] = ()) -> Section | None:
     """The keys every section has beside its puzzles (per page, givens, title), and the
     ``Section``; None when it or they had problems."""

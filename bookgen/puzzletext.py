@@ -38,7 +38,7 @@ from bookgen.core.rating import level_key
 from bookgen.core.text import PuzzleTextError, TextLine, clip, or_list
 from bookgen.core.types import EMPTY, Cell, GridSize, Puzzle, size_label
 from bookgen.core.variant import Step
-from bookgen.variants.registry import VARIANTS, get_variant, variant_of
+from bookgen.variants.registry import VARIANTS, banded, get_variant, variant_of
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVED = 1  # no solution, several, or guessing needed
@@ -330,7 +330,7 @@ def solve_report(puzzle: Puzzle, explain: bool = False, ascii: bool = False,
     if solved:
         rated = (f", rating {grade.rating} (docs/calibration.md), about {grade.minutes:.0f} min"
                  if grade.rating is not None else "")
-        out += textwrap.wrap(f"Difficulty: {level_key(grade.level, grade.rating)} (score {grade.score}{rated}), "
+        out += textwrap.wrap(f"Difficulty: {level_key(grade.level, grade.rating, banded(puzzle))} (score {grade.score}{rated}), "
                              f"{len(steps)} steps: {used}.", WIDTH, subsequent_indent="  ")
     else:
         out.append(f"Difficulty: {grade.level.label}: beyond every technique, it needs guessing.")

@@ -9,7 +9,7 @@ import pytest
 from bookgen.book import in_score_order, plan, puzzle_json, ramp_key, run_job
 from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, chain_extra, forcing_rating,
+from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, level_key, chain_extra, forcing_rating,
                                  minutes_of, rating_of, x_chain_rating, xy_chain_rating,
                                  tier_for, tiers_for)
 from bookgen.core.types import Puzzle
@@ -166,3 +166,26 @@ def test_chains_are_valued_by_length_as_se_values_them():
     assert [xy_chain_rating(k) for k in (3, 4, 5, 6, 7)] == [4.2, 5.5, 6.2, 6.6, 7.3]
     assert xy_chain_rating(4, wing=False) == 7.1  # no cell sees the rest: SE's XY forcing chain
     assert forcing_rating(6, True) == 7.5 and forcing_rating(6, False) == 8.0 < forcing_rating(20, False)
+
+
+def test_named_levels_are_bands_only_where_the_rating_is_calibrated(write_config):
+    # 9x9 Sudoku's levels are Sudoku Explainer bands; a Killer's or a 12x12's are their tiers
+    # (their experts need forcing chains, SE 8 and up: as bands no expert could be made).
+    book = load_book(write_config(
+        "title: T\nseed: 3\nsections:\n"
+        "  - variant: sudoku\n    size: 9\n    count: 2\n    difficulty: {from: hard, to: expert}\n"
+        "  - variant: killer\n    size: 9\n    count: 2\n    difficulty: {from: hard, to: expert}\n"
+        "  - variant: sudoku\n    size: 12\n    count: 1\n    difficulty: expert\n"
+        "  - variant: sudoku\n    size: 12\n    count: 1\n    difficulty: {rating: [2.5, 3.5]}\n"))
+    sudoku, killer, big, ranged = book.sections
+    assert sudoku.bands == ((band("hard").low, band("hard").high), (band("expert").low, band("expert").high))
+    assert killer.bands == (None, None) and big.bands == (None,)
+    assert ranged.bands == ((2.5, 3.5),)  # a range is a band everywhere
+    assert level_key(Level.EXPERT, 8.4, banded=False) == "expert"
+    assert level_key(Level.EXPERT, 8.4) == "extreme"
+
+
+def test_extreme_is_refused_where_levels_are_tiers(write_config):
+    with pytest.raises(ConfigError, match=r"book.yaml:6:17: extreme is a band of the SE rating"):
+        load_book(write_config("title: T\nseed: 3\nsections:\n  - variant: killer\n    count: 1\n"
+                               "    difficulty: extreme\n"))

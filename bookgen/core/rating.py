@@ -232,10 +232,11 @@ def band_of(rating: float) -> Band:
     return BANDS[0] if rating < BANDS[0].low else BANDS[-1]
 
 
-def level_key(level: Level, rating: float | None) -> str:
-    """The level a graded puzzle is known by (JSON, ``check``, ``solve``): the band its
-    rating falls in; the ladder tier's name where it has no rating."""
-    return band_of(rating).key if rating is not None else level.key
+def level_key(level: Level, rating: float | None, banded: bool = True) -> str:
+    """The level a graded puzzle is known by (JSON, ``check``, ``solve``, the page): the band
+    its rating falls in where the variant's levels are bands (``banded``); the ladder tier's
+    name otherwise, or where it has no rating."""
+    return band_of(rating).key if rating is not None and banded else level.key
 
 
 def tier_for(low: float, high: float) -> Level:

@@ -129,6 +129,14 @@ class VariantDefaults:
         """The grid (N x N, or rows x cols), nothing drawn outside it."""
         return Extent(*rows_cols(size))
 
+    def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Whether a named level at ``size`` is a band of the rating its puzzles must fall in
+        and print as: only where the rating was calibrated against Sudoku Explainer's
+        (docs/calibration.md). Elsewhere a named level is the ladder tier the puzzle is
+        carved at, and its rating is reported beside it (a ``{rating: ...}`` range is a band
+        everywhere)."""
+        return False
+
     def picture_problem(self, rows: Sequence[str]) -> str | None:
         """Why a picture (rows of ``1`` dark and ``0`` light, of a size in range) can't be a
         puzzle, or None (only asked of a variant with ``pictures_option``)."""
@@ -195,6 +203,9 @@ class Variant(Protocol):
         """The smallest font size any puzzle of this size and rules may print, as a
         fraction of the cell (the longest possible clue included); the layout sizes cells
         so that this stays legible."""
+
+    def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Whether a named level at ``size`` is a band of the rating (see ``VariantDefaults``)."""
 
     def check_request(self, size: Size, rules: Mapping[str, Any], level: Level) -> str | None:
         """Why this request can't be generated, or None when it can."""

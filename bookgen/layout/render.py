@@ -38,7 +38,7 @@ from bookgen.layout.textfit import (
     Room, answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, step_text, walkthrough_title
-from bookgen.variants.registry import get_variant
+from bookgen.variants.registry import banded, get_variant
 
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
 # Step markers of the worked example: a numbered disc in the middle of the cell it
@@ -248,12 +248,13 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     p = entry.puzzle
     level = p.grade.level if p.grade else Level.EASY
     rating = p.grade.rating if p.grade else None
-    if rating is not None:
-        level = band_of(rating).tier  # the marker of the band its rating is in
+    by_band = rating is not None and banded(p)  # the band its rating is in, where levels are bands
+    if by_band:
+        level = band_of(rating).tier
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, level, box)
-    name = doc.t(band_of(rating).label if rating is not None else level.label)  # the band its rating is in
+    name = doc.t(band_of(rating).label if by_band else level.label)
     if doc.cover.show_rating and rating is not None:
         name = doc.t("{level} \u00b7 {rating} \u00b7 about {minutes} min").format(
             level=name, rating=f"{rating:.1f}", minutes=f"{p.grade.minutes:.0f}")

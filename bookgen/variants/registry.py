@@ -65,3 +65,12 @@ def get_variant(name: str) -> Variant:
     if key not in _ALIASES:
         raise KeyError(name)
     return VARIANTS[_ALIASES[key]]
+
+
+def banded(puzzle) -> bool:
+    """Whether ``puzzle``'s level is the band its rating falls in (``banded_levels``)."""
+    try:
+        variant = get_variant(puzzle.variant)
+    except KeyError:
+        return False
+    return variant.banded_levels(puzzle.size, dict(puzzle.rules))

@@ -50,7 +50,7 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Puzzle
+from bookgen.core.types import EMPTY, Puzzle, Size
 from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
@@ -184,6 +184,12 @@ class SudokuVariant(HouseGrid):
         if rules.get("diagonal"):
             lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
+
+    def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Classic 9x9 Sudoku: its levels are Sudoku Explainer bands (docs/calibration.md,
+        60 puzzles a level). Other sizes and Sudoku X are not calibrated: their expert
+        puzzles need forcing chains (SE 8 and up) that no 9x9 expert of ours needs."""
+        return self.name == "sudoku" and size == 9 and not rules.get("diagonal")  # (not Killer, its subclass)
 
     def top_level(self, size: int, rules: Mapping[str, Any]) -> Level:
         """The hardest level a size reaches reliably, with or without the diagonals."""
