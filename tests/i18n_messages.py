@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import ast
 from functools import lru_cache
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
+from sources import PACKAGE, tree as parsed
 SINGULAR = {"N_", "t"}
 PLURAL = {"nt", "ngettext", "Plural"}
 CONTEXT = {"C_"}  # C_(context, msgid): keyed context + "\x04" + msgid, as gettext keys it
@@ -32,8 +31,7 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
     """msgid (or (singular, plural)) -> where it is used, for every marked message."""
     found: dict = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text("utf-8"))
-        for node in ast.walk(tree):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = _name(node.func)

@@ -271,6 +271,7 @@ def _lines(n, max_run):
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # a 6x6 listing takes ~1 s; the brute-force checks below ask for it again and again
 def _all_grids(n, max_run, unique):
     """Every full grid: rows from ``_lines``, columns checked as they grow (no engine code)."""
     lines = _lines(n, max_run)

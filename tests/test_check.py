@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import examples
 from typer.testing import CliRunner
 
 from bookgen.book import build, check_book
@@ -260,7 +261,7 @@ def _damage(book: dict, number: int, data) -> dict:
 
 
 @pytest.mark.parametrize("number", [1, 3, 4], ids=["takuzu", "tango", "kenken"])
-@settings(max_examples=int(os.environ.get("FUZZ", 60)), deadline=None,
+@settings(max_examples=int(os.environ.get("FUZZ", 0)) or examples(30), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_damage_never_crashes(book, number, data):
@@ -269,7 +270,7 @@ def test_random_damage_never_crashes(book, number, data):
 
 
 @pytest.mark.parametrize("number", [1, 3, 4], ids=["takuzu", "tango", "kenken"])
-@settings(max_examples=int(os.environ.get("FUZZ", 30)), deadline=None,
+@settings(max_examples=int(os.environ.get("FUZZ", 0)) or examples(15), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_damage_never_crashes_solve(book, number, data):

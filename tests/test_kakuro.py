@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from conftest import examples
+
 from bookgen.book import check_puzzle, puzzle_json
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import CAP_HEIGHT, RecordingPen
@@ -90,17 +92,18 @@ def _random_puzzle(size: int, rng: random.Random):
 
 
 def test_an_independent_count_agrees_with_sat():
-    """Brute force (sharing no code with the generator) and the SAT proof count alike on 150
-    small random puzzles, unique and not; every shipped puzzle is one SAT calls unique."""
+    """Brute force (sharing no code with the generator) and the SAT proof count alike on 60
+    small random puzzles, unique and not (FUZZ_SCALE=10 for 600); every shipped puzzle is one
+    SAT calls unique."""
     rng = random.Random(23)
     seen = {1: 0, 2: 0}
-    for k in range(150):
+    for k in range(examples(60)):
         puzzle = _random_puzzle(6, rng)
         entry = puzzle_json(1, puzzle, page=1)
         sat = len(KAKURO.solutions(puzzle, 2))
         assert _brute_count(entry) == sat, puzzle.givens
         seen[sat] += 1
-    assert seen[1] >= 10 and seen[2] >= 10, seen  # both kinds were tried
+    assert seen[1] >= 5 and seen[2] >= 10, seen  # both kinds were tried (7 and 53 of the first 60)
 
 
 def test_fitting_equals_its_plain_version():

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
+
+from sources import tree
 
 import bookgen
 
@@ -11,15 +14,15 @@ ROOT = Path(bookgen.__file__).parent
 FORBIDDEN = {"reportlab", "yaml", "typer", "rich", "starlette", "uvicorn", "jinja2", "pypdfium2"}
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+@lru_cache(maxsize=None)  # both tests read core, solve and variants
+def _imports(path: Path) -> frozenset[str]:
     out = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             out |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             out.add(node.module.split(".")[0])
-    return out
+    return frozenset(out)
 
 
 def test_pure_packages_import_no_io_libraries():

@@ -1,0 +1,17 @@
+"""The package's modules, each parsed once per test process: test_i18n (through
+i18n_messages), test_purity and test_shape all read every module's syntax tree, a second
+or two of parsing each time. Read the trees, don't change them."""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
+
+
+@lru_cache(maxsize=None)
+def tree(path: Path) -> ast.Module:
+    """The syntax tree of one source file."""
+    return ast.parse(path.read_text(encoding="utf-8"))
