@@ -10,7 +10,7 @@ import random
 from bookgen.core.difficulty import Level
 from bookgen.solve.houses import geometry
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.skyscrapers import clues_of
+from bookgen.solve.skyscrapers import clues_of, extra_for, extra_for_plain
 from bookgen.variants import skyscrapers
 from bookgen.variants.skyscrapers import _carve
 
@@ -35,3 +35,18 @@ def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
             plain = _carve(geo, sol, clues_of(square), level, random.Random(seed), resumed=False)
             assert fast == plain
     assert went_on  # some trades went on from a stall, so the two ways were compared
+
+
+def test_extra_for_equals_the_plain_version():
+    rng = random.Random(5)
+    for n in (4, 5, 6):
+        for _ in range(20):
+            every = clues_of(random_latin_square(n, rng))
+            clues = {side: tuple(v if rng.random() < 0.6 else 0 for v in every[side]) for side in every}
+            used: set = set()
+            fast, plain = extra_for(n, clues, used), extra_for_plain(n, clues, used)
+            assert (fast.sights, fast.lines, fast.edge, fast.bounds) == \
+                (plain.sights, plain.lines, plain.edge, plain.bounds)
+            assert fast.used is used and fast.techniques == plain.techniques
+            assert len(fast.lines) == sum(1 for k in range(n) for a, b in (("left", "right"), ("top", "bottom"))
+                                          if clues[a][k] or clues[b][k])
