@@ -1,7 +1,7 @@
 """Calibrate our difficulty rating against independent graders.
 
 Run as ``python bench/calibrate.py [--count 60] [--levels easy,medium,hard,expert] [--x]
-[--se-jar PATH] [--workers 2] [--json BOOK.json] [--save FILE] [--tatham]``.
+[--se-jar PATH] [--workers 2] [--json BOOK.json] [--save FILE] [--steps] [--tatham]``.
 
 1. Sudoku (``--x``: Sudoku X): ``--count`` puzzles per level, generated with seeds
    derived from 2026 (or read from a book's JSON twin with ``--json``), each rated by
@@ -168,15 +168,21 @@ def se_jar(option: str | None) -> str | None:
     return jar if jar and Path(jar).is_file() else None
 
 
-def se_ratings(jar: str, lines: list[str], x: bool, threads: int) -> list[float | None]:
-    """SE's ER (the hardest step) of each 81-character puzzle, in order."""
+def se_lines(jar: str, lines: list[str], x: bool, threads: int, fmt: str) -> list[str]:
+    """SE's output for each 81-character puzzle, in order, one line each in format ``fmt``
+    (``%r`` the rating, ``%R`` the name of the hardest step's technique)."""
     with tempfile.TemporaryDirectory(prefix="calibrate-se-") as tmp:
         src, dst = Path(tmp, "in.txt"), Path(tmp, "out.txt")
         src.write_text("\n".join(lines) + "\n")
-        cmd = ["java", "-Xrs", "-Xmx1g", "-cp", jar, SE_CLASS, "--format=%r", f"--input={src}",
+        cmd = ["java", "-Xrs", "-Xmx1g", "-cp", jar, SE_CLASS, f"--format={fmt}", f"--input={src}",
                f"--output={dst}", f"--threads={threads}"] + (["--isX=1"] if x else [])
         subprocess.run(cmd, capture_output=True, text=True, check=True)
-        got = dst.read_text().split()
+        return dst.read_text().splitlines()
+
+
+def se_ratings(jar: str, lines: list[str], x: bool, threads: int) -> list[float | None]:
+    """SE's ER (the hardest step) of each 81-character puzzle, in order."""
+    got = [line.strip() for line in se_lines(jar, lines, x, threads, "%r")]
     out: list[float | None] = []
     for word in got[:len(lines)]:
         try:
@@ -238,6 +244,26 @@ def sudoku_table(by_level: dict[str, list[Puzzle]], jar: str | None, x: bool, th
           f"rho(printed order, SE) = {fmt(spearman(every_key, every_se))} on {len(every_se)} puzzles"
           + ("" if jar else " (no SE jar: set SE_JAR or --se-jar)")
           + (f"; {outside} puzzles rate outside their level's band on SE" if jar else ""))
+
+
+def steps_table(by_level: dict[str, list[Puzzle]], jar: str, x: bool, threads: int) -> None:
+    """Per puzzle, SE's rating and the technique of its hardest step beside ours: where the
+    two disagree, the technique names say why (a value mapped wrongly, a technique we lack)."""
+    from bookgen.solve.rated import rated_run
+    from bookgen.variants.housegrid import givens_of
+
+    sudoku = VARIANTS["sudoku"]
+    print("\n| level | SE | SE's hardest step | ours | our hardest step |\n|---|---|---|---|---|")
+    for level, puzzles in by_level.items():
+        se = se_lines(jar, [line81(p) for p in puzzles], x, threads, "%r\t%R")
+        rows = []
+        for p, got in zip(puzzles, se):
+            steps, _ = rated_run(sudoku.geometry_of(p), givens_of(p), sudoku.extra_of(p))
+            hardest = max(steps, key=lambda s: s.rating)
+            value, _, name = got.partition("\t")
+            rows.append((float(value or 0), name.strip(), hardest.rating, hardest.technique))
+        for value, name, ours, technique in sorted(rows):
+            print(f"| {level} | {value:.1f} | {name} | {ours:.1f} | {technique} |")
 
 
 # ----- Tatham ------------------------------------------------------------------------
@@ -309,6 +335,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="read the puzzles from a book's JSON twin instead of generating")
     ap.add_argument("--save", type=Path, help="write the puzzles, one 81-character line each, with level and ratings")
     ap.add_argument("--tatham", action="store_true", help="grade Tatham's Solo, Keen, Unequal and Towers instead")
+    ap.add_argument("--steps", action="store_true",
+                    help="also list, per puzzle, SE's rating and hardest technique beside ours (needs the jar)")
     args = ap.parse_args()
     if args.tatham:
         tatham_tables(args.count)
@@ -322,6 +350,8 @@ def main() -> None:
     else:
         by_level = generate("sudoku", {"diagonal": args.x}, 9, args.levels.split(","), args.count, args.workers)
     sudoku_table(by_level, jar, args.x, max(args.workers, 1))
+    if args.steps and jar:
+        steps_table(by_level, jar, args.x, max(args.workers, 1))
     if args.save:
         with args.save.open("w") as out:
             for level, puzzles in by_level.items():

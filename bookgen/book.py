@@ -95,6 +95,7 @@ class Job:
     attempt: int = 0  # > 0: earlier candidates were repeats or were replaced
     version: int = 0  # class sets: 0 is version A
     band: tuple[float, float] | None = None  # the rating [low, high) the puzzle must have
+    tiers: tuple[Level, ...] = ()  # a rating range's other tiers, tried in turn when ``level`` misses it
 
     @property
     def attempts(self) -> int:
@@ -127,7 +128,8 @@ def plan(book: Book) -> list[Job]:
                 jobs.append(Job(section.index, i, section.variant, section.size_of(i), section.rules,
                                 level, version_seed(book.seed, section.index, i, version), options,
                                 book_seed=book.seed, version=version,
-                                band=section.bands[i] if section.bands else None))
+                                band=section.bands[i] if section.bands else None,
+                                tiers=section.range_tiers))
     return jobs
 
 
@@ -144,8 +146,10 @@ def run_job(job: Job) -> Puzzle:
     for attempt in range(job.attempts):
         seed = job.attempt_seed(attempt)
         tried += 1
+        tiers = (job.level,) + tuple(t for t in job.tiers if t != job.level)
         try:
-            puzzle = variant.generate(job.size, dict(job.rules), job.level, rng_for(seed), dict(job.options))
+            puzzle = variant.generate(job.size, dict(job.rules), tiers[attempt % len(tiers)], rng_for(seed),
+                                      dict(job.options))
         except GenerationError as exc:
             failure = exc
             errors += 1
@@ -509,8 +513,10 @@ def ramp_key(puzzle: Puzzle) -> tuple[float, float, float]:
 
 
 def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
-    """The puzzles with each run of one level and one size inside a section sorted by
-    score (ties keep generation order), so a ramp climbs from its first puzzle to its last.
+    """The puzzles with each run of one level (one rating band: a ``{rating: ...}`` range is
+    one run whatever tiers carve it) and one size inside a section sorted by ``ramp_key``,
+    rating then minutes (ties keep generation order), so a ramp climbs from its first puzzle
+    to its last.
 
     A deterministic step of assembling the book, after generation: a single puzzle
     replaced later keeps the number this order gave its predecessor.
@@ -521,7 +527,8 @@ def in_score_order(book: Book, puzzles: list[Puzzle]) -> list[Puzzle]:
         if section.pictures:  # the user's own pictures print in the order listed
             start += section.count
             continue
-        keys = [(section.levels[i], section.size_of(i)) for i in range(section.count)]
+        keys = [(section.bands[i] if section.bands else section.levels[i], section.size_of(i))
+                for i in range(section.count)]
         i = 0
         while i < section.count:
             j = i

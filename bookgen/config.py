@@ -23,7 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tier_for
+from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tiers_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
 from bookgen.core.types import GridSize, Size
@@ -461,6 +461,9 @@ class Section:
     # ``pictures:``: the user's own pictures, one puzzle each in this order (its size is the
     # picture's, its level the one the picture needs); empty: the variant draws its own.
     pictures: tuple[Picture, ...] = ()
+    # A ``{rating: ...}`` range's tiers this variant makes at its sizes: a puzzle whose own tier
+    # misses the range tries the others in turn. Empty for named levels (one tier each).
+    range_tiers: tuple[Level, ...] = ()
 
     @property
     def count(self) -> int:
@@ -1244,6 +1247,7 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
 
     rules: dict[str, Any] = {}
     default = _grid_size(variant, variant.default_size, False)[0]
+    accepted: set[Level] | None = None  # a rating range's tiers every size of the section makes
     for size in sorted(set(sizes)) or [default]:  # a bad size: still check
         try:
             rules = variant.parse_rules(raw.rules, size)
@@ -1280,13 +1284,21 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                        + ("range" if ranged else "level") + " or size")
                 ok = False
                 break
+        if ranged and targets:
+            here = {t for t in tiers_for(targets[0].low, targets[0].high) if variant.check_request(size, rules, t) is None}
+            accepted = here if accepted is None else accepted & here
+    range_tiers: tuple[Level, ...] = ()
+    if accepted and targets and levels is not None:
+        range_tiers = tuple(t for t in tiers_for(targets[0].low, targets[0].high) if t in accepted)
+        levels = [range_tiers[i % len(range_tiers)] for i in range(len(levels))]
     return _finish_section(s_index, raw, variant, report, ok, sizes, levels, rules, names, language,
-                           tuple((t.low, t.high) for t in targets or ()))
+                           tuple((t.low, t.high) for t in targets or ()),
+                           range_tiers=range_tiers if len(range_tiers) > 1 else ())
 
 
 def _finish_section(s_index: int, raw: SectionModel, variant, report, ok: bool, sizes, levels, rules,
                     names: dict[str, str] | None, language: str, bands: tuple[tuple[float, float], ...],
-                    pictures: tuple[Picture, ...] = ()) -> Section | None:
+                    pictures: tuple[Picture, ...] = (), range_tiers: tuple[Level, ...] = ()) -> Section | None:
     """The keys every section has beside its puzzles (per page, givens, title), and the
     ``Section``; None when it or they had problems."""
     base: Path_ = ("sections", s_index)
@@ -1306,7 +1318,7 @@ def _finish_section(s_index: int, raw: SectionModel, variant, report, ok: bool, 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, bool(raw.new_page), raw.new_page == "right", bands, pictures)
+                   raw.explain, bool(raw.new_page), raw.new_page == "right", bands, pictures, range_tiers)
 
 
 PICTURE_LEVEL = Level.MEDIUM  # a picture's level is known once it is made; plans and estimates take this one
@@ -1417,7 +1429,9 @@ def _levels(base: Path_, diff: Any, count: int | None, report, count_ok: bool = 
             if count is None:
                 report(base, "missing required key 'count'")
                 return None
-            return [Band("rating", got[0], got[1], tier_for(got[0], got[1]), "")] * count if count_ok else None
+            # A range across tiers: puzzle i is carved at the i-th of them first (then the others)
+            tiers = tiers_for(got[0], got[1])
+            return [Band("rating", got[0], got[1], tiers[i % len(tiers)], "") for i in range(count)] if count_ok else None
         if isinstance(diff, (str, Ramp)):
             if isinstance(diff, str):
                 lo = hi = band(diff.strip())

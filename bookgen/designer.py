@@ -163,6 +163,8 @@ def form_schema() -> dict[str, Any]:
         variants[name] = {"title": v.title, "sizes": list(v.sizes), "default_size": default,
                           "rectangular": bool(v.rectangular),
                           "size_range": str(v.size_range) if v.size_range else "",
+                          "size_limits": ([v.size_range.min_rows, v.size_range.max_rows, v.size_range.min_cols,
+                                           v.size_range.max_cols] if v.size_range else None),
                           "rules": rule_fields(name),
                           "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False)),
                           "pictures": bool(v.pictures_option)}

@@ -105,7 +105,7 @@ def thumbnails(out: Path, name: str, language: str, target: Path) -> list[tuple[
 
     import pypdfium2 as pdfium
 
-    from bookgen.export.png import png_bytes
+    from bookgen.export.png import bitmap_png
     from bookgen.i18n import translation
 
     t = translation(language)
@@ -120,9 +120,8 @@ def thumbnails(out: Path, name: str, language: str, target: Path) -> list[tuple[
             if not 0 <= index < len(doc):
                 return
             page = doc[index]
-            bitmap = page.render(scale=THUMB_WIDTH / page.get_width(), grayscale=True)
             file = f"{what}.png"
-            (target / file).write_bytes(png_bytes(bitmap.width, bitmap.height, bytes(bitmap.buffer), bitmap.stride))
+            (target / file).write_bytes(bitmap_png(page, THUMB_WIDTH / page.get_width()))  # in colour: the cover's
             shots.append((file, what))
         finally:
             doc.close()

@@ -160,7 +160,8 @@ def plan_report(book: Book, workers: int, t: Callable[[str], str] = _same,
     lines.append(T["table"].format(pages=T["pages"], what=T["part"]))
     rows: list[tuple[int, str]] = []
     key: list = []
-    groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages]
+    groups: dict[tuple[int, int], list] = {}  # (section, size) -> [its row, its pages, pages it opens]
+    owner = [(s, size) for s, section in enumerate(shape.sections) for size in section.sizes]  # by item
     for page in layout.pages:
         if page.kind in ("title", "imprint", "blank"):
             rows.append((1, T[page.kind]))
@@ -170,26 +171,27 @@ def plan_report(book: Book, workers: int, t: Callable[[str], str] = _same,
             _add(rows, T["rules"].format(variant=t(get_variant(page.variant).title)))
         elif page.kind == "walkthrough":
             _add(rows, T["walkthrough"].format(number=shape.first_item(page.section) + 1))
-        elif page.kind == "puzzles":
-            section = shape.sections[page.section]
-            size = section.sizes[page.items[0] - shape.first_item(page.section)]
-            group = groups.setdefault((page.section, size), [len(rows), []])
-            if group[0] == len(rows):
-                rows.append((0, ""))
-            group[1].append(page)
+        elif page.kind == "puzzles":  # a page shared by sections counts once, for the first of them
+            for k, part in enumerate(dict.fromkeys(owner[i] for i in page.items)):
+                group = groups.setdefault(part, [len(rows), [], 0])
+                if group[0] == len(rows):
+                    rows.append((0, ""))
+                group[1].append(page)
+                group[2] += k == 0
         elif page.kind == "answers":
             key.append(page)
-    for (s, size), (row, group) in groups.items():  # one line per section and size
+    for (s, size), (row, group, opened) in groups.items():  # one line per section and size
         section = shape.sections[s]
         cells = sorted({round(p.arrangement.cell / MM, 1) for p in group})
         cell = f"{cells[0]:.1f}" if len(cells) == 1 else f"{cells[0]:.1f}\u2013{cells[-1]:.1f}"
         text = T["puzzles"].format(title=section.title, count=sum(1 for n in section.sizes if n == size),
                                       variant=book.name_of(section.variant), size=size_label(size),
                                       each=T["each"] if book.versions > 1 else "",
-                                      per=max(p.arrangement.count for p in group), cell=cell,
+                                      per=max(sum(owner[i] == (s, size) for i in p.items) for p in group),
+                                      cell=cell,
                                       type=_type_sizes(T, section.variant, _example_of(examples, section.variant),
                                                        group[0].arrangement.cell))
-        rows[row] = (len(group), text)
+        rows[row] = (opened or "\u00b7", text)  # (a dot: on pages the rows above count)
     if key:
         rows.append((len(key), _key_row(T, key)))
     lines += [T["table"].format(pages=n, what=what) for n, what in rows]

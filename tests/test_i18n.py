@@ -302,3 +302,25 @@ def test_binary_grid_reasons_translate_whole():
     engine = BinaryEngine(6, 2, False, ("moon", "sun"))
     assert [translation(lang)(engine._counted(1, 5)) for lang in ("cs", "ru")] == ["5 sluncí", "5 солнц"]
     assert [translation(lang)(engine._counted(0, 3)) for lang in ("cs", "ru")] == ["3 měsíce", "3 луны"]
+
+
+def test_kakuro_and_star_battle_reasons_translate_whole():
+    """Kakuro's, Star Battle's and Queens' reasons are ``Text``s too: English as ``str``, in
+    every other language with no English word left (the units and cells filled in as values)."""
+    import random
+
+    from bookgen.core.difficulty import Level
+
+    reasons = []
+    for name, size, rules, level in (("kakuro", 8, {}, Level.HARD), ("starbattle", 8, {}, Level.EXPERT),
+                                     ("starbattle", 8, {"stars": 2}, Level.HARD), ("queens", 7, {}, Level.HARD)):
+        variant = get_variant(name)
+        puzzle = variant.generate(size, variant.parse_rules(rules, size), level, random.Random("reasons"))
+        steps = variant.explain(puzzle)[0]
+        assert steps and all(isinstance(step.reason, Text) for step in steps), name
+        reasons += [step.reason for step in steps]
+    used = {reason.template for reason in reasons}
+    assert any("queen" in t for t in used) and any("2\u00d72" in t for t in used) and any("{inner}" in t for t in used)
+    english = re.compile(r"\b(rows?|columns?|regions?|stars?|queens?|cells?|empty|around|inside|holds?|"
+                         r"touch|would|assume|sums?|runs?|only|less|ways?)\b")
+    _translated_whole(reasons, english)

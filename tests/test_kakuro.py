@@ -108,8 +108,27 @@ def test_fitting_equals_its_plain_version():
     for _ in range(400):
         n = rng.randint(1, 5)
         digits = sum(1 << d for d in rng.sample(range(9), n))
-        cands = [rng.randint(1, 511) for _ in range(n)]
+        # some cells hold every digit of the set (the shortcut), some a random mix
+        cands = [rng.choice((511, digits | rng.randint(0, 511), rng.randint(1, 511))) for _ in range(n)]
         assert engine.fitting(cands, digits) == engine.fitting_plain(cands, digits)
+        assert engine.fitting(cands[:-1], digits) == engine.fitting_plain(cands[:-1], digits)  # a digit too many
+
+
+def test_memoised_run_fit_and_board_shape_equal_the_plain_versions():
+    rng = random.Random(6)
+    for _ in range(200):
+        length = rng.randint(2, 6)
+        total = rng.randint(3, 35)
+        placed = 0
+        cands = tuple(rng.choice((511, rng.randint(1, 511))) for _ in range(length))
+        assert engine.run_fit(length, total, placed, cands) == engine.run_fit.__wrapped__(length, total, placed, cands)
+    for _ in range(5):
+        puzzle = _random_puzzle(7, rng)
+        runs = tuple(tuple(r * 7 + c for r, c in cage.cells) for cage in puzzle.cages)
+        sums = [cage.target for cage in puzzle.cages]
+        memo = engine.board(7, 7, runs, sums)
+        shape = engine._shape.__wrapped__(7, 7, runs)
+        assert memo.regions == engine._regions(shape, sums) and memo.peers == shape.peers
 
 
 def test_skipping_unchanged_runs_changes_no_grade():
@@ -124,6 +143,7 @@ def test_skipping_unchanged_runs_changes_no_grade():
             st = engine.start(b)
             solved = engine.solve(st, Level.HARD, run, fresh=fresh)
             runs.append((solved, run.counts, st.cand))
+            assert all(st.placed_mask(k) == st.placed_mask_plain(k) for k in range(len(b.runs)))
         assert runs[0] == runs[1]
 
 
@@ -199,3 +219,27 @@ def test_bad_text_is_a_located_error(text, where, words):
     with pytest.raises(PuzzleTextError) as err:
         parse_text(text)
     assert str(err.value).startswith(where) and words in str(err.value), str(err.value)
+
+
+def test_the_pattern_counter_agrees_with_a_fresh_count():
+    """The generator's incremental count (one solver a pattern, sums changing) finds what a
+    fresh solver finds: the same solutions, up to the limit, as the sums change."""
+    rng = random.Random(31)
+    checked = {1: 0, 2: 0}
+    for _ in range(6):
+        puzzle = _random_puzzle(6, rng)
+        runs = [tuple(r * 6 + c for r, c in cage.cells) for cage in puzzle.cages]
+        sol = {r * 6 + c: int(ch) for r, row in enumerate(puzzle.solution) for c, ch in enumerate(row) if ch != "#"}
+        b = engine.board(6, 6, runs, [cage.target for cage in puzzle.cages], regions=False)
+        with engine.PatternCounter(b) as counter:
+            for _ in range(6):
+                sums = [sum(sol[i] for i in run) for run in runs]
+                fresh = engine.count(engine.board(6, 6, runs, sums, regions=False), limit=3)
+                mine = counter.count(sums, limit=3)
+                assert len(mine) == len(fresh) and (len(fresh) == 3 or sorted(map(sorted, (m.items() for m in mine)))
+                                                    == sorted(map(sorted, (f.items() for f in fresh))))
+                checked[min(len(fresh), 2)] += 1
+                i = rng.choice(sorted(sol))  # another digit where its runs allow it: new sums
+                taken = {sol[j] for run in runs if i in run for j in run if j != i}
+                sol[i] = rng.choice([d for d in range(1, 10) if d not in taken] or [sol[i]])
+    assert checked[1] and checked[2], checked

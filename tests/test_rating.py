@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from bookgen.book import plan, puzzle_json, ramp_key, run_job
+from bookgen.book import in_score_order, plan, puzzle_json, ramp_key, run_job
 from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, minutes_of, rating_of,
-                                 tier_for)
+from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, chain_extra, forcing_rating,
+                                 minutes_of, rating_of, x_chain_rating, xy_chain_rating,
+                                 tier_for, tiers_for)
 from bookgen.core.types import Puzzle
 from bookgen.solve.houses import geometry
 from bookgen.solve.rated import rated_run
@@ -95,6 +96,24 @@ def test_rating_range_builds_puzzles_inside_it(write_config):
         assert 2.5 <= puzzle.grade.rating < 3.5
 
 
+def test_a_rating_range_across_tiers_is_carved_at_each(write_config):
+    book = load_book(write_config(
+        "title: T\nseed: 7\nsections:\n  - variant: sudoku\n    count: 2\n"
+        "    difficulty: {rating: [3.0, 4.5]}\n"))
+    (section,) = book.sections
+    assert tiers_for(3.0, 4.5) == (Level.HARD, Level.MEDIUM)  # a naked or hidden pair rates 3.0-3.4
+    assert tiers_for(1.2, 2.5) == (Level.EASY, Level.MEDIUM)  # medium's direct steps rate 1.7-2.4
+    assert tiers_for(2.5, 3.5) == (Level.MEDIUM,)
+    assert section.levels == (Level.HARD, Level.MEDIUM) and section.range_tiers == (Level.HARD, Level.MEDIUM)
+    jobs = plan(book)
+    assert [j.tiers for j in jobs] == [(Level.HARD, Level.MEDIUM)] * 2
+    made = [run_job(job) for job in jobs]
+    assert all(3.0 <= p.grade.rating < 4.5 for p in made)
+    assert [p.grade.level for p in made] == [Level.HARD, Level.MEDIUM]  # (4.2 then 3.4 with this seed)
+    # one ramp across the range, by rating, whatever tier made each puzzle
+    assert [p.grade.rating for p in in_score_order(book, made)] == sorted(p.grade.rating for p in made)
+
+
 def test_named_levels_carry_their_bands(write_config):
     book = load_book(write_config(
         "title: T\nseed: 3\nsections:\n  - variant: sudoku\n    count: 5\n"
@@ -120,3 +139,30 @@ def test_unreachable_or_malformed_range_is_refused_with_its_place(write_config, 
     issues = [str(i) for i in info.value.issues]
     assert len(issues) == 1, issues
     assert f":{where}:" in issues[0] and fragment in issues[0], issues
+
+
+# Medium Sudoku of ours with Sudoku Explainer's (Sukaku Explainer's serate) rating and the
+# technique it names: pointing 2.6, claiming 2.8, direct hidden pair 2.0 (the pair leaves a
+# hidden single; SE places it and keeps none of the eliminations), naked pair 3.0, hidden pair
+# 3.4, direct hidden triple 2.5.
+SE_RATED = [
+    (".6.2...1..9...7..6.....34..95..7......2..4..77...82......1..8..8...5.2.15.....3..", 2.6),
+    ("83..2..7..92.......6.....41.2.9...67....1....9..246.3.....5.4....73.........8...3", 2.8),
+    ("8...5..1..4...1.9..5....2.3.9..8......23..6.5...4.5..2...29.7..7.........6...4...", 2.0),
+    ("7..4..........8.4.8..31.2.6.1.......5....413.6.7...8.9....2.39....8.1.....2.7....", 3.0),
+    (".9............21...836..9..........2.5.....4....89.6..1.......7.6.3....44..7..86.", 3.4),
+    ("..325....6.8..........6.4..58.....7.4..7..5.....39.2......2..8.1....3....56...1..", 2.5),
+]
+
+
+@pytest.mark.parametrize("line, se", SE_RATED)
+def test_the_rating_is_se_s_on_medium_puzzles(line, se):
+    assert VARIANTS["sudoku"].grade(_puzzle(line)).rating == se
+
+
+def test_chains_are_valued_by_length_as_se_values_them():
+    assert [chain_extra(n) for n in (4, 6, 8, 10, 14, 18)] == [0.0, 0.0, 0.1, 0.2, 0.3, 0.4]
+    assert [x_chain_rating(k) for k in (2, 3, 4, 5, 6)] == [4.0, 5.4, 5.8, 6.8, 6.9]
+    assert [xy_chain_rating(k) for k in (3, 4, 5, 6, 7)] == [4.2, 5.5, 6.2, 6.6, 7.3]
+    assert xy_chain_rating(4, wing=False) == 7.1  # no cell sees the rest: SE's XY forcing chain
+    assert forcing_rating(6, True) == 7.5 and forcing_rating(6, False) == 8.0 < forcing_rating(20, False)

@@ -186,6 +186,14 @@ def test_two_star_expert_needs_one_trial():
     assert grade.solved and grade.level == Level.EXPERT and grade.techniques.get("trial", 0) >= 1
 
 
+def test_two_star_medium_on_8x8_needs_no_two_by_two():
+    """15% of two-star 8x8 layouts grade medium (squeezes only): the request is accepted."""
+    p = SB.generate(8, {"stars": 2}, Level.MEDIUM, random.Random("two-star-medium"))
+    assert SB.solutions(p) == [p.solution]
+    grade = SB.grade(p)
+    assert grade.solved and grade.level == Level.MEDIUM and "two_by_two" not in grade.techniques
+
+
 def test_validate_names_what_is_broken(two_star):
     p = two_star
     bad = list(p.solution)
@@ -246,7 +254,10 @@ def test_rules_and_refusals():
         SB.parse_rules({"stars": 3}, 8)
     with pytest.raises(ValueError, match="stars must be 1"):
         QUEENS.parse_rules({"stars": 2}, 8)
-    assert "never easier than hard" in SB.check_request(8, {"stars": 2}, Level.EASY)
+    assert "never easier than medium" in SB.check_request(8, {"stars": 2}, Level.EASY)
+    assert SB.check_request(8, {"stars": 2}, Level.MEDIUM) is None
+    assert "never easier than hard" in SB.check_request(9, {"stars": 2}, Level.MEDIUM)
+    assert SB.check_request(11, {"stars": 2}, Level.HARD) is None
     assert "bounded time" in SB.check_request(12, {"stars": 2}, Level.EXPERT)
     assert QUEENS.check_request(7, {"stars": 1}, Level.EXPERT) is None
 

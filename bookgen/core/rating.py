@@ -50,10 +50,67 @@ TIER_RATING: dict[Level, float] = {Level.EASY: 1.5, Level.MEDIUM: 2.6, Level.HAR
 HIDDEN_SINGLE_BOX = 1.2
 HIDDEN_SINGLE_LINE = 1.5
 NAKED_SINGLE = 2.3
-# ... and of the "direct" forms of three techniques: one whose eliminations at once leave a
-# hidden single is rated this instead of its own value (SE: direct pointing 1.7, direct
-# hidden pair 2.0, direct hidden triple 2.5), so it comes before a naked single.
-DIRECT: dict[str, float] = {"locked_candidates": 1.7, "hidden_pair": 2.0, "hidden_triple": 2.5}
+# Locked candidates: SE rates pointing (a box's digit confined to one line) below claiming.
+POINTING = 2.6
+CLAIMING = 2.8
+# SE's "direct" forms: a step whose eliminations at once leave a hidden single in a house of
+# the kind SE looks at, rated as that placement (SE applies only the placement).
+DIRECT_POINTING = 1.7
+DIRECT_CLAIMING = 1.9
+DIRECT_HIDDEN_PAIR = 2.0
+DIRECT_HIDDEN_TRIPLE = 2.5
+
+
+def chain_extra(nodes: int) -> float:
+    """What SE adds to a chain's base value for its length: ``nodes`` is the number of
+    candidates along it, ends included; +0.1 each time the length passes 4, 6, 8, 12, 16,
+    24, 32 ... (each step half or a third longer than the one before)."""
+    added, ceil, odd = 0.0, 4, False
+    length = nodes - 2
+    while length > ceil:
+        added += 0.1
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return round(added, 1)
+
+
+# A chain of one digit with k strong links: SE (Sukaku Explainer) finds two as a skyscraper,
+# kite or turbot fish (4.0-4.2), three and four as its "strong-linked fishes" (5.4, 5.8), longer
+# ones as a forcing X-chain (6.6 plus its length).
+X_CHAIN_LINKS = {2: 4.0, 3: 5.4, 4: 5.8}
+X_CHAIN_BASE = 6.6
+# A chain of k two-candidate cells: three are an XY-wing (4.2); SE finds most of four, five and
+# six as its WXYZ-, VWXYZ- and UVWXYZ-wings (5.5, 6.2, 6.6), longer ones as an XY forcing
+# chain (7.0 plus its length).
+XY_CHAIN_CELLS = {3: 4.2, 4: 5.5, 5: 6.2, 6: 6.6}
+XY_CHAIN_BASE = 7.0
+XY_CYCLE_BASE = 6.5
+# An almost locked set of k cells (k + 1 digits) and a two-candidate cell: SE's fork names them
+# by their digits, WXYZ- (k = 3), VWXYZ- (4) and UVWXYZ-wing (5).
+ALS_WING = {3: 5.5, 4: 6.2, 5: 6.6}
+# Forcing chains that follow singles from each option: a branch that ends in a contradiction
+# is SE's Nishio (7.5 plus length), options that agree its multiple forcing chains (8.0 plus).
+NISHIO = 7.5
+MULTIPLE_FORCING = 8.0
+
+
+def x_chain_rating(links: int) -> float:
+    """SE's value of a one-digit chain of ``links`` strong links."""
+    return X_CHAIN_LINKS.get(links) or round(X_CHAIN_BASE + chain_extra(2 * links), 1)
+
+
+def xy_chain_rating(cells: int, wing: bool = True, cycle: bool = False) -> float:
+    """SE's value of a chain of ``cells`` two-candidate cells; ``wing``: one of them sees all
+    the others, the shape of SE's wings (otherwise SE finds it as a chain); ``cycle``: its ends
+    see each other, so it closes into a loop, SE's Y-cycle (6.5 plus length)."""
+    chain = (XY_CYCLE_BASE if cycle else XY_CHAIN_BASE) + chain_extra(2 * cells)
+    return round(min(XY_CHAIN_CELLS.get(cells, chain) if wing else chain, chain), 1)
+
+
+def forcing_rating(nodes: int, contradiction: bool) -> float:
+    """SE's value of a forcing chain whose branches place or strike ``nodes`` candidates."""
+    return round((NISHIO if contradiction else MULTIPLE_FORCING) + chain_extra(nodes), 1)
+
 
 # Pelánek's model, in seconds on a 9x9 (81 cells): doing a step of rating r costs
 # DO_SECONDS * GROWTH ** (r - 1.2); finding it costs SCAN_SECONDS / options, or
@@ -149,11 +206,13 @@ BANDS: tuple[Band, ...] = (
 )
 BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 
-# The ratings each tier's ladder reaches: its techniques' values (the trial: its base value
-# plus the most its refutation adds, ``bookgen.solve.rated``). Nothing reaches extreme yet:
-# that takes techniques SE rates above 7.5 (long chains), which our ladder doesn't have.
+# The ratings each tier's ladder reaches on the house ladder: its techniques' values (the trial:
+# its base value plus the most its refutation adds, ``bookgen.solve.rated``). The medium tier
+# also makes puzzles rated 1.7-2.4 (a direct pointing or hidden pair is their hardest step, a
+# third of them): the medium band sends those back, a range below 2.5 may keep them. Nothing reaches extreme: of 60 expert Sudoku (bench/
+# calibrate.py) none rated 7.5 or more (the chains finish them), so a band up there is refused.
 TIER_REACH: dict[Level, tuple[float, float]] = {
-    Level.EASY: (1.0, 2.4), Level.MEDIUM: (2.5, 3.4), Level.HARD: (3.2, 4.4), Level.EXPERT: (5.5, 7.4),
+    Level.EASY: (1.0, 2.4), Level.MEDIUM: (1.7, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
 }
 
 
@@ -187,6 +246,20 @@ def tier_for(low: float, high: float) -> Level:
         lo, hi = TIER_REACH[tier]
         return min(hi, high) - max(lo, low)  # below zero: the gap between them
     return max(TIER_REACH, key=lambda tier: (overlap(tier), -int(tier)))
+
+
+def tiers_for(low: float, high: float) -> tuple[Level, ...]:
+    """Every ladder tier whose reach covers more than ``MEETS`` of ``[low, high)``, the one that covers most first
+    (then the lower): a range across tiers is carved at each of them in turn, so its puzzles
+    spread over it. Where none meets it, the nearest (``tier_for``)."""
+    def overlap(tier: Level) -> float:
+        lo, hi = TIER_REACH[tier]
+        return min(hi, high) - max(lo, low)
+    meets = [t for t in TIER_REACH if overlap(t) > MEETS]
+    return tuple(sorted(meets, key=lambda t: (-overlap(t), int(t)))) or (tier_for(low, high),)
+
+
+MEETS = 0.3  # a tier whose reach overlaps a range by this little (an X-wing-only hard puzzle) isn't carved for it
 
 
 def reachable(low: float, high: float, accepts) -> bool:

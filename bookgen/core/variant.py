@@ -51,7 +51,8 @@ class Extent:
     left: float = 0.0
     right: float = 0.0
     # How much larger than the smallest answer-key cell this grid's key cell must be for its
-    # symbols to keep the key's type floor and clear the lines (two-digit numbers: 1.25).
+    # symbols to keep the key's type floor and clear the lines (two-digit numbers: 1.25; a key
+    # with no digits at all, a Nonogram's picture, may go below 1).
     key_scale: float = 1.0
     # The smallest cell a player's mark needs, in mm (0: the page's floor for a handwritten
     # symbol). A grid filled with strokes and dots (a Nonogram's) is legible in smaller cells

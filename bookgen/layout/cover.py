@@ -29,8 +29,8 @@ from bookgen.core.types import Puzzle, cell_count, size_label
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bookgen.i18n import translation, translator
 from bookgen.layout.fonts import ASCENT, DEFAULT_FACE, DESCENT, FONT, FONT_BOLD, font_of, register_fonts
-from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim, grid_origin, puzzle_extent
-from bookgen.layout.pen import CanvasPen
+from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim
+from bookgen.layout.pen import CanvasPen, drawn_box
 from bookgen.variants.registry import get_variant
 
 PAPERS = {"white": 0.002252, "cream": 0.0025}  # inches per page (KDP)
@@ -245,18 +245,25 @@ class Sheet:
 
     def art(self, puzzle: Puzzle, left: float, top: float, cell: float) -> None:
         """A puzzle drawn by its variant, as on a puzzle page, with a white ground (under its
-        outside clues too)."""
-        ext = puzzle_extent(puzzle)
-        w, h = ext.width * cell, ext.height * cell
+        outside clues too); (left, top) is the corner of what it draws (``art_box``)."""
+        x0, y0, x1, y1 = art_box(puzzle)
+        w, h = (x1 - x0) * cell, (y1 - y0) * cell
         thin = max(THIN, cell * ART_LINE)  # lines grow with the cells, so the art reads from afar
         bold = thin * BOLD / THIN
         pad = bold / 2
         box = (left - pad, top - h - pad, left + w + pad, top + pad)
         self.canvas.setFillGray(1)
         self.canvas.rect(left, top - h, w, h, stroke=0, fill=1)
-        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, *grid_origin(ext, left, top, cell), cell, thin, bold),
+        get_variant(puzzle.variant).draw(CanvasPen(self.canvas, left - x0 * cell, top + y0 * cell, cell, thin, bold),
                                          puzzle, solved=False)
         self.marks.append(("art", box, ""))
+
+
+def art_box(puzzle: Puzzle, solved: bool = False) -> Box:
+    """What the puzzle's drawing covers, in cells from its grid's corner: its grid and its own
+    clues. Its extent holds the longest clues a size may have, so art centred on the extent
+    of a Nonogram sat off to one side of the cover."""
+    return drawn_box(get_variant(puzzle.variant), puzzle, solved)
 
 
 def _ink(colour: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -368,8 +375,10 @@ def _pattern(sheet: Sheet, panel: Box, content: CoverContent, colour: tuple[floa
         while x < x1:
             puzzle = content.pattern[k % len(content.pattern)]
             k += 1
-            cell = tile * 0.84 / max(puzzle.rows, puzzle.cols)
-            get_variant(puzzle.variant).draw(CanvasPen(c, x, y, cell, THIN, BOLD), puzzle, solved=True)
+            bx0, by0, bx1, by1 = art_box(puzzle, solved=True)  # outside clues kept inside the tile
+            cell = tile * 0.84 / max(bx1 - bx0, by1 - by0)
+            get_variant(puzzle.variant).draw(CanvasPen(c, x - bx0 * cell, y + by0 * cell, cell, THIN, BOLD), puzzle,
+                                             solved=True)
             x += tile
         y -= tile
         row += 1
@@ -424,11 +433,9 @@ def _front(sheet: Sheet, geo: CoverGeometry, content: CoverContent, band_low: fl
         side = min(width * 0.82, room_top - room_low)
         if side < MIN_ART:
             return  # a tiny cover: the title and author are enough
-        ext = puzzle_extent(content.art)
-        big = max(ext.width, ext.height)
-        cell = side / big
-        # the longer side spans ``side`` exactly (a square grid's art as it always was)
-        w, h = (side if ext.width == big else ext.width * cell), (side if ext.height == big else ext.height * cell)
+        bx0, by0, bx1, by1 = art_box(content.art)
+        cell = side / max(bx1 - bx0, by1 - by0)  # the longer side spans ``side``
+        w, h = (bx1 - bx0) * cell, (by1 - by0) * cell
         sheet.art(content.art, mid - w / 2, (room_top + room_low + h) / 2, cell)
 
 

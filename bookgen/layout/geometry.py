@@ -313,6 +313,16 @@ def puzzle_extent(puzzle: Puzzle) -> Extent:
     return extent_of(puzzle.variant, puzzle.size, puzzle.rules)
 
 
+def key_extent(ext: Extent) -> Extent:
+    """What an answer key draws of a puzzle of extent ``ext``: the grid alone. A key's pen
+    (``Pen.key``) leaves out what states the puzzle, so outside clues (a Nonogram's runs,
+    Skyscrapers' counts) never print there, and their margins would only push the grid
+    off its number and shrink it."""
+    if not (ext.top or ext.bottom or ext.left or ext.right):
+        return ext
+    return replace(ext, top=0.0, bottom=0.0, left=0.0, right=0.0)
+
+
 def span(size: int | Extent) -> tuple[float, float]:
     """(cells across, cells down) of a square grid's side or of an ``Extent``."""
     return (size.width, size.height) if isinstance(size, Extent) else (size, size)
@@ -462,8 +472,8 @@ class BookShape:
                 for s, section in enumerate(self.sections) for size in set(section.sizes)}
 
     def item_extents(self) -> list[Extent]:
-        """Every puzzle's extent, in book order: what the answer key lays out."""
-        extents = self.extents()
+        """Every puzzle's key extent (``key_extent``), in book order: what the answer key lays out."""
+        extents = {k: key_extent(e) for k, e in self.extents().items()}
         return [extents[s, size] for s, section in enumerate(self.sections) for size in section.sizes]
 
 

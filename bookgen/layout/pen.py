@@ -161,3 +161,41 @@ def smallest_text(variant, puzzle) -> float:
     variant.draw(pen, puzzle, solved=False)
     sizes = [op[4] for op in pen.ops if op[0] == "text"]
     return min(sizes, default=CAP_HEIGHT) / CAP_HEIGHT
+
+
+def drawn_box(variant, puzzle, solved: bool = False) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of everything a puzzle's drawing marks, in cells from the
+    grid's top-left corner (outside clues give negative left and top), measured with a
+    recording pen and the fonts' widths. An extent is the room the largest clues of a size
+    may need; this is what this puzzle's own clues take (a cover centres its art on it)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from bookgen.layout.fonts import register_fonts
+
+    register_fonts()
+    pen = RecordingPen()
+    variant.draw(pen, puzzle, solved=solved)
+    xs: list[float] = [0.0, float(puzzle.cols)]
+    ys: list[float] = [0.0, float(puzzle.rows)]
+    for op in pen.ops:
+        kind = op[0]
+        if kind == "line":
+            xs += [op[1], op[3]]
+            ys += [op[2], op[4]]
+        elif kind == "rect":
+            xs += [op[1], op[1] + op[3]]
+            ys += [op[2], op[2] + op[4]]
+        elif kind == "circle":
+            xs += [op[1] - op[3], op[1] + op[3]]
+            ys += [op[2] - op[3], op[2] + op[3]]
+        elif kind == "polygon":
+            xs += [p[0] for p in op[1]]
+            ys += [p[1] for p in op[1]]
+        elif kind == "text":
+            _, x, y, s, size, bold, anchor, _clue = op
+            width = stringWidth(s, FONT_BOLD if bold else FONT, size / CAP_HEIGHT)
+            left = x if anchor == TOP_LEFT else x - width / 2
+            top = y if anchor == TOP_LEFT else y - size / 2
+            xs += [left, left + width]
+            ys += [top, top + size]
+    return min(xs), min(ys), max(xs), max(ys)

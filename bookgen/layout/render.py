@@ -29,7 +29,7 @@ from bookgen.layout.fonts import ASCENT, CAP_HEIGHT, DESCENT, FONT, font_of, reg
 from bookgen.layout.geometry import (
     BOLD, CONTENTS_ENTRY, CONTENTS_GAP, GUTTERS, INCH, KEY_GAP, MM, SLOT_GAP, THIN, Box, BookShape, ContentsRow,
     PagePlan, PageSpec, Plan,
-    Style, contents_height, contents_pages, grid_origin, key_label, plan_book, puzzle_extent, reminder_name, reminder_width, rule_reminder,
+    Style, contents_height, contents_pages, grid_origin, key_extent, key_label, plan_book, puzzle_extent, reminder_name, reminder_width, rule_reminder,
     worksheet_top,
 )
 from bookgen.layout.pdfenv import plain_environment
@@ -908,7 +908,7 @@ def answer_page(doc: Document, page: PagePlan, entries: Sequence[Entry], pages: 
             index, cell = page.items[k], page.cells[k]
             k += 1
             entry = entries[index]
-            ext = puzzle_extent(entry.puzzle)
+            ext = key_extent(puzzle_extent(entry.puzzle))
             width = ext.width * cell
             x = x0 + col * (slot_w + KEY_GAP) + (slot_w - width) / 2
             doc.text(x, y - size * ASCENT, str(entry.number), size, bold=True)

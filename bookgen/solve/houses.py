@@ -55,12 +55,13 @@ order the driver tries it: by tier, and inside a tier by Sudoku Explainer value
   (a digit with two or three places in a house leaves every cell that sees them
   all: diagonals, irregular regions), ``naked_pair``, ``hidden_pair``;
 - hard: ``x_wing``, ``naked_triple``, ``swordfish``, ``hidden_triple``,
-  ``xy_wing``, ``xyz_wing``, ``w_wing``, ``unique_rectangle`` (types 1 and 2),
-  ``naked_quad``, ``jellyfish``, ``hidden_quad``, ``bug`` (BUG+1),
-  ``skyscraper_pattern``, ``two_string_kite``, ``turbot_fish``; unique
+  ``skyscraper_pattern``, ``two_string_kite``, ``xy_wing``, ``turbot_fish``,
+  ``grouped_turbot`` (the same with an end a box's group), ``xyz_wing``, ``unique_rectangle`` (types 1 and 2), ``naked_quad``,
+  ``jellyfish``, ``hidden_quad``, ``w_wing``, ``bug`` (BUG+1); unique
   rectangles and BUG+1 assume the puzzle has one solution and run only where
   the houses are the whole rule set;
-- expert: ``simple_colouring``, ``x_chain``, ``xy_chain``, ``forcing_chain``,
+- expert: ``simple_colouring``, ``x_chain``, ``als_wing`` (an almost locked set
+  and a two-candidate cell), ``xy_chain``, ``forcing_chain``,
   then ``trial`` (assume one candidate of a cell with two, follow the easy..hard
   tiers to a contradiction, remove it). Never nested.
 
@@ -88,6 +89,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
+from bookgen.core.rating import ALS_WING, CLAIMING, POINTING, forcing_rating, x_chain_rating, xy_chain_rating
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
@@ -128,13 +130,18 @@ def and_list(items: Sequence[str], word: str = "and") -> str:
 class Run:
     """Book-keeping of one ladder run: technique counts and (optionally) steps."""
 
-    __slots__ = ("counts", "steps", "reason", "explain")
+    __slots__ = ("counts", "steps", "reason", "explain", "value", "best")
 
     def __init__(self, explain: bool = False) -> None:
         self.counts: dict[str, int] = {}
         self.steps: list[Step] | None = [] if explain else None
         self.reason = ""
         self.explain = explain
+        # The rating of the last use where it depends on the instance (a chain by its
+        # length, claiming beside pointing); None: the technique's own ``Tech.rating``.
+        self.value: float | None = None
+        # The rated run asks chains for the shortest one open (SE's order), not the first found.
+        self.best = False
 
 
 def describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
@@ -581,7 +588,10 @@ def _hidden_single(g: Geometry, st: State, run: Run, scan: Sequence[int], name: 
 def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
     # A placed digit is gone from every other cell of its houses, so unions over
     # whole segments (placed cells included) never let it look locked somewhere.
+    # Pointing (a box's digit confined to one line) is taken before claiming, as SE does
+    # (it rates pointing 2.6, claiming 2.8): a claiming found first waits for the end.
     cand = st.cand
+    claiming = None
     for a, b, both, only_a, only_b in g.overlaps:
         inside = 0
         for i in both:
@@ -596,18 +606,31 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
                                                    (b, a, inside & ~rest_b & rest_a, only_a)):
             if not locked:
                 continue
-            cuts = cut(st, [i for i in rest_second if not st.placed[i]], locked)
-            if cuts:
-                if run.explain:
-                    ds = and_list([str(d) for d in digits_of(locked)])
-                    run.reason = Text(
-                        N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
-                           "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
-                        N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
-                           "{other} can't hold them; {cuts}."),
-                        house=g.names[first], digits=ds, other=g.names[second], cuts=describe_cuts(st, cuts))
+            if first < 2 * g.n:
+                if claiming is None:
+                    claiming = (first, second, locked, rest_second)
+                continue
+            if _lock(g, st, run, first, second, locked, rest_second):
                 return 1
-    return 0
+    return int(claiming is not None and _lock(g, st, run, *claiming))
+
+
+def _lock(g: Geometry, st: State, run: Run, first: int, second: int, locked: int, rest_second: Sequence[int]) -> bool:
+    """Strike ``locked`` (digit bits confined to where ``first`` meets ``second``) from the
+    rest of ``second``; whether anything went."""
+    cuts = cut(st, [i for i in rest_second if not st.placed[i]], locked)
+    if not cuts:
+        return False
+    run.value = POINTING if first >= 2 * g.n else CLAIMING
+    if run.explain:
+        ds = and_list([str(d) for d in digits_of(locked)])
+        run.reason = Text(
+            N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
+               "{other} can't hold it; {cuts}.") if not locked & (locked - 1) else
+            N_("in {house}, {digits} can only go where it meets {other}, so the rest of "
+               "{other} can't hold them; {cuts}."),
+            house=g.names[first], digits=ds, other=g.names[second], cuts=describe_cuts(st, cuts))
+    return True
 
 
 def naked_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
@@ -968,6 +991,54 @@ def t_xyz_wing(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
+def t_als_wing(g: Geometry, st: State, run: Run) -> int:
+    """An almost locked set: k cells of one house holding k + 1 digits between them (k = 3, 4,
+    5), and a two-candidate cell xz outside it that every x of the set sees. If that cell isn't
+    z it is x, the set loses x and its k cells hold the other k digits, z among them: so one of
+    the set's z cells or the two-candidate cell is z, and no cell that sees them all can be.
+    Sudoku Explainer's fork finds these as its WXYZ-, VWXYZ- and UVWXYZ-wings (5.5, 6.2, 6.6);
+    the smallest set is taken first."""
+    n = g.n
+    cand, placed = st.cand, st.placed
+    peers = _bitboards(g)[1]
+    pairs = _with_count(st, 2)
+    if not pairs:
+        return 0
+    for size in sorted(ALS_WING):
+        for h, cells in enumerate(g.houses):
+            open_cells = [i for i in cells if not placed[i] and cand[i].bit_count() <= size + 1]
+            for group in combinations(open_cells, size):
+                u = 0
+                for i in group:
+                    u |= cand[i]
+                if u.bit_count() != size + 1:
+                    continue
+                for b in pairs:
+                    bm = cand[b]
+                    if bm & ~u or b in group:
+                        continue
+                    for x in digits_of(bm):
+                        xb = bit(x)
+                        if any(cand[i] & xb and not peers[b] >> i & 1 for i in group):
+                            continue
+                        zb = bm & ~xb
+                        ends = [i for i in group if cand[i] & zb] + [b]
+                        cuts = _cut_seeing(g, st, ends, zb)
+                        if cuts:
+                            run.value = ALS_WING[size]
+                            if run.explain:
+                                run.reason = Text(
+                                    N_("{cells} in {house} hold {digits} between them, one digit more than "
+                                       "cells; {cell} is {x} or {z} and sees every {x} among them: if it is {x}, "
+                                       "they hold the other digits, {z} too, so one of {ends} is {z}, and no "
+                                       "cell that sees them all can be {z}; {cuts}."),
+                                    cells=_cells_text(g, group), house=g.names[h],
+                                    digits=and_list([str(v) for v in digits_of(u)]), cell=cell_text(b, n), x=x,
+                                    z=zb.bit_length(), ends=_cells_text(g, ends), cuts=describe_cuts(st, cuts))
+                            return 1
+    return 0
+
+
 def _strong_links(g: Geometry, st: State, d: int) -> list[tuple[int, int, int]]:
     """(house, cell, cell) for every house where digit ``d`` (0-based) has exactly two places."""
     table = house_positions(g, st)
@@ -1036,23 +1107,85 @@ def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
             for (h1, p1, q1), (h2, p2, q2) in combinations(links, 2):
                 if _link_kind(g, h1, h2) != kind or len({p1, q1, p2, q2}) < 4:
                     continue
-                for a, b in ((p1, q1), (q1, p1)):
-                    for c, e in ((p2, q2), (q2, p2)):
-                        if not peers[b] >> c & 1:
-                            continue
-                        cuts = _cut_seeing(g, st, (a, e), 1 << d)
-                        if cuts:
-                            if run.explain:
-                                run.reason = Text(
-                                    N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
-                                       "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
-                                       "that sees both can be {digit}; {cuts}."), digit=d + 1,
-                                    a=cell_text(a, n), b=cell_text(b, n), c=cell_text(c, n), e=cell_text(e, n),
-                                    first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
-                            return 1
+                if not (peers[p1] | peers[q1]) & (1 << p2 | 1 << q2):
+                    continue  # no end of one sees an end of the other
+                if _linked_ends(g, st, run, d, (h1, (p1,), (q1,)), (h2, (p2,), (q2,))):
+                    return 1
         return 0
     tech.__name__ = f"t_{kind}"
     return tech
+
+
+def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
+    """Two strong links of one digit, as the turbot fish, where an end may be a group: the
+    digit's places in a row or column that lie in two boxes (or in a box, in two rows or two
+    columns) split into the two groups. If every cell of one near end sees every cell of the
+    other, one of the far ends holds the digit, and a cell that sees all their cells can't
+    (Sudoku Explainer's fork: grouped skyscraper, kite, strong links, 4.3)."""
+    n = g.n
+    peers = _bitboards(g)[1]
+    cand, placed = st.cand, st.placed
+    block_of = {i: h for h in g.blocks for i in g.houses[h]}
+    for d in range(n):
+        m = 1 << d
+        links: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        for h, cells in enumerate(g.houses):
+            if h >= 2 * n and h not in g.blocks:
+                continue  # a diagonal: its places never split by box
+            where = [i for i in cells if not placed[i] and cand[i] & m]
+            if len(where) == 2:
+                links.append((h, (where[0],), (where[1],)))
+                continue
+            for key in ((lambda i: block_of.get(i, -1)),) if h < 2 * n else ((lambda i: i // n), (lambda i: i % n)):
+                groups: dict[int, list[int]] = {}
+                for i in where:
+                    groups.setdefault(key(i), []).append(i)
+                if len(groups) == 2 and -1 not in groups:
+                    first, second = groups.values()
+                    links.append((h, tuple(first), tuple(second)))
+        masks = []  # per link: its cells, and the cells some cell of it sees
+        for h, x, y in links:
+            cells = seen = 0
+            for i in x + y:
+                cells |= 1 << i
+                seen |= peers[i]
+            masks.append((cells, seen))
+        for (k1, (h1, x1, y1)), (k2, (h2, x2, y2)) in combinations(enumerate(links), 2):
+            if h1 == h2 or len(x1) + len(y1) + len(x2) + len(y2) == 4 or masks[k1][0] & masks[k2][0]:
+                continue  # (four single cells: the plain turbot fish)
+            if not masks[k1][1] & masks[k2][0]:
+                continue  # no cell of one link sees a cell of the other
+            if _linked_ends(g, st, run, d, (h1, x1, y1), (h2, x2, y2)):
+                return 1
+    return 0
+
+
+def _linked_ends(g: Geometry, st: State, run: Run, d: int, first: tuple[int, tuple[int, ...], tuple[int, ...]],
+                 second: tuple[int, tuple[int, ...], tuple[int, ...]]) -> int:
+    """Two strong links of digit ``d`` (0-based), each (house, end, end) with an end one cell
+    or a group: where every cell of a near end sees every cell of the other, one far end holds
+    the digit, and it leaves every cell that sees all the far ends' cells."""
+    peers = _bitboards(g)[1]
+    h1, x1, y1 = first
+    h2, x2, y2 = second
+    for a, b in ((x1, y1), (y1, x1)):
+        sees = -1  # the cells every cell of b sees
+        for i in b:
+            sees &= peers[i]
+        for c, e in ((x2, y2), (y2, x2)):
+            if any(not sees >> j & 1 for j in c):
+                continue
+            cuts = _cut_seeing(g, st, a + e, 1 << d)
+            if cuts:
+                if run.explain:
+                    run.reason = Text(
+                        N_("{digit} goes in {a} or {b} ({first}) and in {c} or {e} ({second}); "
+                           "{b} and {c} see each other, so {digit} is in {a} or {e}, and no cell "
+                           "that sees both can be {digit}; {cuts}."), digit=d + 1,
+                        a=_cells_text(g, a), b=_cells_text(g, b), c=_cells_text(g, c), e=_cells_text(g, e),
+                        first=g.names[h1], second=g.names[h2], cuts=describe_cuts(st, cuts))
+                return 1
+    return 0
 
 
 def _two_fillings(g: Geometry, corners: Sequence[int]) -> bool:
@@ -1196,6 +1329,7 @@ def t_simple_colouring(g: Geometry, st: State, run: Run) -> int:
                 both = seen0 & seen1 & ~(masks[0] | masks[1])
                 cuts = cut(st, _open_with(st, _bit_cells(both), m), m)
             if cuts:
+                run.value = x_chain_rating((len(group) + 1) // 2)
                 if run.explain:
                     run.reason = Text(N_("{digit} has two places in each house along {on} and {off}, taken in "
                                          "turn: either all of the first or all of the second hold it; {cuts}."),
@@ -1212,6 +1346,7 @@ def t_x_chain(g: Geometry, st: State, run: Run) -> int:
     n = g.n
     peers = _bitboards(g)[1]
     cand, placed = st.cand, st.placed
+    best: tuple[list[int], int, int] | None = None
     for d in range(n):
         m = 1 << d
         strong: dict[int, set[int]] = {}
@@ -1230,24 +1365,43 @@ def t_x_chain(g: Geometry, st: State, run: Run) -> int:
             return [(j, True) for j in strong.get(i, ())]
 
         for s in sorted(strong):
+            if run.best:  # look at every start; the shortest chain is applied below
+                found = _chain((s, False), ahead,
+                               lambda node: _would_cut(g, st, (s, node[0]), m) if node[1] and node[0] != s else [])
+                if found and (best is None or len(found[0]) < len(best[0])):
+                    best = (found[0], s, d)
+                continue
             found = _chain((s, False), ahead,
                            lambda node: _cut_seeing(g, st, (s, node[0]), m) if node[1] and node[0] != s else [])
             if found:
-                path, cuts = found
-                if run.explain:
-                    run.reason = Text(
-                        N_("{digit} along {chain}, strong and weak links in turn: if {start} "
-                           "isn't {digit}, {end} is, so no cell that sees both can be {digit}; "
-                           "{cuts}."), digit=d + 1, chain=_chain_text(g, path),
-                        start=cell_text(s, n), end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
-                return 1
+                return _x_chain_found(g, st, run, found[0], d, found[1])
+    if best is not None:
+        path, s, d = best
+        return _x_chain_found(g, st, run, path, d, _cut_seeing(g, st, (s, path[-1]), 1 << d))
     return 0
+
+
+def _x_chain_found(g: Geometry, st: State, run: Run, path: list[int], d: int, cuts: list[tuple[int, int]]) -> int:
+    n = g.n
+    run.value = x_chain_rating(len(path) // 2)
+    if run.explain:
+        run.reason = Text(
+            N_("{digit} along {chain}, strong and weak links in turn: if {start} "
+               "isn't {digit}, {end} is, so no cell that sees both can be {digit}; "
+               "{cuts}."), digit=d + 1, chain=_chain_text(g, path),
+            start=cell_text(path[0], n), end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
+    return 1
+
+
+def _would_cut(g: Geometry, st: State, ends: Sequence[int], m: int) -> list[tuple[int, int]]:
+    """``_cut_seeing`` without striking: a non-empty list when some open cell that sees all of
+    ``ends`` still has digit bit ``m`` (the rated run's search for the shortest chain)."""
+    return [(0, m)] if _open_with(st, _bit_cells(_seeing_all(g, ends)), m) else []
 
 
 def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
     """A chain of two-candidate cells, each seeing the next and sharing a digit with it: if the
     first isn't z, the last is, so a cell that sees both ends can't be z."""
-    n = g.n
     cand = st.cand
     pairs = _with_count(st, 2)
     if len(pairs) < 3:
@@ -1260,28 +1414,46 @@ def t_xy_chain(g: Geometry, st: State, run: Run) -> int:
         i, t = node
         return [(j, cand[j] & ~t) for j in near[i] if cand[j] & t]
 
+    best: tuple[list[int], int, int] | None = None
     for s in pairs:
         for z in digits_of(cand[s]):
             zb = bit(z)
+            if run.best:  # look at every start; the shortest chain is applied below
+                found = _chain((s, cand[s] & ~zb), ahead,
+                               lambda node: _would_cut(g, st, (s, node[0]), zb) if node[1] == zb and node[0] != s
+                               else [])
+                if found and (best is None or len(found[0]) < len(best[0])):
+                    best = (found[0], s, z)
+                continue
             found = _chain((s, cand[s] & ~zb), ahead,
                            lambda node: _cut_seeing(g, st, (s, node[0]), zb) if node[1] == zb and node[0] != s else [])
             if found:
-                path, cuts = found
-                if run.explain:
-                    run.reason = Text(
-                        N_("along {chain}, cells of two candidates that see each other: if "
-                           "{start} isn't {digit}, each cell settles the next and {end} is "
-                           "{digit}, so no cell that sees both can be {digit}; {cuts}."),
-                        digit=z, chain=_chain_text(g, path), start=cell_text(s, n),
-                        end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
-                return 1
+                return _xy_chain_found(g, st, run, found[0], z, found[1])
+    if best is not None:
+        path, s, z = best
+        return _xy_chain_found(g, st, run, path, z, _cut_seeing(g, st, (s, path[-1]), bit(z)))
     return 0
 
 
-def _follow(st: State) -> State | None:
-    """``st`` after the singles (naked and hidden), or None when they reach a contradiction."""
+def _xy_chain_found(g: Geometry, st: State, run: Run, path: list[int], z: int, cuts: list[tuple[int, int]]) -> int:
+    n = g.n
+    wing = any(all(j == c or j in g.peers[c] for j in path) for c in path)
+    run.value = xy_chain_rating(len(path), wing, path[-1] in g.peers[path[0]])
+    if run.explain:
+        run.reason = Text(
+            N_("along {chain}, cells of two candidates that see each other: if "
+               "{start} isn't {digit}, each cell settles the next and {end} is "
+               "{digit}, so no cell that sees both can be {digit}; {cuts}."),
+            digit=z, chain=_chain_text(g, path), start=cell_text(path[0], n),
+            end=cell_text(path[-1], n), cuts=describe_cuts(st, cuts))
+    return 1
+
+
+def _follow(st: State, run: Run | None = None) -> State | None:
+    """``st`` after the singles (naked and hidden), or None when they reach a contradiction
+    (``run`` counts the singles taken)."""
     try:
-        solve(st, Level.EASY, Run(), fast=True)
+        solve(st, Level.EASY, run or Run(), fast=True)
     except Contradiction:
         return None
     return st
@@ -1302,13 +1474,14 @@ def t_forcing_chain(g: Geometry, st: State, run: Run) -> int:
             starts.append(("house", h, [(p, d + 1), (q, d + 1)]))
     for kind, where, options in starts:
         ends = []
+        followed = Run()
         for i, d in options:
             sub = st.copy()
             try:
                 sub.elim(i, ~bit(d))
             except Contradiction:
                 sub = None
-            ends.append(_follow(sub) if sub is not None else None)
+            ends.append(_follow(sub, followed) if sub is not None else None)
         live = [k for k, e in enumerate(ends) if e is not None]
         if not live:
             return 0  # pragma: no cover - the position has a solution
@@ -1324,6 +1497,7 @@ def t_forcing_chain(g: Geometry, st: State, run: Run) -> int:
                     if gone:
                         cuts += cut(st, [j], gone)
         if cuts:
+            run.value = forcing_rating(sum(followed.counts.values()) + 2, len(live) == 1)
             if run.explain:
                 say = and_list([Text(N_("{cell} is {digit}"), cell=cell_text(i, n), digit=d) for i, d in options], 'or')
                 run.reason = Text(N_("{options}: following each with singles, every way that doesn't end in a "
@@ -1370,20 +1544,22 @@ LADDER: tuple[Tech, ...] = (
     Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
     Tech("swordfish", Level.HARD, t_swordfish, 5.0, 3.8),
     Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
+    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 4.0),
+    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 4.1),
     Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),
+    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 4.2),
+    Tech("grouped_turbot", Level.HARD, t_grouped_turbot, 6.5, 4.3),
     Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4),
-    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 4.4),
     Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5),
     Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0),
     Tech("jellyfish", Level.HARD, t_jellyfish, 6.0, 5.2),
     Tech("hidden_quad", Level.HARD, t_hidden_quad, 6.0, 5.4),
+    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 5.5),
     Tech("bug", Level.HARD, t_bug, 5.5, 5.6),
-    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 6.6),
-    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 6.6),
-    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 6.6),
-    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 6.6),
-    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 6.6),
-    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 7.0),
+    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 5.4),
+    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 5.4),
+    Tech("als_wing", Level.EXPERT, t_als_wing, 8.0, 5.5),
+    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 5.5),
     Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5),
     Tech("trial", Level.EXPERT, t_trial, 12.0),
 )

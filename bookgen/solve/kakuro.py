@@ -51,7 +51,7 @@ from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
 from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts
 from bookgen.solve.latin import digits_of
-from bookgen.solve.sat import models
+from bookgen.solve.sat import incremental, models
 
 DIGITS = 9
 FULL = (1 << DIGITS) - 1
@@ -131,8 +131,42 @@ def board(rows: int, cols: int, runs: Sequence[Sequence[int]], sums: Sequence[in
           regions: bool = True) -> Board:
     """The board of these runs (cell indices, across runs on one row) and sums; with
     ``regions`` the regions ``region_sum`` reads too (a generator judging an easier level
-    needn't find them)."""
-    runs = [tuple(sorted(cells)) for cells in runs]
+    needn't find them). Everything but the sums depends on the pattern alone, which a
+    generator keeps while it changes digits: ``_shape`` is memoised on it."""
+    shape = _shape(rows, cols, tuple(tuple(sorted(cells)) for cells in runs))
+    sums = tuple(sums)
+    return Board(rows, cols, shape.white, shape.runs, sums, shape.across, shape.runs_of, shape.peers,
+                 _regions(shape, sums) if regions else ())
+
+
+@dataclass(frozen=True)
+class RegionShape:
+    """A region without its sums: its own runs (``part``), the crossing runs lying wholly
+    inside it (``inner``) and those straddling its edge, with their cells inside and outside."""
+
+    name: Text
+    part: tuple[int, ...]
+    inner: tuple[int, ...]
+    straddle: tuple[int, ...]
+    innies: tuple[int, ...]
+    outies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a board takes from its pattern alone (see ``Board``)."""
+
+    white: tuple[int, ...]
+    runs: tuple[tuple[int, ...], ...]
+    across: tuple[bool, ...]
+    runs_of: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    regions: tuple[RegionShape, ...]
+
+
+@lru_cache(maxsize=64)
+def _shape(rows: int, cols: int, runs: tuple[tuple[int, ...], ...]) -> Shape:
+    """The pattern's part of a board (its regions found once: ``_region_shapes``)."""
     across = tuple(len({i // cols for i in cells}) == 1 for cells in runs)
     of: list[list[int]] = [[] for _ in range(rows * cols)]
     for k, cells in enumerate(runs):
@@ -140,26 +174,34 @@ def board(rows: int, cols: int, runs: Sequence[Sequence[int]], sums: Sequence[in
             of[i].append(k)
     white = tuple(i for i in range(rows * cols) if of[i])
     peers = tuple(tuple(sorted({j for k in of[i] for j in runs[k] if j != i})) for i in range(rows * cols))
-    b = Board(rows, cols, white, tuple(runs), tuple(sums), across, tuple(map(tuple, of)), peers)
-    if regions:
-        b = Board(rows, cols, white, tuple(runs), tuple(sums), across, tuple(map(tuple, of)), peers,
-                  _regions(b))
-    return b
+    runs_of = tuple(map(tuple, of))
+    return Shape(white, runs, across, runs_of, peers, _region_shapes(rows, cols, runs, across, runs_of))
 
 
-def _regions(b: Board) -> tuple[Region, ...]:
+def _regions(shape: Shape, sums: Sequence[int]) -> tuple[Region, ...]:
+    """The pattern's regions with what their innies and outies add up to under these sums."""
+    out = []
+    for reg in shape.regions:
+        isum = sum(sums[k] for k in reg.part) - sum(sums[k] for k in reg.inner)
+        osum = sum(sums[k] for k in reg.straddle) - isum
+        out.append(Region(reg.name, reg.innies, isum, reg.outies, osum))
+    return tuple(out)
+
+
+def _region_shapes(rows: int, cols: int, runs: Sequence[tuple[int, ...]], across: Sequence[bool],
+                   runs_of: Sequence[tuple[int, ...]]) -> tuple[RegionShape, ...]:
     """Every band of rows and of columns, cut into its parts joined through the band's own
     runs, that has 1..REGION_CELLS innies or outies."""
-    out: list[Region] = []
+    out: list[RegionShape] = []
     seen: set[tuple[int, ...]] = set()
     for lines_across in (True, False):
-        span = b.rows if lines_across else b.cols
+        span = rows if lines_across else cols
         for first in range(span):
             for last in range(first, span):
                 def inside(i: int) -> bool:
-                    line = i // b.cols if lines_across else i % b.cols
+                    line = i // cols if lines_across else i % cols
                     return first <= line <= last
-                own = [k for k in range(len(b.runs)) if b.across[k] == lines_across and inside(b.runs[k][0])]
+                own = [k for k in range(len(runs)) if across[k] == lines_across and inside(runs[k][0])]
                 # parts: own runs joined when a crossing run links them inside the band
                 parent = {k: k for k in own}
 
@@ -168,31 +210,27 @@ def _regions(b: Board) -> tuple[Region, ...]:
                         parent[k] = parent[parent[k]]
                         k = parent[k]
                     return k
-                own_of = {i: k for k in own for i in b.runs[k]}
-                for k in range(len(b.runs)):
-                    if b.across[k] == lines_across:
+                own_of = {i: k for k in own for i in runs[k]}
+                for k in range(len(runs)):
+                    if across[k] == lines_across:
                         continue
-                    mine = [own_of[i] for i in b.runs[k] if i in own_of]
+                    mine = [own_of[i] for i in runs[k] if i in own_of]
                     for a, c in zip(mine, mine[1:]):
                         parent[find(a)] = find(c)
                 parts: dict[int, list[int]] = {}
                 for k in own:
                     parts.setdefault(find(k), []).append(k)
                 for part in parts.values():
-                    cells = frozenset(i for k in part for i in b.runs[k])
+                    cells = frozenset(i for k in part for i in runs[k])
                     key = tuple(sorted(cells))
                     if key in seen:
                         continue
                     seen.add(key)
-                    total = sum(b.sums[k] for k in part)
-                    crossing = sorted({k2 for i in cells for k2 in b.runs_of[i] if b.across[k2] != lines_across})
-                    inner = [k2 for k2 in crossing if all(i in cells for i in b.runs[k2])]
+                    crossing = sorted({k2 for i in cells for k2 in runs_of[i] if across[k2] != lines_across})
+                    inner = [k2 for k2 in crossing if all(i in cells for i in runs[k2])]
                     straddle = [k2 for k2 in crossing if k2 not in inner]
-                    innies = tuple(i for k2 in straddle for i in b.runs[k2] if i in cells)
-                    outies = tuple(i for k2 in straddle for i in b.runs[k2] if i not in cells)
-                    inner_sum = sum(b.sums[k2] for k2 in inner)
-                    isum = total - inner_sum
-                    osum = sum(b.sums[k2] for k2 in straddle) - isum
+                    innies = tuple(i for k2 in straddle for i in runs[k2] if i in cells)
+                    outies = tuple(i for k2 in straddle for i in runs[k2] if i not in cells)
                     if not (1 <= len(innies) <= REGION_CELLS or 1 <= len(outies) <= REGION_CELLS):
                         continue
                     word = N_("rows {first}-{last}") if lines_across else N_("columns {first}-{last}")
@@ -200,7 +238,7 @@ def _regions(b: Board) -> tuple[Region, ...]:
                         word = N_("row {first}") if lines_across else N_("column {first}")
                     name = Text(word, first=first + 1, last=last + 1) if first != last else \
                         Text(word, first=first + 1)
-                    out.append(Region(name, innies, isum, outies, osum))
+                    out.append(RegionShape(name, tuple(part), tuple(inner), tuple(straddle), innies, outies))
     return tuple(out)
 
 
@@ -210,7 +248,9 @@ class KState:
     # ``ver`` counts the changes to each run's cells; ``seen[name][k]`` is the count a
     # technique last found nothing in run k at, so it skips runs unchanged since (the plain
     # version looks at every run every time: ``solve(..., fresh=True)``; a test checks they agree).
-    __slots__ = ("board", "cand", "placed", "open", "ver", "seen", "touched")
+    # ``masks[k]`` is ``placed_mask(k)`` as of change count ``ver[k]`` (its plain version
+    # computes it every time: ``placed_mask_plain``; a test checks they agree).
+    __slots__ = ("board", "cand", "placed", "open", "ver", "seen", "touched", "masks")
 
     def __init__(self, b: Board) -> None:
         self.board = b
@@ -222,12 +262,14 @@ class KState:
         self.ver = [0] * len(b.runs)
         self.seen: dict[str, list[int]] = {}
         self.touched: list[int] = []
+        self.masks: list[tuple[int, tuple[int, int, tuple[int, ...]]] | None] = [None] * len(b.runs)
 
     def copy(self) -> "KState":
         """An independent copy (for a trial)."""
         other = KState.__new__(KState)
         other.board, other.cand, other.placed, other.open = self.board, self.cand[:], self.placed[:], self.open
         other.ver, other.seen, other.touched = self.ver[:], {k: v[:] for k, v in self.seen.items()}, []
+        other.masks = self.masks[:]
         return other
 
     def looked(self, name: str) -> list[int]:
@@ -271,8 +313,17 @@ class KState:
         self.cand[i] = bit(d)
         self.place(i)
 
-    def placed_mask(self, k: int) -> tuple[int, int, list[int]]:
-        """(digits placed in run ``k``, their sum, its open cells)."""
+    def placed_mask(self, k: int) -> tuple[int, int, tuple[int, ...]]:
+        """(digits placed in run ``k``, their sum, its open cells), kept until the run changes."""
+        got = self.masks[k]
+        if got is not None and got[0] == self.ver[k]:
+            return got[1]
+        out = self.placed_mask_plain(k)
+        self.masks[k] = (self.ver[k], out)
+        return out
+
+    def placed_mask_plain(self, k: int) -> tuple[int, int, tuple[int, ...]]:
+        """``placed_mask`` worked out afresh."""
         m, s, free = 0, 0, []
         cand, placed = self.cand, self.placed
         for i in self.board.runs[k]:
@@ -281,7 +332,7 @@ class KState:
                 s += cand[i].bit_length()
             else:
                 free.append(i)
-        return m, s, free
+        return m, s, tuple(free)
 
     def grid(self) -> tuple[str, ...]:
         """Rows: ``#`` blocks, digits placed, ``.`` open."""
@@ -402,12 +453,22 @@ def fitting(cands: Sequence[int], digits: int) -> list[int]:
     ``digits`` (as many as cells) once each: forward and back over the sets used so far.
     The plain version it must equal is ``fitting_plain`` (a test checks them)."""
     n = len(cands)
+    if digits.bit_count() != n:
+        return [0] * n
+    opts = [c & digits for c in cands]
+    union = 0
+    for o in opts:
+        union |= o
+    if union != digits or not all(opts):
+        return [0] * n  # a cell without a digit of the set, or a digit without a cell
+    if all(o == digits for o in opts):
+        return opts     # every cell takes every digit: any order fits
     fwd: list[set[int]] = [{0}]
     for k in range(n):
         nxt = set()
-        opts = cands[k] & digits
+        opts_k = cands[k] & digits
         for used in fwd[-1]:
-            free = opts & ~used
+            free = opts_k & ~used
             while free:
                 low = free & -free
                 nxt.add(used | low)
@@ -419,9 +480,9 @@ def fitting(cands: Sequence[int], digits: int) -> list[int]:
     out = [0] * n
     for k in range(n - 1, -1, -1):
         back = set()
-        opts = cands[k] & digits
+        opts_k = cands[k] & digits
         for used in fwd[k]:
-            free = opts & ~used
+            free = opts_k & ~used
             while free:
                 low = free & -free
                 if used | low in good:
@@ -446,6 +507,25 @@ def fitting_plain(cands: Sequence[int], digits: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
+def run_fit(length: int, total: int, placed: int, cands: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(per open cell the digits some fitting combination puts there, the combinations that
+    fit) for a run of ``length`` adding up to ``total`` with the digits ``placed`` and open
+    cells of candidates ``cands``. Memoised: a generator grades drafts that differ in a digit
+    or two, so the same run states come back; ``run_fit.__wrapped__`` is the plain version
+    (a test checks they agree)."""
+    keep = [0] * len(cands)
+    fits = []
+    for c in combos(length, total):
+        if c & placed != placed:
+            continue
+        got = fitting(cands, c & ~placed)
+        if got[0]:
+            fits.append(c)
+            keep = [a | g for a, g in zip(keep, got)]
+    return tuple(keep), tuple(fits)
+
+
 def t_run_combos(b: Board, st: KState, run: Run) -> int:
     cand = st.cand
     for k in changed(st, "run_combos"):
@@ -455,15 +535,7 @@ def t_run_combos(b: Board, st: KState, run: Run) -> int:
             if s != b.sums[k]:
                 raise Contradiction("a full run misses its sum")
             continue
-        keep = [0] * len(free)
-        fits = []
-        for c in combos(len(cells), b.sums[k]):
-            if c & m != m:
-                continue
-            got = fitting([cand[i] for i in free], c & ~m)
-            if got[0]:
-                fits.append(c)
-                keep = [a | g for a, g in zip(keep, got)]
+        keep, fits = run_fit(len(cells), b.sums[k], m, tuple(cand[i] for i in free))
         if not fits:
             raise Contradiction("no combination fits the run")
         cuts = cut_each(st, free, [~mask for mask in keep])
@@ -531,18 +603,25 @@ def t_hidden_pair(b: Board, st: KState, run: Run) -> int:
 
 # --- hard -----------------------------------------------------------------------------
 
-def _sum_options(b: Board, st: KState, cells: Sequence[int], total: int) -> list[int]:
+def _sum_options(b: Board, st: KState, cells: Sequence[int], total: int) -> tuple[int, ...]:
     """Per cell, the digits it takes in some filling of ``cells`` from their candidates that
     adds up to ``total``, cells of one run all different."""
-    cand = st.cand
-    clash = [(a, c) for a, c in combinations(range(len(cells)), 2)
-             if set(b.runs_of[cells[a]]) & set(b.runs_of[cells[c]])]
-    out = [0] * len(cells)
-    for ds in product(*(digits_of(cand[i]) for i in cells)):
+    clash = tuple((a, c) for a, c in combinations(range(len(cells)), 2)
+                  if set(b.runs_of[cells[a]]) & set(b.runs_of[cells[c]]))
+    return sum_options(tuple(st.cand[i] for i in cells), total, clash)
+
+
+@lru_cache(maxsize=1 << 16)
+def sum_options(cands: tuple[int, ...], total: int, clash: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Per cell of candidates ``cands``, the digits it takes in some filling adding up to
+    ``total`` where the cells of each pair in ``clash`` differ. Memoised (the same few
+    innies come back in every trial); ``sum_options.__wrapped__`` is the plain version."""
+    out = [0] * len(cands)
+    for ds in product(*(digits_of(c) for c in cands)):
         if sum(ds) == total and all(ds[a] != ds[c] for a, c in clash):
             for k, d in enumerate(ds):
                 out[k] |= bit(d)
-    return out
+    return tuple(out)
 
 
 def t_region_sum(b: Board, st: KState, run: Run) -> int:
@@ -701,3 +780,71 @@ def count(b: Board, givens: Sequence[tuple[int, int]] = (), limit: int = 2) -> l
     watch = [i * DIGITS + d for i in b.white for d in range(1, DIGITS + 1)]
     found = models(clauses(b, givens), watch, limit)
     return [{(v - 1) // DIGITS: (v - 1) % DIGITS + 1 for v in model} for model in found]
+
+
+class PatternCounter:
+    """``count`` for one block pattern under sums that change (a generator changes a digit or
+    two between counts): one incremental solver holds the cells and the runs' different
+    digits; each (run, sum) met gets its combination clauses (Killer's table) behind a
+    selector once, and a count assumes the selectors of the sums asked (blocked models hang
+    on a fresh selector, retired after). ``count`` builds every clause afresh: the plain
+    version (a test checks they agree). Close it (``with``) to free the solver."""
+
+    def __init__(self, b: Board) -> None:
+        self.runs = b.runs
+        self.watch = [i * DIGITS + d for i in b.white for d in range(1, DIGITS + 1)]
+        base: list[list[int]] = []
+        for i in b.white:
+            base.append([i * DIGITS + d for d in range(1, DIGITS + 1)])
+            base += [[-(i * DIGITS + d1), -(i * DIGITS + d2)] for d1, d2 in combinations(range(1, DIGITS + 1), 2)]
+        for cells in b.runs:
+            for a, c in combinations(cells, 2):
+                base += [[-(a * DIGITS + d), -(c * DIGITS + d)] for d in range(1, DIGITS + 1)]
+        self.solver = incremental(base)
+        self.top = b.rows * b.cols * DIGITS
+        self.selectors: dict[tuple[int, int], int] = {}
+
+    def __enter__(self) -> "PatternCounter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.solver.delete()
+
+    def _fresh(self) -> int:
+        self.top += 1
+        return self.top
+
+    def _selector(self, k: int, total: int) -> int:
+        """The variable that, assumed, makes run ``k`` add up to ``total``."""
+        got = self.selectors.get((k, total))
+        if got is not None:
+            return got
+        sel = self.selectors[(k, total)] = self._fresh()
+        cells = self.runs[k]
+        masks = combos(len(cells), total)
+        picks = [self._fresh() for _ in masks]
+        add = self.solver.add_clause
+        add([-sel] + picks)  # (no combination: the selector is false, the sum impossible)
+        for pick, m in zip(picks, masks):
+            ds = digits_of(m)
+            for i in cells:
+                add([-pick] + [i * DIGITS + d for d in ds])
+        for i in cells:
+            for d in range(1, DIGITS + 1):
+                add([-sel, -(i * DIGITS + d)] + [pick for pick, m in zip(picks, masks) if m >> (d - 1) & 1])
+        return sel
+
+    def count(self, sums: Sequence[int], limit: int = 2) -> list[dict[int, int]]:
+        """Up to ``limit`` solutions with these sums (one per run, in the board's order)."""
+        assume = [self._selector(k, total) for k, total in enumerate(sums)]
+        block = self._fresh()
+        found: list[dict[int, int]] = []
+        solver = self.solver
+        while len(found) < limit and solver.solve(assumptions=assume + [block]):
+            true = {lit for lit in solver.get_model() if lit > 0}
+            chosen = [v for v in self.watch if v in true]
+            found.append({(v - 1) // DIGITS: (v - 1) % DIGITS + 1 for v in chosen})
+            picked = set(chosen)
+            solver.add_clause([-block] + [-v if v in picked else v for v in self.watch])
+        solver.add_clause([-block])
+        return found

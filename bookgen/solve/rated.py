@@ -23,11 +23,11 @@ import math
 import statistics
 from typing import Sequence
 
-from bookgen.core.rating import (DIRECT, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
-                                 technique_rating)
+from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
+                                 HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep, technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, _bitboards, solve, start)
-from bookgen.solve.latin import bit, digits_of
+                                  Run, State, Tech, _bitboards, house_positions, solve, start)
+from bookgen.solve.latin import bit, digits_of, hidden_subsets
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
 TRIAL_STEP = 0.5  # the trial's rating grows by this per doubling of its refutation's length
@@ -193,22 +193,83 @@ def _trial_rating(st: State, base: float) -> float:
     return base + min(TRIAL_SPAN, TRIAL_STEP * math.log2(statistics.median(lengths)))
 
 
-def _direct(geo: Geometry, st: State, rows: list[tuple[float, Tech]], below: float,
-            values: tuple[float, float, float], singles: SinglesScan) -> tuple[State, float, str] | None:
-    """(the state after, its value, technique) of the easiest direct step open, rated below
-    ``below``: a use of one of ``rows`` whose eliminations at once leave a hidden single."""
-    for value, t in rows:
-        if value >= below:
+def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
+    """SE's easiest "direct" step rated below ``below``, as (cell, digit, value, technique): a
+    pointing or claiming, or a hidden pair or triple, whose eliminations at once leave a hidden
+    single (SE: a box's digit confined to a line leaves one place in another box 1.7, a line's
+    digit confined to a box one place in another line of the same kind 1.9; a hidden pair or
+    triple leaves another digit one place in its house 2.0, 2.5). SE then places that single
+    and keeps none of the eliminations, and so does the rated run."""
+    n = geo.n
+    table = house_positions(geo, st)
+    best: tuple[int, int, float, str] | None = None
+
+    def kind(h: int) -> int:
+        return 2 if h >= 2 * n else h // n  # rows 0, columns 1, boxes and other regions 2
+
+    if DIRECT_POINTING < below:
+        index = {h: {i: k for k, i in enumerate(cells)} for h, cells in enumerate(geo.houses)}
+        for a, b, both, only_a, only_b in geo.overlaps:
+            for first, second, rest in ((a, b, only_b), (b, a, only_a)):
+                value = DIRECT_POINTING if kind(first) == 2 else DIRECT_CLAIMING
+                if value >= below or (best is not None and value >= best[2]):
+                    continue
+                inside = sum(1 << index[first][i] for i in both)
+                for d in range(n):
+                    pos = table[first][d]
+                    if pos.bit_count() < 2 or pos & ~inside:
+                        continue
+                    m = 1 << d
+                    gone = {i for i in rest if not st.placed[i] and st.cand[i] & m}
+                    for h in {h for i in gone for h in geo.houses_of[i]}:
+                        if h == first or h == second or kind(h) != kind(first):
+                            continue
+                        left = [i for i in geo.houses[h] if not st.placed[i] and st.cand[i] & m]
+                        after = [i for i in left if i not in gone]
+                        if len(left) > 1 and len(after) == 1:
+                            got = (after[0], d + 1, value, "locked_candidates")
+                            if best is None or (got[2], got[0]) < (best[2], best[0]):
+                                best = got
+    for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
+        if value >= below or (best is not None and value >= best[2]):
+            continue
+        name = "hidden_pair" if size == 2 else "hidden_triple"
+        for h, cells in enumerate(geo.houses):
+            if sum(1 for i in cells if not st.placed[i]) <= size:
+                continue
+            where = table[h]
+            for ds, u in hidden_subsets(where, size):
+                for v in range(n):
+                    if v in ds or where[v].bit_count() < 2:
+                        continue
+                    rest = where[v] & ~u
+                    if rest.bit_count() == 1:
+                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
+                        if best is None or (got[2], got[0]) < (best[2], best[0]):
+                            best = got
+    return best
+
+
+def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float
+                      ) -> tuple[State, float, str] | None:
+    """(the state after, its value, technique) of the easiest advanced step rated below
+    ``below``. A technique's ``rating`` is the least one use can be worth; a use may be worth
+    more (a chain by its length, ``Run.value``), so techniques later in the order are tried
+    while their least value is below the best found so far, as SE keeps the easiest hint."""
+    best: tuple[State, float, str] | None = None
+    for t in advanced:
+        least = technique_rating(t.rating, t.tier)
+        if least >= below or (best is not None and (least >= best[1] or t.name == "trial")):
             break
         trying = st.copy()
-        trying.memo = st.memo  # (the hidden subsets' positions: kept while the candidates match)
-        if t.fn(geo, trying, Run()):
-            after, _ = singles(trying)
-            if after is not None and after[0] <= values[1]:
-                return trying, value, t.name
-        else:
-            st.memo = trying.memo
-    return None
+        run = Run()
+        run.best = True
+        if t.fn(geo, trying, run):  # (cells it leaves with one candidate fall to singles next)
+            got = (_trial_rating(st, least) if t.name == "trial" else
+                   run.value if run.value is not None else least)
+            if best is None or got < best[1]:
+                best = (trying, got, t.name)
+    return best
 
 
 def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA
@@ -227,7 +288,6 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     advanced = sorted((t for t in ladder if not _is_single(t.name)),
                       key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
     rated = {t.name: t.rating for t in ladder if t.rating is not None}
-    direct_rows = sorted(((DIRECT[t.name], t) for t in ladder if t.name in DIRECT), key=lambda vt: vt[0])
     line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
     values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
     scan = SinglesScan(geo, values)
@@ -236,23 +296,17 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             single, options = scan(st)
             easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
-                direct = _direct(geo, st, direct_rows, easiest, values, scan)
+                direct = _direct(geo, st, easiest)
                 if direct is not None:
-                    st, value, name = direct
+                    i, d, value, name = direct
+                    st.elim(i, ~bit(d))
+                    st.place(i)
                     steps.append(RatedStep(name, value, options))
                     continue
-            took = False
-            for t in advanced:
-                value = technique_rating(t.rating, t.tier)
-                if value >= easiest:
-                    break
-                if t.name == "trial":
-                    value = _trial_rating(st, value)
-                if t.fn(geo, st, Run()):  # (cells it leaves with one candidate fall to singles next)
-                    steps.append(RatedStep(t.name, value, options))
-                    took = True
-                    break
-            if took:
+            found = _easiest_advanced(geo, st, advanced, easiest)
+            if found is not None:
+                st, value, name = found
+                steps.append(RatedStep(name, value, options))
                 continue
             if single is None:
                 return steps, False

@@ -38,7 +38,6 @@ that rival. Givens are only added when mending runs out (a star of the solution)
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -48,9 +47,10 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.bits import bits_of, lowest, scan_forward
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_, Text
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.houses import Tech
+from bookgen.solve.houses import Tech, and_list, cell_text
 from bookgen.solve.sat import incremental, models
 
 STAR, NO_STAR = "1", "0"
@@ -142,24 +142,62 @@ class Run:
     explain: bool = False
     counts: dict[str, int] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    noun: str = "star"  # what the reasons call a star (Queens: "queen")
+    noun: str = "star"  # what the reasons call a star (Queens: "queen": ``REASONS``' second column)
 
-    def record(self, lay: Layout, name: str, star: int, out: int, reason: Callable[[], str]) -> None:
+    def record(self, lay: Layout, name: str, star: int, out: int, reason: Callable[[bool], Text]) -> None:
+        """Count a use of ``name``; when explaining, the step with its reason (``reason(queens)``)."""
         self.counts[name] = self.counts.get(name, 0) + 1
         if self.explain:
             n = lay.n
             cells = [(divmod(i, n), STAR) for i in scan_forward(star)] + \
                     [(divmod(i, n), NO_STAR) for i in scan_forward(out)]
-            text = reason()
-            if self.noun != "star":
-                text = re.sub(r"\b([Ss])tar(s?)\b", lambda m: (self.noun.capitalize() if m.group(1) == "S"
-                                                              else self.noun) + m.group(2), text)
-            self.steps.append(Step(name, tuple(sorted(cells)), text))
+            self.steps.append(Step(name, tuple(sorted(cells)), reason(self.noun == "queen")))
 
 
-def _cap(text: str) -> str:
-    """``text`` with its first letter upper case (the rest as it is: region letters stay)."""
-    return text[:1].upper() + text[1:]
+# The steps' reasons: (Star Battle's, Queens' words), catalog messages whose values (cells,
+# rows, columns, regions) are translatable too. The printed step capitalises the first letter.
+REASONS: dict[str, tuple[str, str]] = {
+    "halo": (N_("the cells around the star at {cell} touch it, so they are empty"),
+             N_("the cells around the queen at {cell} touch it, so they can't hold a queen")),
+    "full_unit": (N_("{unit} has all its stars, so its other cells are empty"),
+                  N_("{unit} has its queen, so its other cells can't hold one")),
+    "last_room": (N_("{unit} has only as many open cells as stars still to place, so each holds a star"),
+                  N_("{unit} has one free cell left, so its queen goes there")),
+    "confined_one": (N_("{inner} lies inside {outer}, so it holds all the stars there: the other cells of "
+                        "{outer} are empty"),
+                     N_("{inner} lies inside {outer}, so it holds the queen of {outer}: the other cells of "
+                        "{outer} can't hold one")),
+    "confined_many": (N_("{inner} lie inside {outer}, so they hold all the stars there: the other cells of "
+                         "{outer} are empty"),
+                      N_("{inner} lie inside {outer}, so they hold the queens there: the other cells of "
+                         "{outer} can't hold one")),
+    "squeeze": (N_("a star at {cell} would leave a row, column or region too few open cells for its stars, "
+                   "so the cell is empty"),
+                N_("a queen at {cell} would leave a row, column or colour region no free cell for its queen, "
+                   "so the cell can't hold one")),
+    "two_by_two": (N_("a star at {cell} would leave a row, column, region or pair of lines fewer 2\u00d72 "
+                      "blocks than stars it needs (a block holds one star at most), so the cell is empty"),
+                   N_("a star at {cell} would leave a row, column, region or pair of lines fewer 2\u00d72 "
+                      "blocks than stars it needs (a block holds one star at most), so the cell is empty")),
+    "trial": (N_("assume a star at {cell}: the techniques above lead to a contradiction, so the cell is empty"),
+              N_("assume a queen at {cell}: the techniques above lead to a contradiction, so the cell can't "
+                 "hold one")),
+}
+
+
+def _reason(key: str, **values) -> Callable[[bool], Text]:
+    """The reason ``key`` with these values, in Star Battle's or Queens' words."""
+    return lambda queens: Text(REASONS[key][queens], **values)
+
+
+def unit_text(lay: Layout, g: int) -> Text:
+    """Unit ``g`` (rows, columns, regions as in ``Layout.units``) as a translatable value."""
+    n = lay.n
+    if g < n:
+        return Text(N_("row {row}"), row=g + 1)
+    if g < 2 * n:
+        return Text(N_("column {column}"), column=g - n + 1)
+    return Text(N_("region {letter}"), letter=chr(65 + g - 2 * n))
 
 
 def cell_name(i: int, n: int) -> str:
@@ -167,7 +205,8 @@ def cell_name(i: int, n: int) -> str:
     return f"row {r + 1}, column {c + 1}"
 
 
-def _apply(lay: Layout, st: State, run: Run, name: str, star: int, out: int, reason: Callable[[], str]) -> None:
+def _apply(lay: Layout, st: State, run: Run, name: str, star: int, out: int,
+           reason: Callable[[bool], Text]) -> None:
     """Mark ``star`` as stars and ``out`` as empty (both open cells), record the step, check."""
     st.star |= star
     st.out |= out
@@ -197,8 +236,7 @@ def t_halo(lay: Layout, st: State, run: Run) -> int:
     for i in scan_forward(st.star):
         m = lay.halo[i] & st.open(lay)
         if m:
-            _apply(lay, st, run, "halo", 0, m, lambda: f"The cells around the star at {cell_name(i, lay.n)} "
-                   "touch it, so they are empty")
+            _apply(lay, st, run, "halo", 0, m, _reason("halo", cell=cell_text(i, lay.n)))
             uses += 1
     return uses
 
@@ -208,16 +246,12 @@ def _fill_units(lay: Layout, st: State, run: Run, name: str, full: bool) -> int:
     all its stars empties its open cells; without, a unit with as many open cells as stars
     still to place fills them all."""
     uses = 0
-    for u, unit in zip(lay.units, lay.names):
+    for g, u in enumerate(lay.units):
         m = u & st.open(lay)
         need = lay.stars - (u & st.star).bit_count()
         if m and need == (0 if full else m.bit_count()):
-            if full:
-                _apply(lay, st, run, name, 0, m, lambda: f"{_cap(unit)} has all its stars, so its other cells "
-                       "are empty")
-            else:
-                _apply(lay, st, run, name, m, 0, lambda: f"{_cap(unit)} has only as many open cells as stars "
-                       "still to place, so each holds a star")
+            why = _reason(name, unit=unit_text(lay, g))
+            _apply(lay, st, run, name, 0 if full else m, m if full else 0, why)
             uses += 1
     return uses
 
@@ -237,6 +271,7 @@ def _confined(lay: Layout, st: State, run: Run, name: str, sizes: range) -> int:
     columns, columns in rows."""
     free = lay.full & ~st.out
     kinds = {"row": lay.rows, "column": lay.cols, "region": lay.regions}
+    first = {"row": 0, "column": lay.n, "region": 2 * lay.n}  # where each kind starts in ``lay.units``
     for inner, outer in (("region", "row"), ("region", "column"), ("row", "region"), ("column", "region"),
                          ("row", "column"), ("column", "row")):
         a_units, b_units = kinds[inner], kinds[outer]
@@ -266,18 +301,12 @@ def _confined(lay: Layout, st: State, run: Run, name: str, sizes: range) -> int:
                     lines |= b_units[b]
                 out = lines & st.open(lay) & ~inside
                 if out:
-                    a_names = [f"{inner} {a + 1 if inner != 'region' else chr(65 + a)}" for a, _ in group]
-                    b_names = [f"{outer} {b + 1 if outer != 'region' else chr(65 + b)}" for b in scan_forward(meets)]
-                    _apply(lay, st, run, name, 0, out, lambda: (
-                        f"{_cap(_and(a_names))} lie{'s' if k == 1 else ''} inside {_and(b_names)}, so "
-                        f"{'it holds' if k == 1 else 'they hold'} all the stars there: the other cells of "
-                        f"{'that ' + outer if k == 1 else 'those ' + outer + 's'} are empty"))
+                    a_names = [unit_text(lay, first[inner] + a) for a, _ in group]
+                    b_names = [unit_text(lay, first[outer] + b) for b in scan_forward(meets)]
+                    _apply(lay, st, run, name, 0, out, _reason("confined_one" if k == 1 else "confined_many",
+                                                               inner=and_list(a_names), outer=and_list(b_names)))
                     return 1
     return 0
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def t_band(lay: Layout, st: State, run: Run) -> int:
@@ -373,8 +402,7 @@ def t_squeeze(lay: Layout, st: State, run: Run) -> int:
     bit = _squeezed(lay, st, int.bit_count)
     if bit:
         i = lowest(bit)
-        _apply(lay, st, run, "squeeze", 0, bit, lambda: f"A star at {cell_name(i, lay.n)} would leave a row, "
-               "column or region too few open cells for its stars, so the cell is empty")
+        _apply(lay, st, run, "squeeze", 0, bit, _reason("squeeze", cell=cell_text(i, lay.n)))
         return 1
     return 0
 
@@ -386,9 +414,7 @@ def t_two_by_two(lay: Layout, st: State, run: Run) -> int:
     bit = _squeezed(lay, st, lambda m: block_cover(m, n), True)
     if bit:
         i = lowest(bit)
-        _apply(lay, st, run, "two_by_two", 0, bit, lambda: f"A star at {cell_name(i, n)} would leave a row, column, "
-               "region or pair of lines fewer 2\u00d72 blocks than stars it needs (a block holds one star at "
-               "most), so the cell is empty")
+        _apply(lay, st, run, "two_by_two", 0, bit, _reason("two_by_two", cell=cell_text(i, n)))
         return 1
     return 0
 
@@ -406,8 +432,7 @@ def t_trial(lay: Layout, st: State, run: Run) -> int:
             check(lay, trial)
             _closure(lay, trial, Level.HARD)
         except Contradiction:
-            _apply(lay, st, run, "trial", 0, 1 << i, lambda: f"Assume a star at {cell_name(i, lay.n)}: the "
-                   "techniques above lead to a contradiction, so the cell is empty")
+            _apply(lay, st, run, "trial", 0, 1 << i, _reason("trial", cell=cell_text(i, lay.n)))
             return 1
     return 0
 

@@ -58,10 +58,16 @@ ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
         "other ends can't hold it.")),
     "two_string_kite": (N_("Two-string kite"), N_("The same with a row and a column whose ends meet in a box.")),
     "turbot_fish": (N_("Turbot fish"), N_("The same with any two houses whose ends see each other.")),
+    "grouped_turbot": (N_("Grouped turbot fish"), N_(
+        "The same where an end is a group: a digit's places in one box along a row or column, or in one row "
+        "or column of a box.")),
     "simple_colouring": (N_("Simple colouring"), N_(
         "Colour in turn the cells where a digit has two places in a house: one colour holds it, so a cell that "
         "sees both colours can't.")),
     "x_chain": (N_("X-chains"), N_("A longer chain of such links for one digit: one of its two ends holds it.")),
+    "als_wing": (N_("Almost locked sets"), N_(
+        "Some cells of a house that hold one digit more than cells, and a cell x-or-z outside them that sees "
+        "every x among them: that cell or one of them is z, so a cell that sees all of those can't be z.")),
     "xy_chain": (N_("XY-chains"), N_(
         "A longer XY-wing: a chain of two-candidate cells, each seeing the next; a cell that sees both ends "
         "can't be z.")),
@@ -71,7 +77,7 @@ ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 # Those a Latin square with no boxes (and signs or clues beside it) can use.
 # (no two-string kite: without boxes a row's end and a column's end never see each other)
 LATIN_ADVANCED = ("swordfish", "xyz_wing", "w_wing", "naked_quad", "jellyfish", "hidden_quad", "skyscraper_pattern",
-                  "simple_colouring", "x_chain", "xy_chain", "forcing_chain")
+                  "simple_colouring", "x_chain", "als_wing", "xy_chain", "forcing_chain")
 
 
 # The house techniques of a Latin square without boxes (rows and columns), worded once for

@@ -238,7 +238,11 @@ def read_region_grid(lines: Sequence[TextLine], sizes: Sequence[int], title: str
     symbol, a region of the wrong size (with ``equal``, N cells each) or a stray cell."""
     grid = [ln for ln in lines if not all(ch in "-+|=_ " for ch in ln.text)]
     letters = [[ch for ch in ln.text if not ch.isspace()] for ln in grid]
-    n = len(letters[0]) if letters else 0
+    if not letters:  # (a drawing of walls alone, as ``solve`` prints one, has no letters to read)
+        raise PuzzleTextError(file, lines[-1].number if lines else 1, None,
+                              f"no grid of region letters: a {title} file gives one letter per cell, the same "
+                              "letter for every cell of a region")
+    n = len(letters[0])
     region_lines, rest = grid[:n], grid[n:]
     for ln in region_lines:
         for k, ch in enumerate(ln.text):

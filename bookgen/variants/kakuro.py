@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import C_, N_
 from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen, bold_width
 from bookgen.core.score import work_score
 from bookgen.core.symmetry import grid_fingerprint
@@ -306,6 +306,9 @@ class Draft:
 
 
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
+NAME_CASES = (C_("gen", "Kakuro"), C_("acc", "Kakuro"))
+
+
 class KakuroVariant(VariantDefaults):
     """Kakuro on 6x6 to 14x14 grids (the sum row and column included); stateless."""
 
@@ -327,18 +330,22 @@ class KakuroVariant(VariantDefaults):
     size_note = "the sum row and column included"
     largest_cage = MAX_RUN  # a run is a cage of up to nine cells
     # CPU ms per puzzle, easy..expert (``bookgen.estimate``; a rectangle takes the square of as
-    # many cells). Rough: 2-5 puzzles a cell at sides 6, 7, 8, 10, 12 and 14 on the loaded team
-    # machine (docs/kakuro.md), 9, 11 and 13 between their neighbours; re-measure with
-    # ``bench/measure_costs.py`` or ``bench/sweep_kakuro.py``.
+    # many cells), measured after the speed-ups of issue 23 on the team machine at a load
+    # average near 30 (CPU times inflated): the mean of ``bench/measure_costs.py --runs 2``,
+    # ``bench/sweep_kakuro.py --seeds 1-3 --count 2`` and timed ``generate`` calls, 4 to 11
+    # puzzles a cell at sides 6, 8, 10 and 12 (7: measure_costs before the incremental SAT
+    # counter, an upper figure); 9, 11 and 13 are the geometric means of their neighbours;
+    # 14 is the old rough figure (not re-measured in time). Seed to seed a cell moves by 3x
+    # either way (docs/kakuro.md).
     costs: Mapping[GridSize, tuple[float | None, ...]] = {
-        GridSize(6, 6): (45.0, 129.0, None, None),
-        GridSize(7, 7): (600.0, 300.0, 1700.0, 26000.0),
-        GridSize(8, 8): (300.0, 190.0, 2500.0, 11000.0),
-        GridSize(9, 9): (370.0, 230.0, 2450.0, 12500.0),
-        GridSize(10, 10): (440.0, 260.0, 2400.0, 14000.0),
-        GridSize(11, 11): (700.0, 800.0, 3700.0, 22000.0),
-        GridSize(12, 12): (1000.0, 1400.0, 5000.0, 30000.0),
-        GridSize(13, 13): (9500.0, 8700.0, 17500.0, 45000.0),
+        GridSize(6, 6): (40.0, 50.0, None, None),
+        GridSize(7, 7): (149.0, 90.0, 1818.0, 6668.0),
+        GridSize(8, 8): (126.0, 226.0, 381.0, 2216.0),
+        GridSize(9, 9): (299.0, 352.0, 625.0, 2345.0),
+        GridSize(10, 10): (708.0, 549.0, 1024.0, 2482.0),
+        GridSize(11, 11): (1808.0, 1049.0, 1095.0, 3475.0),
+        GridSize(12, 12): (4619.0, 2003.0, 1170.0, 4864.0),
+        GridSize(13, 13): (9118.0, 5661.0, 5925.0, 17083.0),
         GridSize(14, 14): (18000.0, 16000.0, 30000.0, 60000.0),
     }
 
@@ -441,56 +448,65 @@ class KakuroVariant(VariantDefaults):
         def fits(res: engine.Result) -> bool:
             return res.solved and res.level == level and res.counts.get("trial", 0) <= EXPERT_TRIALS
 
-        for _ in range(MOVES):
-            b, res = judge()
-            if fits(res):
-                break
-            if not res.solved:  # stuck: a stuck cell takes the digit that pins its runs most
-                stuck = list(res.open_cells)
-                pick = _easier
-                if len(stuck) <= TRIAL_OPEN * len(cells):
-                    # A small stall is mostly two solutions (digits swapped around a loop of
-                    # runs): a cell where they differ takes any other digit, which breaks the
-                    # swap (the digit that pins its runs most tends to rebuild it).
-                    other = [found for found in engine.count(b) if found != sol]
-                    if other:
-                        stuck = [i for i in stuck if other[0][i] != sol[i]] or stuck
-                        pick = _harder
-                i = rng.choice(stuck)
-                choice = options(i)
-                if choice:
-                    sol[i] = pick(choice, i, of[i], runs, sol, rng)
-                continue
-            # Too easy: of a few random changes, one that grades exactly right wins; else the
-            # hardest that still solves (work inside the level); else any of them.
-            best: tuple[float, int, int] | None = None
-            tried = []
-            for _ in range(HARDER_TRIES):
-                i = rng.choice(cells)
-                choice = options(i)
-                if not choice:
-                    continue
-                old, sol[i] = sol[i], rng.choice(choice)
+        # One incremental solver counts this pattern's drafts (``PatternCounter``); the proof of
+        # the puzzle that ships is a fresh count (``generate``).
+        counter: engine.PatternCounter | None = None
+        try:
+            for _ in range(MOVES):
                 b, res = judge()
                 if fits(res):
                     break
-                if res.solved:
-                    score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(cells))
-                    if best is None or score > best[0]:
-                        best = (score, i, sol[i])
-                tried.append((i, sol[i]))
-                sol[i] = old
+                if not res.solved:  # stuck: a stuck cell takes the digit that pins its runs most
+                    stuck = list(res.open_cells)
+                    pick = _easier
+                    if len(stuck) <= TRIAL_OPEN * len(cells):
+                        # A small stall is mostly two solutions (digits swapped around a loop of
+                        # runs): a cell where they differ takes any other digit, which breaks the
+                        # swap (the digit that pins its runs most tends to rebuild it).
+                        if counter is None:
+                            counter = engine.PatternCounter(b)
+                        other = [found for found in counter.count(b.sums) if found != sol]
+                        if other:
+                            stuck = [i for i in stuck if other[0][i] != sol[i]] or stuck
+                            pick = _harder
+                    i = rng.choice(stuck)
+                    choice = options(i)
+                    if choice:
+                        sol[i] = pick(choice, i, of[i], runs, sol, rng)
+                    continue
+                # Too easy: of a few random changes, one that grades exactly right wins; else the
+                # hardest that still solves (work inside the level); else any of them.
+                best: tuple[float, int, int] | None = None
+                tried = []
+                for _ in range(HARDER_TRIES):
+                    i = rng.choice(cells)
+                    choice = options(i)
+                    if not choice:
+                        continue
+                    old, sol[i] = sol[i], rng.choice(choice)
+                    b, res = judge()
+                    if fits(res):
+                        break
+                    if res.solved:
+                        score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(cells))
+                        if best is None or score > best[0]:
+                            best = (score, i, sol[i])
+                    tried.append((i, sol[i]))
+                    sol[i] = old
+                else:
+                    if best is not None:
+                        sol[best[1]] = best[2]
+                    elif tried:
+                        i, d = rng.choice(tried)
+                        sol[i] = d
+                    continue
+                break
             else:
-                if best is not None:
-                    sol[best[1]] = best[2]
-                elif tried:
-                    i, d = rng.choice(tried)
-                    sol[i] = d
-                continue
-            break
-        else:
-            return None
-        return Draft(self._puzzle(size, white, runs, b.sums, sol), res, b, dict(sol))
+                return None
+            return Draft(self._puzzle(size, white, runs, b.sums, sol), res, b, dict(sol))
+        finally:
+            if counter is not None:
+                counter.__exit__()
 
     def _puzzle(self, size: Any, white: Sequence[Sequence[bool]], runs: Sequence[Sequence[int]],
                 sums: Sequence[int], sol: Mapping[int, int]) -> Puzzle:

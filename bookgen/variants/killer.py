@@ -27,7 +27,7 @@ Techniques by tier (measured against Solo's Killer levels in the README):
   or two neighbouring boxes; two cages inside one house share no digit
   (``cage_clash``); the house ladder's hard tier but unique rectangles and
   BUG+1 (cages can tell a rectangle's two fillings apart);
-- expert: simple colouring, X- and XY-chains, forcing chains, then one trial
+- expert: simple colouring, X-chains, almost locked sets, XY-chains, forcing chains, then one trial
   on a two-candidate cell refuted by the tiers above; never nested.
 
 Generation: a random full Sudoku grid, cut into random connected cages of

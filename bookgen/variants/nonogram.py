@@ -65,6 +65,8 @@ GIVEN_FILL = 0.35       # a given filled cell: dark grey, so it reads as printed
 DOT = 0.09              # the radius of the dot that marks a given empty cell, in cells
 BLOCK = 5               # a bold line every five cells, as printed Nonograms have
 MARK_CELL_MM = 5.0      # a filled square or a dot is legible in a 5 mm cell (the digit grids need 8 mm)
+KEY_SCALE = 0.6         # the key is the picture, no digits: its cells may be 0.6 of the digit key's floor
+                        # (2.2 mm, 2.9 mm in large print), so a 25x25 answer is one of three across a row
 # The hardest level each size reaches reliably (measured: bench/sweep_nonogram.py).
 # What a style reaches: (level below a side of, that side, level from it). Blobs (long runs
 # give themselves away) reach medium from 12 cells a side, never more (2 hard 15x15 puzzles
@@ -155,17 +157,19 @@ class NonogramVariant(VariantDefaults):
     sizes: tuple[int, ...] = SIZE_RANGE.squares  # the square sides menus and examples offer
     default_size = GridSize(10, 10)
     rule_help = {"style": "random, symmetric (mirrored left to right) or blobs (clumped): how the pictures look"}
-    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``), default style: 5x5, 10x10
-    # and 15x10 from ``bench/sweep_nonogram.py`` (30 puzzles a cell), 15x15 and 20x20 easy and
-    # medium from ``bench/bench_reference.py --only nonogram``, 25x25 and their hard and expert from
-    # 2-3 puzzles each (rough: the tails are long). Unmeasured sizes scale by cells^1.5.
+    rule_choices = {"style": STYLES}  # the studio offers these as a menu
+    # CPU ms per puzzle, easy..expert (``bookgen.estimate``), default style, after the speed-up
+    # of 2026-11-26 (docs/benchmarks.md): 10x10, 15x15 and 20x20 the medians of 20 from
+    # ``bench/bench_reference.py --only nonogram --nonogram-levels easy,medium,hard,expert``;
+    # 5x5, 15x10 and 25x25 the means of 12 from ``bench/sweep_nonogram.py`` (25x25 expert the
+    # old figure, not measured again). Unmeasured sizes scale by cells^1.5.
     costs = {
-        GridSize(5, 5): (1.3, 21.8, None, None),
-        GridSize(10, 10): (4.7, 16.0, 102.9, 371.8),
-        GridSize(15, 10): (6.6, 16.0, 176.8, 1048.6),
-        GridSize(15, 15): (11.8, 32.5, 666.0, 1674.0),
-        GridSize(20, 20): (33.3, 58.5, 2798.0, 2692.0),
-        GridSize(25, 25): (48.0, 83.0, 3414.0, 6722.0),
+        GridSize(5, 5): (0.9, 16.7, None, None),
+        GridSize(10, 10): (2.1, 5.1, 35.4, 324.0),
+        GridSize(15, 10): (6.2, 9.9, 104.0, 477.5),
+        GridSize(15, 15): (6.4, 12.4, 184.0, 328.0),
+        GridSize(20, 20): (10.8, 23.2, 524.0, 826.0),
+        GridSize(25, 25): (41.1, 59.6, 1844.6, 6722.0),
     }
 
     # --- rules and requests --------------------------------------------------------
@@ -227,7 +231,8 @@ class NonogramVariant(VariantDefaults):
         rows, cols = dims(size)
         left = max_runs(cols) * (_width("0") + CLUE_GAP) - CLUE_GAP + MARGIN_PAD
         top = max_runs(rows) * CLUE_STEP + MARGIN_PAD - (CLUE_STEP - CLUE_CAP) / 2
-        return Extent(rows, cols, top=round(top, 3), left=round(left, 3), mark_cell_mm=MARK_CELL_MM)
+        return Extent(rows, cols, top=round(top, 3), left=round(left, 3), key_scale=KEY_SCALE,
+                      mark_cell_mm=MARK_CELL_MM)
 
     def smallest_type(self, size: Any, rules: Mapping[str, Any]) -> float:
         """The clue digits' font size in cells: the only type printed."""

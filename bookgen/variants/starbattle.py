@@ -51,13 +51,16 @@ ANSWER_GREY = 0.3                # a star the walkthrough placed, lighter than a
 STAR_RADIUS = 0.34               # the star's outer points, in cells
 DOT_RADIUS = 0.07                # a cell marked empty (walkthroughs, given empties)
 # The levels each (stars, size) reaches: lowest and highest, measured by
-# ``bench/sweep_starbattle.py`` (docs/starbattle.md); a level outside is refused.
-# Two stars on 11x11 and 12x12 took minutes a puzzle (mending rarely converges there):
-# refused until the generator gets there in bounded time.
+# ``bench/sweep_starbattle.py --reach`` (docs/starbattle.md); a level outside is refused.
+# Two stars: no layout of 8x8 to 10x10 graded easy (the 2x2 rule or a pigeonhole is always
+# needed); 15% of 8x8 ones graded medium, none of 38 9x9 ones. On 12x12 mending rarely
+# converges (one expert puzzle took 13 s of CPU, the next over a minute): refused until the
+# generator gets there in bounded time.
 REACH: dict[tuple[int, int], tuple[Level, Level] | None] = {
     **{(1, n): (Level.EASY, Level.EXPERT) for n in ONE_STAR},
-    **{(2, n): (Level.HARD, Level.EXPERT) for n in (8, 9, 10)},
-    (2, 11): None, (2, 12): None,
+    (2, 8): (Level.MEDIUM, Level.EXPERT),
+    **{(2, n): (Level.HARD, Level.EXPERT) for n in (9, 10, 11)},
+    (2, 12): None,
 }
 
 # LinkedIn-like pastel tints, one per region (12 for the largest grid), and patterns
@@ -126,6 +129,7 @@ class StarBattle(VariantDefaults):
     sizes: tuple[int, ...] = tuple(sorted(set(ONE_STAR) | set(TWO_STARS)))
     default_size = 8
     size_note = "one star: 5 to 10; two stars: 8 to 12"
+    rule_choices = {"stars": (1, 2)}  # the studio offers these as a menu
     rule_help = {
         "stars": "1 or 2: stars in every row, column and region (1 on 5x5 to 10x10, 2 on 8x8 to 12x12); "
                  "default 1, and 2 on 11x11 and 12x12",
@@ -139,7 +143,9 @@ class StarBattle(VariantDefaults):
         8: (108.5, 121.3, 211.8, 504.1),
         9: (170.7, 111.8, 305.8, 795.3),
         10: (508.2, 191.5, 212.0, 679.0),
-        11: (None, None, None, None),
+        # two stars (the default here): hard 18.7 s, expert 2.1 s of CPU a puzzle (1 and 3
+        # puzzles), over ``rule_costs``' two-star factors below
+        11: (None, None, 9350.0, 4200.0),
         12: (None, None, None, None),
     }
     # Two stars against one, easy..expert: 8x8 hard 40 ms, expert 155; 9x9 129, 351; 10x10
@@ -202,7 +208,7 @@ class StarBattle(VariantDefaults):
         reach = REACH[(stars, size)]
         if reach is None:
             return (f"a {size}\u00d7{size} {self.title} with {stars} stars can't be made in bounded time yet; "
-                    "choose 8x8 to 10x10")
+                    "choose 8x8 to 11x11")
         low, high = reach
         what = f"a {size}\u00d7{size} {self.title}" + ("" if self.queens else f" with {stars} star{'s' if stars > 1 else ''}")
         if level > high:
@@ -501,6 +507,7 @@ class Queens(StarBattle):
     aliases: tuple[str, ...] = ("linkedin-queens",)
     title = N_("Queens")
     queens = True
+    rule_choices = {"stars": (1,)}
     rules_text: tuple[str, ...] = (
         N_("Your goal is to have exactly one queen (a crown) in each row, each column and each colour region."),
         N_("Two queens cannot touch each other, not even diagonally."),

@@ -23,8 +23,8 @@ each technique's Sudoku Explainer value; docs/grading.md lists them):
   that sees them all), naked and hidden pairs;
 - hard: X-wing, naked triples, Swordfish, hidden triples, XY-wing, XYZ-wing,
   W-wing, unique rectangles (they assume one solution), naked quads,
-  Jellyfish, hidden quads, BUG+1, Skyscraper, two-string kite, turbot fish;
-- expert: simple colouring, X-chains, XY-chains, forcing chains, then one
+  Jellyfish, hidden quads, BUG+1, Skyscraper, two-string kite, turbot fish (also grouped);
+- expert: simple colouring, X-chains, almost locked sets, XY-chains, forcing chains, then one
   trial on a two-candidate cell refuted by the tiers above; never nested.
 
 Generation: a random full grid (depth first, fewest candidates first, digits

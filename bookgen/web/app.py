@@ -32,7 +32,7 @@ from bookgen.export import ExportError, puzzle_png, puzzle_svg
 from bookgen.i18n import DEFAULT, languages, translation
 from bookgen.jobs import Busy, Jobs
 from bookgen.templates import template_names
-from bookgen.web.messages import label_of, ui_messages
+from bookgen.web.messages import LANGUAGE_NAMES, choice_labels, label_of, toggle_labels, ui_messages
 
 HERE = Path(__file__).parent
 PLAN_WAIT = 0.1  # seconds the check waits for the exact plan when no draft could be made
@@ -168,8 +168,10 @@ def create_app(settings: Settings) -> Starlette:
             for f in variant["rules"]:
                 labels[f["key"]] = label_of(f["key"], t)
         menu = [{"name": x["name"], "label": t(x["label"])} for x in schema["templates"]]
-        boot = {"schema": schema, "messages": ui_messages(t), "labels": labels, "lang": lang}
-        html = page_template.render(lang=lang, t=t, languages=languages(), boot=json.dumps(boot), templates=menu)
+        boot = {"schema": schema, "messages": ui_messages(t), "labels": labels, "lang": lang,
+                "choices": choice_labels(t), "toggles": toggle_labels(t)}
+        html = page_template.render(lang=lang, t=t, languages=languages(), names=LANGUAGE_NAMES,
+                                    boot=json.dumps(boot), templates=menu)
         return HTMLResponse(html)
 
     async def schema(request: Request) -> Response:

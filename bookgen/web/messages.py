@@ -60,6 +60,9 @@ UI = (
     N_("Plain rectangles or lines allowed as regions"),
     N_("Switch"), N_("Show the page plan"), N_("Back to the form"), N_("Other sizes"),
     N_("Print each puzzle's rating and time"),
+    N_("Picture style"), N_("Stars in every row, column and region"),
+    N_("Print a copyright page (imprint)"), N_("Make a full-wrap cover"),
+    N_("rows {low} to {high}, columns {low2} to {high2}"), N_("Show the build"),
     N_("Your own pictures (text art: # filled, . empty; a blank line between two)"),
 )
 
@@ -90,13 +93,60 @@ LABELS = {
     "theme": "Cover theme",
     "image": "Cover picture (PNG or JPEG, 300 dpi)",
     "plain_regions": "Plain rectangles or lines allowed as regions",
+    "style": "Picture style",
+    "stars": "Stars in every row, column and region",
     "pictures": "Your own pictures (text art: # filled, . empty; a blank line between two)",
 }
+
+# A group's switch (imprint:, cover:) says what switching it on does.
+TOGGLES = {"imprint": N_("Print a copyright page (imprint)"), "cover": N_("Make a full-wrap cover")}
+
+# Menu values as a reader names them: config key -> {value as the YAML writes it: label msgid}.
+# The menus keep the YAML values (what the file and the share link hold); only the text shown
+# is translated. A value missing here shows as written.
+CHOICES = {
+    "page": {"letter": N_("US Letter (8.5 × 11 in)"), "a4": N_("A4 (210 × 297 mm)"), "6x9": N_("6 × 9 in"),
+             "7x10": N_("7 × 10 in"), "8x10": N_("8 × 10 in"), "8.5x11": N_("8.5 × 11 in")},
+    "layout": {"book": N_("Book (title page, how-to pages, answer key)"),
+               "worksheet": N_("Worksheets (a name line, answers in a separate file)")},
+    "new_page": {"false": N_("No"), "true": N_("Yes"), "right": N_("Yes, on a right-hand page")},
+    "givens": {"few": N_("Few"), "normal": N_("Normal"), "many": N_("Many")},
+    "singles": {"none": N_("None"), "few": N_("Few"), "normal": N_("Normal")},
+    "paper": {"white": N_("White"), "cream": N_("Cream")},
+    "theme": {"classic": N_("Classic: a colour band and a puzzle"), "bold": N_("Bold: all in colour"),
+              "pattern": N_("Pattern: the book's own grids")},
+    "style": {"random": N_("Random"), "symmetric": N_("Symmetric (mirrored left to right)"),
+              "blobs": N_("Blobs (clumped)")},
+    "font": {"dejavu": N_("DejaVu Sans"), "charis": N_("Charis (serif)"),
+             "andika": N_("Andika (for young readers)")},
+}
+
+# Each language by its own name, as a language menu lists them (never translated).
+LANGUAGE_NAMES = {"cs": "Čeština", "de": "Deutsch", "en": "English", "es": "Español", "fr": "Français",
+                  "ru": "Русский"}
 
 
 def ui_messages(t: Callable[[str], str]) -> dict[str, str]:
     """English text -> its translation, for the page's script."""
     return {text: t(text) for text in UI}
+
+
+def choice_labels(t: Callable[[str], str]) -> dict[str, dict[str, str]]:
+    """Config key -> {YAML value: the text its menu shows}, in the page's language: the tables
+    above, the levels and the variants under their printed names."""
+    from bookgen.core.difficulty import LEVELS
+    from bookgen.variants.registry import VARIANTS
+
+    out = {key: {value: t(text) for value, text in table.items()} for key, table in CHOICES.items()}
+    out["language"] = dict(LANGUAGE_NAMES)
+    out["difficulty"] = {level.key: t(level.label) for level in LEVELS}
+    out["variant"] = {name: t(v.title) for name, v in VARIANTS.items()}
+    return out
+
+
+def toggle_labels(t: Callable[[str], str]) -> dict[str, str]:
+    """A group's switch, in the page's language."""
+    return {key: t(text) for key, text in TOGGLES.items()}
 
 
 def label_of(key: str, t: Callable[[str], str]) -> str:

@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const boot = JSON.parse(document.getElementById("boot").textContent);
-  const S = boot.schema, M = boot.messages, LABELS = boot.labels;
+  const S = boot.schema, M = boot.messages, LABELS = boot.labels, CHOICES = boot.choices || {}, TOGGLES = boot.toggles || {};
   const $ = (id) => document.getElementById(id);
   const tr = (text, vars) => {
     let out = M[text] || text;
@@ -12,6 +12,8 @@
     return out;
   };
   const label = (key) => LABELS[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  // A menu value as a reader names it, in the page's language; the option's value stays the YAML's.
+  const shown = (key, v) => (CHOICES[key] && CHOICES[key][String(v)]) || String(v);
   let state = { name: "book", data: { title: "", sections: [] }, uploads: {} };
   let lastYaml = "", seq = 0, timer = null, job = null, source = null, hasErrors = true;
   const KEEP = "bookgen-studio-keep";  // the form across a change of interface language
@@ -96,11 +98,11 @@
     });
     return input;
   }
-  function select(path, choices, dflt, optional) {
+  function select(path, choices, dflt, optional, key) {
     const v = getAt(path);
     const input = el("select", { id: idOf(path) });
-    if (optional) input.append(el("option", { value: "", text: dflt != null ? tr("Default") + " (" + dflt + ")" : "\u2014" }));
-    for (const c of choices) input.append(el("option", { value: String(c), text: String(c) }));
+    if (optional) input.append(el("option", { value: "", text: dflt != null ? tr("Default") + " (" + shown(key, dflt) + ")" : "\u2014" }));
+    for (const c of choices) input.append(el("option", { value: String(c), text: shown(key, c) }));
     if (v != null && !choices.map(String).includes(String(v))) input.append(el("option", { value: String(v), text: String(v) }));
     input.value = v == null ? (optional ? "" : String(dflt)) : String(v);
     input.addEventListener("change", () => {
@@ -159,7 +161,7 @@
       case "pictures": return field(path, label(key), picturesInput(path));
       case "select": {
         const choices = key === "language" ? S.languages : f.choices;
-        return field(path, label(key), select(path, choices, f.default, !f.required));
+        return field(path, label(key), select(path, choices, f.default, !f.required, key));
       }
       case "page": return pageField(f, path);
       case "colour": return field(path, label(key), textInput(path), "#1f4e79");
@@ -180,8 +182,8 @@
     const box = el("div", { class: "field", "data-path": JSON.stringify(path) });
     const id = idOf(path);
     const sel = el("select", { id: id, "aria-describedby": "err-" + id });
-    sel.append(el("option", { value: "", text: tr("Default") + " (" + f.default + ")" }));
-    for (const c of f.choices) sel.append(el("option", { value: c, text: c }));
+    sel.append(el("option", { value: "", text: tr("Default") + " (" + shown("page", f.default) + ")" }));
+    for (const c of f.choices) sel.append(el("option", { value: c, text: shown("page", c) }));
     sel.append(el("option", { value: "*custom", text: tr("Custom size") }));
     if (typeof v === "string" && !f.choices.includes(v)) sel.append(el("option", { value: v, text: v }));
     sel.value = custom ? "*custom" : v == null ? "" : v;
@@ -208,7 +210,7 @@
       setAt(path, toggle.checked ? {} : undefined); renderForm(); changed(); $(id).focus();
     });
     set.append(el("legend", { text: label(f.key) }),
-      el("div", { class: "field check" }, toggle, el("label", { for: id, text: tr("Use") + " \u2014 " + label(f.key) })),
+      el("div", { class: "field check" }, toggle, el("label", { for: id, text: TOGGLES[f.key] || label(f.key) })),
       el("p", { class: "err", id: "err-" + id }));
     if (on) for (const sub of f.fields) set.append(control(sub, path.concat(sub.key), f.key));
     return set;
@@ -221,7 +223,7 @@
       const p = path.concat(v);
       const input = textInput(p);
       input.addEventListener("input", () => { prune(path); });
-      set.append(field(p, tr("Printed name of {name}", { name: S.variants[v].title }), input));
+      set.append(field(p, tr("Printed name of {name}", { name: shown("variant", v) }), input));
     }
     set.append(el("p", { class: "err", id: "err-" + idOf(path) }));
     return set;
@@ -277,8 +279,10 @@
     if (!variant) { set.append(yamlInput(path)); return set; }
     // The variant's sizes as boxes; any other (a rectangle such as 15x10, a size the list lacks) typed.
     const v = getAt(path);
-    const given = Array.isArray(v) ? v : v == null ? [variant.default_size] : [v];
     const listed = variant.sizes.map(String);
+    // "10x10" is the square 10 of the boxes: ticked there, not typed below
+    const square = (n) => { const m = /^(\d+)\s*[x\u00d7]\s*(\d+)$/.exec(String(n)); return m && m[1] === m[2] && listed.includes(m[1]) ? m[1] : String(n); };
+    const given = (Array.isArray(v) ? v : v == null ? [variant.default_size] : [v]).map(square);
     const boxes = [];
     const typed = el("input", { type: "text", id: idOf(path) + "-other", class: "other-size",
       value: given.filter((n) => !listed.includes(String(n))).join(", ") });
@@ -298,7 +302,9 @@
       set.append(el("span", { class: "chip" }, box, el("label", { for: id, text: text })));
     });
     typed.addEventListener("input", update);
-    const other = variant.rectangular ? tr("Other sizes (rows\u00d7columns)") + ": " + variant.size_range : tr("Other sizes");
+    const lim = variant.size_limits;
+    const other = variant.rectangular ? tr("Other sizes (rows\u00d7columns)") + (lim ? ": " + tr("rows {low} to {high}, columns {low2} to {high2}",
+      { low: lim[0], high: lim[1], low2: lim[2], high2: lim[3] }) : "") : tr("Other sizes");
     if (variant.rectangular) typed.placeholder = "15x10";
     set.append(el("div", { class: "field" }, el("label", { for: typed.id, text: other }), typed));
     set.append(el("p", { class: "err", id: "err-" + idOf(path) }));
@@ -319,10 +325,10 @@
       renderForm(); changed(); $(id + "-mode").focus();
     });
     set.append(how);
-    if (mode === "level") set.append(field(path, label("difficulty"), select(path, S.levels, "medium", true)));
+    if (mode === "level") set.append(field(path, label("difficulty"), select(path, S.levels, "medium", true, "difficulty")));
     else if (mode === "ramp") {
-      set.append(field(path.concat("from"), tr("From"), select(path.concat("from"), S.levels, "easy", false)));
-      set.append(field(path.concat("to"), tr("To"), select(path.concat("to"), S.levels, "hard", false)));
+      set.append(field(path.concat("from"), tr("From"), select(path.concat("from"), S.levels, "easy", false, "difficulty")));
+      set.append(field(path.concat("to"), tr("To"), select(path.concat("to"), S.levels, "hard", false, "difficulty")));
       set.append(el("p", { class: "err", id: "err-" + id }));
     } else {
       const input = el("input", { id: id, type: "text" });
@@ -412,7 +418,7 @@
     const path = ["sections", i];
     const set = el("fieldset", { class: "group section", "data-path": JSON.stringify(path) });
     const variant = S.variants[section && section.variant];
-    set.append(el("legend", { text: tr("Section {n}", { n: i + 1 }) + (variant ? " \u2014 " + variant.title : "") }));
+    set.append(el("legend", { text: tr("Section {n}", { n: i + 1 }) + (variant ? " \u2014 " + shown("variant", section.variant) : "") }));
     if (!section || typeof section !== "object") { set.append(yamlInput(path)); return set; }
     // a section of your own pictures: each picture sets its size and level (and one puzzle each)
     const drawn = variant && variant.pictures && section.pictures != null;
@@ -421,7 +427,7 @@
       if (f.key === "pictures" && variant && !variant.pictures) { if (section.pictures == null) continue; }
       if (drawn && ["count", "size", "difficulty", "rules"].includes(f.key) && section[f.key] == null) continue;
       if (f.key === "variant") {
-        const sel = select(path.concat("variant"), f.choices, null, false);
+        const sel = select(path.concat("variant"), f.choices, null, false, "variant");
         sel.addEventListener("change", () => { // another puzzle: its own sizes and rules
           delete section.size; delete section.rules; delete section.givens; delete section.pictures;
           renderForm(); $(idOf(path.concat("variant"))).focus();
@@ -505,6 +511,21 @@
     $("status").textContent = text;
     $("jump-status").textContent = text;
     $("jump").classList.toggle("bad", !!bad);
+    if (!job || !["queued", "running"].includes(job.state)) jumpBuild(null);  // an edit: the bar is the form's again
+  }
+  // The phone's bottom bar during and after a build: its progress and where the build box is
+  // (the box is far below the form there). null: back to the form's status and the plan link.
+  function jumpBuild(text, done, total, ended) {
+    const on = text != null;
+    $("jump-build").hidden = !on;
+    $("jump-status").hidden = on;
+    $("jump-plan").hidden = on;
+    $("jump-build-link").hidden = !on;
+    if (!on) return;
+    $("jump-build-text").textContent = text;
+    const bar = $("jump-progress");
+    bar.hidden = !!ended;
+    if (total) { bar.max = total; bar.value = done; } else bar.removeAttribute("value");
   }
   async function check() {
     const mine = ++seq;
@@ -527,6 +548,7 @@
       const p = await api("/api/plan", payload());
       if (mine !== seq) return;
       if (p.plan) $("plan").textContent = p.plan;
+      else if (p.error) $("plan").textContent += "\n(" + p.error + ")";  // the draft stays, saying why no exact plan follows
     }
     $("plan").classList.remove("stale");
     document.body.dataset.checked = String(mine);
@@ -592,14 +614,16 @@
     if (v.total) text += " \u2014 " + tr("{done} of {total}", { done: v.done, total: v.total });
     if (v.eta != null && v.state === "running") text += " \u2014 " + tr("about {seconds} s left", { seconds: Math.ceil(v.eta) });
     $("progress-text").textContent = text;
+    jumpBuild(tr("Building") + " \u2014 " + text, v.done, v.total, false);
     document.body.dataset.job = v.state;
   }
   function finished(v) {
     $("progress-box").hidden = true;
     $("build").disabled = hasErrors;
-    if (v.state === "cancelled") { $("build-message").textContent = tr("Cancelled; nothing was written."); return; }
-    if (v.state === "failed") { $("build-message").textContent = v.message; return; }
-    $("build-message").textContent = tr("Built: {pages} pages, {puzzles} puzzles", { pages: v.pages, puzzles: v.puzzles });
+    const say = (text) => { $("build-message").textContent = text; jumpBuild(text, 0, 0, true); };
+    if (v.state === "cancelled") { say(tr("Cancelled; nothing was written.")); return; }
+    if (v.state === "failed") { say(v.message); return; }
+    say(tr("Built: {pages} pages, {puzzles} puzzles", { pages: v.pages, puzzles: v.puzzles }));
     const base = "/api/builds/" + v.id;
     const list = $("downloads");
     list.textContent = "";
