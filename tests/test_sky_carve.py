@@ -1,7 +1,8 @@
 """Skyscrapers' carve below the hard tier going on from fixpoints (``_carve``'s default: a
 removal's solve from the fixpoint of the givens and the clues found needed, a trade's clue
 back from where the tier stalled) against its plain version, every solve from the givens
-(``resumed=False``): the same givens and clues kept, at every level."""
+(``resumed=False``): the same givens and clues kept, at easy and medium (the hard tier has no
+fast path). ``extra_for`` against ``extra_for_plain``."""
 
 from __future__ import annotations
 
