@@ -477,16 +477,47 @@ def dumps(data: Any) -> bytes:
     return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
 
 
-def book_json(book: Book, entries: list[Entry], pages: dict[int, int]) -> dict[str, Any]:
-    """The whole book JSON document."""
+class _MadeInTurn(list):
+    """``count`` items, each made by ``make(i)`` only when it is read: json's indenting encoder
+    asks a list for its length and then iterates it, so the entries of a book's JSON are made,
+    written and dropped one at a time (the whole document as Python objects took about 50 KB a
+    9x9 KenKen: docs/estimates.md, "Memory")."""
+
+    def __init__(self, count: int, make: Callable[[int], Any]):
+        super().__init__()
+        self._count, self._make = count, make
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self._make, range(self._count))
+
+
+def write_json(path: Path, data: Any) -> None:
+    """``dumps(data)`` written chunk by chunk as it is encoded: the same bytes, without the
+    whole text (or ``data``'s lists made in turn) in memory at once."""
+    encoder = json.JSONEncoder(sort_keys=True, indent=2, ensure_ascii=False)
+    with open(path, "wb") as fh:
+        for chunk in encoder.iterencode(data):
+            fh.write(chunk.encode())
+        fh.write(b"\n")
+
+
+def book_json(book: Book, entries: list[Entry], pages: dict[int, int], in_turn: bool = False) -> dict[str, Any]:
+    """The whole book JSON document; ``in_turn``: its puzzles made as they are written (``write_json``)."""
+
+    def entry(i: int) -> dict[str, Any]:
+        e = entries[i]
+        return puzzle_json(e.number, e.puzzle, pages[i], e.version, e.fingerprint)
+
     return {
         "format": FORMAT,
         "generator": f"bookgen {__version__}",
         "title": book.title,
         "seed": book.seed,
         **({"isbn": book.imprint.isbn} if book.imprint.isbn else {}),  # a later volume's exclude checks it
-        "puzzles": [puzzle_json(e.number, e.puzzle, pages[i], e.version, e.fingerprint)
-                    for i, e in enumerate(entries)],
+        "puzzles": _MadeInTurn(len(entries), entry) if in_turn else [entry(i) for i in range(len(entries))],
     }
 
 
@@ -721,7 +752,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         if summary is not None:
             summary.update(pages=written, puzzles=len(entries))
         pages = {i: layout.puzzle_pages[i] for i in range(len(entries))}
-        staged[1].write_bytes(dumps(book_json(book, entries, pages)))
+        write_json(staged[1], book_json(book, entries, pages, in_turn=True))
         for path in staged:
             _fsync(path)
         with _interrupts_deferred():  # the renames go together: never a new PDF beside an old JSON

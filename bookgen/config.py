@@ -26,7 +26,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tiers_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
-from bookgen.core.types import GridSize, Size
+from bookgen.core.types import GridSize, Size, cell_count
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation, with_name
 from bookgen.layout.geometry import (
     COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
@@ -37,7 +37,7 @@ from bookgen.layout.textfit import (
 )
 from bookgen.layout.fonts import DEFAULT_FACE, FACES
 from bookgen.layout.walkthrough import walkthrough_title
-from bookgen.limits import MAX_BUILD_PUZZLES
+from bookgen.limits import MAX_BUILD_MB, MAX_BUILD_PUZZLES, build_memory_mb
 from bookgen.pictures import Picture, PictureError, read_picture
 from bookgen.variants.registry import VARIANTS, get_variant, variant_names
 
@@ -830,6 +830,16 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                f"the set holds {total * versions:,} puzzles{f' ({versions} versions of {total:,})' if versions > 1 else ''}; "
                f"one build makes at most {MAX_BUILD_PUZZLES:,} (what its memory, and 'check' after it, "
                "can hold): split it into several configs")
+    elif complete and sections and total * versions <= MAX_BUILD_PUZZLES:  # (a book: its page limit speaks)
+        # the largest grid of each section, every puzzle of every version
+        need = build_memory_mb((get_variant(s.variant).memory_kb_per_cell, max(cell_count(size) for size in s.sizes),
+                                s.count * versions) for s in sections)
+        if need > MAX_BUILD_MB:
+            biggest = max(sections, key=lambda s: s.count * max(cell_count(size) for size in s.sizes))
+            report(("versions",) if versions > 1 else ("sections", biggest.index, "count"),
+                   f"building these {total * versions:,} puzzles would take about {need / 1024:.1f} GB of "
+                   f"memory, and one build may take at most {MAX_BUILD_MB / 1024:g} GB (a puzzle holds its "
+                   "page until the PDF is saved): split it into several configs, or use smaller grids")
     numbers = model.replace or []
     if numbers and (model.versions or 1) > 1:
         report(("replace",), "replace picks puzzles by number, and a class set repeats every number "

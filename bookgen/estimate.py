@@ -43,35 +43,46 @@ def puzzle_ms(variant: str, size: Size, level: Level, rules: Mapping[str, Any] |
               options: Mapping[str, Any] | None = None) -> float:
     """The expected time to make one puzzle under ``rules`` and section ``options``;
     unmeasured sizes take the nearest measured ones (a rectangle: the nearest in cells;
-    a variant's ``costs`` may key rectangles by ``GridSize``)."""
-    row = COST_MS.get((variant, size))
+    a variant's ``costs`` may key rectangles by ``GridSize``). An option with a table of its
+    own (``rule_cost_rows``) is looked up there; the others multiply (``rule_costs``)."""
+    v = VARIANTS.get(variant)
+    if v is None:
+        return 1000.0
+    chosen = chosen_options(variant, size, rules or {}, options or {})
+    # an own table that lacks the size leaves it to the default's (a rectangle: its side's square)
+    own = [key for key in chosen if any(_side(k) == _side(size) for k in v.rule_cost_rows.get(key, ()))]
+    table = v.rule_cost_rows[own[0]] if own else v.costs
+    row = table.get(size)
+    scale = 1.0
     if row is None:
-        sizes = sorted((s for v, s in COST_MS if v == variant), key=_side)
-        if not sizes:
+        if not table:
             return 1000.0
-        near = min(sizes, key=lambda s: abs(_side(s) - _side(size)))
-        row = COST_MS[(variant, near)]
+        near = min(table, key=lambda s: abs(_side(s) - _side(size)))
+        row = table[near]
         scale = (_side(size) / _side(near)) ** 3
-    else:
-        scale = 1.0
     known = [x for x in row if x is not None]
-    value = row[level] if row[level] is not None else max(known)
-    return value * scale * rule_factor(variant, size, level, rules or {}, options or {})
+    value = row[level] if row[level] is not None else max(known, default=1000.0)
+    for key in chosen:
+        if key in v.rule_costs and key not in own[:1]:
+            value *= v.rule_costs[key][level]
+    return value * scale
 
 
-def rule_factor(variant: str, size: Size, level: Level, rules: Mapping[str, Any],
-                options: Mapping[str, Any]) -> float:
-    """How much the rules and options multiply the default rules' cost (the variant's
-    ``rule_costs``)."""
-    factor = 1.0
-    for (option, value), by_level in VARIANTS[variant].rule_costs.items() if variant in VARIANTS else ():
-        if option in rules:
-            got = rules[option]
-            if (tuple(sorted(got)) if isinstance(got, (list, tuple)) else got) == value:
-                factor *= by_level[level]
-    return factor
+def _normal(value: Any) -> Any:
+    """A rule value as ``rule_costs`` keys it (a list as a sorted tuple)."""
+    return tuple(sorted(value)) if isinstance(value, (list, tuple)) else value
 
 
+def chosen_options(variant: str, size: Size, rules: Mapping[str, Any],
+                   options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The (option, value) pairs of ``rules`` that differ from ``size``'s default rules, and the
+    section ``options``: what may move the cost away from ``costs``."""
+    try:
+        default = VARIANTS[variant].parse_rules({}, size)
+    except (KeyError, ValueError):
+        default = {}
+    chosen = [(k, _normal(v)) for k, v in rules.items() if k not in default or _normal(default[k]) != _normal(v)]
+    return chosen + [(k, _normal(v)) for k, v in options.items()]
 
 
 def build_seconds(jobs: Iterable[tuple], workers: int) -> float:

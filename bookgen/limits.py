@@ -10,7 +10,7 @@ from __future__ import annotations
 import signal
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterable, Iterator
 
 
 class TooSlow(Exception):
@@ -51,3 +51,20 @@ MAX_BOOK_JSON_BYTES = MAX_BUILD_PUZZLES * JSON_BYTES_PER_PUZZLE + (1 << 20)
 MAX_BOOK_JSON_CONTAINERS = MAX_BUILD_PUZZLES * JSON_CONTAINERS_PER_PUZZLE + 1000
 BOOK_JSON_SIZE = (f"a book's JSON takes 1 to 10 KB a puzzle, and a build writes at most "
                   f"{MAX_BUILD_PUZZLES:,} puzzles")
+
+
+# ----- memory -------------------------------------------------------------------------------------------
+# A build holds every puzzle of the set until its PDFs are written (reportlab keeps each page's
+# drawing until it saves the file; the JSON is written entry by entry), so its peak memory grows
+# with the puzzles and their cells: ``PUZZLE_KB_FIXED`` plus the variant's ``memory_kb_per_cell``
+# per cell, measured by ``bench/measure_memory.py`` (docs/estimates.md, "Memory"). A set whose
+# build would pass ``MAX_BUILD_MB`` is refused at its count before anything is made.
+MAX_BUILD_MB = 2048  # the peak memory one build may need
+BUILD_BASE_MB = 100  # the process before its first puzzle: Python, reportlab, fonts (70-80 MB measured)
+PUZZLE_KB_FIXED = 8.0  # what one puzzle adds to the peak whatever its grid (its page, its entry)
+
+
+def build_memory_mb(puzzles: Iterable[tuple[float, int, int]]) -> float:
+    """The peak memory in MB of a build of ``(KB per cell, cells, count)`` puzzles."""
+    kb = sum(count * (PUZZLE_KB_FIXED + per_cell * cells) for per_cell, cells, count in puzzles)
+    return BUILD_BASE_MB + kb / 1024

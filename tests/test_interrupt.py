@@ -125,10 +125,11 @@ def test_failure_while_writing_json(tmp_path, monkeypatch, tiny_config):
     out.mkdir()
     (out / "tiny.json").write_bytes(b"old json")
 
-    def broken(data):
+    def broken(path, data):  # the disk fills half-way through the JSON (written entry by entry)
+        path.write_bytes(b'{\n  "format": ')
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(book_module, "dumps", broken)
+    monkeypatch.setattr(book_module, "write_json", broken)
     with pytest.raises(book_module.BuildError, match="cannot write the book to .*: No space left on device"):
         build(load_book(tiny_config), out)
     assert _contents(out) == {"tiny.json": b"old json"}

@@ -272,6 +272,50 @@ def test_5_a_worksheet_set_beyond_what_a_build_holds_is_a_located_error(tmp_path
             f"{MAX_BUILD_PUZZLES:,}") in result.output
 
 
+def test_5_a_set_whose_build_would_outgrow_its_memory_is_a_located_error(tmp_path, monkeypatch):
+    """The bound comes from the counts, the grids and the variant's measured memory per cell; here
+    it is lowered to 300 MB so that a small config reaches it."""
+    import bookgen.config as config_mod
+    from bookgen.limits import MAX_BUILD_MB, build_memory_mb
+    from bookgen.variants.registry import VARIANTS
+
+    monkeypatch.setattr(config_mod, "MAX_BUILD_MB", 300)
+    text = "title: M\nlayout: worksheet\nversions: 26\nsections:\n  - {variant: takuzu, size: SIZE, count: 300}\n"
+    result = _run("plan", _write(tmp_path, text.replace("SIZE", "14")))  # 7,800 puzzles of 196 cells
+    assert result.exit_code == 2
+    (line,) = _errors(result)
+    assert ":3:11: building these 7,800 puzzles would take about 0.5 GB of memory" in line
+    result = _run("plan", _write(tmp_path, text.replace("SIZE", "6")))  # the same count of 36 cells fits
+    assert result.exit_code == 0, result.output
+    # grows with cells and count; every variant has a measured (or cautious) figure; at the real bound
+    # 20,000 puzzles of the largest 9x9 (a KenKen: 39.8 KB measured) fit
+    assert build_memory_mb([(0.3, 36, 1000)]) < build_memory_mb([(0.3, 196, 1000)]) < build_memory_mb([(0.3, 196, 2000)])
+    assert all(v.memory_kb_per_cell > 0 for v in VARIANTS.values())
+    assert build_memory_mb([(VARIANTS["kenken"].memory_kb_per_cell, 81, 20_000)]) < MAX_BUILD_MB
+
+
+def test_5_the_book_json_is_written_entry_by_entry_as_the_same_bytes(tmp_path):
+    import weakref
+
+    from bookgen.book import _MadeInTurn, dumps, write_json
+
+    class Entry(dict):  # (a plain dict can't be watched by a weak reference)
+        pass
+
+    alive = []
+
+    def make(i):
+        if i >= 2:  # the entry before last is gone: entries are made and dropped in turn
+            assert alive[i - 2]() is None
+        entry = Entry(b=[i, "\u00fc\u2028", {"z": None, "a": 1.5}], a="x")
+        alive.append(weakref.ref(entry))
+        return entry
+
+    write_json(tmp_path / "a.json", {"z": 1, "puzzles": _MadeInTurn(4, make), "none": _MadeInTurn(0, make)})
+    expected = dumps({"z": 1, "puzzles": [dict(make(i)) for i in range(4)], "none": []})
+    assert (tmp_path / "a.json").read_bytes() == expected and len(alive) == 8
+
+
 def test_5_messages_state_real_json_sizes(tmp_path):
     path = tmp_path / "big.json"
     with open(path, "wb") as fh:
@@ -432,3 +476,48 @@ def test_4_kenken_rules_that_multiply_the_cost_are_estimated(tmp_path, monkeypat
     (line,) = [x for x in _errors(result) if x.startswith("estimated build time")]
     minutes = int(line.split("about ")[1].split(" min")[0])
     assert minutes >= 5, line
+
+
+def _opened_levels():
+    """(variant, option, size, level) where a rule option accepts a level the default rules refuse."""
+    from bookgen.core.difficulty import LEVELS
+    from bookgen.variants.registry import VARIANTS
+
+    for v in VARIANTS.values():
+        for option, value in {**v.rule_costs, **v.rule_cost_rows}:
+            for size in v.sizes:
+                try:
+                    rules = v.parse_rules({option: list(value) if isinstance(value, tuple) else value}, size)
+                except ValueError:
+                    continue
+                default = v.parse_rules({}, size)
+                for level in LEVELS:
+                    if v.check_request(size, rules, level) is None and v.check_request(size, default, level):
+                        yield v, (option, value), size, level
+
+
+def test_4_a_level_only_an_option_opens_has_a_measured_cost_of_its_own():
+    """Sudoku X opens medium..expert on 6x6, which plain 6x6 refuses: no factor of a refused
+    level's cost can estimate it, so the option's own table must hold it."""
+    opened = list(_opened_levels())
+    assert any(v.name == "sudoku" and size == 6 for v, _, size, _ in opened)  # the case is real
+    for v, key, size, level in opened:
+        assert key in v.rule_cost_rows, (v.name, key, size, level)
+        row = v.rule_cost_rows[key].get(size)
+        assert row is not None and row[level] is not None and row[level] > 0, (v.name, key, size, level)
+
+
+def test_4_an_option_at_its_default_changes_nothing_and_an_own_table_is_read():
+    from bookgen.core.difficulty import Level
+    from bookgen.estimate import puzzle_ms
+    from bookgen.variants.registry import VARIANTS
+
+    sudoku = VARIANTS["sudoku"]
+    x = sudoku.parse_rules({"diagonal": True}, 6)
+    assert puzzle_ms("sudoku", 6, Level.EXPERT, x) == sudoku.rule_cost_rows[("diagonal", True)][6][Level.EXPERT]
+    assert puzzle_ms("sudoku", 9, Level.HARD, sudoku.parse_rules({"diagonal": False}, 9)) == \
+        puzzle_ms("sudoku", 9, Level.HARD) == sudoku.costs[9][Level.HARD]
+    takuzu = VARIANTS["takuzu"]
+    runs3 = takuzu.parse_rules({"max_run": 3}, 10)
+    assert puzzle_ms("takuzu", 10, Level.EXPERT, runs3) == pytest.approx(
+        takuzu.costs[10][Level.EXPERT] * takuzu.rule_costs[("max_run", 3)][Level.EXPERT])

@@ -104,8 +104,16 @@ class VariantDefaults:
     costs: Mapping[Size, tuple[float | None, ...]] = {}
     rule_help: Mapping[str, str] = {}  # rule option -> what it means (the config reference)
     # (rule option, value) -> how much it multiplies ``costs``, easy..expert, where measured
-    # over 2x (``bookgen.estimate.rule_factor``; a list value as a sorted tuple).
+    # over 2x (``bookgen.estimate.puzzle_ms``; a list value as a sorted tuple).
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]] = {}
+    # (rule option, value) -> its own ``costs`` table, for an option that is a puzzle of its own
+    # cost (Sudoku X, two stars): it opens levels the default rules refuse, or its cost is no
+    # one factor of the default's across sizes. A value that is a size's default is no option.
+    rule_cost_rows: Mapping[tuple[str, Any], Mapping[Size, tuple[float | None, ...]]] = {}
+    # KB of memory a puzzle adds to a build per cell of its grid, on top of
+    # ``bookgen.limits.PUZZLE_KB_FIXED``: its page and answer drawings, held until the PDF is
+    # saved, and its entry (``bench/measure_memory.py`` at the largest size, with a margin).
+    memory_kb_per_cell = 1.0
     # Square grids only: sizes are ints N (N x N) from ``sizes``. A variant that takes
     # rectangles sets ``rectangular = True`` and ``size_range``; it then gets a
     # ``GridSize(rows, cols)`` for every size (a config's ``10`` as 10 x 10), and
@@ -159,6 +167,8 @@ class Variant(Protocol):
     costs: Mapping[Size, tuple[float | None, ...]]
     rule_help: Mapping[str, str]
     rule_costs: Mapping[tuple[str, Any], tuple[float, ...]]
+    rule_cost_rows: Mapping[tuple[str, Any], Mapping[Size, tuple[float | None, ...]]]
+    memory_kb_per_cell: float
     rectangular: bool  # takes rows x cols grids: sizes are ``GridSize``s inside ``size_range``
     size_range: SizeRange | None  # the rows and cols a rectangular variant takes (None: square only)
 

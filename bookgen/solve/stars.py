@@ -169,7 +169,7 @@ REASONS: dict[str, tuple[str, str]] = {
                         "{outer} can't hold one")),
     "confined_many": (N_("{inner} lie inside {outer}, so they hold all the stars there: the other cells of "
                          "{outer} are empty"),
-                      N_("{inner} lie inside {outer}, so they hold the queens there: the other cells of "
+                      N_("{inner} lie inside {outer}, so they hold every queen there: the other cells of "
                          "{outer} can't hold one")),
     "squeeze": (N_("a star at {cell} would leave a row, column or region too few open cells for its stars, "
                    "so the cell is empty"),

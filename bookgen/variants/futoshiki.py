@@ -122,14 +122,16 @@ class FutoshikiVariant(HouseGrid):
     default_size = 5
     kind = "Futoshiki"
     attempts = ATTEMPTS
-    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
-        4: (0.8, 1.3, 37.4, None),
-        5: (1.8, 3.2, 52.4, 69.7),
-        6: (4.3, 7.6, 81.9, 106.5),
-        7: (9.2, 17.7, 113.6, 122.7),
-        8: (17.4, 38.6, 108.9, 148.8),
-        9: (34.5, 76.6, 176.7, 223.0),
+        4: (2.7, 6.0, 89.1, None),
+        5: (4.0, 12.6, 22.5, 105.0),
+        6: (9.0, 35.5, 35.2, 97.9),
+        7: (19.7, 75.2, 72.0, 142.0),
+        8: (23.9, 99.4, 132.0, 236.0),
+        9: (39.5, 154.0, 182.0, 339.0),
     }
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL

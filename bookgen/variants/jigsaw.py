@@ -107,16 +107,21 @@ class JigsawVariant(HouseGrid):
         Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
     sizes: tuple[int, ...] = SIZES
     default_size = 9
-    # Mean CPU ms per puzzle, easy..expert (``bookgen.estimate``): 6 seeds a cell, as
-    # ``bench/measure_costs.py --runs 6 --sizes 5,6,7,8,9 jigsaw`` measures them (with the
-    # propagating filler); each puzzle draws its own regions.
+    # 5x5 expert: two of three seeds failed after 4 s each (bench/sweep_estimates.py, issue 26)
+    max_level = {5: Level.HARD}
+    memory_kb_per_cell = 0.35  # bench/measure_memory.py: 28.6 KB a 9x9 (docs/estimates.md)
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
-        5: (13.1, 15.8, 105.8, 102.3),
-        6: (23.2, 29.1, 48.0, 46.1),
-        7: (34.1, 46.8, 129.4, 122.4),
-        8: (57.0, 92.3, 197.7, 164.9),
-        9: (107.5, 158.9, 364.8, 220.4),
+        5: (12.3, 15.8, 39.4, None),
+        6: (21.9, 35.5, 88.6, 343.0),
+        7: (32.1, 35.7, 193.0, 100.0),
+        8: (50.5, 93.6, 153.0, 261.0),
+        9: (71.6, 130.0, 374.0, 308.0),
     }
+    # Diagonals on 5x5 take 20-400x the plain grid (three seeds a level); 6x6 to 9x9 are unmeasured.
+    rule_cost_rows = {("diagonal", True): {5: (656.0, 477.0, 16300.0, None)}}
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "diagonal": "true: both long diagonals also hold every digit once (drawn as two thin diagonal lines)",
         "plain_regions": "true lets a region be a plain rectangle or a straight line (default: never)",

@@ -329,6 +329,7 @@ class KakuroVariant(VariantDefaults):
     default_size = GridSize(10, 10)
     size_note = "the sum row and column included"
     largest_cage = MAX_RUN  # a run is a cage of up to nine cells
+    memory_kb_per_cell = 0.45  # bench/measure_memory.py: 42.6 KB a 10x10 (docs/estimates.md)
     # CPU ms per puzzle, easy..expert (``bookgen.estimate``; a rectangle takes the square of as
     # many cells), measured after the speed-ups of issue 23 on the team machine at a load
     # average near 30 (CPU times inflated): the mean of ``bench/measure_costs.py --runs 2``,

@@ -683,19 +683,6 @@ class KenKenVariant(VariantDefaults):
     techniques: tuple[Technique, ...] = _technique_table()
     sizes: tuple[int, ...] = SIZES
     default_size = 6
-    # Measured cost of a rule option over the default rules, easy..expert: the median over sizes
-    # 3-9 of mean CPU time / the ``costs`` estimate, 3 seeds a request (bench/sweep_estimates.py
-    # --only kenken --rules-only; docs/estimates.md). Options whose factor stayed within 2x are left out.
-    rule_costs = {
-        ("max_cage", 5): (2.0, 2.0, 3.2, 3.0),
-        ("max_cage", 6): (2.0, 3.4, 5.3, 9.1),
-        ("show_ops", False): (1.9, 2.4, 1.7, 2.5),
-        ("singles", "none"): (2.1, 1.4, 1.6, 2.6),
-        ("singles", "normal"): (1.0, 1.7, 1.0, 2.7),
-        ("ops", ("+",)): (4.0, 2.3, 6.0, 4.2),
-        ("ops", ("+", "-")): (2.5, 2.9, 3.0, 3.6),
-        ("ops", ("*", "+")): (1.0, 1.0, 1.0, 2.3),
-    }
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "ops": 'any non-empty subset of `["+", "-", "*", "/"]` that holds `+` or `*`; '
                "`[+]` is addition only, for young learners",
@@ -703,15 +690,111 @@ class KenKenVariant(VariantDefaults):
         "show_ops": 'false prints targets without operators ("no-op" KenKen, harder)',
         "singles": "`none`, `few` or `normal`: how many single-cell cages",
     }
-    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 30`` (``bookgen.estimate``).
+    memory_kb_per_cell = 0.5  # bench/measure_memory.py: 39.8 KB a 9x9 (docs/estimates.md)
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
-        3: (1.3, 5.8, None, None),
-        4: (1.3, 1.7, 4.5, 7.7),
-        5: (2.3, 5.2, 11.8, 29.7),
-        6: (5.2, 8.1, 16.9, 35.4),
-        7: (11.8, 14.1, 33.0, 61.8),
-        8: (14.0, 27.1, 53.6, 149.3),
-        9: (43.6, 41.6, 115.0, 457.4),
+        3: (1.9, 13.1, None, None),
+        4: (10.0, 9.2, 6.0, 14.3),
+        5: (9.0, 12.3, 16.8, 66.3),
+        6: (15.8, 14.7, 27.2, 85.9),
+        7: (26.2, 30.7, 35.0, 233.0),
+        8: (29.4, 40.1, 67.9, 314.0),
+        9: (64.3, 70.4, 138.0, 498.0),
+    }
+    rule_costs = {
+        ("max_cage", 2): (0.7, 0.6, 0.7, 1.2),
+        ("max_cage", 3): (0.7, 0.6, 0.7, 1.1),
+        ("max_cage", 5): (1.2, 1.0, 1.9, 2.1),
+        ("max_cage", 6): (1.2, 1.4, 4.5, 5.4),
+        ("ops", ("+",)): (1.0, 1.3, 2.3, 1.1),
+        ("show_ops", False): (1.9, 1.1, 1.3, 1.1),
+        ("singles", "none"): (1.8, 0.8, 1.1, 1.3),
+        ("singles", "normal"): (0.6, 0.8, 0.9, 0.8),
+    }
+    rule_cost_rows = {
+        ("max_cage", 2): {
+            3: (1.8, 5.5, None, None),
+            4: (2.8, 3.7, 6.4, 16.1),
+            5: (9.6, 8.8, 10.4, 239.0),
+            6: (10.3, 9.7, 15.0, 172.0),
+            7: (18.8, 18.5, 24.3, 320.0),
+            8: (27.5, 30.5, 56.3, 246.0),
+            9: (33.9, 42.7, 46.8, 437.0),
+        },
+        ("max_cage", 3): {
+            3: (2.1, 6.1, None, None),
+            4: (2.6, 5.6, 11.8, 29.4),
+            5: (7.1, 6.0, 12.3, 95.8),
+            6: (10.9, 13.8, 19.5, 166.0),
+            7: (19.0, 16.5, 27.9, 158.0),
+            8: (27.5, 26.0, 46.4, 254.0),
+            9: (43.6, 45.0, 62.9, 312.0),
+        },
+        ("max_cage", 5): {
+            3: (2.2, 9.0, None, None),
+            4: (2.8, 5.7, 24.6, 35.0),
+            5: (7.3, 10.6, 18.5, 118.0),
+            6: (13.0, 19.1, 28.5, 134.0),
+            7: (44.5, 31.7, 67.9, 314.0),
+            8: (66.8, 83.8, 128.0, 819.0),
+            9: (121.0, 117.0, 357.0, 1290.0),
+        },
+        ("max_cage", 6): {
+            3: (2.1, 18.7, None, None),
+            4: (3.0, 6.4, 36.2, 35.8),
+            5: (8.2, 17.1, 26.3, 138.0),
+            6: (18.1, 12.3, 49.1, 713.0),
+            7: (37.6, 52.6, 155.0, 455.0),
+            8: (98.4, 132.0, 310.0, 3080.0),
+            9: (124.0, 178.0, 2090.0, 7530.0),
+        },
+        ("ops", ("*", "+")): {
+            3: (2.3, 7.9, None, None),
+            4: (3.9, 4.8, 11.5, 25.0),
+            5: (8.5, 7.5, 26.2, 129.0),
+            6: (16.0, 20.1, 28.4, 190.0),
+            7: (21.3, 23.8, 33.6, 140.0),
+            8: (25.3, 55.4, 70.5, 252.0),
+            9: (58.5, 51.3, 114.0, 571.0),
+        },
+        ("ops", ("+", "-")): {
+            3: (1.8, 5.3, None, None),
+            4: (2.4, 2.8, 9.2, 22.1),
+            5: (7.4, 8.6, 24.0, 41.4),
+            6: (17.1, 26.7, 39.2, 109.0),
+            7: (67.7, 35.5, 156.0, 257.0),
+            8: (None, 192.0, None, None),
+            9: (None, 397.0, None, None),
+        },
+        ("ops", ("+",)): {
+            3: (1.8, 26.7, None, None),
+            4: (5.2, 6.4, 22.2, 20.5),
+            5: (12.8, 9.5, 14.6, 59.1),
+            6: (13.2, 15.1, 16.0, 64.0),
+            7: (99.1, 41.0, 135.0, 294.0),
+            8: (None, 265.0, None, None),
+            9: (None, 353.0, None, None),
+        },
+        ("show_ops", False): {
+            3: (2.4, 10.5, None, None),
+            4: (8.7, 8.1, 6.9, 19.7),
+            5: (18.5, 13.0, 17.9, 60.7),
+            6: (31.6, 25.1, 29.6, 83.0),
+            7: (27.1, 30.6, 48.8, 196.0),
+            8: (85.8, 75.3, 128.0, 411.0),
+            9: (119.0, 107.0, 280.0, 972.0),
+        },
+        ("singles", "none"): {
+            3: (2.9, 5.4, None, None),
+            4: (9.6, 4.5, 13.2, 13.6),
+            5: (7.3, 11.2, 12.0, 82.4),
+            6: (49.7, 18.3, 45.6, 145.0),
+            7: (55.5, 40.1, 31.8, 184.0),
+            8: (80.4, 31.8, 65.4, 405.0),
+            9: (113.0, 47.7, 165.0, 932.0),
+        },
     }
 
     # --- rules --------------------------------------------------------------------
@@ -831,9 +914,11 @@ class KenKenVariant(VariantDefaults):
             return f"an expert Calcudoku without '+' needs at least a 6\u00d76 grid"
         if "+" not in ops and size <= 4 and level == Level.HARD:
             return f"a hard Calcudoku without '+' needs at least a 5\u00d75 grid"
-        if level == Level.EXPERT and "*" not in ops and size >= 8:
-            return (f"an expert {grid} Calcudoku without '*' takes too long to generate; "
-                    "allow '*' or pick a smaller grid")
+        if level >= Level.HARD and "*" not in ops and size >= 8:
+            # hard 8x8 and 9x9 without '*' took 0.4 s to over 6 min a puzzle (bench/sweep_estimates.py,
+            # docs/estimates.md): too slow, and too unpredictable to estimate
+            return (f"{'an' if level == Level.EXPERT else 'a'} {level.key} {grid} Calcudoku without '*' takes "
+                    "too long to generate; allow '*' or pick a smaller grid")
         if level == Level.EASY and not ops & {"*", "/"} and (size >= 8 or (singles == "none" and size >= 6)):
             return (f"an easy {grid} Calcudoku with only '+'/'-' cages is out of reach; "
                     "allow '*' or '/'" + (", or singles" if singles == "none" else ""))

@@ -158,18 +158,44 @@ class NonogramVariant(VariantDefaults):
     default_size = GridSize(10, 10)
     rule_help = {"style": "random, symmetric (mirrored left to right) or blobs (clumped): how the pictures look"}
     rule_choices = {"style": STYLES}  # the studio offers these as a menu
-    # CPU ms per puzzle, easy..expert (``bookgen.estimate``), default style, after the speed-up
-    # of 2026-11-26 (docs/benchmarks.md): 10x10, 15x15 and 20x20 the medians of 20 from
-    # ``bench/bench_reference.py --only nonogram --nonogram-levels easy,medium,hard,expert``;
-    # 5x5, 15x10 and 25x25 the means of 12 from ``bench/sweep_nonogram.py`` (25x25 expert the
-    # old figure, not measured again). Unmeasured sizes scale by cells^1.5.
+    memory_kb_per_cell = 0.15  # bench/measure_memory.py: 78.8 KB a 25x25 (docs/estimates.md)
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
-        GridSize(5, 5): (0.9, 16.7, None, None),
-        GridSize(10, 10): (2.1, 5.1, 35.4, 324.0),
-        GridSize(15, 10): (6.2, 9.9, 104.0, 477.5),
-        GridSize(15, 15): (6.4, 12.4, 184.0, 328.0),
-        GridSize(20, 20): (10.8, 23.2, 524.0, 826.0),
-        GridSize(25, 25): (41.1, 59.6, 1844.6, 6722.0),
+        GridSize(5, 5): (1.8, 29.8, None, None),
+        GridSize(8, 8): (3.3, 17.9, 58.4, None),
+        GridSize(10, 10): (5.6, 17.1, 128.0, 364.0),
+        GridSize(12, 12): (7.5, 28.3, 261.0, 1150.0),
+        GridSize(15, 15): (13.6, 34.4, 310.0, 1040.0),
+        GridSize(18, 18): (29.4, 37.2, 620.0, 1520.0),
+        GridSize(20, 20): (25.6, 88.3, 622.0, 1360.0),
+        GridSize(25, 25): (45.3, 177.0, 1940.0, 5260.0),
+    }
+    rule_costs = {
+        ("style", "symmetric"): (0.6, 0.9, 0.7, 0.4),
+    }
+    rule_cost_rows = {
+        ("style", "blobs"): {
+            GridSize(5, 5): (3.0, None, None, None),
+            GridSize(8, 8): (4.4, None, None, None),
+            GridSize(10, 10): (3.8, None, None, None),
+            GridSize(12, 12): (8.9, 170.0, None, None),
+            GridSize(15, 15): (8.7, 34.9, None, None),
+            GridSize(18, 18): (40.5, 35.5, None, None),
+            GridSize(20, 20): (19.8, 58.9, None, None),
+            GridSize(25, 25): (35.3, 122.0, None, None),
+        },
+        ("style", "symmetric"): {
+            GridSize(5, 5): (1.1, None, None, None),
+            GridSize(8, 8): (2.2, 15.3, 42.0, None),
+            GridSize(10, 10): (3.2, 12.2, 57.0, 60.0),
+            GridSize(12, 12): (3.9, 24.7, 130.0, 292.0),
+            GridSize(15, 15): (8.9, 35.5, 408.0, 456.0),
+            GridSize(18, 18): (11.0, 83.0, 433.0, 797.0),
+            GridSize(20, 20): (19.0, 51.7, 364.0, 3360.0),
+            GridSize(25, 25): (60.2, 136.0, 3930.0, 2280.0),
+        },
     }
 
     # --- rules and requests --------------------------------------------------------

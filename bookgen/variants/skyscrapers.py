@@ -114,14 +114,15 @@ class SkyscrapersVariant(HouseGrid):
     attempts = ATTEMPTS
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL
-    # Mean CPU ms per puzzle, easy..expert, by ``bench/measure_costs.py --runs 5 skyscrapers``
-    # (``bookgen.estimate``; 5 seeds a cell, so a rough guide).
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
-        4: (4.9, 5.3, 22.2, None),
-        5: (13.5, 19.0, 44.7, 174.4),
-        6: (34.2, 41.2, 98.8, 337.6),
-        7: (62.9, 93.5, 345.1, 729.7),
-        8: (121.1, 227.4, 1081.7, 842.1),
+        4: (3.8, 6.7, 13.1, None),
+        5: (9.2, 16.1, 32.7, 50.0),
+        6: (32.8, 57.0, 115.0, 219.0),
+        7: (54.0, 66.9, 322.0, 258.0),
+        8: (136.0, 218.0, 785.0, 499.0),
     }
 
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:

@@ -134,24 +134,32 @@ class StarBattle(VariantDefaults):
         "stars": "1 or 2: stars in every row, column and region (1 on 5x5 to 10x10, 2 on 8x8 to 12x12); "
                  "default 1, and 2 on 11x11 and 12x12",
     }
-    # Mean CPU ms per puzzle, easy..expert (None: refused), as ``bench/measure_costs.py
-    # starbattle`` measures them (one-star defaults; two stars in ``rule_costs``).
-    costs: Mapping[int, tuple[float | None, ...]] = {
-        5: (6.5, 12.0, 109.5, 98.3),
-        6: (30.4, 28.1, 25.5, 105.9),
-        7: (20.3, 26.1, 134.2, 273.8),
-        8: (108.5, 121.3, 211.8, 504.1),
-        9: (170.7, 111.8, 305.8, 795.3),
-        10: (508.2, 191.5, 212.0, 679.0),
-        # two stars (the default here): hard 18.7 s, expert 2.1 s of CPU a puzzle (1 and 3
-        # puzzles), over ``rule_costs``' two-star factors below
-        11: (None, None, 9350.0, 4200.0),
+    memory_kb_per_cell = 0.15  # bench/measure_memory.py: 17.9 KB a 10x10 (docs/estimates.md)
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
+    costs = {
+        5: (6.4, 6.5, 73.0, 111.0),
+        6: (16.8, 28.6, 85.6, 117.0),
+        7: (29.1, 25.9, 112.0, 148.0),
+        8: (49.4, 51.3, 70.7, 409.0),
+        9: (224.0, 169.0, 365.0, 974.0),
+        10: (368.0, 657.0, 598.0, 852.0),
+        # 11x11: two stars only (the default there); hard 18.7 s, expert 2.1 s of CPU a puzzle
+        # (kakstars, 1 and 3 puzzles; not in the fitted sweep)
+        11: (None, None, 18700.0, 2100.0),
         12: (None, None, None, None),
     }
-    # Two stars against one, easy..expert: 8x8 hard 40 ms, expert 155; 9x9 129, 351; 10x10
-    # 1360, 329 (``rules: {stars: 2}``, 3 runs each): hard costs from a fifth to six times
-    # the one-star figure, expert about half; easy and medium are refused.
-    rule_costs = {("stars", 2): (1.0, 1.0, 2.0, 0.5)}
+    rule_costs = {
+        ("stars", 2): (1.0, 1.0, 0.4, 0.6),
+    }
+    rule_cost_rows = {
+        ("stars", 2): {
+            8: (None, None, 30.2, 243.0),
+            9: (None, None, 107.0, 100.0),
+            10: (None, None, 1610.0, 840.0),
+        },
+    }
 
     @property
     def techniques(self) -> tuple[Technique, ...]:
@@ -520,7 +528,17 @@ class Queens(StarBattle):
     default_size = 8
     size_note = ""
     rule_help = {"stars": "always 1: a queen in every row, column and colour region (LinkedIn's rules)"}
-    costs = {n: StarBattle.costs[n] for n in ONE_STAR}
+    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
+    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
+    costs = {
+        5: (6.8, 5.9, 51.4, 60.1),
+        6: (10.8, 22.0, 75.9, 51.9),
+        7: (33.9, 38.4, 44.4, 175.0),
+        8: (96.6, 51.1, 93.3, 194.0),
+        9: (102.0, 105.0, 232.0, 218.0),
+        10: (510.0, 318.0, 363.0, 674.0),
+    }
 
     def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
         """LinkedIn's rules (no options change them)."""
