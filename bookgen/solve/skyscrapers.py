@@ -86,11 +86,11 @@ class SkyExtra(Extra):
 
     sights: tuple[Sight, ...] = ()
     lines: tuple[Line, ...] = ()
-    # (cell, heights the clue alone strikes there, index into ``sights``): for the 1 and N
-    # clues (``edge``) and the others (``bounds``), flat, so a ladder pass that finds nothing
+    # (cell, heights the clue alone strikes there, its ``Sight``): for the 1 and N clues
+    # (``edge``) and the others (``bounds``), flat, so a ladder pass that finds nothing
     # left to strike is one short loop.
-    edge: tuple[tuple[int, int, int], ...] = ()
-    bounds: tuple[tuple[int, int, int], ...] = ()
+    edge: tuple[tuple[int, int, Sight], ...] = ()
+    bounds: tuple[tuple[int, int, Sight], ...] = ()
 
     def check(self, st: State) -> None:
         """On a full grid, every clue sees exactly its number of buildings."""
@@ -113,7 +113,20 @@ def line_cells(n: int, side: str, k: int) -> tuple[int, ...]:
 
 def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) -> SkyExtra:
     """The ladder's extra constraints for ``clues`` (side -> N numbers, 0 for none); with
-    ``used`` (a set), the techniques put the (side, line) of every clue they read into it."""
+    ``used`` (a set), the techniques put the (side, line) of every clue they read into it.
+    Put together from each side's parts, cached (a carve builds one for each set of clues it
+    tries, and they differ from the last on one side at most); ``extra_for_plain`` is the
+    plain version it must equal (tests/test_sky_carve.py)."""
+    top, bottom, left, right = (_side(n, side, tuple(clues[side])) for side in SIDES)
+    rows, cols = _lines(n, "left", tuple(clues["left"]), tuple(clues["right"])), \
+        _lines(n, "top", tuple(clues["top"]), tuple(clues["bottom"]))
+    return SkyExtra(TECHNIQUES, used=used, sights=top[0] + bottom[0] + left[0] + right[0],
+                    lines=tuple(line for pair in zip(rows, cols) for line in pair if line is not None),
+                    edge=top[1] + bottom[1] + left[1] + right[1], bounds=top[2] + bottom[2] + left[2] + right[2])
+
+
+def extra_for_plain(n: int, clues: dict[str, Sequence[int]], used: set | None = None) -> SkyExtra:
+    """``extra_for`` the obvious way: every clue and line worked out in order."""
     sights = tuple(_sight(n, side, k, c) for side in SIDES for k, c in enumerate(clues[side]) if c)
     lines = []
     for k in range(n):
@@ -121,9 +134,24 @@ def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) 
                                          (n + k, clues["top"][k], clues["bottom"][k], "top")):
             if front or back:
                 lines.append(_line(n, house, front, back, side, k))
-    edge = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue in (1, n) for i, keep in s.keep)
-    bounds = tuple((i, ~keep, k) for k, s in enumerate(sights) if s.clue not in (1, n) for i, keep in s.keep)
+    edge = tuple((i, ~keep, s) for s in sights if s.clue in (1, n) for i, keep in s.keep)
+    bounds = tuple((i, ~keep, s) for s in sights if s.clue not in (1, n) for i, keep in s.keep)
     return SkyExtra(TECHNIQUES, used=used, sights=sights, lines=tuple(lines), edge=edge, bounds=bounds)
+
+
+@lru_cache(maxsize=4096)
+def _side(n: int, side: str, clues: tuple[int, ...]) -> tuple[tuple[Sight, ...], tuple, tuple]:
+    """One side's clues (N numbers, 0 for none): its sights, ``edge`` and ``bounds`` entries."""
+    sights = tuple(_sight(n, side, k, c) for k, c in enumerate(clues) if c)
+    return (sights, tuple((i, ~keep, s) for s in sights if s.clue in (1, n) for i, keep in s.keep),
+            tuple((i, ~keep, s) for s in sights if s.clue not in (1, n) for i, keep in s.keep))
+
+
+@lru_cache(maxsize=4096)
+def _lines(n: int, side: str, front: tuple[int, ...], back: tuple[int, ...]) -> tuple[Line | None, ...]:
+    """Per row (``side`` left) or column (top), its ``Line``, or None where it has no clue."""
+    first = 0 if side == "left" else n
+    return tuple(_line(n, first + k, f, b, side, k) if f or b else None for k, (f, b) in enumerate(zip(front, back)))
 
 
 @lru_cache(maxsize=None)
@@ -248,10 +276,9 @@ def _clue_alone(edge: bool):
         n = g.n
         cand = st.cand
         extra: SkyExtra = st.extra  # type: ignore[assignment]
-        for i, strike, k in (extra.edge if edge else extra.bounds):
+        for i, strike, s in (extra.edge if edge else extra.bounds):
             if not cand[i] & strike:
                 continue
-            s = extra.sights[k]
             cuts = []
             for i, keep in s.keep:
                 cuts += cut(st, (i,), ~keep)

@@ -52,7 +52,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, closure, fits, geometry, run_ladder, settles, solve,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, settles, solve,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
@@ -320,25 +320,38 @@ def _clues(puzzle: Puzzle) -> OutsideClues:
 
 
 def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]], level: Level,
-           rng: random.Random) -> tuple[list[bool], dict[str, tuple[int, ...]]]:
+           rng: random.Random, resumed: bool = True) -> tuple[list[bool], dict[str, tuple[int, ...]]]:
     """Which cells are given and which clues stay: givens added where the target tier needs
     them, then clues and givens removed in random order while it still solves, and each
     given left traded for up to ``TRADE`` clues back where that still solves (players expect
     clues, not givens); at expert, one more clue or given goes where a single trial brings it
-    back."""
+    back.
+
+    ``resumed`` (below the hard tier): a removal's solve starts from the tier's fixpoint of
+    the givens and the clues already found needed, and a trade's clue back goes on from where
+    the tier stalled (``_trade_givens``' ``more``); False, the plain version they must equal
+    (the same givens and clues kept): every solve from the givens."""
     n = geo.n
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
     kept = set(every)
     given = [False] * (n * n)
 
+    def extra_of(keys: set, used: set | None = None) -> Extra:
+        return extra_for(n, {side: tuple(clues[side][k] if (side, k) in keys else 0 for k in range(n))
+                             for side in SIDES}, used)
+
     def current(used: set | None = None):
-        now = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
-        return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(n, now, used)
+        return [(i, sol[i]) for i in range(n * n) if given[i]], extra_of(kept, used)
 
     def solves(used: set | None = None) -> tuple[bool, Any]:
         givens, extra = current(used)
         return closure(geo, givens, tier, extra=extra)
+
+    def more(st: State, used: set | None = None) -> bool:
+        """Go on from ``st`` with the clues kept now (``used``: note the clues read)."""
+        st.extra = current(used)[1]
+        return solve(st, tier, Run(), fast=True)
 
     done, stalled = solves()
     while not done:  # the tier needs a given: one where it stalled
@@ -359,6 +372,18 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
             given[i] = True
     used: set = set()
     solves(used)
+    # Below the hard tier every technique is a plain deduction from the rules (none assumes
+    # the puzzle unique, as a unique rectangle does) and only strikes candidates, so the
+    # tier's fixpoint is the same whatever the order of the steps: a removal's solve may
+    # start from the fixpoint of the givens and of the clues found needed so far (they stay
+    # whatever is removed later), and it reads no more clues than ``base_used`` and its own.
+    base: State | None = None
+    if resumed and tier < Level.HARD:
+        needed: set = set()
+        base_used: set = set()
+        done, base = closure(geo, current()[0], tier, extra=extra_of(needed, base_used))
+        if done:
+            base = None  # the givens alone solve it: no clue is read, none is tried
     order = every[:]
     rng.shuffle(order)
     for key in order:
@@ -366,7 +391,12 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         if key not in used:
             continue  # the last solve never read it: the same steps solve without it
         now: set = set()
-        done, stalled = solves(now)
+        if base is not None:
+            stalled = base.copy()
+            now.update(base_used)
+            done = more(stalled, now)
+        else:
+            done, stalled = solves(now)
         if done:
             used = now
             continue
@@ -378,29 +408,42 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
             if _trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
                 break
         kept.add(key)
+        if base is not None:
+            needed.add(key)
+            base.extra = extra_of(needed, base_used)
+            solve(base, tier, Run(), fast=True)
     else:
         if level == Level.EXPERT:
             _one_trial_more(geo, sol, given, kept, current, rng)
     if level != Level.EXPERT:
-        _trade_givens(given, kept, every, solves, rng)
+        _trade_givens(given, kept, every, solves, rng, more if resumed and tier < Level.HARD else None)
     final = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
     return given, final
 
 
-def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random) -> None:
+def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random,
+                  more=None) -> None:
     """Each given goes where the tier still solves without it, or with up to ``TRADE`` removed
-    clues back (players expect clues, not givens)."""
+    clues back (players expect clues, not givens). ``more(stalled)``: go on from the state the
+    tier stalled in with the clues kept now, as the givens' loop in ``_carve`` goes on with a
+    given added (a clue only strikes candidates, so the stall is the same fixpoint); None, the
+    plain version it must equal, solves afresh after each clue back."""
     added = [i for i in range(len(given)) if given[i]]
     rng.shuffle(added)
     for i in added:
         given[i] = False
-        if solves()[0]:
+        done, stalled = solves()
+        if done:
             continue
         back = [key for key in every if key not in kept]
         rng.shuffle(back)
         for key in back[:TRADE]:
             kept.add(key)
-            if solves()[0]:
+            if more is None or stalled is None:
+                done, stalled = solves()
+            else:
+                done = more(stalled)
+            if done:
                 break
         else:
             kept.difference_update(back[:TRADE])
