@@ -54,7 +54,8 @@ def server(tmp_path_factory):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    instance = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning"))
+    instance = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning",
+                                            timeout_graceful_shutdown=1))  # a kept-alive page must not hold it
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     end = time.monotonic() + 20
@@ -62,7 +63,9 @@ def server(tmp_path_factory):
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}/", root
     instance.should_exit = True
-    thread.join(timeout=10)
+    # The loop's close waits for threads still reading a plan from the planner (a Nonogram's
+    # how-to example takes seconds); the thread is a daemon, so the tests need not wait.
+    thread.join(timeout=1)
     designer.uninstall_caches()
 
 
@@ -237,3 +240,63 @@ def test_pictures_are_typed_as_text_art_and_a_file_is_refused_beside_them(server
     box.send_keys("..##..\n.####.\n######\n.#..#.\n.####.")
     _until(lambda: _settled(browser) and _by_id(browser, "build").is_enabled(), 60, "a buildable form")
     assert not _by_id(browser, "err-f-sections-0-pictures").text
+
+
+# ----- the newer families and a translated page (#21, #23 point 4) --------------------
+
+@pytest.mark.browser
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_nonogram_section_in_german_and_the_phone_bar_follows_the_build(server, browser):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    url, _ = server
+    data = {"title": "Bar", "sections": [{"variant": "nonogram", "count": 1, "size": 5, "difficulty": "easy"}]}
+    link = url + "?lang=de#s=" + base64.urlsafe_b64encode(json.dumps({"n": "bar", "d": data}).encode()).decode().rstrip("=")
+    browser.set_window_size(390, 900)
+    try:
+        browser.get(url)
+        browser.get(link)
+        browser.refresh()
+        _until(lambda: _by_id(browser, "f-title").get_attribute("value") == "Bar", 60, "the shared settings")
+        variant = Select(_by_id(browser, "f-sections-0-variant"))
+        assert variant.first_selected_option.text == "Nonogramm" and variant.first_selected_option.get_attribute("value") == "nonogram"
+        style = Select(_by_id(browser, "f-sections-0-rules-style"))
+        assert [o.text for o in style.options] == ["Standard (Zufällig)", "Zufällig", "Symmetrisch (links und rechts gespiegelt)",
+                                                   "Kleckse (zusammenhängend)"]
+        # a section left at its default size ticks the 10x10 box, nothing typed below
+        variant.select_by_value("kakuro")
+        _until(lambda: _by_id(browser, "f-sections-0-size-4").is_selected(), 10, "the default size ticked")  # 10x10
+        assert _by_id(browser, "f-sections-0-size-other").get_attribute("value") == ""
+        assert "Zeilen 6 bis 14, Spalten 6 bis 14" in browser.find_element(
+            By.CSS_SELECTOR, "label[for='f-sections-0-size-other']").text
+        assert _by_id(browser, "f-imprint").find_element(By.XPATH, "following-sibling::label").text == "Impressumseite drucken"
+        Select(_by_id(browser, "f-sections-0-variant")).select_by_value("nonogram")  # (the form was redrawn)
+        _until(lambda: _by_id(browser, "build").is_enabled(), 60, "a buildable form")
+        browser.execute_script("arguments[0].click()", _by_id(browser, "build"))
+        _until(lambda: _by_id(browser, "jump-build").is_displayed(), 30, "the bar's progress")
+        assert _by_id(browser, "jump-build-link").is_displayed() and not _by_id(browser, "jump-plan").is_displayed()
+        _until(lambda: "Erstellt" in _by_id(browser, "jump-build-text").text, 120, "the bar's result")
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+@pytest.mark.browser
+def test_a_plan_that_cannot_be_made_in_time_says_so_under_the_draft(server, browser, monkeypatch):  # noqa: F811
+    """The page kept a draft headed 'the exact plan follows' for ever when the exact plan timed
+    out (a Nonogram's first how-to example under load): now it says why none follows."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    from bookgen.web import app as web
+
+    def never(future, wait):
+        raise FutureTimeout
+
+    monkeypatch.setattr(web.designer, "plan_of", never)
+    url, _ = server
+    data = {"title": "Late", "sections": [{"variant": "sudoku", "size": 4, "count": 1, "difficulty": "easy"}]}
+    browser.get(url)
+    browser.get(url + "#s=" + base64.urlsafe_b64encode(json.dumps({"n": "late", "d": data}).encode()).decode().rstrip("="))
+    browser.refresh()
+    _until(lambda: "the plan took too long to make" in _by_id(browser, "plan").text, 60, "the reason under the draft")
+    assert "Late" in _by_id(browser, "plan").text  # the draft stays
