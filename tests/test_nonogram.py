@@ -290,17 +290,8 @@ def test_requests_out_of_reach_are_refused():
         NONOGRAM.parse_rules({"style": "wavy"}, 10)
 
 
-def test_a_picture_gets_the_givens_it_needs_and_no_more():
-    # A diagonal: every line says "1", which every permutation of 5 fits; four cells pin it
-    # (three leave two permutations), and the fifth follows.
-    art = engine.read_text_art("\n#....\n.#...\n..#..\n...#.\n....#\n")
-    made = engine.from_picture(art)
-    assert made.result.solved and made.result.grid == art
-    given = [(r, c) for r, row in enumerate(made.givens) for c, ch in enumerate(row) if ch != "."]
-    assert len(given) == 4
-    puzzle = engine.Puzzle(*engine.clues_of(art))
-    assert len(engine.sat_solutions(puzzle)) == 2 and engine.sat_solutions(puzzle, made.givens) == [art]
-    heart = engine.read_text_art(".##.##.\n#######\n#######\n.#####.\n..###..\n...#...\n")
-    assert engine.from_picture(heart).givens == ("." * 7,) * 6  # its clues settle it alone
+def test_text_art_is_read_with_its_mistakes_located():
+    # (a picture made a puzzle, givens and all: tests/test_pictures.py)
+    assert engine.read_text_art("\n#....\n.#...\n") == ("10000", "01000")
     with pytest.raises(ValueError, match="2:3: '@'"):
         engine.read_text_art("##\n.#@\n")

@@ -937,51 +937,6 @@ def _solves_by_suppositions(puzzle: Puzzle, board: Board, level: Level,
 
 
 # ----- a user's own picture ------------------------------------------------------------
-@dataclass
-class FromPicture:
-    """A user's picture made a puzzle: the givens it needs (``.`` elsewhere) and its grade."""
-
-    givens: tuple[str, ...]
-    result: LadderResult
-
-
-def from_picture(solution: Sequence[str]) -> FromPicture:
-    """The picture as a puzzle the ladder solves, with as few given cells as the greedy
-    search below finds: while the whole-line closure stalls, the open cell whose colour
-    settles the most other cells is given; then each given goes again where the closure
-    still solves without it. Not provably the fewest (that is a set-cover search), but
-    never one that can go. A picture the clues alone settle gets no given."""
-    rows, cols = len(solution), len(solution[0])
-    puzzle = Puzzle(*clues_of(solution))
-    given: set[Cell] = set()
-
-    def givens() -> tuple[str, ...]:
-        return tuple("".join(solution[r][c] if (r, c) in given else EMPTY for c in range(cols))
-                     for r in range(rows))
-
-    board = puzzle.board()
-    while not close(puzzle, board, 1):
-        best, best_gain = None, -1
-        for r in range(rows):
-            for c in range(cols):
-                if board.get(r, c) >= 0:
-                    continue
-                trial = board.copy()
-                trial.assign(r, c, int(solution[r][c]))
-                close(puzzle, trial, 1, 1 << r | 1 << (rows + c))
-                gain = sum(k.bit_count() for k in trial.known[:rows])
-                if gain > best_gain:
-                    best, best_gain = (r, c), gain
-        given.add(best)
-        board.assign(best[0], best[1], int(solution[best[0]][best[1]]))
-    for cell in sorted(given):
-        given.discard(cell)
-        if not close(puzzle, puzzle.board(givens()), 1):
-            given.add(cell)
-    final = givens()
-    return FromPicture(final, ladder(puzzle, final if given else None, solution=solution))
-
-
 def read_text_art(text: str) -> tuple[str, ...]:
     """A picture typed as text: one line per row, ``#``, ``X``, ``x``, ``1`` or ``█`` for a
     filled cell, ``.``, ``-``, ``0``, ``_`` or a space for an empty one; blank lines above
