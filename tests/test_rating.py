@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bookgen.book import in_score_order, plan, puzzle_json, ramp_key, run_job
+from bookgen.book import check_puzzle, in_score_order, plan, puzzle_json, ramp_key, run_job
 from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, level_key, chain_extra, forcing_rating,
@@ -182,10 +182,21 @@ def test_named_levels_are_bands_only_where_the_rating_is_calibrated(write_config
     assert killer.bands == (None, None) and big.bands == (None,)
     assert ranged.bands == ((2.5, 3.5),)  # a range is a band everywhere
     assert level_key(Level.EXPERT, 8.4, banded=False) == "expert"
-    assert level_key(Level.EXPERT, 8.4) == "extreme"
+    assert level_key(Level.EXPERT, 8.4, banded=True) == "extreme"
 
 
 def test_extreme_is_refused_where_levels_are_tiers(write_config):
     with pytest.raises(ConfigError, match=r"book.yaml:6:17: extreme is a band of the SE rating"):
         load_book(write_config("title: T\nseed: 3\nsections:\n  - variant: killer\n    count: 1\n"
                                "    difficulty: extreme\n"))
+
+
+def test_a_tier_level_prints_and_checks_as_its_tier_and_an_older_band_label_still_checks():
+    from bookgen.core.rng import derive_seed, rng_for
+    futoshiki = VARIANTS["futoshiki"]
+    puzzle = futoshiki.generate(5, futoshiki.parse_rules(None, 5), Level.HARD, rng_for(derive_seed(3, 0, 0)), {})
+    assert band_of(puzzle.grade.rating).key != "hard"  # rated past the hard band: the tier is what prints
+    entry = json.loads(json.dumps(puzzle_json(1, puzzle, 3)))
+    assert entry["difficulty"] == "hard" and check_puzzle(entry) == []
+    assert check_puzzle({**entry, "difficulty": band_of(puzzle.grade.rating).key}) == []  # a book of the last release
+    assert check_puzzle({**entry, "difficulty": "easy"})[0].startswith("grades hard, but is labelled")

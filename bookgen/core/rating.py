@@ -232,7 +232,7 @@ def band_of(rating: float) -> Band:
     return BANDS[0] if rating < BANDS[0].low else BANDS[-1]
 
 
-def level_key(level: Level, rating: float | None, banded: bool = True) -> str:
+def level_key(level: Level, rating: float | None, banded: bool) -> str:
     """The level a graded puzzle is known by (JSON, ``check``, ``solve``, the page): the band
     its rating falls in where the variant's levels are bands (``banded``); the ladder tier's
     name otherwise, or where it has no rating."""

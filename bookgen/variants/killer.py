@@ -56,7 +56,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, Grade, Puzzle
+from bookgen.core.types import EMPTY, Cage, Cell, Grade, Puzzle, Size
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
     TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
@@ -181,6 +181,11 @@ class KillerVariant(SudokuVariant):
         if rules.get("diagonal"):
             lines.insert(1, N_("Killer X: both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
+
+    def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Not bands: Killer's rating isn't calibrated against SE, and its experts need forcing
+        chains (8.0 and up), past the expert band (docs/calibration.md)."""
+        return False
 
     def check_request(self, size: int, rules: Mapping[str, Any], level: Level) -> str | None:
         """Why this request can't be generated reliably, or None."""

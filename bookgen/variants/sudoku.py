@@ -189,7 +189,7 @@ class SudokuVariant(HouseGrid):
         """Classic 9x9 Sudoku: its levels are Sudoku Explainer bands (docs/calibration.md,
         60 puzzles a level). Other sizes and Sudoku X are not calibrated: their expert
         puzzles need forcing chains (SE 8 and up) that no 9x9 expert of ours needs."""
-        return self.name == "sudoku" and size == 9 and not rules.get("diagonal")  # (not Killer, its subclass)
+        return size == 9 and not rules.get("diagonal")
 
     def top_level(self, size: int, rules: Mapping[str, Any]) -> Level:
         """The hardest level a size reaches reliably, with or without the diagonals."""
