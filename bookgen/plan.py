@@ -17,7 +17,7 @@ from typing import Any
 
 from bookgen.book import _examples, plan, run_job
 from bookgen.config import Book
-from bookgen.core.i18n import N_
+from bookgen.core.i18n import N_, Plural
 from bookgen.core.pen import RecordingPen
 from bookgen.core.types import size_label
 from bookgen.estimate import COST_MS, build_seconds, say_duration
@@ -52,13 +52,11 @@ TEXT = {
     "type": N_(", digits {big:.1f} pt"),
     "clues": N_(", clues {small:.1f} pt"),
     "answers": N_("answer key: {count} grids, up to {per} per page, cells {cell} mm"),
-    "versions": N_("{count} versions (A to {last}), each {pages} pages"),
     "blank_back": N_(" and a blank back, so each starts on a fresh sheet"),
     "students": N_("{students} copies in one file, versions dealt A to {last} in turn"),
     "set": N_("{pages} pages, {sides}, margins {margin:g} in"),
     "duplex": N_("printed on both sides"),
     "simplex": N_("one-sided"),
-    "key": N_("answer file {name}-answers.pdf: {pages} pages"),
     "cover": N_("cover {name}-cover.pdf: {width:.3f} \u00d7 {height:.3f} in, spine {spine:.4f} in on {paper} paper, "
                 "{spine_text}"),
     "spine_yes": N_("title on the spine"),
@@ -154,7 +152,10 @@ def plan_report(book: Book, workers: int, t: Callable[[str], str] = _same,
     if book.versions > 1:
         last = chr(ord("A") + book.versions - 1)
         blank = T["blank_back"] if sheet_count(pages, book.duplex) > pages else ""
-        lines.append(T["versions"].format(count=book.versions, last=last, pages=pages) + blank)
+        each = Plural("{versions} versions (A to {last}), each {pages} page",
+                      "{versions} versions (A to {last}), each {pages} pages", pages,
+                      versions=book.versions, last=last, pages=pages)  # (a worksheet is often one page)
+        lines.append(t(each) + blank)
         if book.students:
             lines.append(T["students"].format(students=book.students, last=last))
     lines.append(T["table"].format(pages=T["pages"], what=T["part"]))
@@ -197,7 +198,9 @@ def plan_report(book: Book, workers: int, t: Callable[[str], str] = _same,
     lines += [T["table"].format(pages=n, what=what) for n, what in rows]
     if worksheet:
         key_pages = pages if book.versions > 1 else _key_pages(shape)  # a set: a key page per worksheet page
-        lines.append(T["key"].format(name=book.name, pages=key_pages))
+        lines.append(t(Plural("answer file {name}-answers.pdf: {pages} page",
+                              "answer file {name}-answers.pdf: {pages} pages", key_pages,
+                              name=book.name, pages=key_pages)))
     if book.cover is not None:
         geo = cover_geometry(trim, pages, book.cover.paper)
         w, h = geo.size

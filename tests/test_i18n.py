@@ -6,6 +6,7 @@ from __future__ import annotations
 import gettext
 import pickle
 import re
+from pathlib import Path
 from io import BytesIO
 
 import pytest
@@ -324,3 +325,16 @@ def test_kakuro_and_star_battle_reasons_translate_whole():
     english = re.compile(r"\b(rows?|columns?|regions?|stars?|queens?|cells?|empty|around|inside|holds?|"
                          r"touch|would|assume|sums?|runs?|only|less|ways?)\b")
     _translated_whole(reasons, english)
+
+
+def test_the_plan_says_one_page_in_the_singular():
+    # "Lösungsdatei …: 1 Seiten" was the studio's German plan of a one-page answer key
+    from bookgen.config import load_book
+    from bookgen.i18n import translate, translator
+    from bookgen.plan import plan_report
+
+    book = load_book(Path(__file__).parent.parent / "configs" / "classroom.yaml")
+    german = translator("de")
+    lines = plan_report(book, 1, lambda s: translate(german, s)).splitlines()
+    assert [line for line in lines if "answers.pdf" in line] == ["Lösungsdatei classroom-answers.pdf: 1 Seite"]
+    assert "answer file classroom-answers.pdf: 1 page" in plan_report(book, 1).splitlines()
