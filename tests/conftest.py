@@ -16,6 +16,21 @@ import pytest
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+
+def pytest_configure(config) -> None:
+    """Compile bookgen once, in the controller, before the workers start.
+
+    On a fresh clone there are no caches yet, and the xdist workers, the build subprocesses
+    and the pool workers of the first tests all start at once, each compiling bookgen for
+    itself before any of them has written a cache (measured: 50 s more CPU for the suite
+    than with caches present, against 1.2 s for this).
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import compileall
+
+    compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "bookgen"), quiet=1, workers=0)
+
 TINY = """\
 title: Tiny Test Book
 seed: 11
