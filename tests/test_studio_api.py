@@ -56,6 +56,20 @@ def test_the_page_follows_the_browsers_language(studio):
     assert "http://" not in client.get("/").text.replace("http://www.w3.org", "")  # nothing fetched elsewhere
 
 
+def test_the_studios_own_refusals_speak_the_pages_language(studio):
+    """The page sends its language with every call (studio.js ``api``): a refusal comes back in it."""
+    client, _, _ = studio
+    gone = {lang: client.get("/api/builds/nothere", headers={"Accept-Language": lang}).json()["error"]
+            for lang in ("en", "de", "ru")}
+    assert gone["en"] == "no such build (finished builds are removed after a while)"
+    assert gone["de"].startswith("diese Erstellung gibt es nicht") and gone["ru"].startswith("такой сборки нет")
+    big = client.post("/api/open", content=b"#" * (designer.MAX_CONFIG_BYTES + 1), headers={"Accept-Language": "fr"})
+    assert big.status_code == 413 and big.json()["error"].startswith("la requête dépasse 1 MB")
+    volume = client.post("/api/volumes?name=old.json", content=b"[]", headers={"Accept-Language": "cs"})
+    assert volume.json()["error"] == "old.json není soubor JSON knihy (ten, který zapisuje 'bookgen build')"
+    assert '"Accept-Language": boot.lang' in (Path(designer.__file__).parent / "web" / "static" / "studio.js").read_text()
+
+
 def test_the_form_comes_from_the_config_models(studio):
     client, _, _ = studio
     schema = client.get("/api/schema").json()

@@ -488,8 +488,9 @@
   // ----- talking to the studio ----------------------------------------------------------
   async function api(url, body, type) {
     try {
-      const r = await fetch(url, body === undefined ? {} : {
-        method: "POST", headers: { "Content-Type": type || "application/json" },
+      // the page's language, not the browser's: the studio's own refusals come back in it
+      const r = await fetch(url, body === undefined ? { headers: { "Accept-Language": boot.lang } } : {
+        method: "POST", headers: { "Content-Type": type || "application/json", "Accept-Language": boot.lang },
         body: type ? body : JSON.stringify(body),
       });
       const data = await r.json();
