@@ -23,10 +23,12 @@ import math
 import statistics
 from typing import Sequence
 
+from bookgen.core.difficulty import Level
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
-                                 HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep, technique_rating)
+                                 HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep, rating_of,
+                                 technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, _bitboards, house_positions, solve, start)
+                                  Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start)
 from bookgen.solve.latin import bit, digits_of, hidden_subsets
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
@@ -319,3 +321,57 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     return steps, not st.unplaced
+
+
+def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float
+                    ) -> list[bool] | None:
+    """Which cells stay given in a puzzle of the solution ``sol`` that singles solve and that
+    rates in ``[low, high)``, or None when this grid's carve never rates there.
+
+    The singles carve (``drop_singles``: SE 1.2, a hidden single in a box open at every step)
+    goes on, in the same random order, removing every given that singles still bring back;
+    each removal may only make the easiest-first solve harder, so along that sequence the rating
+    climbs (1.2, then 1.5 where a row or column's hidden single is needed, 2.0 where SE's direct
+    hidden pair is). The carve stops between the first removal that rates ``low`` or more and
+    the last that rates below ``high``, ``depth`` (0 to 1) of the way: deeper, fewer givens and
+    more minutes. Each prefix is rated by the rated run itself, a few by bisection (where the
+    rating isn't monotone, the prefix chosen is still rated before it is taken)."""
+    n = geo.n
+    cells = list(range(n * n))
+    rng.shuffle(cells)
+    gv = drop_singles(geo, sol, cells)
+    order: list[int] = []  # the removals singles allow, in carve order
+    for i in cells:
+        if gv.given[i]:
+            gv.remove(i)
+            if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                order.append(i)
+            else:
+                gv.restore(i)
+    base = [i for i in range(n * n) if gv.given[i]] + order  # everything given before the carve went on
+    memo: dict[int, float] = {}
+
+    def rating(cut: int) -> float:  # the rating with the first ``cut`` removals made
+        if cut not in memo:
+            gone = set(order[:cut])
+            memo[cut] = rating_of(rated_run(geo, [(i, sol[i]) for i in base if i not in gone])[0])
+        return memo[cut]
+
+    def first(ok) -> int:  # the least cut where ``ok`` holds, assuming it holds from there on
+        lo, hi = 0, len(order)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(rating(mid)) else (mid + 1, hi)
+        return lo
+
+    if rating(len(order)) < low:
+        return None
+    start = first(lambda r: r >= low)
+    stop = len(order) if rating(len(order)) < high else first(lambda r: r >= high) - 1
+    if stop < start:
+        return None
+    cut = start + round(depth * (stop - start))
+    if not low <= rating(cut) < high:
+        return None
+    kept = set(base) - set(order[:cut])
+    return [i in kept for i in range(n * n)]
