@@ -46,7 +46,9 @@ MINUTE_DIGITS = 1  # tenths: fine enough to order a ramp by; printed as whole mi
 # needs one for (docs/calibration.md); the rated run adds to it by the refutation's length.
 TIER_RATING: dict[Level, float] = {Level.EASY: 1.5, Level.MEDIUM: 2.6, Level.HARD: 4.0, Level.EXPERT: 5.5}
 
-# Sudoku Explainer's values of the singles: the rated run finds these itself.
+# Sudoku Explainer's values of the singles: the rated run finds these itself. A full house
+# (the last open cell of a row, column or box) is SE's easiest step whatever the house.
+FULL_HOUSE = 1.0
 HIDDEN_SINGLE_BOX = 1.2
 HIDDEN_SINGLE_LINE = 1.5
 NAKED_SINGLE = 2.3

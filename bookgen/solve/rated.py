@@ -24,7 +24,7 @@ import statistics
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
+from bookgen.core.rating import (FULL_HOUSE, DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep, rating_of,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
@@ -37,11 +37,12 @@ TRIAL_SPAN = 1.9  # ... by at most this much: one trial stays below extreme (TIE
 MAX_STEPS = 4096   # a bound far above any real solve (each step places or strikes something)
 
 
-def _singles(g: Geometry, st: State, values: tuple[float, float, float]
+def _singles(g: Geometry, st: State, values: tuple[float, float, float], alone: float | None = None
              ) -> tuple[list[tuple[int, int, float]], int]:
     """Every single open now as (cell, digit, rating) with the easiest first, and how many
     distinct cells they place; ``values``: a hidden single in a box (or region, diagonal),
-    one in a row or column, a naked single."""
+    one in a row or column, a naked single; ``alone``: the last open cell of a house (SE's
+    full house), where it has a value of its own."""
     box_value, line_value, naked_value = values
     cand, placed = st.cand, st.placed
     found: dict[int, tuple[int, int, float]] = {}
@@ -49,6 +50,8 @@ def _singles(g: Geometry, st: State, values: tuple[float, float, float]
     boxes_from = 2 * n
     for h, cells in enumerate(g.houses):
         value = box_value if h >= boxes_from else line_value
+        if alone is not None and sum(1 for i in cells if not placed[i]) == 1:
+            value = alone
         once = more = 0
         for i in cells:
             if not placed[i]:
@@ -82,9 +85,10 @@ class SinglesScan:
     state a technique changed) touch. The full rescan cost most of an easy puzzle's rating.
     """
 
-    def __init__(self, g: Geometry, values: tuple[float, float, float]) -> None:
+    def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
         n = g.n
-        self.g, self.n, self.values = g, n, values
+        self.g, self.n, self.values, self.alone = g, n, values, alone
+        self.unplaced = 0                        # the cells open at the last call (``alone`` only)
         boxes_from = 2 * n
         self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
         self.house_bits = _bitboards(g)[0]
@@ -101,7 +105,8 @@ class SinglesScan:
         return (min(self.entries) if self.entries else None), len(self.entries)
 
     def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
-        """What ``_singles`` returns: every single as (cell, digit, value), easiest first."""
+        """What ``_singles`` returns (with the same ``alone``): every single as (cell, digit,
+        value), easiest first."""
         self._update(st)
         return [(i, d, v) for v, i, d in sorted(self.entries)], len(self.entries)
 
@@ -126,6 +131,17 @@ class SinglesScan:
                     for h in houses_of[i]:
                         keys.add(h * n + d)
             cells = set(changed)
+            if self.alone is not None:  # a house down to one or two open cells: their values may change
+                unplaced = self.unplaced
+                for i in changed:
+                    unplaced = unplaced | (1 << i) if seen[i] else unplaced & ~(1 << i)
+                if unplaced != self.unplaced:
+                    before, flipped = self.unplaced, unplaced ^ self.unplaced
+                    self.unplaced = unplaced
+                    for h in {h for i in changed if flipped >> i & 1 for h in houses_of[i]}:
+                        for x in (before & house_bits[h], unplaced & house_bits[h]):
+                            if x and not x & (x - 1):  # the house's last open cell, then or now
+                                cells.add(x.bit_length() - 1)
             for k in keys:
                 h, d = divmod(k, n)
                 x = open_[d] & house_bits[h]
@@ -155,6 +171,8 @@ class SinglesScan:
         if m:
             for h in self.g.houses_of[i]:
                 value = self.house_value[h]
+                if self.alone is not None and self.unplaced & self.house_bits[h] == 1 << i:
+                    value = self.alone
                 base = h * n
                 rest = m
                 while rest:
@@ -292,7 +310,8 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     rated = {t.name: t.rating for t in ladder if t.rating is not None}
     line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
     values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
-    scan = SinglesScan(geo, values)
+    # SE's full house (the last open cell of a house), where the singles carry SE's values
+    scan = SinglesScan(geo, values, FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None)
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             single, options = scan(st)
