@@ -24,8 +24,8 @@ import statistics
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import (FULL_HOUSE, DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
-                                 HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep, rating_of,
+from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
+                                 FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
                                   Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start)
@@ -342,6 +342,47 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     return steps, not st.unplaced
 
 
+def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool) -> bool:
+    """Whether hidden singles alone solve ``givens``: in boxes only (and the last open cell of
+    any house, SE's full house) with ``boxes_only``, else in every house. The easiest-first run
+    places singles in any order to the same end, so this is exactly whether it rates at most
+    1.2 (``boxes_only``) or 1.5, at a fraction of its cost: bitboards, one mask of open cells
+    per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together)."""
+    n = geo.n
+    house_bits, peer_bits = _bitboards(geo)
+    every = (1 << (n * n)) - 1
+    placed = 0
+    pos = [every] * n
+    for i, d in givens:
+        placed |= 1 << i
+        pos[d - 1] &= ~peer_bits[i]
+    for i, d in givens:
+        for e in range(n):
+            pos[e] &= ~(1 << i)
+    boxes_from = 2 * n
+    while placed != every:
+        found = False
+        for h, hb in enumerate(house_bits):
+            open_cells = hb & ~placed
+            if not open_cells:
+                continue
+            if boxes_only and h < boxes_from and open_cells & (open_cells - 1):
+                continue  # a row or column with more than one open cell: not a full house
+            for d in range(n):
+                x = pos[d] & hb
+                if x and not x & (x - 1):
+                    b = x
+                    placed |= b
+                    for e in range(n):
+                        pos[e] &= ~b
+                    pos[d] &= ~peer_bits[b.bit_length() - 1]
+                    found = True
+                    open_cells &= ~b
+        if not found:
+            return False
+    return True
+
+
 def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float
                     ) -> list[bool] | None:
     """Which cells stay given in a puzzle of the solution ``sol`` that singles solve and that
@@ -353,44 +394,78 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     climbs (1.2, then 1.5 where a row or column's hidden single is needed, 2.0 where SE's direct
     hidden pair is). The carve stops between the first removal that rates ``low`` or more and
     the last that rates below ``high``, ``depth`` (0 to 1) of the way: deeper, fewer givens and
-    more minutes. Each prefix is rated by the rated run itself, a few by bisection (where the
-    rating isn't monotone, the prefix chosen is still rated before it is taken)."""
+    more minutes. The prefixes are told apart by which singles solve them, one at a time up to
+    ``high`` or, where every removal stays below it, a few by bisection (where the rating isn't
+    monotone, this grid misses the aim). Aimed at 2.0, a carve may rate
+    1.7 or 1.9 (a direct pointing or claiming, rare): the rated run of the finished puzzle says
+    so, and its band is checked there."""
     n = geo.n
     cells = list(range(n * n))
     rng.shuffle(cells)
     gv = drop_singles(geo, sol, cells)
-    order: list[int] = []  # the removals singles allow, in carve order
-    for i in cells:
-        if gv.given[i]:
-            gv.remove(i)
-            if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
-                order.append(i)
-            else:
-                gv.restore(i)
-    base = [i for i in range(n * n) if gv.given[i]] + order  # everything given before the carve went on
-    memo: dict[int, float] = {}
+    base = [i for i in range(n * n) if gv.given[i]]  # the singles carve's givens
+    order: list[int] = []  # the removals singles allow after it, in carve order, found as needed
+    pending = iter(cells)
 
-    def rating(cut: int) -> float:  # the rating with the first ``cut`` removals made
-        if cut not in memo:
-            gone = set(order[:cut])
-            memo[cut] = rating_of(rated_run(geo, [(i, sol[i]) for i in base if i not in gone])[0])
-        return memo[cut]
+    def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
+        for i in pending:
+            if gv.given[i]:
+                gv.remove(i)
+                if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                    order.append(i)
+                    return True
+                gv.restore(i)
+        return False
+
+    def givens(cut: int) -> list[tuple[int, int]]:  # the puzzle with the first ``cut`` removals made
+        gone = set(order[:cut])
+        return [(i, sol[i]) for i in base if i not in gone]
+
+    memo: dict[tuple[int, float], bool] = {}
+
+    def below(cut: int, value: float) -> bool:
+        """Whether the rating at ``cut`` is below ``value``, decided by which singles solve it
+        (``hidden_singles_solve``): exact at 1.5 and 1.7; a 1.7 or 1.9 (a direct pointing or
+        claiming, rare) counts as 2.0 here."""
+        if value <= HIDDEN_SINGLE_BOX:
+            return False  # a hidden single in a box is needed somewhere once any given has gone
+        if value > NAKED_SINGLE:
+            return True  # singles solve it: naked single 2.3 at most
+        key = (cut, value <= HIDDEN_SINGLE_LINE)
+        if key not in memo:
+            memo[key] = hidden_singles_solve(geo, givens(cut), boxes_only=key[1])
+        return memo[key]
 
     def first(ok) -> int:  # the least cut where ``ok`` holds, assuming it holds from there on
         lo, hi = 0, len(order)
         while lo < hi:
             mid = (lo + hi) // 2
-            lo, hi = (lo, mid) if ok(rating(mid)) else (mid + 1, hi)
+            lo, hi = (lo, mid) if ok(mid) else (mid + 1, hi)
         return lo
 
-    if rating(len(order)) < low:
-        return None
-    start = first(lambda r: r >= low)
-    stop = len(order) if rating(len(order)) < high else first(lambda r: r >= high) - 1
-    if stop < start:
+    start: int | None = None
+    if high <= NAKED_SINGLE:  # the carve may pass ``high``: go no further than that
+        cut = 0
+        while True:
+            if start is None and not below(cut, low):
+                start = cut
+            if not below(cut, high):
+                stop = cut - 1
+                break
+            if not extend():
+                stop = cut
+                break
+            cut += 1
+    else:  # every removal stays below ``high``: to the end, then find ``low`` by bisection
+        while extend():
+            pass
+        stop = len(order)
+        if not below(stop, low):
+            start = first(lambda cut: not below(cut, low))
+    if start is None or stop < start:
         return None
     cut = start + round(depth * (stop - start))
-    if not low <= rating(cut) < high:
-        return None
+    if below(cut, low) or not below(cut, high):
+        return None  # the rating isn't monotone along this carve
     kept = set(base) - set(order[:cut])
     return [i in kept for i in range(n * n)]

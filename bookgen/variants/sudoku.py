@@ -33,8 +33,10 @@ given the others give back at once by a single, then (above easy) every
 given the target tier's techniques still recover; at expert, a given the
 hard tier can't recover may also go when one trial on it does (a few per
 puzzle, taken during the carve while the board is rich enough to stay
-unique). The result is kept only when the ladder grades it exactly at the
-target level, and the SAT solver proves it unique.
+unique). A 9x9 puzzle aimed at a rating inside its level's band (``options["aim"]``,
+``bookgen.core.rating.aims``: beginner and easy) is carved on past the singles while singles
+still solve, to that rating (``bookgen.solve.rated.carve_to_rating``). The result is kept only
+when the ladder grades it exactly at the target level, and the SAT solver proves it unique.
 """
 
 from __future__ import annotations
