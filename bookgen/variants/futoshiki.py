@@ -49,7 +49,7 @@ from bookgen.core.text import SignWords, read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, Puzzle
-from bookgen.core.variant import Technique
+from bookgen.core.variant import Technique, techniques_of
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
     fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
@@ -115,9 +115,7 @@ class FutoshikiVariant(HouseGrid):
         N_("A sign between two cells points at the smaller digit: in 2 < 5 the point faces the 2."),
         N_("Some digits are given; each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items()
-        if key not in ("locked_candidates",))
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LEVELS, leave_out=("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
     default_size = 5
     kind = "Futoshiki"

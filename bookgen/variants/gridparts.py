@@ -31,6 +31,13 @@ def shape_problems(rows: Any, n: Size, alphabet: str, what: str) -> list[str]:
     return []
 
 
+def given_problems(givens: Sequence[str], solution: Sequence[str]) -> list[str]:
+    """A line for every given the solution disagrees with (two grids of one shape)."""
+    return [f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution"
+            for r, (given_row, solved_row) in enumerate(zip(givens, solution))
+            for c, (g, s) in enumerate(zip(given_row, solved_row)) if g != EMPTY and g != s]
+
+
 def edges_from_json(raw_edges: Any, size: int, signs: Sequence[str]) -> tuple[Edge, ...]:
     """The ``edges`` of a book JSON entry (Tango's ``=``/``x``, Futoshiki's ``<``/``>``):
     each one sign of ``signs`` between two neighbouring cells inside the grid, no two on

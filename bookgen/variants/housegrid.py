@@ -28,7 +28,7 @@ from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
 from bookgen.solve.latin_sat import prove, solutions
 from bookgen.solve.rated import rated_run
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import given_problems, shape_problems
 from bookgen.solve.latin import symbol, symbols, value
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
@@ -223,10 +223,7 @@ class HouseGrid(VariantDefaults):
     def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)  # type: ignore[attr-defined]
-        problem = self.check_request(size, rules, level)  # type: ignore[attr-defined]
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         for draft in self.drafts(size, rules, level, rng, options or {}):
             if draft is None:
                 continue
@@ -281,11 +278,7 @@ class HouseGrid(VariantDefaults):
             if len(have) != n:
                 problems.append(f"{geo.names[h]} lacks {', '.join(sorted(set(digits) - have))}")
         problems += self.extra_problems(puzzle)
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:

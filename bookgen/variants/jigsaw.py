@@ -44,7 +44,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Grade, Puzzle
-from bookgen.core.variant import Technique
+from bookgen.core.variant import Technique, techniques_of
 from bookgen.solve.filling import propagated_filling
 from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, run_ladder
 from bookgen.solve.latin import SYMBOLS, symbols
@@ -103,8 +103,7 @@ class JigsawVariant(HouseGrid):
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     # 5x5 expert: two of three seeds failed after 4 s each (bench/sweep_estimates.py, issue 26)

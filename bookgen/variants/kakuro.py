@@ -60,7 +60,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSize, Puzzle, SizeRange, rows_cols
-from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
+from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
 
@@ -321,8 +321,7 @@ class KakuroVariant(VariantDefaults):
            "diagonal for the run to its right, the one below it for the run underneath."),
         N_("No digit appears twice in a run. Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     rectangular = True
     size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZES
@@ -398,10 +397,7 @@ class KakuroVariant(VariantDefaults):
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
         size = grid_size(size)
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         for _ in range(ATTEMPTS):
             draft = self.attempt(size, level, rng)
             if draft is None:

@@ -83,7 +83,7 @@ from bookgen.solve.latin import (
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.variants.gridparts import (
-    ASCII_OPS, CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected,
+    ASCII_OPS, CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected, given_problems,
 )
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
@@ -935,10 +935,7 @@ class KenKenVariant(VariantDefaults):
         ``options``: ``attempts`` (fresh Latin squares to try, default ``ATTEMPTS``) and
         ``moves`` (local changes per square, default 3N).
         """
-        rules = self.parse_rules(rules, size)
-        why = self.check_request(size, rules, level)
-        if why:
-            raise GenerationError(why)
+        rules = self.request_rules(size, rules, level)
         options = options or {}
         attempts = int(options.get("attempts", ATTEMPTS))
         moves = int(options.get("moves", 3 * size))
@@ -1174,12 +1171,8 @@ class KenKenVariant(VariantDefaults):
                     errs.append(f"cage at {where} should make {cage.target}{cage.op} but makes {got}")
         if len(puzzle.givens) != n or any(len(row) != n for row in puzzle.givens):
             errs.append(f"givens must be {n} rows of {n} characters")
-        elif grid is not None:
-            for r in range(n):
-                for c in range(n):
-                    g = puzzle.givens[r][c]
-                    if g != EMPTY and g != str(grid[r][c]):
-                        errs.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        elif grid is not None:  # the solution's digits as they are written
+            errs += given_problems(puzzle.givens, puzzle.solution)
         return errs
 
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:

@@ -50,7 +50,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
-from bookgen.core.variant import Extent, Technique
+from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, settles, solve,
 )
@@ -106,8 +106,7 @@ class SkyscrapersVariant(HouseGrid):
            "a taller building hides every lower one behind it."),
         N_("Some heights may be given; each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LEVELS)
     sizes: tuple[int, ...] = SIZES
     default_size = 5
     kind = "Skyscrapers"

@@ -39,7 +39,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve import stars as engine
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import given_problems, shape_problems
 from bookgen.variants.jigsaw_regions import (
     LETTERS, draw_walls, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
 )
@@ -230,10 +230,7 @@ class StarBattle(VariantDefaults):
     def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         for _ in range(ATTEMPTS):
             made = engine.attempt(size, rules["stars"], level, rng)
             if made is None:
@@ -276,11 +273,7 @@ class StarBattle(VariantDefaults):
         for i in range(n * n):
             if star >> i & 1 and lay.halo[i] & star & ~((1 << (i + 1)) - 1):
                 problems.append(f"the star at {engine.cell_name(i, n)} touches another")
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
