@@ -42,7 +42,6 @@ from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Grade, Puzzle
 from bookgen.core.variant import Technique, techniques_of
 from bookgen.solve.filling import propagated_filling
@@ -51,12 +50,14 @@ from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import shape_problems
 from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
-    draw_walls, random_regions, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
+    draw_walls, random_regions, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
+    regions_of,
 )
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 from bookgen.variants.sudoku import draw_diagonals
 
 SIZES: tuple[int, ...] = (5, 6, 7, 8, 9)
+TEXT_CELLS = {".": EMPTY, "0": EMPTY, **{ch: ch for ch in SYMBOLS}}  # a given as puzzle text writes it
 ATTEMPTS = 300         # grids per puzzle before giving up
 FILLS_PER_LAYOUT = 6   # grids tried on one region layout before a new one is drawn
 FILL_BUDGET = 100      # guesses for one random full grid (a layout may have none) ...
@@ -292,19 +293,8 @@ class JigsawVariant(HouseGrid):
         then a grid of givens of the same size (digits, ``.`` or ``0`` for an empty cell;
         ``|`` ignored); without the second grid every cell is empty."""
         n, regions, given_lines = read_region_grid(lines, SIZES, self.title, file)
-        givens = [[EMPTY] * n for _ in range(n)]
-        for r, ln in enumerate(given_lines):
-            row = []
-            for k, ch in enumerate(ln.text):
-                if ch.isspace() or ch == "|":
-                    continue
-                if ch not in "." + SYMBOLS and ch != "0":
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens "
-                                          "holds digits, or . (or 0) for an empty cell")
-                row.append(EMPTY if ch in ".0" else ch)
-            givens[r] = row
+        givens = read_givens(given_lines, n, TEXT_CELLS, "digits, or . (or 0) for an empty cell", file)
         if given_lines:
-            _square(givens, given_lines, (n,), "the grid of givens", file)
             check_digits(givens, given_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))

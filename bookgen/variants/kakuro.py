@@ -63,6 +63,7 @@ from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSi
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
+from bookgen.variants.gridparts import and_givens
 
 BLOCK = "#"
 TEXT_BLOCK = ("X", "x", "\\")  # a block without sums in the text format (``#`` starts a comment there)
@@ -765,11 +766,7 @@ class KakuroVariant(VariantDefaults):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``42 sums`` (and ``3 givens`` when there are any)."""
-        parts = [f"{len(puzzle.cages)} sums"]
-        given = sum(ch.isdigit() for row in puzzle.givens for ch in row)
-        if given:
-            parts.append(f"{given} givens")
-        return parts
+        return and_givens(f"{len(puzzle.cages)} sums", sum(ch.isdigit() for row in puzzle.givens for ch in row))
 
 
 # Where a sum's text sits in its half of a split block, in cells from the block's corner.

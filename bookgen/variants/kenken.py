@@ -83,7 +83,8 @@ from bookgen.solve.latin import (
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.variants.gridparts import (
-    ASCII_OPS, CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected, given_problems,
+    ASCII_OPS, CAGE_LABELS, cage_problems, cage_text_lines, cage_where, cages_from_json, connected, disconnected,
+    given_problems,
 )
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
@@ -1160,7 +1161,7 @@ class KenKenVariant(VariantDefaults):
         allowed = set(puzzle.rules.get("ops", OPS))
         max_cage = puzzle.rules.get("max_cage", DEFAULT_RULES["max_cage"])
         for cage in puzzle.cages:
-            where = _where(cage.cells)
+            where = cage_where(cage.cells)
             if cage.op and cage.op not in allowed:
                 errs.append(f"cage at {where} uses {cage.op!r}, which the rules don't allow")
             if len(cage.cells) > max_cage:  # also keeps the exact solver's cage tables small
@@ -1392,10 +1393,6 @@ def _tier(name: str) -> Level:
     return TECHNIQUE_LEVEL[name]
 
 
-def _where(cells: Sequence[Cell]) -> str:
-    return ",".join(f"({r + 1},{c + 1})" for r, c in cells)
-
-
 def _digits(rows: Sequence[str], n: int) -> list[list[int]] | None:
     if len(rows) != n:
         return None
@@ -1419,31 +1416,22 @@ def _rows(value: Any, n: int, name: str, allow_empty: bool) -> tuple[str, ...]:
 
 def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
     """Why the cages are not a partition of connected, well-formed cages ([] when fine)."""
+    return cage_problems(cages, n, _op_problems)
+
+
+def _op_problems(cage: Cage, where: str) -> list[str]:
+    """What is wrong with one cage's operation and target."""
     errs = []
-    seen: dict[Cell, int] = {}
-    for k, cage in enumerate(cages):
-        where = _where(cage.cells)
-        for cell in cage.cells:
-            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
-                errs.append(f"cage at {where} has a cell outside the grid")
-            elif cell in seen:
-                errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
-            seen[cell] = k
-        if not connected(cage.cells):
-            errs.append(f"cage at {where} is not connected")
-        if cage.op not in ("", *OPS):
-            errs.append(f"cage at {where} has an unknown op {cage.op!r}")
-        elif cage.op == "" and len(cage.cells) != 1:
-            errs.append(f"cage at {where} has no op but more than one cell")
-        elif cage.op and len(cage.cells) == 1:
-            errs.append(f"single-cell cage at {where} must have op \"\"")
-        elif cage.op in PAIR_OPS and len(cage.cells) != 2:
-            errs.append(f"cage at {where} uses {cage.op!r} but has {len(cage.cells)} cells, not 2")
-        if cage.target < 1:
-            errs.append(f"cage at {where} has target {cage.target}, which must be positive")
-    missing = [(r, c) for r in range(n) for c in range(n) if (r, c) not in seen]
-    if missing:
-        errs.append(f"cages miss {len(missing)} cell(s), e.g. ({missing[0][0] + 1},{missing[0][1] + 1})")
+    if cage.op not in ("", *OPS):
+        errs.append(f"cage at {where} has an unknown op {cage.op!r}")
+    elif cage.op == "" and len(cage.cells) != 1:
+        errs.append(f"cage at {where} has no op but more than one cell")
+    elif cage.op and len(cage.cells) == 1:
+        errs.append(f"single-cell cage at {where} must have op \"\"")
+    elif cage.op in PAIR_OPS and len(cage.cells) != 2:
+        errs.append(f"cage at {where} uses {cage.op!r} but has {len(cage.cells)} cells, not 2")
+    if cage.target < 1:
+        errs.append(f"cage at {where} has target {cage.target}, which must be positive")
     return errs
 
 

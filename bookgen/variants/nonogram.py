@@ -51,7 +51,7 @@ from bookgen.core.types import EMPTY, GenerationError, Grade, GridSize, OutsideC
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import nonogram as engine
 from bookgen.solve.nonogram import STYLES, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Clue
-from bookgen.variants.gridparts import given_problems
+from bookgen.variants.gridparts import and_givens, given_count, given_problems
 
 SIZE_RANGE = SizeRange(5, 25, 5, 25)  # any rows x cols, each 5 to 25
 PICTURE = "picture"     # the style of a puzzle made from a user's picture (never a section's rule option)
@@ -587,11 +587,7 @@ class NonogramVariant(VariantDefaults):
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``37 runs`` and the givens, if any."""
         row_clues, col_clues = _clues(puzzle)
-        out = [f"{sum(map(len, row_clues)) + sum(map(len, col_clues))} runs"]
-        given = sum(ch != EMPTY for row in puzzle.givens for ch in row)
-        if given:
-            out.append(f"{given} givens")
-        return out
+        return and_givens(f"{sum(map(len, row_clues)) + sum(map(len, col_clues))} runs", given_count(puzzle.givens))
 
 
 def picture_givens(solution: tuple[str, ...]) -> tuple[tuple[str, ...], engine.LadderResult]:

@@ -32,16 +32,15 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
-from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve import stars as engine
-from bookgen.variants.gridparts import given_problems, shape_problems
+from bookgen.variants.gridparts import and_givens, given_count, given_problems, shape_problems
 from bookgen.variants.jigsaw_regions import (
-    LETTERS, draw_walls, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
+    LETTERS, draw_walls, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
+    regions_of,
 )
 
 ONE_STAR = tuple(range(5, 11))   # sizes of one-star puzzles
@@ -342,19 +341,7 @@ class StarBattle(VariantDefaults):
         optionally a grid of givens of the same size: ``*`` (or ``1``) a star, ``x`` (or
         ``0``) an empty cell, ``.`` open; ``|`` ignored."""
         n, regions, given_lines = read_region_grid(lines, self.sizes, self.title, file, equal=False)
-        givens = [[EMPTY] * n for _ in range(n)]
-        for r, ln in enumerate(given_lines):
-            row = []
-            for k, ch in enumerate(ln.text):
-                if ch.isspace() or ch == "|":
-                    continue
-                if ch not in TEXT_CELLS:
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens "
-                                          "holds * (a star), x (an empty cell) or . (open)")
-                row.append(TEXT_CELLS[ch])
-            givens[r] = row
-        if given_lines:
-            _square(givens, given_lines, (n,), "the grid of givens", file)
+        givens = read_givens(given_lines, n, TEXT_CELLS, "* (a star), x (an empty cell) or . (open)", file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, regions=regions)
@@ -381,11 +368,7 @@ class StarBattle(VariantDefaults):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``8 regions`` (and the givens, when there are any)."""
-        parts = [f"{puzzle.size} regions"]
-        given = sum(ch != EMPTY for row in puzzle.givens for ch in row)
-        if given:
-            parts.append(f"{given} givens")
-        return parts
+        return and_givens(f"{puzzle.size} regions", given_count(puzzle.givens))
 
     # --- drawing --------------------------------------------------------------------
 

@@ -108,6 +108,7 @@ class SudokuVariant(HouseGrid):
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
+    diagonal_rule = N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once.")
     techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
@@ -181,7 +182,7 @@ class SudokuVariant(HouseGrid):
         if sizes:
             lines[0] = box_rule(sizes, BOXES)
         if rules.get("diagonal"):
-            lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
+            lines.insert(1, self.diagonal_rule)
         return tuple(lines)
 
     def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
