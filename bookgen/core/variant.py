@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Collection, Mapping, Protocol, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
@@ -35,6 +35,19 @@ def techniques_of(text: Mapping[str, tuple[str, str]], levels: Mapping[str, Leve
     those a variant's rules never use."""
     return tuple(Technique(key, levels[key], title, description)
                  for key, (title, description) in text.items() if key not in leave_out)
+
+
+def rule_options(raw: Any, kind: str, known: Collection[str], expected: str) -> Mapping[str, Any]:
+    """A section's ``rules:`` (None: no options) as a mapping of ``known`` options only;
+    ``ValueError`` when it is no mapping, or naming the first unknown option and what
+    ``kind`` (the variant, as messages name it) ``expected``."""
+    raw = {} if raw is None else raw
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{kind} rules must be a mapping of options")
+    unknown = sorted(str(k) for k in raw if k not in known)
+    if unknown:
+        raise ValueError(f"unknown {kind} rule option {unknown[0]!r}; expected {expected}")
+    return raw
 
 
 @dataclass(frozen=True)

@@ -281,8 +281,15 @@ class HouseGrid(VariantDefaults):
         problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
+    def malformed(self, puzzle: Puzzle) -> bool:
+        """Whether the clues a variant adds to the grid (regions, cages) are broken: such a
+        puzzle has no solutions and grades unsolved (``validate`` says what is wrong)."""
+        return False
+
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by the exact SAT solver."""
+        """Up to ``limit`` solutions by the exact SAT solver (none when ``malformed``)."""
+        if self.malformed(puzzle):
+            return []
         n = puzzle.size
         found = solutions(self.geometry_of(puzzle), givens_of(puzzle), limit, self.clauses_of(puzzle))
         return [tuple("".join(symbol(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
@@ -298,7 +305,10 @@ class HouseGrid(VariantDefaults):
                      dict(sorted(res.counts.items())), res.solved)
 
     def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed, a score, and technique counts."""
+        """Hardest technique the ladder needed, a score, and technique counts (EXPERT,
+        unsolved, when ``malformed``)."""
+        if self.malformed(puzzle):
+            return Grade(Level.EXPERT, 3.0, {}, False)
         return self.rate(puzzle, self.grade_of(self._ladder(puzzle, False), puzzle.size))
 
     def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:

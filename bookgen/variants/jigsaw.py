@@ -42,8 +42,8 @@ from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.types import EMPTY, Grade, Puzzle
-from bookgen.core.variant import Technique, techniques_of
+from bookgen.core.types import EMPTY, Puzzle
+from bookgen.core.variant import Technique, rule_options, techniques_of
 from bookgen.solve.filling import propagated_filling
 from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, run_ladder
 from bookgen.solve.latin import SYMBOLS, symbols
@@ -134,12 +134,7 @@ class JigsawVariant(HouseGrid):
         problem = self._size_problem(size)
         if problem:
             raise ValueError(problem)
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError("Jigsaw Sudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in OPTIONS)
-        if unknown:
-            raise ValueError(f"unknown Jigsaw Sudoku rule option {unknown[0]!r}; expected diagonal or plain_regions")
+        raw = rule_options(raw, "Jigsaw Sudoku", OPTIONS, "diagonal or plain_regions")
         out = {}
         for key in OPTIONS:
             got = raw.get(key, False)
@@ -219,17 +214,9 @@ class JigsawVariant(HouseGrid):
         """Malformed regions first; then every house the solution breaks, as for Sudoku."""
         return region_problems(puzzle.regions, puzzle.size) or super().validate(puzzle)
 
-    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by SAT (none when the regions are malformed)."""
-        if region_problems(puzzle.regions, puzzle.size):
-            return []
-        return super().solutions(puzzle, limit)
-
-    def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed (EXPERT, unsolved, for malformed regions)."""
-        if region_problems(puzzle.regions, puzzle.size):
-            return Grade(Level.EXPERT, 3.0, {}, False)
-        return super().grade(puzzle)
+    def malformed(self, puzzle: Puzzle) -> bool:
+        """Regions that are not N connected regions of N cells."""
+        return bool(region_problems(puzzle.regions, puzzle.size))
 
     def fingerprint(self, puzzle: Puzzle) -> str:
         """Same for the grid's symmetries (the regions move with the grid, whatever their

@@ -63,7 +63,7 @@ from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSi
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
-from bookgen.variants.gridparts import and_givens
+from bookgen.variants.gridparts import and_givens, connected
 
 BLOCK = "#"
 TEXT_BLOCK = ("X", "x", "\\")  # a block without sums in the text format (``#`` starts a comment there)
@@ -172,16 +172,7 @@ def pattern_problems(white: Sequence[Sequence[bool]], longest: int = MAX_RUN) ->
         elif len(stretch) > longest:
             problems.append(f"the {word} run from row {r + 1}, column {c + 1} has {len(stretch)} cells; "
                             f"a run has at most {longest}")
-    seen = {cells[0]}
-    todo = [cells[0]]
-    every = set(cells)
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in every and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    if len(seen) < len(cells):
+    if not connected(cells):
         problems.append("the white cells are not all connected")
     return problems
 

@@ -68,7 +68,7 @@ from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique, VariantDefaults
+from bookgen.core.variant import Step, Technique, VariantDefaults, rule_options
 from bookgen.solve.arithmetic import (
     TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
@@ -849,14 +849,7 @@ class KenKenVariant(VariantDefaults):
         """Complete and check the rule options; ``ValueError`` with a one-line message."""
         if size not in SIZES:
             raise ValueError(f"Calcudoku size must be between 3 and 9, not {size}")
-        if raw is None:
-            raw = {}
-        if not isinstance(raw, Mapping):
-            raise ValueError("Calcudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in RULE_KEYS)
-        if unknown:
-            raise ValueError(f"unknown Calcudoku rule option {unknown[0]!r}; "
-                             f"expected {', '.join(sorted(RULE_KEYS))}")
+        raw = rule_options(raw, "Calcudoku", RULE_KEYS, ", ".join(sorted(RULE_KEYS)))
         out = {k: (list(v) if isinstance(v, list) else v) for k, v in DEFAULT_RULES.items()}
         if "ops" in raw:
             ops = raw["ops"]

@@ -55,7 +55,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, Grade, Puzzle, Size
+from bookgen.core.types import EMPTY, Cage, Cell, Puzzle, Size
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
     TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
@@ -311,17 +311,9 @@ class KillerVariant(SudokuVariant):
                 problems.append(f"cage at {where} should add up to {cage.target} but makes {sum(digits)}")
         return problems
 
-    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by the exact SAT solver (none when the cages are malformed)."""
-        if _cage_problems(puzzle.cages, puzzle.size):
-            return []
-        return super().solutions(puzzle, limit)
-
-    def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed (EXPERT, unsolved, for malformed cages)."""
-        if _cage_problems(puzzle.cages, puzzle.size):
-            return Grade(Level.EXPERT, 3.0, {}, False)
-        return super().grade(puzzle)
+    def malformed(self, puzzle: Puzzle) -> bool:
+        """Cages that don't partition the grid into connected cages with sums they can make."""
+        return bool(_cage_problems(puzzle.cages, puzzle.size))
 
     def fingerprint_clues(self, puzzle: Puzzle, move) -> str:
         """The cages (cells after ``move``, and sums)."""

@@ -35,7 +35,7 @@ from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique, VariantDefaults
+from bookgen.core.variant import Step, Technique, VariantDefaults, rule_options
 from bookgen.solve import stars as engine
 from bookgen.variants.gridparts import and_givens, given_count, given_problems, shape_problems
 from bookgen.variants.jigsaw_regions import (
@@ -178,12 +178,7 @@ class StarBattle(VariantDefaults):
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """``{"stars": 1 | 2}``; ``ValueError`` on an unknown option or a size the stars don't fit."""
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError(f"{self.title} rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k != "stars")
-        if unknown:
-            raise ValueError(f"unknown {self.title} rule option {unknown[0]!r}; expected stars")
+        raw = rule_options(raw, self.title, ("stars",), "stars")
         stars = raw.get("stars", 2 if size > max(ONE_STAR) and not self.queens else 1)
         if type(stars) is not int or stars not in ((1,) if self.queens else (1, 2)):
             raise ValueError(f"stars must be {'1 (a queen per row, column and region)' if self.queens else '1 or 2'}, "

@@ -51,7 +51,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Puzzle, Size
-from bookgen.core.variant import Extent, Technique, techniques_of
+from bookgen.core.variant import Extent, Technique, rule_options, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
 )
@@ -157,12 +157,7 @@ class SudokuVariant(HouseGrid):
         problem = self._size_problem(size)
         if problem:
             raise ValueError(problem)
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError("Sudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in ("box", "diagonal"))
-        if unknown:
-            raise ValueError(f"unknown Sudoku rule option {unknown[0]!r}; expected diagonal (or box)")
+        raw = rule_options(raw, "Sudoku", ("box", "diagonal"), "diagonal (or box)")
         diagonal = raw.get("diagonal", False)
         if type(diagonal) is not bool:
             raise ValueError(f"diagonal must be true or false, got {diagonal!r}")
