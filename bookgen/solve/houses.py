@@ -1924,6 +1924,19 @@ def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[t
     return False
 
 
+def trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
+               stalled: State, rng: random.Random) -> int | None:
+    """A two-candidate cell of ``stalled`` (where the hard tier stalled, the puzzle unique),
+    picked at random, one trial on which settles the puzzle (``settles``), or None: the
+    expert carve's trial of a Latin variant with clues outside the houses."""
+    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
+    rng.shuffle(cells)
+    for cell in cells:
+        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
+            return cell
+    return None
+
+
 def asked_once(question: Callable[[], bool]) -> Callable[[], bool]:
     """``question`` (a carve's rival) answered once and remembered: a removal the hard tier
     fails asks again when the expert carve tries a trial on it, and the SAT call costs more

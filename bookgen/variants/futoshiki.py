@@ -52,7 +52,7 @@ from bookgen.core.types import EMPTY, Edge, Puzzle
 from bookgen.core.variant import Technique, techniques_of
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
-    fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
+    fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, trial_cell, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
@@ -310,7 +310,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
 
     A plain carve mostly ends with nothing the target level needs (the hard and expert
     tiers are rarely the only way on): where the hard tier fails on a removal that leaves
-    the puzzle unique, a new sign (``_mend``) or a trial on another cell (``_trial_cell``)
+    the puzzle unique, a new sign (``_mend``) or a trial on another cell (``trial_cell``)
     may turn it into a removal only the target level takes.
 
     Mixing the two, rather than all givens before any sign, grades at hard more often
@@ -390,7 +390,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
                 trials.append((x, sol[x]))
                 continue
         if level == Level.EXPERT and not trials and stalled is not None:
-            cell = _trial_cell(geo, sol, givens, extra, stalled, rng)
+            cell = trial_cell(geo, sol, givens, extra, stalled, rng)
             if cell is not None:
                 trials.append((cell, sol[cell]))
                 used = None
@@ -400,18 +400,6 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.add(x)
     return given, sorted(signs)
-
-
-def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
-                stalled: State, rng: random.Random) -> int | None:
-    """A two-candidate cell of ``stalled`` (where the hard tier stalled, the puzzle unique) one
-    trial on which settles the puzzle, or None."""
-    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
-    rng.shuffle(cells)
-    for cell in cells:
-        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
-            return cell
-    return None
 
 
 def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], signs: set[tuple[int, int]],

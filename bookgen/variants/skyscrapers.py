@@ -52,7 +52,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, settles, solve,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
@@ -404,7 +404,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         # whole carve hardly any removal is: 25 of 30 5x5 carves found none).
         if level == Level.EXPERT and stalled is not None:
             givens, extra = current()
-            if _trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
+            if trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
                 break
         kept.add(key)
         if base is not None:
@@ -463,24 +463,12 @@ def _one_trial_more(geo: Geometry, sol: Sequence[int], given: list[bool], kept: 
             given[x] = False
         givens, extra = current()
         done, stalled = closure(geo, givens, Level.HARD, extra=extra)
-        if not done and stalled is not None and _trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
+        if not done and stalled is not None and trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
             return
         if kind == "clue":
             kept.add(x)
         else:
             given[x] = True
-
-
-def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
-                stalled: Any, rng: random.Random) -> int | None:
-    """A two-candidate cell of ``stalled`` (where the hard tier stalled) one trial on which
-    settles the puzzle, or None."""
-    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
-    rng.shuffle(cells)
-    for cell in cells:
-        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
-            return cell
-    return None
 
 
 SKYSCRAPERS = SkyscrapersVariant()
