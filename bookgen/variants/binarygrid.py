@@ -33,7 +33,7 @@ from bookgen.solve.binary import (
     Contradiction,
     random_solution,
 )
-from bookgen.variants.gridparts import edges_from_json, given_problems, shape_problems
+from bookgen.variants.gridparts import edges_from_json, given_count, given_problems, shape_problems
 
 SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
@@ -431,7 +431,7 @@ class BinaryGrid(VariantDefaults):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """What the puzzle gives, for its one-line description: ``8 givens``, ``6 signs``."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if self.uses_signs:
             parts.append(f"{len(puzzle.edges)} signs")
         return parts

@@ -57,7 +57,7 @@ from bookgen.solve.houses import (
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
-from bookgen.variants.gridparts import edges_from_json
+from bookgen.variants.gridparts import edges_from_json, given_count
 from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
@@ -265,7 +265,7 @@ class FutoshikiVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``6 givens`` and ``14 signs``."""
-        return [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens", f"{len(puzzle.edges)} signs"]
+        return [f"{given_count(puzzle.givens)} givens", f"{len(puzzle.edges)} signs"]
 
 
 GAP = 0.26  # between neighbouring cells' boxes, in cells: room for a sign and white either side

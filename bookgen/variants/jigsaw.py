@@ -47,7 +47,7 @@ from bookgen.core.variant import Technique, rule_options, techniques_of
 from bookgen.solve.filling import propagated_filling
 from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, run_ladder
 from bookgen.solve.latin import SYMBOLS, symbols
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import given_count, shape_problems
 from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
     draw_walls, random_regions, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
@@ -299,7 +299,7 @@ class JigsawVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` when the rule is on)."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts

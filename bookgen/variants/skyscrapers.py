@@ -58,6 +58,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clue_groups, clues_of, extra_for, sight_clauses,
 )
+from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
@@ -310,7 +311,7 @@ class SkyscrapersVariant(HouseGrid):
         """``11 clues`` and ``0 givens``."""
         clues = _clues(puzzle)
         return [f"{sum(1 for side in SIDES for v in getattr(clues, side) if v)} clues",
-                f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+                f"{given_count(puzzle.givens)} givens"]
 
 
 def _clues(puzzle: Puzzle) -> OutsideClues:

@@ -56,6 +56,7 @@ from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
 )
 from bookgen.solve.latin import SYMBOLS
+from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
@@ -316,7 +317,7 @@ class SudokuVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` for Sudoku X)."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts
