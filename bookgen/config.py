@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 import typing
-from typing import Any, Literal, Sequence, Union
+from typing import Any, Callable, Literal, Sequence, Union
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -1155,6 +1155,14 @@ def _check_pages(book: Book, report) -> None:
                f"{MAX_PAGES}: split it into volumes, lower the counts, or use layout: worksheet")
 
 
+# A book key whose type is a union (pydantic reports each half): its one message, from the value.
+_UNION_MESSAGES: dict[str, Callable[[Any], str]] = {
+    "exclude": lambda value: f"exclude must be a book JSON file name or a list of them, got {_show(value)}",
+    "page": lambda value: (f"page must be one of {', '.join(PAGE_FORMATS)} or {{width: 6in, height: 9in}}, "
+                           f"got {value!r}"),
+}
+
+
 def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> None:
     """Turn pydantic's errors into located messages, one per problem."""
     seen = set()
@@ -1196,17 +1204,11 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             else:
                 report(path, _difficulty_message(value))
             continue
-        if not prefix and err["loc"][:1] == ("exclude",):
-            if "exclude" not in seen:  # one message for both halves of the union
-                seen.add("exclude")
-                report(("exclude",), f"exclude must be a book JSON file name or a list of them, got "
-                       f"{_show(data.get('exclude'))}")
-            continue
-        if not prefix and err["loc"][:1] == ("page",):
-            if "page" not in seen:  # one message for both halves of the union
-                seen.add("page")
-                report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)} or "
-                       f"{{width: 6in, height: 9in}}, got {data.get('page')!r}")
+        top = err["loc"][0]
+        if not prefix and top in _UNION_MESSAGES:
+            if top not in seen:  # one message for both halves of the union
+                seen.add(top)
+                report((top,), _UNION_MESSAGES[top](data.get(top)))
             continue
         path, key, message = _pydantic_message(dict(err, loc=loc), data)
         report(path, message, key)

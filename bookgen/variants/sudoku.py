@@ -53,12 +53,13 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Puzzle, Size
-from bookgen.core.variant import Extent, Technique
+from bookgen.core.variant import Extent, Technique, rule_options, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
 )
 from bookgen.solve.latin import SYMBOLS
 from bookgen.solve.rated import carve_to_rating
+from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
@@ -112,8 +113,8 @@ class SudokuVariant(HouseGrid):
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    diagonal_rule = N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once.")
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
@@ -161,12 +162,7 @@ class SudokuVariant(HouseGrid):
         problem = self._size_problem(size)
         if problem:
             raise ValueError(problem)
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError("Sudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in ("box", "diagonal"))
-        if unknown:
-            raise ValueError(f"unknown Sudoku rule option {unknown[0]!r}; expected diagonal (or box)")
+        raw = rule_options(raw, "Sudoku", ("box", "diagonal"), "diagonal (or box)")
         diagonal = raw.get("diagonal", False)
         if type(diagonal) is not bool:
             raise ValueError(f"diagonal must be true or false, got {diagonal!r}")
@@ -186,7 +182,7 @@ class SudokuVariant(HouseGrid):
         if sizes:
             lines[0] = box_rule(sizes, BOXES)
         if rules.get("diagonal"):
-            lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
+            lines.insert(1, self.diagonal_rule)
         return tuple(lines)
 
     def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
@@ -343,7 +339,7 @@ class SudokuVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` for Sudoku X)."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts
