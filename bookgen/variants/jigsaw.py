@@ -109,6 +109,9 @@ class JigsawVariant(HouseGrid):
     default_size = 9
     # 5x5 expert: two of three seeds failed after 4 s each (bench/sweep_estimates.py, issue 26)
     max_level = {5: Level.HARD}
+    # With the diagonals, 6x6 expert failed on every seed measured, after 32-35 s of CPU each
+    # (bench/sweep_estimates.py, issue 26; docs/estimates.md): no build could finish one
+    max_level_diagonal = {5: Level.HARD, 6: Level.HARD}
     memory_kb_per_cell = 0.35  # bench/measure_memory.py: 28.6 KB a 9x9 (docs/estimates.md)
     # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
     # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
@@ -163,6 +166,11 @@ class JigsawVariant(HouseGrid):
         if rules.get("diagonal"):
             lines.insert(1, N_("Both long diagonals, marked in the grid, also hold each digit once."))
         return tuple(lines)
+
+    def top_level(self, size: int, rules: Mapping[str, Any]) -> Level:
+        """The hardest level a size reaches reliably, with or without the diagonals (measured)."""
+        table = self.max_level_diagonal if rules.get("diagonal") else self.max_level
+        return table.get(size, Level.EXPERT)
 
     def kind_of(self, rules: Mapping[str, Any]) -> str:
         return "Jigsaw Sudoku with diagonals" if rules.get("diagonal") else "Jigsaw Sudoku"
