@@ -49,8 +49,10 @@ def puzzle_ms(variant: str, size: Size, level: Level, rules: Mapping[str, Any] |
     if v is None:
         return 1000.0
     chosen = chosen_options(variant, size, rules or {}, options or {})
-    # an own table that lacks the size leaves it to the default's (a rectangle: its side's square)
-    own = [key for key in chosen if any(_side(k) == _side(size) for k in v.rule_cost_rows.get(key, ()))]
+    # an own table that lacks the size leaves it to the default's (a rectangle: its side's square),
+    # except where sizes run in a range (a rectangular variant): its nearest measured size then
+    own = [key for key in chosen if key in v.rule_cost_rows and (
+        v.rectangular or any(_side(k) == _side(size) for k in v.rule_cost_rows[key]))]
     table = v.rule_cost_rows[own[0]] if own else v.costs
     row = table.get(size)
     scale = 1.0

@@ -109,22 +109,32 @@ class JigsawVariant(HouseGrid):
     default_size = 9
     # 5x5 expert: two of three seeds failed after 4 s each (bench/sweep_estimates.py, issue 26)
     max_level = {5: Level.HARD}
-    # With the diagonals, 6x6 expert failed on every seed measured, after 32-35 s of CPU each
-    # (bench/sweep_estimates.py, issue 26; docs/estimates.md): no build could finish one
-    max_level_diagonal = {5: Level.HARD, 6: Level.HARD}
+    # With the diagonals, 5x5 hard failed on 3 seeds of 7 after 13-17 s of CPU each (the others
+    # took 2-16 s), 6x6 expert on 4 of 4 after 32-35 s (bench/sweep_estimates.py, issue 26;
+    # docs/estimates.md): a build of a few such puzzles would most likely fail after minutes
+    max_level_diagonal = {5: Level.MEDIUM, 6: Level.HARD}
     memory_kb_per_cell = 0.35  # bench/measure_memory.py: 28.6 KB a 9x9 (docs/estimates.md)
     # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
     # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
     # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
-        5: (12.3, 15.8, 39.4, None),
+        5: (12.3, 15.8, 123.0, None),  # hard: 12 seeds, 29-259 ms (it was 39.4 from three)
         6: (21.9, 35.5, 88.6, 343.0),
         7: (32.1, 35.7, 193.0, 100.0),
         8: (50.5, 93.6, 153.0, 261.0),
         9: (71.6, 130.0, 374.0, 308.0),
     }
-    # Diagonals on 5x5 take 20-400x the plain grid (three seeds a level); 6x6 to 9x9 are unmeasured.
-    rule_cost_rows = {("diagonal", True): {5: (656.0, 477.0, 16300.0, None)}}
+    # Diagonals take 2-200x the plain grid, most on the smallest grids (2-4 seeds a level; 6x6
+    # expert is refused: ``max_level_diagonal``).
+    rule_cost_rows = {
+        ("diagonal", True): {
+            5: (210.0, 118.0, None, None),
+            6: (973.0, 593.0, 2550.0, None),
+            7: (208.0, 97.8, 490.0, 255.0),
+            8: (87.4, 313.0, 275.0, 1570.0),
+            9: (95.1, 270.0, 664.0, 1310.0),
+        },
+    }
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "diagonal": "true: both long diagonals also hold every digit once (drawn as two thin diagonal lines)",
         "plain_regions": "true lets a region be a plain rectangle or a straight line (default: never)",
