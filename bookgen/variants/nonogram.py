@@ -165,6 +165,7 @@ class NonogramVariant(VariantDefaults):
     # picture's cost varies tenfold from seed to seed, so each size borrows from its neighbours.
     costs = {
         GridSize(5, 5): (1.0, 18.5, None, None),  # medium: 14 seeds, 0.9-72 ms
+        GridSize(6, 6): (1.5, 9.9, 13.7, None),  # 8 seeds: 5x5 medium scaled up was 3x high
         GridSize(8, 8): (1.8, 6.5, 24.7, None),
         GridSize(10, 10): (2.7, 5.7, 53.8, 147.0),
         GridSize(12, 12): (3.8, 6.7, 86.7, 266.0),

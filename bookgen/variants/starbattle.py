@@ -141,7 +141,7 @@ class StarBattle(VariantDefaults):
     # the rating included: one puzzle's cost varies tenfold from seed to seed.
     costs = {
         5: (4.8, 4.5, 25.1, 53.9),
-        6: (14.2, 13.1, 40.3, 100.0),
+        6: (14.2, 13.1, 56.3, 100.0),
         7: (27.2, 28.3, 69.1, 118.0),
         8: (66.0, 63.6, 112.0, 167.0),
         9: (132.0, 104.0, 179.0, 248.0),
@@ -156,7 +156,7 @@ class StarBattle(VariantDefaults):
     }
     rule_cost_rows = {  # two stars, 3 seeds a row (10x10 expert: the earlier fit)
         ("stars", 2): {
-            8: (None, 48.6, 10.8, 80.3),
+            8: (None, 48.6, 24.4, 80.3),
             9: (None, None, 80.7, 115.0),
             10: (None, None, 1480.0, 840.0),
         },
