@@ -158,7 +158,7 @@ class StarBattle(VariantDefaults):
         ("stars", 2): {
             8: (None, 48.6, 24.4, 80.3),
             9: (None, None, 80.7, 115.0),
-            10: (None, None, 1480.0, 840.0),
+            10: (None, None, 4500.0, 840.0),  # hard: 0.7-2.5 s or 14-15 s (7 seeds), mean 5.2 s
         },
     }
 
