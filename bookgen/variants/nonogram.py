@@ -197,7 +197,7 @@ class NonogramVariant(VariantDefaults):
             GridSize(15, 15): (5.2, 8.5, 38.1, 198.0),
             GridSize(18, 18): (8.0, 12.9, 100.0, 398.0),
             GridSize(20, 20): (9.6, 16.7, 137.0, 585.0),
-            GridSize(22, 22): (17.0, 19.8, 927.0, 713.0),  # 8 seeds: 20x20's hard, scaled, was 5x low
+            GridSize(22, 22): (17.0, 19.8, 927.0, 1000.0),  # 8-12 seeds: 20x20's hard, scaled, was 5x low
             GridSize(25, 25): (14.8, 24.6, 1200.0, 2980.0),
         },
     }
