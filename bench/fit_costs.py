@@ -10,12 +10,18 @@ is beyond 1.5x either way) and ``rule_cost_rows`` (an option's own table where
 it opens levels the default rules refuse, or where its factor varies across
 sizes by more than 2x either way of the median, so no one factor serves).
 Where a later file repeats a row, the seeds of both are pooled.
+
+``--smooth VARIANT[,VARIANT]``: for variants whose one puzzle's cost varies tenfold from seed to
+seed (Nonogram, Kakuro), each size's figure is read off a line through it and its two nearest
+measured sizes (log ms against log cells, least squares), so a row sampled by a few unlucky seeds
+borrows from its neighbours instead of going into the table as it came out.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 from collections import defaultdict
 from pathlib import Path
@@ -38,7 +44,24 @@ def _lit(option: tuple) -> str:
     return repr(option).replace("'", '"')
 
 
-def fit(rows: list[dict], variant: str) -> str:
+def _smoothed(points: dict) -> dict:
+    """``{side: ms}`` read off local lines through each side and its two nearest measured sides
+    (log ms against log cells, least squares; at an end, the three sides at that end)."""
+    sides = sorted(points)
+    if len(sides) < 3:
+        return dict(points)
+    out = {}
+    for i, side in enumerate(sides):
+        lo = min(max(i - 1, 0), len(sides) - 3)
+        xs = [2 * math.log(s) for s in sides[lo:lo + 3]]
+        ys = [math.log(points[s]) for s in sides[lo:lo + 3]]
+        mx, my = statistics.fmean(xs), statistics.fmean(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        out[side] = math.exp(my + slope * (2 * math.log(side) - mx))
+    return out
+
+
+def fit(rows: list[dict], variant: str, smooth: bool = False) -> str:
     pooled: dict[tuple, list[float]] = defaultdict(list)
     for row in rows:
         if row["variant"] != variant:
@@ -51,6 +74,11 @@ def fit(rows: list[dict], variant: str) -> str:
     # the geometric mean of the mean and the median: a row whose cost has a long tail (one seed
     # in ten takes 30x) is fitted nearer what a sample of a few seeds shows than its mean is
     mean = {k: (statistics.fmean(v) * statistics.median(v)) ** 0.5 for k, v in pooled.items()}
+    if smooth:  # per option and level, across the sizes measured (sides: these variants are square)
+        for option, level in {(o, lv) for (o, _, lv) in mean}:
+            column = {s: mean[(option, s, level)] for (o, s, lv) in mean if (o, lv) == (option, level)}
+            for s, ms in _smoothed(column).items():
+                mean[(option, s, level)] = ms
     sizes = sorted({s for (_, s, _) in mean}, key=lambda s: (isinstance(s, str), s))
     options = sorted({o for (o, _, _) in mean if o is not None}, key=str)
 
@@ -90,11 +118,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--only")
+    parser.add_argument("--smooth", default="", help="comma-separated variants whose rows borrow from their neighbours")
     args = parser.parse_args()
     rows = [json.loads(line) for f in args.files for line in f.read_text().splitlines() if line.strip()]
     for variant in dict.fromkeys(r["variant"] for r in rows):
         if not args.only or variant in args.only.split(","):
-            print(fit(rows, variant))
+            print(fit(rows, variant, variant in args.smooth.split(",")))
 
 
 if __name__ == "__main__":

@@ -49,9 +49,15 @@ def puzzle_ms(variant: str, size: Size, level: Level, rules: Mapping[str, Any] |
     if v is None:
         return 1000.0
     chosen = chosen_options(variant, size, rules or {}, options or {})
-    # an own table that lacks the size leaves it to the default's (a rectangle: its side's square)
+    # an own table that lacks the size leaves it to the default's (a rectangle: its side's square),
+    # except where sizes run in a range (a rectangular variant): then its nearest size measured
+    # at this level, where it has one
     own = [key for key in chosen if any(_side(k) == _side(size) for k in v.rule_cost_rows.get(key, ()))]
+    if not own and v.rectangular:
+        own = [key for key in chosen if any(row[level] is not None for row in v.rule_cost_rows.get(key, {}).values())]
     table = v.rule_cost_rows[own[0]] if own else v.costs
+    if own and v.rectangular and table.get(size) is None:
+        table = {s: row for s, row in table.items() if row[level] is not None}
     row = table.get(size)
     scale = 1.0
     if row is None:

@@ -694,7 +694,8 @@ class KenKenVariant(VariantDefaults):
     memory_kb_per_cell = 0.5  # bench/measure_memory.py: 39.8 KB a 9x9 (docs/estimates.md)
     # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
     # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
+    # bench/sweep_estimates.py (docs/estimates.md), the rating included; max_cage 6 at 6x6 and 8x8
+    # expert refitted to 9 seeds (issue 26 A4, round two: they were 4x high).
     costs = {
         3: (1.9, 13.1, None, None),
         4: (10.0, 9.2, 6.0, 14.3),
@@ -746,9 +747,9 @@ class KenKenVariant(VariantDefaults):
             3: (2.1, 18.7, None, None),
             4: (3.0, 6.4, 36.2, 35.8),
             5: (8.2, 17.1, 26.3, 138.0),
-            6: (18.1, 12.3, 49.1, 713.0),
+            6: (18.1, 12.3, 49.1, 180.0),
             7: (37.6, 52.6, 155.0, 455.0),
-            8: (98.4, 132.0, 310.0, 3080.0),
+            8: (98.4, 132.0, 310.0, 873.0),
             9: (124.0, 178.0, 2090.0, 7530.0),
         },
         ("ops", ("*", "+")): {

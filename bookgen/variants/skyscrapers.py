@@ -119,7 +119,7 @@ class SkyscrapersVariant(HouseGrid):
     # bench/sweep_estimates.py (docs/estimates.md), the rating included.
     costs = {
         4: (3.8, 6.7, 13.1, None),
-        5: (9.2, 16.1, 32.7, 50.0),
+        5: (9.2, 16.1, 32.7, 230.0),  # expert: 43-1405 ms, median 77, on 7 seeds (issue 26 A4, round two)
         6: (32.8, 57.0, 115.0, 219.0),
         7: (54.0, 66.9, 322.0, 258.0),
         8: (136.0, 218.0, 785.0, 499.0),
