@@ -89,11 +89,12 @@ class Row:
     size: int
     level: Level
     diagonal: bool = False  # Sudoku X
+    named: str = ""  # a named level that is a band (9x9 Sudoku): made as a book makes it, aimed across the band
 
     @property
     def label(self) -> str:
         name = "sudoku-x" if self.diagonal else self.variant
-        return f"{name} {self.size}x{self.size} {self.level.key}"
+        return f"{name} {self.size}x{self.size} {self.named or self.level.key}"
 
     @property
     def rules(self) -> dict:
@@ -134,6 +135,9 @@ def default_rows(nonogram_levels: tuple[Level, ...] = (Level.EASY, Level.MEDIUM)
     for n in (4, 5, 6, 7, 8, 9):
         rows += [Row("kenken", n, lv) for lv in LEVELS]
     rows += [Row("sudoku", 9, lv) for lv in LEVELS]
+    # 9x9 Sudoku's beginner and easy as a book makes them (band, ramp aims); the row "easy" above
+    # is the easy tier's singles carve alone, what beginner makes
+    rows += [Row("sudoku", 9, Level.EASY, named=key) for key in ("beginner", "easy")]
     rows += [Row("sudoku", 9, lv, diagonal=True) for lv in LEVELS]
     rows += [Row("killer", 9, lv) for lv in LEVELS]
     rows += [Row("jigsaw", 9, lv) for lv in LEVELS]  # 6x6: 10-60x Solo's sub-millisecond (docs/jigsaw.md)
@@ -157,12 +161,28 @@ def ours(row: Row, start: int, count: int) -> list[float]:
         rng = rng_for(derive_seed(13_13, row.size * 10 + int(row.level), i))
         t = time.process_time()
         try:
+            if row.named:
+                from bookgen.book import run_job
+                run_job(named_job(row, rules, i, i - start, count))
+                out.append(time.process_time() - t)
+                continue
             variant.generate(row.size, rules, row.level, rng)
         except GenerationError:
             FAILED[row] = FAILED.get(row, 0) + 1  # out of budget: counted apart, not timed
             continue
         out.append(time.process_time() - t)
     return out
+
+
+def named_job(row: Row, rules: dict, i: int, index: int, count: int):
+    """Puzzle ``index`` of a run of ``count`` of a named level, as a book plans it (seed ``i``):
+    its band, and its aim inside the band (``bookgen.core.rating.aims``)."""
+    from bookgen.book import Job
+    from bookgen.core.rating import aims, band
+    b = band(row.named)
+    aim = aims(b.low, b.high, b.tier, count)[index]
+    return Job(0, index, row.variant, row.size, tuple(sorted(rules.items())), b.tier,
+               str(derive_seed(13_13, row.size * 10 + 9, i)), (), band=(b.low, b.high), aim=aim)
 
 
 def theirs(row: Row, count: int) -> list[float]:

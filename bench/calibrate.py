@@ -1,6 +1,6 @@
 """Calibrate our difficulty rating against independent graders.
 
-Run as ``python bench/calibrate.py [--count 60] [--levels easy,medium,hard,expert] [--x]
+Run as ``python bench/calibrate.py [--count 60] [--levels beginner,easy,medium,hard,expert] [--x]
 [--se-jar PATH] [--workers 2] [--json BOOK.json] [--save FILE] [--steps] [--tatham]``.
 
 1. Sudoku (``--x``: Sudoku X): ``--count`` puzzles per level, generated with seeds
@@ -50,7 +50,8 @@ from bookgen.variants.registry import VARIANTS  # noqa: E402
 QQWING = shutil.which("qqwing") or "/usr/games/qqwing"
 SE_CLASS = "diuf.sudoku.test.serate"
 BASE_SEED = 2026
-LEVEL_KEYS = ("easy", "medium", "hard", "expert", "extreme")
+LEVEL_KEYS = ("easy", "medium", "hard", "expert", "extreme")  # their seeds: section 700 + index
+ORDER = ("beginner",) + LEVEL_KEYS  # beginner (seeds: section 699) came later, below easy
 
 
 # ----- statistics -------------------------------------------------------------------
@@ -105,13 +106,21 @@ def minutes_of(grade: Grade) -> float:
 def _generate(args: tuple[str, dict, int, str, int]) -> Puzzle | None:
     """One puzzle of a level as a book makes it: carved at the level's tier, with seeds
     tried until its rating falls in the level's band (where the build has bands)."""
-    name, rules, size, key, index = args
+    name, rules, size, key, index, count = args
     variant = VARIANTS[name]
     target = level_target(key)
     parsed = tuple(sorted(variant.parse_rules(rules, size).items()))
-    section = 700 + LEVEL_KEYS.index(key)
+    section = 700 + LEVEL_KEYS.index(key) if key in LEVEL_KEYS else 699  # beginner: below easy
+    extra = {"band": target[1]} if target[1] else {}
+    if target[1] and variant.banded_levels(size, dict(parsed)):  # a level's run, as a book carves it
+        try:
+            from bookgen.core.rating import aims
+        except ImportError:
+            aims = None
+        if aims is not None:
+            extra["aim"] = aims(*target[1], target[0], count)[index]
     job = Job(section, index, name, size, parsed, target[0], version_seed(BASE_SEED, section, index, 0), (),
-              book_seed=BASE_SEED, **({"band": target[1]} if target[1] else {}))
+              book_seed=BASE_SEED, **extra)
     try:
         return run_job(job)
     except GenerationError as exc:
@@ -131,7 +140,7 @@ def level_target(key: str) -> tuple[Level, tuple[float, float] | None]:
 
 def generate(name: str, rules: dict, size: int, levels: list[str], count: int, workers: int
              ) -> dict[str, list[Puzzle]]:
-    jobs = [(name, rules, size, key, i) for key in levels for i in range(count)]
+    jobs = [(name, rules, size, key, i, count) for key in levels for i in range(count)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             made = list(pool.map(_generate, jobs, chunksize=4))
@@ -225,7 +234,7 @@ def sudoku_table(by_level: dict[str, list[Puzzle]], jar: str | None, x: bool, th
         qq = qqwing_levels(lines) if not x else ["-"] * len(lines)
         pairs = [(o, k, s) for o, k, s in zip(ours, keys, se) if s is not None]
         every_ours += [p[0] for p in pairs]
-        every_key += [(LEVEL_KEYS.index(level),) + p[1] for p in pairs]
+        every_key += [(ORDER.index(level),) + p[1] for p in pairs]
         every_se += [p[2] for p in pairs]
         band = level_target(level)[1]
         if band is not None:
@@ -328,7 +337,7 @@ def tatham_tables(count: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=60, help="puzzles per level (default 60)")
-    ap.add_argument("--levels", default="easy,medium,hard,expert", help="our levels, comma-separated")
+    ap.add_argument("--levels", default="beginner,easy,medium,hard,expert", help="our levels, comma-separated")
     ap.add_argument("--x", action="store_true", help="Sudoku X instead of Sudoku (SE with --isX=1)")
     ap.add_argument("--se-jar", help="a Sudoku Explainer / Sukaku Explainer jar (default: $SE_JAR)")
     ap.add_argument("--workers", type=int, default=2, help="processes generating our puzzles, and SE's threads")

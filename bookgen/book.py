@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator, Sequence
 from bookgen import __version__
 from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.rating import level_key
+from bookgen.core.rating import Aim, level_key, was_band
 from bookgen.core.rng import example_seed, rng_for, version_seed
 from bookgen.core.types import GenerationError, Grade, GridSize, Puzzle, Size, cell_count, rows_cols
 from bookgen.estimate import puzzle_ms
@@ -96,6 +96,7 @@ class Job:
     version: int = 0  # class sets: 0 is version A
     band: tuple[float, float] | None = None  # the rating [low, high) the puzzle must have
     tiers: tuple[Level, ...] = ()  # a rating range's other tiers, tried in turn when ``level`` misses it
+    aim: Aim | None = None  # where in its level's ramp the puzzle is carved to (the variant's option ``aim``)
 
     @property
     def attempts(self) -> int:
@@ -129,7 +130,7 @@ def plan(book: Book) -> list[Job]:
                                 level, version_seed(book.seed, section.index, i, version), options,
                                 book_seed=book.seed, version=version,
                                 band=section.bands[i] if section.bands else None,
-                                tiers=section.range_tiers))
+                                tiers=section.range_tiers, aim=section.aims[i] if section.aims else None))
     return jobs
 
 
@@ -149,7 +150,7 @@ def run_job(job: Job) -> Puzzle:
         tiers = (job.level,) + tuple(t for t in job.tiers if t != job.level)
         try:
             puzzle = variant.generate(job.size, dict(job.rules), tiers[attempt % len(tiers)], rng_for(seed),
-                                      dict(job.options))
+                                      dict(job.options, **({"aim": job.aim} if job.aim else {})))
         except GenerationError as exc:
             failure = exc
             errors += 1
@@ -1055,7 +1056,8 @@ def _puzzle_problems(entry: Any) -> list[str]:
     known = level_key(grade.level, grade.rating, banded(puzzle))
     # where levels are tiers, a book made while every level was a band says the band: both are true
     also = level_key(grade.level, grade.rating, True)
-    if entry.get("difficulty") not in (known, also):
+    # and a book made before ``beginner`` says ``easy`` for its SE 1.2 puzzles
+    if entry.get("difficulty") not in (known, also) and not was_band(entry.get("difficulty"), grade.rating):
         return [f"grades {known}, but is labelled "
                 f"{reprlib.repr(entry.get('difficulty'))}"]
     if "rating" in entry and entry["rating"] != grade.rating:

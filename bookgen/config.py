@@ -17,13 +17,13 @@ import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 import typing
-from typing import Any, Literal, Union
+from typing import Any, Callable, Literal, Sequence, Union
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Band, band, reachable, tiers_for
+from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Aim, Band, aims, band, reachable, tiers_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
 from bookgen.core.types import GridSize, Size, cell_count
@@ -304,7 +304,7 @@ class SectionModel(_Strict):
     size: int | str | list[int | str] | None = None
     """One grid size, or a list (``[10, 12]``) that spreads the count evenly over the sizes, in order (earlier sizes take the remainder). A number N is an N×N grid; a variant that takes rectangles also takes ``ROWSxCOLS`` (``15x10``). Default: the variant's default size."""
     difficulty: str | Ramp | RatingRange | list[dict[str, int]] = "medium"
-    """One level (``easy``, ``medium``, ``hard``, ``expert``, ``extreme``), a ramp ``{from: easy, to: hard}``, a list of ``{LEVEL: N}`` blocks, or a range of the rating ``{rating: [4.0, 6.0]}`` (see Difficulty below and docs/calibration.md)."""
+    """One level (``beginner``, ``easy``, ``medium``, ``hard``, ``expert``, ``extreme``), a ramp ``{from: easy, to: hard}``, a list of ``{LEVEL: N}`` blocks, or a range of the rating ``{rating: [4.0, 6.0]}`` (see Difficulty below and docs/calibration.md)."""
     rules: dict[str, Any] | None = None
     """The variant's rule options, e.g. ``{max_run: 2, unique_lines: true}`` (see Rules below). Default: the variant's standard rules."""
     title: str | None = None
@@ -465,6 +465,9 @@ class Section:
     # A ``{rating: ...}`` range's tiers this variant makes at its sizes: a puzzle whose own tier
     # misses the range tries the others in turn. Empty for named levels (one tier each).
     range_tiers: tuple[Level, ...] = ()
+    # One per puzzle: where in its level's ramp it is carved to (``rating.aims``), or None.
+    # Empty: no puzzle of the section is aimed (tiers, ranges, pictures).
+    aims: tuple[Aim | None, ...] = ()
 
     @property
     def count(self) -> int:
@@ -1152,6 +1155,14 @@ def _check_pages(book: Book, report) -> None:
                f"{MAX_PAGES}: split it into volumes, lower the counts, or use layout: worksheet")
 
 
+# A book key whose type is a union (pydantic reports each half): its one message, from the value.
+_UNION_MESSAGES: dict[str, Callable[[Any], str]] = {
+    "exclude": lambda value: f"exclude must be a book JSON file name or a list of them, got {_show(value)}",
+    "page": lambda value: (f"page must be one of {', '.join(PAGE_FORMATS)} or {{width: 6in, height: 9in}}, "
+                           f"got {value!r}"),
+}
+
+
 def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> None:
     """Turn pydantic's errors into located messages, one per problem."""
     seen = set()
@@ -1193,17 +1204,11 @@ def _report_errors(exc: ValidationError, prefix: Path_, data: dict, report) -> N
             else:
                 report(path, _difficulty_message(value))
             continue
-        if not prefix and err["loc"][:1] == ("exclude",):
-            if "exclude" not in seen:  # one message for both halves of the union
-                seen.add("exclude")
-                report(("exclude",), f"exclude must be a book JSON file name or a list of them, got "
-                       f"{_show(data.get('exclude'))}")
-            continue
-        if not prefix and err["loc"][:1] == ("page",):
-            if "page" not in seen:  # one message for both halves of the union
-                seen.add("page")
-                report(("page",), f"page must be one of {', '.join(PAGE_FORMATS)} or "
-                       f"{{width: 6in, height: 9in}}, got {data.get('page')!r}")
+        top = err["loc"][0]
+        if not prefix and top in _UNION_MESSAGES:
+            if top not in seen:  # one message for both halves of the union
+                seen.add(top)
+                report((top,), _UNION_MESSAGES[top](data.get(top)))
             continue
         path, key, message = _pydantic_message(dict(err, loc=loc), data)
         report(path, message, key)
@@ -1313,12 +1318,32 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
     bands = tuple((t.low, t.high) if ranged or (sizes and variant.banded_levels(
         sizes[i * len(sizes) // len(targets)], rules)) else None for i, t in enumerate(targets or ()))
     return _finish_section(s_index, raw, variant, report, ok, sizes, levels, rules, names, language, bands,
-                           range_tiers=range_tiers if len(range_tiers) > 1 else ())
+                           range_tiers=range_tiers if len(range_tiers) > 1 else (),
+                           aims=() if ranged or not sizes else _ramp_aims(targets or (), bands, sizes))
+
+
+def _ramp_aims(targets: Sequence[Band], bands: Sequence[tuple[float, float] | None],
+               sizes: Sequence[Size]) -> tuple[Aim | None, ...]:
+    """One aim a puzzle (or None): each run of a named level that is a band, at one size (the
+    run a book prints sorted by rating), spread over the band's ramp values (``rating.aims``),
+    so an easy section climbs from its first puzzle to its last."""
+    out: list[Aim | None] = []
+    count = len(targets)
+    key = [(bands[i], sizes[i * len(sizes) // count]) if bands and bands[i] else None for i in range(count)]
+    i = 0
+    while i < count:
+        j = i
+        while j < count and key[j] == key[i]:
+            j += 1
+        out += aims(targets[i].low, targets[i].high, targets[i].tier, j - i) if key[i] else [None] * (j - i)
+        i = j
+    return tuple(out) if any(a is not None for a in out) else ()
 
 
 def _finish_section(s_index: int, raw: SectionModel, variant, report, ok: bool, sizes, levels, rules,
                     names: dict[str, str] | None, language: str, bands: tuple[tuple[float, float] | None, ...],
-                    pictures: tuple[Picture, ...] = (), range_tiers: tuple[Level, ...] = ()) -> Section | None:
+                    pictures: tuple[Picture, ...] = (), range_tiers: tuple[Level, ...] = (),
+                    aims: tuple[Aim | None, ...] = ()) -> Section | None:
     """The keys every section has beside its puzzles (per page, givens, title), and the
     ``Section``; None when it or they had problems."""
     base: Path_ = ("sections", s_index)
@@ -1338,7 +1363,7 @@ def _finish_section(s_index: int, raw: SectionModel, variant, report, ok: bool, 
     title = printed(raw.title) or (names or {}).get(variant.name) or translation(language)(variant.title)
     return Section(s_index, variant.name, title, tuple(sizes), tuple(levels),
                    tuple(sorted(rules.items())), tuple(sorted(options.items())), raw.per_page,
-                   raw.explain, bool(raw.new_page), raw.new_page == "right", bands, pictures, range_tiers)
+                   raw.explain, bool(raw.new_page), raw.new_page == "right", bands, pictures, range_tiers, aims)
 
 
 PICTURE_LEVEL = Level.MEDIUM  # a picture's level is known once it is made; plans and estimates take this one

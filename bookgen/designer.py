@@ -30,7 +30,8 @@ from bookgen.config import (
     _FIELDS, GIVENS_AMOUNTS, LAYOUTS, MAX_CONFIG_BYTES, PAGE_FORMATS, Book, BookModel, ConfigError,
     CoverSpec, Imprint, Located, SectionModel, load_yaml, parse_book,
 )
-from bookgen.core.difficulty import LEVEL_KEYS
+from bookgen.core.difficulty import LEVEL_KEYS, Level
+from bookgen.core.rating import BANDS, TIER_REACH
 from bookgen.i18n import languages
 from bookgen.layout.geometry import PER_PAGE
 from bookgen.pictures import is_text_art
@@ -153,6 +154,15 @@ def rule_fields(variant_name: str) -> list[dict[str, Any]]:
     return out
 
 
+def _levels_of(variant) -> list[str]:
+    """The named levels the form offers a variant at its default size: the rating's bands the
+    ladder reaches where its levels are bands (``beginner`` too), else the tiers. (Another size
+    may not have them all: the check then says so beside the field.)"""
+    if not variant.banded_levels(variant.default_size, {}):
+        return list(LEVEL_KEYS)
+    return [b.key for b in BANDS if b.low < TIER_REACH[Level.EXPERT][1]]
+
+
 @lru_cache(maxsize=1)
 def form_schema() -> dict[str, Any]:
     """Everything the page needs to draw the designer, as JSON-ready data."""
@@ -167,7 +177,7 @@ def form_schema() -> dict[str, Any]:
                                            v.size_range.max_cols] if v.size_range else None),
                           "rules": rule_fields(name),
                           "givens": bool(getattr(v, "uses_signs", False) or getattr(v, "givens_option", False)),
-                          "pictures": bool(v.pictures_option)}
+                          "pictures": bool(v.pictures_option), "levels": _levels_of(v)}
     section = _model_fields(SectionModel, "section")
     section.sort(key=lambda f: f["key"] != "variant" and (f["key"] != "title") + 1)  # a section's name first
     return {"book": _model_fields(BookModel, "book"), "section": section,

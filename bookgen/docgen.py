@@ -55,11 +55,14 @@ sections:
 DIFFICULTY = """\
 ## Difficulty
 
-`difficulty` is one of `easy`, `medium`, `hard`, `expert`, `extreme` for every
-variant. Each level is a band of the puzzle's rating (the Sudoku Explainer scale
-solvers quote; every variant rates on the same footing): easy 1.0-2.5, medium
-2.5-3.5, hard 3.5-5.0, expert 5.0-7.5, extreme 7.5 and up; which commercial labels
-each matches: [calibration.md](calibration.md). It is given as
+`difficulty` is one of `beginner`, `easy`, `medium`, `hard`, `expert`, `extreme`.
+For classic 9×9 Sudoku, the one puzzle calibrated against the Sudoku Explainer scale
+solvers quote, each level is a band of the puzzle's rating: beginner 1.0-1.5, easy
+1.5-2.5, medium 2.5-3.5, hard 3.5-5.0, expert 5.0-7.5, extreme 7.5 and up (refused:
+nothing reaches it); which commercial labels each matches:
+[calibration.md](calibration.md). Every other variant and size takes `easy` to
+`expert` as the tier of techniques it is carved at, and refuses `beginner` and
+`extreme`. It is given as
 - one level: every puzzle of the section at that level;
 - a ramp `{from: LEVEL, to: LEVEL}`: the levels between the two, spread evenly
   over `count` in order (24 puzzles from easy to hard: 8 easy, 8 medium, 8 hard);
@@ -69,7 +72,9 @@ each matches: [calibration.md](calibration.md). It is given as
   and below HIGH (refused where the size never rates there).
 
 Inside a level, puzzles are printed easiest first: by rating, then by estimated
-solving time.
+solving time. Where a level is a band, its puzzles are carved across the band, so
+a section of one level climbs (an easy 9×9 Sudoku section from SE 1.5 to 2.0 and
+more, a beginner one from more givens to fewer).
 
 When a section lists several sizes, the puzzles are split evenly over them in
 order (earlier sizes take the remainder), alongside the difficulty curve. What

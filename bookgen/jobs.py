@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bookgen.core.i18n import Plural
+
 KEEP_SECONDS = 3600.0  # a finished build's files stay this long
 MAX_RUNNING = 2  # builds at once (the cores are shared between them)
 MAX_QUEUED = 4  # builds waiting for a turn
@@ -179,8 +181,10 @@ class Jobs:
             active = [j for j in self.jobs.values() if j.state in ("queued", "running")]
             running = sum(j.state == "running" for j in active)
             if len(active) - running >= self.max_queued and running >= self.max_running:
-                raise Busy(f"{running} build{'s' * (running != 1)} running and {len(active) - running} "
-                           "waiting: the studio takes no more for now; try again when one has finished")
+                raise Busy(Plural("{count} build running and {waiting} waiting: the studio takes no more "
+                                  "for now; try again when one has finished",
+                                  "{count} builds running and {waiting} waiting: the studio takes no more "
+                                  "for now; try again when one has finished", running, waiting=len(active) - running))
             ident = secrets.token_urlsafe(18)
             folder = self.root / ident
             folder.mkdir()

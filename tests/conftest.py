@@ -31,6 +31,30 @@ def pytest_configure(config) -> None:
 
     compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "bookgen"), quiet=1, workers=0)
 
+
+
+@pytest.fixture(autouse=True)
+def _signals_as_they_were():
+    """Every test leaves the worker's Ctrl-C and SIGTERM handlers and signal mask as it found
+    them, whatever it ran in-process (the CLI's interrupt handling swaps them): otherwise the
+    tests that send this process a real signal depend on which files ran before them in the
+    same worker (seen once: a collected solver's re-sent SIGINT never arrived)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ()) if hasattr(signal, "pthread_sigmask") else None
+    yield
+    for sig, handler in saved.items():
+        if signal.getsignal(sig) is not handler and handler is not None:
+            signal.signal(sig, handler)
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 TINY = """\
 title: Tiny Test Book
 seed: 11

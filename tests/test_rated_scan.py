@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE
+from bookgen.core.rating import FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.solve import rated
 from bookgen.solve.houses import Contradiction, geometry, random_filling, start
@@ -25,20 +25,22 @@ GEOMETRIES = {
 }
 
 
+@pytest.mark.parametrize("alone", [None, FULL_HOUSE])
 @pytest.mark.parametrize("name", sorted(GEOMETRIES))
-def test_scan_equals_full_rescan(name):
+def test_scan_equals_full_rescan(name, alone):
     geo, values = GEOMETRIES[name]
     n = geo.n
     rng = random.Random(name)
-    compared = 0
+    compared = full_houses = 0
     for _ in range(3):
         sol = random_filling(geo, rng)
         cells = rng.sample(range(n * n), n * n // 3)
         st = start(geo, [(i, sol[i]) for i in cells])
-        scan = rated.SinglesScan(geo, values)
+        scan = rated.SinglesScan(geo, values, alone)
         kept = [st.copy()]
         for _ in range(2 * n * n):
-            plain = rated._singles(geo, st, values)
+            plain = rated._singles(geo, st, values, alone)
+            full_houses += sum(1 for s in plain[0] if s[2] == alone)
             if rng.random() < 0.5:  # (either call first: each brings the scan up to date)
                 assert scan.listing(st) == plain
                 first, count = scan(st)
@@ -70,16 +72,17 @@ def test_scan_equals_full_rescan(name):
             if rng.random() < 0.2:
                 kept.append(st.copy())
     assert compared > 30
+    assert (full_houses > 0) == (alone is not None)  # the last cell of a house was met and valued
 
 
 class PlainScan:
     """The reference in the shape of ``SinglesScan``: a full rescan at every call."""
 
-    def __init__(self, g, values):
-        self.g, self.values = g, values
+    def __init__(self, g, values, alone=None):
+        self.g, self.values, self.alone = g, values, alone
 
     def __call__(self, st):
-        found, count = rated._singles(self.g, st, self.values)
+        found, count = rated._singles(self.g, st, self.values, self.alone)
         return ((found[0][2], found[0][0], found[0][1]) if found else None), count
 
 

@@ -47,7 +47,7 @@ def test_rating_is_deterministic_and_in_the_json():
     assert first.minutes == again.minutes and first.minutes >= 1
     entry = puzzle_json(1, _puzzle(EASY).__class__(**{**_puzzle(EASY).__dict__, "grade": first}), 3)
     assert json.loads(json.dumps(entry))["rating"] == 1.2
-    assert entry["difficulty"] == "easy"  # the band the rating falls in
+    assert entry["difficulty"] == "beginner"  # the band the rating falls in
     assert entry["minutes"] == first.minutes
 
 
@@ -65,12 +65,12 @@ def test_bands_never_overlap_and_climb_with_the_tiers():
     for lower, upper in zip(BANDS, BANDS[1:]):
         assert lower.high == upper.low and lower.low < lower.high
         assert lower.tier <= upper.tier
-    assert [b.key for b in BANDS[:4]] == [lv.key for lv in Level]  # the old names keep their order
+    assert [b.key for b in BANDS[1:5]] == [lv.key for lv in Level]  # the old names keep their order
     for rating in (1.0, 1.2, 2.4, 2.5, 3.49, 5.0, 7.5, 11.9):
         assert sum(b.holds(rating) for b in BANDS) == 1
         assert band_of(rating).holds(rating)
     assert band("Extreme").key == "extreme"
-    with pytest.raises(ValueError, match="expected one of easy, medium"):
+    with pytest.raises(ValueError, match="expected one of beginner, easy, medium"):
         band("diabolicall")
     assert tier_for(2.5, 3.5) == Level.MEDIUM and tier_for(7.5, 12) == Level.EXPERT
     assert all(lo <= hi for lo, hi in TIER_REACH.values())
@@ -119,7 +119,7 @@ def test_named_levels_carry_their_bands(write_config):
         "title: T\nseed: 3\nsections:\n  - variant: sudoku\n    count: 5\n"
         "    difficulty: {from: easy, to: expert}\n"))
     (section,) = book.sections
-    assert section.bands == tuple((b.low, b.high) for b in (BANDS[0],) + BANDS[:4])
+    assert section.bands == tuple((b.low, b.high) for b in (BANDS[1],) + BANDS[1:5])
     assert section.levels == (Level.EASY, Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
 
 
@@ -129,7 +129,7 @@ def test_named_levels_carry_their_bands(write_config):
     ("9", "{rating: [0.5]}", "6:26", "rating must be two numbers"),
     ("9", "{ratin: [1, 2]}", "6:18", "unknown key 'ratin' in difficulty; did you mean 'rating'?"),
     ("9", "extreme", "6:17", "no 9\u00d79 sudoku rates in [7.5, 12.01)"),
-    ("9", "legendary", "6:17", "unknown level 'legendary'; expected one of easy, medium, hard, expert, extreme"),
+    ("9", "legendary", "6:17", "unknown level 'legendary'; expected one of beginner, easy, medium, hard, expert, extreme"),
 ])
 def test_unreachable_or_malformed_range_is_refused_with_its_place(write_config, size, difficulty, where, fragment):
     path = write_config(f"title: T\nseed: 1\nsections:\n  - variant: sudoku\n    size: {size}\n"

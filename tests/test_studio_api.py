@@ -56,12 +56,34 @@ def test_the_page_follows_the_browsers_language(studio):
     assert "http://" not in client.get("/").text.replace("http://www.w3.org", "")  # nothing fetched elsewhere
 
 
+def test_the_studios_own_refusals_speak_the_pages_language(studio):
+    """The page sends its language with every call (studio.js ``api``): a refusal comes back in it."""
+    client, _, _ = studio
+    gone = {lang: client.get("/api/builds/nothere", headers={"Accept-Language": lang}).json()["error"]
+            for lang in ("en", "de", "ru")}
+    assert gone["en"] == "no such build (finished builds are removed after a while)"
+    assert gone["de"].startswith("diese Erstellung gibt es nicht") and gone["ru"].startswith("такой сборки нет")
+    big = client.post("/api/open", content=b"#" * (designer.MAX_CONFIG_BYTES + 1), headers={"Accept-Language": "fr"})
+    assert big.status_code == 413 and big.json()["error"].startswith("la requête dépasse 1 MB")
+    volume = client.post("/api/volumes?name=old.json", content=b"[]", headers={"Accept-Language": "cs"})
+    assert volume.json()["error"] == "old.json není soubor JSON knihy (ten, který zapisuje 'bookgen build')"
+    assert '"Accept-Language": boot.lang' in (Path(designer.__file__).parent / "web" / "static" / "studio.js").read_text()
+
+
 def test_the_form_comes_from_the_config_models(studio):
     client, _, _ = studio
     schema = client.get("/api/schema").json()
     assert [f["key"] for f in schema["book"]] == [i.alias or k for k, i in BookModel.model_fields.items()]
     assert set(schema["variants"]) == set(designer.VARIANTS)
     assert any(r["key"] == "ops" and r["kind"] == "multi" for r in schema["variants"]["kenken"]["rules"])
+    # the levels a variant's menu offers: the bands where levels are bands (a 9x9 Sudoku's beginner), else the tiers
+    assert schema["variants"]["sudoku"]["levels"] == ["beginner", "easy", "medium", "hard", "expert"]
+    assert schema["variants"]["killer"]["levels"] == schema["variants"]["takuzu"]["levels"] == schema["levels"]
+    page = client.get("/?lang=de").text
+    assert '"beginner": "Einsteiger"' in page
+    checked = client.post("/api/check", json={"name": "b", "data": {"title": "B", "sections": [
+        {"variant": "sudoku", "count": 2, "difficulty": {"from": "beginner", "to": "easy"}}]}}).json()
+    assert checked["errors"] == []
 
     class Newer(BookModel):  # a key added to the model appears in the form, with a control for its type
         shiny: bool = False

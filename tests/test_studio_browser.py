@@ -109,6 +109,19 @@ def _by_id(driver, ident):
     return driver.find_element(By.ID, ident)
 
 
+def _retype(driver, ident, text):
+    """Replace a field's text as a user does (select all, type), again if the form was redrawn
+    under the keystrokes (a check's answer can redraw it: the element goes stale)."""
+    from selenium.webdriver.common.keys import Keys
+
+    def attempt():
+        box = _by_id(driver, ident)
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(text)
+        return box.get_attribute("value") == text
+    _until(attempt, 60, f"typing into {ident}")
+
+
 def _settled(driver):
     """The last check answered (with its plan, when the form has no errors)."""
     return driver.execute_script("return document.getElementById('status').textContent") not in ("", "Checking\u2026")
@@ -129,12 +142,8 @@ def test_a_teacher_builds_a_worksheet_and_the_yaml_rebuilds_it_byte_for_byte(ser
     Select(_by_id(browser, "template")).select_by_value("worksheet")
     _by_id(browser, "load-template").click()
     _until(lambda: _by_id(browser, "f-title").get_attribute("value") == "Logic Grids for the Classroom")
-    title = _by_id(browser, "f-title")
-    title.send_keys(Keys.CONTROL, "a")
-    title.send_keys("Friday puzzles for 4B")
-    author = _by_id(browser, "f-author")
-    author.send_keys(Keys.CONTROL, "a")
-    author.send_keys("Mrs Lee")
+    _retype(browser, "f-title", "Friday puzzles for 4B")
+    _retype(browser, "f-author", "Mrs Lee")
     _until(lambda: "Friday puzzles for 4B" in _by_id(browser, "plan").text, 90, "the plan to follow the title")
     assert _by_id(browser, "status").get_attribute("data-ms")  # the check's own time (measured in bench/)
     # another interface language, by keyboard: browsing the menu changes nothing, the button switches
@@ -220,8 +229,6 @@ def test_a_cancelled_build_leaves_nothing_behind(server, browser):
 
 
 def test_pictures_are_typed_as_text_art_and_a_file_is_refused_beside_them(server, browser, tmp_path):
-    from selenium.webdriver.common.keys import Keys
-
     url, _ = server
     opened = tmp_path / "pics.yaml"
     opened.write_text("title: Pics\nsections:\n  - variant: nonogram\n    pictures:\n      - |\n"
@@ -234,10 +241,8 @@ def test_pictures_are_typed_as_text_art_and_a_file_is_refused_beside_them(server
     _until(lambda: "studio reads no files" in _by_id(browser, "err-f-sections-0-pictures").text, 60, "the error")
     for hidden in ("count", "size-other", "difficulty"):  # each picture sets them
         assert not browser.find_elements("id", f"f-sections-0-{hidden}"), hidden
-    box = _by_id(browser, "f-sections-0-pictures")
-    assert box.get_attribute("value").startswith("#....\n.#...")
-    box.send_keys(Keys.CONTROL, "a")
-    box.send_keys("..##..\n.####.\n######\n.#..#.\n.####.")
+    assert _by_id(browser, "f-sections-0-pictures").get_attribute("value").startswith("#....\n.#...")
+    _retype(browser, "f-sections-0-pictures", "..##..\n.####.\n######\n.#..#.\n.####.")
     _until(lambda: _settled(browser) and _by_id(browser, "build").is_enabled(), 60, "a buildable form")
     assert not _by_id(browser, "err-f-sections-0-pictures").text
 

@@ -59,7 +59,7 @@ def test_a_translated_page_names_menu_values_in_its_language_and_keeps_the_yaml_
     schema = boot["schema"]
     assert set(boot["choices"]["page"]) == set(next(f for f in schema["book"] if f["key"] == "page")["choices"])
     assert set(boot["choices"]["variant"]) == set(schema["variants"])
-    assert set(boot["choices"]["difficulty"]) == set(schema["levels"])
+    assert set(boot["choices"]["difficulty"]) == set(schema["levels"]).union(*(v["levels"] for v in schema["variants"].values()))
     assert {"false", "true", "right"} == set(boot["choices"]["new_page"])
     # the interface-language menu names each language in its own words
     assert ">Čeština<" in html and ">Русский<" in html and ">cs<" not in html

@@ -32,7 +32,7 @@ Pure: no I/O, no randomness; the same steps give the same figures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
 from bookgen.core.difficulty import Level
@@ -46,7 +46,9 @@ MINUTE_DIGITS = 1  # tenths: fine enough to order a ramp by; printed as whole mi
 # needs one for (docs/calibration.md); the rated run adds to it by the refutation's length.
 TIER_RATING: dict[Level, float] = {Level.EASY: 1.5, Level.MEDIUM: 2.6, Level.HARD: 4.0, Level.EXPERT: 5.5}
 
-# Sudoku Explainer's values of the singles: the rated run finds these itself.
+# Sudoku Explainer's values of the singles: the rated run finds these itself. A full house
+# (the last open cell of a row, column or box) is SE's easiest step whatever the house.
+FULL_HOUSE = 1.0
 HIDDEN_SINGLE_BOX = 1.2
 HIDDEN_SINGLE_LINE = 1.5
 NAKED_SINGLE = 2.3
@@ -197,8 +199,12 @@ TOP = 12.0  # SE's scale ends near 12 (the hardest known puzzles rate 11.9)
 
 # The one table of named levels. The first four keep the names and the 1-4 marker of the
 # tiers (configs written before ratings build as before, each puzzle now inside its band).
+# ``beginner`` is the easy tier's carve as it was before the bands (a hidden single in a box
+# is open at every step: SE 1.2); ``easy`` carves on from there while singles still solve
+# (a hidden single in a row or column 1.5, SE's direct hidden pair 2.0; docs/calibration.md).
 BANDS: tuple[Band, ...] = (
-    Band("easy", 1.0, 2.5, Level.EASY, "Easy, Gentle, Beginner, Light", N_("Easy")),
+    Band("beginner", 1.0, 1.5, Level.EASY, "Beginner, Very easy, Kids, Super easy", N_("Beginner")),
+    Band("easy", 1.5, 2.5, Level.EASY, "Easy, Gentle, Light", N_("Easy")),
     Band("medium", 2.5, 3.5, Level.MEDIUM, "Medium, Moderate, Intermediate", N_("Medium")),
     Band("hard", 3.5, 5.0, Level.HARD, "Hard, Tough, Advanced", N_("Hard")),
     Band("expert", 5.0, 7.5, Level.EXPERT, "Expert, Diabolical, Fiendish, Very hard", N_("Expert")),
@@ -214,6 +220,69 @@ BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 TIER_REACH: dict[Level, tuple[float, float]] = {
     Level.EASY: (1.0, 2.4), Level.MEDIUM: (1.7, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
 }
+
+
+# Bands a named level had in earlier releases: ``check`` accepts a book made then (``easy``
+# spanned 1.0-2.5 before ``beginner`` took its lower part).
+FORMER_BANDS: dict[str, tuple[float, float]] = {"easy": (1.0, 2.5)}
+
+
+def was_band(key: object, rating: float | None) -> bool:
+    """Whether ``key`` named a band that held ``rating`` in an earlier release."""
+    old = FORMER_BANDS.get(key) if isinstance(key, str) else None
+    return old is not None and rating is not None and old[0] <= rating < old[1]
+
+
+def marker_of(key: str) -> int:
+    """How many of the four marker squares a named level fills: ``easy`` ... ``expert`` 1-4 as
+    their tiers (configs written before ratings print as before), ``beginner`` none (below
+    easy), ``extreme`` all four."""
+    return max(0, min(BAND_KEYS.index(key), 4))
+
+
+# ----- a ramp inside one level ------------------------------------------------------------
+
+# The ratings the easy tier's carve stops at often enough to aim a puzzle at (measured on 40
+# grids carved on past the singles while singles still solve: 1.2 at first, then 1.5 on 36,
+# 2.0 on 14; 1.7, 1.9 and 2.3 never). A level's run of puzzles is spread over the values of
+# its band, the first puzzles at the lowest.
+RAMP_VALUES: dict[Level, tuple[float, ...]] = {Level.EASY: (1.2, 1.5, 2.0)}
+
+
+@dataclass(frozen=True)
+class Aim:
+    """Where one puzzle of a level's run is carved to: a rating in ``[low, high)`` (a step of
+    ``RAMP_VALUES`` inside the level's band ``[band_low, band_high)``), and how far from the
+    first such carve to the last, 0 to 1 (fewer givens, more minutes)."""
+
+    low: float
+    high: float
+    depth: float
+    band_low: float
+    band_high: float
+
+    def widened(self) -> "Aim":
+        """The same puzzle aimed at its whole band (when its step was missed too often)."""
+        return replace(self, low=self.band_low, high=self.band_high)
+
+
+def aims(low: float, high: float, tier: Level, count: int) -> tuple[Aim | None, ...]:
+    """The aim of each of ``count`` puzzles of one level's run (band ``[low, high)``, carved
+    at ``tier``), easiest first: the tier's ramp values inside the band split the run in
+    equal parts, each part climbing in depth. None where the tier has no ramp values (its
+    carve is minimal already: the rating is what it is)."""
+    values = [v for v in RAMP_VALUES.get(tier, ()) if low <= v < high]
+    if not values or count < 1:
+        return (None,) * max(count, 0)
+    edges = values[1:] + [high]
+    out: list[Aim | None] = []
+    for i in range(count):
+        k = i * len(values) // count
+        first = -(-k * count // len(values))
+        last = -(-(k + 1) * count // len(values)) - 1
+        depth = (i - first) / (last - first) if last > first else 0.0
+        out.append(Aim(values[k], edges[k], round(depth, 3), low, high))
+    return tuple(out)
 
 
 def band(key: str) -> Band:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Collection, Mapping, Protocol, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import Pen
 from bookgen.core.rating import from_counts, technique_rating
 from bookgen.core.text import TextLine
-from bookgen.core.types import MAX_CAGE, Grade, Puzzle, Size, SizeRange, rows_cols
+from bookgen.core.types import MAX_CAGE, GenerationError, Grade, Puzzle, Size, SizeRange, rows_cols
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,28 @@ class Technique:
     level: Level
     title: str
     description: str
+
+
+def techniques_of(text: Mapping[str, tuple[str, str]], levels: Mapping[str, Level],
+                  leave_out: Sequence[str] = ()) -> tuple[Technique, ...]:
+    """The techniques of a how-to page, in the order of ``text`` (name -> (title,
+    description)), each at the tier ``levels`` (its ladder's) gives it; ``leave_out`` names
+    those a variant's rules never use."""
+    return tuple(Technique(key, levels[key], title, description)
+                 for key, (title, description) in text.items() if key not in leave_out)
+
+
+def rule_options(raw: Any, kind: str, known: Collection[str], expected: str) -> Mapping[str, Any]:
+    """A section's ``rules:`` (None: no options) as a mapping of ``known`` options only;
+    ``ValueError`` when it is no mapping, or naming the first unknown option and what
+    ``kind`` (the variant, as messages name it) ``expected``."""
+    raw = {} if raw is None else raw
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{kind} rules must be a mapping of options")
+    unknown = sorted(str(k) for k in raw if k not in known)
+    if unknown:
+        raise ValueError(f"unknown {kind} rule option {unknown[0]!r}; expected {expected}")
+    return raw
 
 
 @dataclass(frozen=True)
@@ -128,6 +150,15 @@ class VariantDefaults:
     def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
         """The grid (N x N, or rows x cols), nothing drawn outside it."""
         return Extent(*rows_cols(size))
+
+    def request_rules(self, size: Size, rules: Mapping[str, Any] | None, level: Level) -> dict[str, Any]:
+        """``rules`` completed (``parse_rules``) for a puzzle ``generate`` is to make;
+        ``GenerationError`` with ``check_request``'s reason when it can't be made."""
+        parsed = self.parse_rules(rules, size)  # type: ignore[attr-defined]
+        problem = self.check_request(size, parsed, level)  # type: ignore[attr-defined]
+        if problem:
+            raise GenerationError(problem)
+        return parsed
 
     def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
         """Whether a named level at ``size`` is a band of the rating its puzzles must fall in

@@ -31,7 +31,7 @@ from bookgen.i18n import translation, translator
 from bookgen.layout.fonts import ASCENT, DEFAULT_FACE, DESCENT, FONT, FONT_BOLD, font_of, register_fonts
 from bookgen.layout.geometry import BOLD, INCH, THIN, Box, Trim
 from bookgen.layout.pen import CanvasPen, drawn_box
-from bookgen.variants.registry import get_variant
+from bookgen.variants.registry import get_variant, printed_level
 
 PAPERS = {"white": 0.002252, "cream": 0.0025}  # inches per page (KDP)
 BLEED = 0.125 * INCH
@@ -172,9 +172,9 @@ def cover_content(book, entries) -> CoverContent:
     lines = []
     start = 0
     for section in book.sections:
-        levels = [e.puzzle.grade.level for e in entries[start:start + section.count] if e.puzzle.grade]
+        levels = [printed_level(e.puzzle)[:2] for e in entries[start:start + section.count] if e.puzzle.grade]
         start += section.count
-        lo, hi = (t(level.label).lower() for level in (min(levels), max(levels)))
+        lo, hi = (t(level[1]).lower() for level in (min(levels), max(levels)))
         span = lo if lo == hi else t("{low} to {high}").format(low=lo, high=hi)
         sizes = sorted({e.puzzle.size for e in entries[start - section.count:start]})  # as built
         title = book.name_of(section.variant) + " " + ", ".join(size_label(n) for n in sizes)

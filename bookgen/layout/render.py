@@ -19,7 +19,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bookgen import __version__
 from bookgen.core.difficulty import LEVELS, Level
-from bookgen.core.rating import band_of
 from bookgen.core.pen import CENTER, RecordingPen
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
@@ -38,7 +37,7 @@ from bookgen.layout.textfit import (
     Room, answer_key_heading, author_room, break_lines, fit_size, heading_room, section_rooms, title_rooms,
 )
 from bookgen.layout.walkthrough import Walkthrough, draw_part, lay_out, step_text, walkthrough_title
-from bookgen.variants.registry import banded, get_variant
+from bookgen.variants.registry import get_variant, printed_level
 
 RULE_GREY = 0.45  # header and footer rules: grey, but dark enough to photocopy
 # Step markers of the worked example: a numbered disc in the middle of the cell it
@@ -190,14 +189,15 @@ class Document:
             self.canvas.save()
 
 
-def marker(doc: Document, x: float, y: float, level: Level, box: float) -> float:
-    """A 1-4 row of small squares filled up to the level; returns its width."""
+def marker(doc: Document, x: float, y: float, filled: int, box: float) -> float:
+    """A row of four small squares, ``filled`` of them black (a level's ``printed_level``:
+    beginner none, easy one ... expert four); returns its width."""
     c = doc.canvas
     c.setLineWidth(THIN)
     c.setStrokeGray(0)
     gap = box * 0.35
     for i in range(len(LEVELS)):
-        c.setFillGray(0 if i <= level else 1)
+        c.setFillGray(0 if i < filled else 1)
         c.rect(x + i * (box + gap), y, box, box, stroke=1, fill=1)
     return len(LEVELS) * box + (len(LEVELS) - 1) * gap
 
@@ -246,15 +246,13 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     st = doc.style
     doc.text(x, y, doc.t("Puzzle {number}").format(number=entry.number), st.label, bold=True)
     p = entry.puzzle
-    level = p.grade.level if p.grade else Level.EASY
     rating = p.grade.rating if p.grade else None
-    by_band = rating is not None and banded(p)  # the band its rating is in, where levels are bands
-    if by_band:
-        level = band_of(rating).tier
+    # the band its rating is in, where levels are bands; its tier otherwise
+    _, label, filled = printed_level(p) if p.grade else (0, Level.EASY.label, Level.EASY.marker)
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
-    marker(doc, x + width - mw, y, level, box)
-    name = doc.t(band_of(rating).label if by_band else level.label)
+    marker(doc, x + width - mw, y, filled, box)
+    name = doc.t(label)
     if doc.cover.show_rating and rating is not None:
         name = doc.t("{level} \u00b7 {rating} \u00b7 about {minutes} min").format(
             level=name, rating=f"{rating:.1f}", minutes=f"{p.grade.minutes:.0f}")
@@ -405,11 +403,11 @@ def _contents_entry(doc: Document, plan: Plan, shape: BookShape, entries: Sequen
     mine = entries[first:first + len(section.sizes)]
     numbers = (t("Puzzle {number}").format(number=mine[0].number) if len(mine) == 1 else
                t("Puzzles {first}\u2013{last}").format(first=mine[0].number, last=mine[-1].number))
-    levels = [e.puzzle.grade.level for e in mine if e.puzzle.grade]
+    levels = [printed_level(e.puzzle)[:2] for e in mine if e.puzzle.grade]
     span = ""
     if levels:
         lo, hi = min(levels), max(levels)
-        low, high = t(lo.label).lower(), t(hi.label).lower()
+        low, high = t(lo[1]).lower(), t(hi[1]).lower()
         span = low if lo == hi else t("{low} to {high}").format(low=low, high=high)
     return section.title, numbers + (f" \u00b7 {span}" if span else ""), plan.puzzle_pages[first]
 
@@ -652,7 +650,7 @@ def _rules_body(doc: Document, variant, rules: Mapping, example: Puzzle | None, 
         def level_label() -> float:
             y = f.need(lead * 1.15, keep=first) - lead * 1.15
             f.text(0.0, y, label, body, bold=True)
-            f.draw(lambda ox, oy, x=w + body * 0.6, y=y, level=level: marker(doc, ox + x, oy + y, level, mbox))
+            f.draw(lambda ox, oy, x=w + body * 0.6, y=y, level=level: marker(doc, ox + x, oy + y, level.marker, mbox))
             return y
 
         level_label()

@@ -22,6 +22,7 @@ from typing import Iterable
 from reportlab.pdfbase import pdfmetrics
 
 from bookgen.core.i18n import N_
+from bookgen.core.memo import BoundedMemo
 from bookgen.layout.fonts import DEFAULT_FACE, font_of, glyphs_of, register_fonts
 
 MAX_CHARS = 2000  # no box in a book holds more; longer text is refused before it is measured
@@ -83,9 +84,10 @@ def text_width(text: str, size: float, bold: bool = False, face: str = DEFAULT_F
     return pdfmetrics.stringWidth(text, font_of(face, bold), size)
 
 
-def break_lines(text: str, size: float, width: float, bold: bool = False,
-                first_indent: float = 0.0, face: str = DEFAULT_FACE) -> list[str]:
-    """Greedy line breaking to ``width`` (the first line ``first_indent`` shorter).
+def break_lines_plain(text: str, size: float, width: float, bold: bool = False,
+                      first_indent: float = 0.0, face: str = DEFAULT_FACE) -> list[str]:
+    """Greedy line breaking to ``width`` (the first line ``first_indent`` shorter): the reference
+    ``break_lines`` must equal.
 
     A word too long for a line of its own is split between characters, so no
     line is ever wider than the box.
@@ -111,6 +113,24 @@ def break_lines(text: str, size: float, width: float, bold: bool = False,
                 cur, room = "", width
             cur += ch
     return lines + ([cur] if cur else [])
+
+
+# A book sets the same paragraphs at the same sizes and widths many times over (a how-to page
+# is laid out to count its pages and again to draw them; the config check measures the texts
+# the pages then set; the studio's plan reruns it on every keystroke), and greedy breaking
+# measures every line prefix again per word. ``tests/test_textfit.py`` checks it against
+# ``break_lines_plain``.
+_BROKEN = BoundedMemo(20_000)
+
+
+def break_lines(text: str, size: float, width: float, bold: bool = False,
+                first_indent: float = 0.0, face: str = DEFAULT_FACE) -> list[str]:
+    """``break_lines_plain``, remembered: a fresh list each call (callers may change it)."""
+    key = (text, size, width, bold, first_indent, face)
+    lines = _BROKEN.get(key)
+    if lines is None:
+        lines = _BROKEN.put(key, tuple(break_lines_plain(text, size, width, bold, first_indent, face)))
+    return list(lines)
 
 
 def fit_size(text: str, room: Room) -> float | None:

@@ -84,7 +84,7 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Mapping, NamedTuple, Sequence
+from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
@@ -161,13 +161,14 @@ def describe_cuts(st: State, cuts: list[tuple[int, int]]) -> str:
     return text
 
 
-def trial(n: int, st, run: Run, solve_with: Callable) -> int:
-    """One trial, never nested: a digit of a cell with few candidates that the tiers up to
-    ``TRIAL_DEPTH`` (``solve_with``, the calling ladder's own) refute is struck. Shared by
-    every Latin-square ladder, whatever its state type (``cand``, ``placed``, ``copy``, ``elim``)."""
+def trial(cells: Iterable[int], cols: int, st, run: Run, solve_with: Callable) -> int:
+    """One trial, never nested: a digit of a cell (one of ``cells``, on a grid ``cols`` wide)
+    with few candidates that the tiers up to ``TRIAL_DEPTH`` (``solve_with``, the calling
+    ladder's own) refute is struck. Shared by every Latin-square ladder and Kakuro's, whatever
+    its state type (``cand``, ``placed``, ``copy``, ``elim``)."""
     # Only cells with few candidates: a player tries a pair, not a spread of six.
     order = sorted(
-        (st.cand[i].bit_count(), i) for i in range(n * n)
+        (st.cand[i].bit_count(), i) for i in cells
         if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES
     )
     for _, i in order:
@@ -181,7 +182,7 @@ def trial(n: int, st, run: Run, solve_with: Callable) -> int:
                 if run.explain:
                     run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
                                          "simpler techniques leads to a contradiction, so it can't be {digit}."),
-                                      cell=cell_text(i, n), digit=d)
+                                      cell=cell_text(i, cols), digit=d)
                 return 1
     return 0
 
@@ -1507,7 +1508,7 @@ def t_forcing_chain(g: Geometry, st: State, run: Run) -> int:
 
 
 def t_trial(g: Geometry, st: State, run: Run) -> int:
-    return trial(g.n, st, run, _solve_fast)
+    return trial(range(g.n * g.n), g.n, st, run, _solve_fast)
 
 
 def _solve_fast(st: State, max_level: Level, run: Run, until: int = -1) -> bool:
@@ -1921,6 +1922,19 @@ def settles(geo: Geometry, givens: Sequence[tuple[int, int]], trials: Sequence[t
     except Contradiction:  # pragma: no cover - the givens agree with a solution
         return False
     return False
+
+
+def trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
+               stalled: State, rng: random.Random) -> int | None:
+    """A two-candidate cell of ``stalled`` (where the hard tier stalled, the puzzle unique),
+    picked at random, one trial on which settles the puzzle (``settles``), or None: the
+    expert carve's trial of a Latin variant with clues outside the houses."""
+    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
+    rng.shuffle(cells)
+    for cell in cells:
+        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
+            return cell
+    return None
 
 
 def asked_once(question: Callable[[], bool]) -> Callable[[], bool]:

@@ -49,16 +49,14 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
-from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts
-from bookgen.solve.latin import digits_of
+from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts, trial
+from bookgen.solve.latin import digits_of, naked_subsets
 from bookgen.solve.sat import incremental, models
 
 DIGITS = 9
 FULL = (1 << DIGITS) - 1
 # The region sum adds up at most this many innies (or outies) at once: a player sums a few cells.
 REGION_CELLS = 3
-TRIAL_MAX_CANDIDATES = 2  # a trial tries a cell with two candidates, as a player would
-TRIAL_DEPTH = Level.HARD   # ... and follows it with the tiers up to hard
 
 
 def bit(d: int) -> int:
@@ -549,20 +547,9 @@ def t_run_combos(b: Board, st: KState, run: Run) -> int:
 
 def _naked(size: int, name: str):
     def t_naked(b: Board, st: KState, run: Run) -> int:
-        cand = st.cand
         for k in changed(st, name):
-            cells = b.runs[k]
-            free = [i for i in cells if not st.placed[i]]
-            if len(free) <= size:
-                continue
-            small = [i for i in free if cand[i].bit_count() <= size]
-            for group in combinations(small, size):
-                union = 0
-                for i in group:
-                    union |= cand[i]
-                if union.bit_count() != size:
-                    continue
-                cuts = _cut(st, [i for i in free if i not in group], union)
+            for group, union, others in naked_subsets(b.runs[k], st.cand, st.placed, size):
+                cuts = _cut(st, others, union)
                 if cuts:
                     if run.explain:
                         _say(run, st, Text(N_("in {run}, {cells} hold {digits} between them"), run=b.run_text(k),
@@ -646,22 +633,7 @@ def t_region_sum(b: Board, st: KState, run: Run) -> int:
 # --- expert ---------------------------------------------------------------------------
 
 def t_trial(b: Board, st: KState, run: Run) -> int:
-    order = sorted((st.cand[i].bit_count(), i) for i in b.white
-                   if not st.placed[i] and st.cand[i].bit_count() <= TRIAL_MAX_CANDIDATES)
-    for _, i in order:
-        for d in digits_of(st.cand[i]):
-            sub = st.copy()
-            try:
-                sub.elim(i, ~bit(d))
-                solve(sub, TRIAL_DEPTH, Run())
-            except Contradiction:
-                st.elim(i, bit(d))
-                if run.explain:
-                    run.reason = Text(N_("suppose {cell} were {digit}: following it through with the "
-                                         "simpler techniques leads to a contradiction, so it can't be {digit}."),
-                                      cell=cell_text(i, b.cols), digit=d)
-                return 1
-    return 0
+    return trial(b.white, b.cols, st, run, solve)
 
 
 # The ladder: (name, tier, function, weight, rating on the 1-10 footing). Weights are the

@@ -23,10 +23,12 @@ import math
 import statistics
 from typing import Sequence
 
+from bookgen.core.difficulty import Level
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
-                                 HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep, technique_rating)
+                                 FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
+                                 technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, _bitboards, house_positions, solve, start)
+                                  Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start)
 from bookgen.solve.latin import bit, digits_of, hidden_subsets
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
@@ -35,11 +37,12 @@ TRIAL_SPAN = 1.9  # ... by at most this much: one trial stays below extreme (TIE
 MAX_STEPS = 4096   # a bound far above any real solve (each step places or strikes something)
 
 
-def _singles(g: Geometry, st: State, values: tuple[float, float, float]
+def _singles(g: Geometry, st: State, values: tuple[float, float, float], alone: float | None = None
              ) -> tuple[list[tuple[int, int, float]], int]:
     """Every single open now as (cell, digit, rating) with the easiest first, and how many
     distinct cells they place; ``values``: a hidden single in a box (or region, diagonal),
-    one in a row or column, a naked single."""
+    one in a row or column, a naked single; ``alone``: the last open cell of a house (SE's
+    full house), where it has a value of its own."""
     box_value, line_value, naked_value = values
     cand, placed = st.cand, st.placed
     found: dict[int, tuple[int, int, float]] = {}
@@ -47,6 +50,8 @@ def _singles(g: Geometry, st: State, values: tuple[float, float, float]
     boxes_from = 2 * n
     for h, cells in enumerate(g.houses):
         value = box_value if h >= boxes_from else line_value
+        if alone is not None and sum(1 for i in cells if not placed[i]) == 1:
+            value = alone
         once = more = 0
         for i in cells:
             if not placed[i]:
@@ -80,9 +85,10 @@ class SinglesScan:
     state a technique changed) touch. The full rescan cost most of an easy puzzle's rating.
     """
 
-    def __init__(self, g: Geometry, values: tuple[float, float, float]) -> None:
+    def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
         n = g.n
-        self.g, self.n, self.values = g, n, values
+        self.g, self.n, self.values, self.alone = g, n, values, alone
+        self.unplaced = 0                        # the cells open at the last call (``alone`` only)
         boxes_from = 2 * n
         self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
         self.house_bits = _bitboards(g)[0]
@@ -99,7 +105,8 @@ class SinglesScan:
         return (min(self.entries) if self.entries else None), len(self.entries)
 
     def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
-        """What ``_singles`` returns: every single as (cell, digit, value), easiest first."""
+        """What ``_singles`` returns (with the same ``alone``): every single as (cell, digit,
+        value), easiest first."""
         self._update(st)
         return [(i, d, v) for v, i, d in sorted(self.entries)], len(self.entries)
 
@@ -124,6 +131,17 @@ class SinglesScan:
                     for h in houses_of[i]:
                         keys.add(h * n + d)
             cells = set(changed)
+            if self.alone is not None:  # a house down to one or two open cells: their values may change
+                unplaced = self.unplaced
+                for i in changed:
+                    unplaced = unplaced | (1 << i) if seen[i] else unplaced & ~(1 << i)
+                if unplaced != self.unplaced:
+                    before, flipped = self.unplaced, unplaced ^ self.unplaced
+                    self.unplaced = unplaced
+                    for h in {h for i in changed if flipped >> i & 1 for h in houses_of[i]}:
+                        for x in (before & house_bits[h], unplaced & house_bits[h]):
+                            if x and not x & (x - 1):  # the house's last open cell, then or now
+                                cells.add(x.bit_length() - 1)
             for k in keys:
                 h, d = divmod(k, n)
                 x = open_[d] & house_bits[h]
@@ -153,6 +171,8 @@ class SinglesScan:
         if m:
             for h in self.g.houses_of[i]:
                 value = self.house_value[h]
+                if self.alone is not None and self.unplaced & self.house_bits[h] == 1 << i:
+                    value = self.alone
                 base = h * n
                 rest = m
                 while rest:
@@ -290,7 +310,8 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     rated = {t.name: t.rating for t in ladder if t.rating is not None}
     line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
     values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
-    scan = SinglesScan(geo, values)
+    # SE's full house (the last open cell of a house), where the singles carry SE's values
+    scan = SinglesScan(geo, values, FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None)
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             single, options = scan(st)
@@ -319,3 +340,132 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     return steps, not st.unplaced
+
+
+def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool) -> bool:
+    """Whether hidden singles alone solve ``givens``: in boxes only (and the last open cell of
+    any house, SE's full house) with ``boxes_only``, else in every house. The easiest-first run
+    places singles in any order to the same end, so this is exactly whether it rates at most
+    1.2 (``boxes_only``) or 1.5, at a fraction of its cost: bitboards, one mask of open cells
+    per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together)."""
+    n = geo.n
+    house_bits, peer_bits = _bitboards(geo)
+    every = (1 << (n * n)) - 1
+    placed = 0
+    pos = [every] * n
+    for i, d in givens:
+        placed |= 1 << i
+        pos[d - 1] &= ~peer_bits[i]
+    for i, d in givens:
+        for e in range(n):
+            pos[e] &= ~(1 << i)
+    boxes_from = 2 * n
+    while placed != every:
+        found = False
+        for h, hb in enumerate(house_bits):
+            open_cells = hb & ~placed
+            if not open_cells:
+                continue
+            if boxes_only and h < boxes_from and open_cells & (open_cells - 1):
+                continue  # a row or column with more than one open cell: not a full house
+            for d in range(n):
+                x = pos[d] & hb
+                if x and not x & (x - 1):
+                    b = x
+                    placed |= b
+                    for e in range(n):
+                        pos[e] &= ~b
+                    pos[d] &= ~peer_bits[b.bit_length() - 1]
+                    found = True
+                    open_cells &= ~b
+        if not found:
+            return False
+    return True
+
+
+def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float
+                    ) -> list[bool] | None:
+    """Which cells stay given in a puzzle of the solution ``sol`` that singles solve and that
+    rates in ``[low, high)``, or None when this grid's carve never rates there.
+
+    The singles carve (``drop_singles``: SE 1.2, a hidden single in a box open at every step)
+    goes on, in the same random order, removing every given that singles still bring back;
+    each removal may only make the easiest-first solve harder, so along that sequence the rating
+    climbs (1.2, then 1.5 where a row or column's hidden single is needed, 2.0 where SE's direct
+    hidden pair is). The carve stops between the first removal that rates ``low`` or more and
+    the last that rates below ``high``, ``depth`` (0 to 1) of the way: deeper, fewer givens and
+    more minutes. The prefixes are told apart by which singles solve them, one at a time up to
+    ``high`` or, where every removal stays below it, a few by bisection (where the rating isn't
+    monotone, this grid misses the aim). Aimed at 2.0, a carve may rate
+    1.7 or 1.9 (a direct pointing or claiming, rare): the rated run of the finished puzzle says
+    so, and its band is checked there."""
+    n = geo.n
+    cells = list(range(n * n))
+    rng.shuffle(cells)
+    gv = drop_singles(geo, sol, cells)
+    base = [i for i in range(n * n) if gv.given[i]]  # the singles carve's givens
+    order: list[int] = []  # the removals singles allow after it, in carve order, found as needed
+    pending = iter(cells)
+
+    def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
+        for i in pending:
+            if gv.given[i]:
+                gv.remove(i)
+                if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                    order.append(i)
+                    return True
+                gv.restore(i)
+        return False
+
+    def givens(cut: int) -> list[tuple[int, int]]:  # the puzzle with the first ``cut`` removals made
+        gone = set(order[:cut])
+        return [(i, sol[i]) for i in base if i not in gone]
+
+    memo: dict[tuple[int, float], bool] = {}
+
+    def below(cut: int, value: float) -> bool:
+        """Whether the rating at ``cut`` is below ``value``, decided by which singles solve it
+        (``hidden_singles_solve``): exact at 1.5 and 1.7; a 1.7 or 1.9 (a direct pointing or
+        claiming, rare) counts as 2.0 here."""
+        if value <= HIDDEN_SINGLE_BOX:
+            return False  # a hidden single in a box is needed somewhere once any given has gone
+        if value > NAKED_SINGLE:
+            return True  # singles solve it: naked single 2.3 at most
+        key = (cut, value <= HIDDEN_SINGLE_LINE)
+        if key not in memo:
+            memo[key] = hidden_singles_solve(geo, givens(cut), boxes_only=key[1])
+        return memo[key]
+
+    def first(ok) -> int:  # the least cut where ``ok`` holds, assuming it holds from there on
+        lo, hi = 0, len(order)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(mid) else (mid + 1, hi)
+        return lo
+
+    start: int | None = None
+    if high <= NAKED_SINGLE:  # the carve may pass ``high``: go no further than that
+        cut = 0
+        while True:
+            if start is None and not below(cut, low):
+                start = cut
+            if not below(cut, high):
+                stop = cut - 1
+                break
+            if not extend():
+                stop = cut
+                break
+            cut += 1
+    else:  # every removal stays below ``high``: to the end, then find ``low`` by bisection
+        while extend():
+            pass
+        stop = len(order)
+        if not below(stop, low):
+            start = first(lambda cut: not below(cut, low))
+    if start is None or stop < start:
+        return None
+    cut = start + round(depth * (stop - start))
+    if below(cut, low) or not below(cut, high):
+        return None  # the rating isn't monotone along this carve
+    kept = set(base) - set(order[:cut])
+    return [i in kept for i in range(n * n)]

@@ -23,7 +23,7 @@ from bookgen.core.text import read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cell, Edge, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique, VariantDefaults
+from bookgen.core.variant import Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve.binary import (
     TECHNIQUE_LEVEL,
     TECHNIQUE_RATING,
@@ -33,7 +33,7 @@ from bookgen.solve.binary import (
     Contradiction,
     random_solution,
 )
-from bookgen.variants.gridparts import edges_from_json, shape_problems
+from bookgen.variants.gridparts import edges_from_json, given_count, given_problems, shape_problems
 
 SYMBOL_CAP = 0.42  # a digit's cap height, in cells
 GIVEN_FILL = 0.88  # grey behind printed givens: tells them from handwriting
@@ -94,10 +94,7 @@ class BinaryGrid(VariantDefaults):
     @property
     def techniques(self) -> tuple[Technique, ...]:
         """The ladder as printed on the rules page, easiest first."""
-        out = []
-        for key, (title, text) in self.technique_text.items():
-            out.append(Technique(key, TECHNIQUE_LEVEL[key], title, text))
-        return tuple(sorted(out, key=lambda t: t.level))
+        return tuple(sorted(techniques_of(self.technique_text, TECHNIQUE_LEVEL), key=lambda t: t.level))
 
     def ladder_techniques(self, rules: Mapping[str, Any]) -> list[str]:
         """Technique names the grader may use under these rules."""
@@ -163,10 +160,7 @@ class BinaryGrid(VariantDefaults):
     def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle that grades exactly ``level``."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         engine = self.engine(size, rules)
         share = SIGN_SHARE[(options or {}).get("givens", "normal")] if self.uses_signs else 0.0
         for _ in range(MAX_ATTEMPTS):
@@ -346,11 +340,7 @@ class BinaryGrid(VariantDefaults):
             if same != (edge.sign == "="):
                 problems.append(f"sign {edge.sign!r} between {_cell_name(edge.a)} and "
                                 f"{_cell_name(edge.b)} does not hold")
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at {_cell_name((r, c))} disagrees with the solution")
+        problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
     # ----- identity -----------------------------------------------------------
@@ -441,7 +431,7 @@ class BinaryGrid(VariantDefaults):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """What the puzzle gives, for its one-line description: ``8 givens``, ``6 signs``."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if self.uses_signs:
             parts.append(f"{len(puzzle.edges)} signs")
         return parts

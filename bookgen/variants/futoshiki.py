@@ -49,15 +49,15 @@ from bookgen.core.text import SignWords, read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Edge, Puzzle
-from bookgen.core.variant import Technique
+from bookgen.core.variant import Technique, techniques_of
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
-    fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, used_signs,
+    fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, trial_cell, used_signs,
 )
 from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
-from bookgen.variants.gridparts import edges_from_json
+from bookgen.variants.gridparts import edges_from_json, given_count
 from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
@@ -115,9 +115,7 @@ class FutoshikiVariant(HouseGrid):
         N_("A sign between two cells points at the smaller digit: in 2 < 5 the point faces the 2."),
         N_("Some digits are given; each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items()
-        if key not in ("locked_candidates",))
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LEVELS, leave_out=("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
     default_size = 5
     kind = "Futoshiki"
@@ -267,7 +265,7 @@ class FutoshikiVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``6 givens`` and ``14 signs``."""
-        return [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens", f"{len(puzzle.edges)} signs"]
+        return [f"{given_count(puzzle.givens)} givens", f"{len(puzzle.edges)} signs"]
 
 
 GAP = 0.26  # between neighbouring cells' boxes, in cells: room for a sign and white either side
@@ -312,7 +310,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
 
     A plain carve mostly ends with nothing the target level needs (the hard and expert
     tiers are rarely the only way on): where the hard tier fails on a removal that leaves
-    the puzzle unique, a new sign (``_mend``) or a trial on another cell (``_trial_cell``)
+    the puzzle unique, a new sign (``_mend``) or a trial on another cell (``trial_cell``)
     may turn it into a removal only the target level takes.
 
     Mixing the two, rather than all givens before any sign, grades at hard more often
@@ -392,7 +390,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
                 trials.append((x, sol[x]))
                 continue
         if level == Level.EXPERT and not trials and stalled is not None:
-            cell = _trial_cell(geo, sol, givens, extra, stalled, rng)
+            cell = trial_cell(geo, sol, givens, extra, stalled, rng)
             if cell is not None:
                 trials.append((cell, sol[cell]))
                 used = None
@@ -402,18 +400,6 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.add(x)
     return given, sorted(signs)
-
-
-def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
-                stalled: State, rng: random.Random) -> int | None:
-    """A two-candidate cell of ``stalled`` (where the hard tier stalled, the puzzle unique) one
-    trial on which settles the puzzle, or None."""
-    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
-    rng.shuffle(cells)
-    for cell in cells:
-        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
-            return cell
-    return None
 
 
 def _mend(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], signs: set[tuple[int, int]],

@@ -31,6 +31,24 @@ def shape_problems(rows: Any, n: Size, alphabet: str, what: str) -> list[str]:
     return []
 
 
+def given_problems(givens: Sequence[str], solution: Sequence[str]) -> list[str]:
+    """A line for every given the solution disagrees with (two grids of one shape)."""
+    return [f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution"
+            for r, (given_row, solved_row) in enumerate(zip(givens, solution))
+            for c, (g, s) in enumerate(zip(given_row, solved_row)) if g != EMPTY and g != s]
+
+
+def given_count(givens: Sequence[str]) -> int:
+    """How many cells of a grid of givens hold a given."""
+    return sum(ch != EMPTY for row in givens for ch in row)
+
+
+def and_givens(clues: str, given: int) -> list[str]:
+    """A puzzle's clue counts for its one-line description: ``clues`` (``29 cages``), then
+    ``3 givens`` when there are any."""
+    return [clues, f"{given} givens"] if given else [clues]
+
+
 def edges_from_json(raw_edges: Any, size: int, signs: Sequence[str]) -> tuple[Edge, ...]:
     """The ``edges`` of a book JSON entry (Tango's ``=``/``x``, Futoshiki's ``<``/``>``):
     each one sign of ``signs`` between two neighbouring cells inside the grid, no two on
@@ -120,6 +138,34 @@ def disconnected(cells: Sequence[Cell]) -> Cell | None:
                 todo.append(nb)
     rest = [cell for cell in cells if cell not in seen]
     return rest[0] if rest else None
+
+
+def cage_where(cells: Sequence[Cell]) -> str:
+    """A cage's cells as the messages name them: ``(1,1),(1,2)``."""
+    return ",".join(f"({r + 1},{c + 1})" for r, c in cells)
+
+
+def cage_problems(cages: Sequence[Cage], n: int, own: Callable[[Cage, str], list[str]]) -> list[str]:
+    """Why the cages are not a partition of the N x N grid into connected cages, with what
+    ``own(cage, where)`` finds wrong with each cage under its variant's rules (in the cages'
+    order); [] when all is well."""
+    errs = []
+    seen: set[Cell] = set()
+    for cage in cages:
+        where = cage_where(cage.cells)
+        for cell in cage.cells:
+            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
+                errs.append(f"cage at {where} has a cell outside the grid")
+            elif cell in seen:
+                errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
+            seen.add(cell)
+        if not connected(cage.cells):
+            errs.append(f"cage at {where} is not connected")
+        errs += own(cage, where)
+    missing = [(r, c) for r in range(n) for c in range(n) if (r, c) not in seen]
+    if missing:
+        errs.append(f"cages miss {len(missing)} cell(s), e.g. ({missing[0][0] + 1},{missing[0][1] + 1})")
+    return errs
 
 
 def cage_text_lines(puzzle: Puzzle, rows: Sequence[str], ascii: bool) -> list[str]:

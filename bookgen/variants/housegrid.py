@@ -28,7 +28,7 @@ from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
 from bookgen.solve.latin_sat import prove, solutions
 from bookgen.solve.rated import rated_run
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import given_problems, shape_problems
 from bookgen.solve.latin import symbol, symbols, value
 
 GIVEN_FILL = 0.88      # grey behind printed givens: tells them from handwriting
@@ -223,10 +223,7 @@ class HouseGrid(VariantDefaults):
     def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)  # type: ignore[attr-defined]
-        problem = self.check_request(size, rules, level)  # type: ignore[attr-defined]
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         for draft in self.drafts(size, rules, level, rng, options or {}):
             if draft is None:
                 continue
@@ -281,15 +278,18 @@ class HouseGrid(VariantDefaults):
             if len(have) != n:
                 problems.append(f"{geo.names[h]} lacks {', '.join(sorted(set(digits) - have))}")
         problems += self.extra_problems(puzzle)
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
+    def malformed(self, puzzle: Puzzle) -> bool:
+        """Whether the clues a variant adds to the grid (regions, cages) are broken: such a
+        puzzle has no solutions and grades unsolved (``validate`` says what is wrong)."""
+        return False
+
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by the exact SAT solver."""
+        """Up to ``limit`` solutions by the exact SAT solver (none when ``malformed``)."""
+        if self.malformed(puzzle):
+            return []
         n = puzzle.size
         found = solutions(self.geometry_of(puzzle), givens_of(puzzle), limit, self.clauses_of(puzzle))
         return [tuple("".join(symbol(d) for d in flat[r * n:(r + 1) * n]) for r in range(n)) for flat in found]
@@ -305,7 +305,10 @@ class HouseGrid(VariantDefaults):
                      dict(sorted(res.counts.items())), res.solved)
 
     def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed, a score, and technique counts."""
+        """Hardest technique the ladder needed, a score, and technique counts (EXPERT,
+        unsolved, when ``malformed``)."""
+        if self.malformed(puzzle):
+            return Grade(Level.EXPERT, 3.0, {}, False)
         return self.rate(puzzle, self.grade_of(self._ladder(puzzle, False), puzzle.size))
 
     def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:

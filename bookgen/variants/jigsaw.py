@@ -42,21 +42,22 @@ from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Grade, Puzzle
-from bookgen.core.variant import Technique
+from bookgen.core.types import EMPTY, Puzzle
+from bookgen.core.variant import Technique, rule_options, techniques_of
 from bookgen.solve.filling import propagated_filling
 from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, run_ladder
 from bookgen.solve.latin import SYMBOLS, symbols
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import given_count, shape_problems
 from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
 from bookgen.variants.jigsaw_regions import (
-    draw_walls, random_regions, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
+    draw_walls, random_regions, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
+    regions_of,
 )
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 from bookgen.variants.sudoku import draw_diagonals
 
 SIZES: tuple[int, ...] = (5, 6, 7, 8, 9)
+TEXT_CELLS = {".": EMPTY, "0": EMPTY, **{ch: ch for ch in SYMBOLS}}  # a given as puzzle text writes it
 ATTEMPTS = 300         # grids per puzzle before giving up
 FILLS_PER_LAYOUT = 6   # grids tried on one region layout before a new one is drawn
 FILL_BUDGET = 100      # guesses for one random full grid (a layout may have none) ...
@@ -103,8 +104,7 @@ class JigsawVariant(HouseGrid):
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     # 5x5 expert: two of three seeds failed after 4 s each (bench/sweep_estimates.py, issue 26)
@@ -134,12 +134,7 @@ class JigsawVariant(HouseGrid):
         problem = self._size_problem(size)
         if problem:
             raise ValueError(problem)
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError("Jigsaw Sudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in OPTIONS)
-        if unknown:
-            raise ValueError(f"unknown Jigsaw Sudoku rule option {unknown[0]!r}; expected diagonal or plain_regions")
+        raw = rule_options(raw, "Jigsaw Sudoku", OPTIONS, "diagonal or plain_regions")
         out = {}
         for key in OPTIONS:
             got = raw.get(key, False)
@@ -219,17 +214,9 @@ class JigsawVariant(HouseGrid):
         """Malformed regions first; then every house the solution breaks, as for Sudoku."""
         return region_problems(puzzle.regions, puzzle.size) or super().validate(puzzle)
 
-    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by SAT (none when the regions are malformed)."""
-        if region_problems(puzzle.regions, puzzle.size):
-            return []
-        return super().solutions(puzzle, limit)
-
-    def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed (EXPERT, unsolved, for malformed regions)."""
-        if region_problems(puzzle.regions, puzzle.size):
-            return Grade(Level.EXPERT, 3.0, {}, False)
-        return super().grade(puzzle)
+    def malformed(self, puzzle: Puzzle) -> bool:
+        """Regions that are not N connected regions of N cells."""
+        return bool(region_problems(puzzle.regions, puzzle.size))
 
     def fingerprint(self, puzzle: Puzzle) -> str:
         """Same for the grid's symmetries (the regions move with the grid, whatever their
@@ -293,19 +280,8 @@ class JigsawVariant(HouseGrid):
         then a grid of givens of the same size (digits, ``.`` or ``0`` for an empty cell;
         ``|`` ignored); without the second grid every cell is empty."""
         n, regions, given_lines = read_region_grid(lines, SIZES, self.title, file)
-        givens = [[EMPTY] * n for _ in range(n)]
-        for r, ln in enumerate(given_lines):
-            row = []
-            for k, ch in enumerate(ln.text):
-                if ch.isspace() or ch == "|":
-                    continue
-                if ch not in "." + SYMBOLS and ch != "0":
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens "
-                                          "holds digits, or . (or 0) for an empty cell")
-                row.append(EMPTY if ch in ".0" else ch)
-            givens[r] = row
+        givens = read_givens(given_lines, n, TEXT_CELLS, "digits, or . (or 0) for an empty cell", file)
         if given_lines:
-            _square(givens, given_lines, (n,), "the grid of givens", file)
             check_digits(givens, given_lines, n, self.title, PuzzleTextError, file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
@@ -323,7 +299,7 @@ class JigsawVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` when the rule is on)."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts

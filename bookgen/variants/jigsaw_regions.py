@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from bookgen.core.pen import BOLD, Pen
 from bookgen.core.text import PuzzleTextError, TextLine, square
@@ -275,6 +275,27 @@ def read_region_grid(lines: Sequence[TextLine], sizes: Sequence[int], title: str
         ln = region_lines[0]
         raise PuzzleTextError(file, ln.number, 1, f"a {n}\u00d7{n} grid has {n} regions, not {len(where)}")
     return n, region_rows(regions_of(["".join(row) for row in letters[:n]]), n), rest
+
+
+def read_givens(given_lines: Sequence[TextLine], n: int, cells: Mapping[str, str], holds: str,
+                file: str) -> list[list[str]]:
+    """The grid of givens after the regions (the lines ``read_region_grid`` leaves), each
+    character read through ``cells`` (white space and ``|`` skipped), N x N; every cell
+    empty when there is none. ``PuzzleTextError`` at an unknown symbol, saying what the grid
+    ``holds``, or at a row of the wrong length."""
+    givens = [[EMPTY] * n for _ in range(n)]
+    for r, ln in enumerate(given_lines):
+        row = []
+        for k, ch in enumerate(ln.text):
+            if ch.isspace() or ch == "|":
+                continue
+            if ch not in cells:
+                raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens holds {holds}")
+            row.append(cells[ch])
+        givens[r] = row
+    if given_lines:
+        square(givens, given_lines, (n,), "the grid of givens", file)
+    return givens
 
 
 def region_text_lines(regions: Sequence[str], rows: Sequence[str], show=lambda ch: ch) -> list[str]:

@@ -60,9 +60,10 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSize, Puzzle, SizeRange, rows_cols
-from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
+from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
+from bookgen.variants.gridparts import and_givens, connected
 
 BLOCK = "#"
 TEXT_BLOCK = ("X", "x", "\\")  # a block without sums in the text format (``#`` starts a comment there)
@@ -171,16 +172,7 @@ def pattern_problems(white: Sequence[Sequence[bool]], longest: int = MAX_RUN) ->
         elif len(stretch) > longest:
             problems.append(f"the {word} run from row {r + 1}, column {c + 1} has {len(stretch)} cells; "
                             f"a run has at most {longest}")
-    seen = {cells[0]}
-    todo = [cells[0]]
-    every = set(cells)
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in every and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    if len(seen) < len(cells):
+    if not connected(cells):
         problems.append("the white cells are not all connected")
     return problems
 
@@ -321,8 +313,7 @@ class KakuroVariant(VariantDefaults):
            "diagonal for the run to its right, the one below it for the run underneath."),
         N_("No digit appears twice in a run. Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     rectangular = True
     size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZES
@@ -398,10 +389,7 @@ class KakuroVariant(VariantDefaults):
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
         size = grid_size(size)
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         for _ in range(ATTEMPTS):
             draft = self.attempt(size, level, rng)
             if draft is None:
@@ -769,11 +757,7 @@ class KakuroVariant(VariantDefaults):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``42 sums`` (and ``3 givens`` when there are any)."""
-        parts = [f"{len(puzzle.cages)} sums"]
-        given = sum(ch.isdigit() for row in puzzle.givens for ch in row)
-        if given:
-            parts.append(f"{given} givens")
-        return parts
+        return and_givens(f"{len(puzzle.cages)} sums", sum(ch.isdigit() for row in puzzle.givens for ch in row))
 
 
 # Where a sum's text sits in its half of a split block, in cells from the block's corner.

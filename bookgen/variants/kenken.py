@@ -68,7 +68,7 @@ from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique, VariantDefaults
+from bookgen.core.variant import Step, Technique, VariantDefaults, rule_options
 from bookgen.solve.arithmetic import (
     TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
@@ -83,7 +83,8 @@ from bookgen.solve.latin import (
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.variants.gridparts import (
-    ASCII_OPS, CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected,
+    ASCII_OPS, CAGE_LABELS, cage_problems, cage_text_lines, cage_where, cages_from_json, connected, disconnected,
+    given_problems,
 )
 
 SIZES: tuple[int, ...] = tuple(range(3, 10))
@@ -848,14 +849,7 @@ class KenKenVariant(VariantDefaults):
         """Complete and check the rule options; ``ValueError`` with a one-line message."""
         if size not in SIZES:
             raise ValueError(f"Calcudoku size must be between 3 and 9, not {size}")
-        if raw is None:
-            raw = {}
-        if not isinstance(raw, Mapping):
-            raise ValueError("Calcudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in RULE_KEYS)
-        if unknown:
-            raise ValueError(f"unknown Calcudoku rule option {unknown[0]!r}; "
-                             f"expected {', '.join(sorted(RULE_KEYS))}")
+        raw = rule_options(raw, "Calcudoku", RULE_KEYS, ", ".join(sorted(RULE_KEYS)))
         out = {k: (list(v) if isinstance(v, list) else v) for k, v in DEFAULT_RULES.items()}
         if "ops" in raw:
             ops = raw["ops"]
@@ -935,10 +929,7 @@ class KenKenVariant(VariantDefaults):
         ``options``: ``attempts`` (fresh Latin squares to try, default ``ATTEMPTS``) and
         ``moves`` (local changes per square, default 3N).
         """
-        rules = self.parse_rules(rules, size)
-        why = self.check_request(size, rules, level)
-        if why:
-            raise GenerationError(why)
+        rules = self.request_rules(size, rules, level)
         options = options or {}
         attempts = int(options.get("attempts", ATTEMPTS))
         moves = int(options.get("moves", 3 * size))
@@ -1163,7 +1154,7 @@ class KenKenVariant(VariantDefaults):
         allowed = set(puzzle.rules.get("ops", OPS))
         max_cage = puzzle.rules.get("max_cage", DEFAULT_RULES["max_cage"])
         for cage in puzzle.cages:
-            where = _where(cage.cells)
+            where = cage_where(cage.cells)
             if cage.op and cage.op not in allowed:
                 errs.append(f"cage at {where} uses {cage.op!r}, which the rules don't allow")
             if len(cage.cells) > max_cage:  # also keeps the exact solver's cage tables small
@@ -1174,12 +1165,8 @@ class KenKenVariant(VariantDefaults):
                     errs.append(f"cage at {where} should make {cage.target}{cage.op} but makes {got}")
         if len(puzzle.givens) != n or any(len(row) != n for row in puzzle.givens):
             errs.append(f"givens must be {n} rows of {n} characters")
-        elif grid is not None:
-            for r in range(n):
-                for c in range(n):
-                    g = puzzle.givens[r][c]
-                    if g != EMPTY and g != str(grid[r][c]):
-                        errs.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        elif grid is not None:  # the solution's digits as they are written
+            errs += given_problems(puzzle.givens, puzzle.solution)
         return errs
 
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
@@ -1399,10 +1386,6 @@ def _tier(name: str) -> Level:
     return TECHNIQUE_LEVEL[name]
 
 
-def _where(cells: Sequence[Cell]) -> str:
-    return ",".join(f"({r + 1},{c + 1})" for r, c in cells)
-
-
 def _digits(rows: Sequence[str], n: int) -> list[list[int]] | None:
     if len(rows) != n:
         return None
@@ -1426,31 +1409,22 @@ def _rows(value: Any, n: int, name: str, allow_empty: bool) -> tuple[str, ...]:
 
 def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
     """Why the cages are not a partition of connected, well-formed cages ([] when fine)."""
+    return cage_problems(cages, n, _op_problems)
+
+
+def _op_problems(cage: Cage, where: str) -> list[str]:
+    """What is wrong with one cage's operation and target."""
     errs = []
-    seen: dict[Cell, int] = {}
-    for k, cage in enumerate(cages):
-        where = _where(cage.cells)
-        for cell in cage.cells:
-            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
-                errs.append(f"cage at {where} has a cell outside the grid")
-            elif cell in seen:
-                errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
-            seen[cell] = k
-        if not connected(cage.cells):
-            errs.append(f"cage at {where} is not connected")
-        if cage.op not in ("", *OPS):
-            errs.append(f"cage at {where} has an unknown op {cage.op!r}")
-        elif cage.op == "" and len(cage.cells) != 1:
-            errs.append(f"cage at {where} has no op but more than one cell")
-        elif cage.op and len(cage.cells) == 1:
-            errs.append(f"single-cell cage at {where} must have op \"\"")
-        elif cage.op in PAIR_OPS and len(cage.cells) != 2:
-            errs.append(f"cage at {where} uses {cage.op!r} but has {len(cage.cells)} cells, not 2")
-        if cage.target < 1:
-            errs.append(f"cage at {where} has target {cage.target}, which must be positive")
-    missing = [(r, c) for r in range(n) for c in range(n) if (r, c) not in seen]
-    if missing:
-        errs.append(f"cages miss {len(missing)} cell(s), e.g. ({missing[0][0] + 1},{missing[0][1] + 1})")
+    if cage.op not in ("", *OPS):
+        errs.append(f"cage at {where} has an unknown op {cage.op!r}")
+    elif cage.op == "" and len(cage.cells) != 1:
+        errs.append(f"cage at {where} has no op but more than one cell")
+    elif cage.op and len(cage.cells) == 1:
+        errs.append(f"single-cell cage at {where} must have op \"\"")
+    elif cage.op in PAIR_OPS and len(cage.cells) != 2:
+        errs.append(f"cage at {where} uses {cage.op!r} but has {len(cage.cells)} cells, not 2")
+    if cage.target < 1:
+        errs.append(f"cage at {where} has target {cage.target}, which must be positive")
     return errs
 
 

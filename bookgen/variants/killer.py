@@ -48,7 +48,6 @@ from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_
-from bookgen.core.rules import box_rule
 from bookgen.core.pen import CAP_HEIGHT, THIN, TOP_LEFT, Pen, bold_width
 from bookgen.core.symmetry import moved_cells
 from bookgen.core.text import PuzzleTextError
@@ -56,7 +55,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Cage, Cell, Grade, Puzzle, Size
+from bookgen.core.types import EMPTY, Cage, Cell, Puzzle, Size
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
     TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, sum_clauses, sum_combinations,
@@ -65,7 +64,10 @@ from bookgen.solve.houses import (
     TOO_EASY, Contradiction, Extra, Fits, Geometry, LadderResult, Run, State, Stuck, Verdict, level_of,
     merged_ladder, random_filling, solve, start,
 )
-from bookgen.variants.gridparts import CAGE_LABELS, cage_text_lines, cages_from_json, connected, disconnected
+from bookgen.variants.gridparts import (
+    CAGE_LABELS, and_givens, cage_problems, cage_text_lines, cage_where, cages_from_json, connected, disconnected,
+    given_count,
+)
 from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, Draft, check_digits, digit_rows
 from bookgen.variants.sudoku import BOXES, FILL_BUDGET, SudokuVariant
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
@@ -134,6 +136,7 @@ class KillerVariant(SudokuVariant):
            "small number in its corner."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
+    diagonal_rule = N_("Killer X: both long diagonals, marked in the grid, also hold each digit once.")
     techniques: tuple[Technique, ...] = tuple(
         Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
     sizes: tuple[int, ...] = SIZES
@@ -172,15 +175,6 @@ class KillerVariant(SudokuVariant):
         if size not in SIZES:
             raise ValueError(f"Killer Sudoku size must be one of {', '.join(map(str, SIZES))}, not {size}")
         return super().parse_rules(raw, size)
-
-    def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
-        """The rule sentences for these options, naming the digits and box shape of each of ``sizes``."""
-        lines = list(self.rules_text)
-        if sizes:
-            lines[0] = box_rule(sizes, BOXES)
-        if rules.get("diagonal"):
-            lines.insert(1, N_("Killer X: both long diagonals, marked in the grid, also hold each digit once."))
-        return tuple(lines)
 
     def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
         """Not bands: Killer's rating isn't calibrated against SE, and its experts need forcing
@@ -310,24 +304,16 @@ class KillerVariant(SudokuVariant):
             return problems
         for cage in puzzle.cages:
             digits = [int(puzzle.answer(cell)) for cell in cage.cells]
-            where = _where(cage.cells)
+            where = cage_where(cage.cells)
             if len(set(digits)) != len(digits):
                 problems.append(f"cage at {where} repeats a digit")
             if sum(digits) != cage.target:
                 problems.append(f"cage at {where} should add up to {cage.target} but makes {sum(digits)}")
         return problems
 
-    def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
-        """Up to ``limit`` solutions by the exact SAT solver (none when the cages are malformed)."""
-        if _cage_problems(puzzle.cages, puzzle.size):
-            return []
-        return super().solutions(puzzle, limit)
-
-    def grade(self, puzzle: Puzzle) -> Grade:
-        """Hardest technique the ladder needed (EXPERT, unsolved, for malformed cages)."""
-        if _cage_problems(puzzle.cages, puzzle.size):
-            return Grade(Level.EXPERT, 3.0, {}, False)
-        return super().grade(puzzle)
+    def malformed(self, puzzle: Puzzle) -> bool:
+        """Cages that don't partition the grid into connected cages with sums they can make."""
+        return bool(_cage_problems(puzzle.cages, puzzle.size))
 
     def fingerprint_clues(self, puzzle: Puzzle, move) -> str:
         """The cages (cells after ``move``, and sums)."""
@@ -482,11 +468,7 @@ class KillerVariant(SudokuVariant):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``29 cages`` (and ``3 givens`` when there are any)."""
-        parts = [f"{len(puzzle.cages)} cages"]
-        given = sum(ch != EMPTY for row in puzzle.givens for ch in row)
-        if given:
-            parts.append(f"{given} givens")
-        return parts
+        return and_givens(f"{len(puzzle.cages)} cages", given_count(puzzle.givens))
 
 
 def _cells(puzzle: Puzzle) -> list[tuple[int, ...]]:
@@ -494,29 +476,13 @@ def _cells(puzzle: Puzzle) -> list[tuple[int, ...]]:
     return [tuple(r * n + c for r, c in cage.cells) for cage in puzzle.cages]
 
 
-def _where(cells: Sequence[Cell]) -> str:
-    return ",".join(f"({r + 1},{c + 1})" for r, c in cells)
-
-
 def _cage_problems(cages: Sequence[Cage], n: int) -> list[str]:
     """Why the cages are not a partition into connected cages with sums they can make ([] when fine)."""
-    errs = []
-    seen: set[Cell] = set()
-    for cage in cages:
-        where = _where(cage.cells)
-        for cell in cage.cells:
-            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
-                errs.append(f"cage at {where} has a cell outside the grid")
-            elif cell in seen:
-                errs.append(f"cell ({cell[0] + 1},{cell[1] + 1}) is in two cages")
-            seen.add(cell)
-        if not connected(cage.cells):
-            errs.append(f"cage at {where} is not connected")
+    def sums(cage: Cage, where: str) -> list[str]:
         if len(cage.cells) > n or not sum_combinations(len(cage.cells), cage.target, n):
-            errs.append(f"cage at {where}: {len(cage.cells)} different digits can't add up to {cage.target}")
-    if len(seen) < n * n:
-        errs.append(f"cages miss {n * n - len(seen)} cell(s)")
-    return errs
+            return [f"cage at {where}: {len(cage.cells)} different digits can't add up to {cage.target}"]
+        return []
+    return cage_problems(cages, n, sums)
 
 
 # --- generation helpers ------------------------------------------------------------

@@ -48,9 +48,10 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, GenerationError, Grade, GridSize, OutsideClues, Puzzle, SizeRange, rows_cols
-from bookgen.core.variant import Extent, Step, Technique, VariantDefaults
+from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import nonogram as engine
 from bookgen.solve.nonogram import STYLES, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Clue
+from bookgen.variants.gridparts import and_givens, given_count, given_problems
 
 SIZE_RANGE = SizeRange(5, 25, 5, 25)  # any rows x cols, each 5 to 25
 PICTURE = "picture"     # the style of a puzzle made from a user's picture (never a section's rule option)
@@ -149,8 +150,7 @@ class NonogramVariant(VariantDefaults):
            "between two runs there is at least one empty cell."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     rectangular = True
     pictures_option = True
     size_range = SIZE_RANGE
@@ -274,10 +274,7 @@ class NonogramVariant(VariantDefaults):
         picture = (options or {}).get("picture")
         if picture is not None:
             return self.from_picture(picture.rows, picture.name)
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         rows, cols = dims(size)
         size = grid_size(size)
         for _ in range(ATTEMPTS):
@@ -354,11 +351,7 @@ class NonogramVariant(VariantDefaults):
             for k, (a, b) in enumerate(zip(want, shown)):
                 if tuple(a) != tuple(b):
                     problems.append(f"{kind} {k + 1}: the clue {_clue_text(a)} but the solution shows {_clue_text(b)}")
-        for r in range(rows):
-            for c in range(cols):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
@@ -594,11 +587,7 @@ class NonogramVariant(VariantDefaults):
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``37 runs`` and the givens, if any."""
         row_clues, col_clues = _clues(puzzle)
-        out = [f"{sum(map(len, row_clues)) + sum(map(len, col_clues))} runs"]
-        given = sum(ch != EMPTY for row in puzzle.givens for ch in row)
-        if given:
-            out.append(f"{given} givens")
-        return out
+        return and_givens(f"{sum(map(len, row_clues)) + sum(map(len, col_clues))} runs", given_count(puzzle.givens))
 
 
 def picture_givens(solution: tuple[str, ...]) -> tuple[tuple[str, ...], engine.LadderResult]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 
+from bookgen.core.rating import BAND_KEYS, band, level_key, marker_of
 from bookgen.core.variant import Variant
 
 # module, attribute: each module exposes one stateless variant object.
@@ -74,3 +75,14 @@ def banded(puzzle) -> bool:
     except KeyError:
         return False
     return variant.banded_levels(puzzle.size, dict(puzzle.rules))
+
+
+def printed_level(puzzle) -> tuple[int, str, int]:
+    """How a graded puzzle's level prints: its place among the named levels (``beginner`` 0,
+    ``easy`` 1 ... : levels of a book compare by it), its name (an English message id) and how
+    many of the four marker squares it fills. The band its rating falls in where levels are
+    bands (``banded``), its ladder tier otherwise."""
+    grade = puzzle.grade
+    key = level_key(grade.level, grade.rating, banded(puzzle))
+    label = band(key).label if key in BAND_KEYS else grade.level.label
+    return BAND_KEYS.index(key), label, marker_of(key)

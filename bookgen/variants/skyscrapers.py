@@ -50,14 +50,15 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
-from bookgen.core.variant import Extent, Technique
+from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, settles, solve,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clue_groups, clues_of, extra_for, sight_clauses,
 )
+from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
@@ -106,8 +107,7 @@ class SkyscrapersVariant(HouseGrid):
            "a taller building hides every lower one behind it."),
         N_("Some heights may be given; each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, LEVELS[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LEVELS)
     sizes: tuple[int, ...] = SIZES
     default_size = 5
     kind = "Skyscrapers"
@@ -311,7 +311,7 @@ class SkyscrapersVariant(HouseGrid):
         """``11 clues`` and ``0 givens``."""
         clues = _clues(puzzle)
         return [f"{sum(1 for side in SIDES for v in getattr(clues, side) if v)} clues",
-                f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+                f"{given_count(puzzle.givens)} givens"]
 
 
 def _clues(puzzle: Puzzle) -> OutsideClues:
@@ -405,7 +405,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         # whole carve hardly any removal is: 25 of 30 5x5 carves found none).
         if level == Level.EXPERT and stalled is not None:
             givens, extra = current()
-            if _trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
+            if trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
                 break
         kept.add(key)
         if base is not None:
@@ -464,24 +464,12 @@ def _one_trial_more(geo: Geometry, sol: Sequence[int], given: list[bool], kept: 
             given[x] = False
         givens, extra = current()
         done, stalled = closure(geo, givens, Level.HARD, extra=extra)
-        if not done and stalled is not None and _trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
+        if not done and stalled is not None and trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
             return
         if kind == "clue":
             kept.add(x)
         else:
             given[x] = True
-
-
-def _trial_cell(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]], extra: Extra,
-                stalled: Any, rng: random.Random) -> int | None:
-    """A two-candidate cell of ``stalled`` (where the hard tier stalled) one trial on which
-    settles the puzzle, or None."""
-    cells = [i for i in range(geo.n * geo.n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
-    rng.shuffle(cells)
-    for cell in cells:
-        if settles(geo, givens, [(cell, sol[cell])], extra=extra, stalled=stalled.copy()):
-            return cell
-    return None
 
 
 SKYSCRAPERS = SkyscrapersVariant()

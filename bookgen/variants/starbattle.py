@@ -32,16 +32,15 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, THIN, Pen
 from bookgen.core.symmetry import first_seen, grid_fingerprint, moved_rows
-from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique, VariantDefaults
+from bookgen.core.variant import Step, Technique, VariantDefaults, rule_options
 from bookgen.solve import stars as engine
-from bookgen.variants.gridparts import shape_problems
+from bookgen.variants.gridparts import and_givens, given_count, given_problems, shape_problems
 from bookgen.variants.jigsaw_regions import (
-    LETTERS, draw_walls, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
+    LETTERS, draw_walls, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
+    regions_of,
 )
 
 ONE_STAR = tuple(range(5, 11))   # sizes of one-star puzzles
@@ -179,12 +178,7 @@ class StarBattle(VariantDefaults):
 
     def parse_rules(self, raw: Mapping[str, Any] | None, size: int) -> dict[str, Any]:
         """``{"stars": 1 | 2}``; ``ValueError`` on an unknown option or a size the stars don't fit."""
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError(f"{self.title} rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k != "stars")
-        if unknown:
-            raise ValueError(f"unknown {self.title} rule option {unknown[0]!r}; expected stars")
+        raw = rule_options(raw, self.title, ("stars",), "stars")
         stars = raw.get("stars", 2 if size > max(ONE_STAR) and not self.queens else 1)
         if type(stars) is not int or stars not in ((1,) if self.queens else (1, 2)):
             raise ValueError(f"stars must be {'1 (a queen per row, column and region)' if self.queens else '1 or 2'}, "
@@ -230,10 +224,7 @@ class StarBattle(VariantDefaults):
     def generate(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                  options: Mapping[str, Any] | None = None) -> Puzzle:
         """A unique puzzle graded exactly ``level``; ``GenerationError`` when out of budget."""
-        rules = self.parse_rules(rules, size)
-        problem = self.check_request(size, rules, level)
-        if problem:
-            raise GenerationError(problem)
+        rules = self.request_rules(size, rules, level)
         for _ in range(ATTEMPTS):
             made = engine.attempt(size, rules["stars"], level, rng)
             if made is None:
@@ -276,11 +267,7 @@ class StarBattle(VariantDefaults):
         for i in range(n * n):
             if star >> i & 1 and lay.halo[i] & star & ~((1 << (i + 1)) - 1):
                 problems.append(f"the star at {engine.cell_name(i, n)} touches another")
-        for r in range(n):
-            for c in range(n):
-                g = puzzle.givens[r][c]
-                if g != EMPTY and g != puzzle.solution[r][c]:
-                    problems.append(f"given {g} at row {r + 1}, column {c + 1} disagrees with the solution")
+        problems += given_problems(puzzle.givens, puzzle.solution)
         return problems
 
     def solutions(self, puzzle: Puzzle, limit: int = 2) -> list[tuple[str, ...]]:
@@ -349,19 +336,7 @@ class StarBattle(VariantDefaults):
         optionally a grid of givens of the same size: ``*`` (or ``1``) a star, ``x`` (or
         ``0``) an empty cell, ``.`` open; ``|`` ignored."""
         n, regions, given_lines = read_region_grid(lines, self.sizes, self.title, file, equal=False)
-        givens = [[EMPTY] * n for _ in range(n)]
-        for r, ln in enumerate(given_lines):
-            row = []
-            for k, ch in enumerate(ln.text):
-                if ch.isspace() or ch == "|":
-                    continue
-                if ch not in TEXT_CELLS:
-                    raise PuzzleTextError(file, ln.number, k + 1, f"unknown symbol {ch!r}; the grid of givens "
-                                          "holds * (a star), x (an empty cell) or . (open)")
-                row.append(TEXT_CELLS[ch])
-            givens[r] = row
-        if given_lines:
-            _square(givens, given_lines, (n,), "the grid of givens", file)
+        givens = read_givens(given_lines, n, TEXT_CELLS, "* (a star), x (an empty cell) or . (open)", file)
         rules = _rules(self, options, n, header, file)
         blank = tuple(EMPTY * n for _ in range(n))
         return Puzzle(self.name, n, rules, tuple("".join(r) for r in givens), blank, regions=regions)
@@ -388,11 +363,7 @@ class StarBattle(VariantDefaults):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``8 regions`` (and the givens, when there are any)."""
-        parts = [f"{puzzle.size} regions"]
-        given = sum(ch != EMPTY for row in puzzle.givens for ch in row)
-        if given:
-            parts.append(f"{given} givens")
-        return parts
+        return and_givens(f"{puzzle.size} regions", given_count(puzzle.givens))
 
     # --- drawing --------------------------------------------------------------------
 

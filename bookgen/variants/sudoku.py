@@ -33,14 +33,16 @@ given the others give back at once by a single, then (above easy) every
 given the target tier's techniques still recover; at expert, a given the
 hard tier can't recover may also go when one trial on it does (a few per
 puzzle, taken during the carve while the board is rich enough to stay
-unique). The result is kept only when the ladder grades it exactly at the
-target level, and the SAT solver proves it unique.
+unique). A 9x9 puzzle aimed at a rating inside its level's band (``options["aim"]``,
+``bookgen.core.rating.aims``: beginner and easy) is carved on past the singles while singles
+still solve, to that rating (``bookgen.solve.rated.carve_to_rating``). The result is kept only
+when the ladder grades it exactly at the target level, and the SAT solver proves it unique.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_
@@ -51,11 +53,13 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Puzzle, Size
-from bookgen.core.variant import Extent, Technique
+from bookgen.core.variant import Extent, Technique, rule_options, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
 )
 from bookgen.solve.latin import SYMBOLS
+from bookgen.solve.rated import carve_to_rating
+from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
@@ -63,6 +67,7 @@ SIZES: tuple[int, ...] = tuple(BOXES)
 ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: about 1 in 9 grades hard)
 FILL_BUDGET = 20000    # search nodes for one random full grid
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
+AIM_TRIES = 8          # grids tried at a puzzle's step of its level's ramp before it takes any rating in its band
 DIAGONAL_GAP = 0.27    # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
 # The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
 MAX_LEVEL: dict[tuple[int, bool], Level] = {
@@ -108,8 +113,8 @@ class SudokuVariant(HouseGrid):
         N_("Some digits are given; they can't be changed."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = tuple(
-        Technique(key, TECHNIQUE_LEVEL[key], title, text) for key, (title, text) in TECHNIQUE_TEXT.items())
+    diagonal_rule = N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once.")
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
@@ -157,12 +162,7 @@ class SudokuVariant(HouseGrid):
         problem = self._size_problem(size)
         if problem:
             raise ValueError(problem)
-        raw = {} if raw is None else raw
-        if not isinstance(raw, Mapping):
-            raise ValueError("Sudoku rules must be a mapping of options")
-        unknown = sorted(str(k) for k in raw if k not in ("box", "diagonal"))
-        if unknown:
-            raise ValueError(f"unknown Sudoku rule option {unknown[0]!r}; expected diagonal (or box)")
+        raw = rule_options(raw, "Sudoku", ("box", "diagonal"), "diagonal (or box)")
         diagonal = raw.get("diagonal", False)
         if type(diagonal) is not bool:
             raise ValueError(f"diagonal must be true or false, got {diagonal!r}")
@@ -182,7 +182,7 @@ class SudokuVariant(HouseGrid):
         if sizes:
             lines[0] = box_rule(sizes, BOXES)
         if rules.get("diagonal"):
-            lines.insert(1, N_("Sudoku X: both long diagonals, marked in the grid, also hold each digit once."))
+            lines.insert(1, self.diagonal_rule)
         return tuple(lines)
 
     def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
@@ -207,14 +207,32 @@ class SudokuVariant(HouseGrid):
 
     # --- generation -----------------------------------------------------------------
 
+    def drafts(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
+               options: Mapping[str, Any]) -> Iterator[Draft | None]:
+        """The tries at one puzzle; one aimed at a step of its level's ramp (``options["aim"]``,
+        an ``Aim``) tries ``AIM_TRIES`` grids at that step, then aims at its whole band."""
+        aim = options.get("aim")
+        for k in range(self.attempts):
+            if aim is not None and k == AIM_TRIES:
+                options = {**options, "aim": aim.widened()}
+            yield self.attempt(size, rules, level, rng, options)
+
     def attempt(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                 options: Mapping[str, Any]) -> Draft | None:
-        """A random full grid, carved while the level's tier still solves it, then graded."""
+        """A random full grid, carved while the level's tier still solves it (at easy, with an
+        ``aim``, on to the rating it aims at: ``carve_to_rating``), then graded."""
         geo = _geometry(size, rules)
         sol = random_filling(geo, rng, FILL_BUDGET)
         if sol is None:
             return None
-        given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+        aim = options.get("aim")
+        if aim is not None and level == Level.EASY:
+            aimed = carve_to_rating(geo, sol, rng, aim.low, aim.high, aim.depth)
+            if aimed is None:
+                return None
+            given = aimed
+        else:
+            given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
         givens = [(i, sol[i]) for i in range(size * size) if given[i]]
         res = run_ladder(geo, givens, Level.EXPERT)
         if not fits(res, level):
@@ -321,7 +339,7 @@ class SudokuVariant(HouseGrid):
 
     def clue_counts(self, puzzle: Puzzle) -> list[str]:
         """``30 givens`` (and ``diagonals`` for Sudoku X)."""
-        parts = [f"{sum(ch != EMPTY for row in puzzle.givens for ch in row)} givens"]
+        parts = [f"{given_count(puzzle.givens)} givens"]
         if puzzle.rules.get("diagonal"):
             parts.append("diagonals")
         return parts

@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from bookgen import designer
 from bookgen.book import MAX_JSON_BYTES, CheckError, load_json
 from bookgen.config import MAX_CONFIG_BYTES, ConfigError
+from bookgen.core.i18n import N_, Text
 from bookgen.estimate import CONFIRM_SECONDS, say_duration
 from bookgen.export import ExportError, puzzle_png, puzzle_svg
 from bookgen.i18n import DEFAULT, languages, translation
@@ -56,11 +57,15 @@ class Settings:
 
 
 class Refused(Exception):
-    """A request the studio answers with a message and a status."""
+    """A request the studio answers with a message and a status. The message is a marked
+    message (``N_``, or a ``Text`` with its values): it reaches the page in the page's language."""
 
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status, self.message = status, message
+
+
+NOT_A_BOOK = N_("{name} is not a book JSON file (the JSON 'bookgen build' writes)")
 
 
 def _language(request: Request) -> str:
@@ -80,12 +85,13 @@ async def _body(request: Request, limit: int) -> bytes:
     """The request body, refused past ``limit`` bytes (before reading, when it says its length)."""
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > limit):
-        raise Refused(413, f"the request is larger than {_mb(limit)}; a book's settings are a few KB")
+        raise Refused(413, Text(N_("the request is larger than {size}; a book's settings are a few KB"),
+                                size=_mb(limit)))
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise Refused(413, f"the request is larger than {_mb(limit)}")
+            raise Refused(413, Text(N_("the request is larger than {size}"), size=_mb(limit)))
     return bytes(body)
 
 
@@ -188,7 +194,7 @@ def create_app(settings: Settings) -> Starlette:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise Refused(400, "the file is not UTF-8 text; save it as UTF-8") from None
+            raise Refused(400, N_("the file is not UTF-8 text; save it as UTF-8")) from None
         file = request.query_params.get("file", "book.yaml")
         stem = Path(file).name.rsplit(".", 1)[0] or "book"
         name = stem if designer.name_problem(stem) is None else "book"
@@ -242,7 +248,7 @@ def create_app(settings: Settings) -> Starlette:
         try:
             text = await asyncio.to_thread(designer.plan_of, future, 60)
         except FutureTimeout:
-            raise Refused(503, "the plan took too long to make") from None
+            raise Refused(503, N_("the plan took too long to make")) from None
         except CancelledError:  # a newer change replaced this one: the page asks again for that
             return JSONResponse({"plan": None, "errors": [], "stale": True})
         except Exception as exc:  # noqa: BLE001
@@ -252,15 +258,15 @@ def create_app(settings: Settings) -> Starlette:
     async def upload_volume(request: Request) -> Response:
         name = Path(request.query_params.get("name", "")).name
         if not designer.UPLOAD_NAME_RE.fullmatch(name):
-            raise Refused(400, "an earlier volume is its book JSON file (NAME.json, letters, digits, '.', '-', "
-                          "'_' and spaces)")
+            raise Refused(400, N_("an earlier volume is its book JSON file (NAME.json: letters, digits, '.', '-', "
+                                  "'_' and spaces)"))
         raw = await _body(request, settings.max_upload)
         try:
             data = await asyncio.to_thread(load_json, raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError, CheckError, RecursionError):
-            raise Refused(400, f"{name} is not a book JSON file (the JSON 'bookgen build' writes)") from None
+            raise Refused(400, Text(NOT_A_BOOK, name=name)) from None
         if not isinstance(data, dict) or not isinstance(data.get("puzzles"), list):
-            raise Refused(400, f"{name} is not a book JSON file (the JSON 'bookgen build' writes)")
+            raise Refused(400, Text(NOT_A_BOOK, name=name))
         token = secrets.token_hex(12)
         folder = uploads / token
         folder.mkdir()
@@ -271,23 +277,25 @@ def create_app(settings: Settings) -> Starlette:
         body = await _json(request, settings.max_request)
         result, files = await asyncio.to_thread(checked, body)
         if result.book is None:
-            return JSONResponse({"errors": result.errors, "error": "fix the problems shown first"}, status_code=422)
+            return JSONResponse({"errors": result.errors, "error": translation(lang_of(body))(
+                N_("fix the problems shown first"))}, status_code=422)
         seconds = estimate(result.book)
         if seconds > CONFIRM_SECONDS and body.get("confirm") is not True:
-            raise Refused(409, f"this book would take {say_duration(seconds)} to build; confirm to build it "
-                          "anyway (as --yes does), or lower the counts or levels")
+            raise Refused(409, Text(N_("this book would take {time} to build; confirm to build it anyway "
+                                       "(as --yes does), or lower the counts or levels"),
+                                    time=say_duration(seconds, translation(lang_of(body)))))
         name = body["name"]
         used = {n: p for n, p in files.items() if n in designer.exclude_names(body.get("data"))}
         try:
             job = await asyncio.to_thread(jobs.submit, result.yaml, name, used, seconds)
         except Busy as exc:
-            raise Refused(429, str(exc)) from None
+            raise Refused(429, exc.args[0]) from None
         return JSONResponse(job.view(), status_code=202)
 
     def job_of(request: Request):
         job = jobs.get(request.path_params["id"])
         if job is None:
-            raise Refused(404, "no such build (finished builds are removed after a while)")
+            raise Refused(404, N_("no such build (finished builds are removed after a while)"))
         return job
 
     async def job_status(request: Request) -> Response:
@@ -316,19 +324,19 @@ def create_app(settings: Settings) -> Starlette:
     async def cancel(request: Request) -> Response:
         job = job_of(request)
         if not await asyncio.to_thread(jobs.cancel, job.id):
-            raise Refused(409, f"the build has already ended ({job.state})")
+            raise Refused(409, N_("the build has already ended"))
         return JSONResponse(job.view())
 
     async def download(request: Request) -> Response:
         path = jobs.file(request.path_params["id"], "out", request.path_params["file"])
         if path is None or not path.is_file():
-            raise Refused(404, "no such file in this build")
+            raise Refused(404, N_("no such file in this build"))
         return FileResponse(path, filename=path.name)
 
     async def thumb(request: Request) -> Response:
         path = jobs.file(request.path_params["id"], "thumbs", request.path_params["file"])
         if path is None or not path.is_file():
-            raise Refused(404, "no such preview")
+            raise Refused(404, N_("no such preview"))
         return FileResponse(path, media_type="image/png")
 
     async def picture(request: Request) -> Response:
@@ -336,13 +344,13 @@ def create_app(settings: Settings) -> Starlette:
         number, fmt = request.path_params["number"], request.path_params["fmt"]
         path = jobs.file(job.id, "out", f"{job.name}.json")
         if path is None:
-            raise Refused(404, "the book is not built yet")
+            raise Refused(404, N_("the book is not built yet"))
         data = await asyncio.to_thread(lambda: json.loads(path.read_text("utf-8")))
         version = request.query_params.get("version", "")
         entry = next((p for p in data["puzzles"] if p.get("number") == number
                       and (not version or p.get("version") == version)), None)  # (class sets: version A first)
         if entry is None:
-            raise Refused(404, f"the book has no puzzle {number}")
+            raise Refused(404, Text(N_("the book has no puzzle {number}"), number=number))
         solved = request.query_params.get("answer") in ("1", "true")
         try:
             if fmt == "svg":
@@ -357,15 +365,16 @@ def create_app(settings: Settings) -> Starlette:
         return Response(blob, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{file}"'})
 
     async def refused(request: Request, exc: Refused) -> Response:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": translation(_language(request))(exc.message)}, status_code=exc.status)
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         return JSONResponse({"error": exc.detail or "not found"}, status_code=exc.status_code)
 
     async def crashed(request: Request, exc: Exception) -> Response:
         # never a traceback on the page: one sentence, and the server keeps serving
-        return JSONResponse({"error": f"the studio could not do that ({type(exc).__name__}); "
-                             "nothing was changed"}, status_code=500)
+        return JSONResponse({"error": translation(_language(request))(
+            Text(N_("the studio could not do that ({error}); nothing was changed"), error=type(exc).__name__))},
+            status_code=500)
 
     routes = [
         Route("/", page), Route("/api/schema", schema), Route("/api/templates/{name}", template),

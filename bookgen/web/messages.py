@@ -135,11 +135,15 @@ def choice_labels(t: Callable[[str], str]) -> dict[str, dict[str, str]]:
     """Config key -> {YAML value: the text its menu shows}, in the page's language: the tables
     above, the levels and the variants under their printed names."""
     from bookgen.core.difficulty import LEVELS
+    from bookgen.core.rating import BANDS
+    from bookgen.designer import form_schema
     from bookgen.variants.registry import VARIANTS
 
     out = {key: {value: t(text) for value, text in table.items()} for key, table in CHOICES.items()}
     out["language"] = dict(LANGUAGE_NAMES)
-    out["difficulty"] = {level.key: t(level.label) for level in LEVELS}
+    offered = {key for v in form_schema()["variants"].values() for key in v["levels"]}
+    out["difficulty"] = {level.key: t(level.label) for level in LEVELS} | {b.key: t(b.label) for b in BANDS
+                                                                            if b.key in offered}
     out["variant"] = {name: t(v.title) for name, v in VARIANTS.items()}
     return out
 

@@ -325,10 +325,12 @@
       renderForm(); changed(); $(id + "-mode").focus();
     });
     set.append(how);
-    if (mode === "level") set.append(field(path, label("difficulty"), select(path, S.levels, "medium", true, "difficulty")));
+    const section = getAt(path.slice(0, -1));  // the levels its variant offers (beginner where levels are bands)
+    const levels = (section && S.variants[section.variant] && S.variants[section.variant].levels) || S.levels;
+    if (mode === "level") set.append(field(path, label("difficulty"), select(path, levels, "medium", true, "difficulty")));
     else if (mode === "ramp") {
-      set.append(field(path.concat("from"), tr("From"), select(path.concat("from"), S.levels, "easy", false, "difficulty")));
-      set.append(field(path.concat("to"), tr("To"), select(path.concat("to"), S.levels, "hard", false, "difficulty")));
+      set.append(field(path.concat("from"), tr("From"), select(path.concat("from"), levels, "easy", false, "difficulty")));
+      set.append(field(path.concat("to"), tr("To"), select(path.concat("to"), levels, "hard", false, "difficulty")));
       set.append(el("p", { class: "err", id: "err-" + id }));
     } else {
       const input = el("input", { id: id, type: "text" });
@@ -488,8 +490,9 @@
   // ----- talking to the studio ----------------------------------------------------------
   async function api(url, body, type) {
     try {
-      const r = await fetch(url, body === undefined ? {} : {
-        method: "POST", headers: { "Content-Type": type || "application/json" },
+      // the page's language, not the browser's: the studio's own refusals come back in it
+      const r = await fetch(url, body === undefined ? { headers: { "Accept-Language": boot.lang } } : {
+        method: "POST", headers: { "Content-Type": type || "application/json", "Accept-Language": boot.lang },
         body: type ? body : JSON.stringify(body),
       });
       const data = await r.json();

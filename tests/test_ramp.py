@@ -1,0 +1,106 @@
+"""A named level's puzzles span its band (an easy section climbs), and the beginner level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bookgen.book import check_puzzle, in_score_order, plan, puzzle_json, run_job
+from bookgen.config import ConfigError, load_book
+from bookgen.core.difficulty import Level
+from bookgen.core.rating import RAMP_VALUES, Aim, aims, band, marker_of, was_band
+from bookgen.core.rating import rating_of
+from bookgen.solve.houses import closure, drop_singles, geometry, random_filling
+from bookgen.solve.rated import hidden_singles_solve, rated_run
+from bookgen.variants.registry import printed_level
+
+
+def _section(write_config, difficulty: str, count: int, variant: str = "sudoku", seed: int = 5):
+    return load_book(write_config(f"title: T\nseed: {seed}\nsections:\n  - variant: {variant}\n"
+                                  f"    count: {count}\n    difficulty: {difficulty}\n"))
+
+
+def test_aims_spread_a_run_over_the_band_easiest_first():
+    easy = band("easy")
+    got = aims(easy.low, easy.high, easy.tier, 6)
+    assert [a.low for a in got] == [1.5, 1.5, 1.5, 2.0, 2.0, 2.0]  # the tier's values inside the band
+    assert [a.high for a in got] == [2.0, 2.0, 2.0, 2.5, 2.5, 2.5]
+    assert [a.depth for a in got] == [0.0, 0.5, 1.0, 0.0, 0.5, 1.0]  # deeper (fewer givens) along each step
+    assert all((a.band_low, a.band_high) == (1.5, 2.5) for a in got)
+    beginner = band("beginner")
+    assert [a.low for a in aims(beginner.low, beginner.high, beginner.tier, 3)] == [1.2] * 3
+    assert aims(2.5, 3.5, Level.MEDIUM, 3) == (None,) * 3  # a minimal carve: no ramp values to aim at
+    assert Aim(2.0, 2.5, 0.5, 1.5, 2.5).widened() == Aim(1.5, 2.5, 0.5, 1.5, 2.5)
+    assert all(v < band("medium").low for v in RAMP_VALUES[Level.EASY])
+
+
+def test_an_easy_section_climbs_across_its_band(write_config):
+    book = _section(write_config, "easy", 4)
+    (section,) = book.sections
+    assert [a.low for a in section.aims] == [1.5, 1.5, 2.0, 2.0]
+    jobs = plan(book)
+    made = in_score_order(book, [run_job(job) for job in jobs])
+    ratings = [p.grade.rating for p in made]
+    assert all(1.5 <= r < 2.5 for r in ratings), ratings
+    assert ratings == sorted(ratings) and ratings[0] < ratings[-1] and len(set(ratings)) > 1
+    assert {printed_level(p)[1] for p in made} == {"Easy"}
+    assert run_job(jobs[2]) == run_job(jobs[2])  # an aimed carve is a function of its seed
+
+
+def test_beginner_builds_in_its_band_and_says_so(write_config):
+    book = _section(write_config, "{from: beginner, to: easy}", 2)
+    jobs = plan(book)
+    assert [j.band for j in jobs] == [(1.0, 1.5), (1.5, 2.5)]
+    first = run_job(jobs[0])
+    assert first.grade.rating == 1.2 and first.grade.level == Level.EASY
+    entry = puzzle_json(1, first, 0)
+    assert entry["difficulty"] == "beginner" and check_puzzle(entry) == []
+    assert printed_level(first) == (0, "Beginner", 0)  # below easy: no marker square filled
+    # a book made while easy spanned 1.0-2.5 still checks out
+    assert check_puzzle({**entry, "difficulty": "easy"}) == []
+    assert check_puzzle({**entry, "difficulty": "medium"}) != []
+    assert was_band("easy", 1.2) and not was_band("easy", 2.6) and not was_band("hard", 4.0)
+    assert [marker_of(k) for k in ("beginner", "easy", "medium", "hard", "expert", "extreme")] == [0, 1, 2, 3, 4, 4]
+
+
+@pytest.mark.parametrize("variant, extra", [("killer", ""), ("sudoku", "    size: 6\n"),
+                                            ("sudoku", "    rules: {diagonal: true}\n")])
+def test_beginner_is_refused_where_levels_are_tiers(write_config, variant, extra):
+    path = write_config(f"title: T\nsections:\n  - variant: {variant}\n{extra}    count: 2\n"
+                        "    difficulty: beginner\n")
+    with pytest.raises(ConfigError) as info:
+        load_book(path)
+    (issue,) = [str(i) for i in info.value.issues]
+    line = 5 + extra.count("\n")
+    assert issue.startswith(f"{path}:{line}:17: beginner is a band of the SE rating"), issue
+    assert "levels are easy to expert" in issue
+
+
+def test_hidden_singles_solve_equals_the_rated_run():
+    """The carve's cheap test against its plain version: hidden singles in boxes (and full
+    houses) solve exactly the puzzles the rated run rates below 1.5, all hidden singles those
+    below 1.7."""
+    geo = geometry(9, (3, 3))
+    rng = random.Random(25)
+    seen = set()
+    for _ in range(20):  # until a grid rated 1.7 or more was met (1 in 3 or 4)
+        if max(seen, default=0.0) >= 1.7:
+            break
+        sol = random_filling(geo, rng)
+        cells = list(range(81))
+        rng.shuffle(cells)
+        given = drop_singles(geo, sol, cells).given
+        for i in cells:  # on past the singles carve, one given at a time, as carve_to_rating goes
+            if not given[i]:
+                continue
+            given[i] = False
+            pairs = [(j, sol[j]) for j in range(81) if given[j]]
+            if not closure(geo, pairs, Level.EASY)[0]:  # singles no longer solve it
+                given[i] = True
+                continue
+            rating = rating_of(rated_run(geo, pairs)[0])
+            seen.add(rating)
+            assert hidden_singles_solve(geo, pairs, boxes_only=True) == (rating < 1.5)
+            assert hidden_singles_solve(geo, pairs, boxes_only=False) == (rating < 1.7)
+    assert {1.2, 1.5} <= seen and max(seen) >= 1.7  # both sides of both thresholds were met
