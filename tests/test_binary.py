@@ -494,3 +494,25 @@ def test_a_full_board_with_a_copied_row_or_column_is_a_contradiction():
                     distinct.closure(board.copy(), Level.HARD, start=start)
             else:
                 assert distinct.closure(board.copy(), Level.HARD, start=start)
+
+
+def test_memos_past_their_bounds_are_cleared_and_change_no_answer(monkeypatch):
+    """Every memo is a plain dict bounded at ``_trim_memos`` checkpoints: with bounds of three
+    entries the ladder and the closure (Takuzu and Tango) give the same answers, and after a
+    checkpoint no memo holds more than its bound."""
+    for variant, n in ((TAKUZU, 8), (TANGO, 6)):
+        puzzle = variant.generate(n, variant.parse_rules({}, n), Level.HARD, random.Random(26))
+        rules, techniques = puzzle.rules, variant.ladder_techniques(puzzle.rules)
+        wide = BinaryEngine(n, rules["max_run"], rules["unique_lines"])
+        with monkeypatch.context() as patch:
+            for module in ("bookgen.solve.binary", "bookgen.solve.binary.ladder", "bookgen.solve.binary.closure"):
+                for name in ("STATE_MEMO", "LINE_MEMO", "SIGN_LAYOUTS"):
+                    patch.setattr(f"{module}.{name}", 3, raising=False)
+            tight = BinaryEngine(n, rules["max_run"], rules["unique_lines"])
+            for _ in range(2):  # the second round meets memos filled (and trimmed) by the first
+                steps = [engine.ladder(Board.from_rows(puzzle.givens, puzzle.edges), techniques, explain=False)[0]
+                         for engine in (wide, tight)]
+                assert [s.technique for s in steps[0]] == [s.technique for s in steps[1]]
+                assert tight.closure(Board.from_rows(puzzle.givens, puzzle.edges), Level.HARD)
+            tight._trim_memos()
+            assert all(len(memo) <= 3 for _, memos in tight._bounds.groups for memo in memos)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from bookgen.core.bits import bits_of, lowest, nth_bit, scan_forward, scan_reversed
-from bookgen.core.memo import BoundedMemo, linked
+from bookgen.core.memo import BoundedMemo, MemoBounds, linked
 
 
 def test_memo_clears_past_its_bound_and_keeps_the_new_entry():
@@ -42,6 +42,29 @@ def test_linked_memos_clear_together():
     a.put(3, "z")
     a.put(4, "w")  # a is past its bound: both go
     assert dict(a) == {4: "w"} and dict(b) == {}
+
+
+def test_memo_bounds_trim_like_put_at_each_checkpoint():
+    """``MemoBounds`` (plain dicts, trimmed at checkpoints) against ``BoundedMemo.put`` (its plain
+    version): a checkpoint before every store gives the same memo; between checkpoints a memo
+    may pass its bound, and the next checkpoint clears it and its linked partner."""
+    bounds, plain = MemoBounds(), BoundedMemo(5)
+    memo = bounds.new(5)
+    a, b = bounds.linked(2, 2)
+    for key in range(40):
+        bounds.trim()
+        memo[key] = key
+        plain.put(key, key)
+        assert memo == dict(plain)
+    for key in range(4):
+        a[key] = key
+    b[0] = 0
+    assert len(a) == 4  # no checkpoint yet
+    bounds.trim()
+    assert a == {} and b == {}
+    bounds.trim()  # nothing past its bound: nothing goes
+    assert memo == dict(plain)
+    assert type(memo) is dict  # an exact dict: its lookups stay specialised
 
 
 @given(st.integers(0, (1 << 70) - 1))

@@ -52,3 +52,40 @@ def linked(*memos: BoundedMemo) -> tuple[BoundedMemo, ...]:
     for memo in memos:
         memo.partners = tuple(m for m in memos if m is not memo)
     return memos
+
+
+class MemoBounds:
+    """Bounds on plain-dict memos, enforced when their owner calls ``trim`` at a checkpoint.
+
+    For memos looked up in an engine's innermost loops, where ``BoundedMemo``'s dict
+    subclass costs on every lookup: CPython specialises ``d.get(k)``, ``d[k]`` and
+    ``d[k] = v`` for exact dicts only, and the garbage collector walks a subclass's
+    entries (it stops tracking an exact dict holding only ints). The memos stay plain
+    dicts, stores are plain ``d[k] = v``, and ``trim`` clears each group past its limit,
+    so between two checkpoints a memo holds at most its limit plus what the work between
+    them stored. The plain version is ``BoundedMemo.put``; tests/test_memo.py checks both.
+    """
+
+    __slots__ = ("groups",)
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[int, tuple[dict, ...]]] = []
+
+    def new(self, limit: int) -> dict:
+        """A fresh memo of at most ``limit`` entries (at each ``trim``)."""
+        return self.linked(limit, 1)[0]
+
+    def linked(self, limit: int, count: int) -> tuple[dict, ...]:
+        """``count`` memos cleared together (each one's entries refer to the others' keys)."""
+        memos = tuple({} for _ in range(count))
+        self.groups.append((limit, memos))
+        return memos
+
+    def trim(self) -> None:
+        """Clear every group one of whose memos holds more than its limit."""
+        for limit, memos in self.groups:
+            for memo in memos:
+                if len(memo) > limit:
+                    for other in memos:
+                        other.clear()
+                    break

@@ -32,7 +32,7 @@ completely has exactly one solution; the exact SAT check is run once on top.
 
 from __future__ import annotations
 
-from bookgen.core.memo import BoundedMemo, linked
+from bookgen.core.memo import MemoBounds
 from bookgen.core.types import Cell
 from bookgen.solve.binary.closure import MemoClosure
 from bookgen.solve.binary.explain import Explanations
@@ -75,18 +75,21 @@ class BinaryEngine(ReferenceDeduction, LineShortcuts, MemoClosure, GeneratorShor
         self.windows = [((1 << (max_run + 1)) - 1) << s for s in range(n - max_run)]
         self._code = "H" if n <= 16 else "Q"  # array type code wide enough for a line
         # Memos hold only ints (keys and packed answers) or bytes: the garbage
-        # collector never walks such dicts, however large they grow. Each has a
-        # bound, so a long build's worker keeps its memory.
+        # collector never walks such dicts, however large they grow. They are
+        # plain dicts (looked up in the innermost loops), each with a bound that
+        # ``_trim_memos`` enforces, so a long build's worker keeps its memory.
+        bounds = self._bounds = MemoBounds()
         # line_options: completions per packed line state, and their AND << n | OR
         # (line_masks fills the second alone): cleared together.
-        self._cands, self._masks = linked(BoundedMemo(STATE_MEMO), BoundedMemo(STATE_MEMO))
-        self._parts = BoundedMemo(STATE_MEMO)  # line_masks: the patterns that fit each cell state
-        self._keeps = BoundedMemo(STATE_MEMO)  # line_masks: the patterns that keep each sign layout
-        self._agree = BoundedMemo(STATE_MEMO)  # line_masks: AND << n | OR of each pattern set met
+        self._cands, self._masks = bounds.linked(STATE_MEMO, 2)
+        self._parts = bounds.new(STATE_MEMO)  # line_masks: the patterns that fit each cell state
+        self._keeps = bounds.new(STATE_MEMO)  # line_masks: the patterns that keep each sign layout
+        self._agree = bounds.new(STATE_MEMO)  # line_masks: AND << n | OR of each pattern set met
         # The closure's memos, one per (tier, signs of a line): Tango meets many sign layouts.
-        self._tables = BoundedMemo(SIGN_LAYOUTS)
-        self._found: dict[str, BoundedMemo] = {}  # the ladder's answers, per technique
-        self._copied = BoundedMemo(LINE_MEMO)  # answers that depend on several finished parallel lines
+        # Each holds at most LINE_MEMO entries when a board takes it (``_line_memos``).
+        self._tables: dict[tuple[int, int, int], dict[int, int]] = bounds.new(SIGN_LAYOUTS)
+        self._found: dict[str, dict[int, int]] = {}  # the ladder's answers, per technique
+        self._copied = bounds.new(LINE_MEMO)  # answers that depend on several finished parallel lines
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._crossings = _crossings(n)
         self._every = (1 << 2 * n) - 1  # a queue of every line
@@ -95,3 +98,8 @@ class BinaryEngine(ReferenceDeduction, LineShortcuts, MemoClosure, GeneratorShor
         self._sat: Solver | None = None
         self._sat_top = 0
         self._sat_calls = 0
+
+    def _trim_memos(self) -> None:
+        """Enforce the memos' bounds: called by every ``_line_memos`` and ``ladder``, so a
+        memo holds at most its bound plus what one puzzle attempt or one ladder stored."""
+        self._bounds.trim()

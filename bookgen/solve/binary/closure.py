@@ -6,15 +6,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from bookgen.core.bits import bits_of, scan_forward
-from bookgen.core.memo import BoundedMemo
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Cell
 from bookgen.solve.binary.rules import HARD, LINE_MEMO, SHORT_LINE, Board, Contradiction
-
-
-def _line_memo() -> BoundedMemo:
-    """One line memo of the closure: line state (``known << n | value``) -> ``ones << n | zeros``."""
-    return BoundedMemo(LINE_MEMO)
 
 
 def _finished_values(board: Board, n: int) -> tuple[list[int], list[int]]:
@@ -138,16 +132,26 @@ class MemoClosure:
 
     def _line_memos(self, board: Board, tier: int) -> list[dict[int, int]]:
         """The board's memo of each line at ``tier``: one per (tier, signs of the line), shared
-        by every board, so a line's answer is looked up by one small int (its cells)."""
-        tables, n = self._tables, self.n
+        by every board, so a line's answer is looked up by one small int (its cells).
+
+        A line memo maps a line state (``known << n | value``) to ``ones << n | zeros``.
+        Boards take their memos here once per puzzle attempt (and per sign change):
+        the checkpoint where every memo's bound is enforced (``_trim_memos``).
+        """
+        self._trim_memos()
         eq, neq = board.eq, board.neq
-        memos = board.memos[self._memo_keys[tier]] = [tables.put_default((tier, eq[i], neq[i]), _line_memo)
-                                                      for i in range(2 * n)]
+        memos = board.memos[self._memo_keys[tier]] = [self._line_table(tier, eq[i], neq[i]) for i in range(2 * self.n)]
         return memos
 
     def _line_table(self, tier: int, eq: int, neq: int) -> dict[int, int]:
-        """The memo of a line with these signs at ``tier`` (``_line_memos``' entry for it)."""
-        return self._tables.put_default((tier, eq, neq), _line_memo)
+        """The memo of a line with these signs at ``tier`` (``_line_memos``' entry for it),
+        emptied when it holds more than ``LINE_MEMO`` entries."""
+        table = self._tables.get((tier, eq, neq))
+        if table is None:
+            table = self._tables[tier, eq, neq] = {}
+        elif len(table) > LINE_MEMO:
+            table.clear()
+        return table
 
     def _line_news(self, board: Board, line: int, tier: int, memo: dict[int, int]) -> int:
         """``deduce`` on a line the memo does not know yet, as ``ones << n | zeros``, stored there.
@@ -177,7 +181,8 @@ class MemoClosure:
         if hit is None:
             ones, zeros = self.deduce(board, line, tier)  # a contradiction raises, uncached
             hit = ones << n | zeros
-        return memo.put(key, hit)
+        memo[key] = hit
+        return hit
 
     def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
         """``_propagate`` with distinct lines: a finished line may rule out completions of the
@@ -242,7 +247,7 @@ class MemoClosure:
                 key |= (copy | tag) << shift
                 hit = memo.get(key)
                 if hit is None:
-                    hit = memo.put(key, self._deduced(board, line, tier))
+                    hit = memo[key] = self._deduced(board, line, tier)
             else:
                 hit = self._answer_with_copies(board, line, tier, key, [u for u in done if not (u ^ v) & k])
             if not hit:
@@ -329,7 +334,7 @@ class MemoClosure:
         memo_key = (tier, board.eq[line], board.neq[line], key, frozenset(copies))
         hit = self._copied.get(memo_key)
         if hit is None:
-            hit = self._copied.put(memo_key, self._deduced(board, line, tier))
+            hit = self._copied[memo_key] = self._deduced(board, line, tier)
         return hit
 
     def _trial(self, board: Board, first: Cell | None = None,

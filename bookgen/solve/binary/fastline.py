@@ -60,7 +60,7 @@ class LineShortcuts:
                 m ^= low
                 j = low.bit_length() - 1
                 fit &= cell[j][(value >> j) & 1]
-            self._parts.put(known << n | value, fit)
+            self._parts[known << n | value] = fit
         if eq | neq:
             keep = self._keeps.get(eq << n | neq)
             if keep is None:
@@ -69,7 +69,7 @@ class LineShortcuts:
                     keep &= sign[j][1]
                 for j in scan_forward(neq):
                     keep &= sign[j][0]
-                self._keeps.put(eq << n | neq, keep)
+                self._keeps[eq << n | neq] = keep
             fit &= keep
         # What the surviving patterns agree on depends on the set alone, and
         # the same sets turn up under many keys (other cells, other signs).
@@ -90,8 +90,9 @@ class LineShortcuts:
                         o |= low
             else:
                 a, o = self.full, 0
-            both = agree.put(fit, a << n | o)
-        return self._masks.put(key, both)
+            both = agree[fit] = a << n | o
+        self._masks[key] = both
+        return both
 
     def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
         """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.

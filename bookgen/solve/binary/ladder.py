@@ -11,7 +11,6 @@ from functools import lru_cache
 from typing import Sequence
 
 from bookgen.core.bits import scan_forward
-from bookgen.core.memo import BoundedMemo
 from bookgen.core.variant import Step
 from bookgen.solve.binary.rules import (
     HARD, LINE_TECHNIQUES, SHORT_LINE, SIGN_FREE, STATE_MEMO, TECHNIQUE_LEVEL, WHOLE_LINE, Board, line_cell,
@@ -66,6 +65,7 @@ class Ladder:
         of right symbols, which never fail: the steps are the same.
         """
         order = _ladder_order(tuple(techniques))
+        self._trim_memos()
         self._check_lines(board)  # surface contradictions in the givens
         scan = _Scan(order, [self._found_memo(t) if t in MEMOISED else None for t in order])
         bare = {t: Step(t, (), "") for t in order}  # grading reads only the techniques: one shared step each
@@ -142,11 +142,11 @@ class Ladder:
             known[cross] |= bit
         return (), changed
 
-    def _found_memo(self, technique: str) -> BoundedMemo:
+    def _found_memo(self, technique: str) -> dict[int, int]:
         """The ladder's memo of one single-line technique: line state -> ``ones << n | zeros``."""
         memo = self._found.get(technique)
         if memo is None:
-            memo = self._found[technique] = BoundedMemo(STATE_MEMO)
+            memo = self._found[technique] = self._bounds.new(STATE_MEMO)
         return memo
 
     def _find(self, board: Board, technique: str, explain: bool = True, clean: int = 0) -> LineFind | None:
@@ -192,7 +192,10 @@ class Ladder:
         n2, n3 = 2 * n, 3 * n
         signed = technique not in SIGN_FREE
         whole = technique in WHOLE_LINE
-        for line in scan_forward(todo):
+        while todo:  # scan_forward, written out: the ladder's scans of every step run through here
+            low = todo & -todo
+            todo ^= low
+            line = low.bit_length() - 1
             k = known[line]
             if k == full:
                 continue
@@ -210,7 +213,7 @@ class Ladder:
                         hit = 0
                 if hit is None:
                     hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
-                memo.put(key, hit)
+                memo[key] = hit
             if hit:
                 return line, hit
         return -1, 0
@@ -225,8 +228,8 @@ class Ladder:
         if technique in ("pair", "sandwich"):
             p1, p0, s1, s0 = self._runs(board, line)
             pair, sandwich = p1 << n | p0, s1 << n | s0
-            self._found_memo("sandwich" if technique == "pair" else "pair").put(
-                key, sandwich if technique == "pair" else pair)
+            self._found_memo("sandwich" if technique == "pair" else "pair")[key] = \
+                sandwich if technique == "pair" else pair
             return pair if technique == "pair" else sandwich
         if technique == "balance":
             ones, zeros = self._balance(board, line)

@@ -53,8 +53,8 @@ class ReferenceDeduction:
             for p in cands:
                 a &= p
                 o |= p
-            self._cands.put(key, cands.tobytes())
-            self._masks.put(key, a << n | o)
+            self._cands[key] = cands.tobytes()
+            self._masks[key] = a << n | o
             return cands, a, o
         both = self._masks[key]
         return memoryview(packed).cast(self._code), both >> n, both & self.full

@@ -15,7 +15,7 @@ from bookgen.core.types import Cell, Edge, EMPTY
 
 HARD = int(Level.HARD)
 SHORT_LINE = 4  # the most empty cells a "medium" player enumerates in their head
-# Memo bounds (``BoundedMemo``): a long build's worker meets millions of line states.
+# Memo bounds (``MemoBounds``, enforced by ``_trim_memos``): a long build's worker meets millions of line states.
 STATE_MEMO = 400_000  # entries of a memo keyed by one line's state
 LINE_MEMO = 200_000  # entries of one line memo of the closure
 SIGN_LAYOUTS = 50_000  # the closure's line memos kept, one per (tier, a line's signs)
