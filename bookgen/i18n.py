@@ -9,8 +9,8 @@ come from each catalog's ``Plural-Forms`` header as gettext reads them.
 
 from __future__ import annotations
 
-import ast
 import gettext
+import re
 import struct
 from functools import lru_cache
 from io import BytesIO
@@ -32,6 +32,22 @@ def catalog_path(language: str) -> Path:
 def languages() -> tuple[str, ...]:
     """The language codes that have a catalog, sorted."""
     return tuple(sorted(p.name for p in LOCALE_DIR.iterdir() if catalog_path(p.name).is_file()))
+
+
+_PO_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_PO_ESCAPE = re.compile(r"\\(.)")
+
+
+def po_string(quoted: str) -> str:
+    """A quoted ``.po`` string's text (C escapes: ``\\n``, ``\\"``, ``\\\\`` ...).
+
+    Not ``ast.literal_eval``: CPython 3.11's AST conversion keeps one recursion count per
+    interpreter, and two threads converting at once (the studio compiling two catalogs, or a
+    catalog while anything else parses Python) fail with "AST constructor recursion depth
+    mismatch". ``tests/test_i18n.py`` checks the two read every shipped catalog alike."""
+    if len(quoted) < 2 or quoted[0] != '"' or quoted[-1] != '"':
+        raise ValueError(f"not a quoted .po string: {quoted[:40]!r}")
+    return _PO_ESCAPE.sub(lambda m: _PO_ESCAPES.get(m.group(1), m.group(1)), quoted[1:-1])
 
 
 def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
@@ -70,7 +86,7 @@ def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
                 fuzzy = True
         elif line.startswith('"'):
             if key is not None:
-                entry[key] += ast.literal_eval(line)
+                entry[key] += po_string(line)
         else:
             key, _, value = line.partition(" ")
             if key in ("msgid", "msgctxt") and "msgid" in entry:
@@ -78,7 +94,7 @@ def read_po(text: str) -> dict[str | tuple[str, str], str | list[str]]:
                 fuzzy = False
                 flush()
                 fuzzy = keep
-            entry[key] = ast.literal_eval(value.strip())
+            entry[key] = po_string(value.strip())
     return out
 
 

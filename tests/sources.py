@@ -14,8 +14,4 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
 @lru_cache(maxsize=None)
 def tree(path: Path) -> ast.Module:
     """The syntax tree of one source file."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        return ast.parse(text)
-    except SystemError:  # CPython 3.11's "AST constructor recursion depth mismatch" (seen once in a
-        return ast.parse(text)  # full run, never alone): a fault of its counter, not of the file
+    return ast.parse(path.read_text(encoding="utf-8"))

@@ -338,3 +338,19 @@ def test_the_plan_says_one_page_in_the_singular():
     lines = plan_report(book, 1, lambda s: translate(german, s)).splitlines()
     assert [line for line in lines if "answers.pdf" in line] == ["Lösungsdatei classroom-answers.pdf: 1 Seite"]
     assert "answer file classroom-answers.pdf: 1 page" in plan_report(book, 1).splitlines()
+
+
+@pytest.mark.parametrize("language", languages())
+def test_po_strings_read_as_python_reads_them(language):
+    """``po_string`` (no AST: thread-safe on CPython 3.11) reads every quoted string of a shipped
+    catalog as ``ast.literal_eval`` does."""
+    import ast
+
+    from bookgen.i18n import po_string
+
+    quoted = [line.strip() if line.strip().startswith('"') else line.strip().partition(" ")[2].strip()
+              for line in catalog_path(language).read_text("utf-8").splitlines()
+              if line.strip().startswith(('"', "msgid", "msgstr", "msgctxt"))]
+    assert len(quoted) > 1000
+    for text in quoted + ['"a\\"b\\\\c\\td\\n"']:
+        assert po_string(text) == ast.literal_eval(text), text
