@@ -145,7 +145,8 @@ def thumbnails(out: Path, name: str, language: str, target: Path) -> list[tuple[
     data = json.loads((out / f"{name}.json").read_text("utf-8"))
     first = data["puzzles"][0]["page"] - 1 if data.get("puzzles") else None
     answers = out / f"{name}-answers.pdf"
-    shoot(book_pdf, 0, "title")
+    if first != 0:  # (a worksheet set has no title page: its first page is a puzzle page)
+        shoot(book_pdf, 0, "title")
     if not answers.exists():
         shoot(book_pdf, find(book_pdf, t("How to play {name}").split("{")[0].strip()), "how-to")
     shoot(book_pdf, first, "puzzle")

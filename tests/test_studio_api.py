@@ -270,7 +270,7 @@ def test_build_progress_previews_downloads_and_determinism(studio, tmp_path):
     assert states[-1]["state"] == "done", states[-1]
     view = states[-1]
     assert view["files"] == ["friday.pdf", "friday.json", "friday-answers.pdf"]
-    assert {kind for _, kind in view["thumbs"]} >= {"title", "puzzle", "answers"}
+    assert {kind for _, kind in view["thumbs"]} == {"puzzle", "answers"}  # a worksheet set has no title page
     for file, _ in view["thumbs"]:
         assert client.get(f"/api/builds/{ident}/thumbs/{file}").content.startswith(b"\x89PNG")
     got = {f: client.get(f"/api/builds/{ident}/files/{f}").content for f in view["files"] + ["friday.yaml"]}
@@ -388,3 +388,12 @@ def test_the_font_is_a_menu_of_the_bundled_faces():
     errors = designer.check(dict(SMALL, font="comic"), "x").errors
     assert errors == [{"path": ["font"], "message": "font must be one of dejavu, charis, andika, got 'comic'",
                        "where": "x.yaml:7:7"}]
+
+
+def test_a_books_previews_are_its_title_how_to_puzzle_and_answer_pages(tiny_built, tmp_path):
+    from bookgen.jobs import thumbnails
+
+    pdf, _ = tiny_built
+    shots = thumbnails(pdf.parent, pdf.stem, "en", tmp_path / "thumbs")
+    assert [kind for _, kind in shots] == ["title", "how-to", "puzzle", "answers"]
+    assert len({(tmp_path / "thumbs" / file).read_bytes() for file, _ in shots}) == 4  # four different pages
