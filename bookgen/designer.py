@@ -30,8 +30,8 @@ from bookgen.config import (
     _FIELDS, GIVENS_AMOUNTS, LAYOUTS, MAX_CONFIG_BYTES, PAGE_FORMATS, Book, BookModel, ConfigError,
     CoverSpec, Imprint, Located, SectionModel, load_yaml, parse_book,
 )
-from bookgen.core.difficulty import LEVEL_KEYS, Level
-from bookgen.core.rating import BANDS, TIER_REACH
+from bookgen.core.difficulty import LEVEL_KEYS
+from bookgen.core.rating import BANDS, reachable
 from bookgen.i18n import languages
 from bookgen.layout.geometry import PER_PAGE
 from bookgen.pictures import is_text_art
@@ -155,12 +155,16 @@ def rule_fields(variant_name: str) -> list[dict[str, Any]]:
 
 
 def _levels_of(variant) -> list[str]:
-    """The named levels the form offers a variant at its default size: the rating's bands the
-    ladder reaches where its levels are bands (``beginner`` too), else the tiers. (Another size
-    may not have them all: the check then says so beside the field.)"""
-    if not variant.banded_levels(variant.default_size, {}):
+    """The named levels the form offers a variant at its default size: where its levels are
+    bands of the rating, the bands the config check would accept there (``beginner`` too, not
+    ``extreme``); else the tiers. (Another size may not have them all: the check then says so
+    beside the field.)"""
+    size = variant.default_size
+    rules = variant.parse_rules({}, size)
+    if not variant.banded_levels(size, rules):
         return list(LEVEL_KEYS)
-    return [b.key for b in BANDS if b.low < TIER_REACH[Level.EXPERT][1]]
+    return [b.key for b in BANDS
+            if reachable(b.low, b.high, lambda tier: variant.check_request(size, rules, tier) is None)]
 
 
 @lru_cache(maxsize=1)

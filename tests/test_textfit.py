@@ -27,8 +27,10 @@ def test_a_caller_changing_its_lines_changes_nothing_remembered():
         break_lines_plain("one two three four five six", 10.0, 40.0)
 
 
-def test_a_full_memo_starts_again():
+def test_a_full_memo_starts_again(monkeypatch):
     memo = textfit._BROKEN
-    for i in range(memo.limit + 2):
+    monkeypatch.setattr(memo, "limit", 5)
+    for i in range(12):
         break_lines(f"word{i} more words", 9.0, 30.0)
-    assert len(memo) <= memo.limit + 1
+        assert len(memo) <= 6
+    assert break_lines("word11 more words", 9.0, 30.0) == break_lines_plain("word11 more words", 9.0, 30.0)
