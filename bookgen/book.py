@@ -714,7 +714,7 @@ def build(book: Book, out_dir: Path, workers: int = 1, progress: Progress | None
         entries = entries_for(book, puzzles, prints)
         im = book.imprint
         cover = Cover(book.title, book.subtitle, book.author, book.seed, im.publisher, im.year, im.isbn,
-                      im.edition, im.show_seed, book.names, book.language, book.show_rating)
+                      im.edition, im.show_seed, book.names, book.language)
         worksheet = book.layout == "worksheet"
         examples: dict[str, Puzzle] = {}
         shape = replace(book.shape, item_types=measured_types(entries))  # the type each really prints

@@ -343,7 +343,7 @@ class BookModel(_Strict):
     large_print: bool = False
     """``true``: cells of at least 12 mm and larger type."""
     show_rating: bool = False
-    """``true``: beside each puzzle's level, its rating and estimated solving time ("Hard · 4.2 · about 9 min"; see docs/calibration.md)."""
+    """``true``: under each puzzle, its rating and estimated solving time ("Rating 4.2 · about 9 min"; see docs/printing.md). The answer key leaves them out."""
     imprint: dict[str, Any] | None = None
     """The copyright page (see the ``imprint:`` keys below)."""
     names: dict[str, Any] | None = None
@@ -529,7 +529,7 @@ class Book:
     imprint: Imprint = Imprint()
     names: tuple[tuple[str, str], ...] = ()  # variant -> printed name, where the book renames one
     language: str = DEFAULT_LANGUAGE  # the catalog every printed word comes from
-    show_rating: bool = False  # each puzzle's rating and minutes printed beside its level
+    show_rating: bool = False  # each puzzle's rating and minutes printed under it
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under in this book."""
@@ -546,6 +546,8 @@ class Book:
                            self.sections, self.name_of, translation(self.language))
         if self.font != DEFAULT_FACE:
             shape = replace(shape, style=replace(shape.style, face=self.font))
+        if self.show_rating:  # a caption line under each grid: the fit checks count its room
+            shape = replace(shape, style=replace(shape.style, rating_caption=True))
         return replace(shape, gutter=self.gutter) if self.gutter is not None else shape
 
 

@@ -53,6 +53,9 @@ KEY_GAP = 0.15 * INCH  # between answer grids side by side: they are small, and 
 SHARE = 0.8  # puzzles share a page when none of them loses more than a fifth of its cell size
 THIN = 0.75  # every printed rule is at least this wide
 BOLD = 3 * THIN
+# A rating caption's line, in its type size: the face's ascent and descent (1.17 em,
+# ``bookgen.layout.fonts``) and 0.45 em of space between the grid's bold edge and its letters.
+CAPTION_LINE = 1.62
 MIN_SIZE, MAX_SIZE = 3 * INCH, 20 * INCH
 _LENGTH = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(in|mm|pt)\s*$")
 
@@ -66,6 +69,9 @@ class Style:
     # longest reminder of the book needs, so its type never shrinks below the floor.
     reminder_lines: int = 3
     face: str = "dejavu"  # the text face (``bookgen.layout.fonts.FACES``); grids keep DejaVu Sans
+    # ``show_rating``: a caption line under each puzzle (its rating and minutes). Off, no room
+    # is taken for it, so a book without it is laid out to the same points as before.
+    rating_caption: bool = False
 
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
@@ -134,6 +140,14 @@ class Style:
     def label_h(self) -> float:
         """Room above a grid for its label line."""
         return round(self.label * 1.9, 2)
+
+    @property
+    def caption_h(self) -> float:
+        """Room under a grid for its rating caption: the grid's bold edge, a gap and one line
+        at the caption size (``small``, the captions' floor); 0 without ``rating_caption``."""
+        if not self.rating_caption:
+            return 0.0
+        return round(BOLD / 2 + self.small * CAPTION_LINE, 2)
 
     @property
     def band(self) -> float:
@@ -346,7 +360,7 @@ def arrange(width: float, height: float, size: int | Extent, per_page: int, styl
     ``Extent``) get in a width x height area."""
     cols, rows = PER_PAGE[per_page]
     slot_w = (width - (cols - 1) * SLOT_GAP) / cols - BOLD
-    slot_h = (height - (rows - 1) * SLOT_GAP) / rows - style.label_h - BOLD
+    slot_h = (height - (rows - 1) * SLOT_GAP) / rows - style.label_h - style.caption_h - BOLD
     across, down = span(size)
     cell = min(slot_w / across, slot_h / down, style.max_cell)
     return Arrangement(cols, rows, cell)
@@ -361,9 +375,13 @@ def best_per_page(width: float, height: float, size: int | Extent, style: Style,
     """Default puzzles per page: the most that keep cells roomy, else the most that keep
     cells and their type (``type_scale`` of the cell) above the floors."""
     floor = style.floor_cell(type_scale, _mark_cell(size))
+    # Roomy is judged without the rating caption: printing the ratings keeps a book's
+    # puzzles per page (and so its page count), its cells a little smaller, never below the floor.
+    plain = replace(style, rating_caption=False)
     for want in (max(style.roomy_cell, floor), floor):
         for count in sorted(PER_PAGE, reverse=True):
-            if arrange(width, height, size, count, style).cell >= want - 1e-9:
+            if (arrange(width, height, size, count, plain).cell >= want - 1e-9
+                    and arrange(width, height, size, count, style).cell >= floor - 1e-9):
                 return count
     return 1
 

@@ -73,7 +73,6 @@ class Cover:
     show_seed: bool = True
     names: tuple[tuple[str, str], ...] = ()  # variant -> the name this book prints
     language: str = DEFAULT
-    show_rating: bool = False  # each puzzle's rating and minutes beside its level
 
     def name_of(self, variant: str) -> str:
         """The name a variant is printed under."""
@@ -252,11 +251,36 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     box = round(st.small * 0.72, 2)
     mw = _marker_width(box)
     marker(doc, x + width - mw, y, filled, box)
-    name = doc.t(label)
-    if doc.cover.show_rating and rating is not None:
-        name = doc.t("{level} \u00b7 {rating} \u00b7 about {minutes} min").format(
-            level=name, rating=f"{rating:.1f}", minutes=f"{p.grade.minutes:.0f}")
-    doc.text(x + width - mw - box * 0.9, y, name, st.small, grey=0.2, align="right")
+    doc.text(x + width - mw - box * 0.9, y, doc.t(label), st.small, grey=0.2, align="right")
+
+
+# The caption in words, then tighter for a narrow grid (a 4x4 KenKen four to a large-print
+# 6 x 9 page), then the numbers alone: the type never shrinks below the caption size.
+RATING_CAPTIONS = (N_("Rating {rating} \u00b7 about {minutes} min"), N_("Rating {rating} \u00b7 ~{minutes} min"),
+                   N_("{rating} \u00b7 {minutes} min"))
+
+
+def rating_caption(doc: Document, puzzle: Puzzle, room: float) -> str:
+    """What is printed under a puzzle with ``show_rating``: its rating (in the book's decimal
+    notation) and estimated minutes, in the first of ``RATING_CAPTIONS`` that fits ``room``;
+    empty for a puzzle without a rating."""
+    grade = puzzle.grade
+    if grade is None or grade.rating is None or grade.minutes is None:
+        return ""
+    whole, _, tenth = f"{grade.rating:.1f}".partition(".")
+    values = dict(rating=doc.t("{integer}.{fraction}").format(integer=whole, fraction=tenth),
+                  minutes=f"{grade.minutes:.0f}")
+    forms = [doc.t(form).format(**values) for form in RATING_CAPTIONS]
+    return next((text for text in forms if doc.width(text, doc.style.small) <= room), forms[-1])
+
+
+def grid_caption(doc: Document, centre: float, bottom: float, room: float, entry: Entry) -> None:
+    """The rating caption, centred under a grid block whose extent ends at ``bottom``, in the
+    ``caption_h`` the geometry keeps there (its letters' foot on the block's foot)."""
+    st = doc.style
+    text = rating_caption(doc, entry.puzzle, room)
+    if text:
+        doc.text(centre, bottom - st.caption_h + st.small * DESCENT, text, st.small, grey=0.2, align="center")
 
 
 # ----- front matter -------------------------------------------------------------------
@@ -795,8 +819,11 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
     box = doc.content(worksheet)
     extents = {i: puzzle_extent(entries[i].puzzle) for i in page.items}
     grid = max(e.width for e in extents.values()) * arr.cell
-    block = st.label_h + max(e.height for e in extents.values()) * arr.cell
-    for (x, top), index in zip(slot_origins(box, arr.columns, arr.rows, grid, block), page.items):
+    block = st.label_h + max(e.height for e in extents.values()) * arr.cell + st.caption_h
+    origins = slot_origins(box, arr.columns, arr.rows, grid, block)
+    # a caption keeps half the least gap from its neighbour's, and stays on the page
+    pitch = origins[1][0] - origins[0][0] - SLOT_GAP / 2 if arr.columns > 1 else box[2] - box[0]
+    for (x, top), index in zip(origins, page.items):
         entry = entries[index]
         ext = extents[index]
         own = ext.width * arr.cell
@@ -804,6 +831,10 @@ def puzzle_page(doc: Document, page: PagePlan, entries: Sequence[Entry], workshe
         grid_label(doc, x, top - st.label_h + st.label * 0.55, own, entry)
         pen = CanvasPen(doc.canvas, *grid_origin(ext, x, top - st.label_h, arr.cell), arr.cell, THIN, BOLD)
         get_variant(entry.puzzle.variant).draw(pen, entry.puzzle, solved=solved)
+        if st.rating_caption and not solved:  # a key is for marking: the rating is the puzzle's
+            centre = x + own / 2
+            grid_caption(doc, centre, top - st.label_h - ext.height * arr.cell,
+                         min(pitch, 2 * (centre - box[0]), 2 * (box[2] - centre)), entry)
     if worksheet:
         label = title
         if version:
