@@ -16,6 +16,8 @@ import bookgen.layout.render as render
 from bookgen.config import load_book
 from bookgen.core.difficulty import Level
 from bookgen.core.rng import derive_seed, rng_for
+from bookgen.core.types import Grade
+from bookgen.i18n import translation
 from bookgen.layout.geometry import (
     MM, SLOT_GAP, BookShape, PageSpec, SectionShape, Style, arrange, content_size, plan_book, trim_for,
 )
@@ -62,6 +64,19 @@ class Marks(TrackingCanvas):
         self.cur["sized"].append((text, size, (x0, y - 0.24 * size, x1, y + 0.93 * size)))
 
 
+def _document(shape: BookShape, gutter: float, language: str) -> tuple[render.Document, Marks]:
+    """A document drawing on a ``Marks`` canvas."""
+    made: list[Marks] = []
+    original = render.Canvas
+    render.Canvas = lambda *a, **k: made.append(Marks(*a, **k)) or made[-1]
+    try:
+        doc = render.Document(BytesIO(), render.Cover("Rated", None, None, 1, language=language), shape.spec,
+                              shape.style, gutter)
+    finally:
+        render.Canvas = original
+    return doc, made[0]
+
+
 _PUZZLES: dict = {}
 
 
@@ -96,14 +111,7 @@ def laid_out(write_config, case: str, show: bool = True):
         shape = replace(shape, sections=shape.sections * book.versions)
     shape = replace(shape, item_types=render.measured_types(entries))
     plan = plan_book(shape)
-    cover = render.Cover("Rated", None, None, 1, language=language)
-    made: list[Marks] = []
-    original = render.Canvas
-    render.Canvas = lambda *a, **k: made.append(Marks(*a, **k)) or made[-1]
-    try:
-        doc = render.Document(BytesIO(), cover, shape.spec, shape.style, plan.gutter)
-    finally:
-        render.Canvas = original
+    doc, canvas = _document(shape, plan.gutter, language)
     pages = []
     for number, page in enumerate(plan.pages, start=1):
         if page.kind != "puzzles":
@@ -115,14 +123,12 @@ def laid_out(write_config, case: str, show: bool = True):
         else:
             render.puzzle_page(doc, page, entries, answers=[plan.answer_pages[i] for i in page.items],
                                header=page.header)
-        pages.append((page, made[0].pages[-1], box))
+        pages.append((page, canvas.pages[-1], box))
     return book, shape, entries, pages
 
 
 def _captions(doc_language: str, entry: render.Entry) -> tuple[str, ...]:
     """The captions a puzzle may print, longest first."""
-    from bookgen.i18n import translation
-
     t = translation(doc_language)
     g = entry.puzzle.grade
     whole, _, tenth = f"{g.rating:.1f}".partition(".")
@@ -174,8 +180,6 @@ def test_each_puzzle_has_its_caption_under_it_clear_of_everything_else(write_con
 
 def test_a_narrow_grid_gets_the_caption_tighter_never_smaller():
     """The words, then "~" for "about", then the numbers alone: measured at the caption size."""
-    from bookgen.core.types import Grade
-
     style = Style(large_print=True)
     doc = render.Document(BytesIO(), render.Cover("T", None, None, 1, language="de"), PageSpec(trim_for("6x9")),
                           style, 36.0)
@@ -233,18 +237,12 @@ def test_the_answer_key_prints_no_rating(write_config):
     """The key is for marking: the rating belongs with the puzzle (docs/printing.md)."""
     book, shape, entries, _ = laid_out(write_config, "letter 4-up sudoku")
     plan = plan_book(shape)
-    made: list[Marks] = []
-    original = render.Canvas
-    render.Canvas = lambda *a, **k: made.append(Marks(*a, **k)) or made[-1]
-    try:
-        doc = render.Document(BytesIO(), render.Cover("Rated", None, None, 1), shape.spec, shape.style, plan.gutter)
-    finally:
-        render.Canvas = original
+    doc, canvas = _document(shape, plan.gutter, "en")
     keys = [p for p in plan.pages if p.kind == "answers"]
     assert keys
     for page in keys:
         render.answer_page(doc, page, entries, plan.puzzle_pages)
-    texts = [t[0] for marks in made[0].pages for t in marks["sized"]]
+    texts = [t[0] for marks in canvas.pages for t in marks["sized"]]
     assert any(t == str(entries[0].number) for t in texts)
     assert not any("Rating" in t or "min" in t for t in texts)
 

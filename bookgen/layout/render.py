@@ -245,7 +245,6 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     st = doc.style
     doc.text(x, y, doc.t("Puzzle {number}").format(number=entry.number), st.label, bold=True)
     p = entry.puzzle
-    rating = p.grade.rating if p.grade else None
     # the band its rating is in, where levels are bands; its tier otherwise
     _, label, filled = printed_level(p) if p.grade else (0, Level.EASY.label, Level.EASY.marker)
     box = round(st.small * 0.72, 2)
