@@ -26,7 +26,7 @@ from test_layout import TrackingCanvas
 
 CASES = {  # name -> (config lines past the title, language)
     "letter 4-up sudoku": ("page: letter\nper_page: 4\nsections:\n  - {variant: sudoku, size: 9, count: 5}\n", "en"),
-    "letter 6-up 4x4 beside 6x6": ("page: letter\nsections:\n  - {variant: sudoku, size: 6, count: 2, per_page: 6, difficulty: easy}\n"
+    "letter 6-up 6x6 then 4x4": ("page: letter\nsections:\n  - {variant: sudoku, size: 6, count: 2, per_page: 6, difficulty: easy}\n"
                                    "  - {variant: sudoku, size: 4, count: 4, per_page: 6, difficulty: easy}\n", "de"),
     "6x9 large print": ("page: 6x9\nlarge_print: true\nsections:\n  - {variant: kenken, size: 4, count: 3}\n"
                         "  - {variant: skyscrapers, size: 5, count: 2}\n", "de"),
