@@ -1060,7 +1060,8 @@ def _puzzle_problems(entry: Any) -> list[str]:
     if entry.get("difficulty") not in (known, also) and not was_band(entry.get("difficulty"), grade.rating):
         return [f"grades {known}, but is labelled "
                 f"{reprlib.repr(entry.get('difficulty'))}"]
-    if "rating" in entry and entry["rating"] != grade.rating:
+    # a book made before its variant was rated says null
+    if entry.get("rating") is not None and entry["rating"] != grade.rating:
         return [f"rates {grade.rating}, but is labelled rating {reprlib.repr(entry.get('rating'))}"]
     return []
 

@@ -127,6 +127,16 @@ def test_damage_is_reported_per_puzzle(book, name, number, changes, expected):
         assert failures == expected
 
 
+def test_a_rating_is_checked_but_a_book_from_before_ratings_passes(book):
+    """A wrong rating is a failure; ``null`` is what a book says that was made before its
+    variant was rated (Nonogram, Kakuro, Star Battle and Queens until 2026-11-27)."""
+    rating = book["puzzles"][0]["rating"]
+    assert rating is not None
+    _, failures = check_book(_damaged(book, 1, rating=rating + 1))
+    assert failures == [f"puzzle 1: rates {rating}, but is labelled rating {rating + 1}"]
+    assert check_book(_damaged(book, 1, rating=None, minutes=None)) == (5, [])
+
+
 def test_rule_breaking_answer_lists_each_broken_rule(book):
     _, failures = check_book(_damaged(book, 1, solution=lambda rows: ["111000"] + rows[1:]))
     assert "puzzle 1: row 1 has more than 2 1s in a row" in failures

@@ -70,6 +70,9 @@ def test_contract(name, level, index=None):
     grade = variant.grade(puzzle)
     assert grade.solved and grade.level == level == puzzle.grade.level
     assert grade.score == puzzle.grade.score and sum(grade.techniques.values()) > 0
+    # every puzzle is rated, the same way when generated and when graded again (issue 25)
+    assert grade.rating is not None and 1.0 <= grade.rating <= 12.0 and grade.minutes >= 1.0
+    assert (grade.rating, grade.minutes) == (puzzle.grade.rating, puzzle.grade.minutes)
     # the ladder's steps only ever write the solution's symbols
     steps, reached, solved = variant.explain(puzzle)
     assert solved and reached == puzzle.solution

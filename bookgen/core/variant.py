@@ -181,12 +181,17 @@ class VariantDefaults:
         """``grade`` with its rating and minutes, from the technique counts (the hardest
         technique used; each use timed as a typical step). A variant on the Latin engine
         rates by the easiest-first run instead (``bookgen.solve.rated``)."""
+        return self.rate_counts(grade, puzzle.rows * puzzle.cols)
+
+    def rate_counts(self, grade: Grade, cells: int) -> Grade:
+        """``rate`` where the cells a solver fills are not the whole grid (Kakuro's blocks)
+        or the puzzle is not built yet."""
         if not grade.solved:
             return grade
         tiers = {t.name: t.level for t in self.techniques}  # type: ignore[attr-defined]
         ratings = {name: technique_rating(self.rating_table.get(name), tiers.get(name, Level.EXPERT))
                    for name in grade.techniques}
-        rating, minutes = from_counts(grade.techniques, ratings, puzzle.rows * puzzle.cols)
+        rating, minutes = from_counts(grade.techniques, ratings, cells)
         return replace(grade, rating=rating, minutes=minutes)
 
 

@@ -482,10 +482,6 @@ class Result:
     def score(self, n: int) -> float:
         return work_score(self.counts, WEIGHT, TIER, self.level, n * n)
 
-    def rating(self) -> float:
-        """The rating of the hardest step used (1-10 footing)."""
-        return max((RATING[name] for name in self.counts), default=1.0)
-
 
 def start(lay: Layout, givens: Sequence[str]) -> State:
     """The state the givens make (``1`` a star, ``0`` an empty cell)."""

@@ -314,6 +314,7 @@ class KakuroVariant(VariantDefaults):
         N_("No digit appears twice in a run. Each puzzle has exactly one solution, reachable by logic alone."),
     )
     techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
+    rating_table = {t.name: t.rating for t in engine.LADDER}
     rectangular = True
     size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZES
@@ -524,7 +525,7 @@ class KakuroVariant(VariantDefaults):
     def grade_of(self, res: engine.Result, b: Board) -> Grade:
         """Level, score and technique counts of a ladder run."""
         score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(b.white))
-        return Grade(res.level, score, dict(sorted(res.counts.items())), res.solved)
+        return self.rate_counts(Grade(res.level, score, dict(sorted(res.counts.items())), res.solved), len(b.white))
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""

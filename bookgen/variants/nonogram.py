@@ -151,6 +151,7 @@ class NonogramVariant(VariantDefaults):
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
     techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
+    rating_table = {t.name: t.rating for t in engine.TECHNIQUES}
     rectangular = True
     pictures_option = True
     size_range = SIZE_RANGE
@@ -364,7 +365,7 @@ class NonogramVariant(VariantDefaults):
 
     def _grade_of(self, res: engine.LadderResult, cells: int) -> Grade:
         score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, cells)
-        return Grade(res.level, score, dict(sorted(res.counts.items())), res.solved)
+        return self.rate_counts(Grade(res.level, score, dict(sorted(res.counts.items())), res.solved), cells)
 
     def grade(self, puzzle: Puzzle) -> Grade:
         """Hardest technique the ladder needed, a score, and technique counts."""

@@ -125,6 +125,7 @@ class StarBattle(VariantDefaults):
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
     technique_text = STAR_TEXT
+    rating_table = engine.RATING
     sizes: tuple[int, ...] = tuple(sorted(set(ONE_STAR) | set(TWO_STARS)))
     default_size = 8
     size_note = "one star: 5 to 10; two stars: 8 to 12"
@@ -230,7 +231,8 @@ class StarBattle(VariantDefaults):
             made = engine.attempt(size, rules["stars"], level, rng)
             if made is None:
                 continue
-            grade = Grade(made.result.level, made.result.score(size), dict(sorted(made.result.counts.items())))
+            grade = self.rate_counts(Grade(made.result.level, made.result.score(size),
+                                           dict(sorted(made.result.counts.items()))), size * size)
             return Puzzle(self.name, size, rules, made.givens, made.solution, grade=grade,
                           regions=region_rows(made.regions, size))
         article = "an" if level.key[0] in "aeiou" else "a"
@@ -283,7 +285,7 @@ class StarBattle(VariantDefaults):
         if self._broken(puzzle):
             return Grade(Level.EXPERT, 3.0, {}, False)
         res = engine.run_ladder(self.layout_of(puzzle), puzzle.givens)
-        return Grade(res.level, res.score(puzzle.size), dict(sorted(res.counts.items())), res.solved)
+        return self.rate(puzzle, Grade(res.level, res.score(puzzle.size), dict(sorted(res.counts.items())), res.solved))
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The table's steps, the grid reached (``1`` star, ``0`` empty, ``.`` open), solved or not."""
