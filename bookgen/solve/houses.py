@@ -634,17 +634,17 @@ def _lock(g: Geometry, st: State, run: Run, first: int, second: int, locked: int
     return True
 
 
-def unseen_houses(st: State, name: str, houses: Iterable[int]) -> Iterator[int]:
+def unseen_houses(st: State, name: str, houses: Iterable[int]) -> Iterable[int]:
     """The houses of ``houses`` changed since technique ``name`` last looked at them (all of
     them on a state without stamps), each marked looked at as it is handed out: a cut made
     while the technique works on it changes its stamp again, and a house it never reached
-    (it returned first) stays unseen. ``_hidden_single``, the hottest loop, does the same
-    inline."""
+    (it returned first) stays unseen. Without stamps, ``houses`` itself (no generator in
+    Sudoku's loop); ``_hidden_single``, the hottest loop, does the same inline."""
     stamp = st.stamp
-    if stamp is None:
-        yield from houses
-        return
-    seen = st.seen_list(name)
+    return houses if stamp is None else _unseen(st.seen_list(name), stamp, houses)
+
+
+def _unseen(seen: list[int], stamp: list[int], houses: Iterable[int]) -> Iterator[int]:
     for h in houses:
         if seen[h] != stamp[h]:
             seen[h] = stamp[h]
