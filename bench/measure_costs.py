@@ -2,9 +2,10 @@
 
 Run: python bench/measure_costs.py [--runs N] [--sizes 12,16] [VARIANT ...]
 Prints each variant's ``costs`` table (mean ms per puzzle, one process,
-default rules, easy..expert; None where the level is refused), which
-``bookgen/estimate.py`` gathers into ``COST_MS``. Paste it into the variant's
-class after a change that moves its generation speed.
+default rules, easy..expert; null where the level is refused) as rows of its
+data file ``bookgen/variants/costs/NAME.json``, which ``bookgen/estimate.py``
+gathers into ``COST_MS`` (docs/estimates.md; ``bench/fit_costs.py --write``
+writes the file from a sweep, which is how the committed figures are made).
 
 Times are CPU seconds of this process (``time.process_time``), not wall
 clock: on a machine shared with other work the wall clock runs up to twice
@@ -14,12 +15,15 @@ with N workers on N free cores takes about the CPU time over N.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
 from bookgen.book import Job, run_job
 from bookgen.core.difficulty import LEVELS
 from bookgen.core.rng import derive_seed
+from bookgen.core.types import GridSize
+from bookgen.variants.measured import size_key
 from bookgen.variants.registry import VARIANTS
 
 
@@ -38,7 +42,7 @@ def main() -> None:
     for variant in VARIANTS.values():
         if args and variant.name not in args:
             continue
-        print(f"{variant.name}:\n    costs = {{")
+        print(f"{variant.name}:\n  \"costs\": {{")
         for size in variant.sizes:
             if sizes is not None and size not in sizes:
                 continue
@@ -53,8 +57,8 @@ def main() -> None:
                     run_job(Job(0, i, variant.name, size, tuple(sorted(rules.items())), level,
                                 derive_seed(777, size, i), (), 777))
                 row.append(round(1000 * (time.process_time() - t) / runs, 1))
-            print(f"        {size}: {tuple(row)},", flush=True)
-        print("    }")
+            print(f"    {json.dumps(size_key(GridSize(size, size) if variant.rectangular else size))}: {json.dumps(row)},", flush=True)
+        print("  }")
 
 
 if __name__ == "__main__":

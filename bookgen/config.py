@@ -838,7 +838,7 @@ def _parse_publishing(model: BookModel, sections: list[Section], file: str, repo
                "can hold): split it into several configs")
     elif complete and sections and total * versions <= MAX_BUILD_PUZZLES:  # (a book: its page limit speaks)
         # the largest grid of each section, every puzzle of every version
-        need = build_memory_mb((get_variant(s.variant).memory_kb_per_cell, max(cell_count(size) for size in s.sizes),
+        need = build_memory_mb((get_variant(s.variant).measured.memory_kb_per_cell, max(cell_count(size) for size in s.sizes),
                                 s.count * versions) for s in sections)
         if need > MAX_BUILD_MB:
             biggest = max(sections, key=lambda s: s.count * max(cell_count(size) for size in s.sizes))

@@ -2,8 +2,9 @@
 
 ``COST_MS`` is the mean CPU time to make one puzzle (default rules, one
 process), per (variant, size) and level easy..expert, gathered from each
-variant's ``costs`` as printed by ``python bench/measure_costs.py --runs 30``;
-None where a level is refused.
+variant's measured ``costs`` (its data file ``bookgen/variants/costs/NAME.json``,
+written by ``bench/fit_costs.py --write``; docs/estimates.md); None where a
+level is refused.
 Measured on the 2-core team machine (load average 3.4-3.8 from other work;
 CPU time, unlike the wall clock, barely moves with that). The table it
 replaced was wall-clock time on a busy machine before the speed work on the
@@ -28,9 +29,9 @@ from bookgen.variants.registry import VARIANTS
 EXTRA_MS_PER_PUZZLE = 8.0  # laying out and drawing a puzzle and its answer
 CONFIRM_SECONDS = 3600.0  # longer builds need --yes
 
-# (variant, size) -> mean ms per puzzle easy..expert: each variant's own ``costs``.
+# (variant, size) -> mean ms per puzzle easy..expert: each variant's measured ``costs``.
 COST_MS: dict[tuple[str, Size], tuple[float | None, ...]] = {
-    (variant.name, size): row for variant in VARIANTS.values() for size, row in variant.costs.items()
+    (variant.name, size): row for variant in VARIANTS.values() for size, row in variant.measured.costs.items()
 }
 
 
@@ -45,18 +46,19 @@ def puzzle_ms(variant: str, size: Size, level: Level, rules: Mapping[str, Any] |
     unmeasured sizes take the nearest measured ones (a rectangle: the nearest in cells;
     a variant's ``costs`` may key rectangles by ``GridSize``). An option with a table of its
     own (``rule_cost_rows``) is looked up there; the others multiply (``rule_costs``)."""
-    v = VARIANTS.get(variant)
-    if v is None:
+    if variant not in VARIANTS:
         return 1000.0
+    m = VARIANTS[variant].measured
+    rectangular = VARIANTS[variant].rectangular
     chosen = chosen_options(variant, size, rules or {}, options or {})
     # an own table that lacks the size leaves it to the default's (a rectangle: its side's square),
     # except where sizes run in a range (a rectangular variant): then its nearest size measured
     # at this level, where it has one
-    own = [key for key in chosen if any(_side(k) == _side(size) for k in v.rule_cost_rows.get(key, ()))]
-    if not own and v.rectangular:
-        own = [key for key in chosen if any(row[level] is not None for row in v.rule_cost_rows.get(key, {}).values())]
-    table = v.rule_cost_rows[own[0]] if own else v.costs
-    if own and v.rectangular and table.get(size) is None:
+    own = [key for key in chosen if any(_side(k) == _side(size) for k in m.rule_cost_rows.get(key, ()))]
+    if not own and rectangular:
+        own = [key for key in chosen if any(row[level] is not None for row in m.rule_cost_rows.get(key, {}).values())]
+    table = m.rule_cost_rows[own[0]] if own else m.costs
+    if own and rectangular and table.get(size) is None:
         table = {s: row for s, row in table.items() if row[level] is not None}
     row = table.get(size)
     scale = 1.0
@@ -69,8 +71,8 @@ def puzzle_ms(variant: str, size: Size, level: Level, rules: Mapping[str, Any] |
     known = [x for x in row if x is not None]
     value = row[level] if row[level] is not None else max(known, default=1000.0)
     for key in chosen:
-        if key in v.rule_costs and key not in own[:1]:
-            value *= v.rule_costs[key][level]
+        if key in m.rule_costs and key not in own[:1]:
+            value *= m.rule_costs[key][level]
     return value * scale
 
 

@@ -290,8 +290,8 @@ def test_5_a_set_whose_build_would_outgrow_its_memory_is_a_located_error(tmp_pat
     # grows with cells and count; every variant has a measured (or cautious) figure; at the real bound
     # 20,000 puzzles of the largest 9x9 (a KenKen: 39.8 KB measured) fit
     assert build_memory_mb([(0.3, 36, 1000)]) < build_memory_mb([(0.3, 196, 1000)]) < build_memory_mb([(0.3, 196, 2000)])
-    assert all(v.memory_kb_per_cell > 0 for v in VARIANTS.values())
-    assert build_memory_mb([(VARIANTS["kenken"].memory_kb_per_cell, 81, 20_000)]) < MAX_BUILD_MB
+    assert all(v.measured.memory_kb_per_cell > 0 for v in VARIANTS.values())
+    assert build_memory_mb([(VARIANTS["kenken"].measured.memory_kb_per_cell, 81, 20_000)]) < MAX_BUILD_MB
 
 
 def test_5_the_book_json_is_written_entry_by_entry_as_the_same_bytes(tmp_path):
@@ -484,7 +484,7 @@ def _opened_levels():
     from bookgen.variants.registry import VARIANTS
 
     for v in VARIANTS.values():
-        for option, value in {**v.rule_costs, **v.rule_cost_rows}:
+        for option, value in {**v.measured.rule_costs, **v.measured.rule_cost_rows}:
             for size in v.sizes:
                 try:
                     rules = v.parse_rules({option: list(value) if isinstance(value, tuple) else value}, size)
@@ -502,8 +502,8 @@ def test_4_a_level_only_an_option_opens_has_a_measured_cost_of_its_own():
     opened = list(_opened_levels())
     assert any(v.name == "sudoku" and size == 6 for v, _, size, _ in opened)  # the case is real
     for v, key, size, level in opened:
-        assert key in v.rule_cost_rows, (v.name, key, size, level)
-        row = v.rule_cost_rows[key].get(size)
+        assert key in v.measured.rule_cost_rows, (v.name, key, size, level)
+        row = v.measured.rule_cost_rows[key].get(size)
         assert row is not None and row[level] is not None and row[level] > 0, (v.name, key, size, level)
 
 
@@ -514,10 +514,11 @@ def test_4_an_option_at_its_default_changes_nothing_and_an_own_table_is_read():
 
     sudoku = VARIANTS["sudoku"]
     x = sudoku.parse_rules({"diagonal": True}, 6)
-    assert puzzle_ms("sudoku", 6, Level.EXPERT, x) == sudoku.rule_cost_rows[("diagonal", True)][6][Level.EXPERT]
+    assert puzzle_ms("sudoku", 6, Level.EXPERT, x) == \
+        sudoku.measured.rule_cost_rows[("diagonal", True)][6][Level.EXPERT]
     assert puzzle_ms("sudoku", 9, Level.HARD, sudoku.parse_rules({"diagonal": False}, 9)) == \
-        puzzle_ms("sudoku", 9, Level.HARD) == sudoku.costs[9][Level.HARD]
+        puzzle_ms("sudoku", 9, Level.HARD) == sudoku.measured.costs[9][Level.HARD]
     takuzu = VARIANTS["takuzu"]
     runs3 = takuzu.parse_rules({"max_run": 3}, 10)
     assert puzzle_ms("takuzu", 10, Level.EXPERT, runs3) == pytest.approx(
-        takuzu.costs[10][Level.EXPERT] * takuzu.rule_costs[("max_run", 3)][Level.EXPERT])
+        takuzu.measured.costs[10][Level.EXPERT] * takuzu.measured.rule_costs[("max_run", 3)][Level.EXPERT])

@@ -8,7 +8,7 @@ only ever talk to a variant through this protocol.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Collection, Mapping, Protocol, Sequence
 
 from bookgen.core.difficulty import Level
@@ -108,6 +108,31 @@ class Extent:
         return f"{self.rows}x{self.cols}"
 
 
+Row = tuple[float | None, ...]  # CPU ms a puzzle, easy..expert; None where the level is refused
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What one puzzle of a variant costs to make and to hold, as measured in ``bench/``: the
+    build-time estimate (``bookgen.estimate``) and the memory limit (``bookgen.limits``) read
+    it. The defaults are a variant with nothing measured: no table (the estimate assumes 1 s a
+    puzzle) and a cautious 1 KB a cell."""
+
+    # Mean CPU ms to make one puzzle with the default rules, per size, easy..expert.
+    costs: Mapping[Size, Row] = field(default_factory=dict)
+    # (rule option, value) -> how much it multiplies ``costs``, easy..expert, where measured
+    # over 1.5x (``bookgen.estimate.puzzle_ms``; a list value as a sorted tuple).
+    rule_costs: Mapping[tuple[str, Any], tuple[float, ...]] = field(default_factory=dict)
+    # (rule option, value) -> its own ``costs`` table, for an option that is a puzzle of its own
+    # cost (Sudoku X, two stars): it opens levels the default rules refuse, or its cost is no
+    # one factor of the default's across sizes. A value that is a size's default is no option.
+    rule_cost_rows: Mapping[tuple[str, Any], Mapping[Size, Row]] = field(default_factory=dict)
+    # KB of memory a puzzle adds to a build per cell of its grid, on top of
+    # ``bookgen.limits.PUZZLE_KB_FIXED``: its page and answer drawings, held until the PDF is
+    # saved, and its entry (``bench/measure_memory.py`` at the largest size, with a margin).
+    memory_kb_per_cell: float = 1.0
+
+
 class VariantDefaults:
     """The protocol's answers for a variant that says nothing else: a square grid of
     ``size`` cells with nothing outside it, no note on sizes, no ``givens`` option and no
@@ -121,21 +146,7 @@ class VariantDefaults:
     # Whether a section's ``pictures:`` (the user's own pictures, one puzzle each) applies; such
     # a variant's ``generate`` makes the puzzle of ``options["picture"]`` (a ``Picture``).
     pictures_option = False
-    # Mean CPU ms to make one puzzle per size, easy..expert (None: refused), as printed by
-    # ``bench/measure_costs.py``; the build-time estimate reads them (``bookgen.estimate``).
-    costs: Mapping[Size, tuple[float | None, ...]] = {}
     rule_help: Mapping[str, str] = {}  # rule option -> what it means (the config reference)
-    # (rule option, value) -> how much it multiplies ``costs``, easy..expert, where measured
-    # over 2x (``bookgen.estimate.puzzle_ms``; a list value as a sorted tuple).
-    rule_costs: Mapping[tuple[str, Any], tuple[float, ...]] = {}
-    # (rule option, value) -> its own ``costs`` table, for an option that is a puzzle of its own
-    # cost (Sudoku X, two stars): it opens levels the default rules refuse, or its cost is no
-    # one factor of the default's across sizes. A value that is a size's default is no option.
-    rule_cost_rows: Mapping[tuple[str, Any], Mapping[Size, tuple[float | None, ...]]] = {}
-    # KB of memory a puzzle adds to a build per cell of its grid, on top of
-    # ``bookgen.limits.PUZZLE_KB_FIXED``: its page and answer drawings, held until the PDF is
-    # saved, and its entry (``bench/measure_memory.py`` at the largest size, with a margin).
-    memory_kb_per_cell = 1.0
     # Square grids only: sizes are ints N (N x N) from ``sizes``. A variant that takes
     # rectangles sets ``rectangular = True`` and ``size_range``; it then gets a
     # ``GridSize(rows, cols)`` for every size (a config's ``10`` as 10 x 10), and
@@ -146,6 +157,15 @@ class VariantDefaults:
     # Technique -> the value of one use on the rating scale, for a ladder without ``Tech``
     # rows that carry it (``bookgen.core.rating``); a technique missing rates by its tier.
     rating_table: Mapping[str, float] = {}
+
+    @property
+    def measured(self) -> Measured:
+        """The variant's measured costs: its data file ``bookgen/variants/costs/NAME.json``,
+        read once, or ``Measured()`` where it has none (docs/estimates.md)."""
+        # The file is package data beside the variant modules; reading it is their business
+        # (core does no I/O), so the loader lives there and is imported when first asked.
+        from bookgen.variants.measured import load
+        return load(self.name)
 
     def extent(self, size: Size, rules: Mapping[str, Any]) -> Extent:
         """The grid (N x N, or rows x cols), nothing drawn outside it."""
@@ -208,11 +228,8 @@ class Variant(Protocol):
     size_note: str
     givens_option: bool
     pictures_option: bool
-    costs: Mapping[Size, tuple[float | None, ...]]
     rule_help: Mapping[str, str]
-    rule_costs: Mapping[tuple[str, Any], tuple[float, ...]]
-    rule_cost_rows: Mapping[tuple[str, Any], Mapping[Size, tuple[float | None, ...]]]
-    memory_kb_per_cell: float
+    measured: Measured  # build cost and memory a puzzle, as measured (docs/estimates.md)
     rectangular: bool  # takes rows x cols grids: sizes are ``GridSize``s inside ``size_range``
     size_range: SizeRange | None  # the rows and cols a rectangular variant takes (None: square only)
 

@@ -84,7 +84,7 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
@@ -634,25 +634,42 @@ def _lock(g: Geometry, st: State, run: Run, first: int, second: int, locked: int
     return True
 
 
+def unseen_houses(st: State, name: str, houses: Iterable[int]) -> Iterable[int]:
+    """The houses of ``houses`` changed since technique ``name`` last looked at them (all of
+    them on a state without stamps), each marked looked at as it is handed out: a cut made
+    while the technique works on it changes its stamp again, and a house it never reached
+    (it returned first) stays unseen. Without stamps, ``houses`` itself (no generator in
+    Sudoku's loop); ``_hidden_single``, the hottest loop, does the same inline."""
+    stamp = st.stamp
+    return houses if stamp is None else _unseen(st.seen_list(name), stamp, houses)
+
+
+def _unseen(seen: list[int], stamp: list[int], houses: Iterable[int]) -> Iterator[int]:
+    for h in houses:
+        if seen[h] != stamp[h]:
+            seen[h] = stamp[h]
+            yield h
+
+
+def subset_reason(message: str, g: Geometry, st: State, h: int, group: Sequence[int], digits: Sequence[int],
+                  cuts: Sequence[tuple[int, int]]) -> Text:
+    """``message`` (a naked or hidden subset) said of house ``h``, its ``group`` of cells,
+    ``digits`` (1-based) and the ``cuts`` made."""
+    return Text(message, house=g.names[h], cells=and_list([cell_text(i, g.n) for i in group]),
+                digits=and_list([str(d) for d in digits]), cuts=describe_cuts(st, cuts))
+
+
 def naked_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
     """Naked subsets of ``size`` cells in a house, as technique ``name``."""
     def tech(g: Geometry, st: State, run: Run) -> int:
-        stamp = st.stamp
-        seen = st.seen_list(name) if stamp is not None else None
-        for h, cells in enumerate(g.houses):
-            if seen is not None:
-                if seen[h] == stamp[h]:
-                    continue
-                seen[h] = stamp[h]
-            for group, u, others in naked_subsets(cells, st.cand, st.placed, size):
+        for h in unseen_houses(st, name, range(len(g.houses))):
+            for group, u, others in naked_subsets(g.houses[h], st.cand, st.placed, size):
                 cuts = cut(st, others, u)
                 if cuts:
                     if run.explain:
-                        where = and_list([cell_text(i, g.n) for i in group])
-                        ds = and_list([str(d) for d in digits_of(u)])
-                        run.reason = Text(N_("in {house}, {cells} can only hold {digits} between them, "
-                                             "so the other cells can't; {cuts}."),
-                                          house=g.names[h], cells=where, digits=ds, cuts=describe_cuts(st, cuts))
+                        run.reason = subset_reason(N_("in {house}, {cells} can only hold {digits} between them, "
+                                                      "so the other cells can't; {cuts}."),
+                                                   g, st, h, group, digits_of(u), cuts)
                     return 1
         return 0
     tech.__name__ = f"t_{name}"
@@ -723,15 +740,10 @@ def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], i
     """Hidden subsets of ``size`` digits in a house, as technique ``name``."""
     def tech(g: Geometry, st: State, run: Run) -> int:
         placed = st.placed
-        stamp = st.stamp
-        seen = st.seen_list(name) if stamp is not None else None
-        table = house_positions(g, st) if seen is None else None
+        table = house_positions(g, st) if st.stamp is None else None
         is_placed = placed.__getitem__
-        for h, cells in enumerate(g.houses):
-            if seen is not None:
-                if seen[h] == stamp[h]:
-                    continue
-                seen[h] = stamp[h]
+        for h in unseen_houses(st, name, range(len(g.houses))):
+            cells = g.houses[h]
             if len(cells) - sum(map(is_placed, cells)) <= size:  # (open cells: too few for a subset)
                 continue
             # With stamps most houses are skipped: their positions are worked out one by one.
@@ -744,11 +756,9 @@ def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], i
                 cuts = cut(st, group, ~keep)
                 if cuts:
                     if run.explain:
-                        where = and_list([cell_text(i, g.n) for i in group])
-                        dtext = and_list([str(d + 1) for d in ds])
-                        run.reason = Text(N_("in {house}, {digits} fit only in {cells}, so those cells "
-                                             "hold nothing else; {cuts}."),
-                                          house=g.names[h], digits=dtext, cells=where, cuts=describe_cuts(st, cuts))
+                        run.reason = subset_reason(N_("in {house}, {digits} fit only in {cells}, so those cells "
+                                                      "hold nothing else; {cuts}."),
+                                                   g, st, h, group, [d + 1 for d in ds], cuts)
                     return 1
         return 0
     tech.__name__ = f"t_{name}"

@@ -355,6 +355,15 @@ def changed(st: KState, name: str):
             yield k
 
 
+def open_runs(st: KState, name: str):
+    """(run, digits placed in it, their sum, its open cells) of each run ``changed`` since
+    technique ``name`` last looked at it that still has an open cell."""
+    for k in changed(st, name):
+        m, s, free = st.placed_mask(k)
+        if free:
+            yield k, m, s, free
+
+
 def _cut(st: KState, cells: Sequence[int], mask: int) -> list[tuple[int, int]]:
     out = []
     for i in cells:
@@ -388,9 +397,7 @@ def t_naked_single(b: Board, st: KState, run: Run) -> int:
 
 
 def t_run_last(b: Board, st: KState, run: Run) -> int:
-    for k in changed(st, "run_last"):
-        cells = b.runs[k]
-        m, s, free = st.placed_mask(k)
+    for k, m, s, free in open_runs(st, "run_last"):
         if len(free) != 1:
             continue
         d = b.sums[k] - s
@@ -405,11 +412,8 @@ def t_run_last(b: Board, st: KState, run: Run) -> int:
 
 
 def t_sum_table(b: Board, st: KState, run: Run) -> int:
-    for k in changed(st, "sum_table"):
+    for k, m, s, free in open_runs(st, "sum_table"):
         cells = b.runs[k]
-        m, s, free = st.placed_mask(k)
-        if not free:
-            continue
         union, _ = allowed(len(cells), b.sums[k], m)
         if not union:
             raise Contradiction("no combination holds the run's digits")
@@ -425,12 +429,8 @@ def t_sum_table(b: Board, st: KState, run: Run) -> int:
 
 def t_hidden_single(b: Board, st: KState, run: Run) -> int:
     cand = st.cand
-    for k in changed(st, "hidden_single"):
-        cells = b.runs[k]
-        m, s, free = st.placed_mask(k)
-        if not free:
-            continue
-        _, common = allowed(len(cells), b.sums[k], m)
+    for k, m, s, free in open_runs(st, "hidden_single"):
+        _, common = allowed(len(b.runs[k]), b.sums[k], m)
         for d in digits_of(common & ~m):
             where = [i for i in free if cand[i] & bit(d)]
             if not where:
@@ -566,12 +566,10 @@ t_naked_triple = _naked(3, "naked_triple")
 
 def t_hidden_pair(b: Board, st: KState, run: Run) -> int:
     cand = st.cand
-    for k in changed(st, "hidden_pair"):
-        cells = b.runs[k]
-        m, s, free = st.placed_mask(k)
+    for k, m, s, free in open_runs(st, "hidden_pair"):
         if len(free) <= 2:
             continue
-        _, common = allowed(len(cells), b.sums[k], m)
+        _, common = allowed(len(b.runs[k]), b.sums[k], m)
         need = digits_of(common & ~m)
         for d1, d2 in combinations(need, 2):
             w1 = [i for i in free if cand[i] & bit(d1)]

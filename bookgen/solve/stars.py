@@ -354,22 +354,25 @@ def block_cover(cells: int, n: int) -> int:
     return count
 
 
-def _squeezed(lay: Layout, st: State, capacity: Callable[[int], int], bands: bool = False) -> int:
+def _squeezed(lay: Layout, st: State, capacity: Callable[[int], int], bands: bool = False,
+              near: Sequence[Sequence[int]] | None = None) -> int:
     """The first open cell whose star would leave a unit (or, with ``bands``, two
     neighbouring rows or columns, needing twice the stars) less room than it needs, as a
     one-bit set; 0 when there is none. Only the units a star and its halo meet change, so
-    only they are looked at (``_squeezed_plain`` looks at every one: a test checks they agree)."""
+    only they are looked at (``near``, by default ``lay.near``: the indexes of those units per
+    cell, units first, bands after; ``_squeezed_plain`` looks at every one: a test checks they agree)."""
     k = lay.stars
     open_ = st.open(lay)
     groups = [(u, k) for u in lay.units] + [(u, 2 * k) for u in lay.bands] * bands
     for u, want in groups:  # a state that already fails: no cell is the first to squeeze it
         if capacity(u & (open_ | st.star)) < want:
             raise Contradiction("a unit can't hold its stars")
+    near = lay.near if near is None else near
     for i in scan_forward(open_):
         bit = 1 << i
         star = st.star | bit
         free = open_ & ~bit & ~lay.halo[i]
-        for g in lay.near[i]:
+        for g in near[i]:
             if g >= len(groups):
                 break
             u, want = groups[g]
@@ -380,22 +383,10 @@ def _squeezed(lay: Layout, st: State, capacity: Callable[[int], int], bands: boo
 
 
 def _squeezed_plain(lay: Layout, st: State, capacity: Callable[[int], int], bands: bool = False) -> int:
-    """``_squeezed`` looking at every unit for every cell."""
-    k = lay.stars
-    open_ = st.open(lay)
-    groups = [(u, k) for u in lay.units] + [(u, 2 * k) for u in lay.bands] * bands
-    for u, want in groups:  # a state that already fails: no cell is the first to squeeze it
-        if capacity(u & (open_ | st.star)) < want:
-            raise Contradiction("a unit can't hold its stars")
-    for i in scan_forward(open_):
-        bit = 1 << i
-        star = st.star | bit
-        free = open_ & ~bit & ~lay.halo[i]
-        for u, want in groups:
-            need = want - (u & star).bit_count()
-            if need > 0 and capacity(u & free) < need:
-                return bit
-    return 0
+    """``_squeezed`` looking at every unit for every cell: what ``lay.near`` leaves out must
+    never squeeze."""
+    every = range(len(lay.units) + len(lay.bands))
+    return _squeezed(lay, st, capacity, bands, [every] * (lay.n * lay.n))
 
 
 def t_squeeze(lay: Layout, st: State, run: Run) -> int:

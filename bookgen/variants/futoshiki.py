@@ -120,17 +120,6 @@ class FutoshikiVariant(HouseGrid):
     default_size = 5
     kind = "Futoshiki"
     attempts = ATTEMPTS
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
-    costs = {
-        4: (2.7, 6.0, 89.1, None),
-        5: (4.0, 12.6, 22.5, 105.0),
-        6: (9.0, 35.5, 35.2, 97.9),
-        7: (19.7, 75.2, 72.0, 142.0),
-        8: (23.9, 99.4, 132.0, 236.0),
-        9: (39.5, 154.0, 182.0, 339.0),
-    }
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL
 

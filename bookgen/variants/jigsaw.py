@@ -113,36 +113,6 @@ class JigsawVariant(HouseGrid):
     # took 2-16 s), 6x6 expert on 4 of 4 after 32-35 s (bench/sweep_estimates.py, issue 26;
     # docs/estimates.md): a build of a few such puzzles would most likely fail after minutes
     max_level_diagonal = {5: Level.MEDIUM, 6: Level.HARD}
-    memory_kb_per_cell = 0.35  # bench/measure_memory.py: 28.6 KB a 9x9 (docs/estimates.md)
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included; refitted after speed2
-    # (3 seeds a row, 5x5 15: 7x7 and 9x9 expert had become 3-8x dearer, 7x7 hard cheaper).
-    costs = {
-        5: (10.2, 13.1, 117.0, None),
-        6: (15.5, 22.1, 112.0, 290.0),
-        7: (44.1, 39.8, 51.9, 851.0),
-        8: (46.2, 77.2, 91.5, 772.0),
-        9: (83.6, 101.0, 331.0, 727.0),
-    }
-    # Diagonals take 2-200x the plain grid, most on the smallest grids (2-4 seeds a level; 6x6
-    # expert and 5x5 hard are refused: ``max_level_diagonal``).
-    rule_cost_rows = {
-        ("plain_regions", True): {
-            5: (12.8, 17.5, 162.0, None),
-            6: (19.9, 45.5, 66.5, 1110.0),
-            7: (25.5, 39.5, 76.3, 293.0),
-            8: (57.7, 92.9, 189.0, 634.0),
-            9: (82.7, 179.0, 204.0, 974.0),
-        },
-        ("diagonal", True): {
-            5: (210.0, 118.0, None, None),
-            6: (973.0, 1030.0, 2550.0, None),
-            7: (208.0, 97.8, 490.0, 255.0),
-            8: (87.4, 313.0, 275.0, 1570.0),
-            9: (95.1, 270.0, 664.0, 1310.0),
-        },
-    }
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
         "diagonal": "true: both long diagonals also hold every digit once (drawn as two thin diagonal lines)",
         "plain_regions": "true lets a region be a plain rectangle or a straight line (default: never)",

@@ -147,21 +147,6 @@ class KillerVariant(SudokuVariant):
         "box": "set by the size (4: 2×2, 6: 2×3, 8: 2×4, 9: 3×3, 12: 3×4, 16: 4×4); "
                "may be written only with that value",
     }
-    # the dashed cage outlines make its pages the heaviest: bench/measure_memory.py, 160.3 KB a 9x9
-    memory_kb_per_cell = 2.4
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
-    costs = {
-        4: (11.5, None, None, None),
-        6: (23.1, 409.0, None, None),
-        9: (141.0, 269.0, 879.0, 1110.0),
-    }
-    rule_costs = {
-        ("diagonal", True): (0.8, 0.5, 0.3, 0.7),
-        ("givens", "few"): (0.6, 0.7, 0.4, 1.1),
-    }
-    rule_cost_rows: dict = {}  # not Sudoku X's table: a Killer X costs its own factor of a Killer
     weights = TECHNIQUE_WEIGHT
     kind = "Killer Sudoku"
     attempts = ATTEMPTS

@@ -159,49 +159,6 @@ class NonogramVariant(VariantDefaults):
     default_size = GridSize(10, 10)
     rule_help = {"style": "random, symmetric (mirrored left to right) or blobs (clumped): how the pictures look"}
     rule_choices = {"style": STYLES}  # the studio offers these as a menu
-    memory_kb_per_cell = 0.15  # bench/measure_memory.py: 78.8 KB a 25x25 (docs/estimates.md)
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py --smooth nonogram to the rows
-    # of bench/sweep_estimates.py (6 seeds a row; docs/estimates.md), the rating included: one
-    # picture's cost varies tenfold from seed to seed, so each size borrows from its neighbours.
-    costs = {
-        GridSize(5, 5): (1.0, 18.5, None, None),  # medium: 14 seeds, 0.9-72 ms
-        GridSize(6, 6): (1.5, 9.9, 13.7, None),  # 8 seeds: 5x5 medium scaled up was 3x high
-        GridSize(8, 8): (1.8, 6.5, 24.7, None),
-        GridSize(10, 10): (2.7, 5.7, 53.8, 147.0),
-        GridSize(12, 12): (3.8, 6.7, 86.7, 266.0),
-        GridSize(15, 15): (6.3, 10.1, 193.0, 474.0),
-        GridSize(18, 18): (9.3, 17.3, 288.0, 636.0),
-        GridSize(20, 20): (12.9, 22.3, 450.0, 885.0),
-        GridSize(22, 22): (17.0, 30.0, 1270.0, 2570.0),  # 8 seeds: 20x20's, scaled, was 2x low
-        GridSize(25, 25): (27.7, 35.3, 1360.0, 2470.0),
-    }
-    rule_costs = {
-        ("style", "symmetric"): (0.7, 0.8, 0.3, 0.5),
-    }
-    rule_cost_rows = {
-        ("style", "blobs"): {
-            GridSize(5, 5): (1.2, None, None, None),
-            GridSize(8, 8): (1.9, None, None, None),
-            GridSize(10, 10): (2.5, None, None, None),
-            GridSize(12, 12): (3.4, 60.7, None, None),
-            GridSize(15, 15): (5.8, 36.6, None, None),
-            GridSize(18, 18): (10.1, 25.7, None, None),
-            GridSize(20, 20): (14.3, 22.0, None, None),
-            GridSize(25, 25): (27.5, 23.3, None, None),
-        },
-        ("style", "symmetric"): {
-            GridSize(5, 5): (0.5, None, None, None),
-            GridSize(8, 8): (1.2, 6.2, 5.9, None),
-            GridSize(10, 10): (1.9, 5.5, 12.7, 45.0),
-            GridSize(12, 12): (3.1, 5.6, 29.4, 105.0),
-            GridSize(15, 15): (5.2, 8.5, 38.1, 198.0),
-            GridSize(18, 18): (8.0, 12.9, 100.0, 398.0),
-            GridSize(20, 20): (9.6, 16.7, 137.0, 585.0),
-            GridSize(22, 22): (17.0, 19.8, 927.0, 1000.0),  # 8-12 seeds: 20x20's hard, scaled, was 5x low
-            GridSize(25, 25): (14.8, 24.6, 1200.0, 2980.0),
-        },
-    }
 
     # --- rules and requests --------------------------------------------------------
 

@@ -114,16 +114,6 @@ class SkyscrapersVariant(HouseGrid):
     attempts = ATTEMPTS
     weights = TECHNIQUE_WEIGHT
     max_level = MAX_LEVEL
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
-    costs = {
-        4: (3.8, 6.7, 13.1, None),
-        5: (9.2, 16.1, 32.7, 230.0),  # expert: 43-1405 ms, median 77, on 7 seeds (issue 26 A4, round two)
-        6: (32.8, 57.0, 115.0, 219.0),
-        7: (54.0, 66.9, 322.0, 258.0),
-        8: (136.0, 218.0, 785.0, 499.0),
-    }
 
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The rule sentences, naming the heights of each of ``sizes``."""

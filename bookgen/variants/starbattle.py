@@ -134,33 +134,6 @@ class StarBattle(VariantDefaults):
         "stars": "1 or 2: stars in every row, column and region (1 on 5x5 to 10x10, 2 on 8x8 to 12x12); "
                  "default 1, and 2 on 11x11 and 12x12",
     }
-    memory_kb_per_cell = 0.15  # bench/measure_memory.py: 17.9 KB a 10x10 (docs/estimates.md)
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py --smooth starbattle to the
-    # rows of bench/sweep_estimates.py (6 seeds a row, after the speed-ups of kakstars; docs/estimates.md),
-    # the rating included: one puzzle's cost varies tenfold from seed to seed.
-    costs = {
-        5: (4.8, 4.5, 25.1, 53.9),
-        6: (14.2, 13.1, 56.3, 100.0),
-        7: (27.2, 28.3, 69.1, 118.0),
-        8: (66.0, 63.6, 112.0, 167.0),
-        9: (132.0, 104.0, 179.0, 248.0),
-        10: (349.0, 179.0, 248.0, 556.0),
-        # 11x11: two stars only (the default there); hard 18.7 s, expert 2.1 s of CPU a puzzle
-        # (kakstars, 1 and 3 puzzles; not in the fitted sweep)
-        11: (None, None, 18700.0, 2100.0),
-        12: (None, None, None, None),
-    }
-    rule_costs = {
-        ("stars", 2): (1.0, 0.8, 0.5, 0.6),
-    }
-    rule_cost_rows = {  # two stars, 3 seeds a row (10x10 expert: the earlier fit)
-        ("stars", 2): {
-            8: (None, 48.6, 24.4, 80.3),
-            9: (None, None, 80.7, 115.0),
-            10: (None, None, 4500.0, 840.0),  # hard: 0.7-2.5 s or 14-15 s (7 seeds), mean 5.2 s
-        },
-    }
 
     @property
     def techniques(self) -> tuple[Technique, ...]:
@@ -502,17 +475,6 @@ class Queens(StarBattle):
     default_size = 8
     size_note = ""
     rule_help = {"stars": "always 1: a queen in every row, column and colour region (LinkedIn's rules)"}
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
-    costs = {
-        5: (6.8, 5.9, 51.4, 60.1),
-        6: (10.8, 22.0, 75.9, 51.9),
-        7: (33.9, 38.4, 44.4, 175.0),
-        8: (96.6, 51.1, 135.0, 194.0),  # hard: 28-364 ms on 7 seeds (issue 26 A4, round two)
-        9: (102.0, 105.0, 232.0, 218.0),
-        10: (510.0, 318.0, 363.0, 674.0),
-    }
 
     def rules_for(self, rules: Mapping[str, Any]) -> tuple[str, ...]:
         """LinkedIn's rules (no options change them)."""

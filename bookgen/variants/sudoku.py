@@ -125,32 +125,6 @@ class SudokuVariant(HouseGrid):
     }
     kind = "Sudoku"
     attempts = ATTEMPTS
-    memory_kb_per_cell = 0.3  # bench/measure_memory.py: 65.0 KB a 16x16 (docs/estimates.md)
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included; Sudoku X 8x8 and 16x16 easy
-    # refitted to 9 and 3 seeds (issue 26 A4, round two: they were 3x high).
-    costs = {
-        4: (1.2, None, None, None),
-        6: (2.4, None, None, None),
-        8: (4.5, 102.0, 101.0, 326.0),
-        9: (7.8, 38.1, 66.4, 196.0),
-        12: (23.5, 104.0, 216.0, 341.0),
-        16: (35.4, 526.0, 883.0, 1510.0),
-    }
-    rule_costs = {
-        ("diagonal", True): (1.7, 3.0, 3.7, 3.3),
-    }
-    rule_cost_rows = {
-        ("diagonal", True): {
-            4: (1.8, None, None, None),
-            6: (5.1, 16.5, 27.1, 267.0),
-            8: (3.7, 47.1, 155.0, 322.0),
-            9: (11.9, 71.5, 243.0, 366.0),
-            12: (26.2, 438.0, 834.0, 2190.0),
-            16: (21.0, 2190.0, 3270.0, 7140.0),
-        },
-    }
 
     # --- rules ----------------------------------------------------------------------
 

@@ -47,32 +47,6 @@ class Takuzu(BinaryGrid):
     title = N_("Binairo")
     sizes = (4, 6, 8, 10, 12, 14)
     default_size = 8
-    memory_kb_per_cell = 0.25  # bench/measure_memory.py: 40.1 KB a 14x14 (docs/estimates.md)
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
-    costs = {
-        4: (1.9, None, None, None),
-        6: (2.8, 5.5, 5.3, 8.8),
-        8: (6.1, 10.6, 9.2, 21.5),
-        10: (11.1, 14.6, 22.5, 30.2),
-        12: (20.7, 21.9, 35.1, 56.7),
-        14: (51.4, 46.9, 73.9, 102.0),
-    }
-    rule_costs = {
-        ("max_run", 3): (1.4, 1.7, 1.2, 2.3),
-        ("unique_lines", False): (0.6, 1.1, 0.9, 1.0),
-    }
-    rule_cost_rows = {
-        ("unique_lines", False): {
-            4: (0.8, None, None, None),
-            6: (1.7, 3.8, None, None),
-            8: (4.1, 8.5, 79.0, 14.9),
-            10: (12.0, 15.5, 22.8, 25.4),
-            12: (21.2, 28.8, 23.9, 69.6),
-            14: (32.2, 63.2, 52.4, 111.0),
-        },
-    }
     default_unique = True
     uses_signs = False
     symbol_names = ("0", "1")

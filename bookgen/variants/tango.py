@@ -55,30 +55,6 @@ class Tango(BinaryGrid):
     title = N_("Tango")
     sizes = (4, 6, 8, 10, 12)
     default_size = 6
-    memory_kb_per_cell = 0.25  # bench/measure_memory.py: 35.0 KB a 12x12 (docs/estimates.md)
-    # CPU ms per puzzle, easy..expert (None: refused), default rules; what a rule option does to
-    # it: factors, or a table of its own. Fitted by bench/fit_costs.py to the rows of
-    # bench/sweep_estimates.py (docs/estimates.md), the rating included.
-    costs = {
-        4: (1.5, 2.7, None, None),
-        6: (3.8, 4.7, 7.0, 6.5),
-        8: (6.8, 7.9, 6.6, 10.8),
-        10: (18.6, 15.0, 14.9, 24.2),
-        12: (26.4, 29.6, 35.7, 35.8),
-    }
-    rule_costs = {
-        ("max_run", 3): (1.5, 1.3, 1.0, 1.8),
-        ("unique_lines", True): (1.4, 1.4, 1.4, 2.1),
-    }
-    rule_cost_rows = {
-        ("givens", "few"): {
-            4: (1.0, 0.9, None, None),
-            6: (3.0, 3.3, 2.7, 3.6),
-            8: (11.9, 12.8, 10.5, 14.6),
-            10: (24.7, 23.9, 20.2, 21.9),
-            12: (26.3, 27.9, 27.0, 48.6),
-        },
-    }
     default_unique = False
     uses_signs = True
     givens_option = True  # ``givens: few|normal|many`` steers the mix of signs and givens
