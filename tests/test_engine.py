@@ -258,3 +258,17 @@ def test_the_one_expert_trial_rule():
     assert not may_try(Level.EXPERT, [], 2, None)
     assert not may_try(Level.EXPERT, [(0, 1), (1, 2)], 2, stall)
     assert not may_try(Level.HARD, [], 2, stall)
+
+
+@pytest.mark.parametrize("geo", [SUDOKU, SUDOKU_X6, SQUARE5], ids=["sudoku9", "sudokux6", "latin5"])
+def test_deadly_rectangles_equal_the_plain_search(geo):
+    # The second column by a lookup against every pair of columns tried: the same rectangles
+    # in the same order, on grids with and without them (a Latin square of order 5 has many).
+    rng = random.Random(12)
+    found = 0
+    for _ in range(6):
+        sol = random_filling(geo, rng)
+        fast = houses.deadly_rectangles(geo, sol)
+        assert fast == houses.deadly_rectangles_plain(geo, sol)
+        found += sum(map(len, fast))
+    assert found > 0

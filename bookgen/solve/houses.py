@@ -420,7 +420,7 @@ class State:
         other.fresh = self.fresh[:]
         other.queued = self.queued
         other.extra = self.extra
-        other.memo = None
+        other.memo = self.memo  # a snapshot and a table updated by copy: ``house_positions`` may share it
         other.stamp = None
         return other
 
@@ -2149,10 +2149,11 @@ class _Givens:
         return [(i, self.sol[i]) for i, g in enumerate(self.given) if g]
 
 
-def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int, ...]]]:
+def deadly_rectangles_plain(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int, ...]]]:
     """Per cell, the 4-cell rectangles of ``sol`` (digits x y / y x on two rows and two
     columns) whose swap keeps every house whole: if all four are open, the puzzle has two
-    solutions, so the carve need not run the ladder to learn that a removal fails."""
+    solutions, so the carve need not run the ladder to learn that a removal fails. The plain
+    version of ``deadly_rectangles`` (tests/test_engine.py)."""
     n = geo.n
     out: list[list[tuple[int, ...]]] = [[] for _ in range(n * n)]
     for r1 in range(n):
@@ -2164,16 +2165,42 @@ def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int,
                     y = sol[b]
                     if sol[d] != x or sol[c] != y:
                         continue
-                    swapped = {a: y, b: x, c: x, d: y}
-                    ok = True
-                    for h in {h for i in swapped for h in geo.houses_of[i]}:
-                        inside = [i for i in swapped if h in geo.houses_of[i]]
-                        if sorted(sol[i] for i in inside) != sorted(swapped[i] for i in inside):
-                            ok = False
-                            break
-                    if ok:
-                        for i in swapped:
-                            out[i].append((a, b, c, d))
+                    _add_if_deadly(geo, sol, out, a, b, c, d)
+    return out
+
+
+def _add_if_deadly(geo: Geometry, sol: Sequence[int], out: list[list[tuple[int, ...]]],
+                   a: int, b: int, c: int, d: int) -> None:
+    """Rectangle ``a b / c d`` (x y / y x) onto each of its cells' lists in ``out`` if its swap
+    keeps every house whole."""
+    x, y = sol[a], sol[b]
+    swapped = {a: y, b: x, c: x, d: y}
+    lines = 2 * geo.n  # its two rows and two columns each keep x and y whatever the grid
+    for h in {h for i in swapped for h in geo.houses_of[i] if h >= lines}:
+        inside = [i for i in swapped if h in geo.houses_of[i]]
+        if sorted(sol[i] for i in inside) != sorted(swapped[i] for i in inside):
+            return
+    for i in swapped:
+        out[i].append((a, b, c, d))
+
+
+def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int, ...]]]:
+    """``deadly_rectangles_plain``, which it must equal (same rectangles, same order): the
+    second column of a rectangle is where the first row holds the digit the second row has in
+    the first column (one lookup), instead of every column tried."""
+    n = geo.n
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(n * n)]
+    where = [[0] * (n + 1) for _ in range(n)]  # per row, per digit: its column
+    for i, v in enumerate(sol):
+        where[i // n][v] = i % n
+    for r1 in range(n):
+        row1 = r1 * n
+        for r2 in range(r1 + 1, n):
+            row2 = r2 * n
+            for c1 in range(n):
+                c2 = where[r1][sol[row2 + c1]]
+                if c2 > c1 and sol[row2 + c2] == sol[row1 + c1]:
+                    _add_if_deadly(geo, sol, out, row1 + c1, row1 + c2, row2 + c1, row2 + c2)
     return out
 
 

@@ -28,7 +28,7 @@ from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HID
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start)
+                                  Run, State, Tech, _bitboards, closure, deadly_rectangles, drop_singles, house_positions, solve, start)
 from bookgen.solve.latin import bit, digits_of, hidden_subsets
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
@@ -213,13 +213,42 @@ def _trial_rating(st: State, base: float) -> float:
     return base + min(TRIAL_SPAN, TRIAL_STEP * math.log2(statistics.median(lengths)))
 
 
-def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
+def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: float,
+                   best: tuple[int, int, float, str] | None) -> tuple[int, int, float, str] | None:
+    """The hidden pair or triple half of ``_direct``: ``best`` or an easier step of that kind
+    (``table``: the state's ``house_positions``)."""
+    n, placed = geo.n, st.placed
+    for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
+        if value >= below or (best is not None and value >= best[2]):
+            continue
+        name = "hidden_pair" if size == 2 else "hidden_triple"
+        for h, cells in enumerate(geo.houses):
+            where = table[h]
+            if sum(1 for p in where if p and p.bit_count() <= size) < size:
+                continue  # too few digits with so few places for a subset (checked first: cheaper)
+            if sum(1 for i in cells if not placed[i]) <= size:
+                continue
+            for ds, u in hidden_subsets(where, size):
+                for v in range(n):
+                    if v in ds or where[v].bit_count() < 2:
+                        continue
+                    rest = where[v] & ~u
+                    if rest.bit_count() == 1:
+                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
+                        if best is None or (got[2], got[0]) < (best[2], best[0]):
+                            best = got
+    return best
+
+
+def _direct_plain(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
     """SE's easiest "direct" step rated below ``below``, as (cell, digit, value, technique): a
     pointing or claiming, or a hidden pair or triple, whose eliminations at once leave a hidden
     single (SE: a box's digit confined to a line leaves one place in another box 1.7, a line's
     digit confined to a box one place in another line of the same kind 1.9; a hidden pair or
     triple leaves another digit one place in its house 2.0, 2.5). SE then places that single
-    and keeps none of the eliminations, and so does the rated run."""
+    and keeps none of the eliminations, and so does the rated run.
+
+    The plain version ``_direct`` must equal (tests/test_rated_direct.py)."""
     n = geo.n
     table = house_positions(geo, st)
     best: tuple[int, int, float, str] | None = None
@@ -241,7 +270,7 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
                         continue
                     m = 1 << d
                     gone = {i for i in rest if not st.placed[i] and st.cand[i] & m}
-                    for h in {h for i in gone for h in geo.houses_of[i]}:
+                    for h in sorted({h for i in gone for h in geo.houses_of[i]}):
                         if h == first or h == second or kind(h) != kind(first):
                             continue
                         left = [i for i in geo.houses[h] if not st.placed[i] and st.cand[i] & m]
@@ -250,24 +279,78 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
                             got = (after[0], d + 1, value, "locked_candidates")
                             if best is None or (got[2], got[0]) < (best[2], best[0]):
                                 best = got
-    for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
-        if value >= below or (best is not None and value >= best[2]):
-            continue
-        name = "hidden_pair" if size == 2 else "hidden_triple"
-        for h, cells in enumerate(geo.houses):
-            if sum(1 for i in cells if not st.placed[i]) <= size:
+    return _direct_hidden(geo, st, table, below, best)
+
+
+_DIRECT: dict[int, tuple[Geometry, tuple]] = {}
+
+
+def _direct_tables(geo: Geometry) -> tuple:
+    """What ``_direct`` reads of a geometry, worked out once (kept by the geometry's identity,
+    as ``_bitboards`` is): per overlap and direction (the house a digit is confined in, the
+    house it strikes from) the step's value, the two houses, the positions of the overlap in the
+    first and of the struck cells in the second, and the houses of the first one's kind that
+    the struck cells are in (ascending), each with (bit in the second house, bit in it) of
+    those cells."""
+    got = _DIRECT.get(id(geo))
+    if got is None or got[0] is not geo:
+        if len(_DIRECT) > 64:
+            _DIRECT.clear()
+        n = geo.n
+        index = [{i: k for k, i in enumerate(cells)} for cells in geo.houses]
+
+        def kind(h: int) -> int:
+            return 2 if h >= 2 * n else h // n
+
+        pointing = []
+        for a, b, both, only_a, only_b in geo.overlaps:
+            for first, second, rest in ((a, b, only_b), (b, a, only_a)):
+                others = sorted({h for i in rest for h in geo.houses_of[i]
+                                 if h != first and h != second and kind(h) == kind(first)})
+                pointing.append((DIRECT_POINTING if kind(first) == 2 else DIRECT_CLAIMING, first, second,
+                                 sum(1 << index[first][i] for i in both), sum(1 << index[second][i] for i in rest),
+                                 tuple((h, tuple((1 << index[second][i], 1 << index[h][i])
+                                                 for i in rest if h in geo.houses_of[i])) for h in others)))
+        got = _DIRECT[id(geo)] = (geo, tuple(pointing))
+    return got[1]
+
+
+def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
+    """``_direct_plain``, its reference, which it must equal (tests/test_rated_direct.py), read
+    off the positions table alone: a pointing's struck cells and the houses they leave a single
+    in are bits of the table's rows, with tables worked out once per geometry, instead of cell
+    lists and sets built at every call. Killer's rated run calls it at most of its steps (a cage
+    step leaves no hidden single open), where the plain version took half a puzzle's time."""
+    n = geo.n
+    table = house_positions(geo, st)
+    houses = geo.houses
+    best: tuple[int, int, float, str] | None = None
+    if DIRECT_POINTING < below:
+        for value, first, second, inside, struck, others in _direct_tables(geo):
+            if value >= below or (best is not None and value >= best[2]):
                 continue
-            where = table[h]
-            for ds, u in hidden_subsets(where, size):
-                for v in range(n):
-                    if v in ds or where[v].bit_count() < 2:
+            row, struck_row = table[first], table[second]
+            for d in range(n):
+                pos = row[d]
+                if pos & ~inside or not pos & (pos - 1):
+                    continue
+                gone = struck_row[d] & struck
+                if not gone:
+                    continue
+                for h, bits in others:
+                    gone_h = 0
+                    for in_second, in_h in bits:
+                        if gone & in_second:
+                            gone_h |= in_h
+                    if not gone_h:
                         continue
-                    rest = where[v] & ~u
-                    if rest.bit_count() == 1:
-                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
+                    left = table[h][d]
+                    after = left & ~gone_h
+                    if after and not after & (after - 1):  # (then ``left`` had two or more)
+                        got = (houses[h][after.bit_length() - 1], d + 1, value, "locked_candidates")
                         if best is None or (got[2], got[0]) < (best[2], best[0]):
                             best = got
-    return best
+    return _direct_hidden(geo, st, table, below, best)
 
 
 def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float
@@ -383,8 +466,8 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     return True
 
 
-def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float
-                    ) -> list[bool] | None:
+def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float,
+                    plain: bool = False) -> list[bool] | None:
     """Which cells stay given in a puzzle of the solution ``sol`` that singles solve and that
     rates in ``[low, high)``, or None when this grid's carve never rates there.
 
@@ -406,12 +489,26 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     base = [i for i in range(n * n) if gv.given[i]]  # the singles carve's givens
     order: list[int] = []  # the removals singles allow after it, in carve order, found as needed
     pending = iter(cells)
+    # A removal that leaves a deadly rectangle open has two solutions: no single brings it back,
+    # and that test is a few lookups where ``closure`` runs the singles to their end (about one
+    # failed removal in four). ``plain``: ``closure`` alone, the version this must equal
+    # (tests/test_ramp.py).
+    deadly: list[list[tuple[int, ...]]] = []
+
+    def comes_back(i: int) -> bool:  # whether singles bring removed given ``i`` back
+        if not plain:
+            if not deadly:
+                deadly.extend(deadly_rectangles(geo, sol))
+            given = gv.given
+            if any(not (given[a] or given[b] or given[c] or given[d]) for a, b, c, d in deadly[i]):
+                return False
+        return closure(geo, gv.pairs(), Level.EASY, until=i)[0]
 
     def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
         for i in pending:
             if gv.given[i]:
                 gv.remove(i)
-                if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                if comes_back(i):
                     order.append(i)
                     return True
                 gv.restore(i)
