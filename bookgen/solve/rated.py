@@ -20,6 +20,7 @@ ranks like SE with rho 0.34 only: SE finds wings, ALS and chains our ladder lack
 from __future__ import annotations
 
 import math
+from itertools import combinations
 import statistics
 from typing import Sequence
 
@@ -29,7 +30,7 @@ from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HID
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
                                   Run, State, Tech, _bitboards, closure, deadly_rectangles, drop_singles, house_positions, solve, start)
-from bookgen.solve.latin import bit, digits_of, hidden_subsets
+from bookgen.solve.latin import bit, digits_of
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
 TRIAL_STEP = 0.5  # the trial's rating grows by this per doubling of its refutation's length
@@ -224,11 +225,17 @@ def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: floa
         name = "hidden_pair" if size == 2 else "hidden_triple"
         for h, cells in enumerate(geo.houses):
             where = table[h]
-            if sum(1 for p in where if p and p.bit_count() <= size) < size:
-                continue  # too few digits with so few places for a subset (checked first: cheaper)
-            if sum(1 for i in cells if not placed[i]) <= size:
+            # ``hidden_subsets``, written out: most houses have too few digits with so few
+            # places, and that is checked first
+            small = [d for d, p in enumerate(where) if p and p.bit_count() <= size]
+            if len(small) < size or sum(1 for i in cells if not placed[i]) <= size:
                 continue
-            for ds, u in hidden_subsets(where, size):
+            for ds in combinations(small, size):
+                u = 0
+                for d in ds:
+                    u |= where[d]
+                if u.bit_count() != size:
+                    continue
                 for v in range(n):
                     if v in ds or where[v].bit_count() < 2:
                         continue
@@ -282,16 +289,18 @@ def _direct_plain(geo: Geometry, st: State, below: float) -> tuple[int, int, flo
     return _direct_hidden(geo, st, table, below, best)
 
 
-_DIRECT: dict[int, tuple[Geometry, tuple]] = {}
+_DIRECT: dict[int, tuple[Geometry, tuple, tuple]] = {}
 
 
-def _direct_tables(geo: Geometry) -> tuple:
+def _direct_tables(geo: Geometry) -> tuple[tuple, tuple]:
     """What ``_direct`` reads of a geometry, worked out once (kept by the geometry's identity,
     as ``_bitboards`` is): per overlap and direction (the house a digit is confined in, the
-    house it strikes from) the step's value, the two houses, the positions of the overlap in the
-    first and of the struck cells in the second, and the houses of the first one's kind that
-    the struck cells are in (ascending), each with (bit in the second house, bit in it) of
-    those cells."""
+    house it strikes from), in ``_direct_plain``'s order, the step's value, the two houses, the
+    positions of the overlap in the first and of the struck cells in the second, and the houses
+    of the first one's kind that the struck cells are in (ascending), each with (bit in the
+    second house, bit in it) of those cells; and per house, each set of two or more of its
+    positions that lies inside one of its overlaps, with the directions whose overlap holds it
+    (a digit there is confined to that overlap)."""
     got = _DIRECT.get(id(geo))
     if got is None or got[0] is not geo:
         if len(_DIRECT) > 64:
@@ -303,53 +312,67 @@ def _direct_tables(geo: Geometry) -> tuple:
             return 2 if h >= 2 * n else h // n
 
         pointing = []
+        by_first: dict[int, dict[int, tuple[int, ...]]] = {}
         for a, b, both, only_a, only_b in geo.overlaps:
             for first, second, rest in ((a, b, only_b), (b, a, only_a)):
                 others = sorted({h for i in rest for h in geo.houses_of[i]
                                  if h != first and h != second and kind(h) == kind(first)})
+                inside = sum(1 << index[first][i] for i in both)
+                confined = by_first.setdefault(first, {})
+                for pos in range(3, inside + 1):  # every set of two or more of its positions
+                    if pos & inside == pos and pos & (pos - 1):
+                        confined[pos] = confined.get(pos, ()) + (len(pointing),)
                 pointing.append((DIRECT_POINTING if kind(first) == 2 else DIRECT_CLAIMING, first, second,
-                                 sum(1 << index[first][i] for i in both), sum(1 << index[second][i] for i in rest),
+                                 inside, sum(1 << index[second][i] for i in rest),
                                  tuple((h, tuple((1 << index[second][i], 1 << index[h][i])
                                                  for i in rest if h in geo.houses_of[i])) for h in others)))
-        got = _DIRECT[id(geo)] = (geo, tuple(pointing))
-    return got[1]
+        got = _DIRECT[id(geo)] = (geo, tuple(pointing), tuple(sorted(by_first.items())))
+    return got[1], got[2]
 
 
 def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
     """``_direct_plain``, its reference, which it must equal (tests/test_rated_direct.py), read
-    off the positions table alone: a pointing's struck cells and the houses they leave a single
-    in are bits of the table's rows, with tables worked out once per geometry, instead of cell
-    lists and sets built at every call. Killer's rated run calls it at most of its steps (a cage
+    off the positions table: a digit of a house confined to one of its overlaps is one lookup of
+    its row's entry (per geometry, the sets of positions inside an overlap), and the (direction,
+    digit) pairs found are tried in the plain version's order, their struck cells and the houses
+    they leave a single in as bits of the table's rows. Killer's rated run calls this at most of its steps (a cage
     step leaves no hidden single open), where the plain version took half a puzzle's time."""
-    n = geo.n
     table = house_positions(geo, st)
     houses = geo.houses
     best: tuple[int, int, float, str] | None = None
     if DIRECT_POINTING < below:
-        for value, first, second, inside, struck, others in _direct_tables(geo):
-            if value >= below or (best is not None and value >= best[2]):
+        pointing, by_first = _direct_tables(geo)
+        pairs: list[tuple[int, int]] = []
+        for first, confined in by_first:
+            d = 0
+            for pos in table[first]:
+                ks = confined.get(pos)
+                if ks is not None:
+                    pairs += [(k, d) for k in ks]
+                d += 1
+        pairs.sort()
+        was, skip = -1, False
+        for k, d in pairs:
+            value, first, second, inside, struck, others = pointing[k]
+            if k != was:  # as the plain version, decided once per direction, before its digits
+                was, skip = k, value >= below or (best is not None and value >= best[2])
+            if skip:
                 continue
-            row, struck_row = table[first], table[second]
-            for d in range(n):
-                pos = row[d]
-                if pos & ~inside or not pos & (pos - 1):
+            gone = table[second][d] & struck
+            if not gone:
+                continue
+            for h, bits in others:
+                gone_h = 0
+                for in_second, in_h in bits:
+                    if gone & in_second:
+                        gone_h |= in_h
+                if not gone_h:
                     continue
-                gone = struck_row[d] & struck
-                if not gone:
-                    continue
-                for h, bits in others:
-                    gone_h = 0
-                    for in_second, in_h in bits:
-                        if gone & in_second:
-                            gone_h |= in_h
-                    if not gone_h:
-                        continue
-                    left = table[h][d]
-                    after = left & ~gone_h
-                    if after and not after & (after - 1):  # (then ``left`` had two or more)
-                        got = (houses[h][after.bit_length() - 1], d + 1, value, "locked_candidates")
-                        if best is None or (got[2], got[0]) < (best[2], best[0]):
-                            best = got
+                after = table[h][d] & ~gone_h
+                if after and not after & (after - 1):  # (then the house had two or more places)
+                    got_step = (houses[h][after.bit_length() - 1], d + 1, value, "locked_candidates")
+                    if best is None or (got_step[2], got_step[0]) < (best[2], best[0]):
+                        best = got_step
     return _direct_hidden(geo, st, table, below, best)
 
 
