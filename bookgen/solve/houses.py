@@ -1750,17 +1750,9 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     placed = 0
     value = [0] * (n * n)  # 0-based digit of each placed cell
 
-    def assign(i: int, d: int) -> None:
-        nonlocal placed
-        b = 1 << i
-        placed |= b
-        value[i] = d
-        for e in range(n):
-            pos[e] &= ~b
-        pos[d] |= b
-        pos[d] &= ~peer_bits[i]
-
-    # The givens all at once (as ``assign`` one by one would leave them): per digit, its
+    # Placing digit d in cell i ("assign", written out where it happens: the carves' hottest
+    # lines): i is placed, no other digit fits there, and d fits none of i's peers.
+    # The givens all at once (as placing them one by one would leave them): per digit, its
     # givens' cells, and their peers, where it can't go.
     at = [0] * n
     seen = [0] * n
@@ -1793,10 +1785,14 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                 i = b.bit_length() - 1
                 for d in range(n):
                     if pos[d] & b:
-                        assign(i, d)
                         break
                 else:
                     return False, pos, placed
+                placed |= b  # assign(i, d)
+                value[i] = d
+                keep = ~b
+                pos[:] = [m & keep for m in pos]
+                pos[d] = (pos[d] | b) & ~peer_bits[i]
             continue
         found = False
         for d in range(n):
@@ -1808,8 +1804,12 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                 if not x:
                     return False, pos, placed  # a house with no place for d
                 if not x & (x - 1):
-                    assign(x.bit_length() - 1, d)
-                    m = pos[d]
+                    i = x.bit_length() - 1  # assign(i, d)
+                    placed |= x
+                    value[i] = d
+                    keep = ~x
+                    pos[:] = [p & keep for p in pos]
+                    m = pos[d] = (pos[d] | x) & ~peer_bits[i]
                     found = True
         if not found and less:
             # A sign next to a placed digit: the other end is above (below) it.
