@@ -2204,6 +2204,46 @@ def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int,
     return out
 
 
+def swap_cycles(geo: Geometry, sol: Sequence[int]) -> list[list[int]]:
+    """Per cell, unavoidable sets of ``sol`` holding it, as bitmasks of cells: if every cell of
+    one is open, the givens have a second solution, so no sound technique brings the cell back.
+
+    Two rows (or two columns) a and b give one set per cycle of the columns' permutation that
+    takes column c to the column where row a holds row b's digit of column c: swapping the two
+    rows' digits along a cycle keeps both rows (the same digits), every column (its two cells
+    trade places) and every other house, provided each of its columns' two cells lie in the same
+    other houses (two rows of one band of boxes). Deadly rectangles are the cycles of two; in a
+    Sudoku the longer cycles of one band or stack double the failed removals they catch."""
+    n = geo.n
+    lines = 2 * n
+    out: list[list[int]] = [[] for _ in range(n * n)]
+    others = [frozenset(h for h in geo.houses_of[i] if h >= lines) for i in range(n * n)]
+    for kind in (0, 1):
+        cell = (lambda line, k: line * n + k) if kind == 0 else (lambda line, k: k * n + line)
+        for a in range(n):
+            for b in range(a + 1, n):
+                if not any(others[cell(a, k)] == others[cell(b, k)] for k in range(n)):
+                    continue  # (two rows of different bands): every cycle would break a box
+                where = {sol[cell(a, k)]: k for k in range(n)}
+                seen = [False] * n
+                for k0 in range(n):
+                    if seen[k0]:
+                        continue
+                    cycle, k = [], k0
+                    while not seen[k]:
+                        seen[k] = True
+                        cycle.append(k)
+                        k = where[sol[cell(b, k)]]
+                    if len(cycle) < n and all(others[cell(a, k)] == others[cell(b, k)] for k in cycle):
+                        m = 0
+                        for k in cycle:
+                            m |= 1 << cell(a, k) | 1 << cell(b, k)
+                        for k in cycle:
+                            out[cell(a, k)].append(m)
+                            out[cell(b, k)].append(m)
+    return out
+
+
 def drop_singles(geo: Geometry, sol: Sequence[int], cells: Sequence[int]) -> _Givens:
     """All givens, then, in the order of ``cells``, every one the others give back at once by
     a naked or hidden single: a cheap first carve, sound for any extra constraints."""

@@ -29,7 +29,8 @@ from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HID
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, _bitboards, closure, deadly_rectangles, drop_singles, house_positions, solve, start)
+                                  Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start,
+                                  swap_cycles)
 from bookgen.solve.latin import bit, digits_of
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
@@ -512,18 +513,18 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     base = [i for i in range(n * n) if gv.given[i]]  # the singles carve's givens
     order: list[int] = []  # the removals singles allow after it, in carve order, found as needed
     pending = iter(cells)
-    # A removal that leaves a deadly rectangle open has two solutions: no single brings it back,
-    # and that test is a few lookups where ``closure`` runs the singles to their end (about one
-    # failed removal in four). ``plain``: ``closure`` alone, the version this must equal
-    # (tests/test_ramp.py).
-    deadly: list[list[tuple[int, ...]]] = []
+    # A removal that leaves an unavoidable set open (``swap_cycles``) has two solutions: no
+    # single brings it back, and that test is a few masks where ``closure`` runs the singles to
+    # their end (about two failed removals in five). ``plain``: ``closure`` alone, the version
+    # this must equal (tests/test_ramp.py).
+    unavoidable: list[list[int]] = []
 
     def comes_back(i: int) -> bool:  # whether singles bring removed given ``i`` back
         if not plain:
-            if not deadly:
-                deadly.extend(deadly_rectangles(geo, sol))
-            given = gv.given
-            if any(not (given[a] or given[b] or given[c] or given[d]) for a, b, c, d in deadly[i]):
+            if not unavoidable:
+                unavoidable.extend(swap_cycles(geo, sol))
+            given = gv.mask
+            if any(not m & given for m in unavoidable[i]):
                 return False
         return closure(geo, gv.pairs(), Level.EASY, until=i)[0]
 
