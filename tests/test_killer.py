@@ -309,3 +309,16 @@ def test_cage_geometry_equals_the_plain_version():
         assert cage_geometry(G9, cages) == cage_geometry_plain(G9, cages)
     shared = [[0, 1, 2], [2, 11], [40, 41]]
     assert cage_geometry(G9, shared) == cage_geometry_plain(G9, shared)
+
+
+def test_clash_memo_equals_the_peers_searched():
+    # The 45 rule's clashes (earlier cells that are peers), kept for the geometry asked last,
+    # against the peers searched afresh, switching between two cage geometries and back.
+    from bookgen.solve.cages import _clash
+    first = cage_geometry(G9, [[2, 12], [13, 22]])  # 2 and 12 (or 13) share no house: peers by a cage
+    second = cage_geometry(G9, [[2, 13], [12, 22]])
+    cells = (2, 12, 13, 22, 40)
+    for geo in (first, second, first):
+        want = tuple(tuple(j for j in range(k) if cells[j] in geo.peers[cells[k]]) for k in range(len(cells)))
+        assert _clash(geo, cells) == want
+    assert _clash(first, cells) != _clash(second, cells)

@@ -509,8 +509,24 @@ def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequenc
 def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> tuple[int, ...]:
     """Per cell (in order), the digits it takes in some filling of ``cells`` adding up to
     ``target`` (cells that are peers differ)."""
-    clash = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]]) for k in range(len(cells)))
-    return _fillings(tuple([cand[i] for i in cells]), target, clash)
+    return _fillings(tuple([cand[i] for i in cells]), target, _clash(g, tuple(cells)))
+
+
+_CLASHES: list = [None, {}]  # the geometry asked about last, and its cells' clashes
+
+
+def _clash(g: Geometry, cells: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per cell, the earlier of ``cells`` that are its peers; kept for the geometry asked about
+    last (a judge's or a rated run's), as the 45 rule asks about the same few cells of a region
+    at step after step (the peers' tuples were searched every time)."""
+    if _CLASHES[0] is not g:
+        _CLASHES[:] = [g, {}]
+    kept = _CLASHES[1]
+    got = kept.get(cells)
+    if got is None:
+        got = kept[cells] = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]])
+                                  for k in range(len(cells)))
+    return got
 
 
 @lru_cache(maxsize=1 << 16)
