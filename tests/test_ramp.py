@@ -112,7 +112,7 @@ def test_aimed_carve_equals_its_plain_version():
     geo = geometry(9, (3, 3))
     rng = random.Random(4)
     made = 0
-    for k in range(5):
+    for k in range(4):
         sol = random_filling(geo, rng)
         for low, high in ((1.2, 1.5), (1.5, 2.0), (2.0, 2.5), (1.5, 2.5)):
             seed = rng.random()
@@ -120,5 +120,5 @@ def test_aimed_carve_equals_its_plain_version():
             fast = carve_to_rating(geo, sol, random.Random(seed), low, high, depth)
             assert fast == carve_to_rating(geo, sol, random.Random(seed), low, high, depth, plain=True)
             made += fast is not None
-    assert made >= 5
+    assert made >= 4
 

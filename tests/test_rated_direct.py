@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bookgen.core.rating import DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING
+from bookgen.core.rating import DIRECT_HIDDEN_PAIR
 from bookgen.solve import rated
 from bookgen.solve.cages import cage_geometry
 from bookgen.solve.filling import propagated_filling
@@ -18,7 +18,7 @@ from bookgen.solve.houses import geometry, house_positions, random_filling, star
 from bookgen.solve.latin import bit, digits_of, positions
 from bookgen.variants.jigsaw_regions import random_regions
 
-BELOW = (DIRECT_POINTING, 1.8, DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, 2.3, DIRECT_HIDDEN_TRIPLE, float("inf"))
+BELOW = (1.8, DIRECT_HIDDEN_PAIR, 2.3, float("inf"))  # between the values, at them, above all
 
 
 def _geometries():
@@ -43,8 +43,8 @@ def test_direct_equals_plain(name):
     n = geo.n
     rng = random.Random(name)
     found = compared = 0
-    for _ in range(3):
-        sol = random_filling(geo, rng) or propagated_filling(geo, rng)
+    for _ in range(2):
+        sol = propagated_filling(geo, rng) if name == "jigsaw" else random_filling(geo, rng)
         st = start(geo, [(i, sol[i]) for i in rng.sample(range(n * n), n * n // 4)])
         for _ in range(n * n):
             for below in BELOW:
