@@ -2204,43 +2204,63 @@ def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int,
     return out
 
 
+_PAIRS: dict[int, tuple[Geometry, tuple]] = {}
+
+
+def _swap_pairs(geo: Geometry) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]], ...]:
+    """The pairs of rows and of columns ``swap_cycles`` looks at (kept by the geometry's
+    identity): each line's cells in order, and per position whether its two cells lie in the
+    same other houses; pairs with no such position left out."""
+    got = _PAIRS.get(id(geo))
+    if got is None or got[0] is not geo:
+        if len(_PAIRS) > 64:
+            _PAIRS.clear()
+        n = geo.n
+        lines = 2 * n
+        others = [frozenset(h for h in geo.houses_of[i] if h >= lines) for i in range(n * n)]
+        pairs = []
+        for kind in (0, n):  # rows, then columns
+            for a in range(n):
+                for b in range(a + 1, n):
+                    cells_a, cells_b = geo.houses[kind + a], geo.houses[kind + b]
+                    same = tuple(others[i] == others[j] for i, j in zip(cells_a, cells_b))
+                    if any(same):  # (two rows of different bands: every cycle would break a box)
+                        pairs.append((cells_a, cells_b, same))
+        got = _PAIRS[id(geo)] = (geo, tuple(pairs))
+    return got[1]
+
+
 def swap_cycles(geo: Geometry, sol: Sequence[int]) -> list[list[int]]:
     """Per cell, unavoidable sets of ``sol`` holding it, as bitmasks of cells: if every cell of
     one is open, the givens have a second solution, so no sound technique brings the cell back.
 
-    Two rows (or two columns) a and b give one set per cycle of the columns' permutation that
-    takes column c to the column where row a holds row b's digit of column c: swapping the two
-    rows' digits along a cycle keeps both rows (the same digits), every column (its two cells
-    trade places) and every other house, provided each of its columns' two cells lie in the same
-    other houses (two rows of one band of boxes). Deadly rectangles are the cycles of two; in a
-    Sudoku the longer cycles of one band or stack double the failed removals they catch."""
+    Two rows (or two columns) a and b give one set per cycle of the permutation that takes
+    position k to the position where line a holds line b's digit at k: swapping the two lines'
+    digits along a cycle keeps both lines (the same digits), every crossing line (its two cells
+    trade places) and every other house, provided each position's two cells lie in the same
+    other houses (two rows of one band of boxes). Deadly rectangles are the cycles of two; with
+    the longer cycles of one band or stack the sets catch 558 of 1,437 removals the easy ramp's
+    carve tried and failed on 60 grids, the rectangles alone 394."""
     n = geo.n
-    lines = 2 * n
     out: list[list[int]] = [[] for _ in range(n * n)]
-    others = [frozenset(h for h in geo.houses_of[i] if h >= lines) for i in range(n * n)]
-    for kind in (0, 1):
-        cell = (lambda line, k: line * n + k) if kind == 0 else (lambda line, k: k * n + line)
-        for a in range(n):
-            for b in range(a + 1, n):
-                if not any(others[cell(a, k)] == others[cell(b, k)] for k in range(n)):
-                    continue  # (two rows of different bands): every cycle would break a box
-                where = {sol[cell(a, k)]: k for k in range(n)}
-                seen = [False] * n
-                for k0 in range(n):
-                    if seen[k0]:
-                        continue
-                    cycle, k = [], k0
-                    while not seen[k]:
-                        seen[k] = True
-                        cycle.append(k)
-                        k = where[sol[cell(b, k)]]
-                    if len(cycle) < n and all(others[cell(a, k)] == others[cell(b, k)] for k in cycle):
-                        m = 0
-                        for k in cycle:
-                            m |= 1 << cell(a, k) | 1 << cell(b, k)
-                        for k in cycle:
-                            out[cell(a, k)].append(m)
-                            out[cell(b, k)].append(m)
+    for cells_a, cells_b, same in _swap_pairs(geo):
+        where = {sol[i]: k for k, i in enumerate(cells_a)}
+        seen = [False] * n
+        for k0 in range(n):
+            if seen[k0]:
+                continue
+            cycle, k = [], k0
+            while not seen[k]:
+                seen[k] = True
+                cycle.append(k)
+                k = where[sol[cells_b[k]]]
+            if len(cycle) < n and all(same[k] for k in cycle):
+                m = 0
+                for k in cycle:
+                    m |= 1 << cells_a[k] | 1 << cells_b[k]
+                for k in cycle:
+                    out[cells_a[k]].append(m)
+                    out[cells_b[k]].append(m)
     return out
 
 
