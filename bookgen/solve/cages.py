@@ -121,7 +121,7 @@ def _cage_kinds(geo: Geometry) -> str:
 
 
 _CAGE_PEERS: dict[tuple[int, tuple[int, ...]], tuple[Geometry, tuple[tuple[int, ...], ...]]] = {}
-CAGE_MEMO = 8192  # cages whose cells' peers are kept (a Killer draft changes one or two a move)
+CAGE_MEMO = 4096  # cages whose cells' peers are kept (a Killer draft changes one or two a move)
 
 
 def cage_geometry(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
