@@ -258,3 +258,44 @@ def test_the_one_expert_trial_rule():
     assert not may_try(Level.EXPERT, [], 2, None)
     assert not may_try(Level.EXPERT, [(0, 1), (1, 2)], 2, stall)
     assert not may_try(Level.HARD, [], 2, stall)
+
+
+@pytest.mark.parametrize("geo", [SUDOKU, SUDOKU_X6, SQUARE5], ids=["sudoku9", "sudokux6", "latin5"])
+def test_deadly_rectangles_equal_the_plain_search(geo):
+    # The second column by a lookup against every pair of columns tried: the same rectangles
+    # in the same order, on grids with and without them (a Latin square of order 5 has many).
+    rng = random.Random(12)
+    found = 0
+    for _ in range(6):
+        sol = random_filling(geo, rng)
+        fast = houses.deadly_rectangles(geo, sol)
+        assert fast == houses.deadly_rectangles_plain(geo, sol)
+        found += sum(map(len, fast))
+    assert found > 0
+
+
+@pytest.mark.parametrize("geo", [SUDOKU, SUDOKU_X6, SQUARE5], ids=["sudoku9", "sudokux6", "latin5"])
+def test_swap_cycles_are_unavoidable_sets(geo):
+    # Each set, its two lines' digits swapped, is another solution (so a carve that opens it all
+    # has two); a Sudoku's deadly rectangles are among them.
+    rng = random.Random(8)
+    n = geo.n
+    for _ in range(4):
+        sol = random_filling(geo, rng)
+        cycles = houses.swap_cycles(geo, sol)
+        sets = {m for per_cell in cycles for m in per_cell}
+        assert sets
+        for m in sets:
+            cells = [i for i in range(n * n) if m >> i & 1]
+            assert all(m in cycles[i] for i in cells)
+            rows = {i // n for i in cells}
+            step = n if len(rows) == 2 else 1  # two rows: a cell trades with its column's other cell
+            other = list(sol)
+            for i in cells:
+                partner = next(j for j in cells if j != i and (j % n == i % n if step == n else j // n == i // n))
+                other[i] = sol[partner]
+            assert other != list(sol)
+            assert all(sorted(other[i] for i in h) == list(range(1, n + 1)) for h in geo.houses)
+        if geo is SUDOKU:
+            rectangles = {sum(1 << i for i in r) for per_cell in houses.deadly_rectangles(geo, sol) for r in per_cell}
+            assert rectangles <= sets

@@ -15,13 +15,13 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import EMPTY, Cage, GenerationError, Puzzle
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
 from bookgen.solve.cages import (
-    cage_geometry, extra_for, sum_clauses, sum_combinations, t_cage_combos, t_cage_confined, t_cage_last, t_rule45,
+    cage_geometry, cage_geometry_plain, extra_for, sum_clauses, sum_combinations, t_cage_combos, t_cage_confined, t_cage_last, t_rule45,
     t_rule45_union,
 )
-from bookgen.solve.houses import Run, geometry, run_ladder, start
+from bookgen.solve.houses import Run, geometry, random_filling, run_ladder, start
 from bookgen.solve.latin_sat import prove
 from bookgen.solve.latin import bit
-from bookgen.variants.killer import INSET, KILLER, cage_outline
+from bookgen.variants.killer import INSET, KILLER, _tile, cage_outline
 
 runner = CliRunner()
 G4 = geometry(4, (2, 2), False)
@@ -296,3 +296,29 @@ def test_outline_of_an_l_shaped_cage_is_closed():
         for p in ((round(x1, 6), round(y1, 6)), (round(x2, 6), round(y2, 6))):
             ends[p] = ends.get(p, 0) + 1
     assert len(runs) == 6 and all(v == 2 for v in ends.values())  # six sides, every corner joins two
+
+
+def test_cage_geometry_equals_the_plain_version():
+    # Cages' peers kept per (geometry, cage) against the sets built afresh: the same geometry
+    # for random tilings, with a cage cut short, and for cages that share a cell.
+    rng = random.Random(5)
+    for _ in range(4):
+        cages = _tile(random_filling(G9, rng), 9, Level.EASY, rng)
+        assert cage_geometry(G9, cages) == cage_geometry_plain(G9, cages)
+        cages[0] = cages[0][:1]  # a cage cut short: its other cells in no cage
+        assert cage_geometry(G9, cages) == cage_geometry_plain(G9, cages)
+    shared = [[0, 1, 2], [2, 11], [40, 41]]
+    assert cage_geometry(G9, shared) == cage_geometry_plain(G9, shared)
+
+
+def test_clash_memo_equals_the_peers_searched():
+    # The 45 rule's clashes (earlier cells that are peers), kept for the geometry asked last,
+    # against the peers searched afresh, switching between two cage geometries and back.
+    from bookgen.solve.cages import _clash
+    first = cage_geometry(G9, [[2, 12], [13, 22]])  # 2 and 12 (or 13) share no house: peers by a cage
+    second = cage_geometry(G9, [[2, 13], [12, 22]])
+    cells = (2, 12, 13, 22, 40)
+    for geo in (first, second, first):
+        want = tuple(tuple(j for j in range(k) if cells[j] in geo.peers[cells[k]]) for k in range(len(cells)))
+        assert _clash(geo, cells) == want
+    assert _clash(first, cells) != _clash(second, cells)

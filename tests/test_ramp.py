@@ -12,7 +12,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.rating import RAMP_VALUES, Aim, aims, band, marker_of, was_band
 from bookgen.core.rating import rating_of
 from bookgen.solve.houses import closure, drop_singles, geometry, random_filling
-from bookgen.solve.rated import hidden_singles_solve, rated_run
+from bookgen.solve.rated import carve_to_rating, hidden_singles_solve, rated_run
 from bookgen.variants.registry import printed_level
 
 
@@ -104,3 +104,21 @@ def test_hidden_singles_solve_equals_the_rated_run():
             assert hidden_singles_solve(geo, pairs, boxes_only=True) == (rating < 1.5)
             assert hidden_singles_solve(geo, pairs, boxes_only=False) == (rating < 1.7)
     assert {1.2, 1.5} <= seen and max(seen) >= 1.7  # both sides of both thresholds were met
+
+
+def test_aimed_carve_equals_its_plain_version():
+    """``carve_to_rating`` skips the singles where a removal opens a deadly rectangle;
+    ``plain=True`` asks ``closure`` every time: the same puzzles, or None, at every aim."""
+    geo = geometry(9, (3, 3))
+    rng = random.Random(4)
+    made = 0
+    for k in range(4):
+        sol = random_filling(geo, rng)
+        for low, high in ((1.2, 1.5), (1.5, 2.0), (2.0, 2.5), (1.5, 2.5)):
+            seed = rng.random()
+            depth = (k % 3) / 2
+            fast = carve_to_rating(geo, sol, random.Random(seed), low, high, depth)
+            assert fast == carve_to_rating(geo, sol, random.Random(seed), low, high, depth, plain=True)
+            made += fast is not None
+    assert made >= 4
+

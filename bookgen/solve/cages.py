@@ -106,14 +106,43 @@ CAGE_KINDS = {N_("row or column"): N_("row, column or cage"),
               N_("row, column, box or diagonal"): N_("row, column, box, diagonal or cage")}
 
 
-def cage_geometry(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
-    """``geo`` with the cells of each cage made peers of each other (they all differ)."""
+def cage_geometry_plain(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
+    """``geo`` with the cells of each cage made peers of each other (they all differ): the
+    plain version of ``cage_geometry`` (tests/test_killer.py)."""
     mates: list[set[int]] = [set(p) for p in geo.peers]
     for cells in cages:
         for i in cells:
             mates[i].update(j for j in cells if j != i)
-    kinds = CAGE_KINDS.get(geo.kinds, geo.kinds.replace(" or ", ", ") + " or cage")
-    return replace(geo, peers=tuple(tuple(sorted(m)) for m in mates), kinds=kinds)
+    return replace(geo, peers=tuple(tuple(sorted(m)) for m in mates), kinds=_cage_kinds(geo))
+
+
+def _cage_kinds(geo: Geometry) -> str:
+    return CAGE_KINDS.get(geo.kinds, geo.kinds.replace(" or ", ", ") + " or cage")
+
+
+_CAGE_PEERS: dict[tuple[int, tuple[int, ...]], tuple[Geometry, tuple[tuple[int, ...], ...]]] = {}
+CAGE_MEMO = 4096  # cages whose cells' peers are kept (a Killer draft changes one or two a move)
+
+
+def cage_geometry(geo: Geometry, cages: Sequence[Sequence[int]]) -> Geometry:
+    """``cage_geometry_plain``, which it must equal: each cage's cells' peers are kept per
+    (geometry, cage), so a Killer draft, judged after every move that splits or recuts a cage
+    or two, works out only those again. Cages that share a cell (never in a shipped puzzle)
+    take the plain way."""
+    if sum(map(len, cages)) != len({i for cells in cages for i in cells}):
+        return cage_geometry_plain(geo, cages)
+    peers = list(geo.peers)
+    for cells in cages:
+        key = (id(geo), tuple(cells))
+        got = _CAGE_PEERS.get(key)
+        if got is None or got[0] is not geo:
+            if len(_CAGE_PEERS) > CAGE_MEMO:
+                _CAGE_PEERS.clear()
+            got = _CAGE_PEERS[key] = (geo, tuple(tuple(sorted(set(geo.peers[i]).union(j for j in cells if j != i)))
+                                                 for i in cells))
+        for i, mates in zip(cells, got[1]):
+            peers[i] = mates
+    return replace(geo, peers=tuple(peers), kinds=_cage_kinds(geo))
 
 
 def _region(name: str, cells: frozenset[int], total: int, cages: Sequence[Sequence[int]],
@@ -480,8 +509,24 @@ def _rule45_text(reg: Region, g: Geometry, inner: int, side: int, open_: Sequenc
 def _sum_union(g: Geometry, cells: Sequence[int], cand: Sequence[int], target: int) -> tuple[int, ...]:
     """Per cell (in order), the digits it takes in some filling of ``cells`` adding up to
     ``target`` (cells that are peers differ)."""
-    clash = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]]) for k in range(len(cells)))
-    return _fillings(tuple([cand[i] for i in cells]), target, clash)
+    return _fillings(tuple([cand[i] for i in cells]), target, _clash(g, tuple(cells)))
+
+
+_CLASHES: list = [None, {}]  # the geometry asked about last, and its cells' clashes
+
+
+def _clash(g: Geometry, cells: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per cell, the earlier of ``cells`` that are its peers; kept for the geometry asked about
+    last (a judge's or a rated run's), as the 45 rule asks about the same few cells of a region
+    at step after step (the peers' tuples were searched every time)."""
+    if _CLASHES[0] is not g:
+        _CLASHES[:] = [g, {}]
+    kept = _CLASHES[1]
+    got = kept.get(cells)
+    if got is None:
+        got = kept[cells] = tuple(tuple(j for j in range(k) if cells[j] in g.peers[cells[k]])
+                                  for k in range(len(cells)))
+    return got
 
 
 @lru_cache(maxsize=1 << 16)

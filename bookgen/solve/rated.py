@@ -20,6 +20,7 @@ ranks like SE with rho 0.34 only: SE finds wings, ALS and chains our ladder lack
 from __future__ import annotations
 
 import math
+from itertools import combinations
 import statistics
 from typing import Sequence
 
@@ -28,8 +29,9 @@ from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HID
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
 from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
-                                  Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start)
-from bookgen.solve.latin import bit, digits_of, hidden_subsets
+                                  Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start,
+                                  swap_cycles)
+from bookgen.solve.latin import bit, digits_of
 
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
 TRIAL_STEP = 0.5  # the trial's rating grows by this per doubling of its refutation's length
@@ -213,13 +215,48 @@ def _trial_rating(st: State, base: float) -> float:
     return base + min(TRIAL_SPAN, TRIAL_STEP * math.log2(statistics.median(lengths)))
 
 
-def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
+def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: float,
+                   best: tuple[int, int, float, str] | None) -> tuple[int, int, float, str] | None:
+    """The hidden pair or triple half of ``_direct``: ``best`` or an easier step of that kind
+    (``table``: the state's ``house_positions``)."""
+    n, placed = geo.n, st.placed
+    for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
+        if value >= below or (best is not None and value >= best[2]):
+            continue
+        name = "hidden_pair" if size == 2 else "hidden_triple"
+        for h, cells in enumerate(geo.houses):
+            where = table[h]
+            # ``hidden_subsets``, written out: most houses have too few digits with so few
+            # places, and that is checked first
+            small = [d for d, p in enumerate(where) if p and p.bit_count() <= size]
+            if len(small) < size or sum(1 for i in cells if not placed[i]) <= size:
+                continue
+            for ds in combinations(small, size):
+                u = 0
+                for d in ds:
+                    u |= where[d]
+                if u.bit_count() != size:
+                    continue
+                for v in range(n):
+                    if v in ds or where[v].bit_count() < 2:
+                        continue
+                    rest = where[v] & ~u
+                    if rest.bit_count() == 1:
+                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
+                        if best is None or (got[2], got[0]) < (best[2], best[0]):
+                            best = got
+    return best
+
+
+def _direct_plain(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
     """SE's easiest "direct" step rated below ``below``, as (cell, digit, value, technique): a
     pointing or claiming, or a hidden pair or triple, whose eliminations at once leave a hidden
     single (SE: a box's digit confined to a line leaves one place in another box 1.7, a line's
     digit confined to a box one place in another line of the same kind 1.9; a hidden pair or
     triple leaves another digit one place in its house 2.0, 2.5). SE then places that single
-    and keeps none of the eliminations, and so does the rated run."""
+    and keeps none of the eliminations, and so does the rated run.
+
+    The plain version ``_direct`` must equal (tests/test_rated_direct.py)."""
     n = geo.n
     table = house_positions(geo, st)
     best: tuple[int, int, float, str] | None = None
@@ -241,7 +278,7 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
                         continue
                     m = 1 << d
                     gone = {i for i in rest if not st.placed[i] and st.cand[i] & m}
-                    for h in {h for i in gone for h in geo.houses_of[i]}:
+                    for h in sorted({h for i in gone for h in geo.houses_of[i]}):
                         if h == first or h == second or kind(h) != kind(first):
                             continue
                         left = [i for i in geo.houses[h] if not st.placed[i] and st.cand[i] & m]
@@ -250,24 +287,94 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
                             got = (after[0], d + 1, value, "locked_candidates")
                             if best is None or (got[2], got[0]) < (best[2], best[0]):
                                 best = got
-    for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
-        if value >= below or (best is not None and value >= best[2]):
-            continue
-        name = "hidden_pair" if size == 2 else "hidden_triple"
-        for h, cells in enumerate(geo.houses):
-            if sum(1 for i in cells if not st.placed[i]) <= size:
+    return _direct_hidden(geo, st, table, below, best)
+
+
+_DIRECT: dict[int, tuple[Geometry, tuple, tuple]] = {}
+
+
+def _direct_tables(geo: Geometry) -> tuple[tuple, tuple]:
+    """What ``_direct`` reads of a geometry, worked out once (kept by the geometry's identity,
+    as ``_bitboards`` is): per overlap and direction (the house a digit is confined in, the
+    house it strikes from), in ``_direct_plain``'s order, the step's value, the two houses, the
+    positions of the overlap in the first and of the struck cells in the second, and the houses
+    of the first one's kind that the struck cells are in (ascending), each with (bit in the
+    second house, bit in it) of those cells; and per house, each set of two or more of its
+    positions that lies inside one of its overlaps, with the directions whose overlap holds it
+    (a digit there is confined to that overlap)."""
+    got = _DIRECT.get(id(geo))
+    if got is None or got[0] is not geo:
+        if len(_DIRECT) > 64:
+            _DIRECT.clear()
+        n = geo.n
+        index = [{i: k for k, i in enumerate(cells)} for cells in geo.houses]
+
+        def kind(h: int) -> int:
+            return 2 if h >= 2 * n else h // n
+
+        pointing = []
+        by_first: dict[int, dict[int, tuple[int, ...]]] = {}
+        for a, b, both, only_a, only_b in geo.overlaps:
+            for first, second, rest in ((a, b, only_b), (b, a, only_a)):
+                others = sorted({h for i in rest for h in geo.houses_of[i]
+                                 if h != first and h != second and kind(h) == kind(first)})
+                inside = sum(1 << index[first][i] for i in both)
+                confined = by_first.setdefault(first, {})
+                for pos in range(3, inside + 1):  # every set of two or more of its positions
+                    if pos & inside == pos and pos & (pos - 1):
+                        confined[pos] = confined.get(pos, ()) + (len(pointing),)
+                pointing.append((DIRECT_POINTING if kind(first) == 2 else DIRECT_CLAIMING, first, second,
+                                 inside, sum(1 << index[second][i] for i in rest),
+                                 tuple((h, tuple((1 << index[second][i], 1 << index[h][i])
+                                                 for i in rest if h in geo.houses_of[i])) for h in others)))
+        got = _DIRECT[id(geo)] = (geo, tuple(pointing), tuple(sorted(by_first.items())))
+    return got[1], got[2]
+
+
+def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
+    """``_direct_plain``, its reference, which it must equal (tests/test_rated_direct.py), read
+    off the positions table: a digit of a house confined to one of its overlaps is one lookup of
+    its row's entry (per geometry, the sets of positions inside an overlap), and the (direction,
+    digit) pairs found are tried in the plain version's order, their struck cells and the houses
+    they leave a single in as bits of the table's rows. Killer's rated run calls this at most of its steps (a cage
+    step leaves no hidden single open), where the plain version took half a puzzle's time."""
+    table = house_positions(geo, st)
+    houses = geo.houses
+    best: tuple[int, int, float, str] | None = None
+    if DIRECT_POINTING < below:
+        pointing, by_first = _direct_tables(geo)
+        pairs: list[tuple[int, int]] = []
+        for first, confined in by_first:
+            d = 0
+            for pos in table[first]:
+                ks = confined.get(pos)
+                if ks is not None:
+                    pairs += [(k, d) for k in ks]
+                d += 1
+        pairs.sort()
+        was, skip = -1, False
+        for k, d in pairs:
+            value, first, second, inside, struck, others = pointing[k]
+            if k != was:  # as the plain version, decided once per direction, before its digits
+                was, skip = k, value >= below or (best is not None and value >= best[2])
+            if skip:
                 continue
-            where = table[h]
-            for ds, u in hidden_subsets(where, size):
-                for v in range(n):
-                    if v in ds or where[v].bit_count() < 2:
-                        continue
-                    rest = where[v] & ~u
-                    if rest.bit_count() == 1:
-                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
-                        if best is None or (got[2], got[0]) < (best[2], best[0]):
-                            best = got
-    return best
+            gone = table[second][d] & struck
+            if not gone:
+                continue
+            for h, bits in others:
+                gone_h = 0
+                for in_second, in_h in bits:
+                    if gone & in_second:
+                        gone_h |= in_h
+                if not gone_h:
+                    continue
+                after = table[h][d] & ~gone_h
+                if after and not after & (after - 1):  # (then the house had two or more places)
+                    got_step = (houses[h][after.bit_length() - 1], d + 1, value, "locked_candidates")
+                    if best is None or (got_step[2], got_step[0]) < (best[2], best[0]):
+                        best = got_step
+    return _direct_hidden(geo, st, table, below, best)
 
 
 def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float
@@ -383,8 +490,8 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     return True
 
 
-def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float
-                    ) -> list[bool] | None:
+def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float,
+                    plain: bool = False) -> list[bool] | None:
     """Which cells stay given in a puzzle of the solution ``sol`` that singles solve and that
     rates in ``[low, high)``, or None when this grid's carve never rates there.
 
@@ -394,9 +501,10 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     climbs (1.2, then 1.5 where a row or column's hidden single is needed, 2.0 where SE's direct
     hidden pair is). The carve stops between the first removal that rates ``low`` or more and
     the last that rates below ``high``, ``depth`` (0 to 1) of the way: deeper, fewer givens and
-    more minutes. The prefixes are told apart by which singles solve them, one at a time up to
+    more minutes. The prefixes are told apart by which singles solve them, every other one up to
     ``high`` or, where every removal stays below it, a few by bisection (where the rating isn't
-    monotone, this grid misses the aim). Aimed at 2.0, a carve may rate
+    monotone, this grid misses the aim). ``plain``: every removal asked of ``closure`` and
+    every prefix up to ``high`` tested in turn, the version this must equal (tests/test_ramp.py). Aimed at 2.0, a carve may rate
     1.7 or 1.9 (a direct pointing or claiming, rare): the rated run of the finished puzzle says
     so, and its band is checked there."""
     n = geo.n
@@ -406,12 +514,26 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     base = [i for i in range(n * n) if gv.given[i]]  # the singles carve's givens
     order: list[int] = []  # the removals singles allow after it, in carve order, found as needed
     pending = iter(cells)
+    # A removal that leaves an unavoidable set open (``swap_cycles``) has two solutions: no
+    # single brings it back, and that test is a few masks where ``closure`` runs the singles to
+    # their end (about two failed removals in five). ``plain``: ``closure`` alone, the version
+    # this must equal (tests/test_ramp.py).
+    unavoidable: list[list[int]] = []
+
+    def comes_back(i: int) -> bool:  # whether singles bring removed given ``i`` back
+        if not plain:
+            if not unavoidable:
+                unavoidable.extend(swap_cycles(geo, sol))
+            given = gv.mask
+            if any(not m & given for m in unavoidable[i]):
+                return False
+        return closure(geo, gv.pairs(), Level.EASY, until=i)[0]
 
     def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
         for i in pending:
             if gv.given[i]:
                 gv.remove(i)
-                if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                if comes_back(i):
                     order.append(i)
                     return True
                 gv.restore(i)
@@ -444,7 +566,7 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
         return lo
 
     start: int | None = None
-    if high <= NAKED_SINGLE:  # the carve may pass ``high``: go no further than that
+    if high <= NAKED_SINGLE and plain:  # the carve may pass ``high``: go no further than that
         cut = 0
         while True:
             if start is None and not below(cut, low):
@@ -456,6 +578,24 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
                 stop = cut
                 break
             cut += 1
+    elif high <= NAKED_SINGLE:
+        # The same cuts with half the tests: fewer givens never make singles solve what they
+        # didn't, so ``below`` only turns false along the carve, and is asked at every other cut
+        # (and once more at the one skipped before the first false); ``low`` by bisection.
+        cut, ok = 0, -1  # ok: the last cut known below ``high``
+        while True:
+            if not below(cut, high):
+                if cut - 1 > ok and not below(cut - 1, high):
+                    cut -= 1
+                stop, reach = cut - 1, cut
+                break
+            ok = cut
+            if not extend():
+                stop = reach = cut
+                break
+            cut += 2 if extend() else 1
+        if not below(reach, low):
+            start = first(lambda cut: not below(cut, low))
     else:  # every removal stays below ``high``: to the end, then find ``low`` by bisection
         while extend():
             pass
