@@ -398,4 +398,9 @@ def clue_clauses(n: int, side: str, k: int, clue: int) -> tuple[tuple[tuple[int,
     card = CardEnc.equals(lits=marks, bound=clue, top_id=top, encoding=EncType.seqcounter)
     top = max(top, card.nv)
     out += [tuple(c) for c in card.clauses]
+    # Implied by the above, but unit propagation doesn't find them: the heights the clue
+    # alone rules out (``Sight.keep``, what ``sky_edge`` and ``sky_bounds`` strike). With
+    # them the proof's "no other solution" call searches far less (5x5: 1.7 -> 0.9 ms).
+    for i, keep in _sight(n, side, k, clue).keep:
+        out += [(-(i * n + d),) for d in range(1, n + 1) if not keep >> (d - 1) & 1]
     return tuple(out), top - n ** 3
