@@ -2,9 +2,11 @@
 
 Run: ``python bench/latin_parts.py VARIANT SIZE LEVEL [COUNT]`` (e.g. ``kenken 4 easy 200``).
 Wraps, where the variant's module uses them, the random square (``random_latin_square``),
-the carve (``_carve``/``carve``), the grade (``run_ladder``), the SAT proof (``prove``) and
-the rated run (``rated_run``), each timed at its outermost call only, and prints them with
-the rest (tiling, cages, drawing the draft, the glue). No profiler: the figures are the
+the carve (``_carve``/``carve``), the grade (``run_ladder``), the SAT proof (``prove``,
+KenKen's ``proves_unique``) and the rated run (``rated_run``), and KenKen's draft judge
+(``judge``), its per-puzzle draft solver (``draft_solver_made``) and its questions
+(``draft_sat``), each timed at its outermost call only, and prints them with the rest
+(tiling, cages, drawing the draft, the glue). No profiler: the figures are the
 parts' own CPU time, so they add up to the total. Issue 22's small rows (Keen 4x4, Towers
 4x4, Unequal 5x5 easy in 0.01-0.6 ms) are set against this floor in docs/benchmarks.md.
 """
@@ -24,8 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bookgen.core.difficulty import Level  # noqa: E402
 from bookgen.variants.registry import get_variant  # noqa: E402
 
-PARTS = ("random_latin_square", "_carve", "carve", "run_ladder", "prove", "rated_run")
+PARTS = ("random_latin_square", "_carve", "carve", "run_ladder", "prove", "proves_unique", "rated_run")
 MODULES = ("housegrid", "kenken", "futoshiki", "skyscrapers", "killer", "sudoku", "jigsaw")
+# Methods timed the same way: (module, class, method, the part's name). KenKen's drafts are
+# judged by its ladder and, at hard, asked for a second solution by a SAT solver per puzzle.
+METHODS = (("bookgen.solve.arithmetic", "DraftSolver", "__init__", "draft_solver_made"),
+           ("bookgen.solve.arithmetic", "DraftSolver", "other_solutions", "draft_sat"),
+           ("bookgen.variants.kenken", "KenKenVariant", "_judge", "judge"))
 
 
 def main() -> None:
@@ -57,6 +64,9 @@ def main() -> None:
         for part in PARTS:
             if hasattr(module, part):
                 setattr(module, part, timed(part, getattr(module, part)))
+    for module, cls, method, part in METHODS:
+        owner = getattr(importlib.import_module(module), cls)
+        setattr(owner, method, timed(part, getattr(owner, method)))
     variant = get_variant(args.variant)
     rules = variant.parse_rules({}, args.size)
     variant.generate(args.size, rules, level, random.Random(-1))  # warm-up: tables, solvers

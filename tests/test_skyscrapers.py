@@ -19,8 +19,9 @@ from bookgen.core.types import OutsideClues, Puzzle
 from bookgen.puzzletext import parse_text
 from bookgen.solve.houses import geometry, run_ladder
 from bookgen.solve.latin_sat import solutions
+from bookgen.solve.sat import models
 from bookgen.solve.skyscrapers import (
-    clues_of, extra_for, line_options, line_options_plain, seen, sight_clauses,
+    clue_clauses, clues_of, extra_for, line_options, line_options_plain, seen, sight_clauses,
 )
 from bookgen.variants.registry import get_variant
 
@@ -184,3 +185,22 @@ def test_clues_are_drawn_in_the_margin_the_extent_gives():
 def test_four_by_four_is_refused_at_expert_and_the_alias_works():
     assert SKY.name == "skyscrapers" and get_variant("TOWERS") is SKY
     assert "never harder than hard" in SKY.check_request(4, {}, Level.EXPERT)
+
+
+def test_clue_clauses_allow_exactly_the_fillings_that_show_the_clue():
+    # One line (the first column, seen from the top) with all-different digits and one clue's
+    # clauses: the fillings SAT allows are the permutations that show the clue, at 5x5 and 6x6
+    # too (the brute force above covers 4x4), so no unit clause a clue adds rules out a height
+    # that some filling needs.
+    for n in (5, 6):
+        cells = [r * n for r in range(n)]
+        line = [[i * n + d for d in range(1, n + 1)] for i in cells]
+        base = [lits for lits in line]  # each cell a digit ...
+        base += [[-a, -b] for lits in line for a in lits for b in lits if a < b]
+        base += [[-(i * n + d), -(j * n + d)] for d in range(1, n + 1) for i in cells for j in cells if i < j]
+        watch = [v for lits in line for v in lits]
+        for clue in range(1, n + 1):
+            clauses = base + [list(c) for c in clue_clauses(n, "top", 0, clue)[0]]
+            found = {tuple(next(d for d in range(1, n + 1) if i * n + d in m) for i in cells)
+                     for m in models(clauses, watch, limit=1000)}
+            assert found == {p for p in permutations(range(1, n + 1)) if seen(p) == clue}

@@ -327,9 +327,11 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     kept = set(every)
     given = [False] * (n * n)
 
+    side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
+
     def extra_of(keys: set, used: set | None = None) -> Extra:
-        return extra_for(n, {side: tuple(clues[side][k] if (side, k) in keys else 0 for k in range(n))
-                             for side in SIDES}, used)
+        return extra_for(n, {side: tuple([c if key in keys else 0 for key, c in pairs])
+                             for side, pairs in side_keys}, used)
 
     def current(used: set | None = None):
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_of(kept, used)
@@ -340,7 +342,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
 
     def more(st: State, used: set | None = None) -> bool:
         """Go on from ``st`` with the clues kept now (``used``: note the clues read)."""
-        st.extra = current(used)[1]
+        st.extra = extra_of(kept, used)
         return solve(st, tier, Run(), fast=True)
 
     done, stalled = solves()
