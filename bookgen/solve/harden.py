@@ -28,12 +28,117 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from bookgen.core.rating import rating_of
-from bookgen.solve.houses import Geometry, rival_for
+from dataclasses import dataclass
+
+from bookgen.core.difficulty import Level
+from bookgen.core.rating import NISHIO, rating_of
+from bookgen.solve.houses import LADDER, Extra, Geometry, Run, State, Tech, closure, cut, rival_for
 from bookgen.solve.rated import rated_run
 
-EVALS = 8      # rated runs one climb may take before the caller starts afresh
+BELOW_NISHIO = round(NISHIO - 0.1, 1)  # what a puzzle SE's static chains finish counts as
+EVALS = 12     # moves (rated runs) one climb may judge before the caller starts afresh
 SIDEWAYS = 6   # moves that keep the rating, at most, in one climb
+
+
+def _bits(m: int):
+    """The set bits of ``m``, lowest first."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def t_static_chains(g: Geometry, st: State, run: Run) -> int:
+    """Sudoku Explainer's static forcing chains (its "Forcing Chain" and "Bidirectional
+    Cycle", SE 6.5-7.4 by length): from a candidate assumed true, and from it assumed false,
+    follow what follows through the links of the candidate graph alone (a true candidate
+    strikes its cell's others and its digit in its peers; a struck candidate makes the other
+    of a two-candidate cell, or of a digit's two places in a house, true), with no step of the
+    grid's own in between. A candidate whose assumption strikes it (or makes it true when
+    assumed false), or leads to a candidate both true and false, is settled the other way;
+    what both assumptions make true or strike is so. X- and XY-chains and the continuous loops
+    are such chains; forcing chains through singles are not (SE 7.5 and up)."""
+    n = g.n
+    cand, placed = st.cand, st.placed
+    kill: dict[int, int] = {}   # literal (cell * n + digit) -> the literals its truth strikes
+    force: dict[int, int] = {}  # literal -> the literals its striking makes true
+    for i in range(n * n):
+        if placed[i]:
+            continue
+        own = sum(1 << (i * n + d) for d in _bits(cand[i]))
+        for d in _bits(cand[i]):
+            lit = i * n + d
+            m = own & ~(1 << lit)
+            for p in g.peers[i]:
+                if not placed[p] and cand[p] >> d & 1:
+                    m |= 1 << (p * n + d)
+            kill[lit] = m
+            force[lit] = own & ~(1 << lit) if cand[i].bit_count() == 2 else 0
+    for cells in g.houses:
+        for d in range(n):
+            where = [i for i in cells if not placed[i] and cand[i] >> d & 1]
+            if len(where) == 2:
+                a, b = where[0] * n + d, where[1] * n + d
+                force[a] |= 1 << b
+                force[b] |= 1 << a
+
+    def follow(lit: int, true: bool) -> tuple[int, int]:
+        on, off = (1 << lit, 0) if true else (0, 1 << lit)
+        new_on, new_off = on, off
+        while new_on or new_off:
+            struck = 0
+            for x in _bits(new_on):
+                struck |= kill[x]
+            struck &= ~off
+            off |= struck
+            made = 0
+            for x in _bits(new_off | struck):
+                made |= force[x]
+            made &= ~on
+            on |= made
+            new_on, new_off = made, 0
+        return on, off
+
+    false = true = 0
+    for lit in kill:
+        on1, off1 = follow(lit, True)
+        on0, off0 = follow(lit, False)
+        if off1 >> lit & 1 or on1 & off1:
+            false |= 1 << lit
+        if on0 >> lit & 1 or on0 & off0:
+            true |= 1 << lit
+        true |= on1 & on0
+        false |= off1 & off0
+    cuts = []
+    for lit in _bits(false):
+        i, d = divmod(lit, n)
+        cuts += cut(st, [i], 1 << d)
+    for lit in _bits(true):
+        i, d = divmod(lit, n)
+        if not placed[i]:
+            cuts += cut(st, [i], ~(1 << d))
+    return 1 if cuts else 0
+
+
+# The ladder SE's chains below 7.5 would finish with: ours without forcing chains and the
+# trial, and the static chains.
+SE_BELOW_NISHIO = tuple(t for t in LADDER if t.name not in ("forcing_chain", "trial")) + (
+    Tech("static_chains", Level.EXPERT, t_static_chains, 9.0, 7.0),)
+
+
+@dataclass(frozen=True)
+class _StaticChains(Extra):
+    def ladder(self) -> tuple[Tech, ...]:
+        return SE_BELOW_NISHIO
+
+
+STATIC_CHAINS = _StaticChains()
+
+
+def chains_finish(geo: Geometry, sol: Sequence[int], given: Sequence[bool]) -> bool:
+    """Whether the ladder with static chains in place of forcing chains and the trial solves
+    the puzzle: then Sudoku Explainer most likely rates it below 7.5, whatever ours says."""
+    return closure(geo, pairs_of(sol, given), Level.EXPERT, extra=STATIC_CHAINS)[0]
 
 
 def pairs_of(sol: Sequence[int], given: Sequence[bool]) -> list[tuple[int, int]]:
@@ -45,6 +150,16 @@ def rating_or_none(geo: Geometry, sol: Sequence[int], given: Sequence[bool]) -> 
     """The rated run's rating, or None where it doesn't finish."""
     steps, done = rated_run(geo, pairs_of(sol, given))
     return rating_of(steps) if done else None
+
+
+def value_of(geo: Geometry, sol: Sequence[int], given: Sequence[bool]) -> float | None:
+    """The rating the climb goes by: the rated run's (None where it doesn't finish), except
+    that a puzzle rated ``NISHIO`` or more that SE's static chains finish (``chains_finish``)
+    counts as just below it, as SE would rate it."""
+    rating = rating_or_none(geo, sol, given)
+    if rating is not None and rating >= NISHIO and chains_finish(geo, sol, given):
+        return BELOW_NISHIO
+    return rating
 
 
 def minimal(geo: Geometry, sol: Sequence[int], given: list[bool], rng: random.Random, keep: int = -1) -> list[bool]:
@@ -88,27 +203,28 @@ def swap(geo: Geometry, sol: Sequence[int], given: Sequence[bool], rng: random.R
 
 def harden(geo: Geometry, sol: Sequence[int], given: Sequence[bool], rng: random.Random, low: float,
            high: float, evals: int = EVALS, sideways: int = SIDEWAYS) -> list[bool] | None:
-    """Which cells stay given in a unique puzzle of the solution ``sol`` rated in
-    ``[low, high)``, climbed from ``given`` (a unique puzzle of ``sol``), or None when
-    ``evals`` rated runs didn't get there (see the module docstring)."""
+    """Which cells stay given in a unique, minimal puzzle of the solution ``sol`` rated in
+    ``[low, high)`` (by ``value_of``: SE's chains below 7.5 don't finish it), climbed from
+    ``given`` (a unique puzzle of ``sol``); None when ``evals`` moves didn't get there (see
+    the module docstring)."""
     now = list(given)
-    rating = rating_or_none(geo, sol, now)
-    if rating is None:
+    value = value_of(geo, sol, now)
+    if value is None:
         return None
     runs = side = 0
-    while not low <= rating < high:
-        if runs >= evals or rating >= high:
+    while not low <= value < high:
+        if runs >= evals or value >= high:
             return None
         moved = swap(geo, sol, now, rng)
         if moved is None:
             return None
-        got = rating_or_none(geo, sol, moved)
+        got = value_of(geo, sol, moved)
         runs += 1
-        if got is None or got >= high or got < rating:
+        if got is None or got >= high or got < value:
             continue
-        if got == rating:
+        if got == value:
             if side >= sideways:
                 continue
             side += 1
-        now, rating = moved, got
+        now, value = moved, got
     return now
