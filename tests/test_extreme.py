@@ -12,17 +12,25 @@ from bookgen.core.rating import band, climb_aim
 from bookgen.designer import _levels_of
 from bookgen.estimate import puzzle_ms
 from bookgen.plan import estimate_seconds
-from bookgen.solve.harden import harden, pairs_of, rating_or_none, swap
+from bookgen.solve.harden import chains_finish, harden, pairs_of, rating_or_none, swap, value_of
 from bookgen.solve.houses import geometry, run_ladder
 from bookgen.solve.latin_sat import prove, solutions
 from bookgen.variants.registry import VARIANTS
 
 GEO = geometry(9, (3, 3))
-# An expert carve of ours (rated 7.2: an XY-chain) and its grid; and a second one (5.5).
-SOL = [int(c) for c in "436719825829564371175328694917652483642831957583947162751496238364285719298173546"]
-GIVEN = [c != "." for c in "43......5....6........28....1.....8...2......5.39..1..7..4..........5..9..81.35.."]
-SOL2 = [int(c) for c in "978642531162853497345791268531284679826937145497516823784365912219478356653129784"]
-GIVEN2 = [c != "." for c in "9..6.2...1....349........68.3.28......69..14.........378...5.......7.3.6..3......"]
+# A puzzle of ours rated 4.2, one swap below an extreme one (8.5), and its grid.
+SOL = [int(c) for c in "293681745578234196416759238734592861951863472682417359145978623329146587867325914"]
+GIVEN = [c != "." for c in ".9.6..7..5...3.....16.....8....9..6.9.....4...8.4...5...5.7.62.3........8....59.."]
+# An expert carve of ours (7.2) and its grid.
+SOL2 = [int(c) for c in "436719825829564371175328694917652483642831957583947162751496238364285719298173546"]
+GIVEN2 = [c != "." for c in "43......5....6........28....1.....8...2......5.39..1..7..4..........5..9..81.35.."]
+# Puzzles our ladder rates 7.5 and more (a forcing chain is their hardest step), and what
+# Sudoku Explainer (Sukaku Explainer's serate) rates them: SE's static chains finish the first two.
+SE_RATED = [
+    ("...8..3...8..5....16...9.......96.......1.5.8.9..7.4..2......5...53..7....7.....9", 7.1),  # Forcing Chain
+    ("8.1..9......84..25......3..5...73....7..6...4......5..7...2.86...2.....3..5..1..7", 7.2),  # Bidirectional Cycle
+    ("..8.7.92..6.4......7...9..85...17......8..2...3....6..3..52.81...2...........3...", 8.3),  # Region Forcing Chains
+]
 
 
 def _unique(sol, given) -> bool:
@@ -35,21 +43,31 @@ def _minimal(sol, given) -> bool:
 
 
 def test_a_climb_raises_the_rating_into_extreme_unique_minimal_and_deterministic():
-    assert rating_or_none(GEO, SOL, GIVEN) == 7.2
-    got = harden(GEO, SOL, GIVEN, random.Random(0), 7.5, 12.01)
+    assert rating_or_none(GEO, SOL, GIVEN) == 4.2
+    got = harden(GEO, SOL, GIVEN, random.Random(1), 7.5, 12.01)
     assert got is not None and got != GIVEN
-    assert rating_or_none(GEO, SOL, got) >= 7.5
+    assert rating_or_none(GEO, SOL, got) >= 7.5 and not chains_finish(GEO, SOL, got)
     assert _unique(SOL, got) and _minimal(SOL, got)
     ladder = run_ladder(GEO, pairs_of(SOL, got))
     assert ladder.solved and ladder.counts.get("trial", 0) <= 1  # deduction: one trial at most, never nested
     # the same again, after the shared SAT solver has been asked about another puzzle
     swap(GEO, SOL2, GIVEN2, random.Random(3))
-    assert harden(GEO, SOL, GIVEN, random.Random(0), 7.5, 12.01) == got
+    assert harden(GEO, SOL, GIVEN, random.Random(1), 7.5, 12.01) == got
 
 
 def test_a_climb_that_cannot_reach_its_range_in_its_budget_says_so():
-    assert harden(GEO, SOL, GIVEN, random.Random(0), 11.0, 12.01, evals=1) is None
-    assert harden(GEO, SOL, GIVEN, random.Random(0), 5.0, 7.0) is None  # above the range already
+    assert harden(GEO, SOL, GIVEN, random.Random(1), 11.0, 12.01, evals=1) is None
+    assert harden(GEO, SOL, GIVEN, random.Random(1), 2.0, 3.0) is None  # above the range already
+
+
+@pytest.mark.parametrize("line, se", SE_RATED)
+def test_a_puzzle_se_s_static_chains_finish_is_not_extreme_whatever_ours_says(line, se):
+    givens = [(i, int(c)) for i, c in enumerate(line) if c != "."]
+    (sol,) = solutions(GEO, givens)
+    given = [c != "." for c in line]
+    assert rating_or_none(GEO, sol, given) >= 7.5  # our forcing chains
+    assert chains_finish(GEO, sol, given) == (se < 7.5)
+    assert (value_of(GEO, sol, given) < 7.5) == (se < 7.5)
 
 
 def test_an_extreme_sudoku_is_made_unique_and_rated_in_its_band():

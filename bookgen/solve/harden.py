@@ -2,34 +2,37 @@
 
 The expert carve (``bookgen.solve.houses.carve``) stops where the hard tier and a few trials
 still bring every given back; the rated run (``bookgen.solve.rated``) then finds how hard the
-puzzle really is, and about a third of 9x9 expert carves rate 7.5 or more (their hardest step
-a forcing chain, SE's Nishio or multiple forcing chains), the rest 5.4-7.4. ``harden`` takes
-a puzzle that rates below the aim and moves its givens, keeping the solution:
+puzzle is. A third of 9x9 expert carves rate 7.5 or more on our scale (a forcing chain is
+their hardest step), but Sudoku Explainer rates most of those 7.0-7.4: its static chains
+(alternating inference chains, continuous loops) finish them, and our ladder has only their
+X- and XY-chain forms. Counting only the puzzles that neither finishes, 2 of 53 expert carves
+are extreme. ``harden`` takes a puzzle below the aim and moves its givens, keeping the grid:
 
 - a move takes one given away and gives another open cell of the solution instead, one
   that another solution of the puzzle without it fills differently (a random swap keeps the
   puzzle unique about 1 time in 30; most of these do), then drops every given the others
   make redundant (the puzzle stays minimal);
-- it is kept when the puzzle stays unique (the SAT rival, ``houses.rival_for``), the rated run
-  still finishes (deduction, the trial at most last and never nested), and the rating does
-  not fall, nor pass ``high``; a move that keeps the rating ("sideways") is kept a bounded
-  number of times, so the search can cross a plateau without wandering on it;
-- it ends when the rating lies in ``[low, high)``, or, None, when ``evals`` rated runs
-  (the costly part: a move's SAT checks take a few milliseconds) found nothing: the caller
+- the climb goes by ``value_of``: the rated run's rating, a puzzle that SE's static chains
+  finish (``t_static_chains``) counting as 7.4 however ours rates it; a move is kept when the
+  puzzle stays unique (the SAT rival, ``houses.rival_for``), the rated run still finishes
+  (deduction, the trial at most last and never nested), and the value does not fall, nor
+  reach ``high``; a move that keeps the value ("sideways") is kept ``SIDEWAYS`` times at
+  most, so the search can cross a plateau without wandering on it;
+- it ends when the value lies in ``[low, high)``, or, None, after ``EVALS`` moves: the caller
   carves a fresh grid.
 
-Every choice comes from the caller's ``random.Random``: the same grid and generator state
-give the same puzzle. Measured on 9x9 Sudoku (bench/bench_extreme.py, docs/calibration.md):
-with 12 rated runs, about 6 in 10 carves below 7.5 climb to it, most within 5 runs.
-"""
+Every choice comes from the caller's ``random.Random``, and the SAT solver is asked for
+verdicts only (the solutions it finds depend on what it was asked before): the same grid and
+generator state give the same puzzle. Measured on 9x9 Sudoku in docs/calibration.md
+(bench/bench_extreme.py, bench/calibrate.py --levels extreme)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Sequence
 
-from dataclasses import dataclass
-
+from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import NISHIO, rating_of
 from bookgen.solve.houses import LADDER, Extra, Geometry, Run, State, Tech, closure, cut, rival_for
@@ -38,14 +41,6 @@ from bookgen.solve.rated import rated_run
 BELOW_NISHIO = round(NISHIO - 0.1, 1)  # what a puzzle SE's static chains finish counts as
 EVALS = 12     # moves (rated runs) one climb may judge before the caller starts afresh
 SIDEWAYS = 6   # moves that keep the rating, at most, in one climb
-
-
-def _bits(m: int):
-    """The set bits of ``m``, lowest first."""
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
 
 
 def t_static_chains(g: Geometry, st: State, run: Run) -> int:
@@ -65,8 +60,8 @@ def t_static_chains(g: Geometry, st: State, run: Run) -> int:
     for i in range(n * n):
         if placed[i]:
             continue
-        own = sum(1 << (i * n + d) for d in _bits(cand[i]))
-        for d in _bits(cand[i]):
+        own = sum(1 << (i * n + d) for d in scan_forward(cand[i]))
+        for d in scan_forward(cand[i]):
             lit = i * n + d
             m = own & ~(1 << lit)
             for p in g.peers[i]:
@@ -87,12 +82,12 @@ def t_static_chains(g: Geometry, st: State, run: Run) -> int:
         new_on, new_off = on, off
         while new_on or new_off:
             struck = 0
-            for x in _bits(new_on):
+            for x in scan_forward(new_on):
                 struck |= kill[x]
             struck &= ~off
             off |= struck
             made = 0
-            for x in _bits(new_off | struck):
+            for x in scan_forward(new_off | struck):
                 made |= force[x]
             made &= ~on
             on |= made
@@ -110,10 +105,10 @@ def t_static_chains(g: Geometry, st: State, run: Run) -> int:
         true |= on1 & on0
         false |= off1 & off0
     cuts = []
-    for lit in _bits(false):
+    for lit in scan_forward(false):
         i, d = divmod(lit, n)
         cuts += cut(st, [i], 1 << d)
-    for lit in _bits(true):
+    for lit in scan_forward(true):
         i, d = divmod(lit, n)
         if not placed[i]:
             cuts += cut(st, [i], ~(1 << d))
