@@ -216,9 +216,10 @@ BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 # its base value plus the most its refutation adds, ``bookgen.solve.rated``). The medium tier
 # also makes puzzles rated 1.7-2.4 (a direct pointing or hidden pair is their hardest step, a
 # third of them): the medium band sends those back, a range below 2.5 may keep them. The expert
-# carve's puzzles rate 5.4-8.8, but the expert band keeps only those below 7.5, and a third of
-# them rate 7.5 or more (a forcing chain is their hardest step): where nothing climbs them
-# (``CLIMBED_REACH``) that is too few to fill a band, so the reach stops at the trial's 7.4.
+# carve's puzzles rate 5.4-8.8 on our scale, a third of them 7.5 or more (a forcing chain is
+# their hardest step), but Sudoku Explainer's static chains finish most of those (SE 7.0-7.4):
+# 2 in 53 carves are extreme on both scales, too few to fill a band by filtering. So the
+# reach stops at the trial's 7.4 where nothing climbs the puzzles (``CLIMBED_REACH``).
 TIER_REACH: dict[Level, tuple[float, float]] = {
     Level.EASY: (1.0, 2.4), Level.MEDIUM: (1.7, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
 }
