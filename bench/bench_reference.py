@@ -138,6 +138,8 @@ def default_rows(nonogram_levels: tuple[Level, ...] = (Level.EASY, Level.MEDIUM)
     # 9x9 Sudoku's beginner and easy as a book makes them (band, ramp aims); the row "easy" above
     # is the easy tier's singles carve alone, what beginner makes
     rows += [Row("sudoku", 9, Level.EASY, named=key) for key in ("beginner", "easy")]
+    # ... and extreme: expert carves climbed to SE 7.5 and up (bookgen.solve.harden), against Unreasonable
+    rows += [Row("sudoku", 9, Level.EXPERT, named="extreme")]
     rows += [Row("sudoku", 9, lv, diagonal=True) for lv in LEVELS]
     rows += [Row("killer", 9, lv) for lv in LEVELS]
     rows += [Row("jigsaw", 9, lv) for lv in LEVELS]  # 6x6: 10-60x Solo's sub-millisecond (docs/jigsaw.md)

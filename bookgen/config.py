@@ -23,7 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Aim, Band, aims, band, reachable, tiers_for
+from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Aim, Band, aims, band, climb_aim, reachable, tiers_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
 from bookgen.core.types import GridSize, Size, cell_count
@@ -1303,7 +1303,8 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                        "easy to expert")
                 ok = False
                 break
-            if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None):
+            if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None,
+                             variant.climbs(size, rules)):
                 report(base + (("difficulty", "rating") if ranged else ("difficulty",)),
                        f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
                        "this size reaches lie elsewhere (see docs/calibration.md); choose another "
@@ -1321,7 +1322,18 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
         sizes[i * len(sizes) // len(targets)], rules)) else None for i, t in enumerate(targets or ()))
     return _finish_section(s_index, raw, variant, report, ok, sizes, levels, rules, names, language, bands,
                            range_tiers=range_tiers if len(range_tiers) > 1 else (),
-                           aims=() if ranged or not sizes else _ramp_aims(targets or (), bands, sizes))
+                           aims=() if not sizes else _range_aims(variant, rules, targets or (), sizes) if ranged
+                           else _ramp_aims(targets or (), bands, sizes))
+
+
+def _range_aims(variant, rules, targets: Sequence[Band], sizes: Sequence[Size]) -> tuple[Aim | None, ...]:
+    """One aim a puzzle of a ``{rating: ...}`` range (or None): a range above its tier's carve
+    is climbed into where the variant climbs at the puzzle's size (``rating.climb_aim``); the
+    other ranges filter the carve's puzzles by their rating."""
+    count = len(targets)
+    out = [climb_aim(t.low, t.high, t.tier) if variant.climbs(sizes[i * len(sizes) // count], rules) else None
+           for i, t in enumerate(targets)]
+    return tuple(out) if any(a is not None for a in out) else ()
 
 
 def _ramp_aims(targets: Sequence[Band], bands: Sequence[tuple[float, float] | None],

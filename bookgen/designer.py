@@ -156,15 +156,16 @@ def rule_fields(variant_name: str) -> list[dict[str, Any]]:
 
 def _levels_of(variant) -> list[str]:
     """The named levels the form offers a variant at its default size: where its levels are
-    bands of the rating, the bands the config check would accept there (``beginner`` too, not
-    ``extreme``); else the tiers. (Another size may not have them all: the check then says so
-    beside the field.)"""
+    bands of the rating, the bands the config check would accept there (``beginner`` too, and
+    ``extreme`` where the variant climbs to it); else the tiers. (Another size may not have
+    them all: the check then says so beside the field.)"""
     size = variant.default_size
     rules = variant.parse_rules({}, size)
     if not variant.banded_levels(size, rules):
         return list(LEVEL_KEYS)
     return [b.key for b in BANDS
-            if reachable(b.low, b.high, lambda tier: variant.check_request(size, rules, tier) is None)]
+            if reachable(b.low, b.high, lambda tier: variant.check_request(size, rules, tier) is None,
+                         variant.climbs(size, rules))]
 
 
 @lru_cache(maxsize=1)

@@ -58,11 +58,11 @@ DIFFICULTY = """\
 `difficulty` is one of `beginner`, `easy`, `medium`, `hard`, `expert`, `extreme`.
 For classic 9×9 Sudoku, the one puzzle calibrated against the Sudoku Explainer scale
 solvers quote, each level is a band of the puzzle's rating: beginner 1.0-1.5, easy
-1.5-2.5, medium 2.5-3.5, hard 3.5-5.0, expert 5.0-7.5, extreme 7.5 and up (refused:
-nothing reaches it); which commercial labels each matches:
-[calibration.md](calibration.md). Every other variant and size takes `easy` to
-`expert` as the tier of techniques it is carved at, and refuses `beginner` and
-`extreme`. It is given as
+1.5-2.5, medium 2.5-3.5, hard 3.5-5.0, expert 5.0-7.5, extreme 7.5 and up (expert
+puzzles climbed there: their hardest step is a forcing chain); which commercial labels
+each matches: [calibration.md](calibration.md). Every other variant and size takes
+`easy` to `expert` as the tier of techniques it is carved at, and refuses `beginner`
+and `extreme`. It is given as
 - one level: every puzzle of the section at that level;
 - a ramp `{from: LEVEL, to: LEVEL}`: the levels between the two, spread evenly
   over `count` in order (24 puzzles from easy to hard: 8 easy, 8 medium, 8 hard);

@@ -81,8 +81,11 @@ def estimate_seconds(book: Book, workers: int) -> tuple[float, list[str]]:
         k = len(s.sizes)
         for j, size in enumerate(s.sizes):  # puzzle i has size sizes[i * k // count]: one run per size
             start, end = -(-j * s.count // k), -(-(j + 1) * s.count // k)
-            for level, n in Counter(s.levels[start:end]).items():
-                runs.append((s.variant, size, level, dict(s.rules), dict(s.options), n * book.versions))
+            # a puzzle climbed above its tier's carve (extreme) costs more: the option ``climb``
+            climbs = [bool(s.aims and s.aims[i] and s.aims[i].climb) for i in range(start, end)]
+            for (level, climb), n in Counter(zip(s.levels[start:end], climbs)).items():
+                options = dict(s.options, **({"climb": True} if climb else {}))
+                runs.append((s.variant, size, level, dict(s.rules), options, n * book.versions))
     unknown = sorted({f"{v} {size_label(n)}" for v, n, *_ in runs if (v, n) not in COST_MS})
     return build_seconds(runs, workers), unknown
 

@@ -128,7 +128,7 @@ def test_named_levels_carry_their_bands(write_config):
     ("9", "{rating: [6.0, 4.0]}", "6:26", "rating must be two numbers [low, high]"),
     ("9", "{rating: [0.5]}", "6:26", "rating must be two numbers"),
     ("9", "{ratin: [1, 2]}", "6:18", "unknown key 'ratin' in difficulty; did you mean 'rating'?"),
-    ("9", "extreme", "6:17", "no 9\u00d79 sudoku rates in [7.5, 12.01)"),
+    ("9", "{rating: [9.0, 12.0]}", "6:26", "no 9\u00d79 sudoku rates in [9, 12)"),  # above what the climb makes
     ("9", "legendary", "6:17", "unknown level 'legendary'; expected one of beginner, easy, medium, hard, expert, extreme"),
 ])
 def test_unreachable_or_malformed_range_is_refused_with_its_place(write_config, size, difficulty, where, fragment):

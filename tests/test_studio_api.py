@@ -76,11 +76,12 @@ def test_the_form_comes_from_the_config_models(studio):
     assert [f["key"] for f in schema["book"]] == [i.alias or k for k, i in BookModel.model_fields.items()]
     assert set(schema["variants"]) == set(designer.VARIANTS)
     assert any(r["key"] == "ops" and r["kind"] == "multi" for r in schema["variants"]["kenken"]["rules"])
-    # the levels a variant's menu offers: the bands where levels are bands (a 9x9 Sudoku's beginner), else the tiers
-    assert schema["variants"]["sudoku"]["levels"] == ["beginner", "easy", "medium", "hard", "expert"]
+    # the levels a variant's menu offers: the bands where levels are bands (a 9x9 Sudoku's beginner and
+    # extreme), else the tiers
+    assert schema["variants"]["sudoku"]["levels"] == ["beginner", "easy", "medium", "hard", "expert", "extreme"]
     assert schema["variants"]["killer"]["levels"] == schema["variants"]["takuzu"]["levels"] == schema["levels"]
     page = client.get("/?lang=de").text
-    assert '"beginner": "Einsteiger"' in page
+    assert '"beginner": "Einsteiger"' in page and '"extreme": "Extrem"' in page
     checked = client.post("/api/check", json={"name": "b", "data": {"title": "B", "sections": [
         {"variant": "sudoku", "count": 2, "difficulty": {"from": "beginner", "to": "easy"}}]}}).json()
     assert checked["errors"] == []

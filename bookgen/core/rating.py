@@ -215,11 +215,21 @@ BAND_KEYS: tuple[str, ...] = tuple(b.key for b in BANDS)
 # The ratings each tier's ladder reaches on the house ladder: its techniques' values (the trial:
 # its base value plus the most its refutation adds, ``bookgen.solve.rated``). The medium tier
 # also makes puzzles rated 1.7-2.4 (a direct pointing or hidden pair is their hardest step, a
-# third of them): the medium band sends those back, a range below 2.5 may keep them. Nothing reaches extreme: of 60 expert Sudoku (bench/
-# calibrate.py) none rated 7.5 or more (the chains finish them), so a band up there is refused.
+# third of them): the medium band sends those back, a range below 2.5 may keep them. The expert
+# carve's puzzles rate 5.4-8.8 on our scale, a third of them 7.5 or more (a forcing chain is
+# their hardest step), but Sudoku Explainer's static chains finish most of those (SE 7.0-7.4):
+# 2 in 53 carves are extreme on both scales, too few to fill a band by filtering. So the
+# reach stops at the trial's 7.4 where nothing climbs the puzzles (``CLIMBED_REACH``).
 TIER_REACH: dict[Level, tuple[float, float]] = {
     Level.EASY: (1.0, 2.4), Level.MEDIUM: (1.7, 3.4), Level.HARD: (3.2, 5.6), Level.EXPERT: (5.4, 7.4),
 }
+
+# Where a variant climbs its puzzles' rating (``Variant.climbs``: 9x9 Sudoku, ``bookgen.solve.harden``):
+# a puzzle aimed at ``CLIMB_FROM`` or more is carved at the tier, then climbed into its range,
+# and the tier reaches what the climb makes (measured on 9x9 Sudoku: 7.5-8.8, the forcing
+# chains' values; docs/calibration.md).
+CLIMB_FROM: dict[Level, float] = {Level.EXPERT: 7.5}
+CLIMBED_REACH: dict[Level, tuple[float, float]] = {**TIER_REACH, Level.EXPERT: (5.4, 8.8)}
 
 
 # Bands a named level had in earlier releases: ``check`` accepts a book made then (``easy``
@@ -253,13 +263,15 @@ RAMP_VALUES: dict[Level, tuple[float, ...]] = {Level.EASY: (1.2, 1.5, 2.0)}
 class Aim:
     """Where one puzzle of a level's run is carved to: a rating in ``[low, high)`` (a step of
     ``RAMP_VALUES`` inside the level's band ``[band_low, band_high)``), and how far from the
-    first such carve to the last, 0 to 1 (fewer givens, more minutes)."""
+    first such carve to the last, 0 to 1 (fewer givens, more minutes); or, with ``climb``,
+    a range above the tier's carve that the puzzle is climbed into (``climb_aim``)."""
 
     low: float
     high: float
     depth: float
     band_low: float
     band_high: float
+    climb: bool = False  # carved at its tier, then climbed to ``[low, high)`` (``CLIMB_FROM``)
 
     def widened(self) -> "Aim":
         """The same puzzle aimed at its whole band (when its step was missed too often)."""
@@ -270,7 +282,11 @@ def aims(low: float, high: float, tier: Level, count: int) -> tuple[Aim | None, 
     """The aim of each of ``count`` puzzles of one level's run (band ``[low, high)``, carved
     at ``tier``), easiest first: the tier's ramp values inside the band split the run in
     equal parts, each part climbing in depth. None where the tier has no ramp values (its
-    carve is minimal already: the rating is what it is)."""
+    carve is minimal already: the rating is what it is). A band above the tier's carve
+    (``CLIMB_FROM``: extreme) aims every puzzle at the whole band, to be climbed there."""
+    climb = climb_aim(low, high, tier)
+    if climb is not None:
+        return (climb,) * max(count, 0)
     values = [v for v in RAMP_VALUES.get(tier, ()) if low <= v < high]
     if not values or count < 1:
         return (None,) * max(count, 0)
@@ -283,6 +299,15 @@ def aims(low: float, high: float, tier: Level, count: int) -> tuple[Aim | None, 
         depth = (i - first) / (last - first) if last > first else 0.0
         out.append(Aim(values[k], edges[k], round(depth, 3), low, high))
     return tuple(out)
+
+
+def climb_aim(low: float, high: float, tier: Level) -> Aim | None:
+    """The aim of a puzzle rated in ``[low, high)`` where that lies above what ``tier``'s carve
+    gives often enough (``CLIMB_FROM``): carved at the tier, then climbed there (only a
+    variant that ``climbs`` is asked for it). None elsewhere: the carve's puzzles are
+    filtered by their rating, as before."""
+    start = CLIMB_FROM.get(tier)
+    return Aim(low, high, 0.0, low, high, climb=True) if start is not None and low >= start else None
 
 
 def band(key: str) -> Band:
@@ -332,7 +357,9 @@ def tiers_for(low: float, high: float) -> tuple[Level, ...]:
 MEETS = 0.3  # a tier whose reach overlaps a range by this little (an X-wing-only hard puzzle) isn't carved for it
 
 
-def reachable(low: float, high: float, accepts) -> bool:
+def reachable(low: float, high: float, accepts, climbs: bool = False) -> bool:
     """Whether some tier that ``accepts(tier)`` (the variant makes it at this size) reaches
-    a rating in ``[low, high)``."""
-    return any(lo < high and hi >= low and accepts(tier) for tier, (lo, hi) in TIER_REACH.items())
+    a rating in ``[low, high)``; ``climbs``: the variant climbs its puzzles there
+    (``CLIMBED_REACH``)."""
+    reach = CLIMBED_REACH if climbs else TIER_REACH
+    return any(lo < high and hi >= low and accepts(tier) for tier, (lo, hi) in reach.items())

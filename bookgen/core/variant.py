@@ -188,6 +188,12 @@ class VariantDefaults:
         everywhere)."""
         return False
 
+    def climbs(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Whether a puzzle aimed above its tier's carve (``rating.CLIMB_FROM``: extreme) is
+        climbed there at ``size`` (``bookgen.solve.harden``; the option ``aim`` with
+        ``climb``), so such a level or range is reachable (``rating.CLIMBED_REACH``)."""
+        return False
+
     def picture_problem(self, rows: Sequence[str]) -> str | None:
         """Why a picture (rows of ``1`` dark and ``0`` light, of a size in range) can't be a
         puzzle, or None (only asked of a variant with ``pictures_option``)."""
@@ -259,6 +265,9 @@ class Variant(Protocol):
 
     def banded_levels(self, size: Size, rules: Mapping[str, Any]) -> bool:
         """Whether a named level at ``size`` is a band of the rating (see ``VariantDefaults``)."""
+
+    def climbs(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Whether an aim above the tier's carve is climbed (see ``VariantDefaults``)."""
 
     def check_request(self, size: Size, rules: Mapping[str, Any], level: Level) -> str | None:
         """Why this request can't be generated, or None when it can."""

@@ -35,8 +35,11 @@ hard tier can't recover may also go when one trial on it does (a few per
 puzzle, taken during the carve while the board is rich enough to stay
 unique). A 9x9 puzzle aimed at a rating inside its level's band (``options["aim"]``,
 ``bookgen.core.rating.aims``: beginner and easy) is carved on past the singles while singles
-still solve, to that rating (``bookgen.solve.rated.carve_to_rating``). The result is kept only
-when the ladder grades it exactly at the target level, and the SAT solver proves it unique.
+still solve, to that rating (``bookgen.solve.rated.carve_to_rating``). A 9x9 puzzle aimed
+above the expert carve (``extreme``, SE 7.5 and up: ``Aim.climb``) is carved at expert, then
+climbed there by moving its givens on the same grid (``bookgen.solve.harden``), from up to
+``CLIMB_ATTEMPTS`` grids a seed. The result is kept only when the ladder grades it exactly at
+the target level (a climbed puzzle: on one trial at most), and the SAT solver proves it unique.
 """
 
 from __future__ import annotations
@@ -52,11 +55,12 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Puzzle, Size
+from bookgen.core.types import EMPTY, GenerationError, Puzzle, Size
 from bookgen.core.variant import Extent, Technique, rule_options, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Geometry, carve, fits, geometry, random_filling, run_ladder,
 )
+from bookgen.solve.harden import harden
 from bookgen.solve.latin import SYMBOLS
 from bookgen.solve.rated import carve_to_rating
 from bookgen.variants.gridparts import given_count
@@ -67,6 +71,8 @@ SIZES: tuple[int, ...] = tuple(BOXES)
 ATTEMPTS = 300         # fresh grids per puzzle before giving up (9x9 hard: about 1 in 9 grades hard)
 FILL_BUDGET = 20000    # search nodes for one random full grid
 EXPERT_EXTRA = 4       # givens at most that only a trial brings back, at expert
+CLIMB_ATTEMPTS = 12    # grids one extreme puzzle's seed climbs from (3 in 10 miss: 12 all miss about 1 in 10^6)
+CLIMBED_TRIALS = 1     # trials at most in the ladder's solve of a climbed (extreme) puzzle
 AIM_TRIES = 8          # grids tried at a puzzle's step of its level's ramp before it takes any rating in its band
 DIAGONAL_GAP = 0.27    # of a Sudoku X diagonal: how far into a cell each corner's stroke reaches
 # The hardest level each size reaches reliably (measured with bench/bench_sudoku.py).
@@ -166,6 +172,12 @@ class SudokuVariant(HouseGrid):
         puzzles need forcing chains (SE 8 and up) that no 9x9 expert of ours needs."""
         return size == 9 and not rules.get("diagonal")
 
+    def climbs(self, size: Size, rules: Mapping[str, Any]) -> bool:
+        """Classic 9x9 Sudoku, the calibrated one: ``extreme`` (SE 7.5 and up) and ranges up
+        there are expert carves climbed on (``bookgen.solve.harden``; measured against SE in
+        docs/calibration.md)."""
+        return self.banded_levels(size, rules)
+
     def top_level(self, size: int, rules: Mapping[str, Any]) -> Level:
         """The hardest level a size reaches reliably, with or without the diagonals."""
         return MAX_LEVEL.get((size, bool(rules.get("diagonal"))), Level.EXPERT)
@@ -187,6 +199,12 @@ class SudokuVariant(HouseGrid):
         """The tries at one puzzle; one aimed at a step of its level's ramp (``options["aim"]``,
         an ``Aim``) tries ``AIM_TRIES`` grids at that step, then aims at its whole band."""
         aim = options.get("aim")
+        if aim is not None and aim.climb:  # a bounded search: out of it, the next seed
+            for _ in range(CLIMB_ATTEMPTS):
+                yield self.attempt(size, rules, level, rng, options)
+            raise GenerationError(f"could not climb a {size}\u00d7{size} {self.kind_of(rules)} to a rating in "
+                                  f"[{aim.low:g}, {aim.high:g}) from {CLIMB_ATTEMPTS} grids; try another seed or a "
+                                  "lower level")
         for k in range(self.attempts):
             if aim is not None and k == AIM_TRIES:
                 options = {**options, "aim": aim.widened()}
@@ -201,6 +219,7 @@ class SudokuVariant(HouseGrid):
         if sol is None:
             return None
         aim = options.get("aim")
+        climb = aim is not None and aim.climb
         if aim is not None and level == Level.EASY:
             aimed = carve_to_rating(geo, sol, rng, aim.low, aim.high, aim.depth)
             if aimed is None:
@@ -208,9 +227,14 @@ class SudokuVariant(HouseGrid):
             given = aimed
         else:
             given, _ = carve(geo, sol, level, rng, EXPERT_EXTRA)
+        if climb:  # above the carve's band: climbed on from its puzzle, the grid kept
+            climbed = harden(geo, sol, given, rng, aim.low, aim.high)
+            if climbed is None:
+                return None
+            given = climbed
         givens = [(i, sol[i]) for i in range(size * size) if given[i]]
         res = run_ladder(geo, givens, Level.EXPERT)
-        if not fits(res, level):
+        if not fits(res, level, CLIMBED_TRIALS if climb else None):
             return None
         puzzle = Puzzle(self.name, size, rules, digit_rows(given, sol, size), digit_rows(None, sol, size))
         return Draft(puzzle, res, geo, givens, [], sol)
