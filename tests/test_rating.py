@@ -200,3 +200,12 @@ def test_a_tier_level_prints_and_checks_as_its_tier_and_an_older_band_label_stil
     assert entry["difficulty"] == "hard" and check_puzzle(entry) == []
     assert check_puzzle({**entry, "difficulty": band_of(puzzle.grade.rating).key}) == []  # a book of the last release
     assert check_puzzle({**entry, "difficulty": "easy"})[0].startswith("grades hard, but is labelled")
+
+
+def test_one_step_takes_at_most_twenty_minutes_to_carry_out():
+    """The growth of a step's time with its rating stops at MAX_DO_SECONDS (a forcing chain
+    of 8.8 took 53 minutes and a climbed extreme puzzle 3.5 hours); below it nothing moves."""
+    from bookgen.core.rating import MAX_DO_SECONDS, SCAN_SECONDS, RatedStep, step_seconds
+    hard = [step_seconds(RatedStep("forcing_chain", r, 3)) for r in (8.0, 8.8, 11.9)]
+    assert hard[0] == hard[1] == hard[2] == MAX_DO_SECONDS + SCAN_SECONDS / 3
+    assert step_seconds(RatedStep("xy_chain", 7.4, 0)) < MAX_DO_SECONDS
