@@ -40,11 +40,8 @@ ladder (up to the level asked) gets stuck, one stuck cell takes another
 digit, one that leaves its two runs the fewest ways to make their sums; a
 puzzle the ladder solves below the level asked gets a random cell changed.
 Kept when graded exactly at the level; SAT proves it unique. No digit is
-ever given: a draft that does not come right is dropped for a fresh pattern
-(a restart) as soon as it stops making headway: ``STALL`` changes in a row
-without fewer cells left open, or ``TOO_EASY_MOVES`` changes once it first
-solves (too easily), or ``MOVES`` in all. Drafts that will come right nearly
-always do so quickly; the ones that don't were where a puzzle's time went.
+ever given: a draft that does not come right within ``MOVES`` changes is
+dropped for a fresh pattern.
 """
 
 from __future__ import annotations
@@ -72,13 +69,8 @@ BLOCK = "#"
 TEXT_BLOCK = ("X", "x", "\\")  # a block without sums in the text format (``#`` starts a comment there)
 SIZE_RANGE = SizeRange(6, 14, 6, 14)  # rows and columns, the sum row and column included
 SIZES: tuple[int, ...] = SIZE_RANGE.squares
-ATTEMPTS = 240     # fresh patterns per puzzle (restarts)
-MOVES = 80         # digit changes per pattern, at most
-# A draft is restarted on a fresh pattern when it stops making headway (docs/kakuro.md, "Restarts"):
-# the changes that rescue a stuck draft come within a few moves or, mostly, not at all, and a draft
-# left to use its 80 moves made one puzzle's time vary 20-40x from seed to seed.
-STALL = 15          # changes in a row that leave no fewer cells open than the fewest so far
-TOO_EASY_MOVES = 8  # changes after a draft first solves (below the level asked)
+ATTEMPTS = 60      # fresh patterns per puzzle
+MOVES = 80         # digit changes per pattern
 PATTERN_TRIES = 200
 MAX_RUN = 9
 # Share of the inner area that is blocks, and the longest run the pattern keeps, per level:
@@ -305,32 +297,6 @@ class Draft:
     solution: dict[int, int]
 
 
-class Headway:
-    """When a draft's changes stop getting anywhere (``gives_up``, called once per change with the
-    ladder's result): ``STALL`` changes in a row that leave no fewer cells open than the fewest so
-    far while it is stuck, or ``TOO_EASY_MOVES`` changes after it first solves (too easily: the
-    changes that make it harder rarely take long when they take at all). Counts changes, never
-    time, so the same seed makes the same puzzle on any machine."""
-
-    def __init__(self) -> None:
-        self.fewest: int | None = None  # fewest cells left open so far
-        self.still = 0                  # changes since ``fewest`` last went down
-        self.since_solved: int | None = None
-
-    def gives_up(self, res: engine.Result) -> bool:
-        if res.solved and self.since_solved is None:
-            self.since_solved = 0
-        if self.since_solved is not None:
-            self.since_solved += 1
-            return self.since_solved > TOO_EASY_MOVES
-        left = len(res.open_cells)
-        if self.fewest is None or left < self.fewest:
-            self.fewest, self.still = left, 0
-            return False
-        self.still += 1
-        return self.still >= STALL
-
-
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
 NAME_CASES = (C_("gen", "Kakuro"), C_("acc", "Kakuro"))
 
@@ -436,7 +402,7 @@ class KakuroVariant(VariantDefaults):
         rows, cols = dims(size)
         article = "an" if level.key[0] in "aeiou" else "a"
         raise GenerationError(f"could not make {article} {level.key} {rows}\u00d7{cols} Kakuro in {ATTEMPTS} "
-                              "patterns; try another seed, a lower level or a larger grid")
+                              f"patterns of {MOVES} changes each; try another seed, a lower level or a larger grid")
 
     def attempt(self, size: Any, level: Level, rng: random.Random) -> Draft | None:
         """One pattern, filled and changed until the ladder grades it exactly ``level``."""
@@ -474,14 +440,11 @@ class KakuroVariant(VariantDefaults):
         # One incremental solver counts this pattern's drafts (``PatternCounter``); the proof of
         # the puzzle that ships is a fresh count (``generate``).
         counter: engine.PatternCounter | None = None
-        headway = Headway()
         try:
             for _ in range(MOVES):
                 b, res = judge()
                 if fits(res):
                     break
-                if headway.gives_up(res):
-                    return None
                 if not res.solved:  # stuck: a stuck cell takes the digit that pins its runs most
                     stuck = list(res.open_cells)
                     pick = _easier
