@@ -322,23 +322,22 @@ class KakuroVariant(VariantDefaults):
     largest_cage = MAX_RUN  # a run is a cage of up to nine cells
     memory_kb_per_cell = 0.45  # bench/measure_memory.py: 42.6 KB a 10x10 (docs/estimates.md)
     # CPU ms per puzzle, easy..expert (``bookgen.estimate``; a rectangle takes the square of as
-    # many cells), fitted by ``bench/fit_costs.py --smooth kakuro`` to the rows of
-    # ``bench/sweep_estimates.py`` after the speed-ups of issue 23 (issue 26 A4: 5 seeds a row at
-    # sides 6 to 11, 2 at 12 and 13; docs/estimates.md). One puzzle's cost varies up to 35x from
-    # seed to seed (12x12 hard: 0.2 s and 7.3 s), so each side borrows from its neighbours.
-    # 7x7 hard, 11x11 easy, hard and expert, 12x12 expert: refitted to all their seeds (4-9), the
-    # fresh ones included (they were out on fresh seeds: docs/benchmarks.md). 14 is the old rough
-    # figure: not measured again (a 13x13 easy already takes 19-37 s).
+    # many cells), fitted by ``bench/fit_costs.py --smooth kakuro`` to every seed measured since the
+    # speed-ups of issue 23 (sweep rows of ``bench/sweep_estimates.py``: 16 seeds a request at sides
+    # 6 to 10, 7 at 11 (4 expert), 4 at 12, 2 at 13 and 14) and checked on fresh seeds, 8 a request
+    # at 6 to 11 and 4 at 12 (docs/benchmarks.md, "Kakuro: where a slow puzzle's time goes"). One
+    # puzzle's cost spreads 10-100x from seed to seed within a request (8x8 expert: 0.12 to 12.5 s
+    # over 16 seeds), so each side borrows from its neighbours.
     costs: Mapping[GridSize, tuple[float | None, ...]] = {
-        GridSize(6, 6): (23.4, 64.4, None, None),
-        GridSize(7, 7): (47.9, 84.3, 1010.0, 4480.0),
-        GridSize(8, 8): (135.0, 157.0, 749.0, 2990.0),
-        GridSize(9, 9): (276.0, 228.0, 755.0, 2530.0),
-        GridSize(10, 10): (855.0, 360.0, 1210.0, 1460.0),
-        GridSize(11, 11): (2550.0, 469.0, 3290.0, 4220.0),
-        GridSize(12, 12): (4160.0, 1160.0, 4450.0, 4200.0),
-        GridSize(13, 13): (13200.0, 3200.0, 11700.0, 11200.0),
-        GridSize(14, 14): (18000.0, 16000.0, 30000.0, 60000.0),
+        GridSize(6, 6): (41.2, 59.3, None, None),
+        GridSize(7, 7): (64.5, 87.6, 971.0, 5070.0),
+        GridSize(8, 8): (134.0, 161.0, 861.0, 3700.0),
+        GridSize(9, 9): (273.0, 315.0, 814.0, 3300.0),
+        GridSize(10, 10): (805.0, 433.0, 1270.0, 3660.0),
+        GridSize(11, 11): (1150.0, 579.0, 2050.0, 4050.0),
+        GridSize(12, 12): (4450.0, 1230.0, 4930.0, 6420.0),
+        GridSize(13, 13): (10100.0, 2340.0, 7770.0, 13000.0),
+        GridSize(14, 14): (49700.0, 4140.0, 11900.0, 35400.0),
     }
 
     # --- rules and requests --------------------------------------------------------
