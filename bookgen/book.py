@@ -33,7 +33,7 @@ from bookgen.config import Book, read_text_file, same_isbn_warnings
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.rating import Aim, level_key, was_band
 from bookgen.core.rng import example_seed, rng_for, version_seed
-from bookgen.core.types import GenerationError, Grade, GridSize, Puzzle, Size, cell_count, rows_cols
+from bookgen.core.types import GenerationError, Grade, GridSize, Puzzle, Size, cell_count, rows_cols, size_label
 from bookgen.estimate import puzzle_ms
 from bookgen.layout.classset import render_class_set
 from bookgen.layout.cover import CoverError, cover_content, cover_geometry, render_cover
@@ -159,7 +159,7 @@ def run_job(job: Job) -> Puzzle:
             continue
         rating = puzzle.grade.rating if puzzle.grade else None
         if job.band and rating is not None and not job.band[0] <= rating < job.band[1]:
-            failure = GenerationError(f"could not make a {job.size}\u00d7{job.size} {variant.name} rated in "
+            failure = GenerationError(f"could not make a {size_label(job.size)} {variant.name} rated in "
                                       f"[{job.band[0]:g}, {job.band[1]:g})")
             continue
         return replace(puzzle, seed=seed)

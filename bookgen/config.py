@@ -26,7 +26,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.rating import BAND_KEYS, BANDS, TOP, Aim, Band, aims, band, climb_aim, reachable, tiers_for
 from bookgen.core.i18n import N_
 from bookgen.core.rules import printed_rules
-from bookgen.core.types import GridSize, Size, cell_count
+from bookgen.core.types import GridSize, Size, cell_count, size_label
 from bookgen.i18n import DEFAULT as DEFAULT_LANGUAGE, language_problem, translation, with_name
 from bookgen.layout.geometry import (
     COMFORT, GUTTERS, INCH, MAX_PAGES, comfortable_gutter, walkthrough_guess, PER_PAGE, REMINDER_LINES, TRIMS, BookShape, PageSpec, SectionShape, Style, Trim,
@@ -1299,24 +1299,28 @@ def _parse_section(s_index: int, raw: SectionModel, report, bad: frozenset[str] 
                 if key == tier.key:
                     continue  # here the level is its tier, not a band of the rating
                 report(base + ("difficulty",), f"{key} is a band of the SE rating, calibrated for one puzzle "
-                       f"and size only (docs/calibration.md); a {size}\u00d7{size} {variant.name}'s levels are "
+                       f"and size only (docs/calibration.md); a {size_label(size)} {variant.name}'s levels are "
                        "easy to expert")
                 ok = False
                 break
             if not reachable(low, high, lambda tier: variant.check_request(size, rules, tier) is None,
-                             variant.climbs(size, rules)):
+                             variant.climbs(size, rules), variant.rating_points(size, rules)):
                 report(base + (("difficulty", "rating") if ranged else ("difficulty",)),
-                       f"no {size}\u00d7{size} {variant.name} rates in [{low:g}, {high:g}): the ratings "
+                       f"no {size_label(size)} {variant.name} rates in [{low:g}, {high:g}): the ratings "
                        "this size reaches lie elsewhere (see docs/calibration.md); choose another "
                        + ("range" if ranged else "level") + " or size")
                 ok = False
                 break
         if ranged and targets:
-            here = {t for t in tiers_for(targets[0].low, targets[0].high) if variant.check_request(size, rules, t) is None}
+            points = variant.rating_points(size, rules)
+            here = {t for t in tiers_for(targets[0].low, targets[0].high, points)
+                    if variant.check_request(size, rules, t) is None}
             accepted = here if accepted is None else accepted & here
     range_tiers: tuple[Level, ...] = ()
     if accepted and targets and levels is not None:
-        range_tiers = tuple(t for t in tiers_for(targets[0].low, targets[0].high) if t in accepted)
+        range_tiers = tuple(t for t in tiers_for(targets[0].low, targets[0].high,
+                                                 variant.rating_points(sizes[0], rules) if sizes else None)
+                            if t in accepted)
         levels = [range_tiers[i % len(range_tiers)] for i in range(len(levels))]
     bands = tuple((t.low, t.high) if ranged or (sizes and variant.banded_levels(
         sizes[i * len(sizes) // len(targets)], rules)) else None for i, t in enumerate(targets or ()))

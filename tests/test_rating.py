@@ -209,3 +209,41 @@ def test_one_step_takes_at_most_twenty_minutes_to_carry_out():
     hard = [step_seconds(RatedStep("forcing_chain", r, 3)) for r in (8.0, 8.8, 11.9)]
     assert hard[0] == hard[1] == hard[2] == MAX_DO_SECONDS + SCAN_SECONDS / 3
     assert step_seconds(RatedStep("xy_chain", 7.4, 0)) < MAX_DO_SECONDS
+
+
+def test_a_variant_rated_by_its_techniques_gives_few_ratings_per_tier():
+    """Takuzu rates as its hardest technique: a medium puzzle only as the whole-line step
+    (2.8), a hard one as a long line or distinct lines (3.8, 4.0); the Latin variants rate on
+    a scale and say None."""
+    takuzu = VARIANTS["takuzu"]
+    points = takuzu.rating_points(8, takuzu.parse_rules(None, 8))  # the default rules: distinct lines
+    assert points[Level.MEDIUM] == {2.8} and points[Level.HARD] == {3.8, 4.0}
+    assert min(points[Level.EASY]) < 2.5 <= min(points[Level.MEDIUM])
+    assert VARIANTS["sudoku"].rating_points(9, {}) is None and VARIANTS["kenken"].rating_points(6, {}) is None
+    assert tiers_for(2.5, 4.1, points) == (Level.MEDIUM, Level.HARD)
+    assert tiers_for(3.9, 4.5, points) == (Level.HARD,)
+
+
+@pytest.mark.parametrize("section, where, fragment", [
+    ("variant: takuzu\n    size: 8", "6:26", "no 8\u00d78 takuzu rates in [3, 3.5)"),
+    ("variant: nonogram\n    size: 10", "6:26", "no 10\u00d710 nonogram rates in [3, 3.5)"),  # not 10x10x10x10
+])
+def test_a_range_between_a_variants_technique_ratings_is_refused_with_its_place(write_config, section, where,
+                                                                                  fragment):
+    """Before, such a range was accepted and the build failed after 24 seeds each."""
+    path = write_config(f"title: T\nseed: 1\nsections:\n  - {section}\n"
+                        "    difficulty: {rating: [3.0, 3.5]}\n    count: 2\n")
+    with pytest.raises(ConfigError) as info:
+        load_book(path)
+    issues = [str(i) for i in info.value.issues]
+    assert len(issues) == 1 and f":{where}:" in issues[0] and fragment in issues[0], issues
+
+
+def test_a_range_of_a_variant_rated_by_its_techniques_builds_inside_it(write_config):
+    book = load_book(write_config(
+        "title: T\nseed: 3\nsections:\n  - variant: takuzu\n    size: 6\n    count: 2\n"
+        "    difficulty: {rating: [2.5, 4.1]}\n"))
+    (section,) = book.sections
+    assert section.range_tiers == (Level.MEDIUM, Level.HARD)
+    made = [run_job(job) for job in plan(book)]
+    assert all(2.5 <= p.grade.rating < 4.1 for p in made)

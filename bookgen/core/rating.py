@@ -33,7 +33,7 @@ Pure: no I/O, no randomness; the same steps give the same figures.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping
+from typing import Collection, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -347,10 +347,16 @@ def tier_for(low: float, high: float) -> Level:
     return max(TIER_REACH, key=lambda tier: (overlap(tier), -int(tier)))
 
 
-def tiers_for(low: float, high: float) -> tuple[Level, ...]:
+def tiers_for(low: float, high: float, points: Mapping[Level, Collection[float]] | None = None) -> tuple[Level, ...]:
     """Every ladder tier whose reach covers more than ``MEETS`` of ``[low, high)``, the one that covers most first
     (then the lower): a range across tiers is carved at each of them in turn, so its puzzles
-    spread over it. Where none meets it, the nearest (``tier_for``)."""
+    spread over it. Where none meets it, the nearest (``tier_for``). ``points``: the few
+    ratings each tier can give (a variant rated from its technique counts,
+    ``Variant.rating_points``): the tiers with one of them in the range, the lower first."""
+    if points is not None:
+        inside = tuple(t for t in sorted(points) if any(low <= v < high for v in points[t]))
+        if inside:
+            return inside
     def overlap(tier: Level) -> float:
         lo, hi = TIER_REACH[tier]
         return min(hi, high) - max(lo, low)
@@ -361,9 +367,13 @@ def tiers_for(low: float, high: float) -> tuple[Level, ...]:
 MEETS = 0.3  # a tier whose reach overlaps a range by this little (an X-wing-only hard puzzle) isn't carved for it
 
 
-def reachable(low: float, high: float, accepts, climbs: bool = False) -> bool:
+def reachable(low: float, high: float, accepts, climbs: bool = False,
+              points: Mapping[Level, Collection[float]] | None = None) -> bool:
     """Whether some tier that ``accepts(tier)`` (the variant makes it at this size) reaches
     a rating in ``[low, high)``; ``climbs``: the variant climbs its puzzles there
-    (``CLIMBED_REACH``)."""
+    (``CLIMBED_REACH``); ``points``: the few ratings each tier can give, where the variant
+    has them (``Variant.rating_points``)."""
+    if points is not None:
+        return any(accepts(tier) and any(low <= v < high for v in values) for tier, values in points.items())
     reach = CLIMBED_REACH if climbs else TIER_REACH
     return any(lo < high and hi >= low and accepts(tier) for tier, (lo, hi) in reach.items())

@@ -209,6 +209,20 @@ class VariantDefaults:
         rates by the easiest-first run instead (``bookgen.solve.rated``)."""
         return self.rate_counts(grade, puzzle.rows * puzzle.cols)
 
+    def rating_points(self, size: Size, rules: Mapping[str, Any]) -> Mapping[Level, frozenset[float]] | None:
+        """The ratings a puzzle carved at each tier can have, where there are few: rated from
+        its technique counts (``rate``), a puzzle rates as the hardest technique it used, so
+        one of tier T rates as a technique of tier T or below, no lower than T's easiest. The
+        config check asks it before it accepts a ``{rating: ...}`` range. None where the
+        rating runs on a scale (the Latin engine's rated run: ``rating.TIER_REACH``)."""
+        techniques = self.techniques_for(rules)
+        value = {t.name: technique_rating(self.rating_table.get(t.name), t.level) for t in techniques}
+        points: dict[Level, frozenset[float]] = {}
+        for tier in sorted({t.level for t in techniques}):
+            floor = min(value[t.name] for t in techniques if t.level == tier)
+            points[tier] = frozenset(value[t.name] for t in techniques if t.level <= tier and value[t.name] >= floor)
+        return points
+
     def rate_counts(self, grade: Grade, cells: int) -> Grade:
         """``rate`` where the cells a solver fills are not the whole grid (Kakuro's blocks)
         or the puzzle is not built yet."""

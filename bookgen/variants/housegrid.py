@@ -311,6 +311,10 @@ class HouseGrid(VariantDefaults):
             return Grade(Level.EXPERT, 3.0, {}, False)
         return self.rate(puzzle, self.grade_of(self._ladder(puzzle, False), puzzle.size))
 
+    def rating_points(self, size: Any, rules: Mapping[str, Any]) -> None:
+        """None: rated by the easiest-first run, on a scale (``rating.TIER_REACH``)."""
+        return None
+
     def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
         """``grade`` with the rating and minutes of the easiest-first run (``bookgen.solve.rated``)."""
         if not grade.solved:

@@ -1093,6 +1093,10 @@ class KenKenVariant(VariantDefaults):
         return self.rate(puzzle, Grade(level, score_of(res.counts, level, puzzle.size),
                                        dict(sorted(res.counts.items())), res.solved))
 
+    def rating_points(self, size: Any, rules: Mapping[str, Any]) -> None:
+        """None: rated by the easiest-first run, on a scale (``rating.TIER_REACH``)."""
+        return None
+
     def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
         """``grade`` with the rating and minutes of the easiest-first run (``bookgen.solve.rated``)."""
         if not grade.solved:
