@@ -17,6 +17,40 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+def _read_each_pdf_font_once() -> None:
+    """pypdf's ``extract_text`` reads every font of a page again for each page (its ToUnicode map
+    parsed anew): two thirds of the time the tests spent reading back a small book's text. The
+    font dictionary of one open PDF is one object on every page, so the font read from it is kept
+    (the last 256, each held with its dictionary so that an id is never mistaken) and each page
+    gets its own copy (pypdf sets the copy's space width). If pypdf moves the method, text is
+    read as before."""
+    import copy
+    from collections import OrderedDict
+
+    try:
+        import pypdf._page as page_module
+
+        font_class = page_module.Font
+        read = font_class.from_font_resource
+    except (ImportError, AttributeError):
+        return
+    kept: OrderedDict[int, tuple[object, object]] = OrderedDict()
+
+    def from_font_resource(pdf_font_dict):
+        hit = kept.get(id(pdf_font_dict))
+        if hit is None or hit[0] is not pdf_font_dict:
+            hit = kept[id(pdf_font_dict)] = (pdf_font_dict, read(pdf_font_dict))
+            if len(kept) > 256:
+                kept.popitem(last=False)
+        return copy.copy(hit[1])
+
+    from_font_resource.plain = read  # tests/test_suite_shortcuts.py reads a book both ways
+    font_class.from_font_resource = staticmethod(from_font_resource)
+
+
+_read_each_pdf_font_once()
+
+
 def pytest_configure(config) -> None:
     """Compile bookgen once, in the controller, before the workers start (1.2 s).
 
@@ -30,6 +64,36 @@ def pytest_configure(config) -> None:
     import compileall
 
     compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "bookgen"), quiet=1, workers=0)
+
+
+# The suite runs with `--dist loadgroup` (pyproject.toml): each test goes to whichever xdist
+# worker is free, except the files below, whose tests share something costly that a worker
+# makes once (a module fixture, an lru_cache) and so stay together in one worker. A file joins
+# this table when spreading its tests would make that thing twice; why, in docs/testing.md.
+SHARED_IN_ONE_WORKER = {
+    "test_studio_browser.py": "browser",  # one uvicorn server and one chromium for the run
+    "test_studio_api.py": "studio-api",  # one app and its build queue (max_running=1)
+    "test_studio_families.py": "studio-families",  # one app
+    "test_publish.py": "publish",  # two series volumes built; generated puzzles cached
+    "test_layout.py": "layout",  # the KDP book and two more built once
+    "test_pages.py": "pages",  # the features book built once
+    "test_cli.py": "cli",  # the tiny book built with one worker and with two
+    "test_check.py": "check",  # a five-puzzle book built once
+    "test_export.py": "export",  # a puzzle of every variant generated once
+    "test_big_sudoku.py": "big-sudoku",  # a 16x16 Sudoku generated once
+    "test_binary.py": "binary",  # every 6x6 grid listed once
+    "test_howto.py": "howto",  # the worked examples generated once
+    # every module of the package parsed once (tests/sources.py, tests/i18n_messages.py)
+    "test_i18n.py": "sources", "test_purity.py": "sources", "test_shape.py": "sources", "test_wording.py": "sources",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the marks
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        group = SHARED_IN_ONE_WORKER.get(item.path.name)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(autouse=True)

@@ -324,9 +324,10 @@ JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(m
 
 @pytest.fixture(scope="module")
 def built_book(tmp_path_factory):
+    """A one-puzzle book: each example checks it again before reading the other file."""
     folder = tmp_path_factory.mktemp("against")
     config = folder / "book.yaml"
-    config.write_text(BASE)
+    config.write_text(BASE.replace("size: 8\n    count: 4", "size: 6\n    count: 1"))
     assert _run(config, folder).exit_code == 0
     return folder / "book.json"
 

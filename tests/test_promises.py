@@ -411,7 +411,15 @@ def no_building(monkeypatch):
     monkeypatch.setattr(plan_mod, "plan", started)
 
 
-def test_2_refusal_and_plan_come_from_the_counts_not_the_jobs(tmp_path, no_building):
+def _no_worked_example(monkeypatch) -> None:
+    """The plan's worked example (a 9x9 KenKen, ~1 s) plays no part in the estimate these tests read."""
+    import bookgen.plan as plan_module
+
+    monkeypatch.setattr(plan_module, "_examples", lambda book: {})
+
+
+def test_2_refusal_and_plan_come_from_the_counts_not_the_jobs(tmp_path, monkeypatch, no_building):
+    _no_worked_example(monkeypatch)
     config = _write(tmp_path, LONG)
     result = _run("build", config, "--jobs", "2", "-q")
     assert result.exit_code == 2 and "add --yes" in result.output
@@ -435,6 +443,7 @@ def test_3_jobs_beyond_the_cores_do_not_shorten_the_estimate(tmp_path, monkeypat
     import bookgen.estimate as estimate
 
     monkeypatch.setattr(estimate, "cores", lambda: 2)
+    _no_worked_example(monkeypatch)
     config = _write(tmp_path, LONG)
     for jobs in ("2", "16", "256"):
         result = _run("build", config, "--jobs", jobs, "-q")
