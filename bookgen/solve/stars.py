@@ -47,7 +47,7 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.bits import bits_of, lowest, scan_forward
 from bookgen.core.difficulty import Level
-from bookgen.core.i18n import N_, Text
+from bookgen.core.i18n import C_, N_, Text
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.houses import Tech, and_list, cell_text
@@ -190,13 +190,17 @@ def _reason(key: str, **values) -> Callable[[bool], Text]:
     return lambda queens: Text(REASONS[key][queens], **values)
 
 
-def unit_text(lay: Layout, g: int) -> Text:
-    """Unit ``g`` (rows, columns, regions as in ``Layout.units``) as a translatable value."""
+def unit_text(lay: Layout, g: int, queens: bool = False) -> Text:
+    """Unit ``g`` (rows, columns, regions as in ``Layout.units``) as a translatable value;
+    ``queens``: in Queens' words, whose rules call a region a colour region (in English both
+    are "region", German says "Gebiet" and "Farbregion")."""
     n = lay.n
     if g < n:
         return Text(N_("row {row}"), row=g + 1)
     if g < 2 * n:
         return Text(N_("column {column}"), column=g - n + 1)
+    if queens:
+        return Text(C_("colour region", "region {letter}"), context="colour region", letter=chr(65 + g - 2 * n))
     return Text(N_("region {letter}"), letter=chr(65 + g - 2 * n))
 
 
@@ -250,7 +254,7 @@ def _fill_units(lay: Layout, st: State, run: Run, name: str, full: bool) -> int:
         m = u & st.open(lay)
         need = lay.stars - (u & st.star).bit_count()
         if m and need == (0 if full else m.bit_count()):
-            why = _reason(name, unit=unit_text(lay, g))
+            why = _reason(name, unit=unit_text(lay, g, run.noun == "queen"))
             _apply(lay, st, run, name, 0 if full else m, m if full else 0, why)
             uses += 1
     return uses
@@ -301,8 +305,9 @@ def _confined(lay: Layout, st: State, run: Run, name: str, sizes: range) -> int:
                     lines |= b_units[b]
                 out = lines & st.open(lay) & ~inside
                 if out:
-                    a_names = [unit_text(lay, first[inner] + a) for a, _ in group]
-                    b_names = [unit_text(lay, first[outer] + b) for b in scan_forward(meets)]
+                    queens = run.noun == "queen"
+                    a_names = [unit_text(lay, first[inner] + a, queens) for a, _ in group]
+                    b_names = [unit_text(lay, first[outer] + b, queens) for b in scan_forward(meets)]
                     _apply(lay, st, run, name, 0, out, _reason("confined_one" if k == 1 else "confined_many",
                                                                inner=and_list(a_names), outer=and_list(b_names)))
                     return 1
