@@ -357,3 +357,21 @@ def test_po_strings_read_as_python_reads_them(language):
     assert len(quoted) > 1000
     for text in quoted + ['"a\\"b\\\\c\\td\\n"']:
         assert po_string(text) == ast.literal_eval(text), text
+
+
+def test_queens_steps_say_colour_region_as_its_rules_do():
+    """Queens' rules say "colour region" ("Farbregion"); its steps and technique titles say it
+    too, while Star Battle's say "Gebiet" (the two share their step messages)."""
+    import random
+
+    from bookgen.core.difficulty import Level
+    from bookgen.variants.registry import get_variant
+
+    de = translation("de")
+    for name, want, not_want in (("queens", "Farbregion", "Gebiet"), ("starbattle", "Gebiet", "Farbregion")):
+        variant = get_variant(name)
+        puzzle = variant.generate(7, variant.parse_rules({}, 7), Level.MEDIUM, random.Random(5))
+        words = [de(step.reason) for step in variant.explain(puzzle)[0]]
+        words += [de(t.title) for t in variant.techniques]
+        regions = [w for w in words if want in w]
+        assert regions and not any(not_want in w for w in words), (name, words)

@@ -125,6 +125,7 @@ class StarBattle(VariantDefaults):
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
     technique_text = STAR_TEXT
+    technique_titles = TECHNIQUE_TITLE
     rating_table = engine.RATING
     sizes: tuple[int, ...] = tuple(sorted(set(ONE_STAR) | set(TWO_STARS)))
     default_size = 8
@@ -138,7 +139,7 @@ class StarBattle(VariantDefaults):
     @property
     def techniques(self) -> tuple[Technique, ...]:
         """The table as the how-to page lists it, easiest first."""
-        return tuple(Technique(t.name, t.tier, TECHNIQUE_TITLE[t.name], self.technique_text[t.name])
+        return tuple(Technique(t.name, t.tier, self.technique_titles[t.name], self.technique_text[t.name])
                      for t in engine.LADDER if t.name in self.technique_text)
 
     def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
@@ -471,6 +472,9 @@ class Queens(StarBattle):
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
     technique_text = QUEEN_TEXT
+    # its rules say "colour region" (German "Farbregion", where Star Battle's say "Gebiet")
+    technique_titles = {**TECHNIQUE_TITLE, "full_unit": N_("Full lines and colour regions"),
+                        "band": N_("A colour region in one line")}
     sizes: tuple[int, ...] = ONE_STAR
     default_size = 8
     size_note = ""
