@@ -61,7 +61,7 @@ def test_beginner_builds_in_its_band_and_says_so(write_config):
     assert check_puzzle({**entry, "difficulty": "easy"}) == []
     assert check_puzzle({**entry, "difficulty": "medium"}) != []
     assert was_band("easy", 1.2) and not was_band("easy", 2.6) and not was_band("hard", 4.0)
-    assert [marker_of(k) for k in ("beginner", "easy", "medium", "hard", "expert", "extreme")] == [0, 1, 2, 3, 4, 4]
+    assert [marker_of(k) for k in ("beginner", "easy", "medium", "hard", "expert", "extreme")] == [0, 1, 2, 3, 4, 5]
 
 
 @pytest.mark.parametrize("variant, extra", [("killer", ""), ("sudoku", "    size: 6\n"),

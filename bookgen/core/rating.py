@@ -248,10 +248,10 @@ def was_band(key: object, rating: float | None) -> bool:
 
 
 def marker_of(key: str) -> int:
-    """How many of the four marker squares a named level fills: ``easy`` ... ``expert`` 1-4 as
+    """How many marker squares a named level fills: ``easy`` ... ``expert`` 1-4 of four as
     their tiers (configs written before ratings print as before), ``beginner`` none (below
-    easy), ``extreme`` all four."""
-    return max(0, min(BAND_KEYS.index(key), 4))
+    easy), ``extreme`` five (a fifth square beyond expert's four, so the two read apart)."""
+    return max(0, min(BAND_KEYS.index(key), 5))
 
 
 # ----- a ramp inside one level ------------------------------------------------------------

@@ -190,15 +190,15 @@ class Document:
 
 def marker(doc: Document, x: float, y: float, filled: int, box: float) -> float:
     """A row of four small squares, ``filled`` of them black (a level's ``printed_level``:
-    beginner none, easy one ... expert four); returns its width."""
+    beginner none, easy one ... expert four; extreme five black squares); returns its width."""
     c = doc.canvas
     c.setLineWidth(THIN)
     c.setStrokeGray(0)
     gap = box * 0.35
-    for i in range(len(LEVELS)):
+    for i in range(max(len(LEVELS), filled)):
         c.setFillGray(0 if i < filled else 1)
         c.rect(x + i * (box + gap), y, box, box, stroke=1, fill=1)
-    return len(LEVELS) * box + (len(LEVELS) - 1) * gap
+    return _marker_width(box, filled)
 
 
 def how_to_name(cover: Cover, shape: BookShape, first: int) -> str:
@@ -236,8 +236,9 @@ def running_header(shape: BookShape, plan: Plan, page: PagePlan, t=str) -> str:
     return " \u00b7 ".join(dict.fromkeys(parts))
 
 
-def _marker_width(box: float) -> float:
-    return len(LEVELS) * box + (len(LEVELS) - 1) * box * 0.35
+def _marker_width(box: float, filled: int = 0) -> float:
+    squares = max(len(LEVELS), filled)
+    return squares * box + (squares - 1) * box * 0.35
 
 
 def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) -> None:
@@ -248,7 +249,7 @@ def grid_label(doc: Document, x: float, y: float, width: float, entry: Entry) ->
     # the band its rating is in, where levels are bands; its tier otherwise
     _, label, filled = printed_level(p) if p.grade else (0, Level.EASY.label, Level.EASY.marker)
     box = round(st.small * 0.72, 2)
-    mw = _marker_width(box)
+    mw = _marker_width(box, filled)
     marker(doc, x + width - mw, y, filled, box)
     doc.text(x + width - mw - box * 0.9, y, doc.t(label), st.small, grey=0.2, align="right")
 
