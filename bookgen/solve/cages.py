@@ -97,6 +97,64 @@ class CageExtra(Extra):
     single_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
     union_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
     # per region: (sum of the cages inside, ((0, innies, their sum), (1, outies, their sum)))
+    cage_of: tuple[int, ...] = ()  # per cell, its cage (-1: none)
+    # False: a plain ``State``, every cage technique looks at every cage every time (the plain
+    # version the stamped ``KillerState`` must equal; tests/test_killer.py).
+    stamped: bool = True
+
+    def new_state(self, geo: Geometry) -> State:
+        return KillerState(geo, self) if self.stamped and self.cage_of else State(geo, self)
+
+
+class KillerState(State):
+    """The engine's state and, per cage, a counter of changes to its cells (a candidate gone,
+    a cell placed), so ``cage_last``, ``cage_static`` and ``cage_combos``, which each read one
+    cage's cells only, skip cages unchanged since they last looked and found nothing (as
+    KenKen's ``CageState`` does). It must give what a plain ``State`` gives, technique by
+    technique (tests/test_killer.py)."""
+
+    __slots__ = ("cstamp", "cseen")
+
+    def __init__(self, geo: Geometry, extra: "CageExtra") -> None:
+        super().__init__(geo, extra)
+        self.cstamp = [0] * len(extra.cells)
+        self.cseen: dict[str, list[int]] = {}
+
+    def copy(self) -> "KillerState":
+        other = super().copy()
+        other.cstamp = self.cstamp[:]
+        other.cseen = {k: v[:] for k, v in self.cseen.items()}
+        return other
+
+    def cage_seen(self, name: str) -> list[int]:
+        """Per cage, the ``cstamp`` technique ``name`` last looked at it with and found nothing."""
+        got = self.cseen.get(name)
+        if got is None:
+            got = self.cseen[name] = [-1] * len(self.cstamp)
+        return got
+
+    def elim(self, i: int, mask: int) -> bool:
+        if not State.elim(self, i, mask):
+            return False
+        k = self.extra.cage_of[i]  # type: ignore[attr-defined]
+        if k >= 0:
+            self.cstamp[k] += 1
+        return True
+
+    def place(self, i: int) -> None:
+        cage_of = self.extra.cage_of  # type: ignore[attr-defined]
+        stamp = self.cstamp
+        b = self.cand[i]
+        cand = self.cand
+        k = cage_of[i]
+        if k >= 0:
+            stamp[k] += 1
+        for j in self.board.peers[i]:  # the peers State.place below takes b from
+            if cand[j] & b:
+                k = cage_of[j]
+                if k >= 0:
+                    stamp[k] += 1
+        State.place(self, i)
 
 
 # The houses of a Killer cell, as the naked single's reason names them (see HOUSE_KINDS).
@@ -216,7 +274,15 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
         return tuple(out)
 
     return CageExtra(TECHNIQUES, cells=tuple(cages), sums=tuple(sums), single=single, union=union, static=static,
-                     single_sides=sides(single), union_sides=sides(union))
+                     single_sides=sides(single), union_sides=sides(union), cage_of=tuple(cage_of))
+
+
+def _unseen(st: State, name: str):
+    """(seen list, stamps) of technique ``name`` on a ``KillerState``; (None, None) on a plain
+    state, where every cage is looked at."""
+    if type(st) is KillerState:
+        return st.cage_seen(name), st.cstamp
+    return None, None
 
 
 # --- easy ------------------------------------------------------------------------
@@ -224,7 +290,12 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
 def t_cage_last(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
     ex: CageExtra = st.extra  # type: ignore[assignment]
+    seen, stamp = _unseen(st, "cage_last")
     for k, cells in enumerate(ex.cells):
+        if seen is not None:  # (a cage unchanged since it was last looked at has nothing new)
+            if seen[k] == stamp[k]:
+                continue
+            seen[k] = stamp[k]  # a cut below changes the stamp again
         i = -1  # the one open cell; -2 once there are two
         for j in cells:
             if not placed[j]:
@@ -255,7 +326,12 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cand = st.cand
+    seen, stamp = _unseen(st, "cage_static")
     for k, allowed in ex.static:  # other cages' sums rule nothing out
+        if seen is not None:
+            if seen[k] == stamp[k]:
+                continue
+            seen[k] = stamp[k]
         cells = ex.cells[k]
         for i in cells:
             if cand[i] & ~allowed:
@@ -334,9 +410,14 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cand, placed = st.cand, st.placed
     n = g.n
+    seen, stamp = _unseen(st, "cage_combos")
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
+        if seen is not None:
+            if seen[k] == stamp[k]:
+                continue
+            seen[k] = stamp[k]
         have, open_, cands = _cage_now(cand, placed, cells)
         allowed = _allowed(len(cells), ex.sums[k], n, have, cands)
         if allowed < 0:
