@@ -97,27 +97,32 @@ class CageExtra(Extra):
     single_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
     union_sides: tuple[tuple[int, tuple[tuple[int, tuple[int, ...], int], ...]], ...] = ()
     # per region: (sum of the cages inside, ((0, innies, their sum), (1, outies, their sum)))
-    cage_of: tuple[int, ...] = ()  # per cell, its cage (-1: none)
+    # Per cell, the stamps (``KillerState.cstamp``) a change to it bumps: its cage's (k), and
+    # each 45-rule side it is on: single region r's innies and outies at len(cells) + 2r and
+    # + 2r + 1, then the union regions' after them. ``slots``: how many stamps in all.
+    watch: tuple[tuple[int, ...], ...] = ()
+    slots: int = 0
     # False: a plain ``State``, every cage technique looks at every cage every time (the plain
     # version the stamped ``KillerState`` must equal; tests/test_killer.py).
     stamped: bool = True
 
     def new_state(self, geo: Geometry) -> State:
-        return KillerState(geo, self) if self.stamped and self.cage_of else State(geo, self)
+        return KillerState(geo, self) if self.stamped and self.watch else State(geo, self)
 
 
 class KillerState(State):
-    """The engine's state and, per cage, a counter of changes to its cells (a candidate gone,
-    a cell placed), so ``cage_last``, ``cage_static`` and ``cage_combos``, which each read one
-    cage's cells only, skip cages unchanged since they last looked and found nothing (as
-    KenKen's ``CageState`` does). It must give what a plain ``State`` gives, technique by
+    """The engine's state and, per cage and per side of a 45-rule region, a counter of changes
+    to its cells (a candidate gone, a cell placed), so ``cage_last``, ``cage_static``,
+    ``cage_combos``, ``rule45`` and ``rule45_union``, which each read one cage's or one side's
+    cells only, skip those unchanged since they last looked and found nothing (as KenKen's
+    ``CageState`` does). It must give what a plain ``State`` gives, technique by
     technique (tests/test_killer.py)."""
 
     __slots__ = ("cstamp", "cseen")
 
     def __init__(self, geo: Geometry, extra: "CageExtra") -> None:
         super().__init__(geo, extra)
-        self.cstamp = [0] * len(extra.cells)
+        self.cstamp = [0] * extra.slots
         self.cseen: dict[str, list[int]] = {}
 
     def copy(self) -> "KillerState":
@@ -136,23 +141,21 @@ class KillerState(State):
     def elim(self, i: int, mask: int) -> bool:
         if not State.elim(self, i, mask):
             return False
-        k = self.extra.cage_of[i]  # type: ignore[attr-defined]
-        if k >= 0:
-            self.cstamp[k] += 1
+        stamp = self.cstamp
+        for k in self.extra.watch[i]:  # type: ignore[attr-defined]
+            stamp[k] += 1
         return True
 
     def place(self, i: int) -> None:
-        cage_of = self.extra.cage_of  # type: ignore[attr-defined]
+        watch = self.extra.watch  # type: ignore[attr-defined]
         stamp = self.cstamp
         b = self.cand[i]
         cand = self.cand
-        k = cage_of[i]
-        if k >= 0:
+        for k in watch[i]:
             stamp[k] += 1
         for j in self.board.peers[i]:  # the peers State.place below takes b from
             if cand[j] & b:
-                k = cage_of[j]
-                if k >= 0:
+                for k in watch[j]:
                     stamp[k] += 1
         State.place(self, i)
 
@@ -273,8 +276,19 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
         return tuple(out)
 
+    watch: list[list[int]] = [[] for _ in range(n * n)]
+    for k, cc in enumerate(cages):
+        for i in cc:
+            watch[i].append(k)
+    slot = len(cages)
+    for reg in single + union:
+        for cells in (reg.innies, reg.outies):
+            for i in cells:
+                watch[i].append(slot)
+            slot += 1
     return CageExtra(TECHNIQUES, cells=tuple(cages), sums=tuple(sums), single=single, union=union, static=static,
-                     single_sides=sides(single), union_sides=sides(union), cage_of=tuple(cage_of))
+                     single_sides=sides(single), union_sides=sides(union),
+                     watch=tuple(map(tuple, watch)), slots=slot)
 
 
 def _unseen(st: State, name: str):
@@ -518,10 +532,19 @@ def _placed_mask(st: State, cells: Sequence[int]) -> int:
     return m
 
 
-def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, run: Run) -> int:
+def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, run: Run, name: str,
+            slot: int) -> int:
+    """The 45 rule on ``regions``, whose sides' stamps start at ``slot`` (``CageExtra.watch``)."""
     cand, placed = st.cand, st.placed
+    seen, stamp = _unseen(st, name)
     for reg, (inner, sides) in zip(regions, wants):
         for side, cells, want in sides:
+            if seen is not None:  # (a side unchanged since it was last looked at has nothing new)
+                if seen[slot] == stamp[slot]:
+                    slot += 1
+                    continue
+                seen[slot] = stamp[slot]  # a cut below changes the stamp again
+            slot += 1
             open_ = []
             rest = want
             for i in cells:
@@ -643,11 +666,13 @@ def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...],
 
 
 def t_rule45(g: Geometry, st: State, run: Run) -> int:
-    return _rule45(st.extra.single, st.extra.single_sides, g, st, run)  # type: ignore[attr-defined]
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    return _rule45(ex.single, ex.single_sides, g, st, run, "rule45", len(ex.cells))
 
 
 def t_rule45_union(g: Geometry, st: State, run: Run) -> int:
-    return _rule45(st.extra.union, st.extra.union_sides, g, st, run)  # type: ignore[attr-defined]
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    return _rule45(ex.union, ex.union_sides, g, st, run, "rule45_union", len(ex.cells) + 2 * len(ex.single))
 
 
 def _cage_name(g: Geometry, ex: CageExtra, k: int) -> str:
