@@ -15,7 +15,7 @@ from bookgen.core.rng import rng_for
 from bookgen.core.types import EMPTY, Cage, GenerationError, Puzzle
 from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_text
 from bookgen.solve.cages import (
-    cage_geometry, cage_geometry_plain, extra_for, sum_clauses, sum_combinations, t_cage_combos, t_cage_confined, t_cage_last, t_rule45,
+    KillerState, cage_geometry, cage_geometry_plain, extra_for, sum_clauses, sum_combinations, t_cage_combos, t_cage_confined, t_cage_last, t_rule45,
     t_rule45_union,
 )
 from bookgen.solve.houses import Run, geometry, random_filling, run_ladder, start
@@ -323,3 +323,37 @@ def test_clash_memo_equals_the_peers_searched():
         want = tuple(tuple(j for j in range(k) if cells[j] in geo.peers[cells[k]]) for k in range(len(cells)))
         assert _clash(geo, cells) == want
     assert _clash(first, cells) != _clash(second, cells)
+
+
+def test_cage_stamps_equal_the_plain_state():
+    # KillerState's change stamps let cage_last, cage_static and cage_combos skip cages, and
+    # rule45 and rule45_union sides of a region, unchanged since they last looked: a ladder (every step and reason) and a rated
+    # run on it must equal those on a plain State, where every cage is looked at every time.
+    from dataclasses import replace
+
+    from bookgen.solve.houses import State
+    from bookgen.solve.rated import rated_run
+    rng = random.Random(11)
+    skipped = 0
+    for keep in (30, 22, 14):
+        sol = random_filling(G9, rng)
+        cages = _tile(sol, 9, Level.EASY, rng)
+        sums = [sum(sol[i] for i in cc) for cc in cages]
+        geo = cage_geometry(G9, cages)
+        givens = [(i, sol[i]) for i in sorted(rng.sample(range(81), keep))]
+        stamped = extra_for(G9, (3, 3), cages, sums)
+        plain = replace(stamped, stamped=False)
+        assert type(stamped.new_state(geo)) is KillerState and type(plain.new_state(geo)) is State
+        a = run_ladder(geo, givens, Level.HARD, explain=True, extra=stamped)
+        b = run_ladder(geo, givens, Level.HARD, explain=True, extra=plain)
+        assert (a.solved, a.level, a.counts, a.grid) == (b.solved, b.level, b.counts, b.grid)
+        assert [(s.technique, s.cells, str(s.reason)) for s in a.steps] == \
+            [(s.technique, s.cells, str(s.reason)) for s in b.steps]
+        assert rated_run(geo, givens, stamped) == rated_run(geo, givens, plain)
+        st = start(geo, givens, stamped)
+        while t_cage_combos(G9, st, Run()):
+            pass
+        before = st.cage_seen("cage_combos")[:len(cages)]
+        t_cage_combos(G9, st, Run())  # nothing changed: every cage skipped, none looked at again
+        skipped += before == st.cage_seen("cage_combos")[:len(cages)] and max(before) >= 0
+    assert skipped == 3
