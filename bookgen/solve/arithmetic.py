@@ -46,7 +46,7 @@ from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts, geometry,
-    t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple, t_trial,
+    seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple, t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
@@ -235,10 +235,7 @@ class CageState(State):
         return True
 
     def seen_list(self, name: str) -> list[int]:
-        got = self.seen.get(name)
-        if got is None:
-            got = self.seen[name] = [-1] * len(self.stamp)
-        return got
+        return seen_table(self.seen, name, len(self.stamp))
 
     def place(self, i: int) -> None:
         """Mark a single-candidate cell placed and clear its digit from its row and column."""

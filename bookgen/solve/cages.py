@@ -42,7 +42,7 @@ from typing import Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_text, cut, describe_cuts,
+    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_text, cut, describe_cuts, seen_table,
 )
 from bookgen.solve.latin import digits_of
 
@@ -133,10 +133,7 @@ class KillerState(State):
 
     def cage_seen(self, name: str) -> list[int]:
         """Per cage, the ``cstamp`` technique ``name`` last looked at it with and found nothing."""
-        got = self.cseen.get(name)
-        if got is None:
-            got = self.cseen[name] = [-1] * len(self.cstamp)
-        return got
+        return seen_table(self.cseen, name, len(self.cstamp))
 
     def elim(self, i: int, mask: int) -> bool:
         if not State.elim(self, i, mask):

@@ -634,6 +634,16 @@ def _lock(g: Geometry, st: State, run: Run, first: int, second: int, locked: int
     return True
 
 
+def seen_table(tables: dict[str, list[int]], name: str, units: int) -> list[int]:
+    """Per unit (a house, a cage, a run), the change count technique ``name`` last looked at
+    it with and found nothing (-1: never): ``tables[name]``, made on first use. The one
+    bookkeeping of every state with change stamps (KenKen's, Killer's, Kakuro's)."""
+    got = tables.get(name)
+    if got is None:
+        got = tables[name] = [-1] * units
+    return got
+
+
 def unseen_houses(st: State, name: str, houses: Iterable[int]) -> Iterable[int]:
     """The houses of ``houses`` changed since technique ``name`` last looked at them (all of
     them on a state without stamps), each marked looked at as it is handed out: a cut made

@@ -49,7 +49,9 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
-from bookgen.solve.houses import Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts, trial
+from bookgen.solve.houses import (
+    Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts, seen_table, trial,
+)
 from bookgen.solve.latin import digits_of, naked_subsets
 from bookgen.solve.sat import incremental, models
 
@@ -272,10 +274,7 @@ class KState:
 
     def looked(self, name: str) -> list[int]:
         """Per run, the change count technique ``name`` last found nothing at (-1: never looked)."""
-        got = self.seen.get(name)
-        if got is None:
-            got = self.seen[name] = [-1] * len(self.board.runs)
-        return got
+        return seen_table(self.seen, name, len(self.board.runs))
 
     def elim(self, i: int, mask: int) -> bool:
         """Remove ``mask`` from cell ``i``; True when something went."""
