@@ -229,6 +229,24 @@ def test_cross_site_requests_are_refused(studio):
     assert ok.status_code == 200
 
 
+def test_refusals_speak_the_page_language(studio):
+    """The guard answers before any route runs, in the language the page sends (its script sets
+    Accept-Language to the page's language), with the values filled in."""
+    client, _, _ = studio
+    body = {"name": "x", "data": SMALL}
+    r = client.post("/api/check", json=body, headers={"Origin": "http://evil.example", "Accept-Language": "de"})
+    assert r.status_code == 403 and "anderen Website" in r.json()["error"]
+    r = client.get("/?lang=fr", headers={"Host": "attacker.example"})
+    assert r.status_code == 403 and "propre adresse" in r.json()["error"]
+    del client.headers["origin"]
+    try:
+        r = client.post("/api/check", json=body, headers={"Accept-Language": "es"})
+        assert r.status_code == 403 and r.json()["error"].startswith("una petición")
+        assert "Origin: http://testserver" in r.json()["error"]
+    finally:
+        client.headers.update(SAME_ORIGIN)
+
+
 def test_a_request_without_origin_changes_nothing(studio):
     """curl sends no Origin: refused on every state-changing endpoint, with what to send;
     reading stays open (the page, a template, a build's status)."""

@@ -15,6 +15,7 @@ from concurrent.futures import CancelledError, TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -70,11 +71,16 @@ NOT_A_BOOK = N_("{name} is not a book JSON file (the JSON 'bookgen build' writes
 
 def _language(request: Request) -> str:
     """The page's language: ?lang=, else the browser's first known one, else English."""
+    return _language_of(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))
+
+
+def _language_of(asked: str, accept: str) -> str:
+    """``_language`` from the raw values, for code that sees the headers before a ``Request``
+    exists (the guard). The page's script sends its own language as Accept-Language."""
     known = languages()
-    asked = request.query_params.get("lang", "")
     if asked in known:
         return asked
-    for part in request.headers.get("accept-language", "").split(","):
+    for part in accept.split(","):
         code = part.split(";")[0].strip().lower()[:2]
         if code in known:
             return code
@@ -427,18 +433,20 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "")
         hostname = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        problem = None
+        problem: str | Text | None = None
         if self.loopback and hostname not in LOOPBACK and hostname != "testserver":
-            problem = "this studio answers only to its own address (127.0.0.1 or localhost)"
+            problem = N_("this studio answers only to its own address (127.0.0.1 or localhost)")
         elif scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             origin = headers.get("origin")
             if origin is None:
-                problem = ("a request that changes something must say where it comes from: send the header "
-                           f"'Origin: http://{host}' (browsers do)")
+                problem = Text(N_("a request that changes something must say where it comes from: send the header "
+                                  "'Origin: http://{host}' (browsers do)"), host=host)
             elif origin.split("://", 1)[-1] != host or headers.get("sec-fetch-site") in ("cross-site", "same-site"):
-                problem = "a page from another site may not change anything in this studio"
+                problem = N_("a page from another site may not change anything in this studio")
         if problem:
-            response = JSONResponse({"error": problem}, status_code=403)
+            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+            lang = _language_of((query.get("lang") or [""])[0], headers.get("accept-language", ""))
+            response = JSONResponse({"error": translation(lang)(problem)}, status_code=403)
             return await response(scope, receive, send)
         return await self.app(scope, receive, send)
 
