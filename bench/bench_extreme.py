@@ -11,6 +11,13 @@ puzzle took (a seed whose climb budget ran out of grids is ``GenerationError`` i
 rating and givens, and the trials the ladder's own solve needs (the rule: one at most,
 never nested). ``--save`` writes the extreme puzzles one 81-character line each, for
 ``bench/calibrate.py``'s SE run or any other grader.
+
+``--solo N`` (with ``SE_JAR`` set to a local Sudoku Explainer build) adds the reference in the
+same run: Tatham's Solo has no level at SE 7.5 and up, and its Unreasonable (``3x3du``: needs
+guessing to its own solver) lands there only now and then, so the cost for Solo to make an
+extreme puzzle is its CPU per Unreasonable puzzle divided by the share of them SE rates
+7.5-9.0, generate and filter. The ratio printed is ours (mean CPU a puzzle, retries included)
+over that.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--save", type=Path)
+    ap.add_argument("--solo", type=int, default=0, help="also rate N of Solo's Unreasonable puzzles with SE")
     args = ap.parse_args()
     sudoku = VARIANTS["sudoku"]
     times: dict[str, list[float]] = {"expert": [], "extreme": []}
@@ -83,6 +91,36 @@ def main() -> None:
               f"means: {statistics.mean(times['extreme']) / statistics.mean(times['expert']):.2f}")
     if args.save:
         args.save.write_text("\n".join(lines) + "\n")
+    if args.solo and times["extreme"]:
+        solo_filtered(args.solo, statistics.mean(times["extreme"]))
+
+
+def solo_filtered(count: int, ours: float) -> None:
+    """Solo's cost per puzzle in the extreme band by generate-and-filter (see the docstring)."""
+    import resource
+    import subprocess
+
+    import bench_sudoku
+    from calibrate import se_jar, se_ratings
+
+    jar = se_jar(None)
+    if jar is None:
+        print("--solo needs SE_JAR (a local Sudoku Explainer jar)")
+        return
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    out = subprocess.run(["/usr/games/sgt-solo", "--generate", str(count), "3x3du"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+    lines = ["".join(bench_sudoku.parse_desc(w.split(":", 1)[1], 9)) for w in out if ":" in w]
+    rated = [x for x in se_ratings(jar, lines, False, 1) if x is not None]
+    hits = sum(1 for x in rated if 7.5 <= x <= 9.0)
+    each = cpu / len(lines)
+    print(f"\nSolo Unreasonable: {len(lines)} puzzles, {each * 1000:.0f} ms CPU each; SE rates {hits} of "
+          f"{len(rated)} in 7.5-9.0 (median {statistics.median(rated):.1f})")
+    if hits:
+        per = each * len(rated) / hits
+        print(f"Solo per puzzle in the band (generate and filter): {per:.2f} s; ours (mean) {ours:.2f} s; "
+              f"ratio ours / Solo {ours / per:.2f}")
 
 
 if __name__ == "__main__":
