@@ -380,6 +380,21 @@ def merged_ladder(techniques: tuple[Tech, ...]) -> tuple[Tech, ...]:
 ON_BITBOARDS = frozenset({"sign_known"})
 
 
+def strike(cand: list[int], i: int, mask: int, cols: int) -> int:
+    """Take ``mask`` out of cell ``i``'s candidates in ``cand`` (a grid ``cols`` wide): the
+    candidates left, 0 when none of ``mask`` was there. Raises ``Contradiction`` when it
+    leaves none. The one elimination of every candidate-mask state (the house engine's,
+    Kakuro's); each adds its own bookkeeping around it."""
+    old = cand[i]
+    new = old & ~mask
+    if new == old:
+        return 0
+    if not new:
+        raise Contradiction(f"{cell_name(i, cols)} has no digit left")
+    cand[i] = new
+    return new
+
+
 class State:
     """Candidates and placed cells; cheap to copy (a trial copies instead of undoing)."""
 
@@ -426,16 +441,10 @@ class State:
 
     def elim(self, i: int, mask: int) -> bool:
         """Remove ``mask`` from cell ``i``; True when something went."""
-        old = self.cand[i]
-        new = old & ~mask
-        if new == old:
-            return False
-        if not new:
-            raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
-        self.cand[i] = new
-        if not new & (new - 1):
+        new = strike(self.cand, i, mask, self.board.n)
+        if new and not new & (new - 1):
             self.fresh.append(i)
-        return True
+        return bool(new)
 
     def place(self, i: int) -> None:
         """Mark a single-candidate cell placed and clear its digit from its peers."""

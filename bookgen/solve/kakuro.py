@@ -50,7 +50,7 @@ from bookgen.core.i18n import N_, Text
 from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
 from bookgen.solve.houses import (
-    Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts, seen_table, trial,
+    Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts, seen_table, strike, trial,
 )
 from bookgen.solve.latin import digits_of, naked_subsets
 from bookgen.solve.sat import incremental, models
@@ -278,13 +278,8 @@ class KState:
 
     def elim(self, i: int, mask: int) -> bool:
         """Remove ``mask`` from cell ``i``; True when something went."""
-        old = self.cand[i]
-        new = old & ~mask
-        if new == old:
+        if not strike(self.cand, i, mask, self.board.cols):
             return False
-        if not new:
-            raise Contradiction(f"cell {i} has no digit left")
-        self.cand[i] = new
         for k in self.board.runs_of[i]:
             self.ver[k] += 1
         self.touched.append(i)
