@@ -113,7 +113,7 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
                      "rows, columns or boxes together: they add up to two or three times the total (90 or 135 on a "
                      "9\u00d79 grid).")),
 }
-LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
+LEVELS = merged_ladder(TECHNIQUES).tier  # the ladder's tiers, as it states them
 _ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
           "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union", "cage_clash",
           "naked_triple", "hidden_triple", "x_wing", "xy_wing",
