@@ -89,12 +89,12 @@ class Style:
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
 
-    # The scale, ordinary and large print side by side (``Scaled``: normal, large, what it is).
+    # The scale in points, ordinary and large print side by side (``Scaled``: normal, large, what it is).
     min_cell = Scaled(8 * MM, 12 * MM, "The smallest cell a pencil symbol fits in comfortably.")
     roomy_cell = Scaled(10 * MM, 14 * MM, "Default per_page picks the most puzzles per page that keep cells this big.")
     max_cell = Scaled(16 * MM, 22 * MM, "Cells never grow past this, however much room there is.")
-    min_type = Scaled(8.0, 11.0, "The legibility floor of anything printed in a puzzle grid (clues included), in points.")
-    min_key_type = Scaled(6.0, 8.0, "The floor of answer digits in the answer key, in points.")
+    min_type = Scaled(8.0, 11.0, "The legibility floor of anything printed in a puzzle grid (clues included).")
+    min_key_type = Scaled(6.0, 8.0, "The floor of answer digits in the answer key.")
     body = Scaled(10.5, 14.0, "Running text.")
     small = Scaled(8.5, 11.5, "Captions, header, footer.")
     label = Scaled(12.0, 16.0, "'Puzzle 12' above a grid.")
