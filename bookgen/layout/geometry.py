@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import groupby
-from typing import Sequence
+from typing import Any, Sequence
 
 from bookgen.core.i18n import N_
 from bookgen.i18n import with_name
@@ -60,6 +60,19 @@ MIN_SIZE, MAX_SIZE = 3 * INCH, 20 * INCH
 _LENGTH = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(in|mm|pt)\s*$")
 
 
+class Scaled:
+    """One measure of a ``Style``'s scale, in points: ``normal`` on an ordinary page,
+    ``large`` in large print; read on a style, it is that style's value."""
+
+    def __init__(self, normal: float, large: float, doc: str) -> None:
+        self.normal, self.large, self.__doc__ = normal, large, doc
+
+    def __get__(self, style: Any, owner: type | None = None) -> Any:
+        if style is None:  # on the class: the measure itself (its doc, its two values)
+            return self
+        return self.large if style.large_print else self.normal
+
+
 @dataclass(frozen=True)
 class Style:
     """The type scale and cell limits: normal, or large print (bigger cells and type)."""
@@ -76,36 +89,22 @@ class Style:
     def _pick(self, normal: float, large: float) -> float:
         return large if self.large_print else normal
 
-    @property
-    def min_cell(self) -> float:
-        """The smallest cell a pencil symbol fits in comfortably."""
-        return self._pick(8 * MM, 12 * MM)
-
-    @property
-    def roomy_cell(self) -> float:
-        """Default per_page picks the most puzzles per page that keep cells this big."""
-        return self._pick(10 * MM, 14 * MM)
-
-    @property
-    def max_cell(self) -> float:
-        """Cells never grow past this, however much room there is."""
-        return self._pick(16 * MM, 22 * MM)
+    # The scale in points, ordinary and large print side by side (``Scaled``: normal, large, what it is).
+    min_cell = Scaled(8 * MM, 12 * MM, "The smallest cell a pencil symbol fits in comfortably.")
+    roomy_cell = Scaled(10 * MM, 14 * MM, "Default per_page picks the most puzzles per page that keep cells this big.")
+    max_cell = Scaled(16 * MM, 22 * MM, "Cells never grow past this, however much room there is.")
+    min_type = Scaled(8.0, 11.0, "The legibility floor of anything printed in a puzzle grid (clues included).")
+    min_key_type = Scaled(6.0, 8.0, "The floor of answer digits in the answer key.")
+    body = Scaled(10.5, 14.0, "Running text.")
+    small = Scaled(8.5, 11.5, "Captions, header, footer.")
+    label = Scaled(12.0, 16.0, "'Puzzle 12' above a grid.")
+    heading = Scaled(20.0, 26.0, "Page headings ('Contents', 'How to play ...').")
 
     @property
     def key_cell(self) -> tuple[float, float]:
         """(smallest, largest) cell of an answer-key grid: the smallest keeps answer digits
         (0.576 of the cell) at ``min_key_type``."""
         return (self.min_key_type / KEY_DIGIT, self._pick(6 * MM, 8 * MM))
-
-    @property
-    def min_type(self) -> float:
-        """The legibility floor of anything printed in a puzzle grid (clues included), in points."""
-        return self._pick(8.0, 11.0)
-
-    @property
-    def min_key_type(self) -> float:
-        """The floor of answer digits in the answer key, in points."""
-        return self._pick(6.0, 8.0)
 
     def floor_cell(self, type_scale: float = 1.0, mark_cell_mm: float = 0.0) -> float:
         """The smallest cell for a puzzle whose smallest type is ``type_scale`` of the cell
@@ -115,26 +114,6 @@ class Style:
         if mark_cell_mm:
             cell = mark_cell_mm * MM * self._pick(1.0, 12 / 8)
         return max(cell, self.min_type / type_scale)
-
-    @property
-    def body(self) -> float:
-        """Running text."""
-        return self._pick(10.5, 14.0)
-
-    @property
-    def small(self) -> float:
-        """Captions, header, footer."""
-        return self._pick(8.5, 11.5)
-
-    @property
-    def label(self) -> float:
-        """'Puzzle 12' above a grid."""
-        return self._pick(12.0, 16.0)
-
-    @property
-    def heading(self) -> float:
-        """Page headings ('Contents', 'How to play ...')."""
-        return self._pick(20.0, 26.0)
 
     @property
     def label_h(self) -> float:

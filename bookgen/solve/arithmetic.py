@@ -45,8 +45,9 @@ from bookgen.core.i18n import N_, Plural, Text, join_commas
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts, geometry,
-    seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple, t_trial,
+    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts,
+    geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple,
+    t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
@@ -546,7 +547,7 @@ def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
 
 
 # The ladder, in the order the driver tries the techniques (cheap ones first in a tier).
-LADDER: tuple[Tech, ...] = (
+LADDER = Ladder(
     Tech("single_cage", Level.EASY, t_single_cage, 0.2, 1.0),
     Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
     Tech("cage_last", Level.EASY, t_cage_last, 0.7, 1.2),
@@ -562,8 +563,7 @@ LADDER: tuple[Tech, ...] = (
     Tech("hidden_triple", Level.HARD, t_hidden_triple, 7.0, 4.4),
     Tech("trial", Level.EXPERT, t_trial, 12.0, 5.5),
 )
-TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
-TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
+TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT = LADDER.tier, LADDER.weight
 
 
 def score_of(counts: dict[str, int], level: Level, n: int) -> float:

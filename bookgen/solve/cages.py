@@ -42,7 +42,7 @@ from typing import Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Run, State, Tech, and_list, cell_text, cut, describe_cuts, seen_table,
+    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, and_list, cell_text, cut, describe_cuts, seen_table,
 )
 from bookgen.solve.latin import digits_of
 
@@ -685,7 +685,7 @@ def _combos_text(masks: Sequence[int]) -> str:
                   ways=and_list(shown, "or"))
 
 
-TECHNIQUES: tuple[Tech, ...] = (
+TECHNIQUES = Ladder(
     Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5),
     Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0),
     Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2),
@@ -694,7 +694,7 @@ TECHNIQUES: tuple[Tech, ...] = (
     Tech("rule45_union", Level.HARD, t_rule45_union, 4.0, 3.8),
     Tech("cage_clash", Level.HARD, t_cage_clash, 4.0, 4.0),
 )
-TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
+TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
 def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int],

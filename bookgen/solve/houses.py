@@ -202,6 +202,26 @@ class Tech(NamedTuple):
     rating: float | None = None
 
 
+class Ladder(tuple):
+    """A ladder table: its ``Tech`` rows in the order the driver tries them, and what the
+    graders look up by a technique's name, read off the rows once: ``tier``, ``weight``
+    (for the score inside a level) and ``rating``. Still the tuple of its rows."""
+
+    tier: dict[str, Level]
+    weight: dict[str, float]
+    rating: dict[str, float | None]
+
+    def __new__(cls, *rows: Tech) -> "Ladder":
+        self = super().__new__(cls, rows)
+        self.tier = {t.name: t.tier for t in rows}
+        self.weight = {t.name: t.weight for t in rows}
+        self.rating = {t.name: t.rating for t in rows}
+        return self
+
+    def __getnewargs__(self) -> tuple[Tech, ...]:  # a copy or a pickle is rebuilt from the rows
+        return tuple(self)
+
+
 @dataclass(frozen=True)
 class Geometry:
     """The houses of one rule set and what techniques derive from them."""
@@ -373,11 +393,26 @@ def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Calla
 
 
 @lru_cache(maxsize=64)
-def merged_ladder(techniques: tuple[Tech, ...]) -> tuple[Tech, ...]:
+def merged_ladder(techniques: tuple[Tech, ...]) -> Ladder:
     """The house ladder with ``techniques`` merged in by tier, theirs first within a tier."""
-    return tuple(sorted([Tech(*t) for t in techniques] + list(LADDER), key=lambda t: t.tier))
+    return Ladder(*sorted([Tech(*t) for t in techniques] + list(LADDER), key=lambda t: t.tier))
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
+
+
+def strike(cand: list[int], i: int, mask: int, cols: int) -> int:
+    """Take ``mask`` out of cell ``i``'s candidates in ``cand`` (a grid ``cols`` wide): the
+    candidates left, 0 when none of ``mask`` was there. Raises ``Contradiction`` when it
+    leaves none. The one elimination of every candidate-mask state (the house engine's,
+    Kakuro's); each adds its own bookkeeping around it."""
+    old = cand[i]
+    new = old & ~mask
+    if new == old:
+        return 0
+    if not new:
+        raise Contradiction(f"{cell_name(i, cols)} has no digit left")
+    cand[i] = new
+    return new
 
 
 class State:
@@ -426,16 +461,10 @@ class State:
 
     def elim(self, i: int, mask: int) -> bool:
         """Remove ``mask`` from cell ``i``; True when something went."""
-        old = self.cand[i]
-        new = old & ~mask
-        if new == old:
-            return False
-        if not new:
-            raise Contradiction(f"{cell_name(i, self.board.n)} has no digit left")
-        self.cand[i] = new
-        if not new & (new - 1):
+        new = strike(self.cand, i, mask, self.board.n)
+        if new and not new & (new - 1):
             self.fresh.append(i)
-        return True
+        return bool(new)
 
     def place(self, i: int) -> None:
         """Mark a single-candidate cell placed and clear its digit from its peers."""
@@ -1553,7 +1582,7 @@ t_turbot_fish = strong_link_technique("turbot_fish")
 # (SE rates a puzzle by its hardest step when the easiest is always taken). The ratings are
 # SE's published values; where SE has no such technique (confined candidates of a diagonal,
 # W-wing, simple colouring), the value of the SE technique that makes the same deduction.
-LADDER: tuple[Tech, ...] = (
+LADDER = Ladder(
     Tech("hidden_single_box", Level.EASY, t_hidden_single_box, 0.6, 1.2),
     Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5),
     Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
@@ -1584,8 +1613,7 @@ LADDER: tuple[Tech, ...] = (
     Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5),
     Tech("trial", Level.EXPERT, t_trial, 12.0),
 )
-TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in LADDER}
-TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in LADDER}
+TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT = LADDER.tier, LADDER.weight
 
 
 def solve(st: State, max_level: Level, run: Run, until: int = -1, fast: bool = False) -> bool:

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.solve.houses import Extra, Geometry, Run, State, Tech, cell_text, cut, describe_cuts
+from bookgen.solve.houses import Extra, Geometry, Ladder, Run, State, Tech, cell_text, cut, describe_cuts
 from bookgen.solve.latin import full_mask
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
@@ -68,11 +68,11 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
-TECHNIQUES: tuple[Tech, ...] = (
+TECHNIQUES = Ladder(
     Tech("sign_known", Level.EASY, t_sign_known, 0.6, 1.5),
     Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5, 2.8),
 )
-TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
+TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
 def extra_for(less: Sequence[tuple[int, int]]) -> Extra:

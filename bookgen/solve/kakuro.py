@@ -50,7 +50,7 @@ from bookgen.core.i18n import N_, Text
 from bookgen.core.variant import Step
 from bookgen.solve.cages import sum_clauses, sum_combinations
 from bookgen.solve.houses import (
-    Contradiction, Run, Tech, and_list, cell_text, cut_each, describe_cuts, seen_table, trial,
+    Contradiction, Ladder, Run, Tech, and_list, cell_text, cut_each, describe_cuts, seen_table, strike, trial,
 )
 from bookgen.solve.latin import digits_of, naked_subsets
 from bookgen.solve.sat import incremental, models
@@ -278,13 +278,8 @@ class KState:
 
     def elim(self, i: int, mask: int) -> bool:
         """Remove ``mask`` from cell ``i``; True when something went."""
-        old = self.cand[i]
-        new = old & ~mask
-        if new == old:
+        if not strike(self.cand, i, mask, self.board.cols):
             return False
-        if not new:
-            raise Contradiction(f"cell {i} has no digit left")
-        self.cand[i] = new
         for k in self.board.runs_of[i]:
             self.ver[k] += 1
         self.touched.append(i)
@@ -637,7 +632,7 @@ def t_trial(b: Board, st: KState, run: Run) -> int:
 # effort of one use for the score inside a level; ratings follow Sudoku Explainer's values
 # for the house techniques Kakuro shares (singles, pairs, triples) and sit the run and
 # region techniques beside the closest of them.
-LADDER: tuple[Tech, ...] = (
+LADDER = Ladder(
     Tech("run_last", Level.EASY, t_run_last, 0.3, 1.0),
     Tech("sum_table", Level.EASY, t_sum_table, 0.5, 1.2),
     Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
@@ -649,8 +644,6 @@ LADDER: tuple[Tech, ...] = (
     Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
     Tech("trial", Level.EXPERT, t_trial, 12.0, 7.0),
 )
-TECHNIQUE_LEVEL = {t.name: t.tier for t in LADDER}
-TECHNIQUE_WEIGHT = {t.name: t.weight for t in LADDER}
 
 
 def start(b: Board, givens: Sequence[tuple[int, int]] = ()) -> KState:
@@ -724,7 +717,7 @@ def run_ladder(b: Board, givens: Sequence[tuple[int, int]] = (), tier: Level = L
             solved = solve(st, tier, run, max_trials)
     except Contradiction:
         solved = False
-    level = max((TECHNIQUE_LEVEL[t] for t in run.counts), default=Level.EASY)
+    level = max((LADDER.tier[t] for t in run.counts), default=Level.EASY)
     open_cells = tuple(i for i in b.white if not st.placed[i])
     return Result(solved, level, run.counts, st.grid(), run.steps, open_cells)
 

@@ -48,7 +48,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.core.memo import BoundedMemo
 from bookgen.core.types import EMPTY, Cell
-from bookgen.solve.houses import Tech
+from bookgen.solve.houses import Ladder, Tech
 from bookgen.solve.sat import SOLVER_NAME, Solver, load, models
 
 Clue = tuple[int, ...]
@@ -587,15 +587,13 @@ def t_trial(puzzle: Puzzle, board: Board, run: Run) -> int:
 # The ladder table, in the rows every ladder declares its techniques with (``houses.Tech``:
 # name, tier, function - here ``fn(puzzle, board, run)``, 1 when it wrote news - weight for
 # the score inside a level, and one step's rating on the 1-10 footing).
-TECHNIQUES: tuple[Tech, ...] = (
+TECHNIQUES = Ladder(
     Tech("overlap", Level.EASY, t_overlap, 1.0, 1.2),
     Tech("reach", Level.EASY, t_reach, 1.0, 1.5),
     Tech("line", Level.MEDIUM, t_line, 3.0, 2.8),
     Tech("chain", Level.HARD, t_chain, 8.0, 4.5),
     Tech("trial", Level.EXPERT, t_trial, 20.0, 7.0),
 )
-TECHNIQUE_LEVEL: dict[str, Level] = {t.name: t.tier for t in TECHNIQUES}
-TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
 
 
 @dataclass

@@ -40,7 +40,7 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.solve.houses import Contradiction, Extra, Geometry, Run, State, Tech, cut, describe_cuts
+from bookgen.solve.houses import Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts
 from bookgen.solve.latin import digits_of, full_mask
 
 COUNT_OPEN = 3  # ``sky_count`` takes lines with at most this many open cells: a player tries each filling
@@ -336,13 +336,13 @@ def _counting(most_open: int):
 t_sky_count = _counting(COUNT_OPEN)
 t_sky_lines = _counting(1 << 30)
 
-TECHNIQUES: tuple[Tech, ...] = (
+TECHNIQUES = Ladder(
     Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2),
     Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8),
     Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0, 2.8),
     Tech("sky_lines", Level.HARD, t_sky_lines, 4.0, 3.8),
 )
-TECHNIQUE_WEIGHT: dict[str, float] = {t.name: t.weight for t in TECHNIQUES}
+TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
 # --- SAT -----------------------------------------------------------------------------

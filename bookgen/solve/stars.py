@@ -50,7 +50,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_, Text
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
-from bookgen.solve.houses import Tech, and_list, cell_text
+from bookgen.solve.houses import Ladder, Tech, and_list, cell_text
 from bookgen.solve.sat import incremental, models
 
 STAR, NO_STAR = "1", "0"
@@ -435,7 +435,7 @@ def t_trial(lay: Layout, st: State, run: Run) -> int:
 
 # Rows of the house engine's ``Tech`` (name, tier, function, weight, rating on the 1-10
 # footing of the other ladders); here ``fn(layout, state, run)``.
-LADDER: tuple[Tech, ...] = (
+LADDER = Ladder(
     Tech("halo", Level.EASY, t_halo, 0.3, 1.0),
     Tech("full_unit", Level.EASY, t_full_unit, 0.3, 1.2),
     Tech("last_room", Level.EASY, t_last_room, 0.6, 1.5),
@@ -445,9 +445,6 @@ LADDER: tuple[Tech, ...] = (
     Tech("two_by_two", Level.HARD, t_two_by_two, 4.0, 3.8),
     Tech("trial", Level.EXPERT, t_trial, 12.0, 6.5),
 )
-TIER = {t.name: t.tier for t in LADDER}
-WEIGHT = {t.name: t.weight for t in LADDER}
-RATING = {t.name: t.rating for t in LADDER}
 
 
 def techniques_for(stars: int) -> tuple[Tech, ...]:
@@ -476,7 +473,7 @@ class Result:
     steps: list[Step]
 
     def score(self, n: int) -> float:
-        return work_score(self.counts, WEIGHT, TIER, self.level, n * n)
+        return work_score(self.counts, LADDER.weight, LADDER.tier, self.level, n * n)
 
 
 def start(lay: Layout, givens: Sequence[str]) -> State:
@@ -503,7 +500,7 @@ def run_ladder(lay: Layout, givens: Sequence[str], top: Level = Level.EXPERT, ex
     except Contradiction:
         return Result(False, Level.EXPERT, run.counts, st.rows(lay), run.steps)
     solved = not st.open(lay)
-    level = max((TIER[name] for name in run.counts), default=Level.EASY)
+    level = max((LADDER.tier[name] for name in run.counts), default=Level.EASY)
     return Result(solved, level if solved else Level.EXPERT, run.counts, st.rows(lay), run.steps)
 
 

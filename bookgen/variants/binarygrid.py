@@ -14,7 +14,9 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, CAP_HEIGHT, THIN, Pen
+from bookgen.core.rules import balance_rule, per_size
 from bookgen.core.score import work_score
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
 from bookgen.core.text import PuzzleTextError
@@ -108,9 +110,29 @@ class BinaryGrid(VariantDefaults):
             names = [t for t in names if t != "sign"]
         return tuple(names)
 
+    # The rules lines a section's options change, worded by each subclass for its symbols:
+    # the run line where runs of three are allowed, and the balance line naming the counts
+    # (``balance_counted(half)`` for one size, ``balance_sizes`` with ``{sizes}`` for several).
+    run_of_three = ""
+    balance_sizes = ""
+    distinct_rule = N_("No two rows are the same, and no two columns are the same.")
+
+    def balance_counted(self, half: int) -> str:
+        """The balance line for one size: ``half`` of each symbol in a line."""
+        raise NotImplementedError
+
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
-        """The printed rules for these options (subclasses adjust run length and distinct lines)."""
-        return self.rules_text
+        """The printed rules for these options: ``rules_text`` (run, balance and any rule of
+        the subclass's own, then the closing line) with the balance of each of ``sizes``, runs
+        of three where allowed, and the distinct-lines rule before the closing line where on."""
+        lines = list(self.rules_text)
+        if sizes:
+            lines[2] = balance_rule(sizes, self.balance_counted, self.balance_sizes, per_size)
+        if rules.get("max_run", 2) == 3:
+            lines[1] = self.run_of_three
+        if rules.get("unique_lines", self.default_unique):
+            lines.insert(len(lines) - 1, self.distinct_rule)
+        return tuple(lines)
 
     def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
         """The ladder under these rules: no distinct lines where lines may repeat."""

@@ -98,7 +98,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sign_bounds": (N_("Sign chains"), N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
                     "along a chain a < b < c, a can't be the largest digit or the one below it, and c can't be 1 or 2.")),
 }, after={"sign_known": "hidden_single", "sign_bounds": "hidden_single"})
-LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
+LEVELS = merged_ladder(TECHNIQUES).tier  # the ladder's tiers, as it states them
 
 
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).

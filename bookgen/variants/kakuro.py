@@ -62,7 +62,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSize, Puzzle, SizeRange, rows_cols
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import kakuro as engine
-from bookgen.solve.kakuro import DIGITS, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Board, combos
+from bookgen.solve.kakuro import DIGITS, LADDER, Board, combos
 from bookgen.variants.gridparts import and_givens, connected
 
 BLOCK = "#"
@@ -313,8 +313,8 @@ class KakuroVariant(VariantDefaults):
            "diagonal for the run to its right, the one below it for the run underneath."),
         N_("No digit appears twice in a run. Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
-    rating_table = {t.name: t.rating for t in engine.LADDER}
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LADDER.tier)
+    rating_table = LADDER.rating
     rectangular = True
     size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZES
@@ -458,7 +458,7 @@ class KakuroVariant(VariantDefaults):
                     if fits(res):
                         break
                     if res.solved:
-                        score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(cells))
+                        score = work_score(res.counts, LADDER.weight, LADDER.tier, res.level, len(cells))
                         if best is None or score > best[0]:
                             best = (score, i, sol[i])
                     tried.append((i, sol[i]))
@@ -504,7 +504,7 @@ class KakuroVariant(VariantDefaults):
 
     def grade_of(self, res: engine.Result, b: Board) -> Grade:
         """Level, score and technique counts of a ladder run."""
-        score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, len(b.white))
+        score = work_score(res.counts, LADDER.weight, LADDER.tier, res.level, len(b.white))
         return self.rate_counts(Grade(res.level, score, dict(sorted(res.counts.items())), res.solved), len(b.white))
 
     def grade(self, puzzle: Puzzle) -> Grade:

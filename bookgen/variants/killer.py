@@ -113,7 +113,7 @@ CAGE_TEXT: dict[str, tuple[str, str]] = {
                      "rows, columns or boxes together: they add up to two or three times the total (90 or 135 on a "
                      "9\u00d79 grid).")),
 }
-LEVELS = {t.name: t.tier for t in merged_ladder(TECHNIQUES)}  # the ladder's tiers, as it states them
+LEVELS = merged_ladder(TECHNIQUES).tier  # the ladder's tiers, as it states them
 _ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
           "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union", "cage_clash",
           "naked_triple", "hidden_triple", "x_wing", "xy_wing",
@@ -141,12 +141,9 @@ class KillerVariant(SudokuVariant):
         Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
-    rule_help = {  # what each rule option means, for the config reference (docs/config.md)
-        "diagonal": "true: both long diagonals also hold every digit once "
-                    "(Killer X; drawn as two thin diagonal lines)",
-        "box": "set by the size (4: 2×2, 6: 2×3, 8: 2×4, 9: 3×3, 12: 3×4, 16: 4×4); "
-               "may be written only with that value",
-    }
+    rule_help = {**SudokuVariant.rule_help,  # Sudoku's options, under Killer's name for the diagonals
+                 "diagonal": "true: both long diagonals also hold every digit once "
+                             "(Killer X; drawn as two thin diagonal lines)"}
     weights = TECHNIQUE_WEIGHT
     kind = "Killer Sudoku"
     attempts = ATTEMPTS

@@ -50,7 +50,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, GenerationError, Grade, GridSize, OutsideClues, Puzzle, SizeRange, rows_cols
 from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
 from bookgen.solve import nonogram as engine
-from bookgen.solve.nonogram import STYLES, TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT, Clue
+from bookgen.solve.nonogram import STYLES, TECHNIQUES, Clue
 from bookgen.variants.gridparts import and_givens, given_count, given_problems
 
 SIZE_RANGE = SizeRange(5, 25, 5, 25)  # any rows x cols, each 5 to 25
@@ -150,8 +150,8 @@ class NonogramVariant(VariantDefaults):
            "between two runs there is at least one empty cell."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUE_LEVEL)
-    rating_table = {t.name: t.rating for t in engine.TECHNIQUES}
+    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUES.tier)
+    rating_table = TECHNIQUES.rating
     rectangular = True
     pictures_option = True
     size_range = SIZE_RANGE
@@ -321,7 +321,7 @@ class NonogramVariant(VariantDefaults):
         return engine.sat_solutions(_engine_puzzle(puzzle), _givens(puzzle), limit)
 
     def _grade_of(self, res: engine.LadderResult, cells: int) -> Grade:
-        score = work_score(res.counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, res.level, cells)
+        score = work_score(res.counts, TECHNIQUES.weight, TECHNIQUES.tier, res.level, cells)
         return self.rate_counts(Grade(res.level, score, dict(sorted(res.counts.items())), res.solved), cells)
 
     def grade(self, puzzle: Puzzle) -> Grade:

@@ -87,7 +87,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
                   "matching both clues puts in a cell is ruled out there.")),
 }, after={"sky_edge": "hidden_single", "sky_bounds": "hidden_single", "sky_count": "hidden_pair",
           "sky_lines": "xy_wing"})
-LEVELS = {**TECHNIQUE_LEVEL, **{t.name: t.tier for t in TECHNIQUES}}
+LEVELS = {**TECHNIQUE_LEVEL, **TECHNIQUES.tier}
 
 
 def clue_dict(clues: OutsideClues) -> dict[str, tuple[int, ...]]:

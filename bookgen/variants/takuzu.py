@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_, Plural
-from bookgen.core.rules import balance_rule, per_size
 from bookgen.variants.binarygrid import BinaryGrid
 
 TECHNIQUE_TEXT = {
@@ -55,9 +54,10 @@ class Takuzu(BinaryGrid):
         N_("Fill every cell with 0 or 1."),
         N_("No more than two equal symbols may stand next to each other in a row or column."),
         N_("Each row and each column holds as many 0s as 1s."),
-        N_("No two rows are the same, and no two columns are the same."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
+    run_of_three = N_("No more than three equal symbols may stand next to each other in a row or column.")
+    balance_sizes = N_("Each row and each column holds as many 0s as 1s: {sizes}.")
 
     def max_level(self, size, rules) -> Level:
         """4x4 grids only ever need pairs and balance; without distinct lines a 6x6 tops out at
@@ -71,20 +71,9 @@ class Takuzu(BinaryGrid):
             return Level.HARD
         return Level.EXPERT
 
-    def rules_for(self, rules, sizes=()) -> tuple[str, ...]:
-        """The rules text adjusted to a section's options, with how many 0s and 1s a line
-        of each of ``sizes`` holds."""
-        lines = list(self.rules_text)
-        if sizes:
-            lines[2] = balance_rule(
-                sizes, lambda half: Plural("Each row and each column holds {count} 0 and {count} 1.",
-                                           "Each row and each column holds {count} 0s and {count} 1s.", half),
-                N_("Each row and each column holds as many 0s as 1s: {sizes}."), per_size)
-        if rules.get("max_run", 2) == 3:
-            lines[1] = N_("No more than three equal symbols may stand next to each other in a row or column.")
-        if not rules.get("unique_lines", True):
-            lines.pop(3)
-        return tuple(lines)
+    def balance_counted(self, half: int) -> str:
+        return Plural("Each row and each column holds {count} 0 and {count} 1.",
+                      "Each row and each column holds {count} 0s and {count} 1s.", half)
 
 
 TAKUZU = Takuzu()

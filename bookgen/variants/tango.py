@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_, Plural
-from bookgen.core.rules import balance_rule, per_size
 from bookgen.core.pen import Pen
 from bookgen.variants.binarygrid import BinaryGrid
 from bookgen.variants.shapes import SUN_CORE, crescent, sun_rays
@@ -69,25 +68,16 @@ class Tango(BinaryGrid):
         N_("Cells joined by = hold the same symbol; cells joined by × hold opposite symbols."),
         N_("There is exactly one solution, and it can be reached by deduction alone."),
     )
+    run_of_three = N_("No more than three of the same symbol next to each other, across or down.")
+    balance_sizes = N_("Each row and each column holds as many suns as moons: {sizes}.")
 
     def max_level(self, size, rules) -> Level:
         """A 4x4 board is too small for long lines or a useful trial."""
         return Level.MEDIUM if size == 4 else Level.EXPERT
 
-    def rules_for(self, rules, sizes=()) -> tuple[str, ...]:
-        """The rules text adjusted to a section's options, with how many suns and moons a
-        line of each of ``sizes`` holds."""
-        lines = list(self.rules_text)
-        if sizes:
-            lines[2] = balance_rule(
-                sizes, lambda half: Plural("Each row and each column holds {count} sun and {count} moon.",
-                                           "Each row and each column holds {count} suns and {count} moons.", half),
-                N_("Each row and each column holds as many suns as moons: {sizes}."), per_size)
-        if rules.get("max_run", 2) == 3:
-            lines[1] = N_("No more than three of the same symbol next to each other, across or down.")
-        if rules.get("unique_lines"):
-            lines.insert(4, N_("No two rows are the same, and no two columns are the same."))
-        return tuple(lines)
+    def balance_counted(self, half: int) -> str:
+        return Plural("Each row and each column holds {count} sun and {count} moon.",
+                      "Each row and each column holds {count} suns and {count} moons.", half)
 
     def draw_symbol(self, pen: Pen, r: int, c: int, v: int, given: bool) -> None:
         """A sun (disc with rays) or a moon (crescent); givens solid black."""
