@@ -5,15 +5,19 @@ easiest step on Sudoku Explainer's scale first); an unsolved grade is no level."
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bookgen.core.difficulty import Level
+from bookgen.core.rating import rating_of
 from bookgen.core.types import Grade, Unsolved
 from bookgen.puzzletext import parse_text, solve_report
-from bookgen.solve.houses import LADDER, Run, State, geometry, run_ladder
+from bookgen.solve.houses import LADDER, Extra, Run, State, geometry, run_ladder
+from bookgen.solve.rated import rated_run
 from bookgen.solve.latin import bit
+from bookgen.variants.killer import KILLER
 from bookgen.variants.sudoku import SUDOKU
 
 G9 = geometry(9, (3, 3), False)
@@ -167,6 +171,74 @@ def test_unique_rectangle_type_2():
     assert _before(st, "unique_rectangle") == []
     _apply(st, "unique_rectangle")
     assert not any(_has(st, r, 3, 7) for r in range(2, 9)) and not _has(st, 2, 4, 7) and _has(st, 0, 3, 7)
+
+
+# A loop of six cells, each seeing the next, two of them in every house it meets (rows 2, 3, 9;
+# columns 2, 7, 8; boxes 1, 3, 9): the houses of the loop hold 1 and 2 nowhere else, except
+# ``open_houses`` (those of the cells with more digits: else a hidden pair would strike them).
+LOOP = [(1, 1), (1, 7), (2, 1), (2, 6), (8, 6), (8, 7)]
+
+
+def _loop_state(more: dict[tuple[int, int], set[int]], open_houses: set[tuple[str, int]]) -> State:
+    def houses(r, c):
+        return {("row", r), ("col", c), ("box", r // 3 * 3 + c // 3)}
+
+    cands = {cell: {1, 2} for cell in LOOP} | more
+    cleared = set().union(*(houses(*cell) for cell in LOOP)) - open_houses
+    cands.update({(r, c): set(range(3, 10)) for r in range(9) for c in range(9)
+                  if (r, c) not in cands and houses(r, c) & cleared})
+    return _state(cands)
+
+
+def test_unique_loop_type_1():
+    # r2c2 is 1, 2 or 5, the other five cells 1 or 2: only 5 keeps two solutions away.
+    st = _loop_state({(1, 1): {1, 2, 5}}, {("row", 1), ("col", 1), ("box", 0)})
+    assert _before(st, "unique_loop") == []
+    reason = _apply(st, "unique_loop")
+    assert st.cand[1 * 9 + 1] == bit(5)
+    assert "is a loop of cells that can all hold" in reason
+
+
+def test_unique_loop_type_2():
+    # r2c2 and r3c2 are 1, 2 or 7: one of them is 7, so the rest of column 2 and box 1 isn't.
+    st = _loop_state({(1, 1): {1, 2, 7}, (2, 1): {1, 2, 7}}, {("row", 1), ("row", 2), ("col", 1), ("box", 0)})
+    assert _before(st, "unique_loop") == []
+    run = Run()
+    run.best = True  # the rated run's search: the shortest loop, valued by its length
+    assert LADDER[ORDER.index("unique_loop")].fn(G9, st, run) == 1 and run.value == 4.6
+    gone = {(r, c) for r in range(9) for c in range(9) if not _has(st, r, c, 7)}
+    assert gone - set(LOOP) == {(r, 1) for r in range(9) if r not in (1, 2)} | \
+        {(r, c) for r in range(3) for c in range(3) if c != 1}
+    assert _has(st, 1, 1, 7) and _has(st, 2, 1, 7)
+
+
+def test_unique_loop_assumes_uniqueness_only_where_the_houses_are_the_rules():
+    # A cage or a sign could tell the two fillings apart: Killer's or Futoshiki's ladder skips it.
+    st = _loop_state({(1, 1): {1, 2, 5}}, {("row", 1), ("col", 1), ("box", 0)})
+    caged = State(G9, Extra(techniques=(LADDER[0],)))
+    caged.cand = st.cand[:]
+    assert LADDER[ORDER.index("unique_loop")].fn(G9, caged, Run()) == 0
+    assert "unique_loop" not in {t.name for t in KILLER.techniques}
+
+
+# One of our expert Sudoku (bench/calibrate.py's seeds, before the unique loop): SE rates it 4.6
+# by a unique loop of six cells (type 2); without one the hard tier stalls and our rating was
+# 5.4 (an X-chain), outside the band of the level the puzzle was printed at.
+LOOPED = ".653....84.......7..3...95.8..5...4....64........3..8151.....6....4.5.3..2....1.."
+
+
+@dataclass(frozen=True)
+class _NoLoop(Extra):
+    def ladder(self):
+        return tuple(t for t in LADDER if t.name != "unique_loop")
+
+
+def test_a_puzzle_se_rates_by_a_unique_loop_rates_as_se_does():
+    assert not run_ladder(G9, _givens(LOOPED), Level.HARD, extra=_NoLoop()).solved
+    res = run_ladder(G9, _givens(LOOPED), Level.HARD)
+    assert res.solved and res.counts.get("unique_loop")
+    steps, solved = rated_run(G9, _givens(LOOPED))
+    assert solved and rating_of(steps) == 4.6 and max(steps, key=lambda s: s.rating).technique == "unique_loop"
 
 
 def test_confined_candidates_on_a_diagonal():

@@ -90,6 +90,11 @@ XY_CYCLE_BASE = 6.5
 # An almost locked set of k cells (k + 1 digits) and a two-candidate cell: SE's fork names them
 # by their digits, WXYZ- (k = 3), VWXYZ- (4) and UVWXYZ-wing (5).
 ALS_WING = {3: 5.5, 4: 6.2, 5: 6.6}
+# A unique loop of k cells (SE's "Unique Loop", the unique rectangle grown to six, eight ... cells),
+# types 1 and 2: SE's values with its default (original) rating, six cells 4.6, eight 4.7, ten
+# or more 5.0 (the rectangle, four, is 4.5).
+UNIQUE_LOOP_CELLS = {4: 4.5, 6: 4.6, 8: 4.7}
+UNIQUE_LOOP_LONG = 5.0
 # Forcing chains that follow singles from each option: a branch that ends in a contradiction
 # is SE's Nishio (7.5 plus length), options that agree its multiple forcing chains (8.0 plus).
 NISHIO = 7.5
@@ -107,6 +112,11 @@ def xy_chain_rating(cells: int, wing: bool = True, cycle: bool = False) -> float
     see each other, so it closes into a loop, SE's Y-cycle (6.5 plus length)."""
     chain = (XY_CYCLE_BASE if cycle else XY_CHAIN_BASE) + chain_extra(2 * cells)
     return round(min(XY_CHAIN_CELLS.get(cells, chain) if wing else chain, chain), 1)
+
+
+def unique_loop_rating(cells: int) -> float:
+    """SE's value of a unique loop of ``cells`` cells (types 1 and 2)."""
+    return UNIQUE_LOOP_CELLS.get(cells, UNIQUE_LOOP_LONG)
 
 
 def forcing_rating(nodes: int, contradiction: bool) -> float:

@@ -56,10 +56,10 @@ order the driver tries it: by tier, and inside a tier by Sudoku Explainer value
   all: diagonals, irregular regions), ``naked_pair``, ``hidden_pair``;
 - hard: ``x_wing``, ``naked_triple``, ``swordfish``, ``hidden_triple``,
   ``skyscraper_pattern``, ``two_string_kite``, ``xy_wing``, ``turbot_fish``,
-  ``grouped_turbot`` (the same with an end a box's group), ``xyz_wing``, ``unique_rectangle`` (types 1 and 2), ``naked_quad``,
-  ``jellyfish``, ``hidden_quad``, ``w_wing``, ``bug`` (BUG+1); unique
-  rectangles and BUG+1 assume the puzzle has one solution and run only where
-  the houses are the whole rule set;
+  ``grouped_turbot`` (the same with an end a box's group), ``xyz_wing``, ``unique_rectangle`` (types 1 and 2),
+  ``unique_loop`` (the same pattern on six, eight or more cells), ``naked_quad``, ``jellyfish``,
+  ``hidden_quad``, ``w_wing``, ``bug`` (BUG+1); unique rectangles, unique loops and BUG+1
+  assume the puzzle has one solution and run only where the houses are the whole rule set;
 - expert: ``simple_colouring``, ``x_chain``, ``als_wing`` (an almost locked set
   and a two-candidate cell), ``xy_chain``, ``forcing_chain``,
   then ``trial`` (assume one candidate of a cell with two, follow the easy..hard
@@ -89,7 +89,8 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
-from bookgen.core.rating import ALS_WING, CLAIMING, POINTING, forcing_rating, x_chain_rating, xy_chain_rating
+from bookgen.core.rating import (ALS_WING, CLAIMING, POINTING, forcing_rating, unique_loop_rating, x_chain_rating,
+                                 xy_chain_rating)
 from bookgen.core.score import work_score
 from bookgen.core.variant import Step
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
@@ -1294,6 +1295,137 @@ def t_unique_rectangle(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
+# A unique loop has six cells or more (four is the rectangle, ``t_unique_rectangle``) and at
+# most two that hold more than its two digits: so at least four cells of the position hold
+# exactly its two digits, the test that keeps the search away from most positions.
+LOOP_CELLS = 6
+LOOP_EXTRA = 2
+
+
+def t_unique_loop(g: Geometry, st: State, run: Run) -> int:
+    """Unique loops, types 1 and 2 (Sudoku Explainer's name: the unique rectangle grown to six,
+    eight or more cells; they assume the puzzle has one solution, as solvers do): cells that
+    all hold x and y, each seeing the next around a closed loop, with every house holding two
+    of them or none, one at an odd and one at an even place along it. Could they only hold x
+    and y, the two would alternate around the loop and could be swapped, giving two solutions,
+    so what is needed to break the pattern must be true: the one cell with more digits isn't x
+    or y (type 1), or one of two cells x, y or z is z (type 2)."""
+    if not _plain(st):
+        return 0
+    cand = st.cand
+    pairs: dict[int, list[int]] = {}
+    for i in _with_count(st, 2):
+        pairs.setdefault(cand[i], []).append(i)
+    best: tuple[list[int], list[int], int] | None = None
+    for xy in sorted(pairs):
+        if len(pairs[xy]) < LOOP_CELLS - LOOP_EXTRA:
+            continue
+        for loop, extra in _unique_loops(g, st, xy, pairs[xy]):
+            if not extra or len(extra) == 2 and not _would_cut(g, st, extra, cand[extra[0]] & ~xy):
+                continue  # every cell x or y (not a puzzle with one solution), or nothing to strike
+            if not run.best:  # the first loop found; the rated run takes the shortest (SE's order)
+                return _unique_loop_found(g, st, run, loop, extra, xy)
+            if best is None or len(loop) < len(best[0]):
+                best = (loop, extra, xy)
+            if len(loop) == LOOP_CELLS:
+                break
+        if best is not None and len(best[0]) == LOOP_CELLS:
+            break
+    if best is not None:
+        return _unique_loop_found(g, st, run, *best)
+    return 0
+
+
+def _unique_loops(g: Geometry, st: State, xy: int, twos: Sequence[int]) -> Iterator[tuple[list[int], list[int]]]:
+    """Every unique loop of the two digits ``xy`` (a mask) through the cells ``twos`` that hold
+    only them, as (its cells in order, from the first of ``twos`` in it, and those of them with
+    more digits: one, or two holding the same third digit), each loop once per direction.
+    Depth first along cells that see each other; a house may take two cells of the loop, one
+    at an odd and one at an even place, and the loop closes when every house it meets has two."""
+    n = g.n
+    cand, placed = st.cand, st.placed
+    peers = _bitboards(g)[1]
+    houses_of = g.houses_of
+    holders = 0  # open cells holding both digits
+    for i in range(n * n):
+        if not placed[i] and cand[i] & xy == xy:
+            holders |= 1 << i
+    occupied = [-1] * len(g.houses)  # per house: -1 empty, 0 or 1 the parity of its one cell, 2 full
+    path: list[int] = []
+    extra: list[int] = []
+    half = [0]  # houses holding one cell of the path: the loop closes at none
+
+    def enter(i: int) -> bool:
+        side = len(path) & 1
+        hs = houses_of[i]
+        if any(occupied[h] == 2 or occupied[h] == side for h in hs):
+            return False
+        for h in hs:
+            if occupied[h] < 0:
+                occupied[h] = side
+                half[0] += 1
+            else:
+                occupied[h] = 2
+                half[0] -= 1
+        path.append(i)
+        return True
+
+    def leave() -> None:
+        i = path.pop()
+        side = len(path) & 1
+        for h in houses_of[i]:
+            if occupied[h] == side:
+                occupied[h] = -1
+                half[0] -= 1
+            else:
+                occupied[h] = 1 - side
+                half[0] += 1
+
+    def grow(first: int, later: int) -> Iterator[tuple[list[int], list[int]]]:
+        last = path[-1]
+        if len(path) >= LOOP_CELLS and not len(path) & 1 and not half[0] and peers[last] >> first & 1:
+            yield path[:], extra[:]
+            return
+        if len(path) >= 2 * n:
+            return
+        for j in scan_forward(peers[last] & holders & later):
+            if cand[j] != xy:
+                if len(extra) == LOOP_EXTRA or extra and (cand[j] != cand[extra[0]] or cand[j].bit_count() != 3):
+                    continue  # a third such cell, or two with different digits: neither type
+                extra.append(j)
+            if enter(j):
+                yield from grow(first, later & ~(1 << j))
+                leave()
+            if cand[j] != xy:
+                extra.pop()
+
+    more = holders  # the cells holding x, y and more
+    for s in twos:
+        more &= ~(1 << s)
+    for s in twos:
+        enter(s)
+        # of the cells holding x and y alone only those after ``s``: a loop is found from its first
+        yield from grow(s, holders & ~((2 << s) - 1) | more)
+        leave()
+
+
+def _unique_loop_found(g: Geometry, st: State, run: Run, loop: list[int], extra: list[int], xy: int) -> int:
+    if len(extra) == 1:
+        cuts = cut(st, extra, xy)
+    else:
+        cuts = _cut_seeing(g, st, extra, st.cand[extra[0]] & ~xy)
+    run.value = unique_loop_rating(len(loop))
+    if run.explain:
+        run.reason = Text(
+            N_("{loop} is a loop of cells that can all hold {digits}, each seeing the next, with two of them "
+               "or none in every house; if those were their only digits, they would alternate around the "
+               "loop and could be swapped, giving the puzzle two solutions, so {rest} must break the "
+               "pattern; {cuts}."), loop=_chain_text(g, loop + loop[:1]),
+            digits=and_list([str(v) for v in digits_of(xy)]), rest=_cells_text(g, extra),
+            cuts=describe_cuts(st, cuts))
+    return 1
+
+
 def t_bug(g: Geometry, st: State, run: Run) -> int:
     """BUG+1: every open cell has two candidates but one with three; if that one lost the digit
     it holds three times in its houses, every digit would have two places in every house and
@@ -1601,6 +1733,7 @@ LADDER = Ladder(
     Tech("grouped_turbot", Level.HARD, t_grouped_turbot, 6.5, 4.3),
     Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4),
     Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5),
+    Tech("unique_loop", Level.HARD, t_unique_loop, 5.5, 4.6),
     Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0),
     Tech("jellyfish", Level.HARD, t_jellyfish, 6.0, 5.2),
     Tech("hidden_quad", Level.HARD, t_hidden_quad, 6.0, 5.4),

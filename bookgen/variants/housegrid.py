@@ -47,6 +47,10 @@ ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "unique_rectangle": (N_("Unique rectangles"), N_(
         "Four cells on two rows, columns and boxes that could only hold the same two digits would give two "
         "solutions; a digit that would leave that pattern goes (this assumes one solution).")),
+    "unique_loop": (N_("Unique loops"), N_(
+        "A longer unique rectangle: six, eight or more cells in a loop, each seeing the next, with two of them "
+        "or none in every house, that could only hold the same two digits would give two solutions; a digit "
+        "that would leave that pattern goes (this assumes one solution).")),
     "naked_quad": (N_("Naked quads"), N_("The same with four cells and four digits.")),
     "jellyfish": (N_("Jellyfish"), N_("An X-wing with four rows and four columns.")),
     "hidden_quad": (N_("Hidden quads"), N_("The same with four digits in four cells.")),

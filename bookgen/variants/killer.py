@@ -117,7 +117,7 @@ LEVELS = merged_ladder(TECHNIQUES).tier  # the ladder's tiers, as it states them
 _ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
           "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union", "cage_clash",
           "naked_triple", "hidden_triple", "x_wing", "xy_wing",
-          *(key for key in ADVANCED_TECHNIQUE_TEXT if key not in ("unique_rectangle", "bug")), "trial")
+          *(key for key in ADVANCED_TECHNIQUE_TEXT if key not in ("unique_rectangle", "unique_loop", "bug")), "trial")
 
 
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).

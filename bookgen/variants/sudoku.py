@@ -22,7 +22,7 @@ each technique's Sudoku Explainer value; docs/grading.md lists them):
   (Sudoku X: a digit with two or three places on a diagonal leaves every cell
   that sees them all), naked and hidden pairs;
 - hard: X-wing, naked triples, Swordfish, hidden triples, XY-wing, XYZ-wing,
-  W-wing, unique rectangles (they assume one solution), naked quads,
+  W-wing, unique rectangles and unique loops (they assume one solution), naked quads,
   Jellyfish, hidden quads, BUG+1, Skyscraper, two-string kite, turbot fish (also grouped);
 - expert: simple colouring, X-chains, almost locked sets, XY-chains, forcing chains, then one
   trial on a two-candidate cell refuted by the tiers above; never nested.
