@@ -491,12 +491,16 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     return steps, not st.unplaced
 
 
-def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool) -> bool:
+def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool,
+                         until: int = -1) -> bool:
     """Whether hidden singles alone solve ``givens``: in boxes only (and the last open cell of
     any house, SE's full house) with ``boxes_only``, else in every house. The easiest-first run
     places singles in any order to the same end, so this is exactly whether it rates at most
     1.2 (``boxes_only``) or 1.5, at a fraction of its cost: bitboards, one mask of open cells
-    per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together)."""
+    per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together).
+    With ``until`` (a cell), True as soon as that cell is placed: where ``givens`` with that
+    cell's digit are solved so, that is the same answer (these singles never do less with more
+    placed), sooner."""
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
@@ -505,11 +509,14 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     for i, d in givens:
         placed |= 1 << i
         pos[d - 1] &= ~peer_bits[i]
-    for i, d in givens:
-        for e in range(n):
-            pos[e] &= ~(1 << i)
+    keep = ~placed
+    pos = [m & keep for m in pos]  # (a placed cell leaves every digit's mask in one list pass)
     boxes_from = 2 * n
+    digits = range(n)
+    stop = 1 << until if until >= 0 else 0
     while placed != every:
+        if placed & stop:
+            return True
         found = False
         for h, hb in enumerate(house_bits):
             open_cells = hb & ~placed
@@ -517,16 +524,14 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
                 continue
             if boxes_only and h < boxes_from and open_cells & (open_cells - 1):
                 continue  # a row or column with more than one open cell: not a full house
-            for d in range(n):
+            for d in digits:
                 x = pos[d] & hb
                 if x and not x & (x - 1):
-                    b = x
-                    placed |= b
-                    for e in range(n):
-                        pos[e] &= ~b
-                    pos[d] &= ~peer_bits[b.bit_length() - 1]
+                    placed |= x
+                    keep = ~x
+                    pos = [m & keep for m in pos]
+                    pos[d] &= ~peer_bits[x.bit_length() - 1]
                     found = True
-                    open_cells &= ~b
         if not found:
             return False
     return True
@@ -543,10 +548,11 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     climbs (1.2, then 1.5 where a row or column's hidden single is needed, 2.0 where SE's direct
     hidden pair is). The carve stops between the first removal that rates ``low`` or more and
     the last that rates below ``high``, ``depth`` (0 to 1) of the way: deeper, fewer givens and
-    more minutes. The prefixes are told apart by which singles solve them, every other one up to
-    ``high`` or, where every removal stays below it, a few by bisection (where the rating isn't
-    monotone, this grid misses the aim). ``plain``: every removal asked of ``closure`` and
-    every prefix up to ``high`` tested in turn, the version this must equal (tests/test_ramp.py). Aimed at 2.0, a carve may rate
+    more minutes. The prefixes are told apart by which singles solve them: up to ``high``, each
+    removal by whether those singles place the removed cell, or, where every removal stays below
+    it, a few by bisection (where the rating isn't monotone, this grid misses the aim).
+    ``plain``: every removal asked of ``closure`` and every prefix up to ``high`` tested in
+    turn, the version this must equal (tests/test_ramp.py). Aimed at 2.0, a carve may rate
     1.7 or 1.9 (a direct pointing or claiming, rare): the rated run of the finished puzzle says
     so, and its band is checked there."""
     n = geo.n
@@ -562,13 +568,15 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     # this must equal (tests/test_ramp.py).
     unavoidable: list[list[int]] = []
 
+    def opens_unavoidable(i: int) -> bool:  # whether removed given ``i`` leaves a set open
+        if not unavoidable:
+            unavoidable.extend(swap_cycles(geo, sol))
+        given = gv.mask
+        return any(not m & given for m in unavoidable[i])
+
     def comes_back(i: int) -> bool:  # whether singles bring removed given ``i`` back
-        if not plain:
-            if not unavoidable:
-                unavoidable.extend(swap_cycles(geo, sol))
-            given = gv.mask
-            if any(not m & given for m in unavoidable[i]):
-                return False
+        if not plain and opens_unavoidable(i):
+            return False
         return closure(geo, gv.pairs(), Level.EASY, until=i)[0]
 
     def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
@@ -621,21 +629,33 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
                 break
             cut += 1
     elif high <= NAKED_SINGLE:
-        # The same cuts with half the tests: fewer givens never make singles solve what they
-        # didn't, so ``below`` only turns false along the carve, and is asked at every other cut
-        # (and once more at the one skipped before the first false); ``low`` by bisection.
-        cut, ok = 0, -1  # ok: the last cut known below ``high``
-        while True:
-            if not below(cut, high):
-                if cut - 1 > ok and not below(cut - 1, high):
-                    cut -= 1
-                stop, reach = cut - 1, cut
-                break
-            ok = cut
-            if not extend():
-                stop = reach = cut
-                break
-            cut += 2 if extend() else 1
+        # The same cuts as the plain loop: fewer givens never make these singles solve what
+        # they didn't, so while the puzzle so far is below ``high`` a removal keeps it there
+        # exactly when they place the removed cell (``until``), and one they don't place but
+        # ``closure`` brings back is the first cut at ``high`` or above. A removal that stays
+        # below costs a short run of the cheaper singles instead of ``closure``, and no cut is
+        # tested twice; ``low`` by bisection.
+        key = high <= HIDDEN_SINGLE_LINE  # (``below``'s memo key for ``high``)
+        if not below(0, high):
+            stop, reach = -1, 0
+        else:
+            for i in pending:
+                if not gv.given[i]:
+                    continue
+                gv.remove(i)
+                if not opens_unavoidable(i):
+                    if hidden_singles_solve(geo, gv.pairs(), key, until=i):
+                        order.append(i)
+                        memo[(len(order), key)] = True
+                        continue
+                    if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                        order.append(i)
+                        memo[(len(order), key)] = False
+                        stop, reach = len(order) - 1, len(order)
+                        break
+                gv.restore(i)
+            else:
+                stop = reach = len(order)
         if not below(reach, low):
             start = first(lambda cut: not below(cut, low))
     else:  # every removal stays below ``high``: to the end, then find ``low`` by bisection
