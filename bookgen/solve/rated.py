@@ -216,12 +216,14 @@ def _trial_rating(st: State, base: float) -> float:
 
 
 def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: float,
-                   best: tuple[int, int, float, str] | None) -> tuple[int, int, float, str] | None:
-    """The hidden pair or triple half of ``_direct``: ``_direct_hidden_plain``, which it must
-    equal (tests/test_rated_direct.py, through ``_direct`` and ``_direct_plain``), with each
-    house's counts of places per digit taken once for both sizes and a house with too few
-    digits of so few places passed over by counting those counts (most houses, at most of a
-    Killer's steps: the list of such digits, built for every house, was a sixth of its rated run)."""
+                   best: tuple[int, int, float, str] | None, plain: bool = False
+                   ) -> tuple[int, int, float, str] | None:
+    """The hidden pair or triple half of ``_direct``: ``best`` or an easier step of that kind
+    (``table``: the state's ``house_positions``). ``hidden_subsets``, written out: most houses
+    have too few digits with so few places, and that is checked first, by counting each
+    house's counts of places per digit (taken once for both sizes); ``plain``: by listing
+    those digits in every house, the version this must equal (``_direct_plain`` asks it,
+    tests/test_rated_direct.py). The lists were a sixth of a Killer's rated run."""
     n, placed = geo.n, st.placed
     counts_of: list[list[int] | None] = [None] * len(geo.houses)
     places = int.bit_count
@@ -231,46 +233,18 @@ def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: floa
         name = "hidden_pair" if size == 2 else "hidden_triple"
         for h, cells in enumerate(geo.houses):
             where = table[h]
-            counts = counts_of[h]
-            if counts is None:
-                counts = counts_of[h] = list(map(places, where))
-            if counts.count(1) + counts.count(2) + (counts.count(3) if size == 3 else 0) < size or \
-                    sum(1 for i in cells if not placed[i]) <= size:
-                continue
-            small = [d for d, c in enumerate(counts) if 0 < c <= size]
-            for ds in combinations(small, size):
-                u = 0
-                for d in ds:
-                    u |= where[d]
-                if u.bit_count() != size:
+            if plain:
+                small = [d for d, p in enumerate(where) if p and p.bit_count() <= size]
+                if len(small) < size or sum(1 for i in cells if not placed[i]) <= size:
                     continue
-                for v in range(n):
-                    if v in ds or counts[v] < 2:
-                        continue
-                    rest = where[v] & ~u
-                    if rest.bit_count() == 1:
-                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
-                        if best is None or (got[2], got[0]) < (best[2], best[0]):
-                            best = got
-    return best
-
-
-def _direct_hidden_plain(geo: Geometry, st: State, table: list[list[int]], below: float,
-                   best: tuple[int, int, float, str] | None) -> tuple[int, int, float, str] | None:
-    """The hidden pair or triple half of ``_direct_plain``: ``best`` or an easier step of that
-    kind (``table``: the state's ``house_positions``)."""
-    n, placed = geo.n, st.placed
-    for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
-        if value >= below or (best is not None and value >= best[2]):
-            continue
-        name = "hidden_pair" if size == 2 else "hidden_triple"
-        for h, cells in enumerate(geo.houses):
-            where = table[h]
-            # ``hidden_subsets``, written out: most houses have too few digits with so few
-            # places, and that is checked first
-            small = [d for d, p in enumerate(where) if p and p.bit_count() <= size]
-            if len(small) < size or sum(1 for i in cells if not placed[i]) <= size:
-                continue
+            else:
+                counts = counts_of[h]
+                if counts is None:
+                    counts = counts_of[h] = list(map(places, where))
+                if counts.count(1) + counts.count(2) + (counts.count(3) if size == 3 else 0) < size or \
+                        sum(1 for i in cells if not placed[i]) <= size:
+                    continue
+                small = [d for d, c in enumerate(counts) if 0 < c <= size]
             for ds in combinations(small, size):
                 u = 0
                 for d in ds:
@@ -327,7 +301,7 @@ def _direct_plain(geo: Geometry, st: State, below: float) -> tuple[int, int, flo
                             got = (after[0], d + 1, value, "locked_candidates")
                             if best is None or (got[2], got[0]) < (best[2], best[0]):
                                 best = got
-    return _direct_hidden_plain(geo, st, table, below, best)
+    return _direct_hidden(geo, st, table, below, best, plain=True)
 
 
 _DIRECT: dict[int, tuple[tuple, tuple, tuple, tuple, tuple]] = {}
