@@ -40,8 +40,9 @@ LATIN = ("sudoku", "killer", "jigsaw", "kenken", "futoshiki", "skyscrapers")
 def latin_rows(count: int, only: list[str]) -> None:
     """One hash per Latin-family bench row over ``count`` puzzles, and a total."""
     sys.path.insert(0, str(ROOT / "bench"))
-    from bench_reference import default_rows
+    from bench_reference import default_rows, named_job
 
+    from bookgen.book import run_job
     from bookgen.core.rng import derive_seed, rng_for
     from bookgen.variants.registry import get_variant
 
@@ -51,8 +52,11 @@ def latin_rows(count: int, only: list[str]) -> None:
             continue
         variant = get_variant(row.variant)
         rules = variant.parse_rules(row.rules, row.size)
-        entries = [puzzle_json(i + 1, variant.generate(row.size, rules, row.level,
-                                                       rng_for(derive_seed(13_13, row.size * 10 + int(row.level), i))),
+        # A named level (9x9 Sudoku's beginner, easy, extreme) as the bench makes it: its band
+        # and ramp aims, through the aimed carve; the tier's own rows call ``generate``.
+        entries = [puzzle_json(i + 1, run_job(named_job(row, rules, i, i, count)) if row.named else
+                               variant.generate(row.size, rules, row.level,
+                                                rng_for(derive_seed(13_13, row.size * 10 + int(row.level), i))),
                                0, "", "")
                    for i in range(count)]
         digest = hashlib.sha256(dumps(entries)).hexdigest()

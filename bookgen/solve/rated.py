@@ -216,21 +216,35 @@ def _trial_rating(st: State, base: float) -> float:
 
 
 def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: float,
-                   best: tuple[int, int, float, str] | None) -> tuple[int, int, float, str] | None:
+                   best: tuple[int, int, float, str] | None, plain: bool = False
+                   ) -> tuple[int, int, float, str] | None:
     """The hidden pair or triple half of ``_direct``: ``best`` or an easier step of that kind
-    (``table``: the state's ``house_positions``)."""
+    (``table``: the state's ``house_positions``). ``hidden_subsets``, written out: most houses
+    have too few digits with so few places, and that is checked first, by counting each
+    house's counts of places per digit (taken once for both sizes); ``plain``: by listing
+    those digits in every house, the version this must equal (``_direct_plain`` asks it,
+    tests/test_rated_direct.py). The lists were a sixth of a Killer's rated run."""
     n, placed = geo.n, st.placed
+    counts_of: list[list[int] | None] = [None] * len(geo.houses)
+    places = int.bit_count
     for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
         if value >= below or (best is not None and value >= best[2]):
             continue
         name = "hidden_pair" if size == 2 else "hidden_triple"
         for h, cells in enumerate(geo.houses):
             where = table[h]
-            # ``hidden_subsets``, written out: most houses have too few digits with so few
-            # places, and that is checked first
-            small = [d for d, p in enumerate(where) if p and p.bit_count() <= size]
-            if len(small) < size or sum(1 for i in cells if not placed[i]) <= size:
-                continue
+            if plain:
+                small = [d for d, p in enumerate(where) if p and p.bit_count() <= size]
+                if len(small) < size or sum(1 for i in cells if not placed[i]) <= size:
+                    continue
+            else:
+                counts = counts_of[h]
+                if counts is None:
+                    counts = counts_of[h] = list(map(places, where))
+                if counts.count(1) + counts.count(2) + (counts.count(3) if size == 3 else 0) < size or \
+                        sum(1 for i in cells if not placed[i]) <= size:
+                    continue
+                small = [d for d, c in enumerate(counts) if 0 < c <= size]
             for ds in combinations(small, size):
                 u = 0
                 for d in ds:
@@ -287,23 +301,25 @@ def _direct_plain(geo: Geometry, st: State, below: float) -> tuple[int, int, flo
                             got = (after[0], d + 1, value, "locked_candidates")
                             if best is None or (got[2], got[0]) < (best[2], best[0]):
                                 best = got
-    return _direct_hidden(geo, st, table, below, best)
+    return _direct_hidden(geo, st, table, below, best, plain=True)
 
 
-_DIRECT: dict[int, tuple[Geometry, tuple, tuple]] = {}
+_DIRECT: dict[int, tuple[tuple, tuple, tuple, tuple, tuple]] = {}
 
 
 def _direct_tables(geo: Geometry) -> tuple[tuple, tuple]:
-    """What ``_direct`` reads of a geometry, worked out once (kept by the geometry's identity,
-    as ``_bitboards`` is): per overlap and direction (the house a digit is confined in, the
+    """What ``_direct`` reads of a geometry, worked out once: per overlap and direction (the house a digit is confined in, the
     house it strikes from), in ``_direct_plain``'s order, the step's value, the two houses, the
     positions of the overlap in the first and of the struck cells in the second, and the houses
     of the first one's kind that the struck cells are in (ascending), each with (bit in the
     second house, bit in it) of those cells; and per house, each set of two or more of its
     positions that lies inside one of its overlaps, with the directions whose overlap holds it
-    (a digit there is confined to that overlap)."""
-    got = _DIRECT.get(id(geo))
-    if got is None or got[0] is not geo:
+    (a digit there is confined to that overlap). Kept by the identity of the geometry's
+    overlaps and checked against its houses too: Killer's cage geometries (``cage_geometry``:
+    new peers, the same houses) share one table, where each puzzle's rated run worked it out
+    again (2-3 ms a 9x9 Killer)."""
+    got = _DIRECT.get(id(geo.overlaps))
+    if got is None or got[0] is not geo.overlaps or got[1] is not geo.houses or got[2] is not geo.houses_of:
         if len(_DIRECT) > 64:
             _DIRECT.clear()
         n = geo.n
@@ -320,15 +336,18 @@ def _direct_tables(geo: Geometry) -> tuple[tuple, tuple]:
                                  if h != first and h != second and kind(h) == kind(first)})
                 inside = sum(1 << index[first][i] for i in both)
                 confined = by_first.setdefault(first, {})
-                for pos in range(3, inside + 1):  # every set of two or more of its positions
-                    if pos & inside == pos and pos & (pos - 1):
+                pos = inside
+                while pos:  # every set of two or more of its positions (the order is immaterial)
+                    if pos & (pos - 1):
                         confined[pos] = confined.get(pos, ()) + (len(pointing),)
+                    pos = (pos - 1) & inside
                 pointing.append((DIRECT_POINTING if kind(first) == 2 else DIRECT_CLAIMING, first, second,
                                  inside, sum(1 << index[second][i] for i in rest),
                                  tuple((h, tuple((1 << index[second][i], 1 << index[h][i])
                                                  for i in rest if h in geo.houses_of[i])) for h in others)))
-        got = _DIRECT[id(geo)] = (geo, tuple(pointing), tuple(sorted(by_first.items())))
-    return got[1], got[2]
+        got = _DIRECT[id(geo.overlaps)] = (geo.overlaps, geo.houses, geo.houses_of, tuple(pointing),
+                                           tuple(sorted(by_first.items())))
+    return got[3], got[4]
 
 
 def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, str] | None:
@@ -345,12 +364,9 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
         pointing, by_first = _direct_tables(geo)
         pairs: list[tuple[int, int]] = []
         for first, confined in by_first:
-            d = 0
-            for pos in table[first]:
-                ks = confined.get(pos)
+            for d, ks in enumerate(map(confined.get, table[first])):
                 if ks is not None:
                     pairs += [(k, d) for k in ks]
-                d += 1
         pairs.sort()
         was, skip = -1, False
         for k, d in pairs:
@@ -449,12 +465,16 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     return steps, not st.unplaced
 
 
-def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool) -> bool:
+def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool,
+                         until: int = -1) -> bool:
     """Whether hidden singles alone solve ``givens``: in boxes only (and the last open cell of
     any house, SE's full house) with ``boxes_only``, else in every house. The easiest-first run
     places singles in any order to the same end, so this is exactly whether it rates at most
     1.2 (``boxes_only``) or 1.5, at a fraction of its cost: bitboards, one mask of open cells
-    per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together)."""
+    per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together).
+    With ``until`` (a cell), True as soon as that cell is placed: where ``givens`` with that
+    cell's digit are solved so, that is the same answer (these singles never do less with more
+    placed), sooner."""
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
@@ -463,11 +483,14 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     for i, d in givens:
         placed |= 1 << i
         pos[d - 1] &= ~peer_bits[i]
-    for i, d in givens:
-        for e in range(n):
-            pos[e] &= ~(1 << i)
+    keep = ~placed
+    pos = [m & keep for m in pos]  # (a placed cell leaves every digit's mask in one list pass)
     boxes_from = 2 * n
+    digits = range(n)
+    stop = 1 << until if until >= 0 else 0
     while placed != every:
+        if placed & stop:
+            return True
         found = False
         for h, hb in enumerate(house_bits):
             open_cells = hb & ~placed
@@ -475,16 +498,14 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
                 continue
             if boxes_only and h < boxes_from and open_cells & (open_cells - 1):
                 continue  # a row or column with more than one open cell: not a full house
-            for d in range(n):
+            for d in digits:
                 x = pos[d] & hb
                 if x and not x & (x - 1):
-                    b = x
-                    placed |= b
-                    for e in range(n):
-                        pos[e] &= ~b
-                    pos[d] &= ~peer_bits[b.bit_length() - 1]
+                    placed |= x
+                    keep = ~x
+                    pos = [m & keep for m in pos]
+                    pos[d] &= ~peer_bits[x.bit_length() - 1]
                     found = True
-                    open_cells &= ~b
         if not found:
             return False
     return True
@@ -501,10 +522,11 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     climbs (1.2, then 1.5 where a row or column's hidden single is needed, 2.0 where SE's direct
     hidden pair is). The carve stops between the first removal that rates ``low`` or more and
     the last that rates below ``high``, ``depth`` (0 to 1) of the way: deeper, fewer givens and
-    more minutes. The prefixes are told apart by which singles solve them, every other one up to
-    ``high`` or, where every removal stays below it, a few by bisection (where the rating isn't
-    monotone, this grid misses the aim). ``plain``: every removal asked of ``closure`` and
-    every prefix up to ``high`` tested in turn, the version this must equal (tests/test_ramp.py). Aimed at 2.0, a carve may rate
+    more minutes. The prefixes are told apart by which singles solve them: up to ``high``, each
+    removal by whether those singles place the removed cell, or, where every removal stays below
+    it, a few by bisection (where the rating isn't monotone, this grid misses the aim).
+    ``plain``: every removal asked of ``closure`` and every prefix up to ``high`` tested in
+    turn, the version this must equal (tests/test_ramp.py). Aimed at 2.0, a carve may rate
     1.7 or 1.9 (a direct pointing or claiming, rare): the rated run of the finished puzzle says
     so, and its band is checked there."""
     n = geo.n
@@ -520,13 +542,15 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     # this must equal (tests/test_ramp.py).
     unavoidable: list[list[int]] = []
 
+    def opens_unavoidable(i: int) -> bool:  # whether removed given ``i`` leaves a set open
+        if not unavoidable:
+            unavoidable.extend(swap_cycles(geo, sol))
+        given = gv.mask
+        return any(not m & given for m in unavoidable[i])
+
     def comes_back(i: int) -> bool:  # whether singles bring removed given ``i`` back
-        if not plain:
-            if not unavoidable:
-                unavoidable.extend(swap_cycles(geo, sol))
-            given = gv.mask
-            if any(not m & given for m in unavoidable[i]):
-                return False
+        if not plain and opens_unavoidable(i):
+            return False
         return closure(geo, gv.pairs(), Level.EASY, until=i)[0]
 
     def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
@@ -579,21 +603,33 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
                 break
             cut += 1
     elif high <= NAKED_SINGLE:
-        # The same cuts with half the tests: fewer givens never make singles solve what they
-        # didn't, so ``below`` only turns false along the carve, and is asked at every other cut
-        # (and once more at the one skipped before the first false); ``low`` by bisection.
-        cut, ok = 0, -1  # ok: the last cut known below ``high``
-        while True:
-            if not below(cut, high):
-                if cut - 1 > ok and not below(cut - 1, high):
-                    cut -= 1
-                stop, reach = cut - 1, cut
-                break
-            ok = cut
-            if not extend():
-                stop = reach = cut
-                break
-            cut += 2 if extend() else 1
+        # The same cuts as the plain loop: fewer givens never make these singles solve what
+        # they didn't, so while the puzzle so far is below ``high`` a removal keeps it there
+        # exactly when they place the removed cell (``until``), and one they don't place but
+        # ``closure`` brings back is the first cut at ``high`` or above. A removal that stays
+        # below costs a short run of the cheaper singles instead of ``closure``, and no cut is
+        # tested twice; ``low`` by bisection.
+        key = high <= HIDDEN_SINGLE_LINE  # (``below``'s memo key for ``high``)
+        if not below(0, high):
+            stop, reach = -1, 0
+        else:
+            for i in pending:
+                if not gv.given[i]:
+                    continue
+                gv.remove(i)
+                if not opens_unavoidable(i):
+                    if hidden_singles_solve(geo, gv.pairs(), key, until=i):
+                        order.append(i)
+                        memo[(len(order), key)] = True
+                        continue
+                    if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                        order.append(i)
+                        memo[(len(order), key)] = False
+                        stop, reach = len(order) - 1, len(order)
+                        break
+                gv.restore(i)
+            else:
+                stop = reach = len(order)
         if not below(reach, low):
             start = first(lambda cut: not below(cut, low))
     else:  # every removal stays below ``high``: to the end, then find ``low`` by bisection
