@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain, cycle
+import operator
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
@@ -934,23 +936,22 @@ class DraftSolver(LatinSolver):
             return
         first = self.next_var  # a selector per assignment, numbered as ``fresh`` would
         self.next_var += len(assigns)
-        sels = range(first, first + len(assigns))
-        out.append([-act, *sels])
+        out.append([-act, *range(first, first + len(assigns))])
+        # "selector s sets cell i to d", per assignment and cell in order, built by C loops:
+        # each assignment's literals (i * n + d), each selector's negation once per cell.
+        flat = list(map(operator.add, cycle([i * n for i in cells]), chain.from_iterable(assigns)))
+        negs = list(chain.from_iterable(zip(*[range(-first, -first - len(assigns), -1)] * len(cells))))
+        out += zip(negs, flat)
         if self.lean:
-            for s, a in zip(sels, assigns):
-                out += [[-s, i * n + d] for i, d in zip(cells, a)]
             load(self.solver, out)
             return
-        support: dict[int, list[int]] = {}
-        for s, a in zip(sels, assigns):
-            for i, d in zip(cells, a):
-                v = i * n + d
-                out.append([-s, v])
-                got = support.get(v)
-                if got is None:
-                    support[v] = [s]
-                else:
-                    got.append(s)
+        support: dict[int, list[int]] = {}  # per literal, the selectors setting it, in order
+        for v, s in zip(flat, negs):
+            got = support.get(v)
+            if got is None:
+                support[v] = [-s]
+            else:
+                got.append(-s)
         for i in cells:
             out += [[-act, -v, *support.get(v, ())] for v in range(i * n + 1, i * n + n + 1)]
         load(self.solver, out)
