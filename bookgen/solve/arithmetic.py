@@ -123,6 +123,11 @@ class Board(Extra):
         """``_refreshed``'s answers, by cage, its stale cells and their candidates."""
         return {}
 
+    @cached_property
+    def fix_nothing(self) -> dict[tuple[int, ...], tuple]:
+        """``p_cage_fix``'s cages that fix nothing, by cage and candidates."""
+        return {}
+
     def ladder(self) -> tuple[Tech, ...]:
         return LADDER
 
@@ -397,7 +402,10 @@ def p_cage_static(g: Geometry, st: CageState) -> bool:
     (candidates only shrink: it never has one again)."""
     b: Board = st.extra  # type: ignore[assignment]
     done, cand = st.static_done, st.cand
-    for k, idx in enumerate(b.cells):
+    if all(done):  # the usual case after the first few steps
+        return False
+    for k in range(done.index(False), len(done)):
+        idx = b.cells[k]
         if done[k]:
             continue
         if len(idx) > 1 and any(cand[i] & ~m for i, m in zip(idx, b.static[k])):
@@ -542,7 +550,11 @@ def _probe_cages(st: CageState, fix: bool) -> bool:
     Changes no candidate and no live assignment; a cage whose combinations match its cells'
     candidates is marked untouched, as ``_stale_cages`` would (it skips such a cage either way)."""
     b: Board = st.extra  # type: ignore[assignment]
-    cand, touched, unions = st.cand, st.touched, st.union
+    cand, touched, unions, lives = st.cand, st.touched, st.union, st.live
+    # A cage that fixes no cell is asked again at every step while its cells stay as they are
+    # (its refresh is made on copies only): remembered by its candidates, live assignments
+    # and union (the lists are replaced, never changed, so the same objects mean the same).
+    nothing = b.fix_nothing
     for k, idx in enumerate(b.cells):
         if not touched[k] or len(idx) < 2:
             continue
@@ -551,6 +563,11 @@ def _probe_cages(st: CageState, fix: bool) -> bool:
         if union == cands:
             touched[k] = False
             continue
+        if fix:
+            key = (k, *cands)
+            seen = nothing.get(key)
+            if seen is not None and seen[0] is lives[k] and seen[1] is union:
+                continue
         got = _refreshed(b, st, k)
         if got is not None:
             if not got[1]:
@@ -559,6 +576,8 @@ def _probe_cages(st: CageState, fix: bool) -> bool:
         for u, c in zip(union, cands):
             if (not u & (u - 1) and c != u) if fix else c & ~u:
                 return True
+        if fix:
+            nothing[key] = (lives[k], unions[k])
     return False
 
 
