@@ -468,14 +468,19 @@ def _refreshed(b: Board, st: CageState, k: int) -> tuple | None:
     got = b.refreshes.get(key)
     if got is None or got[0] is not live:  # (another path's assignments: work it out again)
         left = _fitting(live, idx, cand, stale)
-        new_union = []
-        for column in zip(*left):  # the digits each cell still takes, one bit each
-            m = 0
-            for d in column:
-                m |= _BITS[d]
-            new_union.append(m)
-        got = b.refreshes[key] = (live, left, new_union)
+        got = b.refreshes[key] = (live, left, _union_of(left))
     return got
+
+
+def _union_of(live: Sequence[tuple[int, ...]]) -> list[int]:
+    """The digits each cell of a cage takes in ``live``, one bit each ([] when it is empty)."""
+    union = []
+    for column in zip(*live):
+        m = 0
+        for d in column:
+            m |= _BITS[d]
+        union.append(m)
+    return union
 
 
 def _refresh(b: Board, st: CageState, k: int) -> list[int]:
@@ -507,13 +512,7 @@ def _refresh_plain(b: Board, st: CageState, k: int) -> list[int]:
         raise Contradiction(f"{b.labels[k]} has no combination left")
     st.live[k] = live
     st.line_done[k] = False
-    new_union = []
-    for column in zip(*live):  # the digits each cell still takes, one bit each
-        m = 0
-        for d in column:
-            m |= _BITS[d]
-        new_union.append(m)
-    st.union[k] = new_union
+    new_union = st.union[k] = _union_of(live)
     return new_union
 
 
