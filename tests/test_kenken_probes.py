@@ -12,7 +12,9 @@ import pytest
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Cage
 from bookgen.solve import arithmetic
-from bookgen.solve.arithmetic import LADDER, Board, DraftSolver, _last_mask, _last_mask_plain, _refresh, _refresh_plain
+from bookgen.solve.arithmetic import (
+    LADDER, Board, DraftSolver, _last_mask, _last_mask_plain, _refresh, _refresh_plain, _refreshed,
+)
 from bookgen.solve.houses import Contradiction, Run, start
 from bookgen.solve.latin import cage_value, random_latin_square
 from bookgen.solve.rated import rated_run
@@ -108,6 +110,7 @@ def test_refresh_and_last_mask_memos_equal_their_plain_versions():
                     if len(idx) < 2:
                         continue
                     a, b = seen.copy(), seen.copy()
+                    _refreshed(board, a, k)  # (the memo, as a probe fills it: ``_refresh`` reads it then)
                     got = []
                     for state, fn in ((a, _refresh), (b, _refresh_plain)):
                         try:

@@ -486,7 +486,11 @@ def _union_of(live: Sequence[tuple[int, ...]]) -> list[int]:
 def _refresh(b: Board, st: CageState, k: int) -> list[int]:
     """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell.
     ``_refresh_plain``, which it must equal (tests/test_kenken_probes.py), through ``_refreshed``'s
-    memo (the lists it shares between states are replaced, never changed)."""
+    memo (the lists it shares between states are replaced, never changed). Only the probes fill
+    that memo (the rated run): a ladder run refreshes each cage once per change and would only
+    pay for the keys, so where the memo is empty this is the plain version."""
+    if not b.__dict__.get("refreshes"):
+        return _refresh_plain(b, st, k)
     got = _refreshed(b, st, k)
     if got is None:
         return st.union[k]
