@@ -133,15 +133,11 @@ def _plain_cage_clauses(ds: DraftSolver, act: int, cells, assigns) -> list[list[
         return [[-act]]
     if len(cells) == 1:
         return [[-act] + [cells[0] * n + a[0] for a in assigns]]
-    if len(cells) == 2:
-        a_cell, b_cell = cells
-        partners: dict[int, list[int]] = {}
-        for x, y in assigns:
-            partners.setdefault(a_cell * n + x, []).append(b_cell * n + y)
-            partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
-        for i in cells[:1] if ds.lean else cells:
-            for v in range(i * n + 1, i * n + n + 1):
-                add([-act, -v, *partners.get(v, ())])
+    if len(cells) == 2:  # each digit of a cell needs a partner in the other
+        for j, i in enumerate(cells[:1] if ds.lean else cells):
+            other = cells[1 - j]
+            for d in range(1, n + 1):
+                add([-act, -(i * n + d), *[other * n + a[1 - j] for a in assigns if a[j] == d]])
         return out
     sels = [ds.fresh() for _ in assigns]
     add([-act, *sels])
