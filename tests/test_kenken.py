@@ -330,6 +330,21 @@ def test_listed_fillings_match_the_search(monkeypatch):
         assert found == shape_assignments.__wrapped__(sh, op, t, n), (sh, op, t, n)
 
 
+def test_prefix_fillings_match_the_search():
+    shapes = [((0, 0), (0, 1), (1, 0)), ((0, 1), (1, 0), (1, 1), (0, 0)), ((0, 0), (1, 0), (2, 0), (3, 0)),
+              ((0, 0), (0, 1), (0, 2), (1, 2)), ((0, 1), (1, 1), (1, 0), (2, 0), (2, 1))]
+    compared = found = 0
+    for n in (5, 7):
+        for sh in shapes if n == 5 else shapes[:-1]:
+            targets = {key for key in latin._fillings(sh, n)} | {("+", 0), ("*", 7 * n ** 3), ("*", 0)}
+            for op, t in sorted(targets):
+                got = latin._by_prefix(sh, op, t, n)
+                assert got == latin._search(sh, op, t, n), (sh, op, t, n)
+                compared += 1
+                found += bool(got)
+    assert compared > 500 and found > 400
+
+
 # --- exact solver vs. plain backtracking ---------------------------------------
 
 @pytest.mark.parametrize("n", [4, 5])

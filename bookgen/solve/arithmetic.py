@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain, cycle
+import operator
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
@@ -51,6 +53,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
+from bookgen.solve.sat import load
 
 # Largest set of unknown cells the line-sum rule adds up in one go.
 LINE_SUM_CELLS = 3
@@ -110,6 +113,21 @@ class Board(Extra):
     def geo(self) -> Geometry:
         """The plain Latin square of the board's order."""
         return geometry(self.n)
+
+    @cached_property
+    def last_masks(self) -> dict[tuple[int, ...], tuple[int, int]]:
+        """``_last_mask``'s answers, by cage and its placed digits."""
+        return {}
+
+    @cached_property
+    def refreshes(self) -> dict[tuple[int, ...], tuple]:
+        """``_refreshed``'s answers, by cage, its stale cells and their candidates."""
+        return {}
+
+    @cached_property
+    def fix_nothing(self) -> dict[tuple[int, ...], tuple]:
+        """``p_cage_fix``'s cages that fix nothing, by cage and candidates."""
+        return {}
 
     def ladder(self) -> tuple[Tech, ...]:
         return LADDER
@@ -284,6 +302,31 @@ def t_single_cage(g: Geometry, st: CageState, run: Run) -> int:
     return 0
 
 
+def _last_mask_plain(b: Board, st: CageState, k: int) -> tuple[int, int]:
+    """(the open cell, the digits the cage's assignments leave it) of cage ``k`` when all but
+    one of its cells are placed: the assignments that agree with the placed digits."""
+    idx = b.cells[k]
+    j = next(j for j, i in enumerate(idx) if not st.placed[i])
+    known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
+    mask = 0
+    for a in b.assigns[k]:
+        if all(a[jj] == d for jj, d in known):
+            mask |= 1 << (a[j] - 1)
+    return idx[j], mask
+
+
+def _last_mask(b: Board, st: CageState, k: int) -> tuple[int, int]:
+    """``_last_mask_plain``, which it must equal (tests/test_kenken_probes.py), remembered per
+    board by the placed digits: the rated run asks it at every step for every cage down to one
+    open cell, each time over all the cage's assignments."""
+    cand, placed = st.cand, st.placed
+    key = (k, *[cand[i] if placed[i] else 0 for i in b.cells[k]])
+    got = b.last_masks.get(key)
+    if got is None:
+        got = b.last_masks[key] = _last_mask_plain(b, st, k)
+    return got
+
+
 def t_cage_last(g: Geometry, st: CageState, run: Run) -> int:
     b: Board = st.extra  # type: ignore[assignment]
     for k, left in enumerate(st.open):
@@ -292,20 +335,39 @@ def t_cage_last(g: Geometry, st: CageState, run: Run) -> int:
         idx = b.cells[k]
         if len(idx) < 2:
             continue
-        j = next(j for j, i in enumerate(idx) if not st.placed[i])
-        known = [(jj, st.cand[i].bit_length()) for jj, i in enumerate(idx) if jj != j]
-        mask = 0
-        for a in b.assigns[k]:
-            if all(a[jj] == d for jj, d in known):
-                mask |= 1 << (a[j] - 1)
-        cuts = cut_each(st, [idx[j]], [~mask])
+        i, mask = _last_mask(b, st, k)
+        cuts = cut_each(st, [i], [~mask])
         if cuts:
             if run.explain:
-                have = and_list([str(d) for _, d in known])
+                have = and_list([str(st.cand[x].bit_length()) for x in idx if x != i])
                 run.reason = Text(N_("{cage} already holds {digits}, so {cuts}."),
                                   cage=b.labels[k], digits=have, cuts=describe_cuts(st, cuts))
             return 1
     return 0
+
+
+def p_cage_last(g: Geometry, st: CageState) -> bool:
+    """``t_cage_last``'s probe (``Tech.probe``): whether a cage's last open cell holds a digit
+    the placed ones rule out."""
+    b: Board = st.extra  # type: ignore[assignment]
+    cand = st.cand
+    for k, left in enumerate(st.open):
+        if left == 1 and len(b.cells[k]) > 1:
+            i, mask = _last_mask(b, st, k)
+            if cand[i] & ~mask:
+                return True
+    return False
+
+
+def p_single_cage(g: Geometry, st: CageState) -> bool:
+    """``t_single_cage``'s probe: whether an open single-cell cage has another digit left."""
+    b: Board = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    for k in b.singles:
+        i = b.cells[k][0]
+        if not placed[i] and (not b.assigns[k] or cand[i] & ~bit(b.assigns[k][0][0])):
+            return True
+    return False
 
 
 def t_cage_static(g: Geometry, st: CageState, run: Run) -> int:
@@ -333,6 +395,24 @@ def t_cage_static(g: Geometry, st: CageState, run: Run) -> int:
                                       cage=b.labels[k], cuts=describe_cuts(st, cuts))
             return 1
     return 0
+
+
+def p_cage_static(g: Geometry, st: CageState) -> bool:
+    """``t_cage_static``'s probe: whether a cage not yet looked at holds a digit its arithmetic
+    rules out. A cage where none is left is marked looked at, as the technique marks it
+    (candidates only shrink: it never has one again)."""
+    b: Board = st.extra  # type: ignore[assignment]
+    done, cand = st.static_done, st.cand
+    if all(done):  # the usual case after the first few steps
+        return False
+    for k in range(done.index(False), len(done)):
+        idx = b.cells[k]
+        if done[k]:
+            continue
+        if len(idx) > 1 and any(cand[i] & ~m for i, m in zip(idx, b.static[k])):
+            return True
+        done[k] = True
+    return False
 
 
 # --- medium --------------------------------------------------------------------
@@ -372,7 +452,58 @@ def _fitting(live: Sequence[tuple[int, ...]], idx: Sequence[int], cand: Sequence
     return list(live)
 
 
+def _refreshed(b: Board, st: CageState, k: int) -> tuple | None:
+    """What ``_refresh`` would make of cage ``k``, without changing ``st``: None when no cell
+    lost a digit the live assignments use, else (the live assignments it started from, those
+    left, the digits they use per cell; both empty when none is left). Remembered per board by
+    the cells it filters and their candidates: the rated run refreshes the same cages on a copy
+    at every step and drops the copy whenever nothing was found."""
+    idx = b.cells[k]
+    cand = st.cand
+    union = st.union[k]
+    stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
+    if not stale:
+        return None
+    live = st.live[k]
+    key = (k, *stale, -1, *[cand[idx[j]] for j in stale])
+    got = b.refreshes.get(key)
+    if got is None or got[0] is not live:  # (another path's assignments: work it out again)
+        left = _fitting(live, idx, cand, stale)
+        got = b.refreshes[key] = (live, left, _union_of(left))
+    return got
+
+
+def _union_of(live: Sequence[tuple[int, ...]]) -> list[int]:
+    """The digits each cell of a cage takes in ``live``, one bit each ([] when it is empty)."""
+    union = []
+    for column in zip(*live):
+        m = 0
+        for d in column:
+            m |= _BITS[d]
+        union.append(m)
+    return union
+
+
 def _refresh(b: Board, st: CageState, k: int) -> list[int]:
+    """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell.
+    ``_refresh_plain``, which it must equal (tests/test_kenken_probes.py), through ``_refreshed``'s
+    memo (the lists it shares between states are replaced, never changed). Only the probes fill
+    that memo (the rated run): a ladder run refreshes each cage once per change and would only
+    pay for the keys, so where the memo is empty this is the plain version."""
+    if not b.__dict__.get("refreshes"):
+        return _refresh_plain(b, st, k)
+    got = _refreshed(b, st, k)
+    if got is None:
+        return st.union[k]
+    if not got[1]:
+        raise Contradiction(f"{b.labels[k]} has no combination left")
+    st.live[k] = got[1]
+    st.line_done[k] = False
+    st.union[k] = got[2]
+    return got[2]
+
+
+def _refresh_plain(b: Board, st: CageState, k: int) -> list[int]:
     """Filter cage ``k``'s live assignments by the candidates; the digits they still use per cell."""
     idx = b.cells[k]
     cand = st.cand
@@ -386,13 +517,7 @@ def _refresh(b: Board, st: CageState, k: int) -> list[int]:
         raise Contradiction(f"{b.labels[k]} has no combination left")
     st.live[k] = live
     st.line_done[k] = False
-    new_union = []
-    for column in zip(*live):  # the digits each cell still takes, one bit each
-        m = 0
-        for d in column:
-            m |= _BITS[d]
-        new_union.append(m)
-    st.union[k] = new_union
+    new_union = st.union[k] = _union_of(live)
     return new_union
 
 
@@ -421,6 +546,51 @@ def _stale_cages(b: Board, st: CageState):
 def _live_reason(template: str, b: Board, st: CageState, k: int, cuts: list[tuple[int, int]]) -> Text:
     """A cage technique's reason: ``template`` with the cage, its fillings left and the cuts."""
     return Text(template, cage=b.labels[k], ways=_live_text(b, st, k), cuts=describe_cuts(st, cuts))
+
+
+def _probe_cages(st: CageState, fix: bool) -> bool:
+    """``t_cage_fix``'s probe (``fix``) or ``t_cage_combos``': whether, as ``_stale_cages`` goes
+    through the cages, one would fix a cell (strike a digit), or have no combination left.
+    Changes no candidate and no live assignment; a cage whose combinations match its cells'
+    candidates is marked untouched, as ``_stale_cages`` would (it skips such a cage either way)."""
+    b: Board = st.extra  # type: ignore[assignment]
+    cand, touched, unions, lives = st.cand, st.touched, st.union, st.live
+    # A cage that fixes no cell is asked again at every step while its cells stay as they are
+    # (its refresh is made on copies only): remembered by its candidates, live assignments
+    # and union (the lists are replaced, never changed, so the same objects mean the same).
+    nothing = b.fix_nothing
+    for k, idx in enumerate(b.cells):
+        if not touched[k] or len(idx) < 2:
+            continue
+        cands = [cand[i] for i in idx]
+        union = unions[k]
+        if union == cands:
+            touched[k] = False
+            continue
+        if fix:
+            key = (k, *cands)
+            seen = nothing.get(key)
+            if seen is not None and seen[0] is lives[k] and seen[1] is union:
+                continue
+        got = _refreshed(b, st, k)
+        if got is not None:
+            if not got[1]:
+                return True  # (the technique raises the contradiction)
+            union = got[2]
+        for u, c in zip(union, cands):
+            if (not u & (u - 1) and c != u) if fix else c & ~u:
+                return True
+        if fix:
+            nothing[key] = (lives[k], unions[k])
+    return False
+
+
+def p_cage_fix(g: Geometry, st: CageState) -> bool:
+    return _probe_cages(st, True)
+
+
+def p_cage_combos(g: Geometry, st: CageState) -> bool:
+    return _probe_cages(st, False)
 
 
 def t_cage_fix(g: Geometry, st: CageState, run: Run) -> int:
@@ -548,12 +718,12 @@ def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
 
 # The ladder, in the order the driver tries the techniques (cheap ones first in a tier).
 LADDER = Ladder(
-    Tech("single_cage", Level.EASY, t_single_cage, 0.2, 1.0),
+    Tech("single_cage", Level.EASY, t_single_cage, 0.2, 1.0, p_single_cage),
     Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
-    Tech("cage_last", Level.EASY, t_cage_last, 0.7, 1.2),
-    Tech("cage_static", Level.EASY, t_cage_static, 1.0, 1.5),
-    Tech("cage_fix", Level.EASY, t_cage_fix, 1.5, 2.0),
-    Tech("cage_combos", Level.MEDIUM, t_cage_combos, 2.0, 2.6),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.7, 1.2, p_cage_last),
+    Tech("cage_static", Level.EASY, t_cage_static, 1.0, 1.5, p_cage_static),
+    Tech("cage_fix", Level.EASY, t_cage_fix, 1.5, 2.0, p_cage_fix),
+    Tech("cage_combos", Level.MEDIUM, t_cage_combos, 2.0, 2.6, p_cage_combos),
     Tech("hidden_single", Level.MEDIUM, t_hidden_single, 2.0, 2.8),
     Tech("cage_line", Level.HARD, t_cage_line, 4.0, 3.6),
     Tech("naked_pair", Level.HARD, t_naked_pair, 4.0, 3.6),
@@ -732,7 +902,7 @@ def search_solutions(
     """
     ls = LatinSolver(geometry(n))
     try:
-        ls.solver.append_formula(cage_clauses(n, cages))
+        load(ls.solver, cage_clauses(n, cages))
         if cand is not None:
             for i, mask in enumerate(cand):
                 for d in range(1, n + 1):
@@ -766,14 +936,16 @@ class DraftSolver(LatinSolver):
         self.lean = lean
 
     def _write_cage(self, act: int, cells: Sequence[int], assigns: Sequence[tuple[int, ...]]) -> None:
+        """Cage clauses behind the switch ``act``, added in one call (``sat.load``): a hard
+        puzzle's drafts bring some 40 new cages of 200 clauses each."""
         n = self.n
-        add = self.add
         if not assigns:
-            add([-act])
+            self.add([-act])
             return
         if len(cells) == 1:
-            add([-act] + [cells[0] * n + a[0] for a in assigns])
+            self.add([-act] + [cells[0] * n + a[0] for a in assigns])
             return
+        out: list[list[int]] = []
         if len(cells) == 2:
             a_cell, b_cell = cells
             partners: dict[int, list[int]] = {}
@@ -781,26 +953,30 @@ class DraftSolver(LatinSolver):
                 partners.setdefault(a_cell * n + x, []).append(b_cell * n + y)
                 partners.setdefault(b_cell * n + y, []).append(a_cell * n + x)
             for i in cells[:1] if self.lean else cells:
-                for v in range(i * n + 1, i * n + n + 1):
-                    add([-act, -v, *partners.get(v, ())])
+                out += [[-act, -v, *partners.get(v, ())] for v in range(i * n + 1, i * n + n + 1)]
+            load(self.solver, out)
             return
-        sels = [self.fresh() for _ in assigns]
-        add([-act, *sels])
+        first = self.next_var  # a selector per assignment, numbered as ``fresh`` would
+        self.next_var += len(assigns)
+        out.append([-act, *range(first, first + len(assigns))])
+        # "selector s sets cell i to d", per assignment and cell in order, built by C loops:
+        # each assignment's literals (i * n + d), each selector's negation once per cell.
+        flat = list(map(operator.add, cycle([i * n for i in cells]), chain.from_iterable(assigns)))
+        negs = list(chain.from_iterable(zip(*[range(-first, -first - len(assigns), -1)] * len(cells))))
+        out += zip(negs, flat)
         if self.lean:
-            for s, a in zip(sels, assigns):
-                for i, d in zip(cells, a):
-                    add([-s, i * n + d])
+            load(self.solver, out)
             return
-        support: dict[int, list[int]] = {}
-        for s, a in zip(sels, assigns):
-            for i, d in zip(cells, a):
-                v = i * n + d
-                add([-s, v])
-                support.setdefault(v, []).append(s)
+        support: dict[int, list[int]] = {}  # per literal, the selectors setting it, in order
+        for v, s in zip(flat, negs):
+            got = support.get(v)
+            if got is None:
+                support[v] = [-s]
+            else:
+                got.append(-s)
         for i in cells:
-            for d in range(1, n + 1):
-                v = i * n + d
-                add([-act, -v, *support.get(v, ())])
+            out += [[-act, -v, *support.get(v, ())] for v in range(i * n + 1, i * n + n + 1)]
+        load(self.solver, out)
 
     def second_solution(
         self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],

@@ -194,13 +194,21 @@ class Tech(NamedTuple):
     (it strikes candidates and returns how many uses it made, 0 when it found nothing), its
     weight (the effort of one use, for the score inside a level) and its rating: the value of
     one step on the 1-10 scale solvers know (Sudoku Explainer's published values for the
-    Sudoku techniques; ``None`` where no value has been set yet)."""
+    Sudoku techniques; ``None`` where no value has been set yet).
+
+    ``probe(geometry, state)``, where a technique has one, says cheaply whether ``fn`` might
+    find something: False must mean that ``fn`` on a copy of that state would return 0 without
+    raising. The rated run tries each technique on a copy of its state and drops the copy when
+    nothing is found; the probe lets it skip the copy (``rated_run(..., probes=False)`` is the
+    plain version). A probe changes nothing a technique reads but bookkeeping whose only use is
+    to skip work that would find nothing (stamps, "seen" flags)."""
 
     name: str
     tier: Level
     fn: Callable[..., int]
     weight: float = 1.0
     rating: float | None = None
+    probe: Callable[..., bool] | None = None
 
 
 class Ladder(tuple):

@@ -393,17 +393,21 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
     return _direct_hidden(geo, st, table, below, best)
 
 
-def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float
+def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float, probes: bool = True
                       ) -> tuple[State, float, str] | None:
     """(the state after, its value, technique) of the easiest advanced step rated below
     ``below``. A technique's ``rating`` is the least one use can be worth; a use may be worth
     more (a chain by its length, ``Run.value``), so techniques later in the order are tried
-    while their least value is below the best found so far, as SE keeps the easiest hint."""
+    while their least value is below the best found so far, as SE keeps the easiest hint.
+    ``probes``: a technique whose probe (``Tech.probe``) says it finds nothing is not tried on
+    a copy (the same answer: most tries at most steps find nothing); False is the plain version."""
     best: tuple[State, float, str] | None = None
     for t in advanced:
         least = technique_rating(t.rating, t.tier)
         if least >= below or (best is not None and (least >= best[1] or t.name == "trial")):
             break
+        if probes and t.probe is not None and not t.probe(geo, st):
+            continue
         trying = st.copy()
         run = Run()
         run.best = True
@@ -415,10 +419,11 @@ def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: flo
     return best
 
 
-def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA
+def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True
               ) -> tuple[list[RatedStep], bool]:
     """The steps of the easiest-first solve of ``givens`` (cell index, digit) and whether it
-    finished. Deterministic: ties go to the lower cell, then to the ladder's order."""
+    finished. Deterministic: ties go to the lower cell, then to the ladder's order. ``probes``
+    (``_easiest_advanced``): False is the plain version, which this must equal (tests/test_kenken_probes.py)."""
     steps: list[RatedStep] = []
     try:
         st = start(geo, givens, extra)
@@ -447,7 +452,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     st.place(i)
                     steps.append(RatedStep(name, value, options))
                     continue
-            found = _easiest_advanced(geo, st, advanced, easiest)
+            found = _easiest_advanced(geo, st, advanced, easiest, probes)
             if found is not None:
                 st, value, name = found
                 steps.append(RatedStep(name, value, options))
