@@ -4,6 +4,7 @@ book untouched, no temporary file behind, and no worker process running."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -356,9 +357,16 @@ def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone(receiver):
     helper = threading.Thread(target=stop.wait, daemon=True)
     helper.start()
 
+    # The kernel hands the signal to the helper thread when it next runs, which on a loaded
+    # machine can be long after pthread_kill returns: wait until its C handler has run (it
+    # writes the number to the wakeup fd), so the main thread's next chance is inside the race.
+    woken, wake = os.pipe()
+    os.set_blocking(wake, False)
+    old_fd = signal.set_wakeup_fd(wake)
+
     def to_helper():
         signal.pthread_kill(helper.ident, signal.SIGINT)
-        time.sleep(0.05)  # the main thread runs the handler at its next chance: here
+        assert select.select([woken], [], [], 30)[0], "the signal never reached the helper thread"
 
     solver, inner = _racy_solver(_to_process if receiver == "the process" else to_helper)
     try:
@@ -367,6 +375,9 @@ def test_a_signal_while_a_solver_is_freed_waits_until_it_is_gone(receiver):
         assert inner.glucose is None and solver.solver is None
     finally:
         inner.glucose = None  # (when the pointer was left behind: never free it twice here)
+        signal.set_wakeup_fd(old_fd)
+        os.close(woken)
+        os.close(wake)
         stop.set()
         helper.join()
 
