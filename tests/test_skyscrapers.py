@@ -21,7 +21,8 @@ from bookgen.solve.houses import geometry, run_ladder
 from bookgen.solve.latin_sat import solutions
 from bookgen.solve.sat import models
 from bookgen.solve.skyscrapers import (
-    clue_clauses, clues_of, extra_for, line_options, line_options_plain, seen, sight_clauses,
+    clue_clauses, clue_literals, clues_of, extra_for, line_clauses, line_options, line_options_plain, seen,
+    sight_clauses,
 )
 from bookgen.variants.registry import get_variant
 
@@ -200,7 +201,11 @@ def test_clue_clauses_allow_exactly_the_fillings_that_show_the_clue():
         base += [[-(i * n + d), -(j * n + d)] for d in range(1, n + 1) for i in cells for j in cells if i < j]
         watch = [v for lits in line for v in lits]
         for clue in range(1, n + 1):
-            clauses = base + [list(c) for c in clue_clauses(n, "top", 0, clue)[0]]
-            found = {tuple(next(d for d in range(1, n + 1) if i * n + d in m) for i in cells)
-                     for m in models(clauses, watch, limit=1000)}
-            assert found == {p for p in permutations(range(1, n + 1)) if seen(p) == clue}
+            want = {p for p in permutations(range(1, n + 1)) if seen(p) == clue}
+            # the one-shot clauses, and the proof's: the line's clauses with the clue's literals
+            for own in (clue_clauses(n, "top", 0, clue)[0],
+                        line_clauses(n, "top", 0)[0] + tuple((v,) for v in clue_literals(n, "top", 0, clue))):
+                clauses = base + [list(c) for c in own]
+                found = {tuple(next(d for d in range(1, n + 1) if i * n + d in m) for i in cells)
+                         for m in models(clauses, watch, limit=1000)}
+                assert found == want

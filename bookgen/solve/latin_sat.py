@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from bookgen.solve.sat import SOLVER_NAME, Solver
 
@@ -113,6 +113,13 @@ class LatinSolver:
             add([-on] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
         self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
 
+    def own(self, on: int, lits: Sequence[int]) -> list[int]:
+        """``lits`` numbered as a group's clauses (own variables above ``N**3``) as they are in
+        the solver once written behind the switch ``on`` (``_write``'s renumbering)."""
+        base = self.n ** 3
+        shift = on - base
+        return [v + shift if v > base else v - shift if v < -base else v for v in lits]
+
     def retire(self, switch: int) -> None:
         """Turn a switch off for good (its clauses then never bind again)."""
         self.add([-switch])
@@ -198,19 +205,32 @@ class Kept:
 _PROOFS = Kept(200)
 
 
+class Group(NamedTuple):
+    """A clause group that recurs between puzzles (``LatinSolver.group``): its key, ``make``
+    for its clauses (own variables above ``N**3``), and ``assume``: literals numbered as those
+    clauses, assumed with its switch (what a puzzle says on top of the group: a clue's number
+    on its line's clauses, so one group serves every number)."""
+
+    key: object
+    make: Callable[[], Sequence[Sequence[int]]]
+    assume: Sequence[int] = ()
+
+
 def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int]] = (),
-          limit: int = 2, groups: Sequence[tuple[object, Callable[[], Sequence[Sequence[int]]]]] = ()
-          ) -> list[list[int]]:
+          limit: int = 2, groups: Sequence[Group] = ()) -> list[list[int]]:
     """Up to ``limit`` solutions of a generated puzzle: ``givens`` (cell, digit) and its
     constraint's ``clauses`` (own variables above ``N**3``), on the process's kept solver
-    (loading the houses costs more than the question), and ``groups``: (key, make) of clause
-    groups that recur between puzzles (``LatinSolver.group``), the same as their clauses
-    passed in ``clauses``.
+    (loading the houses costs more than the question), and ``groups`` that recur between
+    puzzles, each with what it assumes: together the same as the constraint's clauses.
     For verdicts and counts: which solutions come back depends on what was asked before."""
     ls = _PROOFS.get(geo)
     n = ls.n
     on = ls.load(clauses)
-    switches = [ls.group(key, make) for key, make in groups]
+    switches = []
+    for group in groups:
+        got = ls.group(group.key, group.make)
+        switches.append(got)
+        switches += ls.own(got, group.assume)
     found, _ = ls.solutions([on] + switches + [i * n + d for i, d in givens], limit)
     ls.retire(on)
     return found

@@ -23,10 +23,13 @@ bitsets (a set bit per permutation); ``line_options_plain`` is the plain
 version it must equal (itertools.permutations), and a test checks them
 against each other.
 
-The SAT encoding (``sight_clauses``) adds, per clue, one variable per
-cell of its line ("seen": taller than everything before it, defined by two
-clause families) and a sequential counter saying exactly ``clue`` of them
-hold.
+The SAT encoding (``sight_clauses``, for ``check`` and ``solve``) adds, per
+clue, one variable per cell of its line ("seen": taller than everything
+before it, defined by two clause families) and a sequential counter saying
+exactly ``clue`` of them hold. The generator's proof asks the process's kept
+solver instead (``clue_groups``): per clue its line's "seen" variables and
+a counter whose outputs say "at least c seen", loaded once per line, and the
+clue's number as assumptions on those outputs, so a puzzle loads no clauses.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import permutations
-from typing import Callable, Sequence
+from typing import Sequence
 
 from pysat.card import CardEnc, EncType
 
@@ -42,6 +45,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.solve.houses import Contradiction, Extra, Geometry, Run, State, Tech, cut, describe_cuts
 from bookgen.solve.latin import digits_of, full_mask
+from bookgen.solve.latin_sat import Group
 
 COUNT_OPEN = 3  # ``sky_count`` takes lines with at most this many open cells: a player tries each filling
 SIDES = ("top", "bottom", "left", "right")
@@ -364,15 +368,66 @@ def sight_clauses(n: int, clues: dict[str, Sequence[int]]) -> list[list[int]]:
     return out
 
 
-def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[tuple[object, Callable]]:
-    """``sight_clauses`` as one clause group per clue, for ``latin_sat.prove``'s ``groups``:
-    a clue recurs from puzzle to puzzle, so the proof's kept solver loads it once."""
-    return [(("sky", side, k, clue), partial(clue_clauses_list, n, side, k, clue))
+def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[Group]:
+    """The clues for ``latin_sat.prove``'s ``groups``: per clue its line's clauses
+    (``line_clauses``, the same for every number, so the proof's kept solver loads each of
+    the 4N lines once and a new puzzle adds no clauses) and its number as assumptions
+    (``clue_literals``). Together they allow what ``sight_clauses`` does (tests/test_clue_groups.py)."""
+    return [Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue))
             for side in SIDES for k, clue in enumerate(clues[side]) if clue]
 
 
-def clue_clauses_list(n: int, side: str, k: int, clue: int) -> tuple[tuple[int, ...], ...]:
-    return clue_clauses(n, side, k, clue)[0]
+def line_clauses_list(n: int, side: str, k: int) -> tuple[tuple[int, ...], ...]:
+    return line_clauses(n, side, k)[0]
+
+
+@lru_cache(maxsize=None)
+def line_clauses(n: int, side: str, k: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """One line seen from one side, whatever its clue: clauses (own variables from
+    ``n**3 + 1`` up) and the counter's outputs, ``out[c - 1]`` true exactly when at least c
+    buildings are seen. A "seen" variable per cell (taller than everything before it, the
+    two clause families of ``clue_clauses`` without its simplifications, which depend on the
+    clue) and a counter, ``at[j][c]``: at least c of the first j + 1 cells seen, defined both
+    ways so that assuming an output forces the count up or down."""
+    top = n ** 3
+    cells = line_cells(n, side, k)
+    out: list[tuple[int, ...]] = []
+    marks = []
+    for j, i in enumerate(cells):
+        top += 1
+        v = top
+        marks.append(v)
+        for d in range(1, n + 1):
+            taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)]
+            out += [(-v, -(i * n + d), -x) for x in taller]  # seen and holding d: nothing before it taller
+            out.append((v, -(i * n + d), *taller))             # not seen while holding d: something is
+    at: list[list[int]] = []
+    for j in range(n):
+        at.append(list(range(top + 1, top + j + 2)))  # at[j][c - 1], c = 1 .. j + 1
+        top += j + 1
+    for j, s in enumerate(marks):
+        for c in range(1, j + 2):
+            x = at[j][c - 1]
+            same = (at[j - 1][c - 1],) if c <= j else ()  # at least c before it (none: false)
+            less = at[j - 1][c - 2] if c >= 2 else 0       # at least c - 1 before it (0: true)
+            out += [(-v, x) for v in same]
+            out.append((-less, -s, x) if less else (-s, x))
+            out.append((-x, *same, s))
+            if less:
+                out.append((-x, *same, less))
+    return tuple(out), tuple(at[n - 1])
+
+
+@lru_cache(maxsize=None)
+def clue_literals(n: int, side: str, k: int, clue: int) -> tuple[int, ...]:
+    """What the clue ``clue`` says on ``line_clauses(n, side, k)``, as literals to assume:
+    exactly ``clue`` seen, and (as ``clue_clauses``' unit clauses, which unit propagation would
+    not find) the heights it alone rules out (``Sight.keep``)."""
+    outs = line_clauses(n, side, k)[1]
+    lits = [outs[clue - 1]] + ([-outs[clue]] if clue < n else [])
+    lits += [-(i * n + d) for i, keep in _sight(n, side, k, clue).keep
+             for d in range(1, n + 1) if not keep >> (d - 1) & 1]
+    return tuple(lits)
 
 
 @lru_cache(maxsize=None)
