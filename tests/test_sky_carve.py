@@ -20,11 +20,11 @@ def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
     went_on = []
     plain_trade = skyscrapers._trade_givens
 
-    def counting(given, kept, every, solves, rng, more=None):
+    def counting(given, kept, every, solves, rng, more=None, fixed=None, extra_of=None):
         def counted(stalled):
             went_on.append(1)
             return more(stalled)
-        plain_trade(given, kept, every, solves, rng, more and counted)
+        plain_trade(given, kept, every, solves, rng, more and counted, fixed, extra_of)
 
     monkeypatch.setattr(skyscrapers, "_trade_givens", counting)
     for n, level in ((4, Level.EASY), (4, Level.MEDIUM), (5, Level.EASY), (5, Level.MEDIUM), (6, Level.EASY)):

@@ -52,7 +52,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, trial_cell,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
@@ -358,10 +358,14 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         stalled.give(i, sol[i])
         done = solve(stalled, tier, Run())
     added = [i for i in range(n * n) if given[i]]
+    below_hard = resumed and tier < Level.HARD
+    fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if below_hard and added else None
     for i in added:  # a given added early may be one the later ones make needless
         given[i] = False
-        if not solves()[0]:
+        if not (fixed.without(i) if fixed else solves())[0]:
             given[i] = True
+            if fixed:
+                fixed.keep(i)
     used: set = set()
     solves(used)
     # Below the hard tier every technique is a plain deduction from the rules (none assumes
@@ -370,7 +374,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     # start from the fixpoint of the givens and of the clues found needed so far (they stay
     # whatever is removed later), and it reads no more clues than ``base_used`` and its own.
     base: State | None = None
-    if resumed and tier < Level.HARD:
+    if below_hard:
         needed: set = set()
         base_used: set = set()
         done, base = closure(geo, current()[0], tier, extra=extra_of(needed, base_used))
@@ -408,23 +412,61 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         if level == Level.EXPERT:
             _one_trial_more(geo, sol, given, kept, current, rng)
     if level != Level.EXPERT:
-        _trade_givens(given, kept, every, solves, rng, more if resumed and tier < Level.HARD else None)
+        fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if below_hard and any(given) else None
+        _trade_givens(given, kept, every, solves, rng, more if below_hard else None, fixed, extra_of)
     final = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
     return given, final
 
 
+class _Fixpoint:
+    """The tier's fixpoint of the clues and of the givens found needed so far, below the hard
+    tier, for a loop that tries each given in turn (``_carve``'s given loop, ``_trade_givens``):
+    ``without(i)`` goes on from it with every other given not yet in it, instead of solving
+    afresh from the givens (a deduction from the rules alone only strikes candidates, so
+    the fixpoint is the same whatever the order of the steps, and more clues or givens only
+    strike more)."""
+
+    def __init__(self, geo: Geometry, sol: Sequence[int], given: list[bool], tier: Level, extra: Extra) -> None:
+        self.sol, self.given, self.tier = sol, given, tier
+        self.inside: set[int] = set()
+        self.state = start(geo, [], extra)
+        solve(self.state, tier, Run(), fast=True)
+
+    def without(self, i: int) -> tuple[bool, State]:
+        """Whether the tier solves with the givens in ``given`` (``i`` not among them), and
+        the state it stalled in."""
+        st = self.state.copy()
+        for j, on in enumerate(self.given):
+            if on and j != i and j not in self.inside:
+                st.give(j, self.sol[j])
+        return solve(st, self.tier, Run(), fast=True), st
+
+    def keep(self, i: int) -> None:
+        """The given ``i`` stays: into the fixpoint."""
+        self.inside.add(i)
+        self.state.give(i, self.sol[i])
+        solve(self.state, self.tier, Run(), fast=True)
+
+    def clues(self, extra: Extra) -> None:
+        """Clues came back for good (``extra`` has them all): into the fixpoint."""
+        self.state.extra = extra
+        solve(self.state, self.tier, Run(), fast=True)
+
+
 def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random,
-                  more=None) -> None:
+                  more=None, fixed: _Fixpoint | None = None, extra_of=None) -> None:
     """Each given goes where the tier still solves without it, or with up to ``TRADE`` removed
     clues back (players expect clues, not givens). ``more(stalled)``: go on from the state the
     tier stalled in with the clues kept now, as the givens' loop in ``_carve`` goes on with a
-    given added (a clue only strikes candidates, so the stall is the same fixpoint); None, the
-    plain version it must equal, solves afresh after each clue back."""
+    given added (a clue only strikes candidates, so the stall is the same fixpoint); and
+    ``fixed`` (with ``extra_of``, the clues as the ladder's): each given's first solve goes on
+    from the fixpoint of the clues and the givens kept so far. None, the plain versions they
+    must equal, solve afresh."""
     added = [i for i in range(len(given)) if given[i]]
     rng.shuffle(added)
     for i in added:
         given[i] = False
-        done, stalled = solves()
+        done, stalled = fixed.without(i) if fixed else solves()
         if done:
             continue
         back = [key for key in every if key not in kept]
@@ -436,10 +478,14 @@ def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: ra
             else:
                 done = more(stalled)
             if done:
+                if fixed:
+                    fixed.clues(extra_of(kept))
                 break
         else:
             kept.difference_update(back[:TRADE])
             given[i] = True
+            if fixed:
+                fixed.keep(i)
 
 
 def _one_trial_more(geo: Geometry, sol: Sequence[int], given: list[bool], kept: set, current,
