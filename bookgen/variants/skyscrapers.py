@@ -318,9 +318,10 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     back.
 
     ``resumed`` (below the hard tier): a removal's solve starts from the tier's fixpoint of
-    the givens and the clues already found needed, and a trade's clue back goes on from where
-    the tier stalled (``_trade_givens``' ``more``); False, the plain version they must equal
-    (the same givens and clues kept): every solve from the givens."""
+    the givens and the clues already found needed, a given's from the fixpoint of the clues
+    and the givens found needed (``_Fixpoint``), and the trades, which can't succeed there,
+    only make their random draws (``_futile_trades``); False, the plain version they must
+    equal (the same givens and clues kept, the same draws): every solve from the givens."""
     n = geo.n
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
@@ -362,7 +363,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if below_hard and added else None
     for i in added:  # a given added early may be one the later ones make needless
         given[i] = False
-        if not (fixed.without(i) if fixed else solves())[0]:
+        if not (fixed.without(i) if fixed else solves()[0]):
             given[i] = True
             if fixed:
                 fixed.keep(i)
@@ -412,15 +413,17 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         if level == Level.EXPERT:
             _one_trial_more(geo, sol, given, kept, current, rng)
     if level != Level.EXPERT:
-        fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if below_hard and any(given) else None
-        _trade_givens(given, kept, every, solves, rng, more if below_hard else None, fixed, extra_of)
+        if below_hard:
+            _futile_trades(given, kept, every, rng)
+        else:
+            _trade_givens(given, kept, every, solves, rng)
     final = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
     return given, final
 
 
 class _Fixpoint:
     """The tier's fixpoint of the clues and of the givens found needed so far, below the hard
-    tier, for a loop that tries each given in turn (``_carve``'s given loop, ``_trade_givens``):
+    tier, for ``_carve``'s loop that tries each given in turn:
     ``without(i)`` goes on from it with every other given not yet in it, instead of solving
     afresh from the givens (a deduction from the rules alone only strikes candidates, so
     the fixpoint is the same whatever the order of the steps, and more clues or givens only
@@ -432,14 +435,13 @@ class _Fixpoint:
         self.state = start(geo, [], extra)
         solve(self.state, tier, Run(), fast=True)
 
-    def without(self, i: int) -> tuple[bool, State]:
-        """Whether the tier solves with the givens in ``given`` (``i`` not among them), and
-        the state it stalled in."""
+    def without(self, i: int) -> bool:
+        """Whether the tier solves with the givens in ``given`` (``i`` not among them)."""
         st = self.state.copy()
         for j, on in enumerate(self.given):
             if on and j != i and j not in self.inside:
                 st.give(j, self.sol[j])
-        return solve(st, self.tier, Run(), fast=True), st
+        return solve(st, self.tier, Run(), fast=True)
 
     def keep(self, i: int) -> None:
         """The given ``i`` stays: into the fixpoint."""
@@ -447,45 +449,39 @@ class _Fixpoint:
         self.state.give(i, self.sol[i])
         solve(self.state, self.tier, Run(), fast=True)
 
-    def clues(self, extra: Extra) -> None:
-        """Clues came back for good (``extra`` has them all): into the fixpoint."""
-        self.state.extra = extra
-        solve(self.state, self.tier, Run(), fast=True)
 
-
-def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random,
-                  more=None, fixed: _Fixpoint | None = None, extra_of=None) -> None:
+def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random) -> None:
     """Each given goes where the tier still solves without it, or with up to ``TRADE`` removed
-    clues back (players expect clues, not givens). ``more(stalled)``: go on from the state the
-    tier stalled in with the clues kept now, as the givens' loop in ``_carve`` goes on with a
-    given added (a clue only strikes candidates, so the stall is the same fixpoint); and
-    ``fixed`` (with ``extra_of``, the clues as the ladder's): each given's first solve goes on
-    from the fixpoint of the clues and the givens kept so far. None, the plain versions they
-    must equal, solve afresh."""
+    clues back (players expect clues, not givens)."""
     added = [i for i in range(len(given)) if given[i]]
     rng.shuffle(added)
     for i in added:
         given[i] = False
-        done, stalled = fixed.without(i) if fixed else solves()
-        if done:
+        if solves()[0]:
             continue
         back = [key for key in every if key not in kept]
         rng.shuffle(back)
         for key in back[:TRADE]:
             kept.add(key)
-            if more is None or stalled is None:
-                done, stalled = solves()
-            else:
-                done = more(stalled)
-            if done:
-                if fixed:
-                    fixed.clues(extra_of(kept))
+            if solves()[0]:
                 break
         else:
             kept.difference_update(back[:TRADE])
             given[i] = True
-            if fixed:
-                fixed.keep(i)
+
+
+def _futile_trades(given: list[bool], kept: set, every: Sequence, rng: random.Random) -> None:
+    """``_trade_givens`` below the hard tier, where no trade can succeed: each given left was
+    found needed with every clue kept and at least the givens left now, and there more
+    clues or givens only strike more (see ``_carve``), so no subset of the clues brings the
+    puzzle back without it. Only the random draws a trade makes are made (the same number,
+    of lists of the same lengths: a shuffle draws by the length alone), so the puzzles after
+    this carve stay the same; ``_trade_givens`` is the plain version it must equal."""
+    added = [i for i in range(len(given)) if given[i]]
+    rng.shuffle(added)
+    back = [key for key in every if key not in kept]
+    for _ in added:
+        rng.shuffle(back)
 
 
 def _one_trial_more(geo: Geometry, sol: Sequence[int], given: list[bool], kept: set, current,
