@@ -51,5 +51,8 @@ def test_extra_for_equals_the_plain_version():
             assert (fast.sights, fast.lines, fast.edge, fast.bounds) == \
                 (plain.sights, plain.lines, plain.edge, plain.bounds)
             assert fast.used is used and fast.techniques == plain.techniques
+            again, bare = extra_for(n, clues, set()), extra_for(n, clues)  # from the cache
+            assert again.used is not used and again.used == set() and bare.used is None
+            assert (again.sights, again.lines, bare.edge, bare.bounds) == (fast.sights, fast.lines, fast.edge, fast.bounds)
             assert len(fast.lines) == sum(1 for k in range(n) for a, b in (("left", "right"), ("top", "bottom"))
                                           if clues[a][k] or clues[b][k])

@@ -17,7 +17,8 @@ from bookgen.core.symmetry import symmetries
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.types import OutsideClues, Puzzle
 from bookgen.puzzletext import parse_text
-from bookgen.solve.houses import geometry, run_ladder
+from bookgen.solve.houses import Contradiction, geometry, run_ladder, start
+from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_sat import solutions
 from bookgen.solve.sat import models
 from bookgen.solve.skyscrapers import (
@@ -209,3 +210,31 @@ def test_clue_clauses_allow_exactly_the_fillings_that_show_the_clue():
                 found = {tuple(next(d for d in range(1, n + 1) if i * n + d in m) for i in cells)
                          for m in models(clauses, watch, limit=1000)}
                 assert found == want
+
+
+def test_the_clue_check_equals_the_plain_version():
+    # ``SkyExtra.check`` (per line, looked up by its masks) against ``check_plain`` (every
+    # clue counted) on full grids, with the grid's own clues and with some changed.
+    rng = random.Random(7)
+    verdicts = set()
+    for n in (4, 5, 6):
+        geo = geometry(n)
+        for _ in range(30):
+            square = random_latin_square(n, rng)
+            clues = {side: tuple(c if rng.random() < 0.6 else 0 for c in v) for side, v in clues_of(square).items()}
+            if rng.random() < 0.5:
+                side = rng.choice(sorted(clues))
+                k = rng.randrange(n)
+                clues[side] = clues[side][:k] + (rng.randint(1, n),) + clues[side][k + 1:]
+            extra = extra_for(n, clues)
+            st = start(geo, [(r * n + c, square[r][c]) for r in range(n) for c in range(n)], extra)
+            got = []
+            for check in (extra.check, extra.check_plain):
+                try:
+                    check(st)
+                    got.append(True)
+                except Contradiction:
+                    got.append(False)
+            assert got[0] == got[1]
+            verdicts.add(got[0])
+    assert verdicts == {True, False}

@@ -97,10 +97,26 @@ class SkyExtra(Extra):
     bounds: tuple[tuple[int, int, Sight], ...] = ()
 
     def check(self, st: State) -> None:
-        """On a full grid, every clue sees exactly its number of buildings."""
+        """On a full grid, every clue sees exactly its number of buildings: per line, what its
+        heights show from both ends, looked up by the line's candidate masks (one bit each, so
+        they compare as the heights do); ``check_plain`` is the plain version it must equal."""
+        get = st.cand.__getitem__
+        for line in self.lines:
+            front, back = _shown(tuple(map(get, line.cells)))
+            if line.front and front != line.front or line.back and back != line.back:
+                raise Contradiction("a clue does not see its number of buildings")
+
+    def check_plain(self, st: State) -> None:
+        """``check`` the obvious way: every clue, its line's heights counted."""
         for s in self.sights:
             if seen([st.cand[i].bit_length() for i in s.cells]) != s.clue:
                 raise Contradiction("a clue does not see its number of buildings")
+
+
+@lru_cache(maxsize=1 << 14)
+def _shown(masks: tuple[int, ...]) -> tuple[int, int]:
+    """How many buildings a full line (one-bit masks, front end first) shows from each end."""
+    return seen(masks), seen(masks[::-1])
 
 
 @lru_cache(maxsize=None)
@@ -121,10 +137,23 @@ def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) 
     Put together from each side's parts, cached (a carve builds one for each set of clues it
     tries, and they differ from the last on one side at most); ``extra_for_plain`` is the
     plain version it must equal (tests/test_sky_carve.py)."""
-    top, bottom, left, right = (_side(n, side, tuple(clues[side])) for side in SIDES)
-    rows, cols = _lines(n, "left", tuple(clues["left"]), tuple(clues["right"])), \
-        _lines(n, "top", tuple(clues["top"]), tuple(clues["bottom"]))
-    return SkyExtra(TECHNIQUES, used=used, sights=top[0] + bottom[0] + left[0] + right[0],
+    made = _extra(n, tuple(clues["top"]), tuple(clues["bottom"]), tuple(clues["left"]), tuple(clues["right"]))
+    if used is None:
+        return made
+    # The same clues noting what they strike into ``used``: a copy (the ladder's views of the
+    # techniques, kept on the instance, come along) with ``used`` set.
+    other = object.__new__(SkyExtra)
+    other.__dict__.update(made.__dict__)
+    other.__dict__["used"] = used
+    return other
+
+
+@lru_cache(maxsize=4096)
+def _extra(n: int, *clues: tuple[int, ...]) -> SkyExtra:
+    """``extra_for`` without ``used``, by the four sides' clues (top, bottom, left, right)."""
+    top, bottom, left, right = (_side(n, side, c) for side, c in zip(SIDES, clues))
+    rows, cols = _lines(n, "left", clues[2], clues[3]), _lines(n, "top", clues[0], clues[1])
+    return SkyExtra(TECHNIQUES, sights=top[0] + bottom[0] + left[0] + right[0],
                     lines=tuple(line for pair in zip(rows, cols) for line in pair if line is not None),
                     edge=top[1] + bottom[1] + left[1] + right[1], bounds=top[2] + bottom[2] + left[2] + right[2])
 
