@@ -238,3 +238,35 @@ def test_the_clue_check_equals_the_plain_version():
             assert got[0] == got[1]
             verdicts.add(got[0])
     assert verdicts == {True, False}
+
+
+def test_states_that_remember_the_clues_struck_take_the_plain_steps():
+    # ``SkyState`` (the clue-alone techniques skip their pass once nothing is left to strike
+    # under the state's clues) against the plain ``State`` (``marked=False``): the same steps,
+    # explanations included, on puzzles with some clues and givens; and the same state when a
+    # state solved under some of the clues goes on under all of them, as the carve does.
+    from dataclasses import replace as changed
+
+    from bookgen.solve.houses import Run, solve
+
+    rng = random.Random(11)
+    for n in (4, 5):
+        geo = geometry(n)
+        for _ in range(8):
+            square = random_latin_square(n, rng)
+            every = clues_of(square)
+            clues = {side: tuple(c if rng.random() < 0.6 else 0 for c in v) for side, v in every.items()}
+            givens = [(i, square[i // n][i % n]) for i in rng.sample(range(n * n), rng.randint(0, n))]
+            marked = extra_for(n, clues)
+            plain = changed(marked, marked=False)
+            a = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=marked)
+            b = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=plain)
+            assert (a.solved, a.counts, a.grid, a.steps) == (b.solved, b.counts, b.grid, b.steps)
+            more = extra_for(n, every)
+            ends = []
+            for first, then in ((marked, more), (plain, changed(more, marked=False))):
+                st = start(geo, givens, first)
+                solve(st, Level.EASY, Run())
+                st.extra = then
+                ends.append((solve(st, Level.EASY, Run()), st.cand, type(st).__name__))
+            assert ends[0][:2] == ends[1][:2] and ends[0][2] == "SkyState" != ends[1][2]

@@ -95,6 +95,12 @@ class SkyExtra(Extra):
     # left to strike is one short loop.
     edge: tuple[tuple[int, int, Sight], ...] = ()
     bounds: tuple[tuple[int, int, Sight], ...] = ()
+    # States that remember when the clue-alone techniques are done (``SkyState``); False: the
+    # plain ``State``, the version they must equal (tests/test_skyscrapers.py).
+    marked: bool = True
+
+    def new_state(self, geo: Geometry) -> State:
+        return SkyState(geo, self) if self.marked else State(geo, self)
 
     def check(self, st: State) -> None:
         """On a full grid, every clue sees exactly its number of buildings: per line, what its
@@ -117,6 +123,25 @@ class SkyExtra(Extra):
 def _shown(masks: tuple[int, ...]) -> tuple[int, int]:
     """How many buildings a full line (one-bit masks, front end first) shows from each end."""
     return seen(masks), seen(masks[::-1])
+
+
+class SkyState(State):
+    """The engine's state and, per clue-alone technique (``sky_edge``, ``sky_bounds``), the
+    clues (the ``SkyExtra``) it last found nothing left to strike under (``struck``): what a
+    clue alone rules out stays struck, as a state only ever loses candidates, so until the
+    state is given other clues (a carve's ``st.extra = ...``) the technique has nothing to
+    do, and the ladder, which asks it again after every step, skips its pass."""
+
+    __slots__ = ("struck",)
+
+    def __init__(self, geo: Geometry, extra: Extra) -> None:
+        super().__init__(geo, extra)
+        self.struck: list[object] = [None, None]
+
+    def copy(self) -> "SkyState":
+        other = super().copy()
+        other.struck = self.struck[:]
+        return other
 
 
 @lru_cache(maxsize=None)
@@ -305,10 +330,15 @@ def _read(st: State, keys) -> None:
 def _clue_alone(edge: bool):
     """``sky_edge`` (``edge``: the 1 and N clues) or ``sky_bounds`` (the others): strike what
     the clue alone rules out (``Sight.keep``)."""
+    which = 0 if edge else 1
+
     def tech(g: Geometry, st: State, run: Run) -> int:
         n = g.n
         cand = st.cand
         extra: SkyExtra = st.extra  # type: ignore[assignment]
+        struck = getattr(st, "struck", None)
+        if struck is not None and struck[which] is extra:
+            return 0  # nothing left to strike since it last looked, under these clues
         for i, strike, s in (extra.edge if edge else extra.bounds):
             if not cand[i] & strike:
                 continue
@@ -330,6 +360,8 @@ def _clue_alone(edge: bool):
                                       clue=clue_text(s, n), count=s.clue, top=n - s.clue + 1,
                                       cuts=describe_cuts(st, cuts))
             return 1
+        if struck is not None:
+            struck[which] = extra
         return 0
     tech.__name__ = "t_sky_edge" if edge else "t_sky_bounds"
     return tech
