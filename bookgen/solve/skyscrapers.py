@@ -450,18 +450,8 @@ def line_clauses(n: int, side: str, k: int) -> tuple[tuple[tuple[int, ...], ...]
     two clause families of ``clue_clauses`` without its simplifications, which depend on the
     clue) and a counter, ``at[j][c]``: at least c of the first j + 1 cells seen, defined both
     ways so that assuming an output forces the count up or down."""
-    top = n ** 3
-    cells = line_cells(n, side, k)
-    out: list[tuple[int, ...]] = []
-    marks = []
-    for j, i in enumerate(cells):
-        top += 1
-        v = top
-        marks.append(v)
-        for d in range(1, n + 1):
-            taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)]
-            out += [(-v, -(i * n + d), -x) for x in taller]  # seen and holding d: nothing before it taller
-            out.append((v, -(i * n + d), *taller))             # not seen while holding d: something is
+    out, marks = _seen_clauses(n, line_cells(n, side, k), frozenset())
+    top = n ** 3 + n
     at: list[list[int]] = []
     for j in range(n):
         at.append(list(range(top + 1, top + j + 2)))  # at[j][c - 1], c = 1 .. j + 1
@@ -486,9 +476,32 @@ def clue_literals(n: int, side: str, k: int, clue: int) -> tuple[int, ...]:
     not find) the heights it alone rules out (``Sight.keep``)."""
     outs = line_clauses(n, side, k)[1]
     lits = [outs[clue - 1]] + ([-outs[clue]] if clue < n else [])
-    lits += [-(i * n + d) for i, keep in _sight(n, side, k, clue).keep
-             for d in range(1, n + 1) if not keep >> (d - 1) & 1]
-    return tuple(lits)
+    return tuple(lits + [-x for x in _ruled_out(n, side, k, clue)])
+
+
+def _ruled_out(n: int, side: str, k: int, clue: int) -> list[int]:
+    """The variables (cell, height) of the heights the clue alone rules out (``Sight.keep``)."""
+    return [i * n + d for i, keep in _sight(n, side, k, clue).keep for d in range(1, n + 1) if not keep >> (d - 1) & 1]
+
+
+def _seen_clauses(n: int, cells: Sequence[int], ruled_out: set[int] | frozenset[int]
+                  ) -> tuple[list[tuple[int, ...]], list[int]]:
+    """A "seen" variable per cell of a line (``n**3 + 1`` up, nearest first: taller than
+    every cell before it) defined by two clause families, a height in ``ruled_out`` left out
+    of both (its unit clause makes them hold); the clauses and the variables."""
+    out: list[tuple[int, ...]] = []
+    marks = []
+    for j, i in enumerate(cells):
+        v = n ** 3 + j + 1
+        marks.append(v)
+        for d in range(1, n + 1):
+            if i * n + d in ruled_out:
+                continue
+            taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)
+                      if x not in ruled_out]
+            out += [(-v, -(i * n + d), -x) for x in taller]  # seen and holding d: nothing before it taller
+            out.append((v, -(i * n + d), *taller))             # not seen while holding d: something is
+    return out, marks
 
 
 @lru_cache(maxsize=None)
@@ -504,25 +517,9 @@ def clue_clauses(n: int, side: str, k: int, clue: int) -> tuple[tuple[tuple[int,
     hold already and are left out, and a ruled-out height is left out of the "something
     before it is taller" lists: 40 % fewer clauses for the proof's solver to load. The
     reference is brute force over every 4x4 Latin square (tests/test_skyscrapers.py)."""
-    top = n ** 3
-    cells = line_cells(n, side, k)
-    ruled_out = {i * n + d for i, keep in _sight(n, side, k, clue).keep
-                 for d in range(1, n + 1) if not keep >> (d - 1) & 1}
-    out: list[tuple[int, ...]] = []
-    marks = []
-    for j, i in enumerate(cells):
-        top += 1
-        v = top
-        marks.append(v)
-        for d in range(1, n + 1):
-            if i * n + d in ruled_out:
-                continue
-            taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)
-                      if x not in ruled_out]
-            # seen and holding d: nothing before it is taller
-            out += [(-v, -(i * n + d), -x) for x in taller]
-            # not seen while holding d: something before it is taller
-            out.append((v, -(i * n + d), *taller))
+    ruled_out = set(_ruled_out(n, side, k, clue))
+    out, marks = _seen_clauses(n, line_cells(n, side, k), ruled_out)
+    top = n ** 3 + n
     card = CardEnc.equals(lits=marks, bound=clue, top_id=top, encoding=EncType.seqcounter)
     top = max(top, card.nv)
     out += [tuple(c) for c in card.clauses]
