@@ -515,8 +515,10 @@ def clue_clauses(n: int, side: str, k: int, clue: int) -> tuple[tuple[tuple[int,
     the proof's "no other solution" call searches far less (5x5 easy: 1.55 -> 0.71 ms a
     puzzle, 7x7 easy 4.8 -> 1.5 ms). Given them, the seen clauses of a ruled-out height
     hold already and are left out, and a ruled-out height is left out of the "something
-    before it is taller" lists: 40 % fewer clauses for the proof's solver to load. The
-    reference is brute force over every 4x4 Latin square (tests/test_skyscrapers.py)."""
+    before it is taller" lists: 40 % fewer clauses to load. ``sight_clauses`` (``check``,
+    ``solve``) is made of these; the generator's proof loads ``line_clauses`` instead and
+    assumes the same units (``clue_literals``). The reference is brute force over every 4x4
+    Latin square (tests/test_skyscrapers.py)."""
     ruled_out = set(_ruled_out(n, side, k, clue))
     out, marks = _seen_clauses(n, line_cells(n, side, k), ruled_out)
     top = n ** 3 + n
