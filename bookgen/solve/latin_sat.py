@@ -99,8 +99,8 @@ class LatinSolver:
         return on
 
     def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]]) -> int:
-        """The switch of a clause group that recurs from puzzle to puzzle (one Skyscrapers
-        clue: its side, line and number), its clauses (``make()``, own variables above
+        """The switch of a clause group that recurs from puzzle to puzzle (a line's clauses,
+        whatever a clue on it says: ``Group``), its clauses (``make()``, own variables above
         ``N**3`` as in ``load``) written the first time only: a puzzle made of such groups
         is then asked about by assumptions alone, not thousands of clauses loaded afresh."""
         return self.switch(("group", key), lambda ls, on: ls._write(make(), on))
