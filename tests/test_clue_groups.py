@@ -32,3 +32,22 @@ def test_groups_prove_as_the_clauses_do():
                 assert len({tuple(g) for g in grouped}) == 2  # two different solutions
             verdicts.add(len(plain))
     assert verdicts == {1, 2}  # both kinds were asked about
+
+
+def test_lines_numbered_for_the_solver_are_what_it_would_write():
+    # ``line_clauses_behind`` (clauses made in the solver's numbering behind a switch) against
+    # the plain way: ``line_clauses`` renumbered by ``LatinSolver._write``.
+    from bookgen.solve.latin_sat import LatinSolver
+    from bookgen.solve.skyscrapers import SIDES, line_clauses, line_clauses_behind
+
+    for n in (4, 5, 6):
+        ls = LatinSolver(geometry(n))
+        written: list = []
+        ls.add = written.append
+        for on in (n ** 3 + 1, n ** 3 + 57):
+            for side in SIDES:
+                for k in range(n):
+                    written.clear()
+                    ls._write(line_clauses(n, side, k)[0], on)
+                    assert [list(c) for c in line_clauses_behind(n, side, k, on)] == written
+        ls.close()

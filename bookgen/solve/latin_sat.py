@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from bookgen.solve.sat import SOLVER_NAME, Solver
 
@@ -98,12 +98,24 @@ class LatinSolver:
         self._write(clauses, on)
         return on
 
-    def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]]) -> int:
+    def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]],
+              numbered: Callable[[int], Iterable[Sequence[int]]] | None = None) -> int:
         """The switch of a clause group that recurs from puzzle to puzzle (a line's clauses,
         whatever a clue on it says: ``Group``), its clauses (``make()``, own variables above
         ``N**3`` as in ``load``) written the first time only: a puzzle made of such groups
-        is then asked about by assumptions alone, not thousands of clauses loaded afresh."""
-        return self.switch(("group", key), lambda ls, on: ls._write(make(), on))
+        is then asked about by assumptions alone, not thousands of clauses loaded afresh.
+        ``numbered(on)``: the same clauses as written behind the switch ``on`` (each led by
+        ``-on``, own variables renumbered as ``_write`` does), made so by the caller at no
+        cost per literal here; ``make`` is the plain version they must equal."""
+        if numbered is None:
+            return self.switch(("group", key), lambda ls, on: ls._write(make(), on))
+        return self.switch(("group", key), lambda ls, on: ls._add_all(numbered(on)))
+
+    def _add_all(self, clauses: Iterable[Sequence[int]]) -> None:
+        add = self.add
+        for clause in clauses:
+            add(clause)
+        self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
 
     def _write(self, clauses: Sequence[Sequence[int]], on: int) -> None:
         base = self.n ** 3
@@ -214,6 +226,9 @@ class Group(NamedTuple):
     key: object
     make: Callable[[], Sequence[Sequence[int]]]
     assume: Sequence[int] = ()
+    # The clauses as written behind a switch (``LatinSolver.group``'s ``numbered``), if the
+    # group can number them itself.
+    numbered: Callable[[int], Iterable[Sequence[int]]] | None = None
 
 
 def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int]] = (),
@@ -228,7 +243,7 @@ def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int
     on = ls.load(clauses)
     switches = []
     for group in groups:
-        got = ls.group(group.key, group.make)
+        got = ls.group(group.key, group.make, group.numbered)
         switches.append(got)
         switches += ls.own(got, group.assume)
     found, _ = ls.solutions([on] + switches + [i * n + d for i, d in givens], limit)

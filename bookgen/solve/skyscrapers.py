@@ -434,12 +434,21 @@ def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[Group]:
     (``line_clauses``, the same for every number, so the proof's kept solver loads each of
     the 4N lines once and a new puzzle adds no clauses) and its number as assumptions
     (``clue_literals``). Together they allow what ``sight_clauses`` does (tests/test_clue_groups.py)."""
-    return [Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue))
+    return [Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue),
+                  partial(line_clauses_behind, n, side, k))
             for side in SIDES for k, clue in enumerate(clues[side]) if clue]
 
 
 def line_clauses_list(n: int, side: str, k: int) -> tuple[tuple[int, ...], ...]:
     return line_clauses(n, side, k)[0]
+
+
+def line_clauses_behind(n: int, side: str, k: int, on: int) -> list[tuple[int, ...]]:
+    """``line_clauses`` as the proof's solver holds them behind the switch ``on`` (each led by
+    ``-on``, own variables from ``on + 1`` up), made so directly: a line is loaded once per
+    solver, so a cache of them in their own numbering saves nothing, and renumbering each
+    literal cost more than making the clause (``LatinSolver.group``'s ``numbered``)."""
+    return _line_clauses(n, side, k, on - n ** 3, (-on,))[0]
 
 
 @lru_cache(maxsize=None)
@@ -450,8 +459,15 @@ def line_clauses(n: int, side: str, k: int) -> tuple[tuple[tuple[int, ...], ...]
     two clause families of ``clue_clauses`` without its simplifications, which depend on the
     clue) and a counter, ``at[j][c]``: at least c of the first j + 1 cells seen, defined both
     ways so that assuming an output forces the count up or down."""
-    out, marks = _seen_clauses(n, line_cells(n, side, k), frozenset())
-    top = n ** 3 + n
+    out, outs = _line_clauses(n, side, k)
+    return tuple(out), outs
+
+
+def _line_clauses(n: int, side: str, k: int, shift: int = 0, lead: tuple[int, ...] = ()
+                  ) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+    """``line_clauses``, own variables moved up by ``shift`` and each clause led by ``lead``."""
+    out, marks = _seen_clauses(n, line_cells(n, side, k), frozenset(), shift, lead)
+    top = n ** 3 + n + shift
     at: list[list[int]] = []
     for j in range(n):
         at.append(list(range(top + 1, top + j + 2)))  # at[j][c - 1], c = 1 .. j + 1
@@ -461,12 +477,12 @@ def line_clauses(n: int, side: str, k: int) -> tuple[tuple[tuple[int, ...], ...]
             x = at[j][c - 1]
             same = (at[j - 1][c - 1],) if c <= j else ()  # at least c before it (none: false)
             less = at[j - 1][c - 2] if c >= 2 else 0       # at least c - 1 before it (0: true)
-            out += [(-v, x) for v in same]
-            out.append((-less, -s, x) if less else (-s, x))
-            out.append((-x, *same, s))
+            out += [(*lead, -v, x) for v in same]
+            out.append((*lead, -less, -s, x) if less else (*lead, -s, x))
+            out.append((*lead, -x, *same, s))
             if less:
-                out.append((-x, *same, less))
-    return tuple(out), tuple(at[n - 1])
+                out.append((*lead, -x, *same, less))
+    return out, tuple(at[n - 1])
 
 
 @lru_cache(maxsize=None)
@@ -484,23 +500,24 @@ def _ruled_out(n: int, side: str, k: int, clue: int) -> list[int]:
     return [i * n + d for i, keep in _sight(n, side, k, clue).keep for d in range(1, n + 1) if not keep >> (d - 1) & 1]
 
 
-def _seen_clauses(n: int, cells: Sequence[int], ruled_out: set[int] | frozenset[int]
-                  ) -> tuple[list[tuple[int, ...]], list[int]]:
-    """A "seen" variable per cell of a line (``n**3 + 1`` up, nearest first: taller than
-    every cell before it) defined by two clause families, a height in ``ruled_out`` left out
-    of both (its unit clause makes them hold); the clauses and the variables."""
+def _seen_clauses(n: int, cells: Sequence[int], ruled_out: set[int] | frozenset[int], shift: int = 0,
+                  lead: tuple[int, ...] = ()) -> tuple[list[tuple[int, ...]], list[int]]:
+    """A "seen" variable per cell of a line (``n**3 + 1 + shift`` up, nearest first: taller
+    than every cell before it) defined by two clause families, each clause led by ``lead``,
+    a height in ``ruled_out`` left out of both (its unit clause makes them hold); the
+    clauses and the variables."""
     out: list[tuple[int, ...]] = []
     marks = []
     for j, i in enumerate(cells):
-        v = n ** 3 + j + 1
+        v = n ** 3 + j + 1 + shift
         marks.append(v)
         for d in range(1, n + 1):
             if i * n + d in ruled_out:
                 continue
             taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)
                       if x not in ruled_out]
-            out += [(-v, -(i * n + d), -x) for x in taller]  # seen and holding d: nothing before it taller
-            out.append((v, -(i * n + d), *taller))             # not seen while holding d: something is
+            out += [(*lead, -v, -(i * n + d), -x) for x in taller]  # seen and holding d: nothing before taller
+            out.append((*lead, v, -(i * n + d), *taller))             # not seen while holding d: something is
     return out, marks
 
 
