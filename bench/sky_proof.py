@@ -1,9 +1,10 @@
 """Skyscrapers' proof with the clue clauses of another commit beside today's, in one process.
 
 Run: ``python bench/sky_proof.py SIZE LEVEL [COUNT] [--base COMMIT]`` (default e71df2f, before the
-clauses gained the heights a clue alone rules out). Generates COUNT puzzles, keeps the drafts the
-generator proves, then proves them again with each version's ``clue_clauses`` as the proof's
-clause groups, alternating the two over 4 rounds: "first" on a fresh proof solver that loads each
+clauses gained the heights a clue alone rules out; cef99c2 had one clause group per clue, before
+the groups per line with the clue as assumptions). Generates COUNT puzzles, keeps the drafts the
+generator proves, then proves them again with the base's ``clue_clauses`` as the proof's clause
+groups and with today's ``clue_groups``, alternating the two over 4 rounds: "first" on a fresh proof solver that loads each
 clue the first time it meets it (what a bench row or a book section of COUNT puzzles pays), "loaded"
 the same drafts again. Prints CPU ms a puzzle; asserts both prove every draft unique.
 """
@@ -54,26 +55,42 @@ def main() -> None:
     n, versions = args.size, {"base": old_module(args.base), "now": NEW}
     drafts = []
     prove = H.prove
+    variant = get_variant("skyscrapers")
+    attempt = type(variant).attempt
+    clues: list = [None]
+
+    def made(self, *a, **k):
+        draft = attempt(self, *a, **k)
+        if draft is not None:
+            clues[0] = {side: tuple(getattr(draft.puzzle.clues, side)) for side in NEW.SIDES}
+        return draft
 
     def grab(geo, givens, clauses, groups=()):
-        drafts.append((geo, list(givens), [key for key, _ in groups]))
+        drafts.append((geo, list(givens), clues[0]))
         return prove(geo, givens, clauses, groups=groups)
 
     H.prove = grab
-    variant = get_variant("skyscrapers")
+    type(variant).attempt = made
     for seed in range(args.count):
         variant.generate(n, {}, args.level, random.Random(seed))
     H.prove = prove
+    type(variant).attempt = attempt
 
     def run(name: str) -> tuple[float, float]:
         module = versions[name]
         LS._PROOFS = LS.Kept(200)
-        module.clue_clauses.cache_clear()
+        for cached in ("clue_clauses", "line_clauses", "clue_literals"):
+            if hasattr(module, cached):
+                getattr(module, cached).cache_clear()
         spent = []
         for _ in range(2):
             start = time.process_time()
-            for geo, givens, keys in drafts:
-                groups = [((name, *key[1:]), lambda key=key: module.clue_clauses(n, *key[1:])[0]) for key in keys]
+            for geo, givens, said in drafts:
+                if module is NEW:
+                    groups = NEW.clue_groups(n, said)
+                else:
+                    groups = [LS.Group((name, side, k, c), lambda key=(side, k, c): module.clue_clauses(n, *key)[0])
+                              for side in NEW.SIDES for k, c in enumerate(said[side]) if c]
                 assert len(LS.prove(geo, givens, (), groups=groups)) == 1
             spent.append(time.process_time() - start)
         return spent[0], spent[1]

@@ -1,8 +1,9 @@
 """Skyscrapers' carve below the hard tier going on from fixpoints (``_carve``'s default: a
-removal's solve from the fixpoint of the givens and the clues found needed, a trade's clue
-back from where the tier stalled) against its plain version, every solve from the givens
-(``resumed=False``): the same givens and clues kept, at easy and medium (the hard tier has no
-fast path). ``extra_for`` against ``extra_for_plain``."""
+removal's solve from the fixpoint of the givens and the clues found needed, a given's from
+the fixpoint of the clues and the givens found needed, the trades' draws without their
+solves) against its plain version, every solve from the givens and every trade tried
+(``resumed=False``): the same givens and clues kept and the same random draws, at easy and
+medium (the hard tier has no fast path). ``extra_for`` against ``extra_for_plain``."""
 
 from __future__ import annotations
 
@@ -17,14 +18,12 @@ from bookgen.variants.skyscrapers import _carve
 
 
 def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
-    went_on = []
+    traded = []
     plain_trade = skyscrapers._trade_givens
 
-    def counting(given, kept, every, solves, rng, more=None):
-        def counted(stalled):
-            went_on.append(1)
-            return more(stalled)
-        plain_trade(given, kept, every, solves, rng, more and counted)
+    def counting(given, *rest):
+        traded.append(sum(given))
+        plain_trade(given, *rest)
 
     monkeypatch.setattr(skyscrapers, "_trade_givens", counting)
     for n, level in ((4, Level.EASY), (4, Level.MEDIUM), (5, Level.EASY), (5, Level.MEDIUM), (6, Level.EASY)):
@@ -32,10 +31,13 @@ def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
         for seed in range(6):
             square = random_latin_square(n, random.Random(seed))
             sol = [d for row in square for d in row]
-            fast = _carve(geo, sol, clues_of(square), level, random.Random(seed))
-            plain = _carve(geo, sol, clues_of(square), level, random.Random(seed), resumed=False)
+            fast_rng, plain_rng = random.Random(seed), random.Random(seed)
+            fast = _carve(geo, sol, clues_of(square), level, fast_rng)
+            plain = _carve(geo, sol, clues_of(square), level, plain_rng, resumed=False)
             assert fast == plain
-    assert went_on  # some trades went on from a stall, so the two ways were compared
+            # the same draws too (``_futile_trades`` only draws): the next attempt's square
+            assert fast_rng.getstate() == plain_rng.getstate()
+    assert sum(traded) > 20  # the plain carves traded givens, so the skipped trades were compared
 
 
 def test_extra_for_equals_the_plain_version():
@@ -49,5 +51,8 @@ def test_extra_for_equals_the_plain_version():
             assert (fast.sights, fast.lines, fast.edge, fast.bounds) == \
                 (plain.sights, plain.lines, plain.edge, plain.bounds)
             assert fast.used is used and fast.techniques == plain.techniques
+            again, bare = extra_for(n, clues, set()), extra_for(n, clues)  # from the cache
+            assert again.used is not used and again.used == set() and bare.used is None
+            assert (again.sights, again.lines, bare.edge, bare.bounds) == (fast.sights, fast.lines, fast.edge, fast.bounds)
             assert len(fast.lines) == sum(1 for k in range(n) for a, b in (("left", "right"), ("top", "bottom"))
                                           if clues[a][k] or clues[b][k])

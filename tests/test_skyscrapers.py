@@ -17,11 +17,13 @@ from bookgen.core.symmetry import symmetries
 from bookgen.core.text import PuzzleTextError
 from bookgen.core.types import OutsideClues, Puzzle
 from bookgen.puzzletext import parse_text
-from bookgen.solve.houses import geometry, run_ladder
+from bookgen.solve.houses import Contradiction, geometry, run_ladder, start
+from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_sat import solutions
 from bookgen.solve.sat import models
 from bookgen.solve.skyscrapers import (
-    clue_clauses, clues_of, extra_for, line_options, line_options_plain, seen, sight_clauses,
+    clue_clauses, clue_literals, clues_of, extra_for, line_clauses, line_options, line_options_plain, seen,
+    sight_clauses,
 )
 from bookgen.variants.registry import get_variant
 
@@ -200,7 +202,71 @@ def test_clue_clauses_allow_exactly_the_fillings_that_show_the_clue():
         base += [[-(i * n + d), -(j * n + d)] for d in range(1, n + 1) for i in cells for j in cells if i < j]
         watch = [v for lits in line for v in lits]
         for clue in range(1, n + 1):
-            clauses = base + [list(c) for c in clue_clauses(n, "top", 0, clue)[0]]
-            found = {tuple(next(d for d in range(1, n + 1) if i * n + d in m) for i in cells)
-                     for m in models(clauses, watch, limit=1000)}
-            assert found == {p for p in permutations(range(1, n + 1)) if seen(p) == clue}
+            want = {p for p in permutations(range(1, n + 1)) if seen(p) == clue}
+            # the one-shot clauses, and the proof's: the line's clauses with the clue's literals
+            for own in (clue_clauses(n, "top", 0, clue)[0],
+                        line_clauses(n, "top", 0)[0] + tuple((v,) for v in clue_literals(n, "top", 0, clue))):
+                clauses = base + [list(c) for c in own]
+                found = {tuple(next(d for d in range(1, n + 1) if i * n + d in m) for i in cells)
+                         for m in models(clauses, watch, limit=1000)}
+                assert found == want
+
+
+def test_the_clue_check_equals_the_plain_version():
+    # ``SkyExtra.check`` (per line, looked up by its masks) against ``check_plain`` (every
+    # clue counted) on full grids, with the grid's own clues and with some changed.
+    rng = random.Random(7)
+    verdicts = set()
+    for n in (4, 5, 6):
+        geo = geometry(n)
+        for _ in range(30):
+            square = random_latin_square(n, rng)
+            clues = {side: tuple(c if rng.random() < 0.6 else 0 for c in v) for side, v in clues_of(square).items()}
+            if rng.random() < 0.5:
+                side = rng.choice(sorted(clues))
+                k = rng.randrange(n)
+                clues[side] = clues[side][:k] + (rng.randint(1, n),) + clues[side][k + 1:]
+            extra = extra_for(n, clues)
+            st = start(geo, [(r * n + c, square[r][c]) for r in range(n) for c in range(n)], extra)
+            got = []
+            for check in (extra.check, extra.check_plain):
+                try:
+                    check(st)
+                    got.append(True)
+                except Contradiction:
+                    got.append(False)
+            assert got[0] == got[1]
+            verdicts.add(got[0])
+    assert verdicts == {True, False}
+
+
+def test_states_that_remember_the_clues_struck_take_the_plain_steps():
+    # ``SkyState`` (the clue-alone techniques skip their pass once nothing is left to strike
+    # under the state's clues) against the plain ``State`` (``marked=False``): the same steps,
+    # explanations included, on puzzles with some clues and givens; and the same state when a
+    # state solved under some of the clues goes on under all of them, as the carve does.
+    from dataclasses import replace as changed
+
+    from bookgen.solve.houses import Run, solve
+
+    rng = random.Random(11)
+    for n in (4, 5):
+        geo = geometry(n)
+        for _ in range(8):
+            square = random_latin_square(n, rng)
+            every = clues_of(square)
+            clues = {side: tuple(c if rng.random() < 0.6 else 0 for c in v) for side, v in every.items()}
+            givens = [(i, square[i // n][i % n]) for i in rng.sample(range(n * n), rng.randint(0, n))]
+            marked = extra_for(n, clues)
+            plain = changed(marked, marked=False)
+            a = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=marked)
+            b = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=plain)
+            assert (a.solved, a.counts, a.grid, a.steps) == (b.solved, b.counts, b.grid, b.steps)
+            more = extra_for(n, every)
+            ends = []
+            for first, then in ((marked, more), (plain, changed(more, marked=False))):
+                st = start(geo, givens, first)
+                solve(st, Level.EASY, Run())
+                st.extra = then
+                ends.append((solve(st, Level.EASY, Run()), st.cand, type(st).__name__))
+            assert ends[0][:2] == ends[1][:2] and ends[0][2] == "SkyState" != ends[1][2]

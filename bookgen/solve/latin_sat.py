@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from bookgen.solve.sat import SOLVER_NAME, Solver, load
 
@@ -103,12 +103,24 @@ class LatinSolver:
         self._write(clauses, on)
         return on
 
-    def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]]) -> int:
-        """The switch of a clause group that recurs from puzzle to puzzle (one Skyscrapers
-        clue: its side, line and number), its clauses (``make()``, own variables above
+    def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]],
+              numbered: Callable[[int], Iterable[Sequence[int]]] | None = None) -> int:
+        """The switch of a clause group that recurs from puzzle to puzzle (a line's clauses,
+        whatever a clue on it says: ``Group``), its clauses (``make()``, own variables above
         ``N**3`` as in ``load``) written the first time only: a puzzle made of such groups
-        is then asked about by assumptions alone, not thousands of clauses loaded afresh."""
-        return self.switch(("group", key), lambda ls, on: ls._write(make(), on))
+        is then asked about by assumptions alone, not thousands of clauses loaded afresh.
+        ``numbered(on)``: the same clauses as written behind the switch ``on`` (each led by
+        ``-on``, own variables renumbered as ``_write`` does), made so by the caller at no
+        cost per literal here; ``make`` is the plain version they must equal."""
+        if numbered is None:
+            return self.switch(("group", key), lambda ls, on: ls._write(make(), on))
+        return self.switch(("group", key), lambda ls, on: ls._add_all(numbered(on)))
+
+    def _add_all(self, clauses: Iterable[Sequence[int]]) -> None:
+        add = self.add
+        for clause in clauses:
+            add(clause)
+        self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
 
     def _write(self, clauses: Sequence[Sequence[int]], on: int) -> None:
         base = self.n ** 3
@@ -116,6 +128,13 @@ class LatinSolver:
         load(self.solver, [[-on] + [v + shift if v > base else v - shift if v < -base else v for v in clause]
                            for clause in clauses])
         self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
+
+    def own(self, on: int, lits: Sequence[int]) -> list[int]:
+        """``lits`` numbered as a group's clauses (own variables above ``N**3``) as they are in
+        the solver once written behind the switch ``on`` (``_write``'s renumbering)."""
+        base = self.n ** 3
+        shift = on - base
+        return [v + shift if v > base else v - shift if v < -base else v for v in lits]
 
     def retire(self, switch: int) -> None:
         """Turn a switch off for good (its clauses then never bind again)."""
@@ -202,27 +221,48 @@ class Kept:
 _PROOFS = Kept(200)
 
 
+class Group(NamedTuple):
+    """A clause group that recurs between puzzles (``LatinSolver.group``): its key, ``make``
+    for its clauses (own variables above ``N**3``), and ``assume``: literals numbered as those
+    clauses, assumed with its switch (what a puzzle says on top of the group: a clue's number
+    on its line's clauses, so one group serves every number)."""
+
+    key: object
+    make: Callable[[], Sequence[Sequence[int]]]
+    assume: Sequence[int] = ()
+    # The clauses as written behind a switch (``LatinSolver.group``'s ``numbered``), if the
+    # group can number them itself.
+    numbered: Callable[[int], Iterable[Sequence[int]]] | None = None
+
+
 def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int]] = (),
-          limit: int = 2, groups: Sequence[tuple[object, Callable[[], Sequence[Sequence[int]]]]] = ()
-          ) -> list[list[int]]:
+          limit: int = 2, groups: Sequence[Group] = ()) -> list[list[int]]:
     """Up to ``limit`` solutions of a generated puzzle: ``givens`` (cell, digit) and its
     constraint's ``clauses`` (own variables above ``N**3``), on the process's kept solver
-    (loading the houses costs more than the question), and ``groups``: (key, make) of clause
-    groups that recur between puzzles (``LatinSolver.group``), the same as their clauses
-    passed in ``clauses``.
+    (loading the houses costs more than the question), and ``groups`` that recur between
+    puzzles, each with what it assumes: together the same as the constraint's clauses.
     For verdicts and counts: which solutions come back depends on what was asked before."""
     ls = _PROOFS.get(geo)
     n = ls.n
     on = ls.load(clauses)
-    switches = [ls.group(key, make) for key, make in groups]
-    found, _ = ls.solutions([on] + switches + [i * n + d for i, d in givens], limit)
+    found, _ = ls.solutions([on] + _group_switches(ls, groups) + [i * n + d for i, d in givens], limit)
     ls.retire(on)
     return found
 
 
+def _group_switches(ls: LatinSolver, groups: Sequence[Group]) -> list[int]:
+    """The assumptions that bring ``groups`` in: each group's switch (its clauses written the
+    first time) and what it assumes on top, numbered as in the solver."""
+    switches: list[int] = []
+    for group in groups:
+        got = ls.group(group.key, group.make, group.numbered)
+        switches.append(got)
+        switches += ls.own(got, group.assume)
+    return switches
+
+
 def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int],
-                  clauses: Sequence[Sequence[int]] = (),
-                  groups: Sequence[tuple[object, Callable[[], Sequence[Sequence[int]]]]] = ()) -> bool:
+                  clauses: Sequence[Sequence[int]] = (), groups: Sequence[Group] = ()) -> bool:
     """Whether ``solution`` (flat digits) is the only solution of a generated puzzle: exactly
     when ``prove`` (its plain version, tests/test_latin_fast.py) returns ``[list(solution)]``.
     The solution is checked with its own digits assumed (unit propagation through the houses
@@ -235,7 +275,7 @@ def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int
             any(solution[i] != d for i, d in givens):
         return False
     on = ls.load(clauses)
-    switches = [on] + [ls.group(key, make) for key, make in groups]
+    switches = [on] + _group_switches(ls, groups)
     grid = [i * n + d for i, d in enumerate(solution)]
     unique = ls.ask(switches + grid)
     if unique:

@@ -23,10 +23,13 @@ bitsets (a set bit per permutation); ``line_options_plain`` is the plain
 version it must equal (itertools.permutations), and a test checks them
 against each other.
 
-The SAT encoding (``sight_clauses``) adds, per clue, one variable per
-cell of its line ("seen": taller than everything before it, defined by two
-clause families) and a sequential counter saying exactly ``clue`` of them
-hold.
+The SAT encoding (``sight_clauses``, for ``check`` and ``solve``) adds, per
+clue, one variable per cell of its line ("seen": taller than everything
+before it, defined by two clause families) and a sequential counter saying
+exactly ``clue`` of them hold. The generator's proof asks the process's kept
+solver instead (``clue_groups``): per clue its line's "seen" variables and
+a counter whose outputs say "at least c seen", loaded once per line, and the
+clue's number as assumptions on those outputs, so a puzzle loads no clauses.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import permutations
-from typing import Callable, Sequence
+from typing import Sequence
 
 from pysat.card import CardEnc, EncType
 
@@ -42,6 +45,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.solve.houses import Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts
 from bookgen.solve.latin import digits_of, full_mask
+from bookgen.solve.latin_sat import Group
 
 COUNT_OPEN = 3  # ``sky_count`` takes lines with at most this many open cells: a player tries each filling
 SIDES = ("top", "bottom", "left", "right")
@@ -91,12 +95,53 @@ class SkyExtra(Extra):
     # left to strike is one short loop.
     edge: tuple[tuple[int, int, Sight], ...] = ()
     bounds: tuple[tuple[int, int, Sight], ...] = ()
+    # States that remember when the clue-alone techniques are done (``SkyState``); False: the
+    # plain ``State``, the version they must equal (tests/test_skyscrapers.py).
+    marked: bool = True
+
+    def new_state(self, geo: Geometry) -> State:
+        return SkyState(geo, self) if self.marked else State(geo, self)
 
     def check(self, st: State) -> None:
-        """On a full grid, every clue sees exactly its number of buildings."""
+        """On a full grid, every clue sees exactly its number of buildings: per line, what its
+        heights show from both ends, looked up by the line's candidate masks (one bit each, so
+        they compare as the heights do); ``check_plain`` is the plain version it must equal."""
+        get = st.cand.__getitem__
+        for line in self.lines:
+            front, back = _shown(tuple(map(get, line.cells)))
+            if line.front and front != line.front or line.back and back != line.back:
+                raise Contradiction("a clue does not see its number of buildings")
+
+    def check_plain(self, st: State) -> None:
+        """``check`` the obvious way: every clue, its line's heights counted."""
         for s in self.sights:
             if seen([st.cand[i].bit_length() for i in s.cells]) != s.clue:
                 raise Contradiction("a clue does not see its number of buildings")
+
+
+@lru_cache(maxsize=1 << 14)
+def _shown(masks: tuple[int, ...]) -> tuple[int, int]:
+    """How many buildings a full line (one-bit masks, front end first) shows from each end."""
+    return seen(masks), seen(masks[::-1])
+
+
+class SkyState(State):
+    """The engine's state and, per clue-alone technique (``sky_edge``, ``sky_bounds``), the
+    clues (the ``SkyExtra``) it last found nothing left to strike under (``struck``): what a
+    clue alone rules out stays struck, as a state only ever loses candidates, so until the
+    state is given other clues (a carve's ``st.extra = ...``) the technique has nothing to
+    do, and the ladder, which asks it again after every step, skips its pass."""
+
+    __slots__ = ("struck",)
+
+    def __init__(self, geo: Geometry, extra: Extra) -> None:
+        super().__init__(geo, extra)
+        self.struck: list[object] = [None, None]
+
+    def copy(self) -> "SkyState":
+        other = super().copy()
+        other.struck = self.struck[:]
+        return other
 
 
 @lru_cache(maxsize=None)
@@ -117,10 +162,23 @@ def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) 
     Put together from each side's parts, cached (a carve builds one for each set of clues it
     tries, and they differ from the last on one side at most); ``extra_for_plain`` is the
     plain version it must equal (tests/test_sky_carve.py)."""
-    top, bottom, left, right = (_side(n, side, tuple(clues[side])) for side in SIDES)
-    rows, cols = _lines(n, "left", tuple(clues["left"]), tuple(clues["right"])), \
-        _lines(n, "top", tuple(clues["top"]), tuple(clues["bottom"]))
-    return SkyExtra(TECHNIQUES, used=used, sights=top[0] + bottom[0] + left[0] + right[0],
+    made = _extra(n, tuple(clues["top"]), tuple(clues["bottom"]), tuple(clues["left"]), tuple(clues["right"]))
+    if used is None:
+        return made
+    # The same clues noting what they strike into ``used``: a copy (the ladder's views of the
+    # techniques, kept on the instance, come along) with ``used`` set.
+    other = object.__new__(SkyExtra)
+    other.__dict__.update(made.__dict__)
+    other.__dict__["used"] = used
+    return other
+
+
+@lru_cache(maxsize=4096)
+def _extra(n: int, *clues: tuple[int, ...]) -> SkyExtra:
+    """``extra_for`` without ``used``, by the four sides' clues (top, bottom, left, right)."""
+    top, bottom, left, right = (_side(n, side, c) for side, c in zip(SIDES, clues))
+    rows, cols = _lines(n, "left", clues[2], clues[3]), _lines(n, "top", clues[0], clues[1])
+    return SkyExtra(TECHNIQUES, sights=top[0] + bottom[0] + left[0] + right[0],
                     lines=tuple(line for pair in zip(rows, cols) for line in pair if line is not None),
                     edge=top[1] + bottom[1] + left[1] + right[1], bounds=top[2] + bottom[2] + left[2] + right[2])
 
@@ -272,10 +330,15 @@ def _read(st: State, keys) -> None:
 def _clue_alone(edge: bool):
     """``sky_edge`` (``edge``: the 1 and N clues) or ``sky_bounds`` (the others): strike what
     the clue alone rules out (``Sight.keep``)."""
+    which = 0 if edge else 1
+
     def tech(g: Geometry, st: State, run: Run) -> int:
         n = g.n
         cand = st.cand
         extra: SkyExtra = st.extra  # type: ignore[assignment]
+        struck = getattr(st, "struck", None)
+        if struck is not None and struck[which] is extra:
+            return 0  # nothing left to strike since it last looked, under these clues
         for i, strike, s in (extra.edge if edge else extra.bounds):
             if not cand[i] & strike:
                 continue
@@ -297,6 +360,8 @@ def _clue_alone(edge: bool):
                                       clue=clue_text(s, n), count=s.clue, top=n - s.clue + 1,
                                       cuts=describe_cuts(st, cuts))
             return 1
+        if struck is not None:
+            struck[which] = extra
         return 0
     tech.__name__ = "t_sky_edge" if edge else "t_sky_bounds"
     return tech
@@ -364,15 +429,96 @@ def sight_clauses(n: int, clues: dict[str, Sequence[int]]) -> list[list[int]]:
     return out
 
 
-def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[tuple[object, Callable]]:
-    """``sight_clauses`` as one clause group per clue, for ``latin_sat.prove``'s ``groups``:
-    a clue recurs from puzzle to puzzle, so the proof's kept solver loads it once."""
-    return [(("sky", side, k, clue), partial(clue_clauses_list, n, side, k, clue))
+def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[Group]:
+    """The clues for ``latin_sat.prove``'s ``groups``: per clue its line's clauses
+    (``line_clauses``, the same for every number, so the proof's kept solver loads each of
+    the 4N lines once and a new puzzle adds no clauses) and its number as assumptions
+    (``clue_literals``). Together they allow what ``sight_clauses`` does (tests/test_clue_groups.py)."""
+    return [Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue),
+                  partial(line_clauses_behind, n, side, k))
             for side in SIDES for k, clue in enumerate(clues[side]) if clue]
 
 
-def clue_clauses_list(n: int, side: str, k: int, clue: int) -> tuple[tuple[int, ...], ...]:
-    return clue_clauses(n, side, k, clue)[0]
+def line_clauses_list(n: int, side: str, k: int) -> tuple[tuple[int, ...], ...]:
+    return line_clauses(n, side, k)[0]
+
+
+def line_clauses_behind(n: int, side: str, k: int, on: int) -> list[tuple[int, ...]]:
+    """``line_clauses`` as the proof's solver holds them behind the switch ``on`` (each led by
+    ``-on``, own variables from ``on + 1`` up), made so directly: a line is loaded once per
+    solver, so a cache of them in their own numbering saves nothing, and renumbering each
+    literal cost more than making the clause (``LatinSolver.group``'s ``numbered``)."""
+    return _line_clauses(n, side, k, on - n ** 3, (-on,))[0]
+
+
+@lru_cache(maxsize=None)
+def line_clauses(n: int, side: str, k: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """One line seen from one side, whatever its clue: clauses (own variables from
+    ``n**3 + 1`` up) and the counter's outputs, ``out[c - 1]`` true exactly when at least c
+    buildings are seen. A "seen" variable per cell (taller than everything before it, the
+    two clause families of ``clue_clauses`` without its simplifications, which depend on the
+    clue) and a counter, ``at[j][c]``: at least c of the first j + 1 cells seen, defined both
+    ways so that assuming an output forces the count up or down."""
+    out, outs = _line_clauses(n, side, k)
+    return tuple(out), outs
+
+
+def _line_clauses(n: int, side: str, k: int, shift: int = 0, lead: tuple[int, ...] = ()
+                  ) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+    """``line_clauses``, own variables moved up by ``shift`` and each clause led by ``lead``."""
+    out, marks = _seen_clauses(n, line_cells(n, side, k), frozenset(), shift, lead)
+    top = n ** 3 + n + shift
+    at: list[list[int]] = []
+    for j in range(n):
+        at.append(list(range(top + 1, top + j + 2)))  # at[j][c - 1], c = 1 .. j + 1
+        top += j + 1
+    for j, s in enumerate(marks):
+        for c in range(1, j + 2):
+            x = at[j][c - 1]
+            same = (at[j - 1][c - 1],) if c <= j else ()  # at least c before it (none: false)
+            less = at[j - 1][c - 2] if c >= 2 else 0       # at least c - 1 before it (0: true)
+            out += [(*lead, -v, x) for v in same]
+            out.append((*lead, -less, -s, x) if less else (*lead, -s, x))
+            out.append((*lead, -x, *same, s))
+            if less:
+                out.append((*lead, -x, *same, less))
+    return out, tuple(at[n - 1])
+
+
+@lru_cache(maxsize=None)
+def clue_literals(n: int, side: str, k: int, clue: int) -> tuple[int, ...]:
+    """What the clue ``clue`` says on ``line_clauses(n, side, k)``, as literals to assume:
+    exactly ``clue`` seen, and (as ``clue_clauses``' unit clauses, which unit propagation would
+    not find) the heights it alone rules out (``Sight.keep``)."""
+    outs = line_clauses(n, side, k)[1]
+    lits = [outs[clue - 1]] + ([-outs[clue]] if clue < n else [])
+    return tuple(lits + [-x for x in _ruled_out(n, side, k, clue)])
+
+
+def _ruled_out(n: int, side: str, k: int, clue: int) -> list[int]:
+    """The variables (cell, height) of the heights the clue alone rules out (``Sight.keep``)."""
+    return [i * n + d for i, keep in _sight(n, side, k, clue).keep for d in range(1, n + 1) if not keep >> (d - 1) & 1]
+
+
+def _seen_clauses(n: int, cells: Sequence[int], ruled_out: set[int] | frozenset[int], shift: int = 0,
+                  lead: tuple[int, ...] = ()) -> tuple[list[tuple[int, ...]], list[int]]:
+    """A "seen" variable per cell of a line (``n**3 + 1 + shift`` up, nearest first: taller
+    than every cell before it) defined by two clause families, each clause led by ``lead``,
+    a height in ``ruled_out`` left out of both (its unit clause makes them hold); the
+    clauses and the variables."""
+    out: list[tuple[int, ...]] = []
+    marks = []
+    for j, i in enumerate(cells):
+        v = n ** 3 + j + 1 + shift
+        marks.append(v)
+        for d in range(1, n + 1):
+            if i * n + d in ruled_out:
+                continue
+            taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)
+                      if x not in ruled_out]
+            out += [(*lead, -v, -(i * n + d), -x) for x in taller]  # seen and holding d: nothing before taller
+            out.append((*lead, v, -(i * n + d), *taller))             # not seen while holding d: something is
+    return out, marks
 
 
 @lru_cache(maxsize=None)
@@ -386,27 +532,13 @@ def clue_clauses(n: int, side: str, k: int, clue: int) -> tuple[tuple[tuple[int,
     the proof's "no other solution" call searches far less (5x5 easy: 1.55 -> 0.71 ms a
     puzzle, 7x7 easy 4.8 -> 1.5 ms). Given them, the seen clauses of a ruled-out height
     hold already and are left out, and a ruled-out height is left out of the "something
-    before it is taller" lists: 40 % fewer clauses for the proof's solver to load. The
-    reference is brute force over every 4x4 Latin square (tests/test_skyscrapers.py)."""
-    top = n ** 3
-    cells = line_cells(n, side, k)
-    ruled_out = {i * n + d for i, keep in _sight(n, side, k, clue).keep
-                 for d in range(1, n + 1) if not keep >> (d - 1) & 1}
-    out: list[tuple[int, ...]] = []
-    marks = []
-    for j, i in enumerate(cells):
-        top += 1
-        v = top
-        marks.append(v)
-        for d in range(1, n + 1):
-            if i * n + d in ruled_out:
-                continue
-            taller = [x for p in range(j) for x in range(cells[p] * n + d + 1, cells[p] * n + n + 1)
-                      if x not in ruled_out]
-            # seen and holding d: nothing before it is taller
-            out += [(-v, -(i * n + d), -x) for x in taller]
-            # not seen while holding d: something before it is taller
-            out.append((v, -(i * n + d), *taller))
+    before it is taller" lists: 40 % fewer clauses to load. ``sight_clauses`` (``check``,
+    ``solve``) is made of these; the generator's proof loads ``line_clauses`` instead and
+    assumes the same units (``clue_literals``). The reference is brute force over every 4x4
+    Latin square (tests/test_skyscrapers.py)."""
+    ruled_out = set(_ruled_out(n, side, k, clue))
+    out, marks = _seen_clauses(n, line_cells(n, side, k), ruled_out)
+    top = n ** 3 + n
     card = CardEnc.equals(lits=marks, bound=clue, top_id=top, encoding=EncType.seqcounter)
     top = max(top, card.nv)
     out += [tuple(c) for c in card.clauses]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -26,7 +26,7 @@ from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
-from bookgen.solve.latin_sat import proves_unique, solutions
+from bookgen.solve.latin_sat import Group, proves_unique, solutions
 from bookgen.solve.rated import rated_run
 from bookgen.variants.gridparts import given_problems, shape_problems
 from bookgen.solve.latin import symbol, symbols, value
@@ -126,8 +126,8 @@ class Draft:
     givens: Sequence[tuple[int, int]]
     clauses: Sequence[Sequence[int]]
     solution: Sequence[int]
-    # Clause groups that recur between puzzles, (key, make): ``latin_sat.proves_unique``'s ``groups``.
-    groups: Sequence[tuple[object, Callable[[], Sequence[Sequence[int]]]]] = ()
+    # Clause groups that recur between puzzles: ``latin_sat.proves_unique``'s ``groups``.
+    groups: Sequence[Group] = ()
 
 
 class HouseGrid(VariantDefaults):

@@ -52,7 +52,7 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, trial_cell,
+    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.skyscrapers import (
@@ -318,9 +318,10 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     back.
 
     ``resumed`` (below the hard tier): a removal's solve starts from the tier's fixpoint of
-    the givens and the clues already found needed, and a trade's clue back goes on from where
-    the tier stalled (``_trade_givens``' ``more``); False, the plain version they must equal
-    (the same givens and clues kept): every solve from the givens."""
+    the givens and the clues already found needed, a given's from the fixpoint of the clues
+    and the givens found needed (``_Fixpoint``), and the trades, which can't succeed there,
+    only make their random draws (``_futile_trades``); False, the plain version they must
+    equal (the same givens and clues kept, the same draws): every solve from the givens."""
     n = geo.n
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
@@ -358,10 +359,14 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         stalled.give(i, sol[i])
         done = solve(stalled, tier, Run())
     added = [i for i in range(n * n) if given[i]]
+    below_hard = resumed and tier < Level.HARD
+    fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if below_hard and added else None
     for i in added:  # a given added early may be one the later ones make needless
         given[i] = False
-        if not solves()[0]:
+        if not (fixed.without(i) if fixed else solves()[0]):
             given[i] = True
+            if fixed:
+                fixed.keep(i)
     used: set = set()
     solves(used)
     # Below the hard tier every technique is a plain deduction from the rules (none assumes
@@ -370,7 +375,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     # start from the fixpoint of the givens and of the clues found needed so far (they stay
     # whatever is removed later), and it reads no more clues than ``base_used`` and its own.
     base: State | None = None
-    if resumed and tier < Level.HARD:
+    if below_hard:
         needed: set = set()
         base_used: set = set()
         done, base = closure(geo, current()[0], tier, extra=extra_of(needed, base_used))
@@ -408,38 +413,75 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         if level == Level.EXPERT:
             _one_trial_more(geo, sol, given, kept, current, rng)
     if level != Level.EXPERT:
-        _trade_givens(given, kept, every, solves, rng, more if resumed and tier < Level.HARD else None)
+        if below_hard:
+            _futile_trades(given, kept, every, rng)
+        else:
+            _trade_givens(given, kept, every, solves, rng)
     final = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
     return given, final
 
 
-def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random,
-                  more=None) -> None:
+class _Fixpoint:
+    """The tier's fixpoint of the clues and of the givens found needed so far, below the hard
+    tier, for ``_carve``'s loop that tries each given in turn:
+    ``without(i)`` goes on from it with every other given not yet in it, instead of solving
+    afresh from the givens (a deduction from the rules alone only strikes candidates, so
+    the fixpoint is the same whatever the order of the steps, and more clues or givens only
+    strike more)."""
+
+    def __init__(self, geo: Geometry, sol: Sequence[int], given: list[bool], tier: Level, extra: Extra) -> None:
+        self.sol, self.given, self.tier = sol, given, tier
+        self.inside: set[int] = set()
+        self.state = start(geo, [], extra)
+        solve(self.state, tier, Run(), fast=True)
+
+    def without(self, i: int) -> bool:
+        """Whether the tier solves with the givens in ``given`` (``i`` not among them)."""
+        st = self.state.copy()
+        for j, on in enumerate(self.given):
+            if on and j != i and j not in self.inside:
+                st.give(j, self.sol[j])
+        return solve(st, self.tier, Run(), fast=True)
+
+    def keep(self, i: int) -> None:
+        """The given ``i`` stays: into the fixpoint."""
+        self.inside.add(i)
+        self.state.give(i, self.sol[i])
+        solve(self.state, self.tier, Run(), fast=True)
+
+
+def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: random.Random) -> None:
     """Each given goes where the tier still solves without it, or with up to ``TRADE`` removed
-    clues back (players expect clues, not givens). ``more(stalled)``: go on from the state the
-    tier stalled in with the clues kept now, as the givens' loop in ``_carve`` goes on with a
-    given added (a clue only strikes candidates, so the stall is the same fixpoint); None, the
-    plain version it must equal, solves afresh after each clue back."""
+    clues back (players expect clues, not givens)."""
     added = [i for i in range(len(given)) if given[i]]
     rng.shuffle(added)
     for i in added:
         given[i] = False
-        done, stalled = solves()
-        if done:
+        if solves()[0]:
             continue
         back = [key for key in every if key not in kept]
         rng.shuffle(back)
         for key in back[:TRADE]:
             kept.add(key)
-            if more is None or stalled is None:
-                done, stalled = solves()
-            else:
-                done = more(stalled)
-            if done:
+            if solves()[0]:
                 break
         else:
             kept.difference_update(back[:TRADE])
             given[i] = True
+
+
+def _futile_trades(given: list[bool], kept: set, every: Sequence, rng: random.Random) -> None:
+    """``_trade_givens`` below the hard tier, where no trade can succeed: each given left was
+    found needed with every clue kept and at least the givens left now, and there more
+    clues or givens only strike more (see ``_carve``), so no subset of the clues brings the
+    puzzle back without it. Only the random draws a trade makes are made (the same number,
+    of lists of the same lengths: a shuffle draws by the length alone), so the puzzles after
+    this carve stay the same; ``_trade_givens`` is the plain version it must equal."""
+    added = [i for i in range(len(given)) if given[i]]
+    rng.shuffle(added)
+    back = [key for key in every if key not in kept]
+    for _ in added:
+        rng.shuffle(back)
 
 
 def _one_trial_more(geo: Geometry, sol: Sequence[int], given: list[bool], kept: set, current,
