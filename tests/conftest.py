@@ -101,7 +101,19 @@ def pytest_sessionfinish(session) -> None:
     gc.freeze()
 
 
+def _ctrl_c_as_python_sets_it() -> None:
+    """A suite started in the background of a script (``cmd &``, ``nohup``) inherits SIGINT
+    ignored, and Python then leaves it ignored: the tests that send their own process a Ctrl-C
+    (tests/test_interrupt.py) saw nothing arrive and failed. The test process takes Ctrl-C as a
+    Python started from a terminal does."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_configure(config) -> None:
+    _ctrl_c_as_python_sets_it()
     """Compile bookgen once, in the controller, before the workers start (1.2 s).
 
     On a fresh clone there are no caches yet, and the xdist workers, the build subprocesses
