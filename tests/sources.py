@@ -5,6 +5,7 @@ or two of parsing each time. Read the trees, don't change them."""
 from __future__ import annotations
 
 import ast
+import gc
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,4 +15,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bookgen"
 @lru_cache(maxsize=None)
 def tree(path: Path) -> ast.Module:
     """The syntax tree of one source file."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+    parsed = ast.parse(path.read_text(encoding="utf-8"))
+    gc.freeze()  # the tree lives for the run: the collector need not walk it again (tests/conftest.py)
+    return parsed

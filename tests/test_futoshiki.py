@@ -64,17 +64,22 @@ def test_sign_chain_bounds():
     assert st.cand[2] == bit(3) | bit(4) | bit(5)
 
 
-@lru_cache(maxsize=None)  # several tests use them; a third of a second each time
+@lru_cache(maxsize=None)  # several tests use them
 def _latin4() -> tuple[tuple[int, ...], ...]:
+    """Every 4x4 Latin square, row by row: each row a permutation that repeats no digit of a
+    column above it."""
     rows = list(permutations(range(1, 5)))
     out = []
-    for a in rows:
-        for b in rows:
-            for c in rows:
-                for d in rows:
-                    g = a + b + c + d
-                    if all(len({g[r * 4 + k] for r in range(4)}) == 4 for k in range(4)):
-                        out.append(g)
+
+    def extend(grid):
+        if len(grid) == 4:
+            out.append(sum(grid, ()))
+            return
+        for row in rows:
+            if all(row[k] != above[k] for above in grid for k in range(4)):
+                extend(grid + [row])
+
+    extend([])
     return tuple(out)
 
 
