@@ -144,9 +144,10 @@ def test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language, pri
         cases += PRINTED
     for name, rules, sizes in cases + list(printed):
         pages, rec, safes, body, style = how_to(fmt, large, language, name, rules, sizes)
-        # 11.5 pt on a 6x9 page: Killer in Russian takes 7 (its worked example prints two rule-of-45 steps in
-        # full, and the complete ladder of issue 25 lists 16 more techniques); every other how-to 6 at most
-        assert pages <= (7 if name == "killer" else 6), (name, rules, sizes, pages)
+        # 11.5 pt on a 6x9 page: Killer in Russian takes 8 (its worked example prints two rule-of-45 steps in
+        # full, the complete ladder of issue 25 lists 16 more techniques, and the quads are worded on their
+        # own: the expert tier's last ten lines run onto an eighth page); every other how-to 6 at most
+        assert pages <= (8 if name == "killer" else 6), (name, rules, sizes, pages)
         for s, size in body:  # running text: rules, captions, steps, techniques, headings
             assert size >= style.small - 1e-9, (name, rules, s, size)
         for text_, size, *_ in rec.texts:  # anything else: in a grid, at the grid floor

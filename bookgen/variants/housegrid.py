@@ -51,12 +51,9 @@ ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
         "A longer unique rectangle: six, eight or more cells in a loop, each seeing the next, with two of them "
         "or none in every house, that could only hold the same two digits would give two solutions; a digit "
         "that would leave that pattern goes (this assumes one solution).")),
-    "naked_quad": (N_("Naked quads"), N_(
-        "Four cells of a house that can only hold the same four digits between them take those four: no "
-        "other cell there can.")),
+    "naked_quad": (N_("Naked quads"), N_("Four cells of a house that hold only four digits between them take those four.")),
     "jellyfish": (N_("Jellyfish"), N_("An X-wing with four rows and four columns.")),
-    "hidden_quad": (N_("Hidden quads"), N_(
-        "Four digits that fit only in the same four cells of a house fill them: those cells hold nothing else.")),
+    "hidden_quad": (N_("Hidden quads"), N_("Four digits that fit only in the same four cells of a house fill them.")),
     "bug": (N_("BUG+1"), N_(
         "If every open cell but one has two candidates, that one holds the digit with three places in its "
         "houses (this assumes one solution).")),
