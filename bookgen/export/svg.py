@@ -9,13 +9,31 @@ with the book's own rule widths (a test checks they equal the layout's).
 from __future__ import annotations
 
 from typing import Hashable
-from xml.sax.saxutils import escape, quoteattr
 
 from bookgen.core.pen import BOLD, CAP_HEIGHT, TOP_LEFT
 
 THIN_PT = 0.75  # = bookgen.layout.geometry.THIN: every printed rule is at least this wide
 BOLD_PT = 3 * THIN_PT  # = bookgen.layout.geometry.BOLD
 FONT = "'DejaVu Sans', 'Verdana', sans-serif"  # the book's face (embedded in the PDF, named here)
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as entities, as xml.sax.saxutils.escape does.
+
+    Written here because importing xml.sax.saxutils pulls in urllib.request,
+    http.client and ssl: tens of milliseconds on every ``bookgen`` command.
+    """
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(text: str) -> str:
+    """An attribute value escaped and quoted, as xml.sax.saxutils.quoteattr does (a test compares)."""
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"' + text.replace('"', "&quot;") + '"'
 
 
 def _n(v: float) -> str:
