@@ -41,8 +41,9 @@ from bookgen.layout.geometry import Style, fit_problems, page_count_warning, pla
 from bookgen.layout.render import (
     Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
 )
-from bookgen.limits import (
-    BOOK_JSON_SIZE, MAX_BOOK_JSON_BYTES, MAX_BOOK_JSON_CONTAINERS, TooSlow, time_limit,
+from bookgen.limits import (  # (DEFERRED, Interrupted, interrupts_handled: used and offered here)
+    DEFERRED, Interrupted, interrupts_handled, BOOK_JSON_SIZE, MAX_BOOK_JSON_BYTES, MAX_BOOK_JSON_CONTAINERS,
+    TooSlow, time_limit,
 )
 from bookgen.variants.registry import banded, get_variant, variant_of
 
@@ -64,19 +65,8 @@ class BuildError(Exception):
     """A build that could not finish; the message says which section and what to change."""
 
 
-DEFERRED = (signal.SIGINT, signal.SIGTERM)  # the signals held back while workers start or files are renamed
-
-
 class OutputError(BuildError):
     """The output directory can't be used: a command-line mistake, found before any work."""
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C or a termination signal; ``signum`` says which."""
-
-    def __init__(self, signum: int = signal.SIGINT):
-        super().__init__(signum)
-        self.signum = signum
 
 
 @dataclass(frozen=True)
@@ -305,32 +295,6 @@ def _interrupts_deferred() -> Iterator[None]:
             signal.signal(sig, handler)
         if caught:
             os.kill(os.getpid(), caught[0])  # delivered again, now to the usual handler
-
-
-@contextmanager
-def interrupts_handled(ignore_after: bool = False) -> Iterator[None]:
-    """Turn Ctrl-C and SIGTERM into ``Interrupted``, so both clean up the same way.
-
-    The first signal raises; any further one is ignored, so a second Ctrl-C
-    can't break into the cleanup (or the interpreter's shutdown) that the first
-    started. With ``ignore_after`` signals stay ignored once the block is left:
-    the command's work is done and its last word said.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, frame):
-        for sig in DEFERRED:
-            signal.signal(sig, signal.SIG_IGN)
-        raise Interrupted(signum)
-
-    old = {sig: signal.signal(sig, stop) for sig in DEFERRED}
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, signal.SIG_IGN if ignore_after else handler)
 
 
 MAX_REPEATS = 30  # fresh candidates for one puzzle slot before a build gives up on finding a new puzzle

@@ -20,19 +20,12 @@ except ImportError:  # pragma: no cover - depends on the installed typer
     import click  # type: ignore[no-redef]
 
 from bookgen import __version__
-from bookgen.book import (
-    DEFERRED, BuildError, CheckError, Interrupted, OutputError, build as build_book, check_book,
-    interrupts_handled, read_book_json,
-)
-from bookgen.config import ConfigError, load_book, seed_problem
-from bookgen.core.types import GenerationError
-from bookgen.export import ExportError, pictures, write_pictures
-from bookgen.estimate import CONFIRM_SECONDS, build_seconds, say_duration, workers_that_run
-from bookgen.limits import TooSlow, time_limit
-from bookgen.plan import estimate_seconds, plan_report
-from bookgen.series import ExcludeError, book_fingerprints, repeats
-from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
+from bookgen.limits import DEFERRED, Interrupted, TooSlow, interrupts_handled, time_limit
 from bookgen.templates import DEFAULT as DEFAULT_TEMPLATE, template_names, template_text
+
+# The book machinery (config and pydantic, layout and reportlab, the variants) is
+# imported inside the commands that use it: every command, --help included, would
+# otherwise pay a second of start-up for it (docs/benchmarks.md, "CLI start-up").
 
 
 class _OneLineErrors(TyperGroup):
@@ -89,6 +82,8 @@ def _fail(message: str, code: int = EXIT_FAIL) -> None:
 
 def _load(config: Path):
     """The validated book, or every config problem printed and exit code 2."""
+    from bookgen.config import ConfigError, load_book
+
     try:
         return load_book(config)
     except ConfigError as exc:
@@ -173,6 +168,12 @@ def build(
 
 def _build(config: Path, seed: Optional[int], out_text: str, jobs: int, quiet: bool, yes: bool,
            complete) -> None:
+    from bookgen.book import BuildError, OutputError, build as build_book
+    from bookgen.config import seed_problem
+    from bookgen.core.types import GenerationError
+    from bookgen.estimate import CONFIRM_SECONDS, say_duration, workers_that_run
+    from bookgen.plan import estimate_seconds
+
     if not out_text.strip():  # Path("") is the current directory: never what an empty --out meant
         _fail("--out is empty; name the output directory (--out . for the current one)", EXIT_CONFIG)
     out = Path(out_text)
@@ -247,6 +248,9 @@ def check(
 
 
 def _check(file: Path, done: list[int], others: list[Path]) -> tuple[int, list[str]]:
+    from bookgen.book import CheckError, check_book, read_book_json
+    from bookgen.series import ExcludeError, book_fingerprints, repeats
+
     try:
         data = read_book_json(file)
         references = [(str(other), read_book_json(other)) for other in others]
@@ -295,6 +299,8 @@ def solve(
 
 def _solve(file: Path, number: Optional[int], explain: bool, ascii: bool, grids: bool,
            version: Optional[str] = None):
+    from bookgen.puzzletext import PuzzleTextError, can_print, read_puzzle, solve_report
+
     try:
         puzzle = read_puzzle(file, number, version)
     except PuzzleTextError as exc:
@@ -314,17 +320,24 @@ def plan_command(
     """Print the page plan and a build-time estimate without generating; writes nothing."""
     if not 0 <= jobs <= MAX_JOBS:
         _fail(f"--jobs must be between 0 (all cores) and {MAX_JOBS}, got {jobs}", EXIT_CONFIG)
+    from bookgen.estimate import workers_that_run
+
     with _interruptible(lambda: "interrupted before the plan was made; nothing was printed"):
         report = _plan(config, workers_that_run(jobs))
     typer.echo(report, nl=False)
 
 
 def _plan(config: Path, workers: int) -> str:
+    from bookgen.book import BuildError
+    from bookgen.plan import plan_report
+
     book = _load(config)
     try:
         return plan_report(book, workers)
     except BuildError as exc:
         _fail(str(exc))
+
+
 @app.command("export")
 def export_command(
     book: Path = typer.Argument(..., help="A book JSON file written by 'bookgen build'."),
@@ -335,6 +348,9 @@ def export_command(
     out: Path = typer.Option(Path("output"), "--out", help="Output directory."),
 ) -> None:
     """Write one picture per puzzle (SVG or PNG), drawn as the PDF draws it."""
+    from bookgen.book import CheckError, read_book_json
+    from bookgen.export import ExportError, pictures, write_pictures
+
     try:
         data = read_book_json(book)
         items = pictures(data, book.stem, format.lower(), numbers, answers, dpi)

@@ -2,7 +2,9 @@
 
 The generator has counted budgets; a hand-typed puzzle can still be legal
 and yet too costly to solve, so the commands that take one put a time limit
-around the work and say so plainly instead of running on.
+around the work and say so plainly instead of running on. Ctrl-C and SIGTERM
+become ``Interrupted`` here too: the light commands (``solve``) need them
+without importing the book machinery.
 """
 
 from __future__ import annotations
@@ -68,3 +70,40 @@ def build_memory_mb(puzzles: Iterable[tuple[float, int, int]]) -> float:
     """The peak memory in MB of a build of ``(KB per cell, cells, count)`` puzzles."""
     kb = sum(count * (PUZZLE_KB_FIXED + per_cell * cells) for per_cell, cells, count in puzzles)
     return BUILD_BASE_MB + kb / 1024
+
+
+DEFERRED = (signal.SIGINT, signal.SIGTERM)  # the signals held back while workers start or files are renamed
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or a termination signal; ``signum`` says which."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def interrupts_handled(ignore_after: bool = False) -> Iterator[None]:
+    """Turn Ctrl-C and SIGTERM into ``Interrupted``, so both clean up the same way.
+
+    The first signal raises; any further one is ignored, so a second Ctrl-C
+    can't break into the cleanup (or the interpreter's shutdown) that the first
+    started. With ``ignore_after`` signals stay ignored once the block is left:
+    the command's work is done and its last word said.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        for sig in DEFERRED:
+            signal.signal(sig, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    old = {sig: signal.signal(sig, stop) for sig in DEFERRED}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_IGN if ignore_after else handler)

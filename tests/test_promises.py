@@ -405,7 +405,7 @@ def no_building(monkeypatch):
     def started(*args, **kwargs):
         raise AssertionError("the build started or made every job")
 
-    monkeypatch.setattr(cli_mod, "build_book", started)
+    monkeypatch.setattr(book_mod, "build", started)
     monkeypatch.setattr(cli_mod, "plan", started, raising=False)  # (where the command line made jobs itself)
     monkeypatch.setattr(book_mod, "plan", started)
     monkeypatch.setattr(plan_mod, "plan", started)

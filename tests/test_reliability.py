@@ -91,6 +91,7 @@ from pathlib import Path  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 import bookgen.cli as cli  # noqa: E402
+import bookgen.puzzletext as puzzletext  # noqa: E402
 from bookgen.cli import app  # noqa: E402
 
 runner = CliRunner()
@@ -209,13 +210,13 @@ def test_solve_refuses_a_giant_cage_in_book_json(tmp_path):
 def test_solve_has_a_time_budget(tmp_path, monkeypatch):
     """A legal puzzle that costs too much ends with a clear sentence and exit 1 (budget forced tiny)."""
     monkeypatch.setattr(cli, "SOLVE_SECONDS", 0.001)
-    real = cli.solve_report
+    real = puzzletext.solve_report
 
     def slow(*args, **kwargs):
         time.sleep(0.5)  # stands in for a long search: the limit must cut it short
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "solve_report", slow)
+    monkeypatch.setattr(puzzletext, "solve_report", slow)  # (the command imports it when it runs)
     path = tmp_path / "p.txt"
     path.write_text("takuzu\n0...\n....\n....\n....\n")
     t = time.perf_counter()
@@ -394,7 +395,7 @@ def test_a_build_of_hours_needs_yes(tmp_path):
 
 
 def test_yes_lets_a_long_build_go(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli, "CONFIRM_SECONDS", 0.0)  # every build counts as long
+    monkeypatch.setattr("bookgen.estimate.CONFIRM_SECONDS", 0.0)  # every build counts as long
     config, out, result = _build(tmp_path, BASE)
     assert result.exit_code == 2 and "add --yes" in result.output and not out.exists()
     config, out, result = _build(tmp_path, BASE, "--yes")
@@ -460,14 +461,14 @@ def test_signal_during_the_renames_reports_the_new_book(tmp_path, monkeypatch, o
 
 
 def test_sigterm_just_after_the_build_reports_the_new_book(tmp_path, monkeypatch, own_signals):
-    real = cli.build_book
+    real = book_mod.build
 
     def build_then_signal(*args, **kwargs):
         written = real(*args, **kwargs)
         os.kill(os.getpid(), signal.SIGTERM)
         return written
 
-    monkeypatch.setattr(cli, "build_book", build_then_signal)
+    monkeypatch.setattr(book_mod, "build", build_then_signal)
     config, out, result = _build(tmp_path, BASE, "--jobs", "1")
     assert result.exit_code == 143
     assert result.output.startswith("error: interrupted, but the new book was already complete: ")
