@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
 
 from bookgen import __version__
-from bookgen.config import Book, read_text_file, same_isbn_warnings
+from bookgen.config import Book, same_isbn_warnings
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.rating import Aim, level_key, was_band
 from bookgen.core.rng import example_seed, rng_for, version_seed
@@ -42,8 +42,10 @@ from bookgen.layout.render import (
     Cover, Entry, measured_types, plan_with_rules, render_book, render_worksheets,
 )
 from bookgen.limits import (  # (DEFERRED, Interrupted, interrupts_handled: used and offered here)
-    DEFERRED, Interrupted, interrupts_handled, BOOK_JSON_SIZE, MAX_BOOK_JSON_BYTES, MAX_BOOK_JSON_CONTAINERS,
-    TooSlow, time_limit,
+    BOOK_JSON_SIZE, DEFERRED, Interrupted, TooSlow, interrupts_handled, time_limit,
+)
+from bookgen.reading import (  # (offered here too: the studio and tests name them from book)
+    MAX_JSON_BYTES, MAX_JSON_OBJECTS, load_json, read_text_file,
 )
 from bookgen.variants.registry import banded, get_variant, variant_of
 
@@ -941,27 +943,6 @@ def _fsync(path: Path) -> None:
 
 # ----- checking -----------------------------------------------------------------------
 REQUIRED = ("size", "givens", "solution", "difficulty")
-MAX_JSON_BYTES = MAX_BOOK_JSON_BYTES  # what the largest build writes (``bookgen.limits``)
-MAX_JSON_OBJECTS = MAX_BOOK_JSON_CONTAINERS  # lists and objects: ~170 a puzzle entry at the most
-
-
-class TooManyObjects(ValueError):
-    """A JSON document with more lists and objects than any book holds (memory would run out first)."""
-
-
-def load_json(text: str) -> Any:
-    """``json.loads`` of a document with at most ``MAX_JSON_OBJECTS`` lists and objects.
-
-    Small containers in a file of bounded size could still take gigabytes in memory
-    (22 million empty lists fit in 63 MB), so they are counted before parsing: every
-    one opens with ``[`` or ``{`` (a bracket inside a string counts too, which only
-    errs on the safe side, and no book's strings hold many).
-    """
-    if text.count("[") + text.count("{") > MAX_JSON_OBJECTS:
-        raise TooManyObjects(f"more than {MAX_JSON_OBJECTS} JSON lists and objects (no book holds that many)")
-    return json.loads(text)
-
-
 MAX_PROBLEM = 160  # characters: a damaged field must not flood the report
 CHECK_SECONDS = 60.0  # per puzzle: a legal hand-made entry may still be too costly to verify
 

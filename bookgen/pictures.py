@@ -67,7 +67,7 @@ def read_picture(item: str, base: Path, number: int) -> Picture:
     if not item.strip():
         raise PictureError("names no file; give a PNG or a .txt text-art file, or the text art itself "
                            "on several lines")
-    from bookgen.config import read_file_bytes, read_text_file  # (config reads the book file the same way)
+    from bookgen.reading import read_file_bytes, read_text_file  # (config reads the book file the same way)
 
     path = base / item
     name = Path(item).name

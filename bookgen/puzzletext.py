@@ -55,9 +55,8 @@ ASCII_TEXT = str.maketrans({"\u2600": "S", "\u263e": "M", "\u00d7": "x", "\u00f7
 def read_puzzle(path: str | Path, number: int | None = None, version: str | None = None) -> Puzzle:
     """The puzzle in a text file, or puzzle ``number`` (of ``version``, in a class set) of a book JSON file."""
     p, file = Path(path), str(path)
-    from bookgen.book import MAX_JSON_BYTES  # the book module reads the same files for ``check``
     from bookgen.limits import BOOK_JSON_SIZE
-    from bookgen.config import read_text_file
+    from bookgen.reading import MAX_JSON_BYTES, read_text_file  # as ``check`` reads them
     try:  # regular files only (a FIFO or /dev/zero would block or never end), of bounded size
         text = read_text_file(p, MAX_JSON_BYTES, BOOK_JSON_SIZE)
     except ValueError as exc:
@@ -77,7 +76,7 @@ def parse_book_json(text: str, file: str, number: int | None = None, version: st
     """One puzzle of a book JSON document (or a single puzzle entry); in a class set, of
     ``version`` (default: the first)."""
     try:
-        from bookgen.book import load_json  # one JSON reader, with ``check``'s limits
+        from bookgen.reading import load_json  # one JSON reader, with ``check``'s limits
         data = load_json(text)
     except json.JSONDecodeError as exc:
         raise PuzzleTextError(file, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}") from None

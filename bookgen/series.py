@@ -65,7 +65,7 @@ def book_fingerprints(data: Any, use: str = "exclusion") -> list[tuple[int, str]
 
 def load_book_data(path: Path) -> Any:
     """A book JSON file parsed; ``ExcludeError`` with FILE:LINE:COL for bad JSON."""
-    from bookgen.config import read_text_file  # config reads exclude files through this module
+    from bookgen.reading import read_text_file  # config reads exclude files through this module
 
     if _is_pdf(path):
         raise ExcludeError(TEXT["pdf"].format(json=Path(path).with_suffix(".json").name))
@@ -73,7 +73,7 @@ def load_book_data(path: Path) -> Any:
         text = read_text_file(path, MAX_BOOK_JSON_BYTES, BOOK_JSON_SIZE)
     except ValueError as exc:
         raise ExcludeError(str(exc)) from None
-    from bookgen.book import load_json  # one JSON reader, with ``check``'s limits
+    from bookgen.reading import load_json  # one JSON reader, with ``check``'s limits
 
     try:
         return load_json(text)

@@ -327,7 +327,7 @@ def test_5_messages_state_real_json_sizes(tmp_path):
 def test_6_millions_of_empty_lists_are_refused_before_parsing(tmp_path, monkeypatch):
     import bookgen.book as book_mod
 
-    monkeypatch.setattr(book_mod, "MAX_JSON_OBJECTS", 1000)  # the real limit works the same, only slower
+    monkeypatch.setattr("bookgen.reading.MAX_JSON_OBJECTS", 1000)  # the real limit works the same, only slower
     path = tmp_path / "lists.json"
     path.write_text('{"format": "bookgen-book/1", "puzzles": [' + ", ".join(["[]"] * 1500) + "]}")
     for args in (["check", path], ["solve", path]):

@@ -624,7 +624,7 @@ def test_printed_text_fits_or_is_refused(tmp_path_factory, monkeypatch, texts, w
 
 
 def test_check_and_solve_stop_at_a_bounded_number_of_json_objects(tmp_path, monkeypatch):
-    monkeypatch.setattr(book_mod, "MAX_JSON_OBJECTS", 1000)  # the real limit works the same, only slower
+    monkeypatch.setattr("bookgen.reading.MAX_JSON_OBJECTS", 1000)  # the real limit works the same, only slower
     path = tmp_path / "many.json"
     path.write_text('{"format": "bookgen-book/1", "puzzles": [' + ", ".join(["{}"] * 1500) + "]}")
     line = _one_error(runner.invoke(app, ["check", str(path)]), code=1)

@@ -42,3 +42,16 @@ def test_importing_the_cli_pulls_in_no_network_or_drawing_stack():
     assert "bookgen.cli" in loaded
     heavy = {"ssl", "http.client", "urllib.request", "xml.sax.saxutils"} & loaded
     assert not heavy, f"import bookgen.cli loads {sorted(heavy)}"
+
+
+def test_solving_a_typed_puzzle_loads_no_drawing_or_config_stack(tmp_path):
+    """``bookgen solve`` reads and solves: reportlab, PIL, yaml and the book/config modules stay out."""
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(". . . . 1 .\n. 0 . 0 . .\n. . 1 . . .\n. 0 . . 0 .\n. . . . . 0\n. . 1 . 1 .\n")
+    loaded = _modules_after(f"import sys\nsys.argv = ['bookgen', 'solve', {str(puzzle)!r}]\n"
+                            "from bookgen.cli import app\ntry:\n    app()\nexcept SystemExit as exc:\n"
+                            "    assert exc.code == 0, exc.code")
+    assert "bookgen.puzzletext" in loaded  # the puzzle was read and solved here
+    heavy = {m for m in loaded if m.split(".")[0] in ("reportlab", "PIL", "yaml")
+             or m in ("bookgen.book", "bookgen.config") or m.startswith("bookgen.layout")}
+    assert not heavy, f"bookgen solve loads {sorted(heavy)}"
