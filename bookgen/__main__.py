@@ -1,9 +1,9 @@
 """``python -m bookgen`` and the ``bookgen`` command: Ctrl-C is handled from the first moment.
 
-Importing the command line (typer, reportlab, the solvers) takes a noticeable
-fraction of a second; a Ctrl-C or SIGTERM in that time must end the program
-with one sentence, not a traceback. So this module imports almost nothing
-before it takes the signals over.
+Importing the command line (typer; then each command imports reportlab, the
+solvers) takes a noticeable fraction of a second; a Ctrl-C or SIGTERM in that
+time must end the program with one sentence, not a traceback. So this module
+imports almost nothing before it takes the signals over.
 """
 
 from __future__ import annotations
