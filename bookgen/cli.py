@@ -248,7 +248,7 @@ def check(
 
 
 def _check(file: Path, done: list[int], others: list[Path]) -> tuple[int, list[str]]:
-    from bookgen.book import CheckError, check_book, read_book_json
+    from bookgen.checking import CheckError, check_book, read_book_json
     from bookgen.series import ExcludeError, book_fingerprints, repeats
 
     try:
@@ -348,7 +348,7 @@ def export_command(
     out: Path = typer.Option(Path("output"), "--out", help="Output directory."),
 ) -> None:
     """Write one picture per puzzle (SVG or PNG), drawn as the PDF draws it."""
-    from bookgen.book import CheckError, read_book_json
+    from bookgen.checking import CheckError, read_book_json
     from bookgen.export import ExportError, pictures, write_pictures
 
     try:

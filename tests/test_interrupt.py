@@ -249,12 +249,12 @@ def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = Fa
 def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
     big = _book_json_of(tmp_path, tiny_built, 500)  # 2,500 puzzles: seconds of work, the test waits 0.3 s
     marker = tmp_path / "checking"
-    start = ("import sys; from pathlib import Path; import bookgen.book as book\n"
-             "real = book.check_book\n"
+    start = ("import sys; from pathlib import Path; import bookgen.checking as checking\n"
+             "real = checking.check_book\n"
              "def check_book(*args):\n"
              f"    Path({str(marker)!r}).touch()  # the check has begun\n"
              "    return real(*args)\n"
-             "book.check_book = check_book  # (the command imports it when it runs)\n"
+             "checking.check_book = check_book  # (the command imports it when it runs)\n"
              f"sys.argv = ['bookgen', 'check', {str(big)!r}]\n"
              "from bookgen.__main__ import main; main()\n")
 
