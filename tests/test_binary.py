@@ -12,9 +12,9 @@ from hypothesis import given, settings, strategies as st
 from conftest import examples
 
 from bookgen.core.difficulty import Level
-from bookgen.core.types import Edge, Puzzle
+from bookgen.core.types import Edge, Grade, Puzzle
 from bookgen.solve.binary import (
-    BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
+    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
 )
 from bookgen.variants.takuzu import TAKUZU
 from bookgen.variants.tango import TANGO
@@ -520,3 +520,28 @@ def test_memos_past_their_bounds_are_cleared_and_change_no_answer(monkeypatch):
                 assert tight.closure(Board.from_rows(puzzle.givens, puzzle.edges), Level.HARD)
             tight._trim_memos()
             assert all(len(memo) <= 3 for _, memos in tight._bounds.groups for memo in memos)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.sampled_from([TAKUZU, TANGO]), st.integers(4, 14),
+       st.dictionaries(st.sampled_from(["pair", "sandwich", "balance", "sign", "line", "long_line",
+                                        "distinct", "trial"]), st.integers(0, 40)), st.booleans())
+def test_binary_rate_equals_rate_counts(variant, size, counts, solved):
+    # The generator's rate (ratings looked up once per variant) against the plain one.
+    level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
+    grade = Grade(level, 0.5, counts, solved)
+    puzzle = Puzzle(variant.name, size, {}, ("",) * size, ("",) * size)
+    fast = variant.rate(puzzle, grade)
+    assert fast == variant.rate_counts(grade, size * size)
+    assert (fast.rating is not None) == solved
+
+
+def test_is_solution_reads_columns():
+    # The uniqueness proof's direct check reads the columns too (built with zip): rows that
+    # all keep the rules, and a column that does not, is no solution.
+    empty = ("....",) * 4
+    assert BinaryEngine(4, 2, False)._is_solution(empty, [], ("0011", "1100", "0101", "1010"))
+    assert not BinaryEngine(4, 2, False)._is_solution(empty, [], ("1100", "1010", "1001", "0011"))  # column 0: 1110
+    twins = ("0011", "0011", "1100", "1100")  # columns 0011, 0011, 1100, 1100: valid, but repeated
+    assert BinaryEngine(4, 2, False)._is_solution(empty, [], twins)
+    assert not BinaryEngine(4, 2, True)._is_solution(empty, [], twins)

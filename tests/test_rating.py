@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from bookgen.book import check_puzzle, in_score_order, plan, puzzle_json, ramp_key, run_job
 from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
-from bookgen.core.rating import (BANDS, TIER_REACH, RatedStep, band, band_of, level_key, chain_extra, forcing_rating,
+from bookgen.core.rating import (BANDS, SIMPLE_BELOW, TIER_RATING, TIER_REACH, TYPICAL_OPTIONS, RatedStep,
+                                 from_counts, band, band_of, level_key, chain_extra, forcing_rating,
                                  minutes_of, rating_of, x_chain_rating, xy_chain_rating,
                                  tier_for, tiers_for)
 from bookgen.core.types import Puzzle
@@ -247,3 +249,19 @@ def test_a_range_of_a_variant_rated_by_its_techniques_builds_inside_it(write_con
     assert section.range_tiers == (Level.MEDIUM, Level.HARD)
     made = [run_job(job) for job in plan(book)]
     assert all(2.5 <= p.grade.rating < 4.1 for p in made)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["pair", "balance", "line", "long_line", "trial", "x_wing", "odd"]),
+                       st.integers(-1, 30)),
+       st.dictionaries(st.sampled_from(["pair", "balance", "line", "long_line", "trial", "x_wing"]),
+                       st.floats(1.0, 9.9, allow_nan=False)),
+       st.integers(1, 400))
+def test_from_counts_equals_the_steps_it_stands_for(counts, ratings, cells):
+    # from_counts times each technique's step once: the same floats as rating_of and
+    # minutes_of over the full list of steps (the plain version).
+    steps = []
+    for name, used in sorted(counts.items()):
+        value = ratings.get(name, TIER_RATING[Level.EASY])
+        steps += [RatedStep(name, value, TYPICAL_OPTIONS if value < SIMPLE_BELOW else 0)] * used
+    assert from_counts(counts, ratings, cells) == (rating_of(steps), minutes_of(steps, cells))

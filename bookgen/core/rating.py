@@ -165,7 +165,11 @@ def step_seconds(step: RatedStep) -> float:
 
 def minutes_of(steps: Iterable[RatedStep], cells: int) -> float:
     """Estimated minutes for a practised solver, in tenths (at least 1)."""
-    seconds = sum(step_seconds(s) for s in steps)
+    return _minutes(sum(step_seconds(s) for s in steps), cells)
+
+
+def _minutes(seconds: float, cells: int) -> float:
+    """``minutes_of`` from the steps' seconds, summed in step order."""
     scale = (cells / REFERENCE_CELLS) ** 0.5  # a smaller grid is scanned faster
     return max(1.0, round(seconds * scale / 60.0, MINUTE_DIGITS))
 
@@ -178,12 +182,23 @@ def technique_rating(rating: float | None, tier: Level) -> float:
 def from_counts(counts: Mapping[str, int], ratings: Mapping[str, float], cells: int) -> tuple[float, float]:
     """(rating, minutes) where only technique counts are known (a ladder run in tier
     order, not the rated run): the hardest technique used, and every use timed with the
-    options a typical step has (a few; advanced techniques none)."""
-    steps = []
+    options a typical step has (a few; advanced techniques none).
+
+    Every use of a technique is the same step, so each technique's step is timed once
+    and its seconds repeated, summed in the same order as ``minutes_of`` sums the steps:
+    the same floats, bit for bit, as ``rating_of`` and ``minutes_of`` over the list of
+    steps (``test_from_counts_equals_the_steps_it_stands_for``, tests/test_rating.py).
+    Binary grids rate every puzzle they carve this way.
+    """
+    values: list[float] = []
+    seconds: list[float] = []
     for name, used in sorted(counts.items()):
+        if used <= 0:
+            continue
         value = ratings.get(name, TIER_RATING[Level.EASY])
-        steps += [RatedStep(name, value, TYPICAL_OPTIONS if value < SIMPLE_BELOW else 0)] * used
-    return rating_of(steps), minutes_of(steps, cells)
+        values.append(value)
+        seconds += [step_seconds(RatedStep(name, value, TYPICAL_OPTIONS if value < SIMPLE_BELOW else 0))] * used
+    return round(max(values, default=0.0), DIGITS), _minutes(sum(seconds), cells)
 
 
 TYPICAL_OPTIONS = 3  # simple deductions open at a typical moment, for runs that didn't count them

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
 from bookgen.core.pen import BOLD, CAP_HEIGHT, THIN, Pen
+from bookgen.core.rating import from_counts, technique_rating
 from bookgen.core.rules import balance_rule, per_size
 from bookgen.core.score import work_score
 from bookgen.core.symmetry import grid_fingerprint, moved_cells
@@ -55,6 +56,13 @@ def engine_for(n: int, max_run: int, unique_lines: bool, names: tuple[str, str])
 def _ladder_names(cls: type, unique: bool) -> tuple[str, ...]:
     """A variant's ladder under one rule set: asked for every graded puzzle, built once."""
     return cls()._ladder_names(unique)
+
+
+@lru_cache(maxsize=None)
+def _technique_ratings(cls: type) -> dict[str, float]:
+    """Each ladder technique's rating, as ``rate_counts`` works it out for every puzzle."""
+    variant = cls()
+    return {t.name: technique_rating(variant.rating_table.get(t.name), t.level) for t in variant.techniques}
 
 
 @lru_cache(maxsize=None)
@@ -333,6 +341,16 @@ class BinaryGrid(VariantDefaults):
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)
         return self.rate(puzzle, Grade(level, score, dict(sorted(counts.items())), solved))
+
+    def rate(self, puzzle: Puzzle, grade: Grade) -> Grade:
+        """``VariantDefaults.rate`` (the plain version it must equal: ``rate_counts``), with
+        the ladder's ratings looked up once per variant instead of once per puzzle: the
+        generator rates every puzzle it grades (``test_binary_rate_equals_rate_counts``)."""
+        ratings = _technique_ratings(type(self))
+        if not grade.solved or not ratings.keys() >= grade.techniques.keys():
+            return self.rate_counts(grade, puzzle.size ** 2)
+        rating, minutes = from_counts(grade.techniques, ratings, puzzle.size ** 2)
+        return Grade(grade.level, grade.score, grade.techniques, grade.solved, rating, minutes)
 
     def validate(self, puzzle: Puzzle) -> list[str]:
         """Every rule the solution breaks, and givens that disagree with it."""

@@ -54,7 +54,7 @@ class SatProof:
         if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution):
             return False
         valid = self._valid_lines()
-        cols = ["".join(line[c] for line in solution) for c in range(n)]
+        cols = ["".join(col) for col in zip(*solution)]
         for lines in (solution, cols):
             if not all(int(line[::-1], 2) in valid for line in lines):
                 return False
