@@ -21,8 +21,8 @@ class GeneratorShortcuts:
         True here is that verdict, reached without copying the board (the
         line's answer comes from the closure's memo, or is worked out and
         stored there as the closure would). False means "not known": ask the
-        closure. Lines whose answer depends on other lines (distinct lines)
-        are only looked up, never worked out here.
+        closure. With distinct lines the line's answer is taken without them
+        (``_own_line``): less than the closure may find, never more.
 
         Reference: ``closure(board, level, target=cell)`` on a copy with the cell
         emptied; a True here is never a False there, checked by
@@ -51,9 +51,13 @@ class GeneratorShortcuts:
 
     def _own_line(self, board: Board, itier: int, line: int, k: int, key: int, memo: dict[int, int]) -> int | None:
         """``forced_by_own_lines``' memo miss: the line's answer with the cell emptied (cells
-        ``key``, known mask ``k``), stored in its memo; None where it is not worked out here."""
-        if self.unique_lines and itier == HARD:
-            return None  # it depends on the other lines
+        ``key``, known mask ``k``), stored in its memo; None where a rule is broken.
+
+        With distinct lines at the hard tier this is the answer without them (what every
+        completion agrees on), the one the closure stores under the same key when no
+        finished parallel line could be copied: the closure's answer for the line holds
+        it, and more where a copy is ruled out, so a cell it fills the closure fills.
+        """
         hit = self._line_answer(itier, k, key & self.full, board.eq[line], board.neq[line])
         if hit is not None:
             memo[key] = hit
