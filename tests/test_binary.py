@@ -545,3 +545,5 @@ def test_is_solution_reads_columns():
     twins = ("0011", "0011", "1100", "1100")  # columns 0011, 0011, 1100, 1100: valid, but repeated
     assert BinaryEngine(4, 2, False)._is_solution(empty, [], twins)
     assert not BinaryEngine(4, 2, True)._is_solution(empty, [], twins)
+    # Givens rows of the wrong length: no proof (proves_unique numbers cells in a row-major join).
+    assert not BinaryEngine(4, 2, False).proves_unique(("...", ".....", "....", "...."), [], twins)

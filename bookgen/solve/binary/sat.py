@@ -35,15 +35,14 @@ class SatProof:
         if self._sat is None or self._sat_calls >= SAT_RENEW:
             self._new_sat()
         self._sat_calls += 1
-        n, solver = self.n, self._sat
-        assume = [_var(n, r, c) if ch == "1" else -_var(n, r, c)
-                  for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != EMPTY]
+        solver = self._sat
+        # Cell (r, c) is variable r * n + c + 1 (``_var``): row-major order, counted from 1.
+        assume = [v if ch == "1" else -v for v, ch in enumerate("".join(rows), 1) if ch != EMPTY]
         for edge in edges:
             assume.append(self._edge_selector(edge))
         self._sat_top += 1
         act = self._sat_top
-        solver.add_clause([-act] + [-_var(n, r, c) if ch == "1" else _var(n, r, c)
-                                    for r, row in enumerate(solution) for c, ch in enumerate(row)])
+        solver.add_clause([-act] + [-v if ch == "1" else v for v, ch in enumerate("".join(solution), 1)])
         other = solver.solve(assumptions=assume + [act])
         solver.add_clause([-act])  # retire this call's blocking clause
         return not other
@@ -51,7 +50,8 @@ class SatProof:
     def _is_solution(self, rows: Sequence[str], edges: Sequence[Edge], solution: Sequence[str]) -> bool:
         """Whether ``solution`` is a full grid that keeps every rule, agrees with the givens and keeps the signs."""
         n = self.n
-        if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution):
+        if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution) \
+                or any(len(line) != n for line in rows):  # (``proves_unique`` numbers the cells in a row-major join)
             return False
         valid = self._valid_lines()
         cols = ["".join(col) for col in zip(*solution)]
