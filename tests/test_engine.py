@@ -299,3 +299,74 @@ def test_swap_cycles_are_unavoidable_sets(geo):
         if geo is SUDOKU:
             rectangles = {sum(1 << i for i in r) for per_cell in houses.deadly_rectangles(geo, sol) for r in per_cell}
             assert rectangles <= sets
+
+
+@pytest.mark.parametrize("geo", [geometry(9, (3, 3), True), SUDOKU_X6], ids=["sudokux9", "sudokux6"])
+def test_confined_candidates_equal_the_plain_version(geo):
+    # Positions from Sudoku X solves stalled at the medium tier's other techniques and at random
+    # strikes: the same verdict, the same cut (house, digit and cells first found).
+    rng = random.Random(21)
+    n, fired = geo.n, 0
+    for _ in range(6):
+        sol, givens = _givens(rng, geo, 0.25)
+        try:
+            st = start(geo, givens)
+        except Contradiction:
+            continue
+        for _ in range(40):
+            fast, plain = st.copy(), st.copy()
+            try:
+                got = houses.t_confined(geo, fast, Run())
+            except Contradiction:
+                with pytest.raises(Contradiction):
+                    houses.t_confined_plain(geo, plain, Run())
+                break
+            assert got == houses.t_confined_plain(geo, plain, Run())
+            assert fast.cand == plain.cand and fast.placed == plain.placed
+            fired += got
+            open_cells = [i for i in range(n * n) if not st.placed[i] and st.cand[i].bit_count() > 1]
+            if not open_cells:
+                break
+            i = rng.choice(open_cells)
+            try:
+                cut(st, [i], st.cand[i] & -st.cand[i])
+                solve(st, Level.EASY, Run())
+            except Contradiction:
+                break
+    assert fired > 3
+
+
+def _stalled_states(geo, seed: int, count: int) -> list:
+    """States where the medium tier stalls, from random givens of filled grids of ``geo``."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        _, givens = _givens(rng, geo, 0.33)
+        try:
+            st = start(geo, givens)
+            solve(st, Level.MEDIUM, Run())
+        except Contradiction:
+            continue
+        if st.unplaced:
+            out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("diagonal", [True, False], ids=["sudokux", "sudoku"])
+def test_strong_link_patterns_equal_their_plain_versions(diagonal):
+    # Skyscraper, kite, turbot fish and the grouped turbot each against its plain version on
+    # stalled positions: the same verdict and the same cut.
+    geo = geometry(9, (3, 3), diagonal)
+    states = _stalled_states(geo, 4, 40)
+    pairs = [(houses.strong_link_technique(kind), houses.strong_link_technique(kind, plain=True))
+             for kind in ("skyscraper_pattern", "two_string_kite", "turbot_fish")]
+    pairs.append((houses.t_grouped_turbot, houses.t_grouped_turbot_plain))
+    for fast_fn, plain_fn in pairs:
+        fired = 0
+        for st in states:
+            fast, plain = st.copy(), st.copy()
+            got = fast_fn(geo, fast, Run())
+            assert got == plain_fn(geo, plain, Run())
+            assert fast.cand == plain.cand
+            fired += got
+        assert fired > 0
