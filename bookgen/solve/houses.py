@@ -284,7 +284,19 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False,
 
 @lru_cache(maxsize=None)
 def _rule_geometry(n: int, box: tuple[int, int] | None, diagonal: bool) -> Geometry:
-    return _build_geometry(n, box, diagonal, ())
+    geo = _build_geometry(n, box, diagonal, ())
+    _KEPT[id(geo)] = geo
+    return geo
+
+
+# The rule sets' geometries, kept for the process: tables worth building once per geometry
+# (``_seen_by``, ``_group_links``) are built for these only. A Jigsaw layout or a Killer
+# draft makes a geometry of its own, which the plain versions serve (the same answers).
+_KEPT: dict[int, Geometry] = {}
+
+
+def _kept(g: Geometry) -> bool:
+    return _KEPT.get(id(g)) is g
 
 
 def region_houses(n: int, regions: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], str]]:
@@ -656,7 +668,7 @@ def t_locked_candidates_plain(g: Geometry, st: State, run: Run) -> int:
     return int(claiming is not None and _lock(g, st, run, *claiming))
 
 
-_LOCK_PLANS: dict[int, tuple[Geometry, tuple]] = {}
+_LOCK_PLANS: dict[int, tuple[tuple, tuple]] = {}
 
 
 def _lock_plan(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple]:
@@ -664,9 +676,10 @@ def _lock_plan(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple]:
     share (the atoms), and per overlap (a, b, its atom, then for each of the rest of a and the
     rest of b the atoms inside it and the cells no such atom covers, then the rest of b and of
     a as cells). A union of candidates over a part is the union over its atoms and cells (an
-    atom may overlap another: a union doesn't mind). Kept by the geometry's identity."""
-    got = _LOCK_PLANS.get(id(g))
-    if got is None or got[0] is not g:
+    atom may overlap another: a union doesn't mind). Kept by the identity of the overlaps,
+    which a Killer draft's geometry shares with its rule set's."""
+    got = _LOCK_PLANS.get(id(g.overlaps))
+    if got is None or got[0] is not g.overlaps:
         if len(_LOCK_PLANS) > 64:
             _LOCK_PLANS.clear()
         atoms = list(dict.fromkeys(both for _, _, both, _, _ in g.overlaps))
@@ -680,7 +693,7 @@ def _lock_plan(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple]:
 
         plan = tuple((a, b, index[both], *cover(only_a), *cover(only_b), only_b, only_a)
                      for a, b, both, only_a, only_b in g.overlaps)
-        got = _LOCK_PLANS[id(g)] = (g, (tuple(atoms), plan))
+        got = _LOCK_PLANS[id(g.overlaps)] = (g.overlaps, (tuple(atoms), plan))
     return got[1]
 
 
@@ -1090,9 +1103,25 @@ def _seen_by(g: Geometry) -> tuple[tuple[dict[int, int], ...], bool]:
                         seeing &= peers[cells[k]]
                     table[sum(1 << k for k in ks)] = seeing
             tables.append(table)
-        rows = all(g.houses[r] == tuple(range(r * n, r * n + n)) for r in range(n))
-        got = _SEEN_BY[id(g)] = (g, tuple(tables), rows)
+        got = _SEEN_BY[id(g)] = (g, tuple(tables), _row_major(g))
     return got[1], got[2]
+
+
+_ROW_MAJOR: dict[int, tuple[tuple[tuple[int, ...], ...], bool]] = {}
+
+
+def _row_major(g: Geometry) -> bool:
+    """Whether each row ``r`` of ``g`` is the cells ``r * n`` to ``r * n + n - 1`` in order
+    (a row's positions, shifted, are then its cells); kept by the identity of the houses,
+    which a Killer draft's geometry shares."""
+    got = _ROW_MAJOR.get(id(g.houses))
+    if got is None or got[0] is not g.houses:
+        if len(_ROW_MAJOR) > 64:
+            _ROW_MAJOR.clear()
+        n = g.n
+        got = _ROW_MAJOR[id(g.houses)] = (g.houses, all(g.houses[r] == tuple(range(r * n, r * n + n))
+                                                          for r in range(n)))
+    return got[1]
 
 
 def t_confined(g: Geometry, st: State, run: Run) -> int:
@@ -1103,10 +1132,10 @@ def t_confined(g: Geometry, st: State, run: Run) -> int:
     every stall, a fifth of its time."""
     if not _confines(g):
         return 0
-    table = house_positions(g, st)
-    seen_by, rows = _seen_by(g)
-    if not rows:
+    if not _kept(g) or not _row_major(g):
         return t_confined_plain(g, st, run)
+    table = house_positions(g, st)
+    seen_by = _seen_by(g)[0]
     n = g.n
     holders = [0] * n  # per digit, the open cells (a bitmask) that may hold it
     for r in range(n):
@@ -1489,7 +1518,7 @@ def _open_holders(g: Geometry, st: State, table: list[list[int]]) -> list[int]:
     rows of the positions table where each row ``r`` is cells ``r * n`` on (``_seen_by``)."""
     n = g.n
     holders = [0] * n
-    if _seen_by(g)[1]:
+    if _row_major(g):
         for r in range(n):
             shift = r * n
             for d, pos in enumerate(table[r]):
@@ -1520,6 +1549,8 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
     an end of is left out (a strike needs one seeing a far end of each link), and a pair of
     links goes to ``_linked_ends`` only where its masks say that strikes something (most
     pairs strike nothing: Sudoku X's hard carve spent a fifth of its time there)."""
+    if not _kept(g):  # (the links' masks hold the peers of a rule set's geometry)
+        return t_grouped_turbot_plain(g, st, run)
     table = house_positions(g, st)
     known, looked = _group_links(g)
     holders = _open_holders(g, st, table)
