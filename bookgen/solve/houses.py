@@ -1270,7 +1270,9 @@ def t_als_wing(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
-_STRONG: list = [None, {}]  # the positions table of the last ``_strong_links`` call, and its links per digit
+# (the positions table of the last ``_strong_links`` call, its links per digit), replaced whole:
+# a thread that reads it holds a table and its own links together
+_STRONG: list[tuple[list[list[int]] | None, dict[int, list[tuple[int, int, int]]]]] = [(None, {})]
 
 
 def _strong_links(g: Geometry, st: State, d: int) -> list[tuple[int, int, int]]:
@@ -1279,11 +1281,12 @@ def _strong_links(g: Geometry, st: State, d: int) -> list[tuple[int, int, int]]:
     ``house_positions`` updates a copy), as the wing and the three patterns of two links each
     ask for them at the same stall. The list is shared: callers only read it."""
     table = house_positions(g, st)
-    if _STRONG[0] is not table:
-        _STRONG[0], _STRONG[1] = table, {}
-    got = _STRONG[1].get(d)
+    held = _STRONG[0]
+    if held[0] is not table:
+        held = _STRONG[0] = (table, {})
+    got = held[1].get(d)
     if got is None:
-        got = _STRONG[1][d] = _strong_links_of(g, table, d)
+        got = held[1][d] = _strong_links_of(g, table, d)
     return got
 
 
