@@ -299,3 +299,103 @@ def test_swap_cycles_are_unavoidable_sets(geo):
         if geo is SUDOKU:
             rectangles = {sum(1 << i for i in r) for per_cell in houses.deadly_rectangles(geo, sol) for r in per_cell}
             assert rectangles <= sets
+
+
+@pytest.mark.parametrize("geo", [geometry(9, (3, 3), True), SUDOKU_X6], ids=["sudokux9", "sudokux6"])
+def test_confined_candidates_equal_the_plain_version(geo):
+    # Positions from Sudoku X solves stalled at the medium tier's other techniques and at random
+    # strikes: the same verdict, the same cut (house, digit and cells first found).
+    rng = random.Random(21)
+    n, fired = geo.n, 0
+    for _ in range(6):
+        sol, givens = _givens(rng, geo, 0.25)
+        try:
+            st = start(geo, givens)
+        except Contradiction:
+            continue
+        for _ in range(40):
+            fast, plain = st.copy(), st.copy()
+            try:
+                got = houses.t_confined(geo, fast, Run())
+            except Contradiction:
+                with pytest.raises(Contradiction):
+                    houses.t_confined_plain(geo, plain, Run())
+                break
+            assert got == houses.t_confined_plain(geo, plain, Run())
+            assert fast.cand == plain.cand and fast.placed == plain.placed
+            fired += got
+            open_cells = [i for i in range(n * n) if not st.placed[i] and st.cand[i].bit_count() > 1]
+            if not open_cells:
+                break
+            i = rng.choice(open_cells)
+            try:
+                cut(st, [i], st.cand[i] & -st.cand[i])
+                solve(st, Level.EASY, Run())
+            except Contradiction:
+                break
+    assert fired > 3
+
+
+def _stalled_states(geo, seed: int, count: int, level: Level = Level.MEDIUM) -> list:
+    """States where ``level``'s tier stalls, from random givens of filled grids of ``geo``."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        _, givens = _givens(rng, geo, 0.33)
+        try:
+            st = start(geo, givens)
+            solve(st, level, Run())
+        except Contradiction:
+            continue
+        if st.unplaced:
+            out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("diagonal", [True, False], ids=["sudokux", "sudoku"])
+def test_strong_link_patterns_equal_their_plain_versions(diagonal):
+    # Skyscraper, kite, turbot fish and the grouped turbot each against its plain version on
+    # stalled positions: the same verdict and the same cut.
+    geo = geometry(9, (3, 3), diagonal)
+    states = _stalled_states(geo, 4, 40)
+    pairs = [(houses.strong_link_technique(kind), houses.strong_link_technique(kind, plain=True))
+             for kind in ("skyscraper_pattern", "two_string_kite", "turbot_fish")]
+    pairs.append((houses.t_grouped_turbot, houses.t_grouped_turbot_plain))
+    for fast_fn, plain_fn in pairs:
+        fired = 0
+        for st in states:
+            fast, plain = st.copy(), st.copy()
+            got = fast_fn(geo, fast, Run())
+            assert got == plain_fn(geo, plain, Run())
+            assert fast.cand == plain.cand
+            fired += got
+        assert fired > 0
+
+
+@pytest.mark.parametrize("geo", [geometry(9, (3, 3), True), SUDOKU, SUDOKU_X6], ids=["sudokux9", "sudoku9", "sudokux6"])
+def test_locked_candidates_equal_the_plain_version(geo):
+    # From the unions over the shared cells of two houses against every cell read per overlap:
+    # the same verdict and cut (pointing before claiming), where it fires and where it doesn't.
+    fired = 0
+    for st in _stalled_states(geo, 9, 30) + _stalled_states(geo, 10, 30, Level.EASY):
+        for _ in range(3):
+            fast, plain = st.copy(), st.copy()
+            got = houses.t_locked_candidates(geo, fast, Run())
+            assert got == houses.t_locked_candidates_plain(geo, plain, Run())
+            assert fast.cand == plain.cand
+            fired += got
+            st = fast
+    assert fired > 0
+
+
+@pytest.mark.parametrize("diagonal", [False, True], ids=["sudoku", "sudokux"])
+def test_carve_with_unavoidable_sets_equals_the_rival_alone(diagonal, monkeypatch):
+    # A removal that opens an unavoidable set is refused before the singles and the rival's
+    # SAT question; the rival alone (no sets) is the plain version: the same givens and trials.
+    geo = geometry(9, (3, 3), diagonal)
+    for seed, level in ((1, Level.MEDIUM), (2, Level.HARD)):
+        sol = random_filling(geo, random.Random(seed))
+        fast = houses.carve(geo, sol, level, random.Random(seed), 4)
+        with monkeypatch.context() as m:
+            m.setattr(houses, "swap_cycles", lambda geo, sol: [[] for _ in range(geo.n * geo.n)])
+            assert houses.carve(geo, sol, level, random.Random(seed), 4) == fast

@@ -33,6 +33,7 @@ Pure: no I/O, no randomness; the same steps give the same figures.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Collection, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
@@ -307,12 +308,15 @@ class Aim:
         return replace(self, low=self.band_low, high=self.band_high)
 
 
+@lru_cache(maxsize=256)
 def aims(low: float, high: float, tier: Level, count: int) -> tuple[Aim | None, ...]:
     """The aim of each of ``count`` puzzles of one level's run (band ``[low, high)``, carved
     at ``tier``), easiest first: the tier's ramp values inside the band split the run in
     equal parts, each part climbing in depth. None where the tier has no ramp values (its
     carve is minimal already: the rating is what it is). A band above the tier's carve
-    (``CLIMB_FROM``: extreme) aims every puzzle at the whole band, to be climbed there."""
+    (``CLIMB_FROM``: extreme) aims every puzzle at the whole band, to be climbed there.
+    Kept per arguments (a pure function of them, its aims frozen): a caller that wants one
+    puzzle's aim (a job, the reference bench's named rows) asks for the whole run's tuple."""
     climb = climb_aim(low, high, tier)
     if climb is not None:
         return (climb,) * max(count, 0)

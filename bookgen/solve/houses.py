@@ -83,7 +83,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations, product
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from bookgen.core.bits import scan_forward
@@ -284,7 +284,19 @@ def geometry(n: int, box: tuple[int, int] | None = None, diagonal: bool = False,
 
 @lru_cache(maxsize=None)
 def _rule_geometry(n: int, box: tuple[int, int] | None, diagonal: bool) -> Geometry:
-    return _build_geometry(n, box, diagonal, ())
+    geo = _build_geometry(n, box, diagonal, ())
+    _KEPT[id(geo)] = geo
+    return geo
+
+
+# The rule sets' geometries, kept for the process: tables worth building once per geometry
+# (``_seen_by``, ``_group_links``) are built for these only. A Jigsaw layout or a Killer
+# draft makes a geometry of its own, which the plain versions serve (the same answers).
+_KEPT: dict[int, Geometry] = {}
+
+
+def _kept(g: Geometry) -> bool:
+    return _KEPT.get(id(g)) is g
 
 
 def region_houses(n: int, regions: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], str]]:
@@ -624,7 +636,9 @@ def _hidden_single(g: Geometry, st: State, run: Run, scan: Sequence[int], name: 
 
 # --- medium ----------------------------------------------------------------------
 
-def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
+def t_locked_candidates_plain(g: Geometry, st: State, run: Run) -> int:
+    """A digit of a house confined to where it meets another leaves the rest of that one. The
+    plain version ``t_locked_candidates`` must equal (tests/test_engine.py)."""
     # A placed digit is gone from every other cell of its houses, so unions over
     # whole segments (placed cells included) never let it look locked somewhere.
     # Pointing (a box's digit confined to one line) is taken before claiming, as SE does
@@ -641,15 +655,90 @@ def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
         rest_b = 0
         for i in only_b:
             rest_b |= cand[i]
-        for first, second, locked, rest_second in ((a, b, inside & ~rest_a & rest_b, only_b),
-                                                   (b, a, inside & ~rest_b & rest_a, only_a)):
-            if not locked:
-                continue
-            if first < 2 * g.n:
-                if claiming is None:
-                    claiming = (first, second, locked, rest_second)
-                continue
-            if _lock(g, st, run, first, second, locked, rest_second):
+        if inside & ~rest_a & rest_b or inside & ~rest_b & rest_a:
+            struck, claiming = _locks(g, st, run, (a, b, only_a, only_b), inside, rest_a, rest_b, claiming)
+            if struck:
+                return 1
+    return int(claiming is not None and _lock(g, st, run, *claiming))
+
+
+def _locks(g: Geometry, st: State, run: Run, overlap: tuple[int, int, Sequence[int], Sequence[int]], inside: int,
+           rest_a: int, rest_b: int, claiming: tuple | None) -> tuple[bool, tuple | None]:
+    """Locked candidates at one overlap (houses a and b, the cells only in a, only in b) from the
+    unions of candidates over the shared cells and over each rest: a pointing strikes at once,
+    the first claiming waits (SE rates it higher). (Whether it struck, the claiming kept.)"""
+    a, b, only_a, only_b = overlap
+    for first, second, locked, rest_second in ((a, b, inside & ~rest_a & rest_b, only_b),
+                                               (b, a, inside & ~rest_b & rest_a, only_a)):
+        if not locked:
+            continue
+        if first < 2 * g.n:
+            if claiming is None:
+                claiming = (first, second, locked, rest_second)
+            continue
+        if _lock(g, st, run, first, second, locked, rest_second):
+            return True, claiming
+    return False, claiming
+
+
+_LOCK_PLANS: dict[int, tuple[tuple, tuple]] = {}
+
+
+def _lock_plan(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple]:
+    """The overlaps of ``g`` for ``t_locked_candidates``: the distinct sets of cells two houses
+    share (the atoms), and per overlap ((a, b, the cells only in a, only in b), its atom, and for
+    each of the rest of a and the rest of b the atoms inside it and the cells no atom covers). A union of candidates over a part is the union over its atoms and cells (an
+    atom may overlap another: a union doesn't mind). Kept by the identity of the overlaps,
+    which a Killer draft's geometry shares with its rule set's."""
+    got = _LOCK_PLANS.get(id(g.overlaps))
+    if got is None or got[0] is not g.overlaps:
+        if len(_LOCK_PLANS) > 64:
+            _LOCK_PLANS.clear()
+        atoms = list(dict.fromkeys(both for _, _, both, _, _ in g.overlaps))
+        index = {both: k for k, both in enumerate(atoms)}
+
+        def cover(part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+            inside = set(part)
+            used = tuple(k for k, atom in enumerate(atoms) if inside.issuperset(atom))
+            left = inside - {i for k in used for i in atoms[k]}
+            return used, tuple(sorted(left))
+
+        plan = tuple(((a, b, only_a, only_b), index[both], cover(only_a), cover(only_b))
+                     for a, b, both, only_a, only_b in g.overlaps)
+        got = _LOCK_PLANS[id(g.overlaps)] = (g.overlaps, (tuple(atoms), plan))
+    return got[1]
+
+
+def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
+    """``t_locked_candidates_plain``, which it must equal: the unions of candidates over each
+    set of cells two houses share are taken once, and the rest of a house is the union of
+    those inside it (``_lock_plan``) instead of every cell read again per overlap (in Sudoku
+    the rest of a row by a box is two such sets). It ran at every stall of the medium and hard
+    carves."""
+    cand = st.cand
+    atoms, plan = _lock_plan(g)
+    unions = []
+    for atom in atoms:
+        u = 0
+        for i in atom:
+            u |= cand[i]
+        unions.append(u)
+    claiming = None
+    for overlap, k, (a_atoms, a_cells), (b_atoms, b_cells) in plan:
+        inside = unions[k]
+        rest_a = 0
+        for j in a_atoms:
+            rest_a |= unions[j]
+        for i in a_cells:
+            rest_a |= cand[i]
+        rest_b = 0
+        for j in b_atoms:
+            rest_b |= unions[j]
+        for i in b_cells:
+            rest_b |= cand[i]
+        if inside & ~rest_a & rest_b or inside & ~rest_b & rest_a:
+            struck, claiming = _locks(g, st, run, overlap, inside, rest_a, rest_b, claiming)
+            if struck:
                 return 1
     return int(claiming is not None and _lock(g, st, run, *claiming))
 
@@ -949,9 +1038,10 @@ def _confines(g: Geometry) -> bool:
     return got[1]
 
 
-def t_confined(g: Geometry, st: State, run: Run) -> int:
+def t_confined_plain(g: Geometry, st: State, run: Run) -> int:
     """A digit that fits only two or three cells of a house is ruled out of every cell that sees
-    all of them (Sudoku X: two cells of a diagonal and the cells that see both)."""
+    all of them (Sudoku X: two cells of a diagonal and the cells that see both). The plain
+    version ``t_confined`` must equal (tests/test_engine.py)."""
     if not _confines(g):
         return 0
     table = house_positions(g, st)
@@ -974,12 +1064,94 @@ def t_confined(g: Geometry, st: State, run: Run) -> int:
                 seeing &= peers[i]  # (a cell is not its own peer: the group drops out)
             if not seeing:
                 continue  # the usual case: nothing to strike, found without building lists
-            cuts = cut(st, _bit_cells(seeing), 1 << d)
-            if cuts:
-                if run.explain:
-                    run.reason = Text(N_("in {house}, {digit} can only go in {cells}; a cell that sees all of "
-                                         "them can't be {digit}; {cuts}."), house=g.names[h], digit=d + 1,
-                                      cells=_cells_text(g, group), cuts=describe_cuts(st, cuts))
+            if _confined_cut(g, st, run, h, d, group, seeing):
+                return 1
+    return 0
+
+
+def _confined_cut(g: Geometry, st: State, run: Run, h: int, d: int, group: Sequence[int], seeing: int) -> bool:
+    """Strike digit ``d`` (0-based) from the cells ``seeing`` (a bitmask) that see every cell of
+    ``group``, where ``d`` is confined in house ``h``; whether anything went."""
+    cuts = cut(st, _bit_cells(seeing), 1 << d)
+    if cuts and run.explain:
+        run.reason = Text(N_("in {house}, {digit} can only go in {cells}; a cell that sees all of "
+                             "them can't be {digit}; {cuts}."), house=g.names[h], digit=d + 1,
+                          cells=_cells_text(g, group), cuts=describe_cuts(st, cuts))
+    return bool(cuts)
+
+
+_SEEN_BY: dict[int, tuple[Geometry, tuple[dict[int, int], ...], bool]] = {}
+
+
+def _seen_by(g: Geometry) -> tuple[tuple[dict[int, int], ...], bool]:
+    """Per house, for each set of two or three of its positions (a bitmask over the house),
+    the cells that see all of those cells (a bitmask over the grid); and whether each row
+    ``r`` is the cells ``r * n`` to ``r * n + n - 1`` in order (its positions, shifted, are
+    cells). Kept by the geometry's identity as ``_bitboards`` is."""
+    got = _SEEN_BY.get(id(g))
+    if got is None or got[0] is not g:
+        if len(_SEEN_BY) > 64:
+            _SEEN_BY.clear()
+        peers = _bitboards(g)[1]
+        tables = []
+        for cells in g.houses:
+            table: dict[int, int] = {}
+            for size in (2, 3):
+                for ks in combinations(range(len(cells)), size):
+                    seeing = -1
+                    for k in ks:
+                        seeing &= peers[cells[k]]
+                    table[sum(1 << k for k in ks)] = seeing
+            tables.append(table)
+        got = _SEEN_BY[id(g)] = (g, tuple(tables), _row_major(g))
+    return got[1], got[2]
+
+
+_ROW_MAJOR: dict[int, tuple[tuple[tuple[int, ...], ...], bool]] = {}
+
+
+def _row_major(g: Geometry) -> bool:
+    """Whether each row ``r`` of ``g`` is the cells ``r * n`` to ``r * n + n - 1`` in order
+    (a row's positions, shifted, are then its cells); kept by the identity of the houses,
+    which a Killer draft's geometry shares."""
+    got = _ROW_MAJOR.get(id(g.houses))
+    if got is None or got[0] is not g.houses:
+        if len(_ROW_MAJOR) > 64:
+            _ROW_MAJOR.clear()
+        n = g.n
+        got = _ROW_MAJOR[id(g.houses)] = (g.houses, all(g.houses[r] == tuple(range(r * n, r * n + n))
+                                                          for r in range(n)))
+    return got[1]
+
+
+def t_confined(g: Geometry, st: State, run: Run) -> int:
+    """``t_confined_plain``, which it must equal (the same cut, the same house and digit
+    first): the digits' open cells come from the rows of the positions table (shifted into
+    place) instead of every cell's candidates, and the cells that see a house's two or three
+    places of a digit are one lookup. Sudoku X's medium carve called the plain version at
+    every stall, a fifth of its time."""
+    if not _confines(g):
+        return 0
+    if not _kept(g) or not _row_major(g):
+        return t_confined_plain(g, st, run)
+    table = house_positions(g, st)
+    seen_by = _seen_by(g)[0]
+    n = g.n
+    holders = [0] * n  # per digit, the open cells (a bitmask) that may hold it
+    for r in range(n):
+        shift = r * n
+        for d, pos in enumerate(table[r]):
+            if pos:
+                holders[d] |= pos << shift
+    for h, where in enumerate(table):
+        common = seen_by[h]
+        for d, pos in enumerate(where):
+            seeing = common.get(pos)
+            if seeing is None or not seeing & holders[d]:
+                continue
+            cells = g.houses[h]
+            group = [cells[k] for k in scan_forward(pos)]
+            if _confined_cut(g, st, run, h, d, group, seeing & holders[d]):
                 return 1
     return 0
 
@@ -1098,9 +1270,27 @@ def t_als_wing(g: Geometry, st: State, run: Run) -> int:
     return 0
 
 
+# (the positions table of the last ``_strong_links`` call, its links per digit), replaced whole:
+# a thread that reads it holds a table and its own links together
+_STRONG: list[tuple[list[list[int]] | None, dict[int, list[tuple[int, int, int]]]]] = [(None, {})]
+
+
 def _strong_links(g: Geometry, st: State, d: int) -> list[tuple[int, int, int]]:
-    """(house, cell, cell) for every house where digit ``d`` (0-based) has exactly two places."""
+    """(house, cell, cell) for every house where digit ``d`` (0-based) has exactly two places.
+    Kept with the positions table they come from (a table is never changed once handed out:
+    ``house_positions`` updates a copy), as the wing and the three patterns of two links each
+    ask for them at the same stall. The list is shared: callers only read it."""
     table = house_positions(g, st)
+    held = _STRONG[0]
+    if held[0] is not table:
+        held = _STRONG[0] = (table, {})
+    got = held[1].get(d)
+    if got is None:
+        got = held[1][d] = _strong_links_of(g, table, d)
+    return got
+
+
+def _strong_links_of(g: Geometry, table: list[list[int]], d: int) -> list[tuple[int, int, int]]:
     out = []
     for h, cells in enumerate(g.houses):
         pos = table[h][d]
@@ -1154,10 +1344,16 @@ def _link_kind(g: Geometry, h1: int, h2: int) -> str:
     return "turbot_fish"
 
 
-def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
+def strong_link_technique(kind: str, plain: bool = False) -> Callable[[Geometry, State, Run], int]:
     """Two strong links of one digit (a house where it has two places) whose ends ``b`` and
     ``c`` see each other: one of the far ends ``a``, ``e`` holds it, so a cell that sees both
-    can't (``kind``: skyscraper, two_string_kite or turbot_fish, by the links' houses)."""
+    can't (``kind``: skyscraper, two_string_kite or turbot_fish, by the links' houses).
+
+    ``plain``: every pair of links of the kind goes to ``_linked_ends``, the version the fast
+    one must equal (tests/test_engine.py); the fast one sends only the pairs whose masks say
+    it strikes something (a near end of each seeing the other, an open cell holding the digit
+    seeing both far ends): most pairs strike nothing, and the three patterns ran at every
+    stall of Sudoku X's hard carve."""
     def tech(g: Geometry, st: State, run: Run) -> int:
         n = g.n
         peers = _bitboards(g)[1]
@@ -1171,16 +1367,47 @@ def strong_link_technique(kind: str) -> Callable[[Geometry, State, Run], int]:
                 if _linked_ends(g, st, run, d, (h1, (p1,), (q1,)), (h2, (p2,), (q2,))):
                     return 1
         return 0
-    tech.__name__ = f"t_{kind}"
-    return tech
+
+    def fast(g: Geometry, st: State, run: Run) -> int:
+        n = g.n
+        peers = _bitboards(g)[1]
+        holders = _open_holders(g, st, house_positions(g, st))
+        for d in range(n):
+            links = _strong_links(g, st, d)
+            lines = sum(1 for h, _, _ in links if h < 2 * n)  # (links come in house order)
+            if kind == "skyscraper_pattern":
+                rows = sum(1 for h, _, _ in links if h < n)
+                pairs: Iterable = chain(combinations(links[:rows], 2), combinations(links[rows:lines], 2))
+            elif kind == "two_string_kite":
+                rows = sum(1 for h, _, _ in links if h < n)
+                pairs = product(links[:rows], links[rows:lines])
+            else:
+                pairs = ((one, links[k]) for j, one in enumerate(links) for k in range(max(j + 1, lines), len(links)))
+            held = holders[d]
+            for (h1, p1, q1), (h2, p2, q2) in pairs:
+                if p1 == p2 or p1 == q2 or q1 == p2 or q1 == q2:
+                    continue
+                for a, b in ((p1, q1), (q1, p1)):
+                    sees, far = peers[b], peers[a] & held
+                    if far and (sees >> p2 & 1 and far & peers[q2] or sees >> q2 & 1 and far & peers[p2]):
+                        break
+                else:
+                    continue
+                if _linked_ends(g, st, run, d, (h1, (p1,), (q1,)), (h2, (p2,), (q2,))):
+                    return 1
+        return 0
+    chosen = tech if plain else fast
+    chosen.__name__ = f"t_{kind}"
+    return chosen
 
 
-def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
+def t_grouped_turbot_plain(g: Geometry, st: State, run: Run) -> int:
     """Two strong links of one digit, as the turbot fish, where an end may be a group: the
     digit's places in a row or column that lie in two boxes (or in a box, in two rows or two
     columns) split into the two groups. If every cell of one near end sees every cell of the
     other, one of the far ends holds the digit, and a cell that sees all their cells can't
-    (Sudoku Explainer's fork: grouped skyscraper, kite, strong links, 4.3)."""
+    (Sudoku Explainer's fork: grouped skyscraper, kite, strong links, 4.3). The plain version
+    ``t_grouped_turbot`` must equal (tests/test_engine.py)."""
     n = g.n
     peers = _bitboards(g)[1]
     cand, placed = st.cand, st.placed
@@ -1192,16 +1419,7 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
             if h >= 2 * n and h not in g.blocks:
                 continue  # a diagonal: its places never split by box
             where = [i for i in cells if not placed[i] and cand[i] & m]
-            if len(where) == 2:
-                links.append((h, (where[0],), (where[1],)))
-                continue
-            for key in ((lambda i: block_of.get(i, -1)),) if h < 2 * n else ((lambda i: i // n), (lambda i: i % n)):
-                groups: dict[int, list[int]] = {}
-                for i in where:
-                    groups.setdefault(key(i), []).append(i)
-                if len(groups) == 2 and -1 not in groups:
-                    first, second = groups.values()
-                    links.append((h, tuple(first), tuple(second)))
+            links += [(h, x, y) for x, y in _link_ends(g, h, where, block_of)]
         masks = []  # per link: its cells, and the cells some cell of it sees
         for h, x, y in links:
             cells = seen = 0
@@ -1216,6 +1434,145 @@ def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
                 continue  # no cell of one link sees a cell of the other
             if _linked_ends(g, st, run, d, (h1, x1, y1), (h2, x2, y2)):
                 return 1
+    return 0
+
+
+def _link_ends(g: Geometry, h: int, where: Sequence[int], block_of: Mapping[int, int]
+               ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The strong links (end, end) of a digit whose places in house ``h`` are the cells ``where``
+    (``block_of``: each cell's box or region): two places one link of single cells; more, a
+    line's places in two boxes, or a box's in two rows, then in two columns, split in two."""
+    if len(where) == 2:
+        return [((where[0],), (where[1],))]
+    n = g.n
+    ends = []
+    for key in ((lambda i: block_of.get(i, -1)),) if h < 2 * n else ((lambda i: i // n), (lambda i: i % n)):
+        groups: dict[int, list[int]] = {}
+        for i in where:
+            groups.setdefault(key(i), []).append(i)
+        if len(groups) == 2 and -1 not in groups:
+            first, second = groups.values()
+            ends.append((tuple(first), tuple(second)))
+    return ends
+
+
+class _Link(NamedTuple):
+    """A strong link of ``t_grouped_turbot`` with the masks its fast path reads: its house,
+    its two ends (cells), all its cells, the cells some cell of it sees, and per end its cells
+    and the cells that see every one of them."""
+
+    h: int
+    x: tuple[int, ...]
+    y: tuple[int, ...]
+    single: bool  # both ends one cell (two such links make the plain turbot fish)
+    cells: int
+    seen: int
+    x_cells: int
+    x_sees: int
+    y_cells: int
+    y_sees: int
+
+
+_GROUP_LINKS: dict[int, tuple[Geometry, list[dict[int, tuple[_Link, ...]]], tuple[int, ...]]] = {}
+
+
+def _group_links(g: Geometry) -> tuple[list[dict[int, tuple[_Link, ...]]], tuple[int, ...]]:
+    """Per house, the links of a digit with those positions (a bitmask over the house), filled
+    as met, and the houses ``t_grouped_turbot`` looks at; kept by the geometry's identity."""
+    got = _GROUP_LINKS.get(id(g))
+    if got is None or got[0] is not g:
+        if len(_GROUP_LINKS) > 64:
+            _GROUP_LINKS.clear()
+        looked = tuple(h for h in range(len(g.houses)) if h < 2 * g.n or h in g.blocks)
+        got = _GROUP_LINKS[id(g)] = (g, [{} for _ in g.houses], looked)
+    return got[1], got[2]
+
+
+def _links_at(g: Geometry, h: int, pos: int) -> tuple[_Link, ...]:
+    """The links of a digit whose places in house ``h`` are ``pos``: what the plain version
+    lists from those cells (two places a link of single cells, else split by box, or a box's
+    by row, then by column)."""
+    peers = _bitboards(g)[1]
+    cells = g.houses[h]
+    where = [cells[k] for k in scan_forward(pos)]
+    ends = _link_ends(g, h, where, {i: b for b in g.blocks for i in g.houses[b]})
+
+    def masks(end: tuple[int, ...]) -> tuple[int, int]:
+        cm, sees = 0, -1
+        for i in end:
+            cm |= 1 << i
+            sees &= peers[i]
+        return cm, sees
+
+    out = []
+    for x, y in ends:
+        seen = 0
+        for i in x + y:
+            seen |= peers[i]
+        (xc, xs), (yc, ys) = masks(x), masks(y)
+        out.append(_Link(h, x, y, len(x) + len(y) == 2, xc | yc, seen, xc, xs, yc, ys))
+    return tuple(out)
+
+
+def _open_holders(g: Geometry, st: State, table: list[list[int]]) -> list[int]:
+    """Per digit (0-based), the open cells that may hold it (a bitmask over the grid), from the
+    rows of the positions table where each row ``r`` is cells ``r * n`` on (``_seen_by``)."""
+    n = g.n
+    holders = [0] * n
+    if _row_major(g):
+        for r in range(n):
+            shift = r * n
+            for d, pos in enumerate(table[r]):
+                if pos:
+                    holders[d] |= pos << shift
+    else:
+        cand, placed = st.cand, st.placed
+        for i in range(n * n):
+            if not placed[i]:
+                for d in scan_forward(cand[i]):
+                    holders[d] |= 1 << i
+    return holders
+
+
+def _ends_cut(first: _Link, second: _Link, holders: int) -> bool:
+    """Whether ``_linked_ends`` on these two links strikes something: a near end of each whose
+    cells all see each other, and an open cell (of ``holders``) seeing both far ends."""
+    for a_sees, b_sees in ((first.x_sees, first.y_sees), (first.y_sees, first.x_sees)):
+        for c_cells, e_sees in ((second.x_cells, second.y_sees), (second.y_cells, second.x_sees)):
+            if not c_cells & ~b_sees and a_sees & e_sees & holders:
+                return True
+    return False
+
+
+def t_grouped_turbot(g: Geometry, st: State, run: Run) -> int:
+    """``t_grouped_turbot_plain``, which it must equal: a house's links of a digit are one
+    lookup by its places (``_links_at``, kept), a link no open cell holding the digit sees
+    an end of is left out (a strike needs one seeing a far end of each link), and a pair of
+    links goes to ``_linked_ends`` only where its masks say that strikes something (most
+    pairs strike nothing: Sudoku X's hard carve spent a fifth of its time there)."""
+    if not _kept(g):  # (the links' masks hold the peers of a rule set's geometry)
+        return t_grouped_turbot_plain(g, st, run)
+    table = house_positions(g, st)
+    known, looked = _group_links(g)
+    holders = _open_holders(g, st, table)
+    for d in range(g.n):
+        held = holders[d]
+        links: list[_Link] = []
+        for h in looked:
+            pos = table[h][d]
+            got = known[h].get(pos)
+            if got is None:
+                got = known[h][pos] = _links_at(g, h, pos)
+            for one in got:
+                if (one.x_sees | one.y_sees) & held:
+                    links.append(one)
+        for k, one in enumerate(links):
+            for two in links[k + 1:]:
+                if one.h == two.h or one.single and two.single or one.cells & two.cells or not one.seen & two.cells:
+                    continue
+                if _ends_cut(one, two, held) and \
+                        _linked_ends(g, st, run, d, (one.h, one.x, one.y), (two.h, two.x, two.y)):
+                    return 1
     return 0
 
 
@@ -2499,6 +2856,11 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
     trials: list[tuple[int, int]] = []  # expert: givens only a trial brings back, in order
     # Extra constraints may tell a rectangle's two fillings apart, so only plain houses use them.
     deadly = deadly_rectangles(geo, sol) if not extra.techniques else [[] for _ in cells]
+    # The longer unavoidable sets too (``swap_cycles``): a removal that opens one has a second
+    # solution differing at the removed cell, so no single places it and the rival says so;
+    # the same verdict without the singles and the SAT question (Sudoku X medium: about a
+    # third of its rival questions). The rival alone is the plain version (tests/test_engine.py).
+    cycles = swap_cycles(geo, sol) if not extra.techniques else None
     given = gv.given
     # Extra constraints are unknown to the rival's solver: without it, the ladder decides alone.
     rival = rival_for(geo) if not extra.techniques else None
@@ -2508,6 +2870,9 @@ def carve(geo: Geometry, sol: Sequence[int], level: Level, rng: random.Random, e
         gv.remove(i)
         if any(not (given[r[0]] or given[r[1]] or given[r[2]] or given[r[3]]) for r in deadly[i]):
             gv.restore(i)  # an open rectangle: two solutions, whatever the ladder would say
+            continue
+        if cycles is not None and any(not m & gv.mask for m in cycles[i]):
+            gv.restore(i)  # an open unavoidable set: the same
             continue
         pairs = gv.pairs()
         other = asked_once(lambda: rival.differs(sol, pairs, i)) if rival else None

@@ -484,18 +484,16 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
     placed = 0
-    pos = [every] * n
+    pos = [every] * n  # per digit, the cells it may go in; placed cells are left in and masked out
     for i, d in givens:
         placed |= 1 << i
         pos[d - 1] &= ~peer_bits[i]
-    keep = ~placed
-    pos = [m & keep for m in pos]  # (a placed cell leaves every digit's mask in one list pass)
     boxes_from = 2 * n
     digits = range(n)
     stop = 1 << until if until >= 0 else 0
+    if placed & stop:
+        return True
     while placed != every:
-        if placed & stop:
-            return True
         found = False
         for h, hb in enumerate(house_bits):
             open_cells = hb & ~placed
@@ -504,11 +502,12 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
             if boxes_only and h < boxes_from and open_cells & (open_cells - 1):
                 continue  # a row or column with more than one open cell: not a full house
             for d in digits:
-                x = pos[d] & hb
+                x = pos[d] & open_cells
                 if x and not x & (x - 1):
                     placed |= x
-                    keep = ~x
-                    pos = [m & keep for m in pos]
+                    if placed & stop:
+                        return True
+                    open_cells &= ~x
                     pos[d] &= ~peer_bits[x.bit_length() - 1]
                     found = True
         if not found:
