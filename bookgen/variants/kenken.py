@@ -54,7 +54,7 @@ from bisect import bisect
 from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
@@ -103,6 +103,8 @@ SAT_BUDGET = 500
 DRAFT_BUDGET = 2000
 # Other solutions asked for per ambiguous hard draft (each gets one loosening).
 DRAFT_OTHERS = 1
+# Loosenings tried per ambiguous hard draft for one its other solution doesn't survive.
+RULE_OUT_TRIES = 4
 HARD_TIGHTEN_TRIES = 2
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
@@ -652,15 +654,24 @@ class _Layout:
         """``cage_list``'s cages as ``DraftSolver`` takes them: (key, cell indices, assignments),
         kept per cage. The key is a plain (cells, op, target) tuple: equal exactly when the
         cages are, and hashed without a Python call (a draft asks for a dozen)."""
-        out = []
         specs = self._specs
-        for key in zip(map(tuple, self.cages), self.ops):
-            got = specs.get(key)
-            if got is None:
-                cage = self._made.get(key) or self._cage(key)
-                got = specs[key] = ((cage.cells, cage.op, cage.target), *_sat_cage(self.n, cage, self.hidden))
-            out.append(got)
-        return out
+        return [specs.get(key) or self._spec(key) for key in zip(map(tuple, self.cages), self.ops)]
+
+    def _spec(self, key: tuple[tuple[Cell, ...], str]) -> tuple:
+        cage = self._made.get(key) or self._cage(key)
+        got = self._specs[key] = ((cage.cells, cage.op, cage.target), *_sat_cage(self.n, cage, self.hidden))
+        return got
+
+    def admits(self, grid: Sequence[int], cells: Iterable[int]) -> bool:
+        """Whether every cage holding one of ``cells`` (flat indices) admits ``grid`` (flat
+        digits, row-major), by the assignments SAT is given for it (``sat_cages``)."""
+        n = self.n
+        for k in {self.owner[divmod(i, n)] for i in cells}:
+            key = (tuple(self.cages[k]), self.ops[k])
+            _, idx, assigns = self._specs.get(key) or self._spec(key)
+            if tuple(grid[i] for i in idx) not in assigns:
+                return False
+        return True
 
 
 class _OutOfBudget(Exception):
@@ -858,22 +869,19 @@ class KenKenVariant(VariantDefaults):
         unique ones go to the ladder (whose ``Fits`` then needs no further proof)."""
         hidden = _hidden_ops(rules)
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
+            known = False  # the draft is a tightening SAT has just proven unique
             for _ in range(moves):
                 cages = layout.cage_list()
-                others, proven = [], False
-                if drafts is not None:
+                others, proven = [], known
+                if drafts is not None and not known:
                     others, proven = drafts.other_solutions(
                         flat, layout.sat_cages(), DRAFT_OTHERS, DRAFT_BUDGET)
+                known = False
                 if others:
                     # One loosening where each other solution differs from the square.
                     done = 0
                     for other in others:
-                        cells = [i for i in range(size * size) if other[i] != flat[i]]
-                        rng.shuffle(cells)
-                        for i in cells[:6]:
-                            if layout.loosen(divmod(i, size)):
-                                done += 1
-                                break
+                        done += self._rule_out(layout, flat, other)
                     if not done:
                         break
                     continue
@@ -889,11 +897,10 @@ class KenKenVariant(VariantDefaults):
                             snap = layout.snapshot()
                             if not layout.tighten():
                                 break
-                            got, _ = drafts.second_solution(
-                                flat, layout.sat_cages(),
-                                DRAFT_BUDGET)
+                            got, complete = drafts.second_solution(flat, layout.sat_cages(), DRAFT_BUDGET)
                             if got is None:
                                 moved = True
+                                known = complete  # (then not asked again next move)
                                 break
                             layout.restore(snap)
                         if moved:
@@ -916,6 +923,32 @@ class KenKenVariant(VariantDefaults):
                 if not done:
                     break
         raise _OutOfBudget
+
+    @staticmethod
+    def _rule_out(layout: _Layout, flat: list[int], other: list[int]) -> bool:
+        """Loosen a cage where ``other`` (a second solution of the draft) differs from the
+        square ``flat``, preferring a loosening that ``other`` no longer fits: a loosening
+        it survives (another op with the same value on it, a split that keeps swapped
+        cells together) left SAT to find the same ambiguity again, a draft later. Each of
+        up to six such cells is tried ``RULE_OUT_TRIES`` times (each try undone); failing
+        that, the first loosening found is kept. False when no cage there can be loosened."""
+        size = layout.n
+        cells = [i for i in range(size * size) if other[i] != flat[i]]
+        layout.rng.shuffle(cells)
+        start = layout.snapshot()
+        first = None
+        for i in cells[:6] * RULE_OUT_TRIES:
+            if not layout.loosen(divmod(i, size)):
+                continue
+            if not layout.admits(other, cells):
+                return True
+            if first is None:
+                first = layout.snapshot()
+            layout.restore(start)
+        if first is None:
+            return False
+        layout.restore(first)
+        return True
 
     def _search_small(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
                       attempts: int, moves: int) -> Puzzle | None:
