@@ -42,7 +42,10 @@ grades too easy is tightened by moves that keep it unique. Hard
 drafts on larger grids go the same way with one incremental SAT solver per
 puzzle (``DraftSolver``) in place of the table: most of them are ambiguous,
 which SAT shows sooner than the hard tier stalls, and the solver's proof of
-the kept draft is the final one. Easy puzzles on grids up to 5×5 use cages of
+the kept draft is the final one. An intercalate of the square (a 2×2
+``a b / b a`` whose digits swap) that every cage over it admits is such a
+second solution found without SAT, and a loosening is kept only when the
+second solution no longer fits (where one does). Easy puzzles on grids up to 5×5 use cages of
 two and three cells only.
 """
 
@@ -897,8 +900,10 @@ class KenKenVariant(VariantDefaults):
                 attempts: int, moves: int, drafts: DraftSolver | None) -> Puzzle:
         """``generate`` for grids above ``TABLE_MAX``; ``_OutOfBudget`` when nothing came of it.
 
-        With ``drafts`` every draft is first asked for a second solution, and only
-        unique ones go to the ladder (whose ``Fits`` then needs no further proof)."""
+        With ``drafts`` every draft is first asked for a second solution (an intercalate
+        its cages let swap, ``_Layout.swapped``, else SAT), and only unique ones go to the
+        ladder (whose ``Fits`` then needs no further proof); a second solution is ruled
+        out where it differs from the square (``_rule_out``)."""
         hidden = _hidden_ops(rules)
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
             known = False  # the draft is a tightening SAT has just proven unique
