@@ -1,0 +1,82 @@
+"""The hard KenKen search's shortcuts against what they stand for: ``_Layout.swapped`` (a second
+solution found without SAT) against the intercalates listed by their definition and against
+the draft solver, and ``_rule_out`` against the other solution it is given."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bookgen.core.difficulty import Level
+from bookgen.solve.arithmetic import DraftSolver
+from bookgen.solve.latin import is_latin, random_latin_square
+from bookgen.variants.kenken import KENKEN, _Layout
+
+RULES = {"ops": ["+", "-", "*", "/"], "max_cage": 4, "show_ops": True, "singles": "few"}
+
+
+def _layout(n: int, seed: int) -> tuple[_Layout, list[int]]:
+    rng = random.Random(seed)
+    square = random_latin_square(n, rng)
+    layout = _Layout(n, square, RULES, Level.HARD, rng)
+    while not layout.tile():  # (a tiling over the singles' cap is redrawn, as ``_tilings`` does)
+        pass
+    return layout, [d for row in square for d in row]
+
+
+def _plain_intercalates(square: list[list[int]]) -> set[tuple[int, ...]]:
+    """Every 2x2 sub-square ``a b / b a``, by the definition."""
+    n = len(square)
+    return {(r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            for r1 in range(n) for r2 in range(r1 + 1, n) for c1 in range(n) for c2 in range(c1 + 1, n)
+            if square[r1][c1] == square[r2][c2] and square[r1][c2] == square[r2][c1]}
+
+
+def _fits(layout: _Layout, grid: list[int]) -> bool:
+    return all(tuple(grid[i] for i in idx) in assigns for _, idx, assigns in layout.sat_cages())
+
+
+@pytest.mark.parametrize("n", [6, 7])
+def test_swapped_is_a_second_solution_exactly_when_an_intercalate_fits(n):
+    met = {True: 0, False: 0}
+    for seed in range(12):
+        layout, flat = _layout(n, seed)
+        listed = layout._intercalates()
+        assert {cells for cells, _ in listed} == _plain_intercalates(layout.square)
+        solver = DraftSolver(n)
+        try:
+            for _ in range(4):
+                got = layout.swapped()
+                fitting = [grid for _, grid in listed if _fits(layout, grid)]
+                if got is None:
+                    assert not fitting
+                else:
+                    met[True] += 1
+                    assert got in fitting and got != flat and is_latin([got[r * n:(r + 1) * n] for r in range(n)], n)
+                    other, complete = solver.second_solution(flat, layout.sat_cages())
+                    assert complete and other is not None  # SAT agrees the draft is ambiguous
+                met[False] += got is None
+                if not layout.tighten():
+                    break
+        finally:
+            solver.close()
+    assert met[True] and met[False]  # both branches were exercised
+
+
+def test_rule_out_loosens_where_the_other_solution_differs():
+    ruled = 0
+    for seed in range(20):
+        layout, flat = _layout(6, seed)
+        other = layout.swapped()
+        if other is None:
+            continue
+        before = (layout.cage_list(), dict(layout.owner))
+        assert KENKEN._rule_out(layout, flat, other)
+        assert layout.cage_list() != before[0]
+        # Only cages over cells where the solutions differ were touched.
+        diff = {divmod(i, 6) for i in range(36) if other[i] != flat[i]}
+        kept = {c for c in before[0] if not diff & set(c.cells)}
+        assert len(kept - set(layout.cage_list())) <= 1  # (a re-cut takes one neighbour along)
+        ruled += not layout.admits(other, [i for i in range(36) if other[i] != flat[i]])
+    assert ruled  # the loosening usually leaves the other solution out
