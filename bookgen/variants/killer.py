@@ -259,6 +259,7 @@ class KillerVariant(SudokuVariant):
                 st = _resume(geo, extra, carry, givens)
                 if not solve(st, tier, Run(), fast=fast):
                     return Stuck([i for i in range(base.n * base.n) if not st.placed[i]], st)
+                fast = False  # (the fresh run will most likely finish: in the own order at once)
             except Contradiction:  # pragma: no cover - every step is sound and the state keeps ``sol``
                 pass
         run = Run()
