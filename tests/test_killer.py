@@ -350,6 +350,9 @@ def test_cage_stamps_equal_the_plain_state():
         assert [(s.technique, s.cells, str(s.reason)) for s in a.steps] == \
             [(s.technique, s.cells, str(s.reason)) for s in b.steps]
         assert rated_run(geo, givens, stamped) == rated_run(geo, givens, plain)
+        # The cage techniques' probes (``p_cage_last``, ``p_cage_static``, ``p_cage_combos``),
+        # which also mark the cages they found settled, against trying each on a copy.
+        assert rated_run(geo, givens, stamped) == rated_run(geo, givens, stamped, probes=False)
         st = start(geo, givens, stamped)
         while t_cage_combos(G9, st, Run()):
             pass
@@ -360,8 +363,9 @@ def test_cage_stamps_equal_the_plain_state():
 
 
 def test_extra_for_regions_equal_the_plain_version():
-    # extra_for's rows, columns and boxes come from each cage's parts per house, kept per cage
-    # (``_single_regions``); ``plain=True`` works each region out from its cells (``_region``).
+    # extra_for's regions (rows, columns, boxes and their unions) come from each cage's parts per
+    # region, kept per cage (``_regions_from_parts``); ``plain=True`` works each region out from
+    # its cells (``_region``).
     rng = random.Random(5)
     for level, rules in ((Level.EASY, {}), (Level.HARD, {}), (Level.MEDIUM, {"diagonal": True})):
         base = KILLER._base(9, KILLER.parse_rules(rules, 9))

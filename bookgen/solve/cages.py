@@ -256,7 +256,7 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, froz
     return tuple(out)
 
 
-_HOUSE_PARTS: dict[tuple[int, int, tuple[int, ...]], tuple[Geometry, tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]]] = {}
+_HOUSE_PARTS: dict[tuple, tuple[Geometry, tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]]] = {}
 
 
 def _house_parts(geo: Geometry, below: int, cells: tuple[int, ...]
@@ -277,34 +277,52 @@ def _house_parts(geo: Geometry, below: int, cells: tuple[int, ...]
     return got[1]
 
 
-def _single_regions(geo: Geometry, below: int, total: int, cages: Sequence[tuple[int, ...]]) -> tuple[Region, ...]:
-    """The regions of the houses ``h < below`` that a cage straddles: what ``_region`` (the
-    plain version, ``extra_for(..., plain=True)``; tests/test_killer.py) gives for them, from
-    each cage's parts per house (``_house_parts``) in one pass over the cages, instead of a
-    pass over every house's cells and cages (0.5 ms a 9x9 draft, judged ten times a puzzle)."""
-    inner: list[list[int]] = [[] for _ in range(below)]
-    straddle: list[list[int]] = [[] for _ in range(below)]
-    innies: list[list[int]] = [[] for _ in range(below)]
-    outies: list[list[int]] = [[] for _ in range(below)]
+def _union_parts(geo: Geometry, box: tuple[int, int] | None, cells: tuple[int, ...]
+                 ) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """``_house_parts`` for the unions of ``_unions(geo, box)`` (by their index there)."""
+    key = (id(geo), ("unions", box), cells)
+    got = _HOUSE_PARTS.get(key)
+    if got is None or got[0] is not geo:
+        if len(_HOUSE_PARTS) > CAGE_MEMO:
+            _HOUSE_PARTS.clear()
+        parts = []
+        for u, (_, inside, _) in enumerate(_unions(geo, box)):
+            part = tuple(i for i in cells if i in inside)
+            if part:
+                parts.append((u, part, tuple(i for i in cells if i not in inside)))
+        got = _HOUSE_PARTS[key] = (geo, tuple(parts))
+    return got[1]
+
+
+def _regions_from_parts(cages: Sequence[tuple[int, ...]], count: int, parts, names: Sequence[str],
+                        totals: Sequence[int]) -> tuple[Region, ...]:
+    """The regions (``count`` of them) that a cage straddles: what ``_region`` (the plain version,
+    ``extra_for(..., plain=True)``; tests/test_killer.py) gives for them, from each cage's
+    parts per region (``parts(cells)``: ``_house_parts`` or ``_union_parts``, kept per cage)
+    in one pass over the cages, instead of a pass over every region's cells and cages (0.5 ms
+    a 9x9 draft, judged ten times a puzzle)."""
+    inner: list[list[int]] = [[] for _ in range(count)]
+    straddle: list[list[int]] = [[] for _ in range(count)]
+    innies: list[list[int]] = [[] for _ in range(count)]
+    outies: list[list[int]] = [[] for _ in range(count)]
     for k, cells in enumerate(cages):
-        for h, inside, outside in _house_parts(geo, below, cells):
+        for h, inside, outside in parts(cells):
             if outside:
                 straddle[h].append(k)
                 innies[h] += inside
                 outies[h] += outside
             else:
                 inner[h].append(k)
-    names = geo.names
-    return tuple(Region(names[h], total, tuple(inner[h]), tuple(sorted(innies[h])), tuple(sorted(outies[h])),
-                        tuple(straddle[h])) for h in range(below) if straddle[h])
+    return tuple(Region(names[h], totals[h], tuple(inner[h]), tuple(sorted(innies[h])), tuple(sorted(outies[h])),
+                        tuple(straddle[h])) for h in range(count) if straddle[h])
 
 
 def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequence[int]],
               sums: Sequence[int], unions: bool = True, plain: bool = False) -> CageExtra:
     """The ladder's extra constraints for these cages (cell indices) and sums; without
     ``unions`` no regions for ``rule45_union`` (the hard tier's: a generator judging an
-    easier level needn't find them). ``plain``: each row's, column's and box's region by
-    ``_region``, the version the default (``_single_regions``) must equal."""
+    easier level needn't find them). ``plain``: each region by ``_region``, the version the
+    default (``_regions_from_parts``) must equal."""
     n = geo.n
     total = n * (n + 1) // 2
     cages = [tuple(c) for c in cages]
@@ -315,10 +333,18 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
     if plain or sum(map(len, cages)) != n * n - cage_of.count(-1):  # (cages that share a cell: the plain way)
         single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
                        for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
+        union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
+            if unions else ()
     else:
-        single = _single_regions(geo, 3 * n if box else 2 * n, total, cages)
-    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
-        if unions else ()
+        below = 3 * n if box else 2 * n
+        single = _regions_from_parts(cages, below, lambda cells: _house_parts(geo, below, cells), geo.names,
+                                     [total] * below)
+        if unions:
+            regions = _unions(geo, box)
+            union = _regions_from_parts(cages, len(regions), lambda cells: _union_parts(geo, box, cells),
+                                        [name for name, _, _ in regions], [k * total for _, _, k in regions])
+        else:
+            union = ()
     # Only regions where the rule can say anything: some straddling cage.
     single = tuple(r for r in single if r.straddle)
     union = tuple(r for r in union if r.straddle)
@@ -362,7 +388,11 @@ def _unseen(st: State, name: str):
 
 # --- easy ------------------------------------------------------------------------
 
-def t_cage_last(g: Geometry, st: State, run: Run) -> int:
+def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
+    """(cage, its one open cell, the digit its sum leaves) of the first cage, in order, whose
+    last open cell has another digit left: what ``t_cage_last`` acts on. On a ``KillerState``
+    each cage looked at and found settled is marked seen (``KillerState.cage_seen``), the one
+    found is not, so the probe (``p_cage_last``) and the technique share the marks."""
     cand, placed = st.cand, st.placed
     ex: CageExtra = st.extra  # type: ignore[assignment]
     seen, stamp = _unseen(st, "cage_last")
@@ -371,8 +401,8 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
         if seen is not None:  # (a cage unchanged since it was last looked at has nothing new)
             if seen[k] == stamp[k]:
                 continue
-            seen[k] = stamp[k]  # a cut below changes the stamp again
             if opens[k] != 1:  # (no last open cell)
+                seen[k] = stamp[k]
                 continue
         i = -1  # the one open cell; -2 once there are two
         for j in cells:
@@ -381,52 +411,84 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
                     i = -2
                     break
                 i = j
-        if i < 0:
+        if i >= 0:
+            d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
+            if not 1 <= d <= g.n:
+                raise Contradiction(f"the {ex.sums[k]} cage can't add up")
+            if cand[i] & ~(1 << (d - 1)):
+                return k, i, d
+        if seen is not None:
+            seen[k] = stamp[k]
+    return None
+
+
+def p_cage_last(g: Geometry, st: State) -> bool:
+    """``t_cage_last``'s probe (``Tech.probe``): whether it finds something."""
+    return _last_found(g, st) is not None
+
+
+def t_cage_last(g: Geometry, st: State, run: Run) -> int:
+    found = _last_found(g, st)
+    if found is None:
+        return 0
+    k, i, d = found
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    if type(st) is KillerState:
+        st.cage_seen("cage_last")[k] = st.cstamp[k]  # (the cut below changes the stamp again)
+    cut(st, [i], ~(1 << (d - 1)))
+    if run.explain:
+        cells, cand = ex.cells[k], st.cand
+        if len(cells) == 1:
+            run.reason = Text(N_("{cell} is a cage of one cell with the sum {digit}, so it is {digit}."),
+                              cell=cell_text(i, g.n), digit=d)
+        else:
+            have = and_list([str(cand[j].bit_length()) for j in cells if j != i])
+            run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
+                                 "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
+                              cell=cell_text(i, g.n), digit=d)
+    return 1
+
+
+def _static_found(g: Geometry, st: State) -> tuple[int, int] | None:
+    """(cage, the digits its sum allows) of the first cage whose sum alone rules out a
+    candidate of an open cell: what ``t_cage_static`` acts on (marks as ``_last_found``)."""
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    seen, stamp = _unseen(st, "cage_static")
+    for k, allowed in ex.static:  # other cages' sums rule nothing out
+        if seen is not None and seen[k] == stamp[k]:
             continue
-        d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
-        if not 1 <= d <= g.n:
-            raise Contradiction(f"the {ex.sums[k]} cage can't add up")
-        cuts = cut(st, [i], ~(1 << (d - 1)))
-        if cuts:
-            if run.explain:
-                if len(cells) == 1:
-                    run.reason = Text(N_("{cell} is a cage of one cell with the sum {digit}, so it is {digit}."),
-                                      cell=cell_text(i, g.n), digit=d)
-                else:
-                    have = and_list([str(cand[j].bit_length()) for j in cells if j != i])
-                    run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
-                                         "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
-                                      cell=cell_text(i, g.n), digit=d)
-            return 1
-    return 0
+        for i in ex.cells[k]:
+            if cand[i] & ~allowed and not placed[i]:
+                return k, allowed
+        if seen is not None:
+            seen[k] = stamp[k]
+    return None
+
+
+def p_cage_static(g: Geometry, st: State) -> bool:
+    """``t_cage_static``'s probe (``Tech.probe``): whether it finds something."""
+    return _static_found(g, st) is not None
 
 
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
+    found = _static_found(g, st)
+    if found is None:
+        return 0
+    k, allowed = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    cand = st.cand
-    seen, stamp = _unseen(st, "cage_static")
-    for k, allowed in ex.static:  # other cages' sums rule nothing out
-        if seen is not None:
-            if seen[k] == stamp[k]:
-                continue
-            seen[k] = stamp[k]
-        cells = ex.cells[k]
-        for i in cells:
-            if cand[i] & ~allowed:
-                break
-        else:
-            continue
-        cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
-        if cuts:
-            if run.explain:
-                combos = sum_combinations(len(cells), ex.sums[k], g.n)
-                run.reason = Plural("{cage}: {count} different digits adding up to {total} can only be {ways}, "
-                                    "so {cuts}.",
-                                    "{cage}: {count} different digits adding up to {total} can only be {ways}, "
-                                    "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
-                                    total=ex.sums[k], ways=_combos_text(combos), cuts=describe_cuts(st, cuts))
-            return 1
-    return 0
+    if type(st) is KillerState:
+        st.cage_seen("cage_static")[k] = st.cstamp[k]
+    cells = ex.cells[k]
+    cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
+    if run.explain:
+        combos = sum_combinations(len(cells), ex.sums[k], g.n)
+        run.reason = Plural("{cage}: {count} different digits adding up to {total} can only be {ways}, "
+                            "so {cuts}.",
+                            "{cage}: {count} different digits adding up to {total} can only be {ways}, "
+                            "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
+                            total=ex.sums[k], ways=_combos_text(combos), cuts=describe_cuts(st, cuts))
+    return 1
 
 
 # --- medium ----------------------------------------------------------------------
@@ -484,7 +546,10 @@ def _allowed(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -> 
     return out if live else -1
 
 
-def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
+def _combos_found(g: Geometry, st: State) -> tuple[int, list[int], int, int, tuple[int, ...]] | None:
+    """(cage, open cells, digits its surviving combinations use, digits placed in it, the open
+    cells' candidates) of the first cage whose combinations rule out a candidate: what
+    ``t_cage_combos`` acts on (marks as ``_last_found``)."""
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cand, placed = st.cand, st.placed
     n = g.n
@@ -492,27 +557,43 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
-        if seen is not None:
-            if seen[k] == stamp[k]:
-                continue
-            seen[k] = stamp[k]
+        if seen is not None and seen[k] == stamp[k]:
+            continue
         have, open_, cands = _cage_now(cand, placed, cells)
         allowed = _allowed(len(cells), ex.sums[k], n, have, cands)
         if allowed < 0:
             raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
-        if not open_:
-            continue
-        cuts = cut(st, open_, ~allowed)
-        if cuts:
-            if run.explain:
-                live = _surviving(len(cells), ex.sums[k], n, have, cands)
-                run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
-                                    "fit {cage}, so {cuts}.",
-                                    "of the ways to make {total} from {count} different digits, only {ways} "
-                                    "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
-                                    ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=describe_cuts(st, cuts))
-            return 1
-    return 0
+        for c in cands:
+            if c & ~allowed:
+                return k, open_, allowed, have, cands
+        if seen is not None:
+            seen[k] = stamp[k]
+    return None
+
+
+def p_cage_combos(g: Geometry, st: State) -> bool:
+    """``t_cage_combos``'s probe (``Tech.probe``): whether it finds something."""
+    return _combos_found(g, st) is not None
+
+
+def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
+    found = _combos_found(g, st)
+    if found is None:
+        return 0
+    k, open_, allowed, have, cands = found
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    if type(st) is KillerState:
+        st.cage_seen("cage_combos")[k] = st.cstamp[k]
+    cuts = cut(st, open_, ~allowed)
+    if run.explain:
+        cells = ex.cells[k]
+        live = _surviving(len(cells), ex.sums[k], g.n, have, cands)
+        run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
+                            "fit {cage}, so {cuts}.",
+                            "of the ways to make {total} from {count} different digits, only {ways} "
+                            "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
+                            ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=describe_cuts(st, cuts))
+    return 1
 
 
 def t_cage_confined(g: Geometry, st: State, run: Run) -> int:
@@ -757,9 +838,9 @@ def _combos_text(masks: Sequence[int]) -> str:
 
 
 TECHNIQUES = Ladder(
-    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5),
-    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0),
-    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5, p_cage_last),
+    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0, p_cage_static),
+    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2, p_cage_combos),
     Tech("rule45", Level.EASY, t_rule45, 2.5, 2.4),
     Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5, 2.8),
     Tech("rule45_union", Level.HARD, t_rule45_union, 4.0, 3.8),
