@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
@@ -72,9 +72,9 @@ def combination_digits(k: int, target: int, n: int) -> int:
     return out
 
 
-@dataclass(frozen=True)
-class Region:
-    """A union of houses for the 45 rule: its cells, total, the cages inside and the straddlers."""
+class Region(NamedTuple):
+    """A union of houses for the 45 rule: its cells, total, the cages inside and the straddlers.
+    (A named tuple: a draft's regions are made afresh at every judge, 27 or more each.)"""
 
     name: str
     total: int
@@ -294,19 +294,19 @@ def _union_parts(geo: Geometry, box: tuple[int, int] | None, cells: tuple[int, .
     return got[1]
 
 
-def _regions_from_parts(cages: Sequence[tuple[int, ...]], count: int, parts, names: Sequence[str],
-                        totals: Sequence[int]) -> tuple[Region, ...]:
+def _regions_from_parts(count: int, parts: Sequence[Sequence[tuple[int, tuple[int, ...], tuple[int, ...]]]],
+                        names: Sequence[str], totals: Sequence[int]) -> tuple[Region, ...]:
     """The regions (``count`` of them) that a cage straddles: what ``_region`` (the plain version,
     ``extra_for(..., plain=True)``; tests/test_killer.py) gives for them, from each cage's
-    parts per region (``parts(cells)``: ``_house_parts`` or ``_union_parts``, kept per cage)
+    parts per region (``parts``, per cage: ``_house_parts`` or ``_union_parts``, kept per cage)
     in one pass over the cages, instead of a pass over every region's cells and cages (0.5 ms
     a 9x9 draft, judged ten times a puzzle)."""
     inner: list[list[int]] = [[] for _ in range(count)]
     straddle: list[list[int]] = [[] for _ in range(count)]
     innies: list[list[int]] = [[] for _ in range(count)]
     outies: list[list[int]] = [[] for _ in range(count)]
-    for k, cells in enumerate(cages):
-        for h, inside, outside in parts(cells):
+    for k, cage_parts in enumerate(parts):
+        for h, inside, outside in cage_parts:
             if outside:
                 straddle[h].append(k)
                 innies[h] += inside
@@ -337,11 +337,11 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             if unions else ()
     else:
         below = 3 * n if box else 2 * n
-        single = _regions_from_parts(cages, below, lambda cells: _house_parts(geo, below, cells), geo.names,
+        single = _regions_from_parts(below, [_house_parts(geo, below, cells) for cells in cages], geo.names,
                                      [total] * below)
         if unions:
             regions = _unions(geo, box)
-            union = _regions_from_parts(cages, len(regions), lambda cells: _union_parts(geo, box, cells),
+            union = _regions_from_parts(len(regions), [_union_parts(geo, box, cells) for cells in cages],
                                         [name for name, _, _ in regions], [k * total for _, _, k in regions])
         else:
             union = ()
@@ -355,8 +355,8 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
     def sides(regions: Sequence[Region]) -> tuple:
         out = []
         for reg in regions:
-            inner = sum(sums[k] for k in reg.inner)
-            straddle = sum(sums[k] for k in reg.straddle)
+            inner = sum([sums[k] for k in reg.inner])
+            straddle = sum([sums[k] for k in reg.straddle])
             # innies add up to total - inner; outies to straddle - (total - inner)
             out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
         return tuple(out)
@@ -382,7 +382,8 @@ def _unseen(st: State, name: str):
     """(seen list, stamps) of technique ``name`` on a ``KillerState``; (None, None) on a plain
     state, where every cage is looked at."""
     if type(st) is KillerState:
-        return st.cage_seen(name), st.cstamp
+        got = st.cseen.get(name)  # (``cage_seen``, inlined: every cage technique asks at every step)
+        return (got if got is not None else st.cage_seen(name)), st.cstamp
     return None, None
 
 
