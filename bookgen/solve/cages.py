@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
@@ -389,6 +389,26 @@ def _unseen(st: State, name: str):
 
 # --- easy ------------------------------------------------------------------------
 
+# The easy cage techniques each have a finder (``_last_found`` ...): the first cage, in order,
+# where the technique strikes something, marking on a ``KillerState`` the cages it found
+# settled (not the one it returns). The technique acts on what it returns; its probe
+# (``Tech.probe``, for the rated run) only asks whether there is one, and leaves the marks,
+# so the copy the rated run then tries the technique on starts where the probe stopped.
+
+def _probe(finder: Callable[[Geometry, State], object]) -> Callable[[Geometry, State], bool]:
+    """The probe of the technique whose finder is ``finder``: whether it finds something."""
+    def probe(g: Geometry, st: State) -> bool:
+        return finder(g, st) is not None
+    return probe
+
+
+def _taken(st: State, name: str, k: int) -> None:
+    """Technique ``name`` acts on cage ``k``: marked seen at its stamp now, as the cut it makes
+    then changes the stamp again."""
+    if type(st) is KillerState:
+        st.cage_seen(name)[k] = st.cstamp[k]
+
+
 def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
     """(cage, its one open cell, the digit its sum leaves) of the first cage, in order, whose
     last open cell has another digit left: what ``t_cage_last`` acts on. On a ``KillerState``
@@ -423,19 +443,13 @@ def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
     return None
 
 
-def p_cage_last(g: Geometry, st: State) -> bool:
-    """``t_cage_last``'s probe (``Tech.probe``): whether it finds something."""
-    return _last_found(g, st) is not None
-
-
 def t_cage_last(g: Geometry, st: State, run: Run) -> int:
     found = _last_found(g, st)
     if found is None:
         return 0
     k, i, d = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    if type(st) is KillerState:
-        st.cage_seen("cage_last")[k] = st.cstamp[k]  # (the cut below changes the stamp again)
+    _taken(st, "cage_last", k)
     cut(st, [i], ~(1 << (d - 1)))
     if run.explain:
         cells, cand = ex.cells[k], st.cand
@@ -467,19 +481,13 @@ def _static_found(g: Geometry, st: State) -> tuple[int, int] | None:
     return None
 
 
-def p_cage_static(g: Geometry, st: State) -> bool:
-    """``t_cage_static``'s probe (``Tech.probe``): whether it finds something."""
-    return _static_found(g, st) is not None
-
-
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
     found = _static_found(g, st)
     if found is None:
         return 0
     k, allowed = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    if type(st) is KillerState:
-        st.cage_seen("cage_static")[k] = st.cstamp[k]
+    _taken(st, "cage_static", k)
     cells = ex.cells[k]
     cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
     if run.explain:
@@ -572,19 +580,13 @@ def _combos_found(g: Geometry, st: State) -> tuple[int, list[int], int, int, tup
     return None
 
 
-def p_cage_combos(g: Geometry, st: State) -> bool:
-    """``t_cage_combos``'s probe (``Tech.probe``): whether it finds something."""
-    return _combos_found(g, st) is not None
-
-
 def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     found = _combos_found(g, st)
     if found is None:
         return 0
     k, open_, allowed, have, cands = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    if type(st) is KillerState:
-        st.cage_seen("cage_combos")[k] = st.cstamp[k]
+    _taken(st, "cage_combos", k)
     cuts = cut(st, open_, ~allowed)
     if run.explain:
         cells = ex.cells[k]
@@ -838,6 +840,7 @@ def _combos_text(masks: Sequence[int]) -> str:
                   ways=and_list(shown, "or"))
 
 
+p_cage_last, p_cage_static, p_cage_combos = _probe(_last_found), _probe(_static_found), _probe(_combos_found)
 TECHNIQUES = Ladder(
     Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5, p_cage_last),
     Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0, p_cage_static),
