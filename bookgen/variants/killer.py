@@ -238,10 +238,10 @@ class KillerVariant(SudokuVariant):
         cage's digits all differed), so it only says where to change next; a puzzle it
         finishes is judged afresh, and that verdict is the one kept.
 
-        The verdict comes from the ladder with naked singles first (``solve``'s ``fast``),
-        and only a draft that fits is run again in the ladder's own order, for the counts its
-        grade keeps. ``plain``: every run in the ladder's own order, the version this must
-        equal (tests/test_killer.py). They agree because the easy tier's techniques are sound
+        Below expert the verdict comes from the ladder with naked singles first (``solve``'s
+        ``fast``), and only a draft that fits is run again in the ladder's own order, for the
+        counts its grade keeps. ``plain``: every run in the ladder's own order, the version
+        this must equal (tests/test_killer.py). They agree because the easy tier's techniques are sound
         and monotone (fewer candidates never let one of them strike less: singles, a cage's
         last cell, its combinations, the 45 rule on at most ``RULE45_CELLS`` open cells), so
         from one state every order of them stalls in the same state, the largest one they
@@ -253,7 +253,9 @@ class KillerVariant(SudokuVariant):
         extra = extra_for(base, BOXES[base.n], cages, sums, unions=level >= Level.HARD)
         givens = [(i, sol[i]) for i in given]
         tier = min(level, Level.HARD)
-        fast = not plain
+        # (Not at expert: its drafts that fit end in trials, whose second run cost more than
+        # the order saved on the ones that stall.)
+        fast = not plain and level < Level.EXPERT
         if carry is not None:
             try:
                 st = _resume(geo, extra, carry, givens)
