@@ -326,11 +326,15 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
     n = geo.n
     total = n * (n + 1) // 2
     cages = [tuple(c) for c in cages]
-    cage_of = [-1] * (n * n)
+    watch: list[list[int]] = [[] for _ in range(n * n)]
     for k, cc in enumerate(cages):
         for i in cc:
-            cage_of[i] = k
-    if plain or sum(map(len, cages)) != n * n - cage_of.count(-1):  # (cages that share a cell: the plain way)
+            watch[i].append(k)
+    if plain or sum(map(len, cages)) != n * n - watch.count([]):  # (cages that share a cell: the plain way)
+        cage_of = [-1] * (n * n)
+        for k, cc in enumerate(cages):
+            for i in cc:
+                cage_of[i] = k
         single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
                        for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
         union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
@@ -361,10 +365,6 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
         return tuple(out)
 
-    watch: list[list[int]] = [[] for _ in range(n * n)]
-    for k, cc in enumerate(cages):
-        for i in cc:
-            watch[i].append(k)
     slot = len(cages)
     for reg in single + union:
         for cells in (reg.innies, reg.outies):
