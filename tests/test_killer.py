@@ -448,3 +448,22 @@ def test_proof_clauses_equal_the_plain_version_and_prove_the_same():
     ls.load_numbered(lambda on, first: [[-on, first, first + 2]], 3)
     assert ls.scratch[1] == 3 and ls.scratch[0] > first + 2
     ls.close()
+
+
+def test_fillings_equal_the_plain_version():
+    # The 45 rule's fillings of one to three cells as loops (``_fillings``) against the recursion.
+    from bookgen.solve.cages import _fillings, _fillings_plain
+
+    rng = random.Random(4)
+    clashes = {1: [((),)], 2: [((), ()), ((), (0,))],
+               3: [((), (), ()), ((), (0,), ()), ((), (), (0, 1)), ((), (0,), (0, 1)), ((), (), (1,))]}
+    found = 0
+    for _ in range(3000):
+        k = rng.randint(1, 3)
+        cands = tuple(rng.choice((0, rng.randrange(512), rng.randrange(512) & rng.randrange(512))) for _ in range(k))
+        target = rng.randint(0, 26)
+        clash = rng.choice(clashes[k])
+        got = _fillings(cands, target, clash)
+        assert got == _fillings_plain(cands, target, clash)
+        found += any(got)
+    assert found > 200  # (not all empty: fillings found)

@@ -787,6 +787,39 @@ def _clash(g: Geometry, cells: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=1 << 16)
 def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """``_fillings_plain``, which it must equal (tests/test_killer.py), written out as loops for
+    one to three cells (the 45 rule's, ``RULE45_CELLS``): a draft's judge works out thousands
+    of new ones, and the recursion's calls and slices were a third of its 45 rule."""
+    k = len(cands)
+    if k == 2:
+        c0, c1 = cands
+        differ = bool(clash[1])
+        u0 = u1 = 0
+        for d0 in digits_of(c0):
+            d1 = target - d0
+            if 1 <= d1 <= 9 and c1 >> (d1 - 1) & 1 and not (differ and d1 == d0):
+                u0 |= 1 << (d0 - 1)
+                u1 |= 1 << (d1 - 1)
+        return u0, u1
+    if k == 3:
+        c0, c1, c2 = cands
+        d10, d20, d21 = 0 in clash[1], 0 in clash[2], 1 in clash[2]
+        u0 = u1 = u2 = 0
+        seconds = digits_of(c1)
+        for d0 in digits_of(c0):
+            for d1 in seconds:
+                if d10 and d1 == d0:
+                    continue
+                d2 = target - d0 - d1
+                if 1 <= d2 <= 9 and c2 >> (d2 - 1) & 1 and not (d20 and d2 == d0) and not (d21 and d2 == d1):
+                    u0 |= 1 << (d0 - 1)
+                    u1 |= 1 << (d1 - 1)
+                    u2 |= 1 << (d2 - 1)
+        return u0, u1, u2
+    return _fillings_plain(cands, target, clash)
+
+
+def _fillings_plain(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """Per cell, the digits it takes in some choice of one candidate per cell adding up to
     ``target``, cells listed in ``clash`` of each other differing (a few cells only)."""
     k = len(cands)
