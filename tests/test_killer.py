@@ -350,6 +350,9 @@ def test_cage_stamps_equal_the_plain_state():
         assert [(s.technique, s.cells, str(s.reason)) for s in a.steps] == \
             [(s.technique, s.cells, str(s.reason)) for s in b.steps]
         assert rated_run(geo, givens, stamped) == rated_run(geo, givens, plain)
+        # The cage techniques' probes (``p_cage_last``, ``p_cage_static``, ``p_cage_combos``),
+        # which also mark the cages they found settled, against trying each on a copy.
+        assert rated_run(geo, givens, stamped) == rated_run(geo, givens, stamped, probes=False)
         st = start(geo, givens, stamped)
         while t_cage_combos(G9, st, Run()):
             pass
@@ -357,3 +360,110 @@ def test_cage_stamps_equal_the_plain_state():
         t_cage_combos(G9, st, Run())  # nothing changed: every cage skipped, none looked at again
         skipped += before == st.cage_seen("cage_combos")[:len(cages)] and max(before) >= 0
     assert skipped == 3
+
+
+def test_extra_for_regions_equal_the_plain_version():
+    # extra_for's regions (rows, columns, boxes and their unions) come from each cage's parts per
+    # region, kept per cage (``_regions_from_parts``); ``plain=True`` works each region out from
+    # its cells (``_region``).
+    rng = random.Random(5)
+    for level, rules in ((Level.EASY, {}), (Level.HARD, {}), (Level.MEDIUM, {"diagonal": True})):
+        base = KILLER._base(9, KILLER.parse_rules(rules, 9))
+        sol = random_filling(base, rng)
+        cages = _tile(sol, 9, level, rng)
+        sums = [sum(sol[i] for i in cc) for cc in cages]
+        for unions in (False, True):
+            fast = extra_for(base, (3, 3), cages, sums, unions)
+            assert fast == extra_for(base, (3, 3), cages, sums, unions, plain=True)
+            assert fast.single and fast == extra_for(base, (3, 3), cages, sums, unions)  # from the kept parts
+
+
+def test_judge_equals_the_plain_order():
+    # The draft judge takes its verdict from the ladder with naked singles first and runs the
+    # ladder's own order only on a draft that fits; ``plain=True`` runs the own order every
+    # time. Every verdict of a generation (cells, state stalled in, counts) must agree.
+    from bookgen.solve.houses import Fits, Stuck
+
+    seen = {"judged": 0, "stuck": 0, "fits": 0}
+
+    class Both(type(KILLER)):
+        def _judge(self, *args, **kwargs):
+            fast = super()._judge(*args, **kwargs)
+            plain = super()._judge(*args, **kwargs, plain=True)
+            assert type(fast) is type(plain)
+            if isinstance(fast, Stuck):
+                assert list(fast.cells) == list(plain.cells)
+                assert (fast.state.cand, fast.state.placed) == (plain.state.cand, plain.state.placed)
+                seen["stuck"] += 1
+            if isinstance(fast, Fits):
+                assert (fast.counts, fast.level) == (plain.counts, plain.level)
+                seen["fits"] += 1
+            seen["judged"] += 1
+            return fast
+
+    both = Both()
+    for n, level, options, seed in ((9, Level.EASY, {}, 1), (9, Level.EASY, {"givens": "few"}, 2),
+                                    (9, Level.MEDIUM, {}, 5), (6, Level.EASY, {}, 4)):
+        both.generate(n, both.parse_rules({}, n), level, rng_for(str(seed)), options)
+    assert seen["stuck"] >= 4 and seen["fits"] == 4
+
+
+def test_proof_clauses_equal_the_plain_version_and_prove_the_same():
+    # The proof's cage clauses are written behind their switch on a reused block of variables
+    # (``proof_clauses`` against ``proof_clauses_plain``; ``LatinSolver.load_numbered``): the
+    # verdict of ``proves_unique`` must be that of the fresh solver's count of solutions, on
+    # unique drafts and on drafts with merged cages that are not.
+    from bookgen.solve.cages import proof_clauses, proof_clauses_plain, proof_variables
+    from bookgen.solve.latin_sat import LatinSolver, Numbered, proves_unique, solutions
+
+    rng = random.Random(9)
+    verdicts = set()
+    for _ in range(4):
+        sol = random_filling(G9, rng)
+        cages = _tile(sol, 9, Level.MEDIUM, rng)
+        for merges in (0, 4, 8):
+            cs = [list(c) for c in cages]
+            for _ in range(merges):
+                a = rng.randrange(len(cs))
+                near = [b for b in range(len(cs)) if b != a and len(cs[a]) + len(cs[b]) <= 6
+                        and any(abs(x - y) in (1, 9) for x in cs[a] for y in cs[b])
+                        and not {sol[x] for x in cs[a]} & {sol[y] for y in cs[b]}]
+                if near:
+                    b = rng.choice(near)
+                    cs[a] = sorted(cs[a] + cs[b])
+                    del cs[b]
+            sums = [sum(sol[i] for i in c) for c in cs]
+            assert proof_clauses(G9, cs, sums, 900, 1000) == proof_clauses_plain(G9, cs, sums, 900, 1000)
+            want = solutions(G9, [], 2, sum_clauses(9, cs, sums)) == [sol]
+            numbered = Numbered(lambda on, first, cs=cs, sums=sums: proof_clauses(G9, cs, sums, on, first),
+                                proof_variables(9, cs, sums))
+            assert proves_unique(G9, [], sol, (), numbered=numbered) == want
+            verdicts.add(want)
+    assert verdicts == {True, False}
+    ls = LatinSolver(G9)  # the block is reused, and grown when a group needs more
+    first = ls.load_numbered(lambda on, first: [[-on, first, first + 1]], 2)
+    assert ls.scratch == (first + 1, 2)
+    ls.load_numbered(lambda on, first: [[-on, first]], 1)
+    assert ls.scratch == (first + 1, 2)
+    ls.load_numbered(lambda on, first: [[-on, first, first + 2]], 3)
+    assert ls.scratch[1] == 3 and ls.scratch[0] > first + 2
+    ls.close()
+
+
+def test_fillings_equal_the_plain_version():
+    # The 45 rule's fillings of one to three cells as loops (``_fillings``) against the recursion.
+    from bookgen.solve.cages import _fillings, _fillings_plain
+
+    rng = random.Random(4)
+    clashes = {1: [((),)], 2: [((), ()), ((), (0,))],
+               3: [((), (), ()), ((), (0,), ()), ((), (), (0, 1)), ((), (0,), (0, 1)), ((), (), (1,))]}
+    found = 0
+    for _ in range(3000):
+        k = rng.randint(1, 3)
+        cands = tuple(rng.choice((0, rng.randrange(512), rng.randrange(512) & rng.randrange(512))) for _ in range(k))
+        target = rng.randint(0, 26)
+        clash = rng.choice(clashes[k])
+        got = _fillings(cands, target, clash)
+        assert got == _fillings_plain(cands, target, clash)
+        found += any(got)
+    assert found > 200  # (not all empty: fillings found)

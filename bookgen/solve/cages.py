@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
@@ -72,9 +72,9 @@ def combination_digits(k: int, target: int, n: int) -> int:
     return out
 
 
-@dataclass(frozen=True)
-class Region:
-    """A union of houses for the 45 rule: its cells, total, the cages inside and the straddlers."""
+class Region(NamedTuple):
+    """A union of houses for the 45 rule: its cells, total, the cages inside and the straddlers.
+    (A named tuple: a draft's regions are made afresh at every judge, 27 or more each.)"""
 
     name: str
     total: int
@@ -102,6 +102,7 @@ class CageExtra(Extra):
     # + 2r + 1, then the union regions' after them. ``slots``: how many stamps in all.
     watch: tuple[tuple[int, ...], ...] = ()
     slots: int = 0
+    sizes: tuple[int, ...] = ()  # per stamp, how many cells it watches (``KillerState.opens``)
     # False: a plain ``State``, every cage technique looks at every cage every time (the plain
     # version the stamped ``KillerState`` must equal; tests/test_killer.py).
     stamped: bool = True
@@ -116,19 +117,31 @@ class KillerState(State):
     ``cage_combos``, ``rule45`` and ``rule45_union``, which each read one cage's or one side's
     cells only, skip those unchanged since they last looked and found nothing (as KenKen's
     ``CageState`` does). It must give what a plain ``State`` gives, technique by
-    technique (tests/test_killer.py)."""
+    technique (tests/test_killer.py). ``opens`` counts, per cage and side, its open cells,
+    so ``cage_last`` passes over a cage without exactly one and ``rule45`` over a side with
+    none or more than ``RULE45_CELLS`` without reading their cells (a placement changes the
+    stamps of most sides, so most were read again at every step only to find four open)."""
 
-    __slots__ = ("cstamp", "cseen")
+    __slots__ = ("cstamp", "cseen", "opens")
 
     def __init__(self, geo: Geometry, extra: "CageExtra") -> None:
         super().__init__(geo, extra)
         self.cstamp = [0] * extra.slots
         self.cseen: dict[str, list[int]] = {}
+        self.opens = list(extra.sizes)
+
+    def started(self) -> None:
+        opens, watch = self.opens, self.extra.watch  # type: ignore[attr-defined]
+        for i, p in enumerate(self.placed):
+            if p:
+                for k in watch[i]:
+                    opens[k] -= 1
 
     def copy(self) -> "KillerState":
         other = super().copy()
         other.cstamp = self.cstamp[:]
         other.cseen = {k: v[:] for k, v in self.cseen.items()}
+        other.opens = self.opens[:]
         return other
 
     def cage_seen(self, name: str) -> list[int]:
@@ -148,8 +161,10 @@ class KillerState(State):
         stamp = self.cstamp
         b = self.cand[i]
         cand = self.cand
+        opens = self.opens
         for k in watch[i]:
             stamp[k] += 1
+            opens[k] -= 1
         for j in self.board.peers[i]:  # the peers State.place below takes b from
             if cand[j] & b:
                 for k in watch[j]:
@@ -241,22 +256,99 @@ def _unions(geo: Geometry, box: tuple[int, int] | None) -> tuple[tuple[str, froz
     return tuple(out)
 
 
+_HOUSE_PARTS: dict[tuple, tuple[Geometry, tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]]] = {}
+
+
+def _house_parts(geo: Geometry, below: int, cells: tuple[int, ...]
+                 ) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """Per house ``h < below`` that a cage's ``cells`` touch, ascending: (h, its cells inside
+    ``h``, those outside), in the cage's order; kept per (geometry, cage), as a draft's
+    moves change one or two cages and the judge asks for every cage's regions again."""
+    key = (id(geo), below, cells)
+    got = _HOUSE_PARTS.get(key)
+    if got is None or got[0] is not geo:
+        if len(_HOUSE_PARTS) > CAGE_MEMO:
+            _HOUSE_PARTS.clear()
+        houses_of = geo.houses_of
+        touched = sorted({h for i in cells for h in houses_of[i] if h < below})
+        got = _HOUSE_PARTS[key] = (geo, tuple(
+            (h, tuple(i for i in cells if h in houses_of[i]), tuple(i for i in cells if h not in houses_of[i]))
+            for h in touched))
+    return got[1]
+
+
+def _union_parts(geo: Geometry, box: tuple[int, int] | None, cells: tuple[int, ...]
+                 ) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """``_house_parts`` for the unions of ``_unions(geo, box)`` (by their index there)."""
+    key = (id(geo), ("unions", box), cells)
+    got = _HOUSE_PARTS.get(key)
+    if got is None or got[0] is not geo:
+        if len(_HOUSE_PARTS) > CAGE_MEMO:
+            _HOUSE_PARTS.clear()
+        parts = []
+        for u, (_, inside, _) in enumerate(_unions(geo, box)):
+            part = tuple(i for i in cells if i in inside)
+            if part:
+                parts.append((u, part, tuple(i for i in cells if i not in inside)))
+        got = _HOUSE_PARTS[key] = (geo, tuple(parts))
+    return got[1]
+
+
+def _regions_from_parts(count: int, parts: Sequence[Sequence[tuple[int, tuple[int, ...], tuple[int, ...]]]],
+                        names: Sequence[str], totals: Sequence[int]) -> tuple[Region, ...]:
+    """The regions (``count`` of them) that a cage straddles: what ``_region`` (the plain version,
+    ``extra_for(..., plain=True)``; tests/test_killer.py) gives for them, from each cage's
+    parts per region (``parts``, per cage: ``_house_parts`` or ``_union_parts``, kept per cage)
+    in one pass over the cages, instead of a pass over every region's cells and cages (0.5 ms
+    a 9x9 draft, judged ten times a puzzle)."""
+    inner: list[list[int]] = [[] for _ in range(count)]
+    straddle: list[list[int]] = [[] for _ in range(count)]
+    innies: list[list[int]] = [[] for _ in range(count)]
+    outies: list[list[int]] = [[] for _ in range(count)]
+    for k, cage_parts in enumerate(parts):
+        for h, inside, outside in cage_parts:
+            if outside:
+                straddle[h].append(k)
+                innies[h] += inside
+                outies[h] += outside
+            else:
+                inner[h].append(k)
+    return tuple(Region(names[h], totals[h], tuple(inner[h]), tuple(sorted(innies[h])), tuple(sorted(outies[h])),
+                        tuple(straddle[h])) for h in range(count) if straddle[h])
+
+
 def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequence[int]],
-              sums: Sequence[int], unions: bool = True) -> CageExtra:
+              sums: Sequence[int], unions: bool = True, plain: bool = False) -> CageExtra:
     """The ladder's extra constraints for these cages (cell indices) and sums; without
     ``unions`` no regions for ``rule45_union`` (the hard tier's: a generator judging an
-    easier level needn't find them)."""
+    easier level needn't find them). ``plain``: each region by ``_region``, the version the
+    default (``_regions_from_parts``) must equal."""
     n = geo.n
     total = n * (n + 1) // 2
     cages = [tuple(c) for c in cages]
-    cage_of = [-1] * (n * n)
+    watch: list[list[int]] = [[] for _ in range(n * n)]
     for k, cc in enumerate(cages):
         for i in cc:
-            cage_of[i] = k
-    single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
-                   for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
-    union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
-        if unions else ()
+            watch[i].append(k)
+    if plain or sum(map(len, cages)) != n * n - watch.count([]):  # (cages that share a cell: the plain way)
+        cage_of = [-1] * (n * n)
+        for k, cc in enumerate(cages):
+            for i in cc:
+                cage_of[i] = k
+        single = tuple(_region(geo.names[h], frozenset(cells), total, cages, cage_of)
+                       for h, cells in enumerate(geo.houses) if h < 2 * n or box and h < 3 * n)
+        union = tuple(_region(name, cells, k * total, cages, cage_of) for name, cells, k in _unions(geo, box)) \
+            if unions else ()
+    else:
+        below = 3 * n if box else 2 * n
+        single = _regions_from_parts(below, [_house_parts(geo, below, cells) for cells in cages], geo.names,
+                                     [total] * below)
+        if unions:
+            regions = _unions(geo, box)
+            union = _regions_from_parts(len(regions), [_union_parts(geo, box, cells) for cells in cages],
+                                        [name for name, _, _ in regions], [k * total for _, _, k in regions])
+        else:
+            union = ()
     # Only regions where the rule can say anything: some straddling cage.
     single = tuple(r for r in single if r.straddle)
     union = tuple(r for r in union if r.straddle)
@@ -267,16 +359,12 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
     def sides(regions: Sequence[Region]) -> tuple:
         out = []
         for reg in regions:
-            inner = sum(sums[k] for k in reg.inner)
-            straddle = sum(sums[k] for k in reg.straddle)
+            inner = sum([sums[k] for k in reg.inner])
+            straddle = sum([sums[k] for k in reg.straddle])
             # innies add up to total - inner; outies to straddle - (total - inner)
             out.append((inner, ((0, reg.innies, reg.total - inner), (1, reg.outies, straddle - reg.total + inner))))
         return tuple(out)
 
-    watch: list[list[int]] = [[] for _ in range(n * n)]
-    for k, cc in enumerate(cages):
-        for i in cc:
-            watch[i].append(k)
     slot = len(cages)
     for reg in single + union:
         for cells in (reg.innies, reg.outies):
@@ -285,28 +373,58 @@ def extra_for(geo: Geometry, box: tuple[int, int] | None, cages: Sequence[Sequen
             slot += 1
     return CageExtra(TECHNIQUES, cells=tuple(cages), sums=tuple(sums), single=single, union=union, static=static,
                      single_sides=sides(single), union_sides=sides(union),
-                     watch=tuple(map(tuple, watch)), slots=slot)
+                     watch=tuple(map(tuple, watch)), slots=slot,
+                     sizes=tuple(map(len, cages)) + tuple(len(cells) for reg in single + union
+                                                          for cells in (reg.innies, reg.outies)))
 
 
 def _unseen(st: State, name: str):
     """(seen list, stamps) of technique ``name`` on a ``KillerState``; (None, None) on a plain
     state, where every cage is looked at."""
     if type(st) is KillerState:
-        return st.cage_seen(name), st.cstamp
+        got = st.cseen.get(name)  # (``cage_seen``, inlined: every cage technique asks at every step)
+        return (got if got is not None else st.cage_seen(name)), st.cstamp
     return None, None
 
 
 # --- easy ------------------------------------------------------------------------
 
-def t_cage_last(g: Geometry, st: State, run: Run) -> int:
+# The easy cage techniques each have a finder (``_last_found`` ...): the first cage, in order,
+# where the technique strikes something, marking on a ``KillerState`` the cages it found
+# settled (not the one it returns). The technique acts on what it returns; its probe
+# (``Tech.probe``, for the rated run) only asks whether there is one, and leaves the marks,
+# so the copy the rated run then tries the technique on starts where the probe stopped.
+
+def _probe(finder: Callable[[Geometry, State], object]) -> Callable[[Geometry, State], bool]:
+    """The probe of the technique whose finder is ``finder``: whether it finds something."""
+    def probe(g: Geometry, st: State) -> bool:
+        return finder(g, st) is not None
+    return probe
+
+
+def _taken(st: State, name: str, k: int) -> None:
+    """Technique ``name`` acts on cage ``k``: marked seen at its stamp now, as the cut it makes
+    then changes the stamp again."""
+    if type(st) is KillerState:
+        st.cage_seen(name)[k] = st.cstamp[k]
+
+
+def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
+    """(cage, its one open cell, the digit its sum leaves) of the first cage, in order, whose
+    last open cell has another digit left: what ``t_cage_last`` acts on. On a ``KillerState``
+    each cage looked at and found settled is marked seen (``KillerState.cage_seen``), the one
+    found is not, so the probe (``p_cage_last``) and the technique share the marks."""
     cand, placed = st.cand, st.placed
     ex: CageExtra = st.extra  # type: ignore[assignment]
     seen, stamp = _unseen(st, "cage_last")
+    opens = st.opens if seen is not None else None  # type: ignore[attr-defined]
     for k, cells in enumerate(ex.cells):
         if seen is not None:  # (a cage unchanged since it was last looked at has nothing new)
             if seen[k] == stamp[k]:
                 continue
-            seen[k] = stamp[k]  # a cut below changes the stamp again
+            if opens[k] != 1:  # (no last open cell)
+                seen[k] = stamp[k]
+                continue
         i = -1  # the one open cell; -2 once there are two
         for j in cells:
             if not placed[j]:
@@ -314,52 +432,72 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
                     i = -2
                     break
                 i = j
-        if i < 0:
+        if i >= 0:
+            d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
+            if not 1 <= d <= g.n:
+                raise Contradiction(f"the {ex.sums[k]} cage can't add up")
+            if cand[i] & ~(1 << (d - 1)):
+                return k, i, d
+        if seen is not None:
+            seen[k] = stamp[k]
+    return None
+
+
+def t_cage_last(g: Geometry, st: State, run: Run) -> int:
+    found = _last_found(g, st)
+    if found is None:
+        return 0
+    k, i, d = found
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    _taken(st, "cage_last", k)
+    cut(st, [i], ~(1 << (d - 1)))
+    if run.explain:
+        cells, cand = ex.cells[k], st.cand
+        if len(cells) == 1:
+            run.reason = Text(N_("{cell} is a cage of one cell with the sum {digit}, so it is {digit}."),
+                              cell=cell_text(i, g.n), digit=d)
+        else:
+            have = and_list([str(cand[j].bit_length()) for j in cells if j != i])
+            run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
+                                 "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
+                              cell=cell_text(i, g.n), digit=d)
+    return 1
+
+
+def _static_found(g: Geometry, st: State) -> tuple[int, int] | None:
+    """(cage, the digits its sum allows) of the first cage whose sum alone rules out a
+    candidate of an open cell: what ``t_cage_static`` acts on (marks as ``_last_found``)."""
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    cand, placed = st.cand, st.placed
+    seen, stamp = _unseen(st, "cage_static")
+    for k, allowed in ex.static:  # other cages' sums rule nothing out
+        if seen is not None and seen[k] == stamp[k]:
             continue
-        d = ex.sums[k] - sum(cand[j].bit_length() for j in cells if placed[j])
-        if not 1 <= d <= g.n:
-            raise Contradiction(f"the {ex.sums[k]} cage can't add up")
-        cuts = cut(st, [i], ~(1 << (d - 1)))
-        if cuts:
-            if run.explain:
-                if len(cells) == 1:
-                    run.reason = Text(N_("{cell} is a cage of one cell with the sum {digit}, so it is {digit}."),
-                                      cell=cell_text(i, g.n), digit=d)
-                else:
-                    have = and_list([str(cand[j].bit_length()) for j in cells if j != i])
-                    run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
-                                         "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
-                                      cell=cell_text(i, g.n), digit=d)
-            return 1
-    return 0
+        for i in ex.cells[k]:
+            if cand[i] & ~allowed and not placed[i]:
+                return k, allowed
+        if seen is not None:
+            seen[k] = stamp[k]
+    return None
 
 
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
+    found = _static_found(g, st)
+    if found is None:
+        return 0
+    k, allowed = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    cand = st.cand
-    seen, stamp = _unseen(st, "cage_static")
-    for k, allowed in ex.static:  # other cages' sums rule nothing out
-        if seen is not None:
-            if seen[k] == stamp[k]:
-                continue
-            seen[k] = stamp[k]
-        cells = ex.cells[k]
-        for i in cells:
-            if cand[i] & ~allowed:
-                break
-        else:
-            continue
-        cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
-        if cuts:
-            if run.explain:
-                combos = sum_combinations(len(cells), ex.sums[k], g.n)
-                run.reason = Plural("{cage}: {count} different digits adding up to {total} can only be {ways}, "
-                                    "so {cuts}.",
-                                    "{cage}: {count} different digits adding up to {total} can only be {ways}, "
-                                    "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
-                                    total=ex.sums[k], ways=_combos_text(combos), cuts=describe_cuts(st, cuts))
-            return 1
-    return 0
+    _taken(st, "cage_static", k)
+    cells = ex.cells[k]
+    cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
+    if run.explain:
+        combos = sum_combinations(len(cells), ex.sums[k], g.n)
+        run.reason = Plural("{cage}: {count} different digits adding up to {total} can only be {ways}, "
+                            "so {cuts}.",
+                            "{cage}: {count} different digits adding up to {total} can only be {ways}, "
+                            "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
+                            total=ex.sums[k], ways=_combos_text(combos), cuts=describe_cuts(st, cuts))
+    return 1
 
 
 # --- medium ----------------------------------------------------------------------
@@ -417,7 +555,10 @@ def _allowed(k: int, target: int, n: int, have: int, cands: tuple[int, ...]) -> 
     return out if live else -1
 
 
-def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
+def _combos_found(g: Geometry, st: State) -> tuple[int, list[int], int, int, tuple[int, ...]] | None:
+    """(cage, open cells, digits its surviving combinations use, digits placed in it, the open
+    cells' candidates) of the first cage whose combinations rule out a candidate: what
+    ``t_cage_combos`` acts on (marks as ``_last_found``)."""
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cand, placed = st.cand, st.placed
     n = g.n
@@ -425,27 +566,37 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
     for k, cells in enumerate(ex.cells):
         if len(cells) < 2:
             continue
-        if seen is not None:
-            if seen[k] == stamp[k]:
-                continue
-            seen[k] = stamp[k]
+        if seen is not None and seen[k] == stamp[k]:
+            continue
         have, open_, cands = _cage_now(cand, placed, cells)
         allowed = _allowed(len(cells), ex.sums[k], n, have, cands)
         if allowed < 0:
             raise Contradiction(f"the {ex.sums[k]} cage has no combination left")
-        if not open_:
-            continue
-        cuts = cut(st, open_, ~allowed)
-        if cuts:
-            if run.explain:
-                live = _surviving(len(cells), ex.sums[k], n, have, cands)
-                run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
-                                    "fit {cage}, so {cuts}.",
-                                    "of the ways to make {total} from {count} different digits, only {ways} "
-                                    "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
-                                    ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=describe_cuts(st, cuts))
-            return 1
-    return 0
+        for c in cands:
+            if c & ~allowed:
+                return k, open_, allowed, have, cands
+        if seen is not None:
+            seen[k] = stamp[k]
+    return None
+
+
+def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
+    found = _combos_found(g, st)
+    if found is None:
+        return 0
+    k, open_, allowed, have, cands = found
+    ex: CageExtra = st.extra  # type: ignore[assignment]
+    _taken(st, "cage_combos", k)
+    cuts = cut(st, open_, ~allowed)
+    if run.explain:
+        cells = ex.cells[k]
+        live = _surviving(len(cells), ex.sums[k], g.n, have, cands)
+        run.reason = Plural("of the ways to make {total} from {count} different digits, only {ways} "
+                            "fit {cage}, so {cuts}.",
+                            "of the ways to make {total} from {count} different digits, only {ways} "
+                            "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
+                            ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=describe_cuts(st, cuts))
+    return 1
 
 
 def t_cage_confined(g: Geometry, st: State, run: Run) -> int:
@@ -534,6 +685,7 @@ def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, 
     """The 45 rule on ``regions``, whose sides' stamps start at ``slot`` (``CageExtra.watch``)."""
     cand, placed = st.cand, st.placed
     seen, stamp = _unseen(st, name)
+    opens = st.opens if seen is not None else None  # type: ignore[attr-defined]
     for reg, (inner, sides) in zip(regions, wants):
         for side, cells, want in sides:
             if seen is not None:  # (a side unchanged since it was last looked at has nothing new)
@@ -541,6 +693,9 @@ def _rule45(regions: Sequence[Region], wants: Sequence, g: Geometry, st: State, 
                     slot += 1
                     continue
                 seen[slot] = stamp[slot]  # a cut below changes the stamp again
+                if not 1 <= opens[slot] <= RULE45_CELLS:  # (what the count below would find)
+                    slot += 1
+                    continue
             slot += 1
             open_ = []
             rest = want
@@ -632,6 +787,39 @@ def _clash(g: Geometry, cells: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=1 << 16)
 def _fillings(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """``_fillings_plain``, which it must equal (tests/test_killer.py), written out as loops for
+    one to three cells (the 45 rule's, ``RULE45_CELLS``): a draft's judge works out thousands
+    of new ones, and the recursion's calls and slices were a third of its 45 rule."""
+    k = len(cands)
+    if k == 2:
+        c0, c1 = cands
+        differ = bool(clash[1])
+        u0 = u1 = 0
+        for d0 in digits_of(c0):
+            d1 = target - d0
+            if 1 <= d1 <= 9 and c1 >> (d1 - 1) & 1 and not (differ and d1 == d0):
+                u0 |= 1 << (d0 - 1)
+                u1 |= 1 << (d1 - 1)
+        return u0, u1
+    if k == 3:
+        c0, c1, c2 = cands
+        d10, d20, d21 = 0 in clash[1], 0 in clash[2], 1 in clash[2]
+        u0 = u1 = u2 = 0
+        seconds = digits_of(c1)
+        for d0 in digits_of(c0):
+            for d1 in seconds:
+                if d10 and d1 == d0:
+                    continue
+                d2 = target - d0 - d1
+                if 1 <= d2 <= 9 and c2 >> (d2 - 1) & 1 and not (d20 and d2 == d0) and not (d21 and d2 == d1):
+                    u0 |= 1 << (d0 - 1)
+                    u1 |= 1 << (d1 - 1)
+                    u2 |= 1 << (d2 - 1)
+        return u0, u1, u2
+    return _fillings_plain(cands, target, clash)
+
+
+def _fillings_plain(cands: tuple[int, ...], target: int, clash: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """Per cell, the digits it takes in some choice of one candidate per cell adding up to
     ``target``, cells listed in ``clash`` of each other differing (a few cells only)."""
     k = len(cands)
@@ -685,10 +873,11 @@ def _combos_text(masks: Sequence[int]) -> str:
                   ways=and_list(shown, "or"))
 
 
+p_cage_last, p_cage_static, p_cage_combos = _probe(_last_found), _probe(_static_found), _probe(_combos_found)
 TECHNIQUES = Ladder(
-    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5),
-    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0),
-    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5, p_cage_last),
+    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0, p_cage_static),
+    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2, p_cage_combos),
     Tech("rule45", Level.EASY, t_rule45, 2.5, 2.4),
     Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5, 2.8),
     Tech("rule45_union", Level.HARD, t_rule45_union, 4.0, 3.8),
@@ -757,3 +946,60 @@ def sum_clauses(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int],
             out += [[-(at + d)] + [nxt + j for j in js] for d, js in zip(digits, holding)]
         nxt += len(ways)
     return out
+
+
+def _shares_house(geo: Geometry, a: int, b: int) -> bool:
+    return not set(geo.houses_of[a]).isdisjoint(geo.houses_of[b])
+
+
+def proof_clauses_plain(geo: Geometry, cages: Sequence[Sequence[int]], sums: Sequence[int], on: int,
+                        first: int) -> list[list[int]]:
+    """``sum_clauses`` as the generator's proof loads them on ``geo``'s house clauses
+    (``latin_sat.LatinSolver.load_numbered``): each led by ``-on``, the selectors numbered
+    from ``first``, and without the "no digit twice" pair of two cells of a cage that share a
+    house of ``geo`` (its house clauses already say so: the same solutions). The plain version
+    of ``proof_clauses`` (tests/test_killer.py)."""
+    n = geo.n
+    base = n ** 3
+    shift = first - base - 1
+    out = []
+    for clause in sum_clauses(n, cages, sums):
+        if len(clause) == 2 and -base <= clause[0] < 0 and -base <= clause[1] < 0 and \
+                _shares_house(geo, (-clause[0] - 1) // n, (-clause[1] - 1) // n):
+            continue
+        out.append([-on] + [v + shift if v > base else v - shift if v < -base else v for v in clause])
+    return out
+
+
+def proof_clauses(geo: Geometry, cages: Sequence[Sequence[int]], sums: Sequence[int], on: int,
+                  first: int) -> list[list[int]]:
+    """``proof_clauses_plain``, which it must equal (the same clauses in the same order), written
+    numbered from the start (no pass over the literals again): a 9x9 Killer's proof loaded
+    ``sum_clauses`` renumbered behind a fresh switch, 1.3 ms of its 8, and its two-cell
+    cages' pairs of clauses, which its rows and columns already hold, a third of them."""
+    n = geo.n
+    lead = -on
+    out: list[list[int]] = []
+    nxt = first
+    digits = range(1, n + 1)
+    for cells, target in zip(cages, sums):
+        ways, holding = _sum_shape(len(cells), target, n)
+        if not ways:
+            return [[lead, 1], [lead, -1]]
+        for a, b in combinations(cells, 2):
+            if not _shares_house(geo, a, b):
+                a, b = -a * n, -b * n
+                out += [[lead, a - d, b - d] for d in digits]
+        out.append([lead] + list(range(nxt, nxt + len(ways))))
+        for s, ds in enumerate(ways, nxt):
+            out += [[lead, -s] + [i * n + d for d in ds] for i in cells]
+        for i in cells:
+            at = i * n
+            out += [[lead, -(at + d)] + [nxt + j for j in js] for d, js in zip(digits, holding)]
+        nxt += len(ways)
+    return out
+
+
+def proof_variables(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int]) -> int:
+    """How many variables of their own (selectors) ``proof_clauses`` numbers."""
+    return sum(len(_sum_shape(len(cells), target, n)[0]) for cells, target in zip(cages, sums))

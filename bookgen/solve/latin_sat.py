@@ -80,6 +80,9 @@ class LatinSolver:
         self.next_var = self.n ** 3 + 1
         self.switches: dict[object, int] = {}
         self.blocks: dict[tuple[int, ...], int] = {}
+        # (first variable, how many): the own variables of every ``load_numbered`` group, reused
+        # by the next one (grown when one needs more).
+        self.scratch = (0, 0)
 
     def fresh(self) -> int:
         """A new variable, above the grid's and every one handed out before."""
@@ -101,6 +104,26 @@ class LatinSolver:
         past every variable in use: a puzzle's clauses, asked about once."""
         on = self.fresh()
         self._write(clauses, on)
+        return on
+
+    def load_numbered(self, make: Callable[[int, int], Sequence[Sequence[int]]], own: int) -> int:
+        """``load``, its plain version, for clauses their maker numbers itself: ``make(on,
+        first)`` gives them each led by ``-on`` with their ``own`` variables numbered from
+        ``first`` (as ``load`` writes them: no pass over every literal here). Those variables
+        are the same block for every such group, not fresh ones each time: a kept solver
+        otherwise gains a puzzle's worth of variables at every proof, and each question
+        assigns every variable it has (a Killer's two questions cost twice as much after 200
+        proofs as after 20). Sound while no two such groups are turned on in one question
+        (every clause of a group holds ``-on``, and so does everything the solver learns from
+        it, so with its switch off or retired a group says nothing about the block)."""
+        on = self.fresh()
+        first, size = self.scratch
+        if own > size:
+            first = self.next_var
+            self.next_var += own
+            self.scratch = (first, own)
+        load(self.solver, make(on, first))
+        self.next_var = max(self.next_var, self.solver.nof_vars() + 1)
         return on
 
     def group(self, key: object, make: Callable[[], Sequence[Sequence[int]]],
@@ -261,14 +284,24 @@ def _group_switches(ls: LatinSolver, groups: Sequence[Group]) -> list[int]:
     return switches
 
 
+class Numbered(NamedTuple):
+    """A puzzle's clauses as their maker numbers them behind a switch (``LatinSolver.load_numbered``):
+    ``make(on, first)`` and how many variables of their own they use."""
+
+    make: Callable[[int, int], Sequence[Sequence[int]]]
+    own: int
+
+
 def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int],
-                  clauses: Sequence[Sequence[int]] = (), groups: Sequence[Group] = ()) -> bool:
+                  clauses: Sequence[Sequence[int]] = (), groups: Sequence[Group] = (),
+                  numbered: Numbered | None = None) -> bool:
     """Whether ``solution`` (flat digits) is the only solution of a generated puzzle: exactly
     when ``prove`` (its plain version, tests/test_latin_fast.py) returns ``[list(solution)]``.
     The solution is checked with its own digits assumed (unit propagation through the houses
     and the constraint's clauses, no search), then one solve asks for any other; ``prove``
     first searches for the solution itself, which is most of a Killer's proof (2-3 ms), as
-    KenKen's and the binary puzzles' proofs already do."""
+    KenKen's and the binary puzzles' proofs already do. ``numbered``: clauses (beside
+    ``clauses``) their maker numbers itself, on the solver's reused block of variables."""
     ls = _PROOFS.get(geo)
     n = ls.n
     if len(solution) != n * n or any(not 1 <= d <= n for d in solution) or \
@@ -276,6 +309,8 @@ def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int
         return False
     on = ls.load(clauses)
     switches = [on] + _group_switches(ls, groups)
+    if numbered is not None:
+        switches.append(ls.load_numbered(numbered.make, numbered.own))
     grid = [i * n + d for i, d in enumerate(solution)]
     unique = ls.ask(switches + grid)
     if unique:
@@ -284,6 +319,8 @@ def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int
         unique = not ls.ask(switches + [i * n + d for i, d in givens] + [other])
         ls.retire(other)
     ls.retire(on)
+    if numbered is not None:
+        ls.retire(switches[-1])
     return unique
 
 

@@ -26,7 +26,7 @@ from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
 from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
-from bookgen.solve.latin_sat import Group, proves_unique, solutions
+from bookgen.solve.latin_sat import Group, Numbered, proves_unique, solutions
 from bookgen.solve.rated import rated_run
 from bookgen.variants.gridparts import given_problems, shape_problems
 from bookgen.solve.latin import symbol, symbols, value
@@ -125,6 +125,8 @@ class Draft:
     solution: Sequence[int]
     # Clause groups that recur between puzzles: ``latin_sat.proves_unique``'s ``groups``.
     groups: Sequence[Group] = ()
+    # Clauses their maker numbers itself (``latin_sat.proves_unique``'s ``numbered``).
+    numbered: Numbered | None = None
 
 
 class HouseGrid(VariantDefaults):
@@ -232,7 +234,8 @@ class HouseGrid(VariantDefaults):
             if draft is None:
                 continue
             # The proof, independent of the ladder (which is sound: a failure is an engine bug).
-            if not proves_unique(draft.geo, draft.givens, draft.solution, draft.clauses, groups=draft.groups):
+            if not proves_unique(draft.geo, draft.givens, draft.solution, draft.clauses, groups=draft.groups,
+                                  numbered=draft.numbered):
                 raise AssertionError(f"ladder-solved {self.kind_of(rules)} is not unique: engine bug")
             return replace(draft.puzzle, grade=self.rate(draft.puzzle, self.grade_of(draft.result, size)))
         article = "an" if level.key[0] in "aeiou" else "a"
