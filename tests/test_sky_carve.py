@@ -19,7 +19,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import latin_table
 from bookgen.solve.rated import rated_run
 from bookgen.solve.skyscrapers import (
-    IDLE, SIDES, TECHNIQUES, ambiguous, clues_of, extra_for, extra_for_plain,
+    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, extra_for, extra_for_plain,
 )
 from bookgen.variants import skyscrapers
 from bookgen.variants.skyscrapers import _carve
@@ -71,7 +71,7 @@ def test_extra_for_equals_the_plain_version():
             fast, plain = extra_for(n, clues, used), extra_for_plain(n, clues, used)
             assert (fast.sights, fast.lines, fast.edge, fast.bounds) == \
                 (plain.sights, plain.lines, plain.edge, plain.bounds)
-            assert fast.used is used and fast.techniques == plain.techniques
+            assert fast.used is used and fast.techniques == plain.techniques and fast.size == plain.size == n
             again, bare = extra_for(n, clues, set()), extra_for(n, clues)  # from the cache
             assert again.used is not used and again.used == set() and bare.used is None
             assert (again.sights, again.lines, bare.edge, bare.bounds) == (fast.sights, fast.lines, fast.edge, fast.bounds)
@@ -152,18 +152,20 @@ def test_the_trimmed_ladder_takes_the_whole_ladders_steps():
 
 
 def test_ambiguous_is_what_every_latin_square_says():
-    # ``ambiguous`` (SAT, with or without the position the ladder reached) against every
-    # 4x4 Latin square that shows the clues and holds the givens.
+    # ``ambiguous`` (by the table of 4x4 Latin squares) and ``ambiguous_sat`` (with or without
+    # the position the ladder reached) against every 4x4 Latin square that shows the clues
+    # and holds the givens, counted the obvious way.
     squares, _ = latin_table(4)
     shown = [clues_of([sq[r * 4:r * 4 + 4] for r in range(4)]) for sq in squares]
     verdicts = set()
-    for geo, sol, clues, givens in _positions(4, 40, 3):
+    for geo, sol, clues, givens in _positions(4, 60, 3):
         fits = sum(1 for sq, seen in zip(squares, shown)
                    if all(sq[i] == d for i, d in givens)
                    and all(c == 0 or seen[side][k] == c for side in SIDES for k, c in enumerate(clues[side])))
         assert fits >= 1
         done, st = closure(geo, givens, Level.MEDIUM, extra=extra_for(4, clues))
+        assert ambiguous(geo, sol, givens, clues) == (fits > 1)  # (by the table)
         for within in (None, st):
-            assert ambiguous(geo, sol, givens, clues, within) == (fits > 1)
+            assert ambiguous_sat(geo, sol, givens, clues, within) == (fits > 1)
         verdicts.add(fits > 1)
     assert verdicts == {True, False}

@@ -55,6 +55,7 @@ from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
+from bookgen.solve.latin_table import TABLE_MAX
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clues_of, extra_for, sight_clauses,
 )
@@ -344,6 +345,8 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
 
     side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
 
+    quick = not plain and n <= TABLE_MAX
+
     def clues_of_keys(keys: set) -> dict[str, tuple[int, ...]]:
         return {side: tuple([c if key in keys else 0 for key, c in pairs]) for side, pairs in side_keys}
 
@@ -352,6 +355,11 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
 
     def current(used: set | None = None):
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_of(kept, used)
+
+    def second() -> bool:
+        """Whether the givens and clues kept now have a second solution (so no tier solves
+        them), where a table answers it at once (``ambiguous``); False elsewhere."""
+        return quick and ambiguous(geo, sol, [(i, sol[i]) for i in range(n * n) if given[i]], clues_of_keys(kept))
 
     def trial(stalled: State) -> bool:
         """Whether one trial on some cell of ``stalled`` (where the hard tier stalled on the
@@ -391,7 +399,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if not plain and added else None
     for i in added:  # a given added early may be one the later ones make needless
         given[i] = False
-        if not (fixed.without(i) if fixed else solves()[0]):
+        if second() or not (fixed.without(i) if fixed else solves()[0]):
             given[i] = True
             if fixed:
                 fixed.keep(i)
@@ -410,11 +418,22 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
             base = None  # the givens alone solve it: no clue is read, none is tried
     order = every[:]
     rng.shuffle(order)
+    stale = False  # clues found needed since ``base`` was brought up to date
     for key in order:
         kept.discard(key)
         if key not in used:
             continue  # the last solve never read it: the same steps solve without it
+        if level != Level.EXPERT and second():
+            kept.add(key)  # (an expert carve goes on: its trial draws by where the tier stalls)
+            if base is not None:
+                needed.add(key)
+                stale = True
+            continue
         now: set = set()
+        if stale:
+            base.extra = extra_of(needed, base_used)
+            solve(base, tier, Run(), fast=True)
+            stale = False
         if base is not None:
             stalled = base.copy()
             now.update(base_used)
@@ -432,8 +451,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         kept.add(key)
         if base is not None:
             needed.add(key)
-            base.extra = extra_of(needed, base_used)
-            solve(base, tier, Run(), fast=True)
+            stale = True
     else:
         if level == Level.EXPERT:
             _one_trial_more(given, kept, solves, trial, rng)
