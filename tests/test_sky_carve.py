@@ -1,18 +1,26 @@
-"""Skyscrapers' carve below the hard tier going on from fixpoints (``_carve``'s default: a
-removal's solve from the fixpoint of the givens and the clues found needed, a given's from
-the fixpoint of the clues and the givens found needed, the trades' draws without their
-solves) against its plain version, every solve from the givens and every trade tried
-(``resumed=False``): the same givens and clues kept and the same random draws, at easy and
-medium (the hard tier has no fast path). ``extra_for`` against ``extra_for_plain``."""
+"""Skyscrapers' carve with its shortcuts (``_carve``'s default: a removal's solve from the
+fixpoint of the givens and the clues found needed, a given's from the fixpoint of the clues
+and the givens found needed, the solves in ``verdict_view``'s order, the trades' draws without
+their solves, no trial where a second solution exists) against its plain version, every solve
+from the givens in the ladder's order, every trade and trial tried (``plain=True``): the same
+givens and clues kept and the same random draws, at every level. The fast paths they use
+against theirs: ``extra_for`` against ``extra_for_plain``, ``verdict_view`` against the
+ladder's order, ``ambiguous`` against every 4x4 Latin square, the trimmed ladder against the
+whole one."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bookgen.core.difficulty import Level
-from bookgen.solve.houses import geometry
+from bookgen.solve.houses import Run, closure, geometry, merged_ladder, run_ladder
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.skyscrapers import clues_of, extra_for, extra_for_plain
+from bookgen.solve.latin_table import latin_table
+from bookgen.solve.rated import rated_run
+from bookgen.solve.skyscrapers import (
+    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, extra_for, extra_for_plain,
+)
 from bookgen.variants import skyscrapers
 from bookgen.variants.skyscrapers import _carve
 
@@ -26,18 +34,31 @@ def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
         plain_trade(given, *rest)
 
     monkeypatch.setattr(skyscrapers, "_trade_givens", counting)
-    for n, level in ((4, Level.EASY), (4, Level.MEDIUM), (5, Level.EASY), (5, Level.MEDIUM), (6, Level.EASY)):
+    trials = []
+    plain_trial = skyscrapers.trial_cell
+
+    def trying(*args):
+        got = plain_trial(*args)
+        trials.append(got is not None)
+        return got
+
+    monkeypatch.setattr(skyscrapers, "trial_cell", trying)
+    for n, level, seeds in ((4, Level.EASY, 6), (4, Level.MEDIUM, 6), (5, Level.EASY, 6), (5, Level.MEDIUM, 6),
+                            (6, Level.EASY, 6), (4, Level.HARD, 8), (5, Level.HARD, 4), (5, Level.EXPERT, 3)):
         geo = geometry(n)
-        for seed in range(6):
+        for seed in range(seeds):
             square = random_latin_square(n, random.Random(seed))
             sol = [d for row in square for d in row]
             fast_rng, plain_rng = random.Random(seed), random.Random(seed)
             fast = _carve(geo, sol, clues_of(square), level, fast_rng)
-            plain = _carve(geo, sol, clues_of(square), level, plain_rng, resumed=False)
+            plain = _carve(geo, sol, clues_of(square), level, plain_rng, plain=True)
             assert fast == plain
-            # the same draws too (``_futile_trades`` only draws): the next attempt's square
+            # the same draws too (``_futile_trades`` and a skipped trial only draw): the next
+            # attempt's square
             assert fast_rng.getstate() == plain_rng.getstate()
     assert sum(traded) > 20  # the plain carves traded givens, so the skipped trades were compared
+    # the plain expert carves tried trials, most in vain (skipped by the fast ones), some not
+    assert trials.count(False) > 10 and True in trials
 
 
 def test_extra_for_equals_the_plain_version():
@@ -50,9 +71,101 @@ def test_extra_for_equals_the_plain_version():
             fast, plain = extra_for(n, clues, used), extra_for_plain(n, clues, used)
             assert (fast.sights, fast.lines, fast.edge, fast.bounds) == \
                 (plain.sights, plain.lines, plain.edge, plain.bounds)
-            assert fast.used is used and fast.techniques == plain.techniques
+            assert fast.used is used and fast.techniques == plain.techniques and fast.size == plain.size == n
             again, bare = extra_for(n, clues, set()), extra_for(n, clues)  # from the cache
             assert again.used is not used and again.used == set() and bare.used is None
             assert (again.sights, again.lines, bare.edge, bare.bounds) == (fast.sights, fast.lines, fast.edge, fast.bounds)
             assert len(fast.lines) == sum(1 for k in range(n) for a, b in (("left", "right"), ("top", "bottom"))
                                           if clues[a][k] or clues[b][k])
+
+
+def _positions(n: int, count: int, seed: int):
+    """(geometry, solution, clues, givens) with some clues and givens kept, at random."""
+    rng = random.Random(seed)
+    geo = geometry(n)
+    for _ in range(count):
+        square = random_latin_square(n, rng)
+        every = clues_of(square)
+        clues = {side: tuple(c if rng.random() < 0.5 else 0 for c in v) for side, v in every.items()}
+        givens = [(i, square[i // n][i % n]) for i in rng.sample(range(n * n), rng.randint(0, n))]
+        yield geo, [d for row in square for d in row], clues, givens
+
+
+def _carved(n: int, count: int):
+    """(geometry, solution, clues, givens) of hard carves, and each with one clue less: the
+    positions where the hard tier's techniques work."""
+    geo = geometry(n)
+    for seed in range(count):
+        square = random_latin_square(n, random.Random(seed))
+        sol = [d for row in square for d in row]
+        given, clues = _carve(geo, sol, clues_of(square), Level.HARD, random.Random(seed))
+        givens = [(i, sol[i]) for i in range(n * n) if given[i]]
+        yield geo, sol, clues, givens
+        for side in SIDES:
+            for k, c in enumerate(clues[side]):
+                if c:
+                    yield geo, sol, {**clues, side: clues[side][:k] + (0,) + clues[side][k + 1:]}, givens
+
+
+def test_the_verdict_order_stops_where_the_ladder_does():
+    # ``verdict_view`` (a carve's solves) against the ladder's own order: at each tier, the
+    # same verdict and the same position.
+    stalls, used = 0, set()
+    for n, positions in ((4, _positions(4, 12, 4)), (5, _positions(5, 12, 5)), (5, _carved(5, 2)),
+                         (6, _carved(6, 1))):
+        for geo, sol, clues, givens in positions:
+            for level in (Level.EASY, Level.MEDIUM, Level.HARD):
+                ends = []
+                for verdict in (True, False):
+                    run = Run()
+                    done, st = closure(geo, givens, level, extra=extra_for(n, clues, verdict=verdict), run=run)
+                    ends.append((done, st and (st.cand, st.placed)))
+                    used.update(run.counts)
+                assert ends[0] == ends[1]
+                stalls += not ends[0][0]
+    assert stalls > 20 and {"sky_lines", "hidden_pair", "x_wing"} <= used
+
+
+def test_the_trimmed_ladder_takes_the_whole_ladders_steps():
+    # The ladder without ``IDLE`` against the whole house ladder: the same explained steps
+    # and the same rated run; and each idle technique finds nothing where the ladder stalls.
+    idle = [t for t in extra_for(5, {s: (0,) * 5 for s in SIDES}).ladder() if t.name in IDLE]
+    assert not idle
+    whole = [t for t in merged_ladder(TECHNIQUES) if t.name in IDLE]
+    assert {t.name for t in whole} == IDLE
+    looked = 0
+    for n in (4, 5):
+        for geo, sol, clues, givens in _positions(n, 6, 10 + n):
+            trimmed = extra_for(n, clues)
+            full = replace(trimmed, trimmed=False)
+            a = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=trimmed)
+            b = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=full)
+            assert (a.solved, a.counts, a.grid, a.steps) == (b.solved, b.counts, b.grid, b.steps)
+            assert rated_run(geo, givens, trimmed) == rated_run(geo, givens, full)
+            for level in (Level.MEDIUM, Level.HARD):
+                done, st = closure(geo, givens, level, extra=full)
+                if st is not None:
+                    for t in whole:
+                        looked += 1
+                        assert t.fn(geo, st.copy(), Run()) == 0
+    assert looked > 50
+
+
+def test_ambiguous_is_what_every_latin_square_says():
+    # ``ambiguous`` (by the table of 4x4 Latin squares) and ``ambiguous_sat`` (with or without
+    # the position the ladder reached) against every 4x4 Latin square that shows the clues
+    # and holds the givens, counted the obvious way.
+    squares, _ = latin_table(4)
+    shown = [clues_of([sq[r * 4:r * 4 + 4] for r in range(4)]) for sq in squares]
+    verdicts = set()
+    for geo, sol, clues, givens in _positions(4, 60, 3):
+        fits = sum(1 for sq, seen in zip(squares, shown)
+                   if all(sq[i] == d for i, d in givens)
+                   and all(c == 0 or seen[side][k] == c for side in SIDES for k, c in enumerate(clues[side])))
+        assert fits >= 1
+        done, st = closure(geo, givens, Level.MEDIUM, extra=extra_for(4, clues))
+        assert ambiguous(geo, sol, givens, clues) == (fits > 1)  # (by the table)
+        for within in (None, st):
+            assert ambiguous_sat(geo, sol, givens, clues, within) == (fits > 1)
+        verdicts.add(fits > 1)
+    assert verdicts == {True, False}

@@ -324,6 +324,19 @@ def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int
     return unique
 
 
+def other_solution(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int], groups: Sequence[Group] = (),
+                   assume: Sequence[int] = (), kept: Kept = _PROOFS) -> bool:
+    """Whether a puzzle (``givens`` and recurring clause ``groups``) of which ``solution`` is a
+    solution has another one satisfying ``assume`` (literals every solution satisfies, such as
+    the candidates a sound ladder struck: they only cut the search): a generator's question
+    while it carves, answered on ``kept``'s solver. ``proves_unique`` asks the same with
+    nothing assumed (and checks ``solution`` first)."""
+    ls = kept.get(geo)
+    n = ls.n
+    return ls.ask(_group_switches(ls, groups) + [i * n + d for i, d in givens] + list(assume)
+                  + [ls.differs(solution)])
+
+
 def solutions(geo, givens: Sequence[tuple[int, int]], limit: int = 2,
               clauses: Sequence[Sequence[int]] = ()) -> list[list[int]]:
     """Up to ``limit`` solutions (flat digit lists) of ``givens`` and ``clauses`` on a fresh

@@ -23,6 +23,11 @@ bitsets (a set bit per permutation); ``line_options_plain`` is the plain
 version it must equal (itertools.permutations), and a test checks them
 against each other.
 
+The ladder here is the house ladder less the techniques that never find anything on rows
+and columns with clues outside (``IDLE``; ``SkyExtra.trimmed``). A carve asking only whether
+a tier solves takes the techniques in another order (``verdict_view``; ``SkyExtra.verdict``),
+and asks SAT whether a removal left a second solution (``ambiguous``).
+
 The SAT encoding (``sight_clauses``, for ``check`` and ``solve``) adds, per
 clue, one variable per cell of its line ("seen": taller than everything
 before it, defined by two clause families) and a sequential counter saying
@@ -37,15 +42,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import permutations
-from typing import Sequence
+from typing import Callable, Sequence
 
 from pysat.card import CardEnc, EncType
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.solve.houses import Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts
+from bookgen.solve.houses import (
+    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts, merged_ladder,
+)
 from bookgen.solve.latin import digits_of, full_mask
-from bookgen.solve.latin_sat import Group
+from bookgen.solve.latin_sat import Group, Kept, other_solution
+from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
 COUNT_OPEN = 3  # ``sky_count`` takes lines with at most this many open cells: a player tries each filling
 SIDES = ("top", "bottom", "left", "right")
@@ -98,9 +106,31 @@ class SkyExtra(Extra):
     # States that remember when the clue-alone techniques are done (``SkyState``); False: the
     # plain ``State``, the version they must equal (tests/test_skyscrapers.py).
     marked: bool = True
+    # The house ladder without the techniques that find nothing here (``IDLE``); False: the
+    # whole house ladder, the version it must equal (tests/test_skyscrapers.py).
+    trimmed: bool = True
 
     def new_state(self, geo: Geometry) -> State:
         return SkyState(geo, self) if self.marked else State(geo, self)
+
+    # A carve's question "does the tier solve it?" on a position that holds the solution
+    # (``verdict_view``); False: the ladder's own order (``Extra.up_to``), which it must equal.
+    verdict: bool = False
+    size: int = 0  # the grid's (for ``verdict_view``)
+
+    def ladder(self) -> tuple[Tech, ...]:
+        """The house ladder with the clue techniques merged in, less ``IDLE`` (``trimmed``)."""
+        return _trimmed(self.techniques) if self.trimmed else merged_ladder(self.techniques)
+
+    def up_to(self, level: Level, fast: bool = False) -> tuple[tuple[str, Callable], ...]:
+        """The ladder's view up to ``level``; with ``fast`` and ``verdict``, ``verdict_view``'s."""
+        if not (fast and self.verdict):
+            return super().up_to(level, fast)
+        got = self.__dict__.get("_verdicts")  # kept on the instance, as ``Extra.up_to`` keeps its views
+        if got is None:
+            got = _verdicts(self.ladder(), self.size)
+            object.__setattr__(self, "_verdicts", got)
+        return got[level]
 
     def check(self, st: State) -> None:
         """On a full grid, every clue sees exactly its number of buildings: per line, what its
@@ -117,6 +147,64 @@ class SkyExtra(Extra):
         for s in self.sights:
             if seen([st.cand[i].bit_length() for i in s.cells]) != s.clue:
                 raise Contradiction("a clue does not see its number of buildings")
+
+
+# House techniques that find nothing on a Skyscrapers grid, whatever the position, so its
+# ladder leaves them out (``SkyExtra.trimmed``): its houses are rows and columns only, and
+# these look at boxes, diagonals or regions (a box's hidden single, locked and confined
+# candidates, the grouped turbot's box groups, the turbot fish's links through a box); and
+# its clues stand outside the houses, so the uniqueness techniques, which assume that the
+# houses are the whole rule set, don't run (``houses._plain``).
+IDLE = frozenset({"hidden_single_box", "locked_candidates", "confined_candidates", "grouped_turbot",
+                  "turbot_fish", "unique_rectangle", "unique_loop", "bug"})
+
+
+# The house techniques that look for ``size`` digits in ``size`` cells of a house (naked and
+# hidden subsets) or for a digit in ``size`` rows and columns (fish), by size.
+SUBSET_SIZE = {"naked_pair": 2, "hidden_pair": 2, "x_wing": 2, "naked_triple": 3, "hidden_triple": 3,
+               "swordfish": 3, "naked_quad": 4, "hidden_quad": 4, "jellyfish": 4}
+
+
+def verdict_view(ladder: tuple[Tech, ...], level: Level, n: int) -> tuple[tuple[str, Callable], ...]:
+    """(name, function) of ``ladder``'s techniques up to ``level`` on an ``n`` x ``n`` grid, in
+    the order that answers a carve's question soonest: naked singles, the other easy
+    techniques, then the line counting (``sky_lines`` from hard on, which does all
+    ``sky_count`` does, so that one goes), then the rest in the ladder's order, less the
+    subsets and fish of more than half the grid (``SUBSET_SIZE``): in a house with k open cells
+    a naked subset of m cells strikes what the hidden subset of the other k - m digits in the
+    other k - m cells strikes, and a hidden one what a naked one does (a fish of m rows, what
+    the fish of the other k - m columns strikes), so where the smaller ones, singles included,
+    find nothing, neither do they. Which position the tier stops at is the same in any
+    order (``variants.skyscrapers.CONFLUENT``), on a position that holds the solution: on one
+    that doesn't (a trial's wrong digit), whether a contradiction shows may depend on the order
+    (a line filled by singles is counted only when the grid is full), so a trial never asks
+    this view (``_carve`` hands ``trial_cell`` the ladder's own)."""
+    lines = "sky_lines" if level >= Level.HARD else "sky_count"
+    up = [t for t in ladder if t.tier <= level and not (t.name == "sky_count" and lines == "sky_lines")
+          and 2 * SUBSET_SIZE.get(t.name, 0) <= n]
+    first = [t for t in up if t.name == "naked_single"] + [t for t in up if t.tier == Level.EASY and
+                                                           t.name != "naked_single"]
+    first += [t for t in up if t.name == lines]
+    return tuple((t.name, t.fn) for t in first + [t for t in up if t not in first])
+
+
+_VERDICTS: dict[tuple[int, int], tuple[tuple[Tech, ...], dict[Level, tuple[tuple[str, Callable], ...]]]] = {}
+
+
+def _verdicts(ladder: tuple[Tech, ...], n: int) -> dict[Level, tuple[tuple[str, Callable], ...]]:
+    """``verdict_view`` at every level, kept by the table's identity and the size (a carve asks
+    per test)."""
+    got = _VERDICTS.get((id(ladder), n))
+    if got is None or got[0] is not ladder:
+        if len(_VERDICTS) > 16:
+            _VERDICTS.clear()
+        got = _VERDICTS[id(ladder), n] = (ladder, {lv: verdict_view(ladder, lv, n) for lv in Level})
+    return got[1]
+
+
+@lru_cache(maxsize=8)
+def _trimmed(techniques: tuple[Tech, ...]) -> Ladder:
+    return Ladder(*(t for t in merged_ladder(techniques) if t.name not in IDLE))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -156,20 +244,21 @@ def line_cells(n: int, side: str, k: int) -> tuple[int, ...]:
     return tuple(k * n + c for c in reversed(range(n)))
 
 
-def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None) -> SkyExtra:
+def extra_for(n: int, clues: dict[str, Sequence[int]], used: set | None = None, verdict: bool = False) -> SkyExtra:
     """The ladder's extra constraints for ``clues`` (side -> N numbers, 0 for none); with
     ``used`` (a set), the techniques put the (side, line) of every clue they read into it.
     Put together from each side's parts, cached (a carve builds one for each set of clues it
     tries, and they differ from the last on one side at most); ``extra_for_plain`` is the
     plain version it must equal (tests/test_sky_carve.py)."""
     made = _extra(n, tuple(clues["top"]), tuple(clues["bottom"]), tuple(clues["left"]), tuple(clues["right"]))
-    if used is None:
+    if used is None and not verdict:
         return made
-    # The same clues noting what they strike into ``used``: a copy (the ladder's views of the
-    # techniques, kept on the instance, come along) with ``used`` set.
+    # The same clues noting what they strike into ``used`` or asking ``verdict_view``: a copy
+    # (the ladder's views of the techniques, kept on the instance, come along).
     other = object.__new__(SkyExtra)
     other.__dict__.update(made.__dict__)
     other.__dict__["used"] = used
+    other.__dict__["verdict"] = verdict
     return other
 
 
@@ -178,12 +267,13 @@ def _extra(n: int, *clues: tuple[int, ...]) -> SkyExtra:
     """``extra_for`` without ``used``, by the four sides' clues (top, bottom, left, right)."""
     top, bottom, left, right = (_side(n, side, c) for side, c in zip(SIDES, clues))
     rows, cols = _lines(n, "left", clues[2], clues[3]), _lines(n, "top", clues[0], clues[1])
-    return SkyExtra(TECHNIQUES, sights=top[0] + bottom[0] + left[0] + right[0],
+    return SkyExtra(TECHNIQUES, size=n, sights=top[0] + bottom[0] + left[0] + right[0],
                     lines=tuple(line for pair in zip(rows, cols) for line in pair if line is not None),
                     edge=top[1] + bottom[1] + left[1] + right[1], bounds=top[2] + bottom[2] + left[2] + right[2])
 
 
-def extra_for_plain(n: int, clues: dict[str, Sequence[int]], used: set | None = None) -> SkyExtra:
+def extra_for_plain(n: int, clues: dict[str, Sequence[int]], used: set | None = None,
+                    verdict: bool = False) -> SkyExtra:
     """``extra_for`` the obvious way: every clue and line worked out in order."""
     sights = tuple(_sight(n, side, k, c) for side in SIDES for k, c in enumerate(clues[side]) if c)
     lines = []
@@ -194,7 +284,7 @@ def extra_for_plain(n: int, clues: dict[str, Sequence[int]], used: set | None = 
                 lines.append(_line(n, house, front, back, side, k))
     edge = tuple((i, ~keep, s) for s in sights if s.clue in (1, n) for i, keep in s.keep)
     bounds = tuple((i, ~keep, s) for s in sights if s.clue not in (1, n) for i, keep in s.keep)
-    return SkyExtra(TECHNIQUES, used=used, sights=sights, lines=tuple(lines), edge=edge, bounds=bounds)
+    return SkyExtra(TECHNIQUES, used=used, verdict=verdict, size=n, sights=sights, lines=tuple(lines), edge=edge, bounds=bounds)
 
 
 @lru_cache(maxsize=4096)
@@ -437,6 +527,64 @@ def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[Group]:
     return [Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue),
                   partial(line_clauses_behind, n, side, k))
             for side in SIDES for k, clue in enumerate(clues[side]) if clue]
+
+
+# The carve's solver for "is there another solution?" (``ambiguous``), apart from the proof's:
+# its questions leave a clause each behind, and the proof's solver is loaded afresh every 200.
+_RIVALS = Kept(2000)
+
+
+def ambiguous(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]],
+              clues: dict[str, Sequence[int]], within: State | None = None) -> bool:
+    """Whether the puzzle of ``givens`` and ``clues`` has a solution besides ``sol`` (one of
+    its solutions): then no sound ladder solves it, and no single trial settles it. Up to
+    ``TABLE_MAX`` by the table of every Latin square (microseconds), above by SAT
+    (``ambiguous_sat``, the plain version it must equal; ``within`` serves SAT alone)."""
+    n = geo.n
+    if n > TABLE_MAX:
+        return ambiguous_sat(geo, sol, givens, clues, within)
+    squares, masks = latin_table(n)
+    shows = _shows(n)
+    fits = (1 << len(squares)) - 1
+    for i, d in givens:
+        fits &= masks[i][d]
+    for side in SIDES:
+        for k, c in enumerate(clues[side]):
+            if c:
+                fits &= shows[side][k][c]
+    return bool(fits & (fits - 1))  # two squares or more
+
+
+@lru_cache(maxsize=None)
+def _shows(n: int) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """Per side, per line, per clue value: the squares of ``latin_table(n)`` (a bit each) that
+    show it there."""
+    squares, _ = latin_table(n)
+    out = {side: [[0] * (n + 1) for _ in range(n)] for side in SIDES}
+    for s, flat in enumerate(squares):
+        for side, seen_there in clues_of([flat[r * n:r * n + n] for r in range(n)]).items():
+            for k, c in enumerate(seen_there):
+                out[side][k][c] |= 1 << s
+    return {side: tuple(map(tuple, rows)) for side, rows in out.items()}
+
+
+def ambiguous_sat(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int]],
+                  clues: dict[str, Sequence[int]], within: State | None = None) -> bool:
+    """``ambiguous`` by SAT, on a kept solver: any size. ``within``: a position the ladder
+    reached from the givens and clues (every solution lies inside it), whose struck
+    candidates are assumed, which only shortens the search."""
+    n = geo.n
+    assume: list[int] = []
+    if within is not None:
+        cand, placed = within.cand, within.placed
+        for i in range(n * n):
+            c = cand[i]
+            if placed[i]:
+                assume.append(i * n + c.bit_length())
+            else:
+                base = i * n
+                assume += [-(base + d) for d in range(1, n + 1) if not c >> (d - 1) & 1]
+    return other_solution(geo, givens, sol, clue_groups(n, clues), assume, _RIVALS)
 
 
 def line_clauses_list(n: int, side: str, k: int) -> tuple[tuple[int, ...], ...]:

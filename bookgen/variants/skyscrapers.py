@@ -55,8 +55,9 @@ from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
+from bookgen.solve.latin_table import TABLE_MAX
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, clue_groups, clues_of, extra_for, sight_clauses,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clues_of, extra_for, sight_clauses,
 )
 from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -72,6 +73,16 @@ CLUE_CAP = DIGIT_CAP
 # The hardest level each size reaches reliably (measured; see tests and bench).
 MAX_LEVEL: dict[int, Level] = {4: Level.HARD}  # a 4x4 rarely needs a trial
 NO_CLUE = "0.-"        # how a missing clue may be typed
+# Why the carve may go on from fixpoints, take the techniques in any order and skip the
+# trades at every tier (``_carve``'s shortcuts): the clues stand outside the houses, so the
+# house ladder's uniqueness techniques (unique rectangles and loops, BUG+1: the only ones
+# that assume one solution) never run here (``houses._plain``). Every technique left is a deduction from the rules
+# that only strikes candidates, and on a position with fewer candidates (still holding the
+# solution) it finds what it found, or the tier's smaller patterns or singles do (a naked
+# triple shrunk to a pair, a turbot fish whose link became a single). So a tier's fixpoint
+# is the same whatever the order of its steps, and more clues or givens give a fixpoint
+# inside it (tests/test_sky_carve.py compares whole carves with the plain version).
+CONFLUENT = True
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sky_edge": (N_("A clue of 1, or as large as the grid"),
@@ -310,18 +321,22 @@ def _clues(puzzle: Puzzle) -> OutsideClues:
 
 
 def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]], level: Level,
-           rng: random.Random, resumed: bool = True) -> tuple[list[bool], dict[str, tuple[int, ...]]]:
+           rng: random.Random, plain: bool = not CONFLUENT) -> tuple[list[bool], dict[str, tuple[int, ...]]]:
     """Which cells are given and which clues stay: givens added where the target tier needs
     them, then clues and givens removed in random order while it still solves, and each
     given left traded for up to ``TRADE`` clues back where that still solves (players expect
     clues, not givens); at expert, one more clue or given goes where a single trial brings it
     back.
 
-    ``resumed`` (below the hard tier): a removal's solve starts from the tier's fixpoint of
-    the givens and the clues already found needed, a given's from the fixpoint of the clues
-    and the givens found needed (``_Fixpoint``), and the trades, which can't succeed there,
-    only make their random draws (``_futile_trades``); False, the plain version they must
-    equal (the same givens and clues kept, the same draws): every solve from the givens."""
+    Shortcuts, each resting on ``CONFLUENT`` or on the ladder's soundness: a removal's solve
+    starts from the tier's fixpoint of the givens and the clues already found needed, a
+    given's from the fixpoint of the clues and the givens found needed (``_Fixpoint``); the
+    solves take the techniques in the order that settles soonest (``verdict_view``); the
+    trades, which can't succeed, only make their random draws (``_futile_trades``); and at
+    expert a removal that leaves the puzzle with a second solution (``ambiguous``, SAT) is
+    not tried by a trial, which can't settle it, only its draws are made. ``plain``: none of
+    them, the version they must equal (the same givens and clues kept, the same draws;
+    tests/test_sky_carve.py)."""
     n = geo.n
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
@@ -330,12 +345,34 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
 
     side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
 
-    def extra_of(keys: set, used: set | None = None) -> Extra:
-        return extra_for(n, {side: tuple([c if key in keys else 0 for key, c in pairs])
-                             for side, pairs in side_keys}, used)
+    quick = not plain and n <= TABLE_MAX
+
+    def clues_of_keys(keys: set) -> dict[str, tuple[int, ...]]:
+        return {side: tuple([c if key in keys else 0 for key, c in pairs]) for side, pairs in side_keys}
+
+    def extra_of(keys: set, used: set | None = None, verdict: bool = not plain) -> Extra:
+        return extra_for(n, clues_of_keys(keys), used, verdict)
 
     def current(used: set | None = None):
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra_of(kept, used)
+
+    def second() -> bool:
+        """Whether the givens and clues kept now have a second solution (so no tier solves
+        them), where a table answers it at once (``ambiguous``); False elsewhere."""
+        return quick and ambiguous(geo, sol, [(i, sol[i]) for i in range(n * n) if given[i]], clues_of_keys(kept))
+
+    def trial(stalled: State) -> bool:
+        """Whether one trial on some cell of ``stalled`` (where the hard tier stalled on the
+        givens and clues kept now) settles the puzzle (``trial_cell``)."""
+        givens, extra = [(i, sol[i]) for i in range(n * n) if given[i]], extra_of(kept, verdict=False)
+        stalled.extra = extra  # a trial's wrong digit asks the ladder's own order (``verdict_view``)
+        if not plain and ambiguous(geo, sol, givens, clues_of_keys(kept), stalled):
+            # A second solution: a trial's wrong digit holds in it, or its right one leaves
+            # both (sound techniques strike neither), so none settles it. The draw it makes:
+            cells = [i for i in range(n * n) if not stalled.placed[i] and stalled.cand[i].bit_count() == 2]
+            rng.shuffle(cells)
+            return False
+        return trial_cell(geo, sol, givens, extra, stalled, rng) is not None
 
     def solves(used: set | None = None) -> tuple[bool, Any]:
         givens, extra = current(used)
@@ -357,25 +394,23 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         # Going on from where the tier stalled reaches what a fresh solve with the new given
         # would: every technique only strikes candidates, so the stall is the same fixpoint.
         stalled.give(i, sol[i])
-        done = solve(stalled, tier, Run())
+        done = solve(stalled, tier, Run(), fast=not plain)
     added = [i for i in range(n * n) if given[i]]
-    below_hard = resumed and tier < Level.HARD
-    fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if below_hard and added else None
+    fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if not plain and added else None
     for i in added:  # a given added early may be one the later ones make needless
         given[i] = False
-        if not (fixed.without(i) if fixed else solves()[0]):
+        if second() or not (fixed.without(i) if fixed else solves()[0]):
             given[i] = True
             if fixed:
                 fixed.keep(i)
     used: set = set()
     solves(used)
-    # Below the hard tier every technique is a plain deduction from the rules (none assumes
-    # the puzzle unique, as a unique rectangle does) and only strikes candidates, so the
-    # tier's fixpoint is the same whatever the order of the steps: a removal's solve may
-    # start from the fixpoint of the givens and of the clues found needed so far (they stay
-    # whatever is removed later), and it reads no more clues than ``base_used`` and its own.
+    # The tier's fixpoint is the same whatever the order of the steps (``CONFLUENT``): a
+    # removal's solve may start from the fixpoint of the givens and of the clues found needed
+    # so far (they stay whatever is removed later), and it reads no more clues than
+    # ``base_used`` and its own.
     base: State | None = None
-    if below_hard:
+    if not plain:
         needed: set = set()
         base_used: set = set()
         done, base = closure(geo, current()[0], tier, extra=extra_of(needed, base_used))
@@ -383,11 +418,22 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
             base = None  # the givens alone solve it: no clue is read, none is tried
     order = every[:]
     rng.shuffle(order)
+    stale = False  # clues found needed since ``base`` was brought up to date
     for key in order:
         kept.discard(key)
         if key not in used:
             continue  # the last solve never read it: the same steps solve without it
+        if level != Level.EXPERT and second():
+            kept.add(key)  # (an expert carve goes on: its trial draws by where the tier stalls)
+            if base is not None:
+                needed.add(key)
+                stale = True
+            continue
         now: set = set()
+        if stale:
+            base.extra = extra_of(needed, base_used)
+            solve(base, tier, Run(), fast=True)
+            stale = False
         if base is not None:
             stalled = base.copy()
             now.update(base_used)
@@ -400,20 +446,17 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         # At expert, the first clue the hard tier can't spare goes when one trial brings the
         # puzzle back: taken now, while the board is rich enough to stay unique (after the
         # whole carve hardly any removal is: 25 of 30 5x5 carves found none).
-        if level == Level.EXPERT and stalled is not None:
-            givens, extra = current()
-            if trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
-                break
+        if level == Level.EXPERT and stalled is not None and trial(stalled):
+            break
         kept.add(key)
         if base is not None:
             needed.add(key)
-            base.extra = extra_of(needed, base_used)
-            solve(base, tier, Run(), fast=True)
+            stale = True
     else:
         if level == Level.EXPERT:
-            _one_trial_more(geo, sol, given, kept, current, rng)
+            _one_trial_more(given, kept, solves, trial, rng)
     if level != Level.EXPERT:
-        if below_hard:
+        if not plain:
             _futile_trades(given, kept, every, rng)
         else:
             _trade_givens(given, kept, every, solves, rng)
@@ -422,12 +465,11 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
 
 
 class _Fixpoint:
-    """The tier's fixpoint of the clues and of the givens found needed so far, below the hard
-    tier, for ``_carve``'s loop that tries each given in turn:
-    ``without(i)`` goes on from it with every other given not yet in it, instead of solving
-    afresh from the givens (a deduction from the rules alone only strikes candidates, so
-    the fixpoint is the same whatever the order of the steps, and more clues or givens only
-    strike more)."""
+    """The tier's fixpoint of the clues and of the givens found needed so far, for
+    ``_carve``'s loop that tries each given in turn: ``without(i)`` goes on from it with
+    every other given not yet in it, instead of solving afresh from the givens (the fixpoint
+    is the same whatever the order of the steps, and more clues or givens only strike more:
+    ``CONFLUENT``)."""
 
     def __init__(self, geo: Geometry, sol: Sequence[int], given: list[bool], tier: Level, extra: Extra) -> None:
         self.sol, self.given, self.tier = sol, given, tier
@@ -471,9 +513,9 @@ def _trade_givens(given: list[bool], kept: set, every: Sequence, solves, rng: ra
 
 
 def _futile_trades(given: list[bool], kept: set, every: Sequence, rng: random.Random) -> None:
-    """``_trade_givens`` below the hard tier, where no trade can succeed: each given left was
-    found needed with every clue kept and at least the givens left now, and there more
-    clues or givens only strike more (see ``_carve``), so no subset of the clues brings the
+    """``_trade_givens`` where no trade can succeed: each given left was found needed with
+    every clue kept and at least the givens left now, and more clues or givens only strike
+    more (``CONFLUENT``), so no subset of the clues brings the
     puzzle back without it. Only the random draws a trade makes are made (the same number,
     of lists of the same lengths: a shuffle draws by the length alone), so the puzzles after
     this carve stay the same; ``_trade_givens`` is the plain version it must equal."""
@@ -484,21 +526,18 @@ def _futile_trades(given: list[bool], kept: set, every: Sequence, rng: random.Ra
         rng.shuffle(back)
 
 
-def _one_trial_more(geo: Geometry, sol: Sequence[int], given: list[bool], kept: set, current,
-                    rng: random.Random) -> None:
+def _one_trial_more(given: list[bool], kept: set, solves, trial, rng: random.Random) -> None:
     """After a whole hard carve: one more clue or given goes where a single trial brings it
-    back, if any does."""
-    n = geo.n
-    rest = [("clue", key) for key in sorted(kept)] + [("given", i) for i in range(n * n) if given[i]]
+    back, if any does (``solves``, ``trial``: ``_carve``'s)."""
+    rest = [("clue", key) for key in sorted(kept)] + [("given", i) for i in range(len(given)) if given[i]]
     rng.shuffle(rest)
     for kind, x in rest:
         if kind == "clue":
             kept.discard(x)
         else:
             given[x] = False
-        givens, extra = current()
-        done, stalled = closure(geo, givens, Level.HARD, extra=extra)
-        if not done and stalled is not None and trial_cell(geo, sol, givens, extra, stalled, rng) is not None:
+        done, stalled = solves()
+        if not done and stalled is not None and trial(stalled):
             return
         if kind == "clue":
             kept.add(x)
