@@ -393,18 +393,18 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
     return _direct_hidden(geo, st, table, below, best)
 
 
-def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float, probes: bool = True
-                      ) -> tuple[State, float, str] | None:
+def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, float, bool]], below: float,
+                      probes: bool = True) -> tuple[State, float, str] | None:
     """(the state after, its value, technique) of the easiest advanced step rated below
-    ``below``. A technique's ``rating`` is the least one use can be worth; a use may be worth
+    ``below``; ``advanced``: (row, its least value, whether it is the trial) in the run's order
+    (``_plan``). A technique's ``rating`` is the least one use can be worth; a use may be worth
     more (a chain by its length, ``Run.value``), so techniques later in the order are tried
     while their least value is below the best found so far, as SE keeps the easiest hint.
     ``probes``: a technique whose probe (``Tech.probe``) says it finds nothing is not tried on
     a copy (the same answer: most tries at most steps find nothing); False is the plain version."""
     best: tuple[State, float, str] | None = None
-    for t in advanced:
-        least = technique_rating(t.rating, t.tier)
-        if least >= below or (best is not None and (least >= best[1] or t.name == "trial")):
+    for t, least, trial in advanced:
+        if least >= below or (best is not None and (least >= best[1] or trial)):
             break
         if probes and t.probe is not None and not t.probe(geo, st):
             continue
@@ -412,11 +412,40 @@ def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: flo
         run = Run()
         run.best = True
         if t.fn(geo, trying, run):  # (cells it leaves with one candidate fall to singles next)
-            got = (_trial_rating(st, least) if t.name == "trial" else
+            got = (_trial_rating(st, least) if trial else
                    run.value if run.value is not None else least)
             if best is None or got < best[1]:
                 best = (trying, got, t.name)
     return best
+
+
+_PLANS: dict[int, tuple[tuple[Tech, ...], tuple, tuple[float, float, float], float | None]] = {}
+
+
+def _plan(ladder: tuple[Tech, ...]) -> tuple[tuple[tuple[Tech, float, bool], ...], tuple[float, float, float],
+                                             float | None]:
+    """What a rated run reads of its ladder, worked out once per ladder (kept by its identity,
+    as ``_bitboards`` keeps a geometry's; sorting a long ladder cost a fifth of a small
+    puzzle's run): the advanced rows in the order they are tried, each with its least value
+    and whether it is the trial; the singles' values (a hidden single in a box, in a line, a
+    naked single); the full house's value, or None where the singles don't carry SE's."""
+    got = _PLANS.get(id(ladder))
+    if got is None or got[0] is not ladder:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        # Easiest first, the trial always last: it has no value of its own (it rates by how long
+        # its refutations run), and sorted by its tier's default it came before the chains, so an
+        # expert puzzle the chains solve was rated as a trial (7.0-7.4 whatever SE said).
+        advanced = sorted((t for t in ladder if not _is_single(t.name)),
+                          key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
+        rated = {t.name: t.rating for t in ladder if t.rating is not None}
+        line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
+        values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
+        # SE's full house (the last open cell of a house), where the singles carry SE's values
+        alone = FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None
+        got = _PLANS[id(ladder)] = (ladder, tuple((t, technique_rating(t.rating, t.tier), t.name == "trial")
+                                                  for t in advanced), values, alone)
+    return got[1], got[2], got[3]
 
 
 def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True
@@ -429,17 +458,8 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
         st = start(geo, givens, extra)
     except Contradiction:
         return steps, False
-    ladder: tuple[Tech, ...] = extra.ladder()
-    # Easiest first, the trial always last: it has no value of its own (it rates by how long
-    # its refutations run), and sorted by its tier's default it came before the chains, so an
-    # expert puzzle the chains solve was rated as a trial (7.0-7.4 whatever SE said).
-    advanced = sorted((t for t in ladder if not _is_single(t.name)),
-                      key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
-    rated = {t.name: t.rating for t in ladder if t.rating is not None}
-    line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
-    values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
-    # SE's full house (the last open cell of a house), where the singles carry SE's values
-    scan = SinglesScan(geo, values, FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None)
+    advanced, values, alone = _plan(extra.ladder())
+    scan = SinglesScan(geo, values, alone)
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             single, options = scan(st)
