@@ -119,19 +119,20 @@ class SinglesScan:
         changed = [i for i, c, p, s in zip(range(n * n), st.cand, st.placed, seen) if (0 if p else c) != s]
         if changed:
             cand, placed = st.cand, st.placed
-            keys: set[int] = set()
+            touched: dict[int, int] = {}  # per house, the digits whose open cells there changed
+            get = touched.get
             for i in changed:
                 now = 0 if placed[i] else cand[i]
                 flip = now ^ seen[i]
                 seen[i] = now
                 b = 1 << i
+                digits = flip
                 while flip:
                     low = flip & -flip
                     flip ^= low
-                    d = low.bit_length() - 1
-                    open_[d] ^= b
-                    for h in houses_of[i]:
-                        keys.add(h * n + d)
+                    open_[low.bit_length() - 1] ^= b
+                for h in houses_of[i]:
+                    touched[h] = get(h, 0) | digits
             cells = set(changed)
             if self.alone is not None:  # a house down to one or two open cells: their values may change
                 unplaced = self.unplaced
@@ -144,17 +145,23 @@ class SinglesScan:
                         for x in (before & house_bits[h], unplaced & house_bits[h]):
                             if x and not x & (x - 1):  # the house's last open cell, then or now
                                 cells.add(x.bit_length() - 1)
-            for k in keys:
-                h, d = divmod(k, n)
-                x = open_[d] & house_bits[h]
-                w = x.bit_length() - 1 if x and not x & (x - 1) else -1
-                old = where[k]
-                if w != old:
-                    where[k] = w
-                    if old >= 0:
-                        cells.add(old)
-                    if w >= 0:
-                        cells.add(w)
+            for h, digits in touched.items():
+                hb = house_bits[h]
+                base = h * n
+                while digits:
+                    low = digits & -digits
+                    digits ^= low
+                    d = low.bit_length() - 1
+                    x = open_[d] & hb
+                    w = x.bit_length() - 1 if x and not x & (x - 1) else -1
+                    k = base + d
+                    old = where[k]
+                    if w != old:
+                        where[k] = w
+                        if old >= 0:
+                            cells.add(old)
+                        if w >= 0:
+                            cells.add(w)
             best, entries = self.best, self.entries
             for i in cells:
                 old, new = best[i], self._best(i)
@@ -188,6 +195,21 @@ class SinglesScan:
         if m and not m & (m - 1) and (hidden is None or hidden[0] > naked_value):
             return (naked_value, i, m.bit_length())
         return hidden
+
+
+_STEPS: dict[tuple[str, float, type, int], RatedStep] = {}
+
+
+def _step(technique: str, rating: float, options: int) -> RatedStep:
+    """``RatedStep(technique, rating, options)``, one shared object per value (it is frozen):
+    a frozen dataclass's ``__init__`` cost more than the rest of a small puzzle's single step."""
+    key = (technique, rating, type(rating), options)  # (2 == 2.0, but they print apart)
+    got = _STEPS.get(key)
+    if got is None:
+        if len(_STEPS) > 4096:
+            _STEPS.clear()
+        got = _STEPS[key] = RatedStep(technique, rating, options)
+    return got
 
 
 def _is_single(name: str) -> bool:
@@ -470,12 +492,12 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     i, d, value, name = direct
                     st.elim(i, ~bit(d))
                     st.place(i)
-                    steps.append(RatedStep(name, value, options))
+                    steps.append(_step(name, value, options))
                     continue
             found = _easiest_advanced(geo, st, advanced, easiest, probes)
             if found is not None:
                 st, value, name = found
-                steps.append(RatedStep(name, value, options))
+                steps.append(_step(name, value, options))
                 continue
             if single is None:
                 return steps, False
@@ -483,7 +505,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             naked = st.cand[i] == bit(d)
             st.elim(i, ~bit(d))
             st.place(i)
-            steps.append(RatedStep("naked_single" if value == values[2] and naked else "hidden_single", value,
+            steps.append(_step("naked_single" if value == values[2] and naked else "hidden_single", value,
                                    options))
     except Contradiction:
         return steps, False
