@@ -197,6 +197,154 @@ class SinglesScan:
         return hidden
 
 
+SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``SinglesScan``
+
+# Per geometry (kept by identity, as ``_bitboards`` keeps its masks): a digit's open cells ->
+# (the cells where it is the only place of a box or region, of a row, column or diagonal).
+_HIDDEN: dict[int, tuple[Geometry, dict[int, tuple[int, int]]]] = {}
+
+
+class SmallScan:
+    """``SinglesScan`` for grids up to ``SMALL_SCAN``: ``_singles`` too, which it must equal
+    (tests/test_rated_small_scan.py). Per digit the open cells holding it (a bitmask, brought
+    up to date at the cells that changed, as ``SinglesScan`` does); the hidden singles a mask
+    leaves are remembered per geometry and mask (a small grid's masks recur from step to step
+    and puzzle to puzzle), so a call is a lookup per digit, a fold for the naked singles, and
+    the one cell the easiest single is in looked at digit by digit. Keeping every cell's
+    singles up to date cost more than that on a 4x4 to 6x6 grid (a fifth of a small KenKen's
+    generation); on a 9x9 grid the masks rarely recur, and ``SinglesScan`` is cheaper."""
+
+    def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
+        n = g.n
+        self.g, self.n, self.values, self.alone = g, n, values, alone
+        boxes_from = 2 * n
+        self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
+        self.house_bits = _bitboards(g)[0]
+        got = _HIDDEN.get(id(g))
+        if got is None or got[0] is not g:
+            if len(_HIDDEN) > 64:
+                _HIDDEN.clear()
+            got = _HIDDEN[id(g)] = (g, {})
+        self.memo = got[1]
+        self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
+        self.open = [0] * n         # per digit: the open cells holding it
+        self.unplaced = 0           # the open cells
+        self.answer: tuple[tuple[float, int, int] | None, int] | None = None  # None: to work out
+
+    def __call__(self, st: State) -> tuple[tuple[float, int, int] | None, int]:
+        """(value, cell, digit) of the easiest single open in ``st`` (None: none) and how many
+        cells the singles open place."""
+        self._update(st)
+        if self.answer is None:
+            box_value, line_value, naked_value = self.values
+            kinds = tuple(zip((box_value, line_value, self.alone, naked_value), self._kinds()))
+            found = 0
+            for _, m in kinds:
+                found |= m
+            if not found:
+                self.answer = (None, 0)
+            else:
+                low = min(v for v, m in kinds if m)
+                cells = 0
+                for v, m in kinds:
+                    if m and v == low:
+                        cells |= m
+                self.answer = (self._best((cells & -cells).bit_length() - 1), found.bit_count())
+        return self.answer
+
+    def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
+        """What ``_singles`` returns (with the same ``alone``): every single as (cell, digit,
+        value), easiest first."""
+        self._update(st)
+        found = 0
+        for m in self._kinds():
+            found |= m
+        entries = []
+        while found:
+            low = found & -found
+            found ^= low
+            entries.append(self._best(low.bit_length() - 1))
+        return [(i, d, v) for v, i, d in sorted(entries)], len(entries)  # type: ignore[misc]
+
+    def _update(self, st: State) -> None:
+        seen, open_ = self.seen, self.open
+        unplaced = self.unplaced
+        for i, c, p, s in zip(range(len(seen)), st.cand, st.placed, seen):
+            now = 0 if p else c
+            if now != s:
+                self.answer = None
+                flip = now ^ s
+                seen[i] = now
+                b = 1 << i
+                unplaced = unplaced | b if now else unplaced & ~b
+                while flip:
+                    low = flip & -flip
+                    flip ^= low
+                    open_[low.bit_length() - 1] ^= b
+        self.unplaced = unplaced
+
+    def _kinds(self) -> tuple[int, int, int, int]:
+        """The cells a hidden single in a box (or region) places, in a line, the last open cell
+        of a house (with ``alone``; else its digits are hidden singles of the house), a naked
+        single. A cell in a house's last open cell is in a box's or a line's mask too: its value
+        there is ``alone``, the lowest, so the easiest single is still read off right."""
+        memo, houses = self.memo, self.house_bits
+        once = more = box = line = 0
+        for x in self.open:
+            more |= once & x
+            once |= x
+            got = memo.get(x)
+            if got is None:
+                if len(memo) > 1 << 16:
+                    memo.clear()
+                got = memo[x] = self._hidden(x)
+            box |= got[0]
+            line |= got[1]
+        full = 0
+        if self.alone is not None:
+            unplaced = self.unplaced
+            for hb in houses:
+                here = unplaced & hb
+                if here and not here & (here - 1):
+                    full |= here
+        return box, line, full, once & ~more
+
+    def _hidden(self, x: int) -> tuple[int, int]:
+        """(cells where ``x``'s digit has its only place in a box or region, in a line)."""
+        boxes_from = 2 * self.n
+        got = [0, 0]
+        for h, hb in enumerate(self.house_bits):
+            y = x & hb
+            if y and not y & (y - 1):
+                got[h < boxes_from] |= y
+        return got[0], got[1]
+
+    def _best(self, i: int) -> tuple[float, int, int] | None:
+        """Cell ``i``'s easiest single: the first in (value, house, digit) order of the hidden
+        singles placing it, or its naked single where that rates lower."""
+        m, open_, unplaced = self.seen[i], self.open, self.unplaced
+        best = None
+        if m:
+            b = 1 << i
+            for h in self.g.houses_of[i]:
+                hb = self.house_bits[h]
+                value = self.house_value[h]
+                if self.alone is not None and unplaced & hb == b:
+                    value = self.alone
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    d = low.bit_length() - 1
+                    if open_[d] & hb == b and (best is None or (value, h) < best[0]):
+                        best = ((value, h), d)
+        hidden = (best[0][0], i, best[1] + 1) if best is not None else None
+        naked_value = self.values[2]
+        if m and not m & (m - 1) and (hidden is None or hidden[0] > naked_value):
+            return (naked_value, i, m.bit_length())
+        return hidden
+
+
 _STEPS: dict[tuple[str, float, type, int], RatedStep] = {}
 
 
@@ -481,7 +629,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     advanced, values, alone = _plan(extra.ladder())
-    scan = SinglesScan(geo, values, alone)
+    scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone)
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             single, options = scan(st)
