@@ -230,25 +230,26 @@ class SmallScan:
         self.open = [0] * n         # per digit: the open cells holding it
         self.unplaced = 0           # the open cells
         self.answer: tuple[tuple[float, int, int] | None, int] | None = None  # None: to work out
+        # ``_kinds``' masks grouped by their value, easiest first (the full house only with ``alone``)
+        kinds = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
+        self.order = [tuple(k for v, k in kinds if v == value) for value in sorted({v for v, _ in kinds})]
 
     def __call__(self, st: State) -> tuple[tuple[float, int, int] | None, int]:
         """(value, cell, digit) of the easiest single open in ``st`` (None: none) and how many
         cells the singles open place."""
         self._update(st)
         if self.answer is None:
-            box_value, line_value, naked_value = self.values
-            kinds = tuple(zip((box_value, line_value, self.alone, naked_value), self._kinds()))
-            found = 0
-            for _, m in kinds:
-                found |= m
+            kinds = self._kinds()
+            found = kinds[0] | kinds[1] | kinds[2] | kinds[3]
             if not found:
                 self.answer = (None, 0)
             else:
-                low = min(v for v, m in kinds if m)
-                cells = 0
-                for v, m in kinds:
-                    if m and v == low:
-                        cells |= m
+                for group in self.order:  # the kinds by value, easiest first (equal values together)
+                    cells = 0
+                    for k in group:
+                        cells |= kinds[k]
+                    if cells:
+                        break
                 self.answer = (self._best((cells & -cells).bit_length() - 1), found.bit_count())
         return self.answer
 
@@ -267,20 +268,23 @@ class SmallScan:
         return [(i, d, v) for v, i, d in sorted(entries)], len(entries)  # type: ignore[misc]
 
     def _update(self, st: State) -> None:
-        seen, open_ = self.seen, self.open
+        now = [0 if p else c for c, p in zip(st.cand, st.placed)]
+        seen = self.seen
+        if now == seen:
+            return
+        self.answer = None
+        open_ = self.open
         unplaced = self.unplaced
-        for i, c, p, s in zip(range(len(seen)), st.cand, st.placed, seen):
-            now = 0 if p else c
-            if now != s:
-                self.answer = None
-                flip = now ^ s
-                seen[i] = now
+        for i, a, s in zip(range(len(now)), now, seen):
+            if a != s:
+                flip = a ^ s
                 b = 1 << i
-                unplaced = unplaced | b if now else unplaced & ~b
+                unplaced = unplaced | b if a else unplaced & ~b
                 while flip:
                     low = flip & -flip
                     flip ^= low
                     open_[low.bit_length() - 1] ^= b
+        self.seen = now
         self.unplaced = unplaced
 
     def _kinds(self) -> tuple[int, int, int, int]:
