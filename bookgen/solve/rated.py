@@ -175,20 +175,21 @@ class SinglesScan:
     def _best(self, i: int) -> tuple[float, int, int] | None:
         """Cell ``i``'s easiest single: the first in (value, house, digit) order of the hidden
         singles placing it, or its naked single where that rates lower."""
-        n, m = self.n, self.seen[i]
+        m, open_, unplaced = self.seen[i], self.open, self.unplaced  # (``unplaced``: kept with ``alone``)
         best = None
         if m:
+            b = 1 << i
             for h in self.g.houses_of[i]:
+                hb = self.house_bits[h]
                 value = self.house_value[h]
-                if self.alone is not None and self.unplaced & self.house_bits[h] == 1 << i:
+                if self.alone is not None and unplaced & hb == b:
                     value = self.alone
-                base = h * n
                 rest = m
                 while rest:
                     low = rest & -rest
                     rest ^= low
                     d = low.bit_length() - 1
-                    if self.where[base + d] == i and (best is None or (value, h) < best[0]):
+                    if open_[d] & hb == b and (best is None or (value, h) < best[0]):
                         best = ((value, h), d)
         hidden = (best[0][0], i, best[1] + 1) if best is not None else None
         naked_value = self.values[2]
@@ -204,7 +205,7 @@ SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger on
 _HIDDEN: dict[int, tuple[Geometry, dict[int, tuple[int, int]]]] = {}
 
 
-class SmallScan:
+class SmallScan(SinglesScan):
     """``SinglesScan`` for grids up to ``SMALL_SCAN``: ``_singles`` too, which it must equal
     (tests/test_rated_small_scan.py). Per digit the open cells holding it (a bitmask, brought
     up to date at the cells that changed, as ``SinglesScan`` does); the hidden singles a mask
@@ -215,6 +216,7 @@ class SmallScan:
     generation); on a 9x9 grid the masks rarely recur, and ``SinglesScan`` is cheaper."""
 
     def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
+        # (``SinglesScan``'s cell by cell bookkeeping is not made: only ``_best`` is shared)
         n = g.n
         self.g, self.n, self.values, self.alone = g, n, values, alone
         boxes_from = 2 * n
@@ -322,32 +324,6 @@ class SmallScan:
             if y and not y & (y - 1):
                 got[h < boxes_from] |= y
         return got[0], got[1]
-
-    def _best(self, i: int) -> tuple[float, int, int] | None:
-        """Cell ``i``'s easiest single: the first in (value, house, digit) order of the hidden
-        singles placing it, or its naked single where that rates lower."""
-        m, open_, unplaced = self.seen[i], self.open, self.unplaced
-        best = None
-        if m:
-            b = 1 << i
-            for h in self.g.houses_of[i]:
-                hb = self.house_bits[h]
-                value = self.house_value[h]
-                if self.alone is not None and unplaced & hb == b:
-                    value = self.alone
-                rest = m
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    d = low.bit_length() - 1
-                    if open_[d] & hb == b and (best is None or (value, h) < best[0]):
-                        best = ((value, h), d)
-        hidden = (best[0][0], i, best[1] + 1) if best is not None else None
-        naked_value = self.values[2]
-        if m and not m & (m - 1) and (hidden is None or hidden[0] > naked_value):
-            return (naked_value, i, m.bit_length())
-        return hidden
-
 
 _STEPS: dict[tuple[str, float, type, int], RatedStep] = {}
 
