@@ -1,6 +1,7 @@
-"""The rated run's incremental singles scan (``SinglesScan``) against its reference, the full
-rescan ``_singles``: the same singles, in the same order, with the same count, on every
-state a run passes through and on states that jump back and forth (a copy tried and dropped)."""
+"""The rated run's singles scans (``SinglesScan``; ``SmallScan``, for small grids) against
+their reference, the full rescan ``_singles``: the same singles, in the same order, with the
+same count, on every state a run passes through and on states that jump back and forth (a copy
+tried and dropped)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,15 @@ GEOMETRIES = {
     "sudoku-x": (geometry(9, box=(3, 3), diagonal=True), VALUES),
     "6x6": (geometry(6, box=(2, 3)), VALUES),
     "latin": (geometry(5), (HIDDEN_SINGLE_LINE, HIDDEN_SINGLE_LINE, NAKED_SINGLE)),
+    "4x4": (geometry(4, box=(2, 2)), VALUES),
+    "kenken 4x4": (geometry(4), (HIDDEN_SINGLE_LINE, 2.8, NAKED_SINGLE)),  # a line's above the naked single
 }
 
 
+@pytest.mark.parametrize("kind", ["SinglesScan", "SmallScan"])
 @pytest.mark.parametrize("alone", [None, FULL_HOUSE])
 @pytest.mark.parametrize("name", sorted(GEOMETRIES))
-def test_scan_equals_full_rescan(name, alone):
+def test_scan_equals_full_rescan(name, alone, kind):
     geo, values = GEOMETRIES[name]
     n = geo.n
     rng = random.Random(name)
@@ -36,7 +40,7 @@ def test_scan_equals_full_rescan(name, alone):
         sol = random_filling(geo, rng)
         cells = rng.sample(range(n * n), n * n // 3)
         st = start(geo, [(i, sol[i]) for i in cells])
-        scan = rated.SinglesScan(geo, values, alone)
+        scan = getattr(rated, kind)(geo, values, alone)
         kept = [st.copy()]
         for _ in range(2 * n * n):
             plain = rated._singles(geo, st, values, alone)

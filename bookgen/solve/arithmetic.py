@@ -211,7 +211,7 @@ class CageState(State):
     column a change counter (the engine's ``stamp``) and, per technique, the counter it last
     checked the line at (``seen``)."""
 
-    __slots__ = ("live", "union", "static_done", "line_done", "seen", "touched", "open")
+    __slots__ = ("live", "union", "static_done", "line_done", "seen", "touched", "open", "last_done")
 
     def __init__(self, geo: Geometry, board: Board) -> None:
         super().__init__(geo, board)
@@ -220,6 +220,7 @@ class CageState(State):
         # Start from "covers everything" so the first cage_combos pass filters every cell.
         self.union = [[full_mask(n) | 1 << n] * len(idx) for idx in board.cells]
         self.static_done = [False] * len(board.cells)
+        self.last_done = [False] * len(board.cells)  # ``p_cage_last`` found its last cell settled
         self.line_done = [False] * len(board.cells)
         self.stamp = [0] * len(geo.houses)
         self.seen: dict[str, list[int]] = {}
@@ -236,6 +237,7 @@ class CageState(State):
         other.live = self.live[:]
         other.union = self.union[:]  # inner lists are replaced, never mutated
         other.static_done = self.static_done[:]
+        other.last_done = self.last_done[:]
         other.line_done = self.line_done[:]
         other.stamp = self.stamp[:]
         other.seen = {k: v[:] for k, v in self.seen.items()}
@@ -350,12 +352,16 @@ def p_cage_last(g: Geometry, st: CageState) -> bool:
     """``t_cage_last``'s probe (``Tech.probe``): whether a cage's last open cell holds a digit
     the placed ones rule out."""
     b: Board = st.extra  # type: ignore[assignment]
-    cand = st.cand
+    cand, done = st.cand, st.last_done
     for k, left in enumerate(st.open):
-        if left == 1 and len(b.cells[k]) > 1:
+        if left == 1 and not done[k] and len(b.cells[k]) > 1:
             i, mask = _last_mask(b, st, k)
             if cand[i] & ~mask:
                 return True
+            # Its placed cells never change and its last cell only loses candidates: the answer
+            # stays no for this state and every state that comes of it (the probe asked again
+            # at every step of the rated run, for each cage down to one cell).
+            done[k] = True
     return False
 
 

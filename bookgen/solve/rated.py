@@ -119,19 +119,20 @@ class SinglesScan:
         changed = [i for i, c, p, s in zip(range(n * n), st.cand, st.placed, seen) if (0 if p else c) != s]
         if changed:
             cand, placed = st.cand, st.placed
-            keys: set[int] = set()
+            touched: dict[int, int] = {}  # per house, the digits whose open cells there changed
+            get = touched.get
             for i in changed:
                 now = 0 if placed[i] else cand[i]
                 flip = now ^ seen[i]
                 seen[i] = now
                 b = 1 << i
+                digits = flip
                 while flip:
                     low = flip & -flip
                     flip ^= low
-                    d = low.bit_length() - 1
-                    open_[d] ^= b
-                    for h in houses_of[i]:
-                        keys.add(h * n + d)
+                    open_[low.bit_length() - 1] ^= b
+                for h in houses_of[i]:
+                    touched[h] = get(h, 0) | digits
             cells = set(changed)
             if self.alone is not None:  # a house down to one or two open cells: their values may change
                 unplaced = self.unplaced
@@ -144,17 +145,23 @@ class SinglesScan:
                         for x in (before & house_bits[h], unplaced & house_bits[h]):
                             if x and not x & (x - 1):  # the house's last open cell, then or now
                                 cells.add(x.bit_length() - 1)
-            for k in keys:
-                h, d = divmod(k, n)
-                x = open_[d] & house_bits[h]
-                w = x.bit_length() - 1 if x and not x & (x - 1) else -1
-                old = where[k]
-                if w != old:
-                    where[k] = w
-                    if old >= 0:
-                        cells.add(old)
-                    if w >= 0:
-                        cells.add(w)
+            for h, digits in touched.items():
+                hb = house_bits[h]
+                base = h * n
+                while digits:
+                    low = digits & -digits
+                    digits ^= low
+                    d = low.bit_length() - 1
+                    x = open_[d] & hb
+                    w = x.bit_length() - 1 if x and not x & (x - 1) else -1
+                    k = base + d
+                    old = where[k]
+                    if w != old:
+                        where[k] = w
+                        if old >= 0:
+                            cells.add(old)
+                        if w >= 0:
+                            cells.add(w)
             best, entries = self.best, self.entries
             for i in cells:
                 old, new = best[i], self._best(i)
@@ -168,26 +175,169 @@ class SinglesScan:
     def _best(self, i: int) -> tuple[float, int, int] | None:
         """Cell ``i``'s easiest single: the first in (value, house, digit) order of the hidden
         singles placing it, or its naked single where that rates lower."""
-        n, m = self.n, self.seen[i]
+        m, open_, unplaced = self.seen[i], self.open, self.unplaced  # (``unplaced``: kept with ``alone``)
         best = None
         if m:
+            b = 1 << i
             for h in self.g.houses_of[i]:
+                hb = self.house_bits[h]
                 value = self.house_value[h]
-                if self.alone is not None and self.unplaced & self.house_bits[h] == 1 << i:
+                if self.alone is not None and unplaced & hb == b:
                     value = self.alone
-                base = h * n
                 rest = m
                 while rest:
                     low = rest & -rest
                     rest ^= low
                     d = low.bit_length() - 1
-                    if self.where[base + d] == i and (best is None or (value, h) < best[0]):
+                    if open_[d] & hb == b and (best is None or (value, h) < best[0]):
                         best = ((value, h), d)
         hidden = (best[0][0], i, best[1] + 1) if best is not None else None
         naked_value = self.values[2]
         if m and not m & (m - 1) and (hidden is None or hidden[0] > naked_value):
             return (naked_value, i, m.bit_length())
         return hidden
+
+
+SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``SinglesScan``
+
+# Per geometry (kept by identity, as ``_bitboards`` keeps its masks): a digit's open cells ->
+# (the cells where it is the only place of a box or region, of a row, column or diagonal).
+_HIDDEN: dict[int, tuple[Geometry, dict[int, tuple[int, int]]]] = {}
+
+
+class SmallScan(SinglesScan):
+    """``SinglesScan`` for grids up to ``SMALL_SCAN``: ``_singles`` too, which it must equal
+    (tests/test_rated_small_scan.py). Per digit the open cells holding it (a bitmask, brought
+    up to date at the cells that changed, as ``SinglesScan`` does); the hidden singles a mask
+    leaves are remembered per geometry and mask (a small grid's masks recur from step to step
+    and puzzle to puzzle), so a call is a lookup per digit, a fold for the naked singles, and
+    the one cell the easiest single is in looked at digit by digit. Keeping every cell's
+    singles up to date cost more than that on a 4x4 to 6x6 grid (a fifth of a small KenKen's
+    generation); on a 9x9 grid the masks rarely recur, and ``SinglesScan`` is cheaper."""
+
+    def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
+        # (``SinglesScan``'s cell by cell bookkeeping is not made: only ``_best`` is shared)
+        n = g.n
+        self.g, self.n, self.values, self.alone = g, n, values, alone
+        boxes_from = 2 * n
+        self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
+        self.house_bits = _bitboards(g)[0]
+        got = _HIDDEN.get(id(g))
+        if got is None or got[0] is not g:
+            if len(_HIDDEN) > 64:
+                _HIDDEN.clear()
+            got = _HIDDEN[id(g)] = (g, {})
+        self.memo = got[1]
+        self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
+        self.open = [0] * n         # per digit: the open cells holding it
+        self.unplaced = 0           # the open cells
+        self.answer: tuple[tuple[float, int, int] | None, int] | None = None  # None: to work out
+        # ``_kinds``' masks grouped by their value, easiest first (the full house only with ``alone``)
+        kinds = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
+        self.order = [tuple(k for v, k in kinds if v == value) for value in sorted({v for v, _ in kinds})]
+
+    def __call__(self, st: State) -> tuple[tuple[float, int, int] | None, int]:
+        """(value, cell, digit) of the easiest single open in ``st`` (None: none) and how many
+        cells the singles open place."""
+        self._update(st)
+        if self.answer is None:
+            kinds = self._kinds()
+            found = kinds[0] | kinds[1] | kinds[2] | kinds[3]
+            if not found:
+                self.answer = (None, 0)
+            else:
+                for group in self.order:  # the kinds by value, easiest first (equal values together)
+                    cells = 0
+                    for k in group:
+                        cells |= kinds[k]
+                    if cells:
+                        break
+                self.answer = (self._best((cells & -cells).bit_length() - 1), found.bit_count())
+        return self.answer
+
+    def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
+        """What ``_singles`` returns (with the same ``alone``): every single as (cell, digit,
+        value), easiest first."""
+        self._update(st)
+        found = 0
+        for m in self._kinds():
+            found |= m
+        entries = []
+        while found:
+            low = found & -found
+            found ^= low
+            entries.append(self._best(low.bit_length() - 1))
+        return [(i, d, v) for v, i, d in sorted(entries)], len(entries)  # type: ignore[misc]
+
+    def _update(self, st: State) -> None:
+        now = [0 if p else c for c, p in zip(st.cand, st.placed)]
+        seen = self.seen
+        if now == seen:
+            return
+        self.answer = None
+        open_ = self.open
+        unplaced = self.unplaced
+        for i, a, s in zip(range(len(now)), now, seen):
+            if a != s:
+                flip = a ^ s
+                b = 1 << i
+                unplaced = unplaced | b if a else unplaced & ~b
+                while flip:
+                    low = flip & -flip
+                    flip ^= low
+                    open_[low.bit_length() - 1] ^= b
+        self.seen = now
+        self.unplaced = unplaced
+
+    def _kinds(self) -> tuple[int, int, int, int]:
+        """The cells a hidden single in a box (or region) places, in a line, the last open cell
+        of a house (with ``alone``; else its digits are hidden singles of the house), a naked
+        single. A cell in a house's last open cell is in a box's or a line's mask too: its value
+        there is ``alone``, the lowest, so the easiest single is still read off right."""
+        memo, houses = self.memo, self.house_bits
+        once = more = box = line = 0
+        for x in self.open:
+            more |= once & x
+            once |= x
+            got = memo.get(x)
+            if got is None:
+                if len(memo) > 1 << 16:
+                    memo.clear()
+                got = memo[x] = self._hidden(x)
+            box |= got[0]
+            line |= got[1]
+        full = 0
+        if self.alone is not None:
+            unplaced = self.unplaced
+            for hb in houses:
+                here = unplaced & hb
+                if here and not here & (here - 1):
+                    full |= here
+        return box, line, full, once & ~more
+
+    def _hidden(self, x: int) -> tuple[int, int]:
+        """(cells where ``x``'s digit has its only place in a box or region, in a line)."""
+        boxes_from = 2 * self.n
+        got = [0, 0]
+        for h, hb in enumerate(self.house_bits):
+            y = x & hb
+            if y and not y & (y - 1):
+                got[h < boxes_from] |= y
+        return got[0], got[1]
+
+_STEPS: dict[tuple[str, float, type, int], RatedStep] = {}
+
+
+def _step(technique: str, rating: float, options: int) -> RatedStep:
+    """``RatedStep(technique, rating, options)``, one shared object per value (it is frozen):
+    a frozen dataclass's ``__init__`` cost more than the rest of a small puzzle's single step."""
+    key = (technique, rating, type(rating), options)  # (2 == 2.0, but they print apart)
+    got = _STEPS.get(key)
+    if got is None:
+        if len(_STEPS) > 4096:
+            _STEPS.clear()
+        got = _STEPS[key] = RatedStep(technique, rating, options)
+    return got
 
 
 def _is_single(name: str) -> bool:
@@ -393,18 +543,18 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
     return _direct_hidden(geo, st, table, below, best)
 
 
-def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: float, probes: bool = True
-                      ) -> tuple[State, float, str] | None:
+def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, float, bool]], below: float,
+                      probes: bool = True) -> tuple[State, float, str] | None:
     """(the state after, its value, technique) of the easiest advanced step rated below
-    ``below``. A technique's ``rating`` is the least one use can be worth; a use may be worth
+    ``below``; ``advanced``: (row, its least value, whether it is the trial) in the run's order
+    (``_plan``). A technique's ``rating`` is the least one use can be worth; a use may be worth
     more (a chain by its length, ``Run.value``), so techniques later in the order are tried
     while their least value is below the best found so far, as SE keeps the easiest hint.
     ``probes``: a technique whose probe (``Tech.probe``) says it finds nothing is not tried on
     a copy (the same answer: most tries at most steps find nothing); False is the plain version."""
     best: tuple[State, float, str] | None = None
-    for t in advanced:
-        least = technique_rating(t.rating, t.tier)
-        if least >= below or (best is not None and (least >= best[1] or t.name == "trial")):
+    for t, least, trial in advanced:
+        if least >= below or (best is not None and (least >= best[1] or trial)):
             break
         if probes and t.probe is not None and not t.probe(geo, st):
             continue
@@ -412,11 +562,40 @@ def _easiest_advanced(geo: Geometry, st: State, advanced: list[Tech], below: flo
         run = Run()
         run.best = True
         if t.fn(geo, trying, run):  # (cells it leaves with one candidate fall to singles next)
-            got = (_trial_rating(st, least) if t.name == "trial" else
+            got = (_trial_rating(st, least) if trial else
                    run.value if run.value is not None else least)
             if best is None or got < best[1]:
                 best = (trying, got, t.name)
     return best
+
+
+_PLANS: dict[int, tuple[tuple[Tech, ...], tuple, tuple[float, float, float], float | None]] = {}
+
+
+def _plan(ladder: tuple[Tech, ...]) -> tuple[tuple[tuple[Tech, float, bool], ...], tuple[float, float, float],
+                                             float | None]:
+    """What a rated run reads of its ladder, worked out once per ladder (kept by its identity,
+    as ``_bitboards`` keeps a geometry's; sorting a long ladder cost a fifth of a small
+    puzzle's run): the advanced rows in the order they are tried, each with its least value
+    and whether it is the trial; the singles' values (a hidden single in a box, in a line, a
+    naked single); the full house's value, or None where the singles don't carry SE's."""
+    got = _PLANS.get(id(ladder))
+    if got is None or got[0] is not ladder:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        # Easiest first, the trial always last: it has no value of its own (it rates by how long
+        # its refutations run), and sorted by its tier's default it came before the chains, so an
+        # expert puzzle the chains solve was rated as a trial (7.0-7.4 whatever SE said).
+        advanced = sorted((t for t in ladder if not _is_single(t.name)),
+                          key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
+        rated = {t.name: t.rating for t in ladder if t.rating is not None}
+        line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
+        values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
+        # SE's full house (the last open cell of a house), where the singles carry SE's values
+        alone = FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None
+        got = _PLANS[id(ladder)] = (ladder, tuple((t, technique_rating(t.rating, t.tier), t.name == "trial")
+                                                  for t in advanced), values, alone)
+    return got[1], got[2], got[3]
 
 
 def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True
@@ -429,17 +608,8 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
         st = start(geo, givens, extra)
     except Contradiction:
         return steps, False
-    ladder: tuple[Tech, ...] = extra.ladder()
-    # Easiest first, the trial always last: it has no value of its own (it rates by how long
-    # its refutations run), and sorted by its tier's default it came before the chains, so an
-    # expert puzzle the chains solve was rated as a trial (7.0-7.4 whatever SE said).
-    advanced = sorted((t for t in ladder if not _is_single(t.name)),
-                      key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
-    rated = {t.name: t.rating for t in ladder if t.rating is not None}
-    line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
-    values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
-    # SE's full house (the last open cell of a house), where the singles carry SE's values
-    scan = SinglesScan(geo, values, FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None)
+    advanced, values, alone = _plan(extra.ladder())
+    scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone)
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             single, options = scan(st)
@@ -450,12 +620,12 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     i, d, value, name = direct
                     st.elim(i, ~bit(d))
                     st.place(i)
-                    steps.append(RatedStep(name, value, options))
+                    steps.append(_step(name, value, options))
                     continue
             found = _easiest_advanced(geo, st, advanced, easiest, probes)
             if found is not None:
                 st, value, name = found
-                steps.append(RatedStep(name, value, options))
+                steps.append(_step(name, value, options))
                 continue
             if single is None:
                 return steps, False
@@ -463,7 +633,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             naked = st.cand[i] == bit(d)
             st.elim(i, ~bit(d))
             st.place(i)
-            steps.append(RatedStep("naked_single" if value == values[2] and naked else "hidden_single", value,
+            steps.append(_step("naked_single" if value == values[2] and naked else "hidden_single", value,
                                    options))
     except Contradiction:
         return steps, False
