@@ -29,7 +29,11 @@ HUGE = {"title": "Huge", "layout": "worksheet",
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     root = tmp_path_factory.mktemp("studio")
-    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False))
+    # One worker: each build is one process with no pool beside it. A pool in a studio build is a
+    # forkserver and two workers that each import bookgen again (~1.5 s of CPU a build, seconds of
+    # wall); the cancel below keeps one, as its point is that the workers stop.
+    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False,
+                                      workers=1))
     with TestClient(application, headers=SAME_ORIGIN) as client:
         yield client, application, root
     designer.uninstall_caches()
@@ -306,8 +310,9 @@ def test_build_progress_previews_downloads_and_determinism(studio, tmp_path):
     assert (root / "jobs" / ident).is_dir()
 
 
-def test_too_many_builds_are_refused_and_a_cancel_leaves_nothing(studio):
-    client, _, root = studio
+def test_too_many_builds_are_refused_and_a_cancel_leaves_nothing(studio, monkeypatch):
+    client, application, root = studio
+    monkeypatch.setattr(application.state.jobs, "workers", 2)  # the running build has a pool to stop
     first = client.post("/api/builds", json={"name": "slow", "data": SLOW})
     second = client.post("/api/builds", json={"name": "slow", "data": SLOW})
     third = client.post("/api/builds", json={"name": "slow", "data": SLOW})
