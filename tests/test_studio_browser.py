@@ -42,15 +42,6 @@ def _need_browser() -> None:
         pytest.skip(missing)
 
 
-class _Server(tuple):
-    """(url, root), as the tests unpack it, with the studio's build queue as ``jobs``."""
-
-    def __new__(cls, url, root, jobs):
-        made = super().__new__(cls, (url, root))
-        made.jobs = jobs
-        return made
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     _need_browser()
@@ -59,8 +50,7 @@ def server(tmp_path_factory):
     from bookgen.web.app import Settings, create_app
 
     root = tmp_path_factory.mktemp("studio-browser")
-    # One worker, as in tests/test_studio_api.py: no pool beside each build but the cancelled one's.
-    application = create_app(Settings(root=root, max_running=1, max_queued=2, warm=False, workers=1))
+    application = create_app(Settings(root=root, max_running=1, max_queued=2, warm=False))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -71,7 +61,7 @@ def server(tmp_path_factory):
     end = time.monotonic() + 20
     while not instance.started and time.monotonic() < end:
         time.sleep(0.05)
-    yield _Server(f"http://127.0.0.1:{port}/", root, application.state.jobs)
+    yield f"http://127.0.0.1:{port}/", root
     instance.should_exit = True
     # The loop's close waits for threads still reading a plan from the planner (a Nonogram's
     # how-to example takes seconds); the thread is a daemon, so the tests need not wait.
@@ -138,9 +128,10 @@ def _settled(driver):
 
 
 def _open_link(driver, link: str) -> None:
-    """Open a share link as a new page does (its settings read from the hash at load): one load of
-    the studio, each a second or so of chromium's CPU. From another page ``get`` loads it; from the
-    studio's own page (only the hash differs) ``get`` just changes the hash, so a reload follows."""
+    """Open a share link as a new page does (its settings read from the hash at load) with one
+    load of the studio (about half a second of chromium's CPU each). From another page ``get``
+    loads it; from the studio's own page (only the hash differs) ``get`` just changes the hash,
+    so a reload follows."""
     if driver.current_url.split("#")[0] == link.split("#")[0]:
         driver.get(link)
         driver.refresh()
@@ -230,9 +221,8 @@ def test_an_opened_yaml_shows_each_mistake_beside_its_field(server, browser, tmp
     assert not _by_id(browser, "build").is_enabled()
 
 
-def test_a_cancelled_build_leaves_nothing_behind(server, browser, monkeypatch):
+def test_a_cancelled_build_leaves_nothing_behind(server, browser):
     url, root = server
-    monkeypatch.setattr(server.jobs, "workers", 2)  # the running build has a pool to stop
     link = url + "#s=" + base64.urlsafe_b64encode(json.dumps({"n": "slow", "d": SLOW}).encode()).decode().rstrip("=")
     _open_link(browser, link)
     _until(lambda: _by_id(browser, "f-title").get_attribute("value") == "Slow", 60, "the shared settings")
