@@ -86,9 +86,10 @@ def _report(paths: list[str]) -> None:
                           f"{float(rest[0]):.1f} s wall")
                     continue
                 file = name.split("::")[0]
-                per_file.setdefault(file, [0.0, 0.0])
+                per_file.setdefault(file, [0.0, 0.0, 0.0])
                 per_file[file][0] += float(cpu)
                 per_file[file][1] += float(wall)
+                per_file[file][2] += float(rest[1]) if len(rest) > 1 else 0.0
                 start = float(rest[0]) if rest else 0.0
                 if runs and runs[-1][0] == file:
                     runs[-1][2] = start + float(wall)
@@ -98,9 +99,10 @@ def _report(paths: list[str]) -> None:
                     runs.append([file, start, start + float(wall), float(cpu), 1])
         for file, start, end, cpu, n in runs:
             print(f"  {start:7.1f} {end:7.1f}  {cpu:6.1f} s CPU  {n:4d}  {file}")
-    print("== CPU, wall per file (all workers)")
-    for file, (cpu, wall) in sorted(per_file.items(), key=lambda kv: -kv[1][0]):
-        print(f"  {cpu:6.1f} {wall:7.1f}  {file}")
+    tree = any(t for _, _, t in per_file.values())
+    print("== CPU, wall" + (", CPU of the process tree (CPU_CGROUP)" if tree else "") + " per file (all workers)")
+    for file, (cpu, wall, tree_cpu) in sorted(per_file.items(), key=lambda kv: -max(kv[1][0], kv[1][2])):
+        print(f"  {cpu:6.1f} {wall:7.1f}" + (f" {tree_cpu:6.1f}" if tree else "") + f"  {file}")
 
 
 if __name__ == "__main__":
