@@ -31,7 +31,7 @@ def studio(tmp_path_factory):
     root = tmp_path_factory.mktemp("studio")
     # One worker: each build is one process with no pool beside it. A pool in a studio build is a
     # forkserver and two workers that each import bookgen again (~1.5 s of CPU a build, seconds of
-    # wall); tests/test_studio_browser.py builds with one, and compares its book with the CLI's.
+    # wall); tests/test_studio_browser.py builds with a pool and compares its book with the CLI's.
     application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False,
                                       workers=1))
     with TestClient(application, headers=SAME_ORIGIN) as client:
