@@ -29,7 +29,11 @@ HUGE = {"title": "Huge", "layout": "worksheet",
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     root = tmp_path_factory.mktemp("studio")
-    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False))
+    # One worker: each build is one process with no pool beside it. A pool in a studio build is a
+    # forkserver and two workers that each import bookgen again (~1.5 s of CPU a build, seconds of
+    # wall); tests/test_studio_browser.py builds with a pool and compares its book with the CLI's.
+    application = create_app(Settings(root=root, max_running=1, max_queued=1, keep_seconds=3600.0, warm=False,
+                                      workers=1))
     with TestClient(application, headers=SAME_ORIGIN) as client:
         yield client, application, root
     designer.uninstall_caches()
@@ -316,7 +320,11 @@ def test_too_many_builds_are_refused_and_a_cancel_leaves_nothing(studio):
     queued = second.json()["id"]
     assert client.post(f"/api/builds/{queued}/cancel").json()["state"] == "cancelled"
     running = first.json()["id"]
-    time.sleep(1.0)
+    staged = root / "jobs" / running / "out"
+    end = time.monotonic() + 120  # (only a hung build waits this long)
+    while not list(staged.glob(".bookgen-*.tmp")) and time.monotonic() < end:  # it is generating into it
+        assert client.get(f"/api/builds/{running}").json()["state"] == "running"
+        time.sleep(0.05)
     assert client.post(f"/api/builds/{running}/cancel").status_code == 200
     view = _wait(client, running, 30)
     assert view["state"] == "cancelled" and view["files"] == []

@@ -12,7 +12,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from bookgen import designer
+from bookgen import designer, jobs
 from bookgen.web.app import Settings, create_app
 from bookgen.web.messages import CHOICES, choice_labels
 
@@ -22,7 +22,13 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app(Settings(root=tmp_path_factory.mktemp("studio-families"), warm=False))
+    # These tests read pages and menus: no plan, no build. The studio's planner process and the
+    # build server it forks from (bookgen imported there: ~1.5 s of CPU, and the server's shutdown
+    # waited for them to come up) are left unstarted; tests/test_studio_api.py runs them.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(designer, "start_planner", lambda: None)
+        patch.setattr(jobs, "_warm", lambda: None)
+        app = create_app(Settings(root=tmp_path_factory.mktemp("studio-families"), warm=False))
     with TestClient(app) as c:
         yield c
     designer.uninstall_caches()
