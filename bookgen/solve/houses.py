@@ -2334,11 +2334,11 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                         break
                 else:
                     return False, pos, placed
-                placed |= b  # assign(i, d)
+                # assign(i, d): a naked single's cell holds no other digit (cells only lose
+                # digits, so none of this batch gained one), so only d's mask changes.
+                placed |= b
                 value[i] = d
-                keep = ~b
-                pos[:] = [m & keep for m in pos]
-                pos[d] = (pos[d] | b) & ~peer_bits[i]
+                pos[d] &= ~peer_bits[i]
             continue
         found = False
         for d in range(n):
