@@ -259,6 +259,32 @@ def test_own_line_shortcuts_agree_with_the_closure(n, run, unique, signs):
     assert not signs or settled == {True, False}
 
 
+
+def test_take_signs_is_remove_edge():
+    """A board taking the signs of a copy that lost a sign (and was closed since) holds what
+    ``remove_edge`` gives it: the same signs, and per tier the same line tables."""
+    n = 6
+    rng = random.Random(6)
+    engine = BinaryEngine(n, 2, False)
+    solution = random_solution(engine, rng)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    edges = [Edge(a, b, "=" if solution.get(*a) == solution.get(*b) else "x")
+             for a, b in (((0, 0), (0, 1)), ((2, 3), (3, 3)), ((4, 4), (4, 5)))]
+    board = Board.from_rows(["." * n] * n, edges)
+    for r, c in rng.sample(cells, 14):
+        board.assign(r, c, solution.get(r, c))
+    engine.closure(board.copy(), Level.EASY)  # the board meets the easy tier's tables
+    for edge in edges:
+        trial = board.copy()
+        trial.remove_edge(edge)
+        engine.closure(trial, Level.HARD)  # the copy meets a tier more, and changes its cells
+        fast, plain = board.copy(), board.copy()
+        fast.take_signs(trial)
+        plain.remove_edge(edge)
+        assert (fast.eq, fast.neq, fast.known, fast.value) == (plain.eq, plain.neq, board.known, board.value)
+        for key, tables in plain.memos.items():
+            assert all(a is b for a, b in zip(fast.memos[key], tables, strict=True))
+        board = plain
 # ----- exact counting against brute force --------------------------------------------------
 def _lines(n, max_run):
     """Every balanced line without a run longer than ``max_run``, straight from the rules."""

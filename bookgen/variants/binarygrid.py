@@ -281,7 +281,7 @@ class BinaryGrid(VariantDefaults):
                         if goes:
                             trial_cells = [edge.a, edge.b]
                 if goes:
-                    current.remove_edge(edge)
+                    current.take_signs(trial)  # ``current.remove_edge(edge)``, already done on the copy
                 else:
                     kept.append(edge)
             edges = sorted(kept, key=lambda e: (e.a, e.b))

@@ -360,7 +360,10 @@ class MemoClosure:
                 trial = board.copy()
                 trial.assign(r, c, v)
                 try:
-                    self.closure(trial, Level.HARD, start=(r, n + c))
+                    if self.unique_lines:
+                        self.closure(trial, Level.HARD, start=(r, n + c))
+                    else:  # ``closure`` at the hard tier, without its checks for copied lines
+                        self._propagate(trial, HARD, 1 << r | 1 << (n + c), None)
                 except Contradiction:
                     return (r, c), 1 - v
         return None

@@ -125,6 +125,19 @@ class Board:
         self.neq[line] &= ~(1 << bit)
         self._signs_changed(line)
 
+    def take_signs(self, other: "Board") -> None:
+        """The signs (and memo lists) of ``other``, a copy of this board whose signs changed since.
+
+        The generator tries taking a sign away on a copy, and when it may go, takes the copy's
+        signs instead of taking it away again: the copy's closure changed its cells, never its
+        signs, and its memo lists are the ones ``remove_edge`` would build (one per tier the
+        copy met, a list being only the tables for its lines' signs).
+
+        Reference: ``remove_edge`` on this board; checked by
+        ``test_take_signs_is_remove_edge`` (tests/test_binary.py).
+        """
+        self.eq, self.neq, self.memos = other.eq, other.neq, other.memos
+
     def _signs_changed(self, line: int) -> None:
         """New memo lists (copies may still use the old ones): ``line``'s table for its new signs."""
         memos = {}
