@@ -2325,20 +2325,22 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
             return False, pos, placed  # a cell with no digit left
         single = ones & ~twos & ~placed
         if single:
-            while single:
-                b = single & -single
-                single ^= b
-                i = b.bit_length() - 1
-                for d in range(n):
-                    if pos[d] & b:
-                        break
-                else:
-                    return False, pos, placed
-                placed |= b  # assign(i, d)
-                value[i] = d
-                keep = ~b
-                pos[:] = [m & keep for m in pos]
-                pos[d] = (pos[d] | b) & ~peer_bits[i]
+            # The batch digit by digit: each cell's one digit is in one mask, so placing it
+            # clears no other digit's mask; a placement strikes its digit from its peers, and a
+            # cell of the batch struck so has nothing left: a contradiction, whatever the order
+            # (cell by cell, the plain order, meets the same clash).
+            for d in range(n):
+                x = pos[d] & single
+                while x:
+                    b = x & -x
+                    i = b.bit_length() - 1
+                    placed |= b  # assign(i, d)
+                    single ^= b
+                    value[i] = d
+                    m = pos[d] = pos[d] & ~peer_bits[i]
+                    x &= m & ~b
+            if single:
+                return False, pos, placed
             continue
         found = False
         for d in range(n):
