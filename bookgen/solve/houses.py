@@ -2314,6 +2314,7 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     free = every & ~placed
     pos = [free & ~seen[d] | at[d] for d in range(n)]
     stop = 1 << until if until >= 0 else 0
+    scanned: list[int | None] = [None] * n  # per digit, its mask when a scan of it placed nothing
     while True:
         if placed == every or placed & stop:
             return True, pos, placed
@@ -2345,7 +2346,19 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
         found = False
         for d in range(n):
             m = pos[d]
+            # A house's visit depends on d's mask there only (a cell placed leaves d's mask or,
+            # placed with d, strikes its housemates), so where that mask is as it was when a
+            # whole scan of d placed nothing, the visit again does nothing: only the houses
+            # that changed since are visited, every one once d is placed (the plain order,
+            # every house every pass, gives the same; the reference is the ladder's easy tier).
+            last = scanned[d]
+            if last == m:
+                continue
+            changed = every if last is None else m ^ last
+            hit = False
             for hb in house_bits:
+                if not hb & changed:
+                    continue
                 x = m & hb
                 if x & placed:
                     continue
@@ -2358,7 +2371,9 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                     keep = ~x
                     pos[:] = [p & keep for p in pos]
                     m = pos[d] = (pos[d] | x) & ~peer_bits[i]
-                    found = True
+                    found = hit = True
+                    changed = every
+            scanned[d] = None if hit else m
         if not found and less:
             # A sign next to a placed digit: the other end is above (below) it.
             for a, b in less:
