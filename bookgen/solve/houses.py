@@ -2314,7 +2314,7 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     free = every & ~placed
     pos = [free & ~seen[d] | at[d] for d in range(n)]
     stop = 1 << until if until >= 0 else 0
-    scanned: list[int | None] = [None] * n  # per digit, its mask when a scan of it placed nothing
+    scanned: list[int | None] = [None] * n  # per digit, its mask when its last scan began
     while True:
         if placed == every or placed & stop:
             return True, pos, placed
@@ -2347,15 +2347,16 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
         for d in range(n):
             m = pos[d]
             # A house's visit depends on d's mask there only (a cell placed leaves d's mask or,
-            # placed with d, strikes its housemates), so where that mask is as it was when a
-            # whole scan of d placed nothing, the visit again does nothing: only the houses
-            # that changed since are visited, every one once d is placed (the plain order,
-            # every house every pass, gives the same; the reference is the ladder's easy tier).
+            # placed with d, strikes its housemates), and masks only shrink: where d's mask
+            # in a house is as it was when d's last scan began, every visit since saw it so
+            # and did nothing (or placed d there), and the visit again does nothing. Only the
+            # houses changed since are visited (the plain order, every house every pass,
+            # gives the same; the reference is the ladder's easy tier).
             last = scanned[d]
             if last == m:
                 continue
+            scanned[d] = m
             changed = every if last is None else m ^ last
-            hit = False
             for hb in house_bits:
                 if not hb & changed:
                     continue
@@ -2371,9 +2372,9 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                     keep = ~x
                     pos[:] = [p & keep for p in pos]
                     m = pos[d] = (pos[d] | x) & ~peer_bits[i]
-                    found = hit = True
-                    changed = every
-            scanned[d] = None if hit else m
+                    found = True
+                    if last is not None:
+                        changed = m ^ last
         if not found and less:
             # A sign next to a placed digit: the other end is above (below) it.
             for a, b in less:
