@@ -2314,6 +2314,7 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     free = every & ~placed
     pos = [free & ~seen[d] | at[d] for d in range(n)]
     stop = 1 << until if until >= 0 else 0
+    scanned: list[int | None] = [None] * n  # per digit, its mask when its last scan began
     while True:
         if placed == every or placed & stop:
             return True, pos, placed
@@ -2325,25 +2326,40 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
             return False, pos, placed  # a cell with no digit left
         single = ones & ~twos & ~placed
         if single:
-            while single:
-                b = single & -single
-                single ^= b
-                i = b.bit_length() - 1
-                for d in range(n):
-                    if pos[d] & b:
-                        break
-                else:
-                    return False, pos, placed
-                # assign(i, d): a naked single's cell holds no other digit (cells only lose
-                # digits, so none of this batch gained one), so only d's mask changes.
-                placed |= b
-                value[i] = d
-                pos[d] &= ~peer_bits[i]
+            # The batch digit by digit: each cell's one digit is in one mask, so placing it
+            # clears no other digit's mask; a placement strikes its digit from its peers, and a
+            # cell of the batch struck so has nothing left: a contradiction, whatever the order
+            # (cell by cell, the plain order, meets the same clash).
+            for d in range(n):
+                x = pos[d] & single
+                while x:
+                    b = x & -x
+                    i = b.bit_length() - 1
+                    placed |= b  # assign(i, d)
+                    single ^= b
+                    value[i] = d
+                    m = pos[d] = pos[d] & ~peer_bits[i]
+                    x &= m & ~b
+            if single:
+                return False, pos, placed
             continue
         found = False
         for d in range(n):
             m = pos[d]
+            # A house's visit depends on d's mask there only (a cell placed leaves d's mask or,
+            # placed with d, strikes its housemates), and masks only shrink: where d's mask
+            # in a house is as it was when d's last scan began, every visit since saw it so
+            # and did nothing (or placed d there), and the visit again does nothing. Only the
+            # houses changed since are visited (the plain order, every house every pass,
+            # gives the same; the reference is the ladder's easy tier).
+            last = scanned[d]
+            if last == m:
+                continue
+            scanned[d] = m
+            changed = every if last is None else m ^ last
             for hb in house_bits:
+                if not hb & changed:
+                    continue
                 x = m & hb
                 if x & placed:
                     continue
@@ -2357,6 +2373,8 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
                     pos[:] = [p & keep for p in pos]
                     m = pos[d] = (pos[d] | x) & ~peer_bits[i]
                     found = True
+                    if last is not None:
+                        changed = m ^ last
         if not found and less:
             # A sign next to a placed digit: the other end is above (below) it.
             for a, b in less:
