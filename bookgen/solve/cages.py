@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_and
@@ -409,6 +409,15 @@ def _taken(st: State, name: str, k: int) -> None:
         st.cage_seen(name)[k] = st.cstamp[k]
 
 
+def _take(g: Geometry, st: State, name: str, finder: Callable[[Geometry, State], Any]) -> Any:
+    """What technique ``name`` acts on (its finder's answer, a cage first), marked taken
+    (``_taken``); None when the finder finds nothing."""
+    found = finder(g, st)
+    if found is not None:
+        _taken(st, name, found[0])
+    return found
+
+
 def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
     """(cage, its one open cell, the digit its sum leaves) of the first cage, in order, whose
     last open cell has another digit left: what ``t_cage_last`` acts on. On a ``KillerState``
@@ -444,12 +453,11 @@ def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
 
 
 def t_cage_last(g: Geometry, st: State, run: Run) -> int:
-    found = _last_found(g, st)
+    found = _take(g, st, "cage_last", _last_found)
     if found is None:
         return 0
     k, i, d = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    _taken(st, "cage_last", k)
     cut(st, [i], ~(1 << (d - 1)))
     if run.explain:
         cells, cand = ex.cells[k], st.cand
@@ -482,12 +490,11 @@ def _static_found(g: Geometry, st: State) -> tuple[int, int] | None:
 
 
 def t_cage_static(g: Geometry, st: State, run: Run) -> int:
-    found = _static_found(g, st)
+    found = _take(g, st, "cage_static", _static_found)
     if found is None:
         return 0
     k, allowed = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    _taken(st, "cage_static", k)
     cells = ex.cells[k]
     cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
     if run.explain:
@@ -581,12 +588,11 @@ def _combos_found(g: Geometry, st: State) -> tuple[int, list[int], int, int, tup
 
 
 def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
-    found = _combos_found(g, st)
+    found = _take(g, st, "cage_combos", _combos_found)
     if found is None:
         return 0
     k, open_, allowed, have, cands = found
     ex: CageExtra = st.extra  # type: ignore[assignment]
-    _taken(st, "cage_combos", k)
     cuts = cut(st, open_, ~allowed)
     if run.explain:
         cells = ex.cells[k]
