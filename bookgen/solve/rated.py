@@ -780,9 +780,10 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
         # The same cuts as the plain loop: fewer givens never make these singles solve what
         # they didn't, so while the puzzle so far is below ``high`` a removal keeps it there
         # exactly when they place the removed cell (``until``), and one they don't place but
-        # ``closure`` brings back is the first cut at ``high`` or above. A removal that stays
-        # below costs a short run of the cheaper singles instead of ``closure``, and no cut is
-        # tested twice; ``low`` by bisection.
+        # ``closure`` brings back is the first cut at ``high`` or above. ``closure`` asks
+        # first: most removals asked here fail (269 of 486 on 10 puzzles), and a failed one costs one run
+        # of the singles, not the cheaper singles' run and then ``closure``'s; no cut is tested
+        # twice; ``low`` by bisection.
         key = high <= HIDDEN_SINGLE_LINE  # (``below``'s memo key for ``high``)
         if not below(0, high):
             stop, reach = -1, 0
@@ -791,16 +792,14 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
                 if not gv.given[i]:
                     continue
                 gv.remove(i)
-                if not opens_unavoidable(i):
+                if not opens_unavoidable(i) and closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
+                    order.append(i)
                     if hidden_singles_solve(geo, gv.pairs(), key, until=i):
-                        order.append(i)
                         memo[(len(order), key)] = True
                         continue
-                    if closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
-                        order.append(i)
-                        memo[(len(order), key)] = False
-                        stop, reach = len(order) - 1, len(order)
-                        break
+                    memo[(len(order), key)] = False
+                    stop, reach = len(order) - 1, len(order)
+                    break
                 gv.restore(i)
             else:
                 stop = reach = len(order)
