@@ -24,21 +24,27 @@ def _section(write_config, difficulty: str, count: int, variant: str = "sudoku",
 def test_aims_spread_a_run_over_the_band_easiest_first():
     easy = band("easy")
     got = aims(easy.low, easy.high, easy.tier, 6)
-    assert [a.low for a in got] == [1.5, 1.5, 1.5, 2.0, 2.0, 2.0]  # the tier's values inside the band
-    assert [a.high for a in got] == [2.0, 2.0, 2.0, 2.5, 2.5, 2.5]
-    assert [a.depth for a in got] == [0.0, 0.5, 1.0, 0.0, 0.5, 1.0]  # deeper (fewer givens) along each step
+    # the first at the band's lowest ramp value, the last at its highest; the others at the
+    # highest, or the lowest where their grid's carve never gets there
+    assert [a.low for a in got] == [1.5, 2.0, 2.0, 2.0, 2.0, 2.0]
+    assert [a.high for a in got] == [2.0, 2.5, 2.5, 2.5, 2.5, 2.5]
+    assert [a.floor for a in got] == [None, 1.5, 1.5, 1.5, 1.5, None]
+    assert [a.depth for a in got] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]  # deeper (fewer givens) along the run
     assert all((a.band_low, a.band_high) == (1.5, 2.5) for a in got)
+    assert [(a.low, a.floor) for a in aims(easy.low, easy.high, easy.tier, 2)] == [(1.5, None), (2.0, None)]
+    assert aims(easy.low, easy.high, easy.tier, 1) == (Aim(1.5, 2.0, 0.0, 1.5, 2.5),)
     beginner = band("beginner")
-    assert [a.low for a in aims(beginner.low, beginner.high, beginner.tier, 3)] == [1.2] * 3
+    assert [(a.low, a.high, a.depth, a.floor) for a in aims(beginner.low, beginner.high, beginner.tier, 3)] == \
+        [(1.2, 1.5, 0.0, None), (1.2, 1.5, 0.5, None), (1.2, 1.5, 1.0, None)]
     assert aims(2.5, 3.5, Level.MEDIUM, 3) == (None,) * 3  # a minimal carve: no ramp values to aim at
-    assert Aim(2.0, 2.5, 0.5, 1.5, 2.5).widened() == Aim(1.5, 2.5, 0.5, 1.5, 2.5)
+    assert Aim(2.0, 2.5, 0.5, 1.5, 2.5, floor=1.5).widened() == Aim(1.5, 2.5, 0.5, 1.5, 2.5)
     assert all(v < band("medium").low for v in RAMP_VALUES[Level.EASY])
 
 
 def test_an_easy_section_climbs_across_its_band(write_config):
     book = _section(write_config, "easy", 4)
     (section,) = book.sections
-    assert [a.low for a in section.aims] == [1.5, 1.5, 2.0, 2.0]
+    assert [a.low for a in section.aims] == [1.5, 2.0, 2.0, 2.0]
     jobs = plan(book)
     made = in_score_order(book, [run_job(job) for job in jobs])
     ratings = [p.grade.rating for p in made]
@@ -121,4 +127,29 @@ def test_aimed_carve_equals_its_plain_version():
             assert fast == carve_to_rating(geo, sol, random.Random(seed), low, high, depth, plain=True)
             made += fast is not None
     assert made >= 4
+
+
+def test_an_aim_missed_takes_the_lower_value_of_the_same_carve():
+    """Aimed at 2.0 with a floor of 1.5, a grid whose carve never needs more than hidden
+    singles gives the puzzle that carve aimed at [1.5, 2.0) gives, rather than None; a grid
+    that gets to 2.0 gives the puzzle without the floor. The fast and the plain version agree."""
+    geo = geometry(9, (3, 3))
+    rng = random.Random(9)
+    fell = hit = 0
+    for k in range(8):
+        sol = random_filling(geo, rng)
+        seed, depth = rng.random(), (k % 3) / 2
+        fast = carve_to_rating(geo, sol, random.Random(seed), 2.0, 2.5, depth, floor=1.5)
+        assert fast == carve_to_rating(geo, sol, random.Random(seed), 2.0, 2.5, depth, plain=True, floor=1.5)
+        aimed = carve_to_rating(geo, sol, random.Random(seed), 2.0, 2.5, depth)
+        if aimed is None:
+            assert fast == carve_to_rating(geo, sol, random.Random(seed), 1.5, 2.0, depth)
+            fell += fast is not None
+        else:
+            assert fast == aimed
+            hit += 1
+        if fast is not None:
+            rating = rating_of(rated_run(geo, [(i, sol[i]) for i in range(81) if fast[i]])[0])
+            assert 1.5 <= rating < 2.5 and (rating >= 1.7) == (aimed is not None)
+    assert fell and hit  # both sides were met
 

@@ -285,7 +285,7 @@ def marker_of(key: str) -> int:
 # The ratings the easy tier's carve stops at often enough to aim a puzzle at (measured on 40
 # grids carved on past the singles while singles still solve: 1.2 at first, then 1.5 on 36,
 # 2.0 on 14; 1.7, 1.9 and 2.3 never). A level's run of puzzles is spread over the values of
-# its band, the first puzzles at the lowest.
+# its band (``aims``), the first puzzle at the lowest.
 RAMP_VALUES: dict[Level, tuple[float, ...]] = {Level.EASY: (1.2, 1.5, 2.0)}
 
 
@@ -302,19 +302,25 @@ class Aim:
     band_low: float
     band_high: float
     climb: bool = False  # carved at its tier, then climbed to ``[low, high)`` (``CLIMB_FROM``)
+    floor: float | None = None  # where its grid's carve never rates ``low``: ``[floor, low)`` instead
 
     def widened(self) -> "Aim":
         """The same puzzle aimed at its whole band (when its step was missed too often)."""
-        return replace(self, low=self.band_low, high=self.band_high)
+        return replace(self, low=self.band_low, high=self.band_high, floor=None)
 
 
 @lru_cache(maxsize=256)
 def aims(low: float, high: float, tier: Level, count: int) -> tuple[Aim | None, ...]:
     """The aim of each of ``count`` puzzles of one level's run (band ``[low, high)``, carved
-    at ``tier``), easiest first: the tier's ramp values inside the band split the run in
-    equal parts, each part climbing in depth. None where the tier has no ramp values (its
-    carve is minimal already: the rating is what it is). A band above the tier's carve
-    (``CLIMB_FROM``: extreme) aims every puzzle at the whole band, to be climbed there.
+    at ``tier``), easiest first, deeper and deeper (fewer givens, more minutes). Where the
+    band holds one of the tier's ramp values, every puzzle aims at it. Where it holds more,
+    the first puzzle aims at the lowest and the last at the highest, each kept only there;
+    every other aims at the highest value and, where its grid's carve never gets there,
+    takes the lowest instead (``Aim.floor``) rather than another grid: each grid's carve
+    makes a puzzle, and the run spreads over the values as the grids do (easy: about half
+    of the grids reach 2.0). None where the tier has no ramp values (its carve is minimal
+    already: the rating is what it is). A band above the tier's carve (``CLIMB_FROM``:
+    extreme) aims every puzzle at the whole band, to be climbed there.
     Kept per arguments (a pure function of them, its aims frozen): a caller that wants one
     puzzle's aim (a job, the reference bench's named rows) asks for the whole run's tuple."""
     climb = climb_aim(low, high, tier)
@@ -323,15 +329,12 @@ def aims(low: float, high: float, tier: Level, count: int) -> tuple[Aim | None, 
     values = [v for v in RAMP_VALUES.get(tier, ()) if low <= v < high]
     if not values or count < 1:
         return (None,) * max(count, 0)
-    edges = values[1:] + [high]
-    out: list[Aim | None] = []
-    for i in range(count):
-        k = i * len(values) // count
-        first = -(-k * count // len(values))
-        last = -(-(k + 1) * count // len(values)) - 1
-        depth = (i - first) / (last - first) if last > first else 0.0
-        out.append(Aim(values[k], edges[k], round(depth, 3), low, high))
-    return tuple(out)
+    depths = [round(i / (count - 1), 3) if count > 1 else 0.0 for i in range(count)]
+    bottom = Aim(values[0], (values[1:] + [high])[0], 0.0, low, high)
+    if len(values) == 1 or count == 1:
+        return tuple(replace(bottom, depth=d) for d in depths)
+    top = Aim(values[-1], high, 1.0, low, high)
+    return (bottom, *(replace(top, depth=d, floor=values[0]) for d in depths[1:-1]), top)
 
 
 def climb_aim(low: float, high: float, tier: Level) -> Aim | None:

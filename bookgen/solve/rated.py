@@ -686,7 +686,7 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
 
 
 def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: float, depth: float,
-                    plain: bool = False) -> list[bool] | None:
+                    plain: bool = False, floor: float | None = None) -> list[bool] | None:
     """Which cells stay given in a puzzle of the solution ``sol`` that singles solve and that
     rates in ``[low, high)``, or None when this grid's carve never rates there.
 
@@ -702,7 +702,9 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
     ``plain``: every removal asked of ``closure`` and every prefix up to ``high`` tested in
     turn, the version this must equal (tests/test_ramp.py). Aimed at 2.0, a carve may rate
     1.7 or 1.9 (a direct pointing or claiming, rare): the rated run of the finished puzzle says
-    so, and its band is checked there."""
+    so, and its band is checked there. ``floor`` (below ``low``): where the carve ends below
+    ``low`` (singles never needed more), the puzzle it makes aimed at ``[floor, low)`` instead,
+    rather than None (about half the grids aimed at 2.0 end so: ``rating.aims``)."""
     n = geo.n
     cells = list(range(n * n))
     rng.shuffle(cells)
@@ -809,6 +811,13 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
         while extend():
             pass
         stop = len(order)
+        if not below(stop, low):
+            start = first(lambda cut: not below(cut, low))
+    if start is None and floor is not None and floor < low and below(stop, low):
+        # This grid's carve never rates ``low``: the puzzle at ``depth`` of the same carve
+        # aimed at ``[floor, low)``, found as that aim finds it (where ``high`` lies above the
+        # singles, the carve went to its end, as that aim's would with no cut at ``low``).
+        low, high = floor, low
         if not below(stop, low):
             start = first(lambda cut: not below(cut, low))
     if start is None or stop < start:

@@ -221,7 +221,7 @@ class SudokuVariant(HouseGrid):
         aim = options.get("aim")
         climb = aim is not None and aim.climb
         if aim is not None and level == Level.EASY:
-            aimed = carve_to_rating(geo, sol, rng, aim.low, aim.high, aim.depth)
+            aimed = carve_to_rating(geo, sol, rng, aim.low, aim.high, aim.depth, floor=aim.floor)
             if aimed is None:
                 return None
             given = aimed
