@@ -783,9 +783,9 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
         # they didn't, so while the puzzle so far is below ``high`` a removal keeps it there
         # exactly when they place the removed cell (``until``), and one they don't place but
         # ``closure`` brings back is the first cut at ``high`` or above. ``closure`` asks
-        # first: most removals asked here fail (269 of 486 on 10 puzzles), and a failed one costs one run
-        # of the singles, not the cheaper singles' run and then ``closure``'s; no cut is tested
-        # twice; ``low`` by bisection.
+        # first: most removals asked fail (269 of 486 in 10 named-easy puzzles' carves), and
+        # a failed one costs one singles run, not the cheaper singles' run and then
+        # ``closure``'s; no cut is tested twice; ``low`` by bisection.
         key = high <= HIDDEN_SINGLE_LINE  # (``below``'s memo key for ``high``)
         if not below(0, high):
             stop, reach = -1, 0

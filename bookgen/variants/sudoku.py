@@ -35,7 +35,8 @@ hard tier can't recover may also go when one trial on it does (a few per
 puzzle, taken during the carve while the board is rich enough to stay
 unique). A 9x9 puzzle aimed at a rating inside its level's band (``options["aim"]``,
 ``bookgen.core.rating.aims``: beginner and easy) is carved on past the singles while singles
-still solve, to that rating (``bookgen.solve.rated.carve_to_rating``). A 9x9 puzzle aimed
+still solve, to that rating (``bookgen.solve.rated.carve_to_rating``; with ``Aim.floor``, to
+the floor's rating where its grid's carve never reaches the aim). A 9x9 puzzle aimed
 above the expert carve (``extreme``, SE 7.5 and up: ``Aim.climb``) is carved at expert, then
 climbed there by moving its givens on the same grid (``bookgen.solve.harden``), from up to
 ``CLIMB_ATTEMPTS`` grids a seed. The result is kept only when the ladder grades it exactly at
