@@ -19,7 +19,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import latin_table
 from bookgen.solve.rated import rated_run
 from bookgen.solve.skyscrapers import (
-    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, extra_for, extra_for_plain,
+    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, easy_verdict, extra_for, extra_for_plain,
 )
 from bookgen.variants import skyscrapers
 from bookgen.variants.skyscrapers import _carve
@@ -169,3 +169,64 @@ def test_ambiguous_is_what_every_latin_square_says():
             assert ambiguous_sat(geo, sol, givens, clues, within) == (fits > 1)
         verdicts.add(fits > 1)
     assert verdicts == {True, False}
+
+
+def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
+    # ``_small_carve`` (4x4: removals made on the table's word, the tier asked of the end and,
+    # where it fails, the removal it can't take found by bisection) against the plain carve:
+    # the same givens and clues and the same draws; some carves had to bisect.
+    bisected = []
+    plain_small = skyscrapers._small_carve
+
+    def counting(geo, *rest):
+        asked = []
+        real = skyscrapers.closure
+
+        def asking(*a, **k):
+            asked.append(1)
+            return real(*a, **k)
+
+        monkeypatch.setattr(skyscrapers, "closure", asking)
+        try:
+            return plain_small(geo, *rest)
+        finally:
+            monkeypatch.setattr(skyscrapers, "closure", real)
+            bisected.append(len(asked) > 2)
+
+    monkeypatch.setattr(skyscrapers, "_small_carve", counting)
+    geo = geometry(4)
+    for level, seeds in ((Level.EASY, 8), (Level.MEDIUM, 14), (Level.HARD, 10)):
+        for seed in range(100, 100 + seeds):
+            square = random_latin_square(4, random.Random(seed))
+            sol = [d for row in square for d in row]
+            fast_rng, plain_rng = random.Random(seed), random.Random(seed)
+            assert _carve(geo, sol, clues_of(square), level, fast_rng) == \
+                _carve(geo, sol, clues_of(square), level, plain_rng, plain=True)
+            assert fast_rng.getstate() == plain_rng.getstate()
+    assert len(bisected) == 32 and any(bisected)
+
+
+def test_the_easy_verdict_is_the_easy_tier():
+    # ``easy_verdict`` (the clues' strikes, then singles on bitboards) against the ladder's
+    # easy tier, on random clue sets and givens.
+    verdicts = []
+    for n in (4, 5):
+        for geo, sol, clues, givens in _positions(n, 60, 20 + n):
+            fast = easy_verdict(geo, givens, clues)
+            assert fast == closure(geo, givens, Level.EASY, extra=extra_for(n, clues))[0]
+            verdicts.append(fast)
+    assert 10 < sum(verdicts) < len(verdicts) - 10
+
+
+def test_the_table_proof_is_the_sat_proof():
+    # ``SkyscrapersVariant.proves`` on 4x4 (the table of every Latin square) against the SAT
+    # proof (``proves_unique`` with the clue groups), on unique and ambiguous positions.
+    from bookgen.solve.latin_sat import proves_unique
+    from bookgen.solve.latin_table import only_solution
+    from bookgen.solve.skyscrapers import clue_groups, table_solutions
+    answers = []
+    for geo, sol, clues, givens in _positions(4, 80, 7):
+        fast = only_solution(4, table_solutions(4, givens, clues), sol)
+        assert fast == proves_unique(geo, givens, sol, (), groups=clue_groups(4, clues))
+        answers.append(fast)
+    assert True in answers and False in answers

@@ -2278,10 +2278,12 @@ def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
              less: Sequence[tuple[int, int]] = (), used: set[tuple[int, int]] | None = None,
-             ) -> tuple[bool | None, list[int], int]:
+             strike: Sequence[int] = ()) -> tuple[bool | None, list[int], int]:
     """Naked and hidden singles on bitboards (one mask of possible cells per digit), and with
     ``less`` (smaller cell, larger cell) a sign next to a placed digit (``sign_known``); the
-    signs that struck something go into ``used``.
+    signs that struck something go into ``used``. ``strike``: per digit (0-based), cells it is
+    ruled out of from the start (a constraint's static strikes, such as Skyscrapers' clues
+    alone: ``solve.skyscrapers.easy_verdict``).
 
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
@@ -2313,6 +2315,8 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
         seen[d] |= peer_bits[i]
     free = every & ~placed
     pos = [free & ~seen[d] | at[d] for d in range(n)]
+    if strike:
+        pos = [p & ~x for p, x in zip(pos, strike)]
     stop = 1 << until if until >= 0 else 0
     scanned: list[int | None] = [None] * n  # per digit, its mask when its last scan began
     while True:

@@ -49,7 +49,7 @@ from pysat.card import CardEnc, EncType
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts, merged_ladder,
+    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _singles, cut, describe_cuts, merged_ladder,
 )
 from bookgen.solve.latin import digits_of, full_mask
 from bookgen.solve.latin_sat import Group, Kept, other_solution
@@ -322,6 +322,32 @@ def _sight(n: int, side: str, k: int, clue: int) -> Sight:
     return Sight(clue, side, k, cells, keep)
 
 
+def easy_verdict(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> bool:
+    """Whether the easy tier solves the puzzle of ``givens`` and ``clues``: its clue techniques
+    (``sky_edge``, ``sky_bounds``) strike what each clue alone rules out, the same whatever
+    else is known, so they are all struck first, and the naked and hidden singles run on
+    bitboards (``houses._singles``). The plain version is the ladder's easy tier
+    (``closure(geo, givens, Level.EASY, extra=extra_for(n, clues))``; tests/test_sky_carve.py)."""
+    n = geo.n
+    strike = [0] * n
+    for side in SIDES:
+        for d, x in enumerate(_side_strikes(n, side, tuple(clues[side]))):
+            strike[d] |= x
+    return _singles(geo, givens, -1, strike=strike)[0] is True
+
+
+@lru_cache(maxsize=4096)
+def _side_strikes(n: int, side: str, clues: tuple[int, ...]) -> tuple[int, ...]:
+    """Per digit (0-based), the cells one side's clues alone rule it out of (``Sight.keep``)."""
+    out = [0] * n
+    for s in _side(n, side, clues)[0]:
+        for i, keep in s.keep:
+            for d in range(n):
+                if not keep >> d & 1:
+                    out[d] |= 1 << i
+    return tuple(out)
+
+
 def seen(heights: Sequence[int]) -> int:
     """How many of ``heights`` (nearest first) are seen: taller than every one before."""
     top = count = 0
@@ -543,6 +569,13 @@ def ambiguous(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int
     n = geo.n
     if n > TABLE_MAX:
         return ambiguous_sat(geo, sol, givens, clues, within)
+    fits = table_solutions(n, givens, clues)
+    return bool(fits & (fits - 1))  # two squares or more
+
+
+def table_solutions(n: int, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> int:
+    """The squares of ``latin_table(n)`` (a bit each, ``n`` <= ``TABLE_MAX``) that hold the
+    givens and show the clues: every solution of the puzzle, as every square is listed."""
     squares, masks = latin_table(n)
     shows = _shows(n)
     fits = (1 << len(squares)) - 1
@@ -552,7 +585,7 @@ def ambiguous(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int
         for k, c in enumerate(clues[side]):
             if c:
                 fits &= shows[side][k][c]
-    return bool(fits & (fits - 1))  # two squares or more
+    return fits
 
 
 @lru_cache(maxsize=None)

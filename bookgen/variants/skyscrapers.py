@@ -55,9 +55,10 @@ from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.latin_table import TABLE_MAX
+from bookgen.solve.latin_table import TABLE_MAX, only_solution
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clues_of, extra_for, sight_clauses,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clues_of, easy_verdict, extra_for, sight_clauses,
+    table_solutions,
 )
 from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -83,6 +84,8 @@ NO_CLUE = "0.-"        # how a missing clue may be typed
 # is the same whatever the order of its steps, and more clues or givens give a fixpoint
 # inside it (tests/test_sky_carve.py compares whole carves with the plain version).
 CONFLUENT = True
+# The largest grid ``_carve`` carves by ``_small_carve``: every Latin square of it listed.
+SMALL_MAX = TABLE_MAX
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sky_edge": (N_("A clue of 1, or as large as the grid"),
@@ -160,7 +163,16 @@ class SkyscrapersVariant(HouseGrid):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                         clues=OutsideClues(**clues))
-        return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues))
+        return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues) if n > TABLE_MAX else ())
+
+    def proves(self, draft: Draft) -> bool:
+        """Up to ``TABLE_MAX``, by the table of every Latin square (``table_solutions``: the
+        squares that hold the givens and show the clues, exactly); SAT above (the plain
+        version, ``HouseGrid.proves``; tests/test_sky_carve.py compares them)."""
+        n = draft.puzzle.size
+        if n > TABLE_MAX:
+            return super().proves(draft)
+        return only_solution(n, table_solutions(n, draft.givens, clue_dict(_clues(draft.puzzle))), draft.solution)
 
     # --- the house engine's hooks ---------------------------------------------------
 
@@ -338,6 +350,8 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     them, the version they must equal (the same givens and clues kept, the same draws;
     tests/test_sky_carve.py)."""
     n = geo.n
+    if not plain and n <= SMALL_MAX and level <= Level.HARD:
+        return _small_carve(geo, sol, clues, level, rng)
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
     kept = set(every)
@@ -383,18 +397,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         st.extra = extra_of(kept, used)
         return solve(st, tier, Run(), fast=True)
 
-    done, stalled = solves()
-    while not done:  # the tier needs a given: one where it stalled
-        open_cells = [i for i in range(n * n) if stalled is None or not stalled.placed[i]]
-        i = rng.choice(open_cells)
-        given[i] = True
-        if stalled is None:
-            done, stalled = solves()
-            continue
-        # Going on from where the tier stalled reaches what a fresh solve with the new given
-        # would: every technique only strikes candidates, so the stall is the same fixpoint.
-        stalled.give(i, sol[i])
-        done = solve(stalled, tier, Run(), fast=not plain)
+    _needed_givens(sol, given, tier, solves, rng, plain)
     added = [i for i in range(n * n) if given[i]]
     fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if not plain and added else None
     for i in added:  # a given added early may be one the later ones make needless
@@ -462,6 +465,108 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
             _trade_givens(given, kept, every, solves, rng)
     final = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
     return given, final
+
+
+def _needed_givens(sol: Sequence[int], given: list[bool], tier: Level, solves, rng: random.Random,
+                   plain: bool = False) -> None:
+    """Givens added to ``given``, each on a cell where the tier stalled with every clue, until
+    it solves (``solves``: ``_carve``'s, on the clues kept now)."""
+    done, stalled = solves()
+    while not done:  # the tier needs a given: one where it stalled
+        open_cells = [i for i in range(len(given)) if stalled is None or not stalled.placed[i]]
+        i = rng.choice(open_cells)
+        given[i] = True
+        if stalled is None:
+            done, stalled = solves()
+            continue
+        # Going on from where the tier stalled reaches what a fresh solve with the new given
+        # would: every technique only strikes candidates, so the stall is the same fixpoint.
+        stalled.give(i, sol[i])
+        done = solve(stalled, tier, Run(), fast=not plain)
+
+
+def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]], level: Level,
+                 rng: random.Random) -> tuple[list[bool], dict[str, tuple[int, ...]]]:
+    """``_carve`` below expert on grids whose Latin squares are all listed (``TABLE_MAX``): the
+    same removals tried in the same order with the same draws, and the same verdicts, found
+    with fewer solves. The removals (the givens added, then the clues in their shuffled order;
+    the shuffle draws nothing the givens' verdicts decide, so it is made first) are each
+    refused where the table finds a second solution (``ambiguous``: no tier solves that), and
+    otherwise made on trust; then the tier is asked once, of the puzzle they end with. If it
+    solves that, it solves every puzzle on the way (each holds more clues and givens:
+    ``CONFLUENT``), so every removal made is one the plain carve makes: the same carve. If
+    not, the first removal it can't take is found by bisection (the puzzles on the way only
+    lose clues, so once the tier fails it fails from there on), refused as the plain carve
+    refuses it, and the rest tried again the same way from there. At easy the tier's own
+    verdict on bitboards (``easy_verdict``) is cheap enough to ask at every removal.
+
+    ``_carve(..., plain=True)`` is the version it must equal (tests/test_sky_carve.py)."""
+    n = geo.n
+    tier = min(level, Level.HARD)
+    every = [(side, k) for side in SIDES for k in range(n)]
+    kept = set(every)
+    given = [False] * (n * n)
+    side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
+
+    def clues_now() -> dict[str, tuple[int, ...]]:
+        return {side: tuple([c if key in kept else 0 for key, c in pairs]) for side, pairs in side_keys}
+
+    def givens_now() -> list[tuple[int, int]]:
+        return [(i, sol[i]) for i in range(n * n) if given[i]]
+
+    def solves() -> tuple[bool, Any]:
+        return closure(geo, givens_now(), tier, extra=extra_for(n, clues_now(), verdict=True))
+
+    def put(item, back: bool) -> None:
+        if type(item) is int:
+            given[item] = back
+        elif back:
+            kept.add(item)
+        else:
+            kept.discard(item)
+
+    _needed_givens(sol, given, tier, solves, rng)
+    items: list = [i for i in range(n * n) if given[i]]
+    order = every[:]
+    rng.shuffle(order)
+    items += order
+    start = 0
+    while start < len(items):
+        made = []
+        for t in range(start, len(items)):
+            put(items[t], False)
+            if tier == Level.EASY:
+                ok = easy_verdict(geo, givens_now(), clues_now())
+            else:
+                ok = not ambiguous(geo, sol, givens_now(), clues_now())
+            if ok:
+                made.append(t)
+            else:
+                put(items[t], True)
+        if tier == Level.EASY or not made or solves()[0]:
+            break
+        # The first removal made that the tier can't take: all of ``made`` out fails, none
+        # out solves (the carve so far).
+        lo, hi = 0, len(made) - 1
+        out = len(made)  # how many of ``made`` are out now
+        while lo < hi:
+            mid = (lo + hi) // 2
+            for t in made[mid + 1:out]:
+                put(items[t], True)
+            for t in made[out:mid + 1]:
+                put(items[t], False)
+            out = mid + 1
+            if solves()[0]:
+                lo = mid + 1
+            else:
+                hi = mid
+        for t in made[lo:out]:
+            put(items[t], True)
+        for t in made[out:lo]:
+            put(items[t], False)
+        start = made[lo] + 1
+    _futile_trades(given, kept, every, rng)
+    return given, clues_now()
 
 
 class _Fixpoint:
