@@ -174,36 +174,45 @@ def test_ambiguous_is_what_every_latin_square_says():
 def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
     # ``_small_carve`` (4x4: removals made on the table's word, the tier asked of the end and,
     # where it fails, the removal it can't take found by bisection) against the plain carve:
-    # the same givens and clues and the same draws; some carves had to bisect.
-    bisected = []
-    plain_small = skyscrapers._small_carve
+    # the same givens and clues and the same draws, and its grade the whole ladder's; some
+    # carves had to bisect.
+    asked = []
+    real = skyscrapers.run_ladder
 
-    def counting(geo, *rest):
-        asked = []
-        real = skyscrapers.closure
+    def asking(*a, **k):
+        res = real(*a, **k)
+        asked.append(res.solved)
+        return res
 
-        def asking(*a, **k):
-            asked.append(1)
-            return real(*a, **k)
-
-        monkeypatch.setattr(skyscrapers, "closure", asking)
-        try:
-            return plain_small(geo, *rest)
-        finally:
-            monkeypatch.setattr(skyscrapers, "closure", real)
-            bisected.append(len(asked) > 2)
-
-    monkeypatch.setattr(skyscrapers, "_small_carve", counting)
+    monkeypatch.setattr(skyscrapers, "run_ladder", asking)
     geo = geometry(4)
     for level, seeds in ((Level.EASY, 8), (Level.MEDIUM, 14), (Level.HARD, 10)):
         for seed in range(100, 100 + seeds):
             square = random_latin_square(4, random.Random(seed))
             sol = [d for row in square for d in row]
             fast_rng, plain_rng = random.Random(seed), random.Random(seed)
-            assert _carve(geo, sol, clues_of(square), level, fast_rng) == \
-                _carve(geo, sol, clues_of(square), level, plain_rng, plain=True)
+            given, clues, graded = skyscrapers._small_carve(geo, sol, clues_of(square), level, fast_rng)
+            assert (given, clues) == _carve(geo, sol, clues_of(square), level, plain_rng, plain=True)
             assert fast_rng.getstate() == plain_rng.getstate()
-    assert len(bisected) == 32 and any(bisected)
+            assert (graded is None) == (level == Level.EASY)
+            if graded is not None:
+                whole = real(geo, [(i, sol[i]) for i in range(16) if given[i]], Level.EXPERT,
+                             extra=extra_for(4, clues))
+                assert graded == whole
+    assert False in asked  # some ends the tier couldn't take: bisected
+
+
+def test_every_4x4_square_its_clues_show_alone_is_a_medium_puzzle():
+    # What lets ``_small_carve`` skip ``_needed_givens`` above easy: every 4x4 Latin square
+    # whose 16 clues show no other square is solved by the medium tier from them alone.
+    geo = geometry(4)
+    unique = 0
+    for flat in latin_table(4)[0]:
+        clues = clues_of([flat[r * 4:r * 4 + 4] for r in range(4)])
+        if not ambiguous(geo, list(flat), [], clues):
+            unique += 1
+            assert closure(geo, [], Level.MEDIUM, extra=extra_for(4, clues, verdict=True))[0]
+    assert unique == 372
 
 
 def test_the_easy_verdict_is_the_easy_tier():

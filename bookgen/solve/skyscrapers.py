@@ -588,6 +588,13 @@ def table_solutions(n: int, givens: Sequence[tuple[int, int]], clues: dict[str, 
     return fits
 
 
+def clue_squares(n: int, clues: dict[str, Sequence[int]]) -> dict[tuple[str, int], int]:
+    """(side, line) -> the squares of ``latin_table(n)`` (a bit each) that show that clue
+    (every square where it is 0), as ``table_solutions`` intersects them."""
+    shows = _shows(n)
+    return {(side, k): shows[side][k][c] if c else -1 for side in SIDES for k, c in enumerate(clues[side])}
+
+
 @lru_cache(maxsize=None)
 def _shows(n: int) -> dict[str, tuple[tuple[int, ...], ...]]:
     """Per side, per line, per clue value: the squares of ``latin_table(n)`` (a bit each) that

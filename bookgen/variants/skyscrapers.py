@@ -52,13 +52,14 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
+    TECHNIQUE_LEVEL, Extra, Geometry, LadderResult, Run, State, closure, fits, geometry, run_ladder, solve, start,
+    trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.latin_table import TABLE_MAX, only_solution
+from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clues_of, easy_verdict, extra_for, sight_clauses,
-    table_solutions,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clues_of, easy_verdict, extra_for,
+    sight_clauses, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -156,9 +157,14 @@ class SkyscrapersVariant(HouseGrid):
         geo = geometry(n)
         square = random_latin_square(n, rng)
         sol = [d for row in square for d in row]
-        given, clues = _carve(geo, sol, clues_of(square), level, rng)
+        res = None
+        if n <= SMALL_MAX and level <= Level.HARD:  # (``_carve``'s way there, with its grade)
+            given, clues, res = _small_carve(geo, sol, clues_of(square), level, rng)
+        else:
+            given, clues = _carve(geo, sol, clues_of(square), level, rng)
         givens = [(i, sol[i]) for i in range(n * n) if given[i]]
-        res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
+        if res is None:
+            res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
         if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
@@ -351,7 +357,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     tests/test_sky_carve.py)."""
     n = geo.n
     if not plain and n <= SMALL_MAX and level <= Level.HARD:
-        return _small_carve(geo, sol, clues, level, rng)
+        return _small_carve(geo, sol, clues, level, rng)[:2]
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
     kept = set(every)
@@ -486,27 +492,36 @@ def _needed_givens(sol: Sequence[int], given: list[bool], tier: Level, solves, r
 
 
 def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]], level: Level,
-                 rng: random.Random) -> tuple[list[bool], dict[str, tuple[int, ...]]]:
+                 rng: random.Random) -> tuple[list[bool], dict[str, tuple[int, ...]], LadderResult | None]:
     """``_carve`` below expert on grids whose Latin squares are all listed (``TABLE_MAX``): the
     same removals tried in the same order with the same draws, and the same verdicts, found
     with fewer solves. The removals (the givens added, then the clues in their shuffled order;
     the shuffle draws nothing the givens' verdicts decide, so it is made first) are each
-    refused where the table finds a second solution (``ambiguous``: no tier solves that), and
-    otherwise made on trust; then the tier is asked once, of the puzzle they end with. If it
-    solves that, it solves every puzzle on the way (each holds more clues and givens:
-    ``CONFLUENT``), so every removal made is one the plain carve makes: the same carve. If
-    not, the first removal it can't take is found by bisection (the puzzles on the way only
+    refused where the table finds a second solution (``table_solutions``: no tier solves
+    that), and otherwise made on trust; then the tier is asked once, of the puzzle they end
+    with. If it solves that, it solves every puzzle on the way (each holds more clues and
+    givens: ``CONFLUENT``), so every removal made is one the plain carve makes: the same carve.
+    If not, the first removal it can't take is found by bisection (the puzzles on the way only
     lose clues, so once the tier fails it fails from there on), refused as the plain carve
-    refuses it, and the rest tried again the same way from there. At easy the tier's own
-    verdict on bitboards (``easy_verdict``) is cheap enough to ask at every removal.
+    refuses it, and the rest tried again the same way from there. Where every clue leaves one
+    solution, no given is needed above easy (``_needed_givens`` would add none): on 4x4 the
+    medium tier solves every such square from its clues alone (all 576 squares tried,
+    tests/test_sky_carve.py). At easy the tier's own verdict on bitboards (``easy_verdict``)
+    is cheap enough to ask at every removal.
 
+    Also the grade of the puzzle where the last question was the ladder's run up to the tier
+    (``run_ladder``; it takes its techniques tier by tier, so where the tier solves the
+    puzzle it never reaches a harder one and ends as the whole ladder's run), else None.
     ``_carve(..., plain=True)`` is the version it must equal (tests/test_sky_carve.py)."""
     n = geo.n
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
+    shows = clue_squares(n, clues)
+    key_sets = [shows[key] for key in every]
+    cell_sets = [squares[sol[i]] for i, squares in enumerate(latin_table(n)[1])]
+    side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
     kept = set(every)
     given = [False] * (n * n)
-    side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
 
     def clues_now() -> dict[str, tuple[int, ...]]:
         return {side: tuple([c if key in kept else 0 for key, c in pairs]) for side, pairs in side_keys}
@@ -525,12 +540,13 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         else:
             kept.discard(item)
 
-    _needed_givens(sol, given, tier, solves, rng)
+    if tier == Level.EASY or _two_or_more(key_sets):
+        _needed_givens(sol, given, tier, solves, rng)
     items: list = [i for i in range(n * n) if given[i]]
     order = every[:]
     rng.shuffle(order)
     items += order
-    start = 0
+    start, graded = 0, None
     while start < len(items):
         made = []
         for t in range(start, len(items)):
@@ -538,12 +554,17 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
             if tier == Level.EASY:
                 ok = easy_verdict(geo, givens_now(), clues_now())
             else:
-                ok = not ambiguous(geo, sol, givens_now(), clues_now())
+                ok = not _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
+                                      [cell_sets[i] for i in range(n * n) if given[i]])
             if ok:
                 made.append(t)
             else:
                 put(items[t], True)
-        if tier == Level.EASY or not made or solves()[0]:
+        if tier == Level.EASY or not made:
+            break
+        res = run_ladder(geo, givens_now(), tier, extra=extra_for(n, clues_now()))
+        if res.solved:
+            graded = res
             break
         # The first removal made that the tier can't take: all of ``made`` out fails, none
         # out solves (the carve so far).
@@ -566,7 +587,16 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
             put(items[t], False)
         start = made[lo] + 1
     _futile_trades(given, kept, every, rng)
-    return given, clues_now()
+    return given, clues_now(), graded
+
+
+def _two_or_more(sets: Sequence[int]) -> bool:
+    """Whether the squares in every one of ``sets`` are two or more (``ambiguous``'s test, on
+    the sets of ``clue_squares`` and ``latin_table``'s cells)."""
+    fits = -1
+    for x in sets:
+        fits &= x
+    return bool(fits & (fits - 1))
 
 
 class _Fixpoint:
