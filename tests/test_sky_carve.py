@@ -185,10 +185,11 @@ def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
         return res
 
     monkeypatch.setattr(skyscrapers, "run_ladder", asking)
-    geo = geometry(4)
-    for level, seeds in ((Level.EASY, 8), (Level.MEDIUM, 14), (Level.HARD, 10)):
+    for n, level, seeds in ((4, Level.EASY, 8), (4, Level.MEDIUM, 14), (4, Level.HARD, 10), (5, Level.EASY, 4),
+                            (5, Level.HARD, 3)):
+        geo = geometry(n)
         for seed in range(100, 100 + seeds):
-            square = random_latin_square(4, random.Random(seed))
+            square = random_latin_square(n, random.Random(seed))
             sol = [d for row in square for d in row]
             fast_rng, plain_rng = random.Random(seed), random.Random(seed)
             given, clues, graded = skyscrapers._small_carve(geo, sol, clues_of(square), level, fast_rng)
@@ -196,8 +197,8 @@ def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
             assert fast_rng.getstate() == plain_rng.getstate()
             assert (graded is None) == (level == Level.EASY)
             if graded is not None:
-                whole = real(geo, [(i, sol[i]) for i in range(16) if given[i]], Level.EXPERT,
-                             extra=extra_for(4, clues))
+                whole = real(geo, [(i, sol[i]) for i in range(n * n) if given[i]], Level.EXPERT,
+                             extra=extra_for(n, clues))
                 assert graded == whole
     assert False in asked  # some ends the tier couldn't take: bisected
 

@@ -85,8 +85,14 @@ NO_CLUE = "0.-"        # how a missing clue may be typed
 # is the same whatever the order of its steps, and more clues or givens give a fixpoint
 # inside it (tests/test_sky_carve.py compares whole carves with the plain version).
 CONFLUENT = True
-# The largest grid ``_carve`` carves by ``_small_carve``: every Latin square of it listed.
-SMALL_MAX = TABLE_MAX
+# The grids and tiers ``_carve`` carves by ``_small_carve`` (each removal first asked whether it
+# leaves a second solution): where that is faster than a solve per removal (measured, the same
+# carves: 4x4 by the table of its squares, 2-5x faster at every tier; 5x5 easy 15 %, 5x5 hard by
+# SAT 40 %; 5x5 medium 2x and 6x6 medium 4x slower, as the medium tier fails on many unique
+# removals there and each failure costs a bisection; 6x6 hard 15 %, 6x6 and 7x7 easy and 7x7
+# hard no faster: docs/benchmarks.md, skyfut).
+SMALL_CARVE: dict[int, frozenset[Level]] = {4: frozenset({Level.EASY, Level.MEDIUM, Level.HARD}),
+                                            5: frozenset({Level.EASY, Level.HARD})}
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sky_edge": (N_("A clue of 1, or as large as the grid"),
@@ -158,7 +164,7 @@ class SkyscrapersVariant(HouseGrid):
         square = random_latin_square(n, rng)
         sol = [d for row in square for d in row]
         res = None
-        if n <= SMALL_MAX and level <= Level.HARD:  # (``_carve``'s way there, with its grade)
+        if level in SMALL_CARVE.get(n, ()):  # (``_carve``'s way there, with its grade)
             given, clues, res = _small_carve(geo, sol, clues_of(square), level, rng)
         else:
             given, clues = _carve(geo, sol, clues_of(square), level, rng)
@@ -356,7 +362,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     them, the version they must equal (the same givens and clues kept, the same draws;
     tests/test_sky_carve.py)."""
     n = geo.n
-    if not plain and n <= SMALL_MAX and level <= Level.HARD:
+    if not plain and level in SMALL_CARVE.get(n, ()):
         return _small_carve(geo, sol, clues, level, rng)[:2]
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
@@ -493,18 +499,19 @@ def _needed_givens(sol: Sequence[int], given: list[bool], tier: Level, solves, r
 
 def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]], level: Level,
                  rng: random.Random) -> tuple[list[bool], dict[str, tuple[int, ...]], LadderResult | None]:
-    """``_carve`` below expert on grids whose Latin squares are all listed (``TABLE_MAX``): the
-    same removals tried in the same order with the same draws, and the same verdicts, found
-    with fewer solves. The removals (the givens added, then the clues in their shuffled order;
-    the shuffle draws nothing the givens' verdicts decide, so it is made first) are each
-    refused where the table finds a second solution (``table_solutions``: no tier solves
-    that), and otherwise made on trust; then the tier is asked once, of the puzzle they end
-    with. If it solves that, it solves every puzzle on the way (each holds more clues and
-    givens: ``CONFLUENT``), so every removal made is one the plain carve makes: the same carve.
+    """``_carve`` below expert (``SMALL_CARVE``): the same removals tried in the same order with
+    the same draws, and the same verdicts, found with fewer solves. The removals (the givens
+    added, then the clues in their shuffled order; the shuffle draws nothing the givens'
+    verdicts decide, so it is made first) are each refused where they leave a second solution
+    (no tier solves that: up to ``TABLE_MAX`` the table of every Latin square says so at once,
+    ``table_solutions``, above a SAT question, ``ambiguous``), and otherwise made on trust;
+    then the tier is asked once, of the puzzle they end with. If it solves that, it solves
+    every puzzle on the way (each holds more clues and givens: ``CONFLUENT``), so every
+    removal made is one the plain carve makes: the same carve.
     If not, the first removal it can't take is found by bisection (the puzzles on the way only
     lose clues, so once the tier fails it fails from there on), refused as the plain carve
-    refuses it, and the rest tried again the same way from there. Where every clue leaves one
-    solution, no given is needed above easy (``_needed_givens`` would add none): on 4x4 the
+    refuses it, and the rest tried again the same way from there. On 4x4, where every clue
+    leaves one solution, no given is needed above easy (``_needed_givens`` would add none): the
     medium tier solves every such square from its clues alone (all 576 squares tried,
     tests/test_sky_carve.py). At easy the tier's own verdict on bitboards (``easy_verdict``)
     is cheap enough to ask at every removal.
@@ -516,9 +523,10 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
     n = geo.n
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
-    shows = clue_squares(n, clues)
-    key_sets = [shows[key] for key in every]
-    cell_sets = [squares[sol[i]] for i, squares in enumerate(latin_table(n)[1])]
+    listed = n <= TABLE_MAX
+    shows = clue_squares(n, clues) if listed else {}
+    key_sets = [shows[key] for key in every] if listed else []
+    cell_sets = [squares[sol[i]] for i, squares in enumerate(latin_table(n)[1])] if listed else []
     side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
     kept = set(every)
     given = [False] * (n * n)
@@ -540,7 +548,7 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         else:
             kept.discard(item)
 
-    if tier == Level.EASY or _two_or_more(key_sets):
+    if tier == Level.EASY or not listed or _two_or_more(key_sets):
         _needed_givens(sol, given, tier, solves, rng)
     items: list = [i for i in range(n * n) if given[i]]
     order = every[:]
@@ -553,6 +561,8 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
             put(items[t], False)
             if tier == Level.EASY:
                 ok = easy_verdict(geo, givens_now(), clues_now())
+            elif not listed:
+                ok = not ambiguous(geo, sol, givens_now(), clues_now())
             else:
                 ok = not _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
                                       [cell_sets[i] for i in range(n * n) if given[i]])
