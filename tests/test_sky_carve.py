@@ -19,7 +19,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import latin_table
 from bookgen.solve.rated import rated_run
 from bookgen.solve.skyscrapers import (
-    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, easy_verdict, extra_for, extra_for_plain,
+    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, easy_stall, easy_verdict, extra_for, extra_for_plain,
 )
 from bookgen.variants import skyscrapers
 from bookgen.variants.skyscrapers import _carve
@@ -217,13 +217,19 @@ def test_every_4x4_square_its_clues_show_alone_is_a_medium_puzzle():
 
 
 def test_the_easy_verdict_is_the_easy_tier():
-    # ``easy_verdict`` (the clues' strikes, then singles on bitboards) against the ladder's
-    # easy tier, on random clue sets and givens.
+    # ``easy_verdict`` and ``easy_stall`` (the clues' strikes, then singles on bitboards)
+    # against the ladder's easy tier, on random clue sets and givens: the same verdict, and
+    # where it stalls the same cells placed.
     verdicts = []
     for n in (4, 5):
         for geo, sol, clues, givens in _positions(n, 60, 20 + n):
             fast = easy_verdict(geo, givens, clues)
-            assert fast == closure(geo, givens, Level.EASY, extra=extra_for(n, clues))[0]
+            done, st = closure(geo, givens, Level.EASY, extra=extra_for(n, clues))
+            assert fast == done
+            placed = easy_stall(geo, givens, clues)
+            assert (placed is None) == done
+            if not done:
+                assert placed == sum(1 << i for i in range(n * n) if st.placed[i])
             verdicts.append(fast)
     assert 10 < sum(verdicts) < len(verdicts) - 10
 

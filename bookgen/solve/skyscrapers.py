@@ -323,17 +323,26 @@ def _sight(n: int, side: str, k: int, clue: int) -> Sight:
 
 
 def easy_verdict(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> bool:
-    """Whether the easy tier solves the puzzle of ``givens`` and ``clues``: its clue techniques
+    """Whether the easy tier solves the puzzle of ``givens`` and ``clues`` (``easy_stall``)."""
+    return easy_stall(geo, givens, clues) is None
+
+
+def easy_stall(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> int | None:
+    """None where the easy tier solves the puzzle of ``givens`` and ``clues`` (which holds a
+    solution), else the cells placed (a bit each) where it stalls. Its clue techniques
     (``sky_edge``, ``sky_bounds``) strike what each clue alone rules out, the same whatever
     else is known, so they are all struck first, and the naked and hidden singles run on
-    bitboards (``houses._singles``). The plain version is the ladder's easy tier
-    (``closure(geo, givens, Level.EASY, extra=extra_for(n, clues))``; tests/test_sky_carve.py)."""
+    bitboards (``houses._singles``; where they stall no cell with one candidate is left
+    unplaced, as in the ladder's stall). The plain version is the ladder's easy tier
+    (``closure(geo, givens, Level.EASY, extra=extra_for(n, clues))``: its verdict and its
+    stalled state's placed cells; tests/test_sky_carve.py)."""
     n = geo.n
     strike = [0] * n
     for side in SIDES:
         for d, x in enumerate(_side_strikes(n, side, tuple(clues[side]))):
             strike[d] |= x
-    return _singles(geo, givens, -1, strike=strike)[0] is True
+    done, _, placed = _singles(geo, givens, -1, strike=strike)
+    return None if done else placed
 
 
 @lru_cache(maxsize=4096)

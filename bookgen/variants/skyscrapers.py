@@ -58,8 +58,8 @@ from bookgen.solve.houses import (
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clues_of, easy_verdict, extra_for,
-    sight_clauses, table_solutions,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clues_of, easy_stall, easy_verdict,
+    extra_for, sight_clauses, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -548,7 +548,11 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         else:
             kept.discard(item)
 
-    if tier == Level.EASY or not listed or _two_or_more(key_sets):
+    if tier == Level.EASY:
+        # ``_needed_givens`` on the easy tier's bitboards: the same stalls, so the same draws
+        while (placed := easy_stall(geo, givens_now(), clues_now())) is not None:
+            given[rng.choice([i for i in range(n * n) if not placed >> i & 1])] = True
+    elif not listed or _two_or_more(key_sets):
         _needed_givens(sol, given, tier, solves, rng)
     items: list = [i for i in range(n * n) if given[i]]
     order = every[:]
@@ -560,7 +564,11 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         for t in range(start, len(items)):
             put(items[t], False)
             if tier == Level.EASY:
-                ok = easy_verdict(geo, givens_now(), clues_now())
+                # (on 4x4 the table's test first: a removal that leaves a second solution is
+                # refused at once, as the easy tier would)
+                ok = not (listed and _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
+                                                  [cell_sets[i] for i in range(n * n) if given[i]])) and \
+                    easy_verdict(geo, givens_now(), clues_now())
             elif not listed:
                 ok = not ambiguous(geo, sol, givens_now(), clues_now())
             else:
