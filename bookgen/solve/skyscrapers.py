@@ -337,24 +337,32 @@ def easy_stall(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str
     (``closure(geo, givens, Level.EASY, extra=extra_for(n, clues))``: its verdict and its
     stalled state's placed cells; tests/test_sky_carve.py)."""
     n = geo.n
-    strike = [0] * n
+    struck = 0
     for side in SIDES:
-        for d, x in enumerate(_side_strikes(n, side, tuple(clues[side]))):
-            strike[d] |= x
-    done, _, placed = _singles(geo, givens, -1, strike=strike)
+        for k, c in enumerate(clues[side]):
+            if c:
+                struck |= clue_strike(n, side, k, c)
+    return stall_struck(geo, givens, struck)
+
+
+def stall_struck(geo: Geometry, givens: Sequence[tuple[int, int]], struck: int) -> int | None:
+    """``easy_stall`` with the clues' strikes given as ``clue_strike``'s, ORed together."""
+    n = geo.n
+    every = (1 << (n * n)) - 1
+    done, _, placed = _singles(geo, givens, -1, strike=[struck >> (d * n * n) & every for d in range(n)])
     return None if done else placed
 
 
-@lru_cache(maxsize=4096)
-def _side_strikes(n: int, side: str, clues: tuple[int, ...]) -> tuple[int, ...]:
-    """Per digit (0-based), the cells one side's clues alone rule it out of (``Sight.keep``)."""
-    out = [0] * n
-    for s in _side(n, side, clues)[0]:
-        for i, keep in s.keep:
-            for d in range(n):
-                if not keep >> d & 1:
-                    out[d] |= 1 << i
-    return tuple(out)
+@lru_cache(maxsize=None)
+def clue_strike(n: int, side: str, k: int, clue: int) -> int:
+    """What the clue alone rules out (``Sight.keep``): bit ``d * n * n + i`` for height
+    ``d + 1`` in cell ``i``, so a clue set's strikes are its clues' ORed together."""
+    out = 0
+    for i, keep in _sight(n, side, k, clue).keep:
+        for d in range(n):
+            if not keep >> d & 1:
+                out |= 1 << (d * n * n + i)
+    return out
 
 
 def seen(heights: Sequence[int]) -> int:

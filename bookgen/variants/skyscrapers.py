@@ -58,8 +58,8 @@ from bookgen.solve.houses import (
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clues_of, easy_stall, easy_verdict,
-    extra_for, sight_clauses, table_solutions,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
+    sight_clauses, stall_struck, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -548,9 +548,17 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         else:
             kept.discard(item)
 
+    strikes = {key: clue_strike(n, key[0], key[1], clues[key[0]][key[1]]) for key in every}
+
+    def easy_now() -> int | None:  # (``easy_stall``)
+        struck = 0
+        for key in kept:
+            struck |= strikes[key]
+        return stall_struck(geo, givens_now(), struck)
+
     if tier == Level.EASY:
         # ``_needed_givens`` on the easy tier's bitboards: the same stalls, so the same draws
-        while (placed := easy_stall(geo, givens_now(), clues_now())) is not None:
+        while (placed := easy_now()) is not None:
             given[rng.choice([i for i in range(n * n) if not placed >> i & 1])] = True
     elif not listed or _two_or_more(key_sets):
         _needed_givens(sol, given, tier, solves, rng)
@@ -568,7 +576,7 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
                 # refused at once, as the easy tier would)
                 ok = not (listed and _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
                                                   [cell_sets[i] for i in range(n * n) if given[i]])) and \
-                    easy_verdict(geo, givens_now(), clues_now())
+                    easy_now() is None
             elif not listed:
                 ok = not ambiguous(geo, sol, givens_now(), clues_now())
             else:
