@@ -246,3 +246,17 @@ def test_the_table_proof_is_the_sat_proof():
         assert fast == proves_unique(geo, givens, sol, (), groups=clue_groups(4, clues))
         answers.append(fast)
     assert True in answers and False in answers
+
+
+def test_the_hard_tiers_stalls_on_4x4_are_the_tables():
+    # What lets ``_small_carve`` make the hard given search by the table: where the 16 clues
+    # show two squares or more, the hard tier stalls exactly where the givens drawn so far
+    # leave two or more, with the cells they agree on placed; the medium tier not always.
+    # (A sample of the squares; bench/sky_table_stalls.py visits every state from all 204.)
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from sky_table_stalls import stalls_differ
+    visited, differ = stalls_differ(Level.HARD, 12)
+    assert visited > 300 and differ == 0
+    assert stalls_differ(Level.MEDIUM, 12)[1] > 0  # the check sees a difference where there is one

@@ -57,6 +57,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
+from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.solve.skyscrapers import (
     SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
     sight_clauses, stall_struck, table_solutions,
@@ -560,6 +561,13 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         # ``_needed_givens`` on the easy tier's bitboards: the same stalls, so the same draws
         while (placed := easy_now()) is not None:
             given[rng.choice([i for i in range(n * n) if not placed >> i & 1])] = True
+    elif listed and tier == Level.HARD:
+        # ``_needed_givens`` by the table: on 4x4 the hard tier stalls exactly where the clues and
+        # givens leave two squares or more, with exactly the cells they agree on placed (every
+        # stall the given search can reach, from every square: bench/sky_table_stalls.py), so
+        # the same draws
+        while (fits := _solutions_of(key_sets + [cell_sets[i] for i in range(n * n) if given[i]])) & (fits - 1):
+            given[rng.choice(table_open_cells(n, fits))] = True
     elif not listed or _two_or_more(key_sets):
         _needed_givens(sol, given, tier, solves, rng)
     items: list = [i for i in range(n * n) if given[i]]
@@ -619,10 +627,17 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
 def _two_or_more(sets: Sequence[int]) -> bool:
     """Whether the squares in every one of ``sets`` are two or more (``ambiguous``'s test, on
     the sets of ``clue_squares`` and ``latin_table``'s cells)."""
+    fits = _solutions_of(sets)
+    return bool(fits & (fits - 1))
+
+
+def _solutions_of(sets: Sequence[int]) -> int:
+    """The squares in every one of ``sets`` (``table_solutions``, on the sets of
+    ``clue_squares`` and ``latin_table``'s cells)."""
     fits = -1
     for x in sets:
         fits &= x
-    return bool(fits & (fits - 1))
+    return fits
 
 
 class _Fixpoint:
