@@ -551,11 +551,14 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
 
     strikes = {key: clue_strike(n, key[0], key[1], clues[key[0]][key[1]]) for key in every}
 
-    def easy_now() -> int | None:  # (``easy_stall``)
+    def struck_now() -> int:
         struck = 0
         for key in kept:
             struck |= strikes[key]
-        return stall_struck(geo, givens_now(), struck)
+        return struck
+
+    def easy_now() -> int | None:  # (``easy_stall``)
+        return stall_struck(geo, givens_now(), struck_now())
 
     if tier == Level.EASY:
         # ``_needed_givens`` on the easy tier's bitboards: the same stalls, so the same draws
@@ -580,11 +583,14 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
         for t in range(start, len(items)):
             put(items[t], False)
             if tier == Level.EASY:
-                # (on 4x4 the table's test first: a removal that leaves a second solution is
-                # refused at once, as the easy tier would)
-                ok = not (listed and _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
-                                                  [cell_sets[i] for i in range(n * n) if given[i]])) and \
-                    easy_now() is None
+                # A clue whose strikes the kept clues strike too leaves the start the tier solved
+                # before its removal: the same verdict. On 4x4 the table's test first: a
+                # removal that leaves a second solution is refused at once, as the tier would.
+                struck = struck_now()
+                ok = type(items[t]) is not int and not strikes[items[t]] & ~struck or \
+                    not (listed and _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
+                                                 [cell_sets[i] for i in range(n * n) if given[i]])) and \
+                    stall_struck(geo, givens_now(), struck) is None
             elif not listed:
                 ok = not ambiguous(geo, sol, givens_now(), clues_now())
             else:
