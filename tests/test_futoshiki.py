@@ -271,3 +271,33 @@ def test_a_trial_from_the_stalled_state_is_the_trial_from_scratch():
             assert settles(G5, givens, [(trial, sol[trial])], extra=extra, stalled=stalled.copy()) == fresh
             seen.add(fresh)
     assert seen == {True, False}
+
+
+def test_the_trimmed_sign_ladder_takes_the_whole_ladders_steps():
+    # The signs' ladder without ``LINES_IDLE`` (``SignExtra.trimmed``) against the whole house
+    # ladder: the same explained steps and the same rated run, on puzzles with signs and
+    # without; and each idle technique finds nothing where the whole ladder stalls.
+    from dataclasses import replace
+
+    from trimmed_ladders import same_steps
+
+    from bookgen.solve.houses import LINES_IDLE, merged_ladder
+    from bookgen.solve.latin import random_latin_square
+
+    whole = [t for t in merged_ladder(TECHNIQUES) if t.name in LINES_IDLE]
+    assert {t.name for t in whole} == LINES_IDLE
+    assert not [t for t in extra_for([]).ladder() if t.name in LINES_IDLE]
+    rng = random.Random(31)
+    looked = 0
+    for n in (4, 5):
+        geo = geometry(n)
+        pairs = [(r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)] + \
+            [(r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n)]
+        for k in range(8):
+            sol = [d for row in random_latin_square(n, rng) for d in row]
+            less = [] if k % 4 == 0 else \
+                [(a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(pairs, rng.randint(2, 2 * n))]
+            givens = [(i, sol[i]) for i in rng.sample(range(n * n), rng.randint(1, n + 2))]
+            trimmed = extra_for(less)
+            looked += same_steps(geo, givens, trimmed, replace(trimmed, trimmed=False), whole)
+    assert looked > 20

@@ -417,6 +417,22 @@ def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Calla
 def merged_ladder(techniques: tuple[Tech, ...]) -> Ladder:
     """The house ladder with ``techniques`` merged in by tier, theirs first within a tier."""
     return Ladder(*sorted([Tech(*t) for t in techniques] + list(LADDER), key=lambda t: t.tier))
+
+
+# House techniques that find nothing where the houses are a grid's rows and columns only
+# (Futoshiki, Skyscrapers), whatever the position: they look at boxes, diagonals or regions (a
+# box's hidden single, locked and confined candidates, the grouped turbot's box groups, the
+# turbot fish's links through a box). A constraint on such a grid may leave them out of its
+# ladder (``lines_ladder``); tests/test_sky_carve.py and tests/test_futoshiki.py run each on
+# stalled positions and compare whole ladder and rated runs.
+LINES_IDLE = frozenset({"hidden_single_box", "locked_candidates", "confined_candidates", "grouped_turbot",
+                        "turbot_fish"})
+
+
+@lru_cache(maxsize=16)
+def lines_ladder(techniques: tuple[Tech, ...], idle: frozenset[str] = LINES_IDLE) -> Ladder:
+    """``merged_ladder`` less the techniques named in ``idle``."""
+    return Ladder(*(t for t in merged_ladder(techniques) if t.name not in idle))
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
 

@@ -49,7 +49,8 @@ from pysat.card import CardEnc, EncType
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _singles, cut, describe_cuts, merged_ladder,
+    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _singles, cut, describe_cuts, lines_ladder,
+    merged_ladder,
 )
 from bookgen.solve.latin import digits_of, full_mask
 from bookgen.solve.latin_sat import Group, Kept, other_solution
@@ -150,13 +151,10 @@ class SkyExtra(Extra):
 
 
 # House techniques that find nothing on a Skyscrapers grid, whatever the position, so its
-# ladder leaves them out (``SkyExtra.trimmed``): its houses are rows and columns only, and
-# these look at boxes, diagonals or regions (a box's hidden single, locked and confined
-# candidates, the grouped turbot's box groups, the turbot fish's links through a box); and
-# its clues stand outside the houses, so the uniqueness techniques, which assume that the
-# houses are the whole rule set, don't run (``houses._plain``).
-IDLE = frozenset({"hidden_single_box", "locked_candidates", "confined_candidates", "grouped_turbot",
-                  "turbot_fish", "unique_rectangle", "unique_loop", "bug"})
+# ladder leaves them out (``SkyExtra.trimmed``): its houses are rows and columns only
+# (``houses.LINES_IDLE``); and its clues stand outside the houses, so the uniqueness
+# techniques, which assume that the houses are the whole rule set, don't run (``houses._plain``).
+IDLE = LINES_IDLE | {"unique_rectangle", "unique_loop", "bug"}
 
 
 # The house techniques that look for ``size`` digits in ``size`` cells of a house (naked and
@@ -202,9 +200,8 @@ def _verdicts(ladder: tuple[Tech, ...], n: int) -> dict[Level, tuple[tuple[str, 
     return got[1]
 
 
-@lru_cache(maxsize=8)
 def _trimmed(techniques: tuple[Tech, ...]) -> Ladder:
-    return Ladder(*(t for t in merged_ladder(techniques) if t.name not in IDLE))
+    return lines_ladder(techniques, IDLE)
 
 
 @lru_cache(maxsize=1 << 14)
