@@ -16,9 +16,9 @@ from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_tex
 from bookgen.solve.houses import (
     LADDER, Run, State, geometry, rival_for, run_ladder, solves, used_signs,
 )
-from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses, sign_groups
 from bookgen.solve.latin import bit
-from bookgen.solve.latin_sat import prove, solutions
+from bookgen.solve.latin_sat import prove, proves_unique, solutions
 from bookgen.variants.futoshiki import FUTOSHIKI
 
 G5 = geometry(5)
@@ -101,8 +101,10 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
-        proved = prove(geo, givens, sign_clauses(4, less))  # the generator's proof
+        proved = prove(geo, givens, sign_clauses(4, less))
         assert len(proved) == len(got) and all(tuple(s) in expect for s in proved)
+        for sol in expect[:2]:  # the generator's proof: the signs as groups, kept between puzzles
+            assert proves_unique(geo, givens, sol, groups=sign_groups(4, less)) == (len(expect) == 1)
 
 
 def test_the_carves_rival_agrees_with_brute_force_on_4x4():

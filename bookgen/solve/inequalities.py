@@ -17,6 +17,7 @@ break it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
@@ -25,6 +26,7 @@ from bookgen.solve.houses import (
     Extra, Geometry, Ladder, Run, State, Tech, cell_text, cut, describe_cuts, lines_ladder, merged_ladder,
 )
 from bookgen.solve.latin import full_mask
+from bookgen.solve.latin_sat import Group
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
@@ -94,6 +96,14 @@ class SignExtra(Extra):
 def extra_for(less: Sequence[tuple[int, int]]) -> Extra:
     """The house ladder's extra constraints for these signs (smaller cell, larger cell)."""
     return SignExtra(TECHNIQUES, tuple(less))
+
+
+def sign_groups(n: int, less: Sequence[tuple[int, int]]) -> list[Group]:
+    """The signs for ``latin_sat.proves_unique``'s ``groups``: one group per sign, the same
+    clauses for every puzzle that has it, so the proof's kept solver writes each of a grid's
+    few sign positions once and a puzzle loads no clauses. Together the same clauses as
+    ``sign_clauses`` (the plain version; tests/test_futoshiki.py)."""
+    return [Group(("sign", n, a, b), partial(sign_clauses, n, ((a, b),))) for a, b in less]
 
 
 def sign_clauses(n: int, less: Sequence[tuple[int, int]]) -> list[list[int]]:
