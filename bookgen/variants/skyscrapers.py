@@ -508,14 +508,15 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
     ``table_solutions``, above a SAT question, ``ambiguous``), and otherwise made on trust;
     then the tier is asked once, of the puzzle they end with. If it solves that, it solves
     every puzzle on the way (each holds more clues and givens: ``CONFLUENT``), so every
-    removal made is one the plain carve makes: the same carve.
-    If not, the first removal it can't take is found by bisection (the puzzles on the way only
-    lose clues, so once the tier fails it fails from there on), refused as the plain carve
-    refuses it, and the rest tried again the same way from there. On 4x4, where every clue
-    leaves one solution, no given is needed above easy (``_needed_givens`` would add none): the
-    medium tier solves every such square from its clues alone (all 576 squares tried,
-    tests/test_sky_carve.py). At easy the tier's own verdict on bitboards (``easy_verdict``)
-    is cheap enough to ask at every removal.
+    removal made is one the plain carve makes: the same carve. If not, the first removal it
+    can't take is found by bisection (the puzzles on the way only lose clues, so once the tier
+    fails it fails from there on), refused as the plain carve refuses it, and the rest tried
+    again the same way from there. On 4x4, where every clue leaves one solution, no given is
+    needed above easy (``_needed_givens`` would add none): the medium tier solves every such
+    square from its clues alone (all 576 squares tried, tests/test_sky_carve.py); where they
+    leave more, the hard carve's givens are drawn by the table (below). At easy the tier's own
+    verdict on bitboards (``easy_stall``) is cheap enough to ask at every removal, and its
+    stalls are the ladder's, so the givens are drawn from them.
 
     Also the grade of the puzzle where the last question was the ladder's run up to the tier
     (``run_ladder``; it takes its techniques tier by tier, so where the tier solves the
