@@ -176,7 +176,7 @@ def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
 
     monkeypatch.setattr(skyscrapers, "run_ladder", asking)
     for n, level, seeds in ((4, Level.EASY, 8), (4, Level.MEDIUM, 14), (4, Level.HARD, 10), (5, Level.EASY, 4),
-                            (5, Level.HARD, 3)):
+                            (5, Level.HARD, 3), (6, Level.HARD, 1)):
         geo = geometry(n)
         for seed in range(100, 100 + seeds):
             square = random_latin_square(n, random.Random(seed))
