@@ -433,6 +433,8 @@ LINES_IDLE = frozenset({"hidden_single_box", "locked_candidates", "confined_cand
 def lines_ladder(techniques: tuple[Tech, ...], idle: frozenset[str] = LINES_IDLE) -> Ladder:
     """``merged_ladder`` less the techniques named in ``idle``."""
     return Ladder(*(t for t in merged_ladder(techniques) if t.name not in idle))
+
+
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
 
@@ -2299,7 +2301,7 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
     ``less`` (smaller cell, larger cell) a sign next to a placed digit (``sign_known``); the
     signs that struck something go into ``used``. ``strike``: per digit (0-based), cells it is
     ruled out of from the start (a constraint's static strikes, such as Skyscrapers' clues
-    alone: ``solve.skyscrapers.easy_verdict``).
+    alone: ``solve.skyscrapers.easy_stall``).
 
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
