@@ -17,6 +17,7 @@ from bookgen.core.difficulty import Level
 from bookgen.solve.houses import Run, closure, geometry, merged_ladder
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import latin_table
+from bookgen.solve.rated import rated_run
 from bookgen.solve.skyscrapers import (
     IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, easy_stall, easy_verdict, extra_for, extra_for_plain,
 )
@@ -250,3 +251,26 @@ def test_the_hard_tiers_stalls_on_4x4_are_the_tables():
     visited, differ = stalls_differ(Level.HARD, 12)
     assert visited > 300 and differ == 0
     assert stalls_differ(Level.MEDIUM, 12)[1] > 0  # the check sees a difference where there is one
+
+
+def test_the_clue_techniques_probes():
+    # ``sky_edge``'s and ``sky_bounds``' probes (``Tech.probe``): where one says no, its
+    # technique on a copy finds nothing; and the rated run with the probes is the run without.
+    from bookgen.solve.houses import start
+    probed = [t for t in TECHNIQUES if t.probe is not None]
+    assert {t.name for t in probed} == {"sky_edge", "sky_bounds"}
+    said = set()
+    for n in (4, 5):
+        for geo, sol, clues, givens in _positions(n, 12, 40 + n):
+            extra = extra_for(n, clues)
+            st = start(geo, givens, extra)
+            for _ in range(3):
+                for t in probed:
+                    says = t.probe(geo, st)
+                    said.add(says)
+                    if not says:
+                        assert t.fn(geo, st.copy(), Run()) == 0
+                    else:
+                        t.fn(geo, st, Run())  # strike, then ask again
+            assert rated_run(geo, givens, extra) == rated_run(geo, givens, extra, probes=False)
+    assert said == {True, False}

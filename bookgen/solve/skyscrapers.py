@@ -501,6 +501,29 @@ t_sky_edge = _clue_alone(True)
 t_sky_bounds = _clue_alone(False)
 
 
+def _clue_alone_probe(edge: bool):
+    """``Tech.probe`` of ``sky_edge`` (``edge``) or ``sky_bounds``: whether some clue still has
+    something to strike (what the technique looks for first), without the copy of the state
+    the rated run would try it on; where none has, the state notes so, as the technique does
+    (``SkyState.struck``). ``rated_run(..., probes=False)`` is the plain version
+    (tests/test_sky_carve.py)."""
+    which = 0 if edge else 1
+
+    def probe(g: Geometry, st: State) -> bool:
+        extra: SkyExtra = st.extra  # type: ignore[assignment]
+        struck = getattr(st, "struck", None)
+        if struck is not None and struck[which] is extra:
+            return False
+        cand = st.cand
+        for i, strike, _ in (extra.edge if edge else extra.bounds):
+            if cand[i] & strike:
+                return True
+        if struck is not None:
+            struck[which] = extra
+        return False
+    return probe
+
+
 def _counting(most_open: int):
     def tech(g: Geometry, st: State, run: Run) -> int:
         get_cand, get_placed = st.cand.__getitem__, st.placed.__getitem__
@@ -532,8 +555,8 @@ t_sky_count = _counting(COUNT_OPEN)
 t_sky_lines = _counting(1 << 30)
 
 TECHNIQUES = Ladder(
-    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2),
-    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8),
+    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2, _clue_alone_probe(True)),
+    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8, _clue_alone_probe(False)),
     Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0, 2.8),
     Tech("sky_lines", Level.HARD, t_sky_lines, 4.0, 3.8),
 )
