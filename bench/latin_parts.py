@@ -5,12 +5,12 @@ a named level, ``sudoku 9 beginner`` or ``sudoku 9 easy --named``, is made as a 
 its band and ramp aims, through the aimed carve ``carve_to_rating``, as ``bench_reference.py``'s
 named rows).
 Wraps, where the variant's module uses them, the random square (``random_latin_square``),
-the carve (``_carve``/``carve``), the grade (``run_ladder``), the SAT proof (``prove``,
-KenKen's ``proves_unique``) and the rated run (``rated_run``), and KenKen's draft judge
-(``judge``), its per-puzzle draft solver (``draft_solver_made``) and its questions
-(``draft_sat``), each timed at its outermost call only, and prints them with the rest
-(tiling, cages, drawing the draft, the glue). No profiler: the figures are the
-parts' own CPU time, so they add up to the total. Issue 22's small rows (Keen 4x4, Towers
+the carve (``_carve``, ``_small_carve`` with the grade it takes, ``carve``), the grade
+(``run_ladder``), the SAT proof (``prove``, KenKen's ``proves_unique``) and the rated run
+(``rated_run``), and KenKen's draft judge (``judge``), its per-puzzle draft solver
+(``draft_solver_made``) and its questions (``draft_sat``), each timed at its outermost
+call only, and prints them with the rest (tiling, cages, drawing the draft, the glue). No
+profiler: the figures are the parts' own CPU time, so they add up to the total. Issue 22's small rows (Keen 4x4, Towers
 4x4, Unequal 5x5 easy in 0.01-0.6 ms) are set against this floor in docs/benchmarks.md.
 """
 
@@ -32,8 +32,8 @@ from bookgen.core.rating import BAND_KEYS, band  # noqa: E402
 from bookgen.variants.registry import get_variant  # noqa: E402
 from bench_reference import Row, named_job  # noqa: E402
 
-PARTS = ("random_latin_square", "_carve", "carve", "carve_to_rating", "run_ladder", "prove", "proves_unique",
-         "rated_run")
+PARTS = ("random_latin_square", "_carve", "_small_carve", "carve", "carve_to_rating", "run_ladder", "prove",
+         "proves_unique", "rated_run")
 MODULES = ("housegrid", "kenken", "futoshiki", "skyscrapers", "killer", "sudoku", "jigsaw")
 # Methods timed the same way: (module, class, method, the part's name). KenKen's drafts are
 # judged by its ladder and, at hard, asked for a second solution by a SAT solver per puzzle.

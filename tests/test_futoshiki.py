@@ -16,9 +16,9 @@ from bookgen.puzzletext import PuzzleTextError, parse_text, solve_report, to_tex
 from bookgen.solve.houses import (
     LADDER, Run, State, geometry, rival_for, run_ladder, solves, used_signs,
 )
-from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses, sign_groups
 from bookgen.solve.latin import bit
-from bookgen.solve.latin_sat import prove, solutions
+from bookgen.solve.latin_sat import prove, proves_unique, solutions
 from bookgen.variants.futoshiki import FUTOSHIKI
 
 G5 = geometry(5)
@@ -101,8 +101,10 @@ def test_sat_counts_agree_with_brute_force_on_4x4():
         got = solutions(geo, givens, 2, sign_clauses(4, less))
         assert len(got) == min(2, len(expect))
         assert all(tuple(s) in expect for s in got)
-        proved = prove(geo, givens, sign_clauses(4, less))  # the generator's proof
+        proved = prove(geo, givens, sign_clauses(4, less))
         assert len(proved) == len(got) and all(tuple(s) in expect for s in proved)
+        for sol in expect[:2]:  # the generator's proof: the signs as groups, kept between puzzles
+            assert proves_unique(geo, givens, sol, groups=sign_groups(4, less)) == (len(expect) == 1)
 
 
 def test_the_carves_rival_agrees_with_brute_force_on_4x4():
@@ -271,3 +273,33 @@ def test_a_trial_from_the_stalled_state_is_the_trial_from_scratch():
             assert settles(G5, givens, [(trial, sol[trial])], extra=extra, stalled=stalled.copy()) == fresh
             seen.add(fresh)
     assert seen == {True, False}
+
+
+def test_the_trimmed_sign_ladder_takes_the_whole_ladders_steps():
+    # The signs' ladder without ``LINES_IDLE`` (``SignExtra.trimmed``) against the whole house
+    # ladder: the same explained steps and the same rated run, on puzzles with signs and
+    # without; and each idle technique finds nothing where the whole ladder stalls.
+    from dataclasses import replace
+
+    from trimmed_ladders import same_steps
+
+    from bookgen.solve.houses import LINES_IDLE, merged_ladder
+    from bookgen.solve.latin import random_latin_square
+
+    whole = [t for t in merged_ladder(TECHNIQUES) if t.name in LINES_IDLE]
+    assert {t.name for t in whole} == LINES_IDLE
+    assert not [t for t in extra_for([]).ladder() if t.name in LINES_IDLE]
+    rng = random.Random(31)
+    looked = 0
+    for n in (4, 5):
+        geo = geometry(n)
+        pairs = [(r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)] + \
+            [(r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n)]
+        for k in range(8):
+            sol = [d for row in random_latin_square(n, rng) for d in row]
+            less = [] if k % 4 == 0 else \
+                [(a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(pairs, rng.randint(2, 2 * n))]
+            givens = [(i, sol[i]) for i in rng.sample(range(n * n), rng.randint(1, n + 2))]
+            trimmed = extra_for(less)
+            looked += same_steps(geo, givens, trimmed, replace(trimmed, trimmed=False), whole)
+    assert looked > 20

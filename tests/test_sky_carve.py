@@ -14,15 +14,16 @@ import random
 from dataclasses import replace
 
 from bookgen.core.difficulty import Level
-from bookgen.solve.houses import Run, closure, geometry, merged_ladder, run_ladder
+from bookgen.solve.houses import Run, closure, geometry, merged_ladder
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import latin_table
 from bookgen.solve.rated import rated_run
 from bookgen.solve.skyscrapers import (
-    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, extra_for, extra_for_plain,
+    IDLE, SIDES, TECHNIQUES, ambiguous, ambiguous_sat, clues_of, easy_stall, easy_verdict, extra_for, extra_for_plain,
 )
 from bookgen.variants import skyscrapers
 from bookgen.variants.skyscrapers import _carve
+from trimmed_ladders import same_steps
 
 
 def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
@@ -137,17 +138,7 @@ def test_the_trimmed_ladder_takes_the_whole_ladders_steps():
     for n in (4, 5):
         for geo, sol, clues, givens in _positions(n, 6, 10 + n):
             trimmed = extra_for(n, clues)
-            full = replace(trimmed, trimmed=False)
-            a = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=trimmed)
-            b = run_ladder(geo, givens, Level.EXPERT, explain=True, extra=full)
-            assert (a.solved, a.counts, a.grid, a.steps) == (b.solved, b.counts, b.grid, b.steps)
-            assert rated_run(geo, givens, trimmed) == rated_run(geo, givens, full)
-            for level in (Level.MEDIUM, Level.HARD):
-                done, st = closure(geo, givens, level, extra=full)
-                if st is not None:
-                    for t in whole:
-                        looked += 1
-                        assert t.fn(geo, st.copy(), Run()) == 0
+            looked += same_steps(geo, givens, trimmed, replace(trimmed, trimmed=False), whole)
     assert looked > 50
 
 
@@ -169,3 +160,117 @@ def test_ambiguous_is_what_every_latin_square_says():
             assert ambiguous_sat(geo, sol, givens, clues, within) == (fits > 1)
         verdicts.add(fits > 1)
     assert verdicts == {True, False}
+
+
+def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
+    # ``_small_carve`` (4x4: removals made on the table's word, the tier asked of the end and,
+    # where it fails, the removal it can't take found by bisection) against the plain carve:
+    # the same givens and clues and the same draws, and its grade the whole ladder's; some
+    # carves had to bisect.
+    asked = []
+    real = skyscrapers.run_ladder
+
+    def asking(*a, **k):
+        res = real(*a, **k)
+        asked.append(res.solved)
+        return res
+
+    monkeypatch.setattr(skyscrapers, "run_ladder", asking)
+    for n, level, seeds in ((4, Level.EASY, 8), (4, Level.MEDIUM, 14), (4, Level.HARD, 10), (5, Level.EASY, 4),
+                            (5, Level.HARD, 3), (6, Level.HARD, 1)):
+        geo = geometry(n)
+        for seed in range(100, 100 + seeds):
+            square = random_latin_square(n, random.Random(seed))
+            sol = [d for row in square for d in row]
+            fast_rng, plain_rng = random.Random(seed), random.Random(seed)
+            given, clues, graded = skyscrapers._small_carve(geo, sol, clues_of(square), level, fast_rng)
+            assert (given, clues) == _carve(geo, sol, clues_of(square), level, plain_rng, plain=True)
+            assert fast_rng.getstate() == plain_rng.getstate()
+            assert (graded is None) == (level == Level.EASY)
+            if graded is not None:
+                whole = real(geo, [(i, sol[i]) for i in range(n * n) if given[i]], Level.EXPERT,
+                             extra=extra_for(n, clues))
+                assert graded == whole
+    assert False in asked  # some ends the tier couldn't take: bisected
+
+
+def test_every_4x4_square_its_clues_show_alone_is_a_medium_puzzle():
+    # What lets ``_small_carve`` skip ``_needed_givens`` above easy: every 4x4 Latin square
+    # whose 16 clues show no other square is solved by the medium tier from them alone.
+    geo = geometry(4)
+    unique = 0
+    for flat in latin_table(4)[0]:
+        clues = clues_of([flat[r * 4:r * 4 + 4] for r in range(4)])
+        if not ambiguous(geo, list(flat), [], clues):
+            unique += 1
+            assert closure(geo, [], Level.MEDIUM, extra=extra_for(4, clues, verdict=True))[0]
+    assert unique == 372
+
+
+def test_the_easy_verdict_is_the_easy_tier():
+    # ``easy_verdict`` and ``easy_stall`` (the clues' strikes, then singles on bitboards)
+    # against the ladder's easy tier, on random clue sets and givens: the same verdict, and
+    # where it stalls the same cells placed.
+    verdicts = []
+    for n in (4, 5):
+        for geo, sol, clues, givens in _positions(n, 60, 20 + n):
+            fast = easy_verdict(geo, givens, clues)
+            done, st = closure(geo, givens, Level.EASY, extra=extra_for(n, clues))
+            assert fast == done
+            placed = easy_stall(geo, givens, clues)
+            assert (placed is None) == done
+            if not done:
+                assert placed == sum(1 << i for i in range(n * n) if st.placed[i])
+            verdicts.append(fast)
+    assert 10 < sum(verdicts) < len(verdicts) - 10
+
+
+def test_the_table_proof_is_the_sat_proof():
+    # ``SkyscrapersVariant.proves`` on 4x4 (the table of every Latin square) against the SAT
+    # proof (``proves_unique`` with the clue groups), on unique and ambiguous positions.
+    from bookgen.solve.latin_sat import proves_unique
+    from bookgen.solve.latin_table import only_solution
+    from bookgen.solve.skyscrapers import clue_groups, table_solutions
+    answers = []
+    for geo, sol, clues, givens in _positions(4, 80, 7):
+        fast = only_solution(4, table_solutions(4, givens, clues), sol)
+        assert fast == proves_unique(geo, givens, sol, (), groups=clue_groups(4, clues))
+        answers.append(fast)
+    assert True in answers and False in answers
+
+
+def test_the_hard_tiers_stalls_on_4x4_are_the_tables():
+    # What lets ``_small_carve`` make the hard given search by the table: where the 16 clues
+    # show two squares or more, the hard tier stalls exactly where the givens drawn so far
+    # leave two or more, with the cells they agree on placed; the medium tier not always.
+    # (A sample of the squares; bench/sky_table_stalls.py visits every state from all 204.)
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from sky_table_stalls import stalls_differ
+    visited, differ = stalls_differ(Level.HARD, 12)
+    assert visited > 300 and differ == 0
+    assert stalls_differ(Level.MEDIUM, 12)[1] > 0  # the check sees a difference where there is one
+
+
+def test_the_clue_techniques_probes():
+    # ``sky_edge``'s and ``sky_bounds``' probes (``Tech.probe``): where one says no, its
+    # technique on a copy finds nothing; and the rated run with the probes is the run without.
+    from bookgen.solve.houses import start
+    probed = [t for t in TECHNIQUES if t.probe is not None]
+    assert {t.name for t in probed} == {"sky_edge", "sky_bounds"}
+    said = set()
+    for n in (4, 5):
+        for geo, sol, clues, givens in _positions(n, 12, 40 + n):
+            extra = extra_for(n, clues)
+            st = start(geo, givens, extra)
+            for _ in range(3):
+                for t in probed:
+                    says = t.probe(geo, st)
+                    said.add(says)
+                    if not says:
+                        assert t.fn(geo, st.copy(), Run()) == 0
+                    else:
+                        t.fn(geo, st, Run())  # strike, then ask again
+            assert rated_run(geo, givens, extra) == rated_run(geo, givens, extra, probes=False)
+    assert said == {True, False}

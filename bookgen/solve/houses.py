@@ -417,6 +417,24 @@ def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Calla
 def merged_ladder(techniques: tuple[Tech, ...]) -> Ladder:
     """The house ladder with ``techniques`` merged in by tier, theirs first within a tier."""
     return Ladder(*sorted([Tech(*t) for t in techniques] + list(LADDER), key=lambda t: t.tier))
+
+
+# House techniques that find nothing where the houses are a grid's rows and columns only
+# (Futoshiki, Skyscrapers), whatever the position: they look at boxes, diagonals or regions (a
+# box's hidden single, locked and confined candidates, the grouped turbot's box groups, the
+# turbot fish's links through a box). A constraint on such a grid may leave them out of its
+# ladder (``lines_ladder``); tests/test_sky_carve.py and tests/test_futoshiki.py run each on
+# stalled positions and compare whole ladder and rated runs.
+LINES_IDLE = frozenset({"hidden_single_box", "locked_candidates", "confined_candidates", "grouped_turbot",
+                        "turbot_fish"})
+
+
+@lru_cache(maxsize=16)
+def lines_ladder(techniques: tuple[Tech, ...], idle: frozenset[str] = LINES_IDLE) -> Ladder:
+    """``merged_ladder`` less the techniques named in ``idle``."""
+    return Ladder(*(t for t in merged_ladder(techniques) if t.name not in idle))
+
+
 # The extra techniques ``_singles`` already runs on bitboards (from ``Extra.less``).
 ON_BITBOARDS = frozenset({"sign_known"})
 
@@ -2278,10 +2296,12 @@ def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
              less: Sequence[tuple[int, int]] = (), used: set[tuple[int, int]] | None = None,
-             ) -> tuple[bool | None, list[int], int]:
+             strike: Sequence[int] = ()) -> tuple[bool | None, list[int], int]:
     """Naked and hidden singles on bitboards (one mask of possible cells per digit), and with
     ``less`` (smaller cell, larger cell) a sign next to a placed digit (``sign_known``); the
-    signs that struck something go into ``used``.
+    signs that struck something go into ``used``. ``strike``: per digit (0-based), cells it is
+    ruled out of from the start (a constraint's static strikes, such as Skyscrapers' clues
+    alone: ``solve.skyscrapers.easy_stall``).
 
     The easy tier, an order of magnitude faster than the candidate-per-cell
     ladder; the generator runs it first. Returns (True: solved or ``until``
@@ -2313,6 +2333,8 @@ def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
         seen[d] |= peer_bits[i]
     free = every & ~placed
     pos = [free & ~seen[d] | at[d] for d in range(n)]
+    if strike:
+        pos = [p & ~x for p, x in zip(pos, strike)]
     stop = 1 << until if until >= 0 else 0
     scanned: list[int | None] = [None] * n  # per digit, its mask when its last scan began
     while True:

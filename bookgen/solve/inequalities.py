@@ -16,12 +16,17 @@ break it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.solve.houses import Extra, Geometry, Ladder, Run, State, Tech, cell_text, cut, describe_cuts
+from bookgen.solve.houses import (
+    Extra, Geometry, Ladder, Run, State, Tech, cell_text, cut, describe_cuts, lines_ladder, merged_ladder,
+)
 from bookgen.solve.latin import full_mask
+from bookgen.solve.latin_sat import Group
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
@@ -75,9 +80,30 @@ TECHNIQUES = Ladder(
 TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
+@dataclass(frozen=True)
+class SignExtra(Extra):
+    """The signs for the house ladder, on a grid of rows and columns only: the ladder leaves out
+    the house techniques that find nothing there (``houses.LINES_IDLE``); ``trimmed=False`` is
+    the whole ladder, the version it must equal (tests/test_futoshiki.py). (The uniqueness
+    techniques stay: with no sign left the houses are the whole rule set, and they run.)"""
+
+    trimmed: bool = True
+
+    def ladder(self) -> tuple[Tech, ...]:
+        return lines_ladder(self.techniques) if self.trimmed else merged_ladder(self.techniques)
+
+
 def extra_for(less: Sequence[tuple[int, int]]) -> Extra:
     """The house ladder's extra constraints for these signs (smaller cell, larger cell)."""
-    return Extra(TECHNIQUES, tuple(less))
+    return SignExtra(TECHNIQUES, tuple(less))
+
+
+def sign_groups(n: int, less: Sequence[tuple[int, int]]) -> list[Group]:
+    """The signs for ``latin_sat.proves_unique``'s ``groups``: one group per sign, the same
+    clauses for every puzzle that has it, so the proof's kept solver writes each of a grid's
+    few sign positions once and a puzzle loads no clauses. Together the same clauses as
+    ``sign_clauses`` (the plain version; tests/test_futoshiki.py)."""
+    return [Group(("sign", n, a, b), partial(sign_clauses, n, ((a, b),))) for a, b in less]
 
 
 def sign_clauses(n: int, less: Sequence[tuple[int, int]]) -> list[list[int]]:

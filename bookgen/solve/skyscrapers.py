@@ -49,7 +49,8 @@ from pysat.card import CardEnc, EncType
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts, merged_ladder,
+    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _singles, cut, describe_cuts, lines_ladder,
+    merged_ladder,
 )
 from bookgen.solve.latin import digits_of, full_mask
 from bookgen.solve.latin_sat import Group, Kept, other_solution
@@ -150,13 +151,10 @@ class SkyExtra(Extra):
 
 
 # House techniques that find nothing on a Skyscrapers grid, whatever the position, so its
-# ladder leaves them out (``SkyExtra.trimmed``): its houses are rows and columns only, and
-# these look at boxes, diagonals or regions (a box's hidden single, locked and confined
-# candidates, the grouped turbot's box groups, the turbot fish's links through a box); and
-# its clues stand outside the houses, so the uniqueness techniques, which assume that the
-# houses are the whole rule set, don't run (``houses._plain``).
-IDLE = frozenset({"hidden_single_box", "locked_candidates", "confined_candidates", "grouped_turbot",
-                  "turbot_fish", "unique_rectangle", "unique_loop", "bug"})
+# ladder leaves them out (``SkyExtra.trimmed``): its houses are rows and columns only
+# (``houses.LINES_IDLE``); and its clues stand outside the houses, so the uniqueness
+# techniques, which assume that the houses are the whole rule set, don't run (``houses._plain``).
+IDLE = LINES_IDLE | {"unique_rectangle", "unique_loop", "bug"}
 
 
 # The house techniques that look for ``size`` digits in ``size`` cells of a house (naked and
@@ -202,9 +200,8 @@ def _verdicts(ladder: tuple[Tech, ...], n: int) -> dict[Level, tuple[tuple[str, 
     return got[1]
 
 
-@lru_cache(maxsize=8)
 def _trimmed(techniques: tuple[Tech, ...]) -> Ladder:
-    return Ladder(*(t for t in merged_ladder(techniques) if t.name not in IDLE))
+    return lines_ladder(techniques, IDLE)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -320,6 +317,49 @@ def _sight(n: int, side: str, k: int, clue: int) -> Sight:
     else:
         keep = tuple((i, full & ((1 << (n - clue + 1 + j)) - 1)) for j, i in enumerate(cells[:clue - 1]))
     return Sight(clue, side, k, cells, keep)
+
+
+def easy_verdict(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> bool:
+    """Whether the easy tier solves the puzzle of ``givens`` and ``clues`` (``easy_stall``)."""
+    return easy_stall(geo, givens, clues) is None
+
+
+def easy_stall(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> int | None:
+    """None where the easy tier solves the puzzle of ``givens`` and ``clues`` (which holds a
+    solution), else the cells placed (a bit each) where it stalls. Its clue techniques
+    (``sky_edge``, ``sky_bounds``) strike what each clue alone rules out, the same whatever
+    else is known, so they are all struck first, and the naked and hidden singles run on
+    bitboards (``houses._singles``; where they stall no cell with one candidate is left
+    unplaced, as in the ladder's stall). The plain version is the ladder's easy tier
+    (``closure(geo, givens, Level.EASY, extra=extra_for(n, clues))``: its verdict and its
+    stalled state's placed cells; tests/test_sky_carve.py)."""
+    n = geo.n
+    struck = 0
+    for side in SIDES:
+        for k, c in enumerate(clues[side]):
+            if c:
+                struck |= clue_strike(n, side, k, c)
+    return stall_struck(geo, givens, struck)
+
+
+def stall_struck(geo: Geometry, givens: Sequence[tuple[int, int]], struck: int) -> int | None:
+    """``easy_stall`` with the clues' strikes given as ``clue_strike``'s, ORed together."""
+    n = geo.n
+    every = (1 << (n * n)) - 1
+    done, _, placed = _singles(geo, givens, -1, strike=[struck >> (d * n * n) & every for d in range(n)])
+    return None if done else placed
+
+
+@lru_cache(maxsize=None)
+def clue_strike(n: int, side: str, k: int, clue: int) -> int:
+    """What the clue alone rules out (``Sight.keep``): bit ``d * n * n + i`` for height
+    ``d + 1`` in cell ``i``, so a clue set's strikes are its clues' ORed together."""
+    out = 0
+    for i, keep in _sight(n, side, k, clue).keep:
+        for d in range(n):
+            if not keep >> d & 1:
+                out |= 1 << (d * n * n + i)
+    return out
 
 
 def seen(heights: Sequence[int]) -> int:
@@ -461,6 +501,29 @@ t_sky_edge = _clue_alone(True)
 t_sky_bounds = _clue_alone(False)
 
 
+def _clue_alone_probe(edge: bool):
+    """``Tech.probe`` of ``sky_edge`` (``edge``) or ``sky_bounds``: whether some clue still has
+    something to strike (what the technique looks for first), without the copy of the state
+    the rated run would try it on; where none has, the state notes so, as the technique does
+    (``SkyState.struck``). ``rated_run(..., probes=False)`` is the plain version
+    (tests/test_sky_carve.py)."""
+    which = 0 if edge else 1
+
+    def probe(g: Geometry, st: State) -> bool:
+        extra: SkyExtra = st.extra  # type: ignore[assignment]
+        struck = getattr(st, "struck", None)
+        if struck is not None and struck[which] is extra:
+            return False
+        cand = st.cand
+        for i, strike, _ in (extra.edge if edge else extra.bounds):
+            if cand[i] & strike:
+                return True
+        if struck is not None:
+            struck[which] = extra
+        return False
+    return probe
+
+
 def _counting(most_open: int):
     def tech(g: Geometry, st: State, run: Run) -> int:
         get_cand, get_placed = st.cand.__getitem__, st.placed.__getitem__
@@ -492,8 +555,8 @@ t_sky_count = _counting(COUNT_OPEN)
 t_sky_lines = _counting(1 << 30)
 
 TECHNIQUES = Ladder(
-    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2),
-    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8),
+    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2, _clue_alone_probe(True)),
+    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8, _clue_alone_probe(False)),
     Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0, 2.8),
     Tech("sky_lines", Level.HARD, t_sky_lines, 4.0, 3.8),
 )
@@ -543,6 +606,13 @@ def ambiguous(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int
     n = geo.n
     if n > TABLE_MAX:
         return ambiguous_sat(geo, sol, givens, clues, within)
+    fits = table_solutions(n, givens, clues)
+    return bool(fits & (fits - 1))  # two squares or more
+
+
+def table_solutions(n: int, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> int:
+    """The squares of ``latin_table(n)`` (a bit each, ``n`` <= ``TABLE_MAX``) that hold the
+    givens and show the clues: every solution of the puzzle, as every square is listed."""
     squares, masks = latin_table(n)
     shows = _shows(n)
     fits = (1 << len(squares)) - 1
@@ -552,7 +622,14 @@ def ambiguous(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int, int
         for k, c in enumerate(clues[side]):
             if c:
                 fits &= shows[side][k][c]
-    return bool(fits & (fits - 1))  # two squares or more
+    return fits
+
+
+def clue_squares(n: int, clues: dict[str, Sequence[int]]) -> dict[tuple[str, int], int]:
+    """(side, line) -> the squares of ``latin_table(n)`` (a bit each) that show that clue
+    (every square where it is 0), as ``table_solutions`` intersects them."""
+    shows = _shows(n)
+    return {(side, k): shows[side][k][c] if c else -1 for side in SIDES for k, c in enumerate(clues[side])}
 
 
 @lru_cache(maxsize=None)

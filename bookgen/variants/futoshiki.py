@@ -54,7 +54,7 @@ from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
     fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, trial_cell, used_signs,
 )
-from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses
+from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses, sign_groups
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
 from bookgen.variants.gridparts import edges_from_json, given_count
@@ -150,7 +150,7 @@ class FutoshikiVariant(HouseGrid):
         if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n), edges=edges)
-        return Draft(puzzle, res, geo, givens, sign_clauses(n, less), sol)
+        return Draft(puzzle, res, geo, givens, (), sol, sign_groups(n, less))
 
     # --- the house engine's hooks ---------------------------------------------------
 

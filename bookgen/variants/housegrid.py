@@ -234,14 +234,19 @@ class HouseGrid(VariantDefaults):
             if draft is None:
                 continue
             # The proof, independent of the ladder (which is sound: a failure is an engine bug).
-            if not proves_unique(draft.geo, draft.givens, draft.solution, draft.clauses, groups=draft.groups,
-                                  numbered=draft.numbered):
+            if not self.proves(draft):
                 raise AssertionError(f"ladder-solved {self.kind_of(rules)} is not unique: engine bug")
             return replace(draft.puzzle, grade=self.rate(draft.puzzle, self.grade_of(draft.result, size)))
         article = "an" if level.key[0] in "aeiou" else "a"
         raise GenerationError(
             f"could not make {article} {level.key} {size}\u00d7{size} {self.kind_of(rules)} in "
             f"{self.budget_text()}; try another seed, a lower level or a larger grid")
+
+    def proves(self, draft: Draft) -> bool:
+        """Whether ``draft.solution`` is the draft's only solution, by an exact solver: SAT
+        (``proves_unique``); a variant with a faster exact count may answer instead."""
+        return proves_unique(draft.geo, draft.givens, draft.solution, draft.clauses, groups=draft.groups,
+                             numbered=draft.numbered)
 
     # --- checking -------------------------------------------------------------------
 

@@ -52,12 +52,15 @@ from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
-    TECHNIQUE_LEVEL, Extra, Geometry, Run, State, closure, fits, geometry, run_ladder, solve, start, trial_cell,
+    TECHNIQUE_LEVEL, Extra, Geometry, LadderResult, Run, State, closure, fits, geometry, run_ladder, solve, start,
+    trial_cell,
 )
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.latin_table import TABLE_MAX
+from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
+from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clues_of, extra_for, sight_clauses,
+    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
+    sight_clauses, stall_struck, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
 from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -83,6 +86,14 @@ NO_CLUE = "0.-"        # how a missing clue may be typed
 # is the same whatever the order of its steps, and more clues or givens give a fixpoint
 # inside it (tests/test_sky_carve.py compares whole carves with the plain version).
 CONFLUENT = True
+# The grids and tiers ``_carve`` carves by ``_small_carve`` (each removal first asked whether it
+# leaves a second solution): where that is faster than a solve per removal (measured, the same
+# carves: 4x4 by the table of its squares, 2-5x faster at every tier; 5x5 easy about 2x, 5x5
+# hard by SAT 40 %, 6x6 hard 15-25 %; 5x5 medium 2x and 6x6 medium 4x slower, as the medium tier
+# fails on many unique removals there and each failure costs a bisection; 6x6 and 7x7 easy and
+# 7x7 hard no faster: docs/benchmarks.md, skyfut).
+SMALL_CARVE: dict[int, frozenset[Level]] = {4: frozenset({Level.EASY, Level.MEDIUM, Level.HARD}),
+                                            5: frozenset({Level.EASY, Level.HARD}), 6: frozenset({Level.HARD})}
 
 TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
     "sky_edge": (N_("A clue of 1, or as large as the grid"),
@@ -153,14 +164,28 @@ class SkyscrapersVariant(HouseGrid):
         geo = geometry(n)
         square = random_latin_square(n, rng)
         sol = [d for row in square for d in row]
-        given, clues = _carve(geo, sol, clues_of(square), level, rng)
+        res = None
+        if level in SMALL_CARVE.get(n, ()):  # (``_carve``'s way there, with its grade)
+            given, clues, res = _small_carve(geo, sol, clues_of(square), level, rng)
+        else:
+            given, clues = _carve(geo, sol, clues_of(square), level, rng)
         givens = [(i, sol[i]) for i in range(n * n) if given[i]]
-        res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
+        if res is None:
+            res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
         if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                         clues=OutsideClues(**clues))
-        return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues))
+        return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues) if n > TABLE_MAX else ())
+
+    def proves(self, draft: Draft) -> bool:
+        """Up to ``TABLE_MAX``, by the table of every Latin square (``table_solutions``: the
+        squares that hold the givens and show the clues, exactly); SAT above (the plain
+        version, ``HouseGrid.proves``; tests/test_sky_carve.py compares them)."""
+        n = draft.puzzle.size
+        if n > TABLE_MAX:
+            return super().proves(draft)
+        return only_solution(n, table_solutions(n, draft.givens, clue_dict(_clues(draft.puzzle))), draft.solution)
 
     # --- the house engine's hooks ---------------------------------------------------
 
@@ -338,6 +363,8 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
     them, the version they must equal (the same givens and clues kept, the same draws;
     tests/test_sky_carve.py)."""
     n = geo.n
+    if not plain and level in SMALL_CARVE.get(n, ()):
+        return _small_carve(geo, sol, clues, level, rng)[:2]
     tier = min(level, Level.HARD)
     every = [(side, k) for side in SIDES for k in range(n)]
     kept = set(every)
@@ -383,18 +410,7 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
         st.extra = extra_of(kept, used)
         return solve(st, tier, Run(), fast=True)
 
-    done, stalled = solves()
-    while not done:  # the tier needs a given: one where it stalled
-        open_cells = [i for i in range(n * n) if stalled is None or not stalled.placed[i]]
-        i = rng.choice(open_cells)
-        given[i] = True
-        if stalled is None:
-            done, stalled = solves()
-            continue
-        # Going on from where the tier stalled reaches what a fresh solve with the new given
-        # would: every technique only strikes candidates, so the stall is the same fixpoint.
-        stalled.give(i, sol[i])
-        done = solve(stalled, tier, Run(), fast=not plain)
+    _needed_givens(sol, given, tier, solves, rng, plain)
     added = [i for i in range(n * n) if given[i]]
     fixed = _Fixpoint(geo, sol, given, tier, extra_of(kept)) if not plain and added else None
     for i in added:  # a given added early may be one the later ones make needless
@@ -462,6 +478,173 @@ def _carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]],
             _trade_givens(given, kept, every, solves, rng)
     final = {side: tuple(clues[side][k] if (side, k) in kept else 0 for k in range(n)) for side in SIDES}
     return given, final
+
+
+def _needed_givens(sol: Sequence[int], given: list[bool], tier: Level, solves, rng: random.Random,
+                   plain: bool = False) -> None:
+    """Givens added to ``given``, each on a cell where the tier stalled with every clue, until
+    it solves (``solves``: ``_carve``'s, on the clues kept now)."""
+    done, stalled = solves()
+    while not done:  # the tier needs a given: one where it stalled
+        open_cells = [i for i in range(len(given)) if stalled is None or not stalled.placed[i]]
+        i = rng.choice(open_cells)
+        given[i] = True
+        if stalled is None:
+            done, stalled = solves()
+            continue
+        # Going on from where the tier stalled reaches what a fresh solve with the new given
+        # would: every technique only strikes candidates, so the stall is the same fixpoint.
+        stalled.give(i, sol[i])
+        done = solve(stalled, tier, Run(), fast=not plain)
+
+
+def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, ...]], level: Level,
+                 rng: random.Random) -> tuple[list[bool], dict[str, tuple[int, ...]], LadderResult | None]:
+    """``_carve`` below expert (``SMALL_CARVE``): the same removals tried in the same order with
+    the same draws, and the same verdicts, found with fewer solves. The removals (the givens
+    added, then the clues in their shuffled order; the shuffle draws nothing the givens'
+    verdicts decide, so it is made first) are each refused where they leave a second solution
+    (no tier solves that: up to ``TABLE_MAX`` the table of every Latin square says so at once,
+    ``table_solutions``, above a SAT question, ``ambiguous``), and otherwise made on trust;
+    then the tier is asked once, of the puzzle they end with. If it solves that, it solves
+    every puzzle on the way (each holds more clues and givens: ``CONFLUENT``), so every
+    removal made is one the plain carve makes: the same carve. If not, the first removal it
+    can't take is found by bisection (the puzzles on the way only lose clues, so once the tier
+    fails it fails from there on), refused as the plain carve refuses it, and the rest tried
+    again the same way from there. On 4x4, where every clue leaves one solution, no given is
+    needed above easy (``_needed_givens`` would add none): the medium tier solves every such
+    square from its clues alone (all 576 squares tried, tests/test_sky_carve.py); where they
+    leave more, the hard carve's givens are drawn by the table (below). At easy the tier's own
+    verdict on bitboards (``easy_stall``) is cheap enough to ask at every removal, and its
+    stalls are the ladder's, so the givens are drawn from them.
+
+    Also the grade of the puzzle where the last question was the ladder's run up to the tier
+    (``run_ladder``; it takes its techniques tier by tier, so where the tier solves the
+    puzzle it never reaches a harder one and ends as the whole ladder's run), else None.
+    ``_carve(..., plain=True)`` is the version it must equal (tests/test_sky_carve.py)."""
+    n = geo.n
+    tier = min(level, Level.HARD)
+    every = [(side, k) for side in SIDES for k in range(n)]
+    listed = n <= TABLE_MAX
+    shows = clue_squares(n, clues) if listed else {}
+    key_sets = [shows[key] for key in every] if listed else []
+    cell_sets = [squares[sol[i]] for i, squares in enumerate(latin_table(n)[1])] if listed else []
+    side_keys = [(side, tuple(zip(((side, k) for k in range(n)), clues[side]))) for side in SIDES]
+    kept = set(every)
+    given = [False] * (n * n)
+
+    def clues_now() -> dict[str, tuple[int, ...]]:
+        return {side: tuple([c if key in kept else 0 for key, c in pairs]) for side, pairs in side_keys}
+
+    def givens_now() -> list[tuple[int, int]]:
+        return [(i, sol[i]) for i in range(n * n) if given[i]]
+
+    def solves() -> tuple[bool, Any]:
+        return closure(geo, givens_now(), tier, extra=extra_for(n, clues_now(), verdict=True))
+
+    def put(item, back: bool) -> None:
+        if type(item) is int:
+            given[item] = back
+        elif back:
+            kept.add(item)
+        else:
+            kept.discard(item)
+
+    strikes = {key: clue_strike(n, key[0], key[1], clues[key[0]][key[1]]) for key in every}
+
+    def struck_now() -> int:
+        struck = 0
+        for key in kept:
+            struck |= strikes[key]
+        return struck
+
+    def easy_now() -> int | None:  # (``easy_stall``)
+        return stall_struck(geo, givens_now(), struck_now())
+
+    if tier == Level.EASY:
+        # ``_needed_givens`` on the easy tier's bitboards: the same stalls, so the same draws
+        while (placed := easy_now()) is not None:
+            given[rng.choice([i for i in range(n * n) if not placed >> i & 1])] = True
+    elif listed and tier == Level.HARD:
+        # ``_needed_givens`` by the table: on 4x4 the hard tier stalls exactly where the clues and
+        # givens leave two squares or more, with exactly the cells they agree on placed (every
+        # stall the given search can reach, from every square: bench/sky_table_stalls.py), so
+        # the same draws
+        while (fits := _solutions_of(key_sets + [cell_sets[i] for i in range(n * n) if given[i]])) & (fits - 1):
+            given[rng.choice(table_open_cells(n, fits))] = True
+    elif not listed or _two_or_more(key_sets):
+        _needed_givens(sol, given, tier, solves, rng)
+    items: list = [i for i in range(n * n) if given[i]]
+    order = every[:]
+    rng.shuffle(order)
+    items += order
+    start, graded = 0, None
+    while start < len(items):
+        made = []
+        for t in range(start, len(items)):
+            put(items[t], False)
+            if tier == Level.EASY:
+                # A clue whose strikes the kept clues strike too leaves the start the tier solved
+                # before its removal: the same verdict. On 4x4 the table's test first: a
+                # removal that leaves a second solution is refused at once, as the tier would.
+                struck = struck_now()
+                ok = type(items[t]) is not int and not strikes[items[t]] & ~struck or \
+                    not (listed and _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
+                                                 [cell_sets[i] for i in range(n * n) if given[i]])) and \
+                    stall_struck(geo, givens_now(), struck) is None
+            elif not listed:
+                ok = not ambiguous(geo, sol, givens_now(), clues_now())
+            else:
+                ok = not _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
+                                      [cell_sets[i] for i in range(n * n) if given[i]])
+            if ok:
+                made.append(t)
+            else:
+                put(items[t], True)
+        if tier == Level.EASY or not made:
+            break
+        res = run_ladder(geo, givens_now(), tier, extra=extra_for(n, clues_now()))
+        if res.solved:
+            graded = res
+            break
+        # The first removal made that the tier can't take: all of ``made`` out fails, none
+        # out solves (the carve so far).
+        lo, hi = 0, len(made) - 1
+        out = len(made)  # how many of ``made`` are out now
+        while lo < hi:
+            mid = (lo + hi) // 2
+            for t in made[mid + 1:out]:
+                put(items[t], True)
+            for t in made[out:mid + 1]:
+                put(items[t], False)
+            out = mid + 1
+            if solves()[0]:
+                lo = mid + 1
+            else:
+                hi = mid
+        for t in made[lo:out]:
+            put(items[t], True)
+        for t in made[out:lo]:
+            put(items[t], False)
+        start = made[lo] + 1
+    _futile_trades(given, kept, every, rng)
+    return given, clues_now(), graded
+
+
+def _two_or_more(sets: Sequence[int]) -> bool:
+    """Whether the squares in every one of ``sets`` are two or more (``ambiguous``'s test, on
+    the sets of ``clue_squares`` and ``latin_table``'s cells)."""
+    fits = _solutions_of(sets)
+    return bool(fits & (fits - 1))
+
+
+def _solutions_of(sets: Sequence[int]) -> int:
+    """The squares in every one of ``sets`` (``table_solutions``, on the sets of
+    ``clue_squares`` and ``latin_table``'s cells)."""
+    fits = -1
+    for x in sets:
+        fits &= x
+    return fits
 
 
 class _Fixpoint:
