@@ -39,11 +39,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain, cycle
+from itertools import chain, combinations, cycle
 import operator
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
+from bookgen.core.rating import DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
@@ -752,12 +753,14 @@ class RatedCages:
     def __init__(self, geo: Geometry, board: Board, rows: list[tuple[Tech, float, int]],
                  values: tuple[float, float, float]) -> None:
         n = geo.n
-        self.geo, self.board, self.rows = geo, board, rows
+        self.geo, self.board, self.rows, self.n = geo, board, rows, n
         self.naked_value, self.line_value = values[2], values[1]
         self.cells = range(n * n)
         self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
         self.pos = [0] * n          # per digit: the open cells holding it
-        self.line = [0] * n         # per digit: the cells where it is a hidden single of a line
+        # per digit: the cells where it is a hidden single of a line, the lines where it has one or
+        # two places, one to three (``_line_cells``)
+        self.line = [(0, 0, 0)] * n
         self.naked = 0              # the open cells with one candidate
         self.lines = 0              # the cells a hidden single of a line places
         # per predicate (single cage, cage last, cage static, cage fix, cage combos): the cages
@@ -784,7 +787,7 @@ class RatedCages:
         """The step taker for this plan, or None where it doesn't know the plan's easy rows or
         the geometry is not the plain Latin square's (then the run searches as ever)."""
         n = geo.n
-        if alone is not None or len(geo.houses) != 2 * n or not values[2] < values[1]:
+        if alone is not None or len(geo.houses) != 2 * n or geo.overlaps or not values[2] < values[1]:
             return None
         rows = []
         for t, least, trial in advanced:
@@ -803,23 +806,31 @@ class RatedCages:
         if now != seen or self.first:
             self._update(st, now)
         naked = self.naked
+        fires = self.fires
         if naked:
             below = self.naked_value
         elif self.lines:
             below = self.line_value
         else:
-            return None  # no single open: the run's own search (direct steps, every technique)
+            # No single open: the run takes a direct step where one is open (``rated._direct``),
+            # else the first row of its plan that acts: one of these, where one does (the rows
+            # after them rate higher), else the run's own search.
+            direct = self._direct()
+            if direct is not None:
+                i, d, value, name = direct
+                st.elim(i, ~_BITS[d])
+                st.place(i)
+                return name, value, 0
+            for t, least, f in self.rows:
+                if fires[f]:
+                    return self._take(st, t, least, 0)
+            return None
         options = (naked | self.lines).bit_count()
-        fires = self.fires
         for t, least, f in self.rows:
             if least >= below:
                 break
             if fires[f]:
-                run = Run()
-                run.best = True
-                if not t.fn(self.geo, st, run):  # pragma: no cover - what it keeps says it acts
-                    raise RuntimeError(f"{t.name} found nothing where its cages said it would")
-                return t.name, (run.value if run.value is not None else least), options
+                return self._take(st, t, least, options)
         if naked:
             i = (naked & -naked).bit_length() - 1
             d = now[i].bit_length()
@@ -830,6 +841,61 @@ class RatedCages:
         st.elim(i, ~b)
         st.place(i)
         return ("naked_single" if below == self.naked_value and was_naked else "hidden_single"), below, options
+
+    def _take(self, st: State, t: Tech, least: float, options: int) -> tuple[str, float, int]:
+        """Technique ``t``'s step, taken in place (what it keeps says it acts)."""
+        run = Run()
+        run.best = True
+        if not t.fn(self.geo, st, run):  # pragma: no cover - the plain run would not have taken it
+            raise RuntimeError(f"{t.name} found nothing where its cages said it would")
+        return t.name, (run.value if run.value is not None else least), options
+
+    def _direct(self) -> tuple[int, int, float, str] | None:
+        """``rated._direct`` where no single is open, read off the digits' open cells: on the
+        plain Latin square (no overlaps of two or more cells) its hidden pair or triple, one
+        of a house's digits confined to as many of its cells, whose other digits then leave
+        a digit one place in the house; the easiest, then the lowest cell."""
+        pos, n, house_bits = self.pos, self.n, self.house_bits
+        # the lines where two digits or more have one to two places, one to three (none, mostly)
+        once2 = more2 = once3 = more3 = 0
+        for _, two, three in self.line:
+            more2 |= once2 & two
+            once2 |= two
+            more3 |= once3 & three
+            once3 |= three
+        if not more3:
+            return None
+        opened = 0
+        for x in pos:
+            opened |= x
+        best = None
+        for size, value, name, lines in ((2, DIRECT_HIDDEN_PAIR, "hidden_pair", more2),
+                                         (3, DIRECT_HIDDEN_TRIPLE, "hidden_triple", more3)):
+            if best is not None and value >= best[2]:
+                continue
+            while lines:
+                low = lines & -lines
+                lines ^= low
+                hb = house_bits[low.bit_length() - 1]
+                where = [x & hb for x in pos]
+                small = [d for d, x in enumerate(where) if x and x.bit_count() <= size]
+                if len(small) < size or (opened & hb).bit_count() <= size:
+                    continue
+                for ds in combinations(small, size):
+                    u = 0
+                    for d in ds:
+                        u |= where[d]
+                    if u.bit_count() != size:
+                        continue
+                    for v in range(n):
+                        if v in ds or where[v].bit_count() < 2:
+                            continue
+                        rest = where[v] & ~u
+                        if rest and not rest & (rest - 1):
+                            i = rest.bit_length() - 1
+                            if best is None or (value, i) < (best[2], best[0]):
+                                best = (i, v + 1, value, name)
+        return best
 
     def _line_single(self) -> tuple[int, int]:
         """(cell, digit) of the easiest hidden single: the lowest cell, then its row before its
@@ -888,20 +954,27 @@ class RatedCages:
                 line[d] = got
             lines = 0
             for x in line:
-                lines |= x
+                lines |= x[0]
             self.lines = lines
         for k in dirty:
             if k >= 0:
                 self._look(st, k, now)
 
-    def _line_cells(self, x: int) -> int:
-        """The cells where a digit whose open cells are ``x`` has the only place of a line."""
-        got = 0
-        for hb in self.house_bits:
+    def _line_cells(self, x: int) -> tuple[int, int, int]:
+        """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
+        lines (a bit each) where it has one or two places, those where it has one to three)."""
+        got = two = three = 0
+        for h, hb in enumerate(self.house_bits):
             y = x & hb
-            if y and not y & (y - 1):
-                got |= y
-        return got
+            if y:
+                c = y.bit_count()
+                if c == 1:
+                    got |= y
+                if c <= 3:
+                    three |= 1 << h
+                    if c <= 2:
+                        two |= 1 << h
+        return got, two, three
 
     def _look(self, st: CageState, k: int, now: list[int]) -> None:
         """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,

@@ -395,7 +395,8 @@ class Extra:
         constraint's states, or None (the default: the run's own search). Given the run's plan
         (``rated._plan``), it returns a function that takes the step the run would take next on
         a state, in place, and returns it as (technique, value, options), or None where it
-        leaves that step to the run; the run without it is the plain version it must equal."""
+        leaves that step to the run, which it may only do where no single is open; the run
+        without it is the plain version it must equal."""
         return None
 
 

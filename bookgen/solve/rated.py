@@ -615,12 +615,14 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
-            if taker is not None:
+            if taker is None:
+                single, options = scan(st)
+            else:
                 took = taker(st)
                 if took is not None:
                     steps.append(_step(*took))
                     continue
-            single, options = scan(st)
+                single, options = None, 0  # (it takes every step where a single is open)
             easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
                 direct = _direct(geo, st, easiest)
