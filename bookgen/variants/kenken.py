@@ -1067,6 +1067,8 @@ class KenKenVariant(VariantDefaults):
                 return TOO_EASY
         elif n > TABLE_MAX and (still := open_after(board, level)):
             return Stuck(still)  # (small grids' drafts are unique, and mostly not stuck)
+        elif level == Level.MEDIUM and n <= TABLE_MAX and open_after(board, Level.EASY) == []:
+            return TOO_EASY  # (the ladder uses a medium technique only where the easy tier is stuck)
         st = board.new_state(board.geo)
         run = Run()
         top = min(level, Level.HARD)
