@@ -842,13 +842,46 @@ class RatedCages:
         st.place(i)
         return ("naked_single" if below == self.naked_value and was_naked else "hidden_single"), below, options
 
-    def _take(self, st: State, t: Tech, least: float, options: int) -> tuple[str, float, int]:
+    def _take(self, st: CageState, t: Tech, least: float, options: int) -> tuple[str, float, int]:
         """Technique ``t``'s step, taken in place (what it keeps says it acts)."""
         run = Run()
         run.best = True
-        if not t.fn(self.geo, st, run):  # pragma: no cover - the plain run would not have taken it
+        f = self.KNOWN[t.fn]
+        if not (self._combine(st, f == 4) if f >= 3 else t.fn(self.geo, st, run)):  # pragma: no cover
             raise RuntimeError(f"{t.name} found nothing where its cages said it would")
         return t.name, (run.value if run.value is not None else least), options
+
+    def _combine(self, st: CageState, combos: bool) -> int:
+        """``t_cage_fix`` (``combos``: ``t_cage_combos``) without its explanation, each cage it
+        passes refreshed as ``_stale_cages`` and ``_refresh_plain`` do, to the same lists: the
+        assignments that fit the candidates, which ``_look`` has just filtered (in the
+        assignments' order, as the refresh keeps them; the lists are replaced, never changed,
+        so a state may share them)."""
+        b = self.board
+        cand, touched, unions = st.cand, st.touched, st.union
+        for k, idx in enumerate(b.cells):
+            if not touched[k] or len(idx) < 2:
+                continue
+            union = unions[k]
+            cands = [cand[i] for i in idx]
+            if union == cands:
+                touched[k] = False
+                continue
+            if any(u & ~c for u, c in zip(union, cands)):  # stale: the refresh filters
+                if not self.live[k]:
+                    raise Contradiction(f"{b.labels[k]} has no combination left")
+                st.live[k] = self.live[k]
+                st.line_done[k] = False
+                union = unions[k] = self.union[k]
+            if combos:
+                if cut_each(st, idx, [~u for u in union]):
+                    return 1
+                continue
+            for i, u, c in zip(idx, union, cands):
+                if not u & (u - 1) and c != u:
+                    cut_each(st, [i], [~u])
+                    return 1
+        return 0
 
     def _direct(self) -> tuple[int, int, float, str] | None:
         """``rated._direct`` where no single is open, read off the digits' open cells: on the
