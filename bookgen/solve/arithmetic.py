@@ -800,11 +800,10 @@ class RatedCages:
         return cls(geo, board, rows, values)
 
     def __call__(self, st: State) -> tuple[str, float, int] | None:
-        cand, placed = st.cand, st.placed
-        now = [0 if p else c for c, p in zip(cand, placed)]
-        seen = self.seen
-        if now != seen or self.first:
-            self._update(st, now)
+        cand, placed, seen = st.cand, st.placed, self.seen
+        changed = [i for i, c, p, s in zip(self.cells, cand, placed, seen) if (0 if p else c) != s]
+        if changed or self.first:
+            self._update(st, changed)
         naked = self.naked
         fires = self.fires
         if naked:
@@ -833,7 +832,7 @@ class RatedCages:
                 return self._take(st, t, least, options)
         if naked:
             i = (naked & -naked).bit_length() - 1
-            d = now[i].bit_length()
+            d = seen[i].bit_length()
         else:
             i, d = self._line_single()
         b = 1 << (d - 1)
@@ -948,17 +947,17 @@ class RatedCages:
                     return i, d + 1
         raise AssertionError("a hidden single without its digit")  # pragma: no cover
 
-    def _update(self, st: State, now: list[int]) -> None:
-        seen, pos = self.seen, self.pos
-        changed = [i for i, a, s in zip(self.cells, now, seen) if a != s]
+    def _update(self, st: State, changed: list[int]) -> None:
+        seen, pos, cand, placed = self.seen, self.pos, st.cand, st.placed
         naked = self.naked
         digits = 0
         cage_of = self.board.cage_of
         dirty = set(range(len(self.board.cells))) if self.first else set()
         self.first = False
         for i in changed:
-            a = now[i]
+            a = 0 if placed[i] else cand[i]
             flip = a ^ seen[i]
+            seen[i] = a
             digits |= flip
             b = 1 << i
             while flip:
@@ -970,7 +969,6 @@ class RatedCages:
             else:
                 naked &= ~b
             dirty.add(cage_of[i])
-        self.seen = now
         self.naked = naked
         if digits:
             line, memo = self.line, self.memo
@@ -991,7 +989,7 @@ class RatedCages:
             self.lines = lines
         for k in dirty:
             if k >= 0:
-                self._look(st, k, now)
+                self._look(st, k, seen)
 
     def _line_cells(self, x: int) -> tuple[int, int, int]:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
