@@ -908,21 +908,22 @@ class RatedCages:
             while lines:
                 low = lines & -lines
                 lines ^= low
-                hb = house_bits[low.bit_length() - 1]
-                where = [x & hb for x in pos]
-                small = [d for d, x in enumerate(where) if x and x.bit_count() <= size]
-                if len(small) < size or (opened & hb).bit_count() <= size:
+                h = low.bit_length() - 1
+                hb = house_bits[h]
+                if (opened & hb).bit_count() <= size:
                     continue
+                small = [d for d, got in enumerate(self.line) if got[size - 1] >> h & 1]  # (ascending)
                 for ds in combinations(small, size):
                     u = 0
                     for d in ds:
-                        u |= where[d]
+                        u |= pos[d] & hb
                     if u.bit_count() != size:
                         continue
                     for v in range(n):
-                        if v in ds or where[v].bit_count() < 2:
+                        w = pos[v] & hb
+                        if v in ds or w.bit_count() < 2:
                             continue
-                        rest = where[v] & ~u
+                        rest = w & ~u
                         if rest and not rest & (rest - 1):
                             i = rest.bit_length() - 1
                             if best is None or (value, i) < (best[2], best[0]):
