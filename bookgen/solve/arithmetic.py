@@ -747,8 +747,11 @@ class RatedCages:
     snapshot, so it follows whatever the run's own steps did in between); the singles the
     same way, per digit its open cells and the cells where it is a hidden single of a line.
     The technique that acts is then run on the state itself: it finds what the plain run's
-    copy would (it acts on the first cage in its own order), and the copy is kept anyway.
-    The singles scan and the probes cost two thirds of a small KenKen's rated run."""
+    copy would (it acts on the first cage in its own order), and the copy is kept anyway;
+    ``cage_fix`` and ``cage_combos`` through ``_combine``, which refreshes the cages they pass
+    to the lists kept here. Where no single is open, the direct step (``rated._direct``) is
+    read off the same masks. The singles scan and the probes cost two thirds of a small
+    KenKen's rated run."""
 
     def __init__(self, geo: Geometry, board: Board, rows: list[tuple[Tech, float, int]],
                  values: tuple[float, float, float]) -> None:
