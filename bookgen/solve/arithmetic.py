@@ -39,11 +39,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain, cycle
+from itertools import chain, combinations, cycle
 import operator
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
+from bookgen.core.rating import DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
@@ -134,6 +135,11 @@ class Board(Extra):
 
     def new_state(self, geo: Geometry) -> "CageState":
         return CageState(geo, self)
+
+    def rated_steps(self, geo: Geometry, advanced: tuple, values: tuple[float, float, float],
+                    alone: float | None) -> "RatedCages | None":
+        """The rated run's steps found cage by cage (``RatedCages``)."""
+        return RatedCages.make(geo, self, advanced, values, alone)
 
     def check(self, st: State) -> None:
         """On a full grid, every cage must hold one of its assignments."""
@@ -719,6 +725,346 @@ def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
     return 0
 
 
+# --- the rated run's steps --------------------------------------------------------
+
+# Per plain Latin geometry (kept by identity): a digit's open cells -> the cells where it has the
+# only place of a row or column (its hidden singles).
+_LINE_SINGLES: dict[int, tuple[Geometry, dict[int, int]]] = {}
+
+
+class RatedCages:
+    """``Extra.rated_steps`` for a cage board: the step ``rated_run`` takes next wherever a
+    single is open, taken in place. ``rated_run`` without it (its singles scan, then each
+    technique rated below the easiest single probed in the plan's order and tried on a copy)
+    is the plain version this must equal (tests/test_kenken_rated.py).
+
+    What each of the easy and medium cage techniques would find is a function of the
+    candidates of its cage's cells alone (a cage's live combinations are those of its
+    assignments that fit them, whenever they were last filtered), and a step changes the
+    candidates of about two cells, one or two cages, where a board has 6 to 25: so this
+    keeps, per technique, the set of cages it would act on, and looks again only at the
+    cages whose cells changed since the last call (found by comparing the candidates with a
+    snapshot, so it follows whatever the run's own steps did in between); the singles the
+    same way, per digit its open cells and the cells where it is a hidden single of a line.
+    The technique that acts is then run on the state itself: it finds what the plain run's
+    copy would (it acts on the first cage in its own order), and the copy is kept anyway;
+    ``cage_fix`` and ``cage_combos`` through ``_combine``, which refreshes the cages they pass
+    to the lists kept here. Where no single is open, the direct step (``rated._direct``) is
+    read off the same masks. The singles scan and the probes cost two thirds of a small
+    KenKen's rated run."""
+
+    def __init__(self, geo: Geometry, board: Board, rows: list[tuple[Tech, float, int]],
+                 values: tuple[float, float, float]) -> None:
+        n = geo.n
+        self.geo, self.board, self.rows, self.n = geo, board, rows, n
+        self.naked_value, self.line_value = values[2], values[1]
+        self.cells = range(n * n)
+        self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
+        self.pos = [0] * n          # per digit: the open cells holding it
+        # per digit: the cells where it is a hidden single of a line, the lines where it has one or
+        # two places, one to three (``_line_cells``)
+        self.line = [(0, 0, 0)] * n
+        self.naked = 0              # the open cells with one candidate
+        self.lines = 0              # the cells a hidden single of a line places
+        # per predicate (single cage, cage last, cage static, cage fix, cage combos): the cages
+        # whose technique would act, a bit each
+        self.fires = [0] * 5
+        self.live = list(board.assigns)  # per cage: its assignments that fit the candidates last seen
+        self.union = [list(m) for m in board.static]  # per cage: the digits those use, per cell
+        self.static_clean = 0  # the cages whose arithmetic rules out no candidate left (for good)
+        self.first = True
+        self.house_bits = [sum(1 << i for i in cells) for cells in geo.houses]
+        got = _LINE_SINGLES.get(id(geo))
+        if got is None or got[0] is not geo:
+            if len(_LINE_SINGLES) > 64:
+                _LINE_SINGLES.clear()
+            got = _LINE_SINGLES[id(geo)] = (geo, {})
+        self.memo = got[1]
+
+    # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).
+    KNOWN = {}  # filled below, once the techniques are defined
+
+    @classmethod
+    def make(cls, geo: Geometry, board: Board, advanced: tuple, values: tuple[float, float, float],
+             alone: float | None) -> "RatedCages | None":
+        """The step taker for this plan, or None where it doesn't know the plan's easy rows or
+        the geometry is not the plain Latin square's (then the run searches as ever)."""
+        n = geo.n
+        if alone is not None or len(geo.houses) != 2 * n or geo.overlaps or not values[2] < values[1]:
+            return None
+        rows = []
+        for t, least, trial in advanced:
+            if least >= values[1]:
+                break
+            f = cls.KNOWN.get(t.fn)
+            if f is None or trial:
+                return None
+            rows.append((t, least, f))
+        return cls(geo, board, rows, values)
+
+    def __call__(self, st: State) -> tuple[str, float, int] | None:
+        cand, placed, seen = st.cand, st.placed, self.seen
+        changed = [i for i, c, p, s in zip(self.cells, cand, placed, seen) if (0 if p else c) != s]
+        if changed or self.first:
+            self._update(st, changed)
+        naked = self.naked
+        fires = self.fires
+        if naked:
+            below = self.naked_value
+        elif self.lines:
+            below = self.line_value
+        else:
+            # No single open: the run takes a direct step where one is open (``rated._direct``),
+            # else the first row of its plan that acts: one of these, where one does (the rows
+            # after them rate higher), else the run's own search.
+            direct = self._direct()
+            if direct is not None:
+                i, d, value, name = direct
+                st.elim(i, ~_BITS[d])
+                st.place(i)
+                return name, value, 0
+            for t, least, f in self.rows:
+                if fires[f]:
+                    return self._take(st, t, least, 0)
+            return None
+        options = (naked | self.lines).bit_count()
+        for t, least, f in self.rows:
+            if least >= below:
+                break
+            if fires[f]:
+                return self._take(st, t, least, options)
+        if naked:
+            i = (naked & -naked).bit_length() - 1
+            d = seen[i].bit_length()
+        else:
+            i, d = self._line_single()
+        b = 1 << (d - 1)
+        was_naked = cand[i] == b
+        st.elim(i, ~b)
+        st.place(i)
+        return ("naked_single" if below == self.naked_value and was_naked else "hidden_single"), below, options
+
+    def _take(self, st: CageState, t: Tech, least: float, options: int) -> tuple[str, float, int]:
+        """Technique ``t``'s step, taken in place (what it keeps says it acts)."""
+        run = Run()
+        run.best = True
+        f = self.KNOWN[t.fn]
+        if not (self._combine(st, f == 4) if f >= 3 else t.fn(self.geo, st, run)):  # pragma: no cover
+            raise RuntimeError(f"{t.name} found nothing where its cages said it would")
+        return t.name, (run.value if run.value is not None else least), options
+
+    def _combine(self, st: CageState, combos: bool) -> int:
+        """``t_cage_fix`` (``combos``: ``t_cage_combos``) without its explanation, each cage it
+        passes refreshed as ``_stale_cages`` and ``_refresh_plain`` do, to the same lists: the
+        assignments that fit the candidates, which ``_look`` has just filtered (in the
+        assignments' order, as the refresh keeps them; the lists are replaced, never changed,
+        so a state may share them)."""
+        b = self.board
+        cand, touched, unions = st.cand, st.touched, st.union
+        for k, idx in enumerate(b.cells):
+            if not touched[k] or len(idx) < 2:
+                continue
+            union = unions[k]
+            cands = [cand[i] for i in idx]
+            if union == cands:
+                touched[k] = False
+                continue
+            if any(u & ~c for u, c in zip(union, cands)):  # stale: the refresh filters
+                if not self.live[k]:
+                    raise Contradiction(f"{b.labels[k]} has no combination left")
+                st.live[k] = self.live[k]
+                st.line_done[k] = False
+                union = unions[k] = self.union[k]
+            if combos:
+                if cut_each(st, idx, [~u for u in union]):
+                    return 1
+                continue
+            for i, u, c in zip(idx, union, cands):
+                if not u & (u - 1) and c != u:
+                    cut_each(st, [i], [~u])
+                    return 1
+        return 0
+
+    def _direct(self) -> tuple[int, int, float, str] | None:
+        """``rated._direct`` where no single is open, read off the digits' open cells: on the
+        plain Latin square (no overlaps of two or more cells) its hidden pair or triple, one
+        of a house's digits confined to as many of its cells, whose other digits then leave
+        a digit one place in the house; the easiest, then the lowest cell."""
+        pos, n, house_bits = self.pos, self.n, self.house_bits
+        # the lines where two digits or more have one to two places, one to three (none, mostly)
+        once2 = more2 = once3 = more3 = 0
+        for _, two, three in self.line:
+            more2 |= once2 & two
+            once2 |= two
+            more3 |= once3 & three
+            once3 |= three
+        if not more3:
+            return None
+        opened = 0
+        for x in pos:
+            opened |= x
+        best = None
+        for size, value, name, lines in ((2, DIRECT_HIDDEN_PAIR, "hidden_pair", more2),
+                                         (3, DIRECT_HIDDEN_TRIPLE, "hidden_triple", more3)):
+            if best is not None and value >= best[2]:
+                continue
+            while lines:
+                low = lines & -lines
+                lines ^= low
+                h = low.bit_length() - 1
+                hb = house_bits[h]
+                if (opened & hb).bit_count() <= size:
+                    continue
+                small = [d for d, got in enumerate(self.line) if got[size - 1] >> h & 1]  # (ascending)
+                for ds in combinations(small, size):
+                    u = 0
+                    for d in ds:
+                        u |= pos[d] & hb
+                    if u.bit_count() != size:
+                        continue
+                    for v in range(n):
+                        w = pos[v] & hb
+                        if v in ds or w.bit_count() < 2:
+                            continue
+                        rest = w & ~u
+                        if rest and not rest & (rest - 1):
+                            i = rest.bit_length() - 1
+                            if best is None or (value, i) < (best[2], best[0]):
+                                best = (i, v + 1, value, name)
+        return best
+
+    def _line_single(self) -> tuple[int, int]:
+        """(cell, digit) of the easiest hidden single: the lowest cell, then its row before its
+        column and the lowest digit (``rated.SinglesScan._best``'s order)."""
+        lines = self.lines
+        i = (lines & -lines).bit_length() - 1
+        b = 1 << i
+        m, pos, house_bits = self.seen[i], self.pos, self.house_bits
+        for h in self.geo.houses_of[i]:
+            hb = house_bits[h]
+            rest = m
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                d = low.bit_length() - 1
+                if pos[d] & hb == b:
+                    return i, d + 1
+        raise AssertionError("a hidden single without its digit")  # pragma: no cover
+
+    def _update(self, st: State, changed: list[int]) -> None:
+        seen, pos, cand, placed = self.seen, self.pos, st.cand, st.placed
+        naked = self.naked
+        digits = 0
+        cage_of = self.board.cage_of
+        dirty = set(range(len(self.board.cells))) if self.first else set()
+        self.first = False
+        for i in changed:
+            a = 0 if placed[i] else cand[i]
+            flip = a ^ seen[i]
+            seen[i] = a
+            digits |= flip
+            b = 1 << i
+            while flip:
+                low = flip & -flip
+                flip ^= low
+                pos[low.bit_length() - 1] ^= b
+            if a and not a & (a - 1):
+                naked |= b
+            else:
+                naked &= ~b
+            dirty.add(cage_of[i])
+        self.naked = naked
+        if digits:
+            line, memo = self.line, self.memo
+            while digits:
+                low = digits & -digits
+                digits ^= low
+                d = low.bit_length() - 1
+                x = pos[d]
+                got = memo.get(x)
+                if got is None:
+                    if len(memo) > 1 << 16:
+                        memo.clear()
+                    got = memo[x] = self._line_cells(x)
+                line[d] = got
+            lines = 0
+            for x in line:
+                lines |= x[0]
+            self.lines = lines
+        for k in dirty:
+            if k >= 0:
+                self._look(st, k, seen)
+
+    def _line_cells(self, x: int) -> tuple[int, int, int]:
+        """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
+        lines (a bit each) where it has one or two places, those where it has one to three)."""
+        got = two = three = 0
+        for h, hb in enumerate(self.house_bits):
+            y = x & hb
+            if y:
+                c = y.bit_count()
+                if c == 1:
+                    got |= y
+                if c <= 3:
+                    three |= 1 << h
+                    if c <= 2:
+                        two |= 1 << h
+        return got, two, three
+
+    def _look(self, st: CageState, k: int, now: list[int]) -> None:
+        """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,
+        ``p_cage_static``, ``p_cage_fix``, ``p_cage_combos`` for that cage alone)."""
+        b = self.board
+        idx = b.cells[k]
+        bit = 1 << k
+        fires = self.fires
+        cand = st.cand
+        if len(idx) == 1:
+            c = now[idx[0]]
+            ass = b.assigns[k]
+            if c and (not ass or c & ~_BITS[ass[0][0]]):
+                fires[0] |= bit
+            else:
+                fires[0] &= ~bit
+            return
+        if not self.static_clean & bit:
+            for i, m in zip(idx, b.static[k]):
+                if cand[i] & ~m:
+                    fires[2] |= bit
+                    break
+            else:
+                fires[2] &= ~bit
+                self.static_clean |= bit  # (candidates only shrink)
+        if st.open[k] == 1:
+            i, mask = _last_mask(b, st, k)
+            if cand[i] & ~mask:
+                fires[1] |= bit
+            else:
+                fires[1] &= ~bit
+        else:
+            fires[1] &= ~bit
+        union = self.union[k]
+        stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
+        if stale:
+            live = self.live[k] = _fitting(self.live[k], idx, cand, stale)
+            union = self.union[k] = _union_of(live) if live else [0] * len(idx)
+        fix = combos = False
+        for u, i in zip(union, idx):
+            if cand[i] & ~u:
+                combos = True
+                if not u & (u - 1):
+                    fix = True
+                    break
+        if fix:
+            fires[3] |= bit
+        else:
+            fires[3] &= ~bit
+        if combos:
+            fires[4] |= bit
+        else:
+            fires[4] &= ~bit
+
+
 # --- expert --------------------------------------------------------------------
 
 
@@ -740,6 +1086,7 @@ LADDER = Ladder(
     Tech("trial", Level.EXPERT, t_trial, 12.0, 5.5),
 )
 TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT = LADDER.tier, LADDER.weight
+RatedCages.KNOWN.update({t_single_cage: 0, t_cage_last: 1, t_cage_static: 2, t_cage_fix: 3, t_cage_combos: 4})
 
 
 def score_of(counts: dict[str, int], level: Level, n: int) -> float:

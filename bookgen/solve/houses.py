@@ -389,6 +389,16 @@ class Extra:
         """The validator: raise ``Contradiction`` when a full grid breaks the constraint
         (its techniques alone need not have ruled every such grid out)."""
 
+    def rated_steps(self, geo: "Geometry", advanced: tuple, values: tuple[float, float, float],
+                    alone: float | None) -> Callable[["State"], tuple[str, float, int] | None] | None:
+        """A faster way for ``bookgen.solve.rated.rated_run`` to take its steps on this
+        constraint's states, or None (the default: the run's own search). Given the run's plan
+        (``rated._plan``), it returns a function that takes the step the run would take next on
+        a state, in place, and returns it as (technique, value, options), or None where it
+        leaves that step to the run, which it may only do where no single is open; the run
+        without it is the plain version it must equal."""
+        return None
+
 
 NO_EXTRA = Extra()
 

@@ -598,11 +598,13 @@ def _plan(ladder: tuple[Tech, ...]) -> tuple[tuple[tuple[Tech, float, bool], ...
     return got[1], got[2], got[3]
 
 
-def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True
-              ) -> tuple[list[RatedStep], bool]:
+def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True,
+              fast: bool = True) -> tuple[list[RatedStep], bool]:
     """The steps of the easiest-first solve of ``givens`` (cell index, digit) and whether it
     finished. Deterministic: ties go to the lower cell, then to the ladder's order. ``probes``
-    (``_easiest_advanced``): False is the plain version, which this must equal (tests/test_kenken_probes.py)."""
+    (``_easiest_advanced``): False is the plain version, which this must equal (tests/test_kenken_probes.py);
+    with ``fast`` (and ``probes``) a constraint's own step finder (``Extra.rated_steps``) takes the
+    steps it can (tests/test_kenken_rated.py)."""
     steps: list[RatedStep] = []
     try:
         st = start(geo, givens, extra)
@@ -610,9 +612,17 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
         return steps, False
     advanced, values, alone = _plan(extra.ladder())
     scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone)
+    taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
-            single, options = scan(st)
+            if taker is None:
+                single, options = scan(st)
+            else:
+                took = taker(st)
+                if took is not None:
+                    steps.append(_step(*took))
+                    continue
+                single, options = None, 0  # (it takes every step where a single is open)
             easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
                 direct = _direct(geo, st, easiest)

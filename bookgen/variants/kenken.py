@@ -931,7 +931,7 @@ class KenKenVariant(VariantDefaults):
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
                     verdict = self._judge(board, level, flat, unique=proven)
                 if isinstance(verdict, Fits):
-                    return self._finish(size, rules, square, cages, verdict, proven)
+                    return self._finish(size, rules, square, cages, verdict, proven, board)
                 if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
@@ -1029,7 +1029,7 @@ class KenKenVariant(VariantDefaults):
                     verdict = self._judge(board, level, flat, unique=True)
                 if isinstance(verdict, Fits):
                     # The table lists every Latin square of this order: its count is exact.
-                    return self._finish(size, rules, square, cages, verdict, only_solution(size, sols, flat))
+                    return self._finish(size, rules, square, cages, verdict, only_solution(size, sols, flat), board)
                 if verdict is TOO_EASY:
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
@@ -1067,6 +1067,8 @@ class KenKenVariant(VariantDefaults):
                 return TOO_EASY
         elif n > TABLE_MAX and (still := open_after(board, level)):
             return Stuck(still)  # (small grids' drafts are unique, and mostly not stuck)
+        elif level == Level.MEDIUM and n <= TABLE_MAX and open_after(board, Level.EASY) == []:
+            return TOO_EASY  # (the ladder uses a medium technique only where the easy tier is stuck)
         st = board.new_state(board.geo)
         run = Run()
         top = min(level, Level.HARD)
@@ -1094,9 +1096,11 @@ class KenKenVariant(VariantDefaults):
         except Contradiction:  # pragma: no cover - the square itself is a solution
             return Stuck(list(range(n * n)))
 
-    def _finish(self, size, rules, square, cages, fits: Fits, proven: bool = False) -> Puzzle:
+    def _finish(self, size, rules, square, cages, fits: Fits, proven: bool = False,
+                board: Board | None = None) -> Puzzle:
         """The puzzle, once SAT has proven it unique (``proven``: already done for these
-        cages, by SAT or by the table of every Latin square of the order)."""
+        cages, by SAT or by the table of every Latin square of the order); ``board``: the
+        judge's board of these cages, which the rated run may use."""
         counts = fits.counts
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
@@ -1110,7 +1114,7 @@ class KenKenVariant(VariantDefaults):
             solution=tuple("".join(str(d) for d in row) for row in square),
             grade=grade, cages=cages,
         )
-        return replace(puzzle, grade=self.rate(puzzle, grade))
+        return replace(puzzle, grade=self.rate(puzzle, grade) if board is None else self._rated(puzzle, grade, board))
 
     # --- checking -------------------------------------------------------------------
 
@@ -1185,8 +1189,13 @@ class KenKenVariant(VariantDefaults):
         """``grade`` with the rating and minutes of the easiest-first run (``bookgen.solve.rated``)."""
         if not grade.solved:
             return grade
+        return self._rated(puzzle, grade, _board(puzzle.size, puzzle.cages, puzzle.rules))
+
+    @staticmethod
+    def _rated(puzzle: Puzzle, grade: Grade, board: Board) -> Grade:
+        """``rate`` on a board of the puzzle's cages built already (the judge's: what it keeps
+        besides the cages are caches of their answers)."""
         n = puzzle.size
-        board = _board(n, puzzle.cages, puzzle.rules)
         givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens) for c, g in enumerate(row) if g != EMPTY]
         steps, _ = rated_run(board.geo, givens, board)
         return replace(grade, rating=rating_of(steps), minutes=minutes_of(steps, n * n))
