@@ -221,6 +221,86 @@ def test_line_answer_is_deduce_on_one_line(shape, tier, data):
     assert list(e.line_options(known, value, eq, neq)[0]) == listed
 
 
+def _deduce_until_still(engine, board, line_or_lines, level):
+    """The plain fixpoint: ``deduce`` on each line in turn, its news written cell by cell, until
+    none fixes anything (raises ``Contradiction`` where ``deduce`` does)."""
+    n = engine.n
+    lines = line_or_lines if isinstance(line_or_lines, list) else [line_or_lines]
+    changed = True
+    while changed:
+        changed = False
+        for line in lines:
+            ones, zeros = engine.deduce(board, line, level)
+            if ones & zeros:
+                raise Contradiction("both symbols")
+            for v, mask in ((1, ones), (0, zeros)):
+                for j in range(n):
+                    if mask >> j & 1:
+                        changed = True
+                        if len(lines) == 1:
+                            board.known[line] |= 1 << j
+                            board.value[line] |= v << j
+                        else:
+                            board.assign(*((line, j) if line < n else (j, line - n)), v)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.integers(0, 1), st.data())
+def test_line_fixpoint_is_deduce_repeated(shape, tier, data):
+    """``_line_fixpoint`` (what the closure stores below the hard tier without distinct lines) is
+    ``deduce`` on a board holding only the line, repeated until it fixes nothing; None where a step
+    breaks a rule, or the line it fills up is not a valid one."""
+    n, run = shape
+    e = BinaryEngine(n, run, False)
+    known = data.draw(st.integers(0, (1 << n) - 2))
+    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
+    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    board = Board(n)
+    board.known[0], board.value[0], board.eq[0], board.neq[0] = known, value, eq, neq
+    try:
+        _deduce_until_still(e, board, 0, Level(tier))
+        news = board.known[0] & ~known
+        want = (board.value[0] & news) << n | news & ~board.value[0]
+    except Contradiction:
+        want = None
+    assert e._line_fixpoint(tier, known, value, eq, neq) == want
+
+
+@pytest.mark.parametrize("n,run", [(6, 2), (8, 3)])
+def test_closure_below_hard_is_the_fixpoint_of_deduce(n, run):
+    """Without distinct lines the closure below the hard tier (which stores each line's own
+    fixpoint and queues only crossing lines) reaches what ``deduce`` line after line reaches,
+    or raises where it does: on boards carved from a solution and on boards with a given wrong."""
+    rng = random.Random(n * 10 + run)
+    engine = BinaryEngine(n, run, False)
+    pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+    outcomes = set()
+    for k in range(24):
+        solution = random_solution(engine, rng)
+        edges = [Edge(a, b, "=" if solution.get(*a) == solution.get(*b) else "x") for a, b in rng.sample(pairs, n)]
+        board = Board.from_rows(["." * n] * n, edges)
+        cells = rng.sample([(r, c) for r in range(n) for c in range(n)], n * n // 3)
+        for r, c in cells:
+            board.assign(r, c, solution.get(r, c) ^ (k % 3 == 0 and (r, c) == cells[0]))
+        for level in (Level.EASY, Level.MEDIUM):
+            fast, slow = board.copy(), board.copy()
+            try:
+                engine.closure(fast, level)
+                got = fast.rows()
+            except Contradiction:
+                got = None
+            try:
+                _deduce_until_still(engine, slow, list(range(2 * n)), level)
+                want = slow.rows()
+            except Contradiction:
+                want = None
+            assert got == want
+            outcomes.add(got is None)
+    assert outcomes == {True, False}
+
+
 @pytest.mark.parametrize("n,run,unique,signs", [(6, 2, False, True), (8, 2, True, False), (8, 3, False, True)])
 def test_own_line_shortcuts_agree_with_the_closure(n, run, unique, signs):
     """The generator's shortcuts give the closure's verdicts: ``forced_by_own_lines`` says True

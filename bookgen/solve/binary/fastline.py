@@ -160,3 +160,37 @@ class LineShortcuts:
         except Contradiction:
             return None
         return None if ones & zeros else ones << n | zeros
+
+    def _line_fixpoint(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
+        """Everything one line brings on its own below the hard tier: ``_line_answer`` applied to
+        its own news until it fixes nothing more, as ``ones << n | zeros``; None where a rule breaks
+        on the way (a line it fills up must be a valid line that keeps its signs).
+
+        Below hard, a line's answer can let its own rules say more (a pair's new cell starts a
+        sandwich, balance fills the rest): without distinct lines the closure stores this answer,
+        so a line never goes back on the queue for its own news, only for its crossing lines'
+        (the same fixpoint, fewer visits). At the hard tier ``_line_answer`` is already this.
+
+        Reference: ``deduce`` (``reference.py``) on a board holding only this line, repeated until
+        it fixes nothing; checked by ``test_line_fixpoint_is_deduce_repeated`` (tests/test_binary.py).
+        """
+        n, full = self.n, self.full
+        answer = self._local_answer if not itier and self.max_run == 2 else None
+        ones = zeros = 0
+        while True:
+            hit = answer(k, v, eq, neq) if answer is not None else self._line_answer(itier, k, v, eq, neq)
+            if hit is None:
+                return None
+            if not hit:
+                return ones << n | zeros
+            o = hit >> n
+            ones |= o
+            zeros |= hit & full
+            v |= o
+            k |= o | hit & full
+            if k == full:
+                differ = v ^ v >> 1
+                if v not in self._valid_lines() or eq & differ or neq & ~differ:
+                    return None
+                return ones << n | zeros
+
