@@ -194,6 +194,30 @@ def test_fast_line_answers_agree_with_the_listing_ones(shape, data):
 
 
 @settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.data())
+def test_line_masks_without_a_copy_is_the_listing_without_it(shape, data):
+    """``line_masks_without`` (the closure's answer for a line that could copy one finished
+    parallel line) gives the AND and OR of ``line_options``' completions other than that line."""
+    n, run = shape
+    e = BinaryEngine(n, run, True)
+    patterns = line_patterns(n, run)
+    copy = data.draw(st.sampled_from(patterns + (0,)))  # 0: no valid line, rules nothing out
+    known = data.draw(st.integers(0, (1 << n) - 2))
+    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
+    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    if data.draw(st.booleans()):  # the copy fits the cells and signs: it is one of the completions
+        differ = (copy ^ copy >> 1) & ((1 << (n - 1)) - 1)
+        value, eq, neq = copy & known, eq & ~differ, neq & differ
+    cands = [p for p in e.line_options(known, value, eq, neq)[0] if p != copy]
+    a, o = (1 << n) - 1, 0
+    for p in cands:
+        a &= p
+        o |= p
+    assert e.line_masks_without(known, value, eq, neq, copy) == a << n | o
+
+
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.integers(0, 2), st.data())
 def test_line_answer_is_deduce_on_one_line(shape, tier, data):
     """``_line_answer`` (the generator's shortcut for one line, from masks) gives what ``deduce``

@@ -255,7 +255,7 @@ class MemoClosure:
                 key |= (copy | tag) << shift
                 hit = memo.get(key)
                 if hit is None:
-                    hit = memo[key] = self._deduced(board, line, tier)
+                    hit = memo[key] = self._answer_without(board, line, tier, copy)
             else:
                 hit = self._answer_with_copies(board, line, tier, key, [u for u in done if not (u ^ v) & k])
             if not hit:
@@ -335,6 +335,23 @@ class MemoClosure:
         """``deduce`` packed as ``ones << n | zeros`` (a contradiction raises, nothing stored)."""
         ones, zeros = self.deduce(board, line, tier)
         return ones << self.n | zeros
+
+    def _answer_without(self, board: Board, line: int, tier: int, copy: int) -> int:
+        """``_deduced`` for a line (at the hard tier, where distinct lines apply) that could turn
+        into one finished parallel line, ``copy``: what its other completions agree on, from the
+        pattern sets (``line_masks_without``) instead of listing them.
+
+        Reference: ``_deduced`` (``deduce``, which lists the completions and drops the finished
+        lines it could copy); the closure with distinct lines is checked against ``deduce`` line by
+        line by ``test_closure_reaches_the_fixpoint_of_line_by_line_deduction`` (tests/test_binary.py).
+        """
+        n, full = self.n, self.full
+        k = board.known[line]
+        both = self.line_masks_without(k, board.value[line], board.eq[line], board.neq[line], copy)
+        a, o = both >> n, both & full
+        if a & ~o:  # no completion left: ``deduce`` raises it in its own words
+            return self._deduced(board, line, tier)
+        return (a & ~k) << n | (~o & full & ~k)
 
     def _answer_with_copies(self, board: Board, line: int, tier: int, key: int, copies: list[int]) -> int:
         """The answer for a line that could turn into any of several finished lines (rare):

@@ -48,6 +48,12 @@ class LineShortcuts:
         both = self._masks.get(key)
         if both is not None:
             return both
+        both = self._masks[key] = self._agree_of(self._fit_set(known, value, eq, neq), known, value)
+        return both
+
+    def _fit_set(self, known: int, value: int, eq: int, neq: int) -> int:
+        """The patterns (a bit per pattern index) that fit a line's known cells and keep its signs."""
+        n = self.n
         cell, sign, alive = self._pattern_sets()
         # The patterns that fit the known cells, and those that keep the
         # signs, are remembered apart: cell states recur across puzzles, a
@@ -71,13 +77,18 @@ class LineShortcuts:
                     keep &= sign[j][0]
                 self._keeps[eq << n | neq] = keep
             fit &= keep
-        # What the surviving patterns agree on depends on the set alone, and
-        # the same sets turn up under many keys (other cells, other signs).
+        return fit
+
+    def _agree_of(self, fit: int, known: int, value: int) -> int:
+        """``AND << n | OR`` of the patterns of ``fit``, all of which agree with the known cells
+        (``full << n`` for none). It depends on the set alone, and the same sets turn up under
+        many keys (other cells, other signs): remembered per set."""
         agree = self._agree
         both = agree.get(fit)
         if both is None:
             if fit:
                 # The known cells agree by construction; one test per empty cell.
+                cell = self._pattern_sets()[0]
                 a = o = value & known
                 m = self.full & ~known
                 while m:  # scan_forward, written out, as above
@@ -90,9 +101,22 @@ class LineShortcuts:
                         o |= low
             else:
                 a, o = self.full, 0
-            both = agree[fit] = a << n | o
-        self._masks[key] = both
+            both = agree[fit] = a << self.n | o
         return both
+
+    def line_masks_without(self, known: int, value: int, eq: int, neq: int, copy: int) -> int:
+        """``line_masks`` with one more line ruled out: ``copy``, the one finished parallel line
+        this line could still turn into (distinct lines, the hard tier), its pattern's bit taken
+        out of the set that fits. A ``copy`` that is no valid line rules nothing out.
+
+        Reference: the AND and OR of ``line_options``' list without ``copy`` (what ``deduce``
+        enumerates at the hard tier with that one finished line to avoid); checked by
+        ``test_line_masks_without_a_copy_is_the_listing_without_it`` (tests/test_binary.py).
+        """
+        index = self.__dict__.get("_pattern_bit")
+        if index is None:
+            index = self._pattern_bit = {p: 1 << i for i, p in enumerate(line_patterns(self.n, self.max_run))}
+        return self._agree_of(self._fit_set(known, value, eq, neq) & ~index.get(copy, 0), known, value)
 
     def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
         """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.
