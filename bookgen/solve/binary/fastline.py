@@ -43,23 +43,32 @@ class LineShortcuts:
         checked by ``test_fast_line_answers_agree_with_the_listing_ones``
         (tests/test_binary.py).
         """
-        n = self.n
-        key = known | value << n | eq << 2 * n | neq << 3 * n
+        if eq | neq:
+            # A line's cells with its signs (Tango's) rarely meet again in another puzzle: not
+            # remembered whole, only in parts (the cells' set, the signs' set, what a set agrees on).
+            fit = self._fit_set(known, value, eq, neq)
+            both = self._agree.get(fit)
+            return both if both is not None else self._agree_of(fit, known, value)
+        key = known | value << self.n
         both = self._masks.get(key)
         if both is not None:
             return both
-        both = self._masks[key] = self._agree_of(self._fit_set(known, value, eq, neq), known, value)
+        fit = self._fit_set(known, value, 0, 0)
+        both = self._agree.get(fit)  # what a set agrees on depends on the set alone
+        if both is None:
+            both = self._agree_of(fit, known, value)
+        self._masks[key] = both
         return both
 
     def _fit_set(self, known: int, value: int, eq: int, neq: int) -> int:
         """The patterns (a bit per pattern index) that fit a line's known cells and keep its signs."""
         n = self.n
-        cell, sign, alive = self._pattern_sets()
         # The patterns that fit the known cells, and those that keep the
         # signs, are remembered apart: cell states recur across puzzles, a
         # line's signs across the tests of one carve.
         fit = self._parts.get(known << n | value)
         if fit is None:
+            cell, _, alive = self._pattern_sets()
             fit, m = alive, known
             while m:  # scan_forward, written out: the closure's memo misses run through here
                 low = m & -m
@@ -70,7 +79,7 @@ class LineShortcuts:
         if eq | neq:
             keep = self._keeps.get(eq << n | neq)
             if keep is None:
-                keep = alive
+                _, sign, keep = self._pattern_sets()
                 for j in scan_forward(eq):
                     keep &= sign[j][1]
                 for j in scan_forward(neq):
@@ -81,27 +90,24 @@ class LineShortcuts:
 
     def _agree_of(self, fit: int, known: int, value: int) -> int:
         """``AND << n | OR`` of the patterns of ``fit``, all of which agree with the known cells
-        (``full << n`` for none). It depends on the set alone, and the same sets turn up under
-        many keys (other cells, other signs): remembered per set."""
-        agree = self._agree
-        both = agree.get(fit)
-        if both is None:
-            if fit:
-                # The known cells agree by construction; one test per empty cell.
-                cell = self._pattern_sets()[0]
-                a = o = value & known
-                m = self.full & ~known
-                while m:  # scan_forward, written out, as above
-                    low = m & -m
-                    m ^= low
-                    zeros, ones = cell[low.bit_length() - 1]
-                    if not fit & zeros:
-                        a |= low
-                    if fit & ones:
-                        o |= low
-            else:
-                a, o = self.full, 0
-            both = agree[fit] = a << self.n | o
+        (``full << n`` for none), stored in ``_agree``: it depends on the set alone, and the same
+        sets turn up under many keys (other cells, other signs). Callers look there first."""
+        if fit:
+            # The known cells agree by construction; one test per empty cell.
+            cell = self._pattern_sets()[0]
+            a = o = value & known
+            m = self.full & ~known
+            while m:  # scan_forward, written out, as above
+                low = m & -m
+                m ^= low
+                zeros, ones = cell[low.bit_length() - 1]
+                if not fit & zeros:
+                    a |= low
+                if fit & ones:
+                    o |= low
+        else:
+            a, o = self.full, 0
+        both = self._agree[fit] = a << self.n | o
         return both
 
     def line_masks_without(self, known: int, value: int, eq: int, neq: int, copy: int) -> int:
@@ -116,7 +122,9 @@ class LineShortcuts:
         index = self.__dict__.get("_pattern_bit")
         if index is None:
             index = self._pattern_bit = {p: 1 << i for i, p in enumerate(line_patterns(self.n, self.max_run))}
-        return self._agree_of(self._fit_set(known, value, eq, neq) & ~index.get(copy, 0), known, value)
+        fit = self._fit_set(known, value, eq, neq) & ~index.get(copy, 0)
+        both = self._agree.get(fit)
+        return both if both is not None else self._agree_of(fit, known, value)
 
     def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
         """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.
