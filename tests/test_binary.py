@@ -325,6 +325,33 @@ def test_closure_below_hard_is_the_fixpoint_of_deduce(n, run):
     assert outcomes == {True, False}
 
 
+@pytest.mark.parametrize("variant,size", [(TANGO, 6), (TAKUZU, 6), (TAKUZU, 8)])
+def test_graded_ladder_takes_the_explained_ladders_steps(variant, size):
+    """The grader's ladder (``explain=False``, ``_graded``) takes the steps the explained one
+    takes, technique by technique, trials on the same cells, to the same grid; also where a
+    ladder cut short (easy techniques only) gets stuck."""
+    rules = variant.parse_rules({}, size)
+    engine = variant.engine(size, rules)
+    full = variant.ladder_techniques(rules)
+    rng = random.Random(size)
+    met = set()
+    for level in Level:
+        if variant.check_request(size, rules, level):
+            continue
+        puzzle = variant.generate(size, rules, level, rng)
+        for techniques in (full, full[:3]):
+            runs = []
+            for explain in (True, False):
+                board = Board.from_rows(puzzle.givens, puzzle.edges)
+                steps, solved = engine.ladder(board, techniques, explain=explain)
+                runs.append(([s.technique for s in steps], [s.cells for s in steps if s.technique == "trial"],
+                             solved, board.rows()))
+                met.update(runs[-1][0])
+                met.add(solved)
+            assert runs[0] == runs[1]
+    assert {True, False, "pair", "trial"} <= met
+
+
 @pytest.mark.parametrize("n,run,unique,signs", [(6, 2, False, True), (8, 2, True, False), (8, 3, False, True)])
 def test_own_line_shortcuts_agree_with_the_closure(n, run, unique, signs):
     """The generator's shortcuts give the closure's verdicts: ``forced_by_own_lines`` says True
