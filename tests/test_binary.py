@@ -202,10 +202,7 @@ def test_line_masks_without_a_copy_is_the_listing_without_it(shape, data):
     e = BinaryEngine(n, run, True)
     patterns = line_patterns(n, run)
     copy = data.draw(st.sampled_from(patterns + (0,)))  # 0: no valid line, rules nothing out
-    known = data.draw(st.integers(0, (1 << n) - 2))
-    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
-    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
-    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    known, value, eq, neq = _draw_line(data, n)
     if data.draw(st.booleans()):  # the copy fits the cells and signs: it is one of the completions
         differ = (copy ^ copy >> 1) & ((1 << (n - 1)) - 1)
         value, eq, neq = copy & known, eq & ~differ, neq & differ
@@ -245,6 +242,15 @@ def test_line_answer_is_deduce_on_one_line(shape, tier, data):
     assert list(e.line_options(known, value, eq, neq)[0]) == listed
 
 
+def _draw_line(data, n):
+    """A line state that is not full, and signs on it: (known, value, eq, neq)."""
+    known = data.draw(st.integers(0, (1 << n) - 2))
+    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
+    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    return known, value, eq, neq
+
+
 def _deduce_until_still(engine, board, line_or_lines, level):
     """The plain fixpoint: ``deduce`` on each line in turn, its news written cell by cell, until
     none fixes anything (raises ``Contradiction`` where ``deduce`` does)."""
@@ -276,10 +282,7 @@ def test_line_fixpoint_is_deduce_repeated(shape, tier, data):
     breaks a rule, or the line it fills up is not a valid one."""
     n, run = shape
     e = BinaryEngine(n, run, False)
-    known = data.draw(st.integers(0, (1 << n) - 2))
-    value = data.draw(st.integers(0, (1 << n) - 1)) & known
-    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
-    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    known, value, eq, neq = _draw_line(data, n)
     board = Board(n)
     board.known[0], board.value[0], board.eq[0], board.neq[0] = known, value, eq, neq
     try:
