@@ -6,7 +6,6 @@ names it, with the test that checks the two against each other.
 
 from __future__ import annotations
 
-from bookgen.core.bits import scan_forward
 from bookgen.solve.binary.rules import HARD, SHORT_LINE, Board, Contradiction, line_patterns
 
 
@@ -61,32 +60,66 @@ class LineShortcuts:
         return both
 
     def _fit_set(self, known: int, value: int, eq: int, neq: int) -> int:
-        """The patterns (a bit per pattern index) that fit a line's known cells and keep its signs."""
-        n = self.n
-        # The patterns that fit the known cells, and those that keep the
-        # signs, are remembered apart: cell states recur across puzzles, a
-        # line's signs across the tests of one carve.
-        fit = self._parts.get(known << n | value)
-        if fit is None:
-            cell, _, alive = self._pattern_sets()
-            fit, m = alive, known
-            while m:  # scan_forward, written out: the closure's memo misses run through here
-                low = m & -m
-                m ^= low
-                j = low.bit_length() - 1
-                fit &= cell[j][(value >> j) & 1]
-            self._parts[known << n | value] = fit
+        """The patterns (a bit per pattern index) that fit a line's known cells and keep its signs:
+        the patterns that fit its low half, and its high half, each read from a table (``_halves``).
+
+        Reference: the AND of ``_pattern_sets``' set for each known cell and each sign; ``line_masks``
+        and ``line_masks_without`` are checked against listing the completions
+        (``test_fast_line_answers_agree_with_the_listing_ones``,
+        ``test_line_masks_without_a_copy_is_the_listing_without_it``).
+        """
+        h, mask, low, high, signs = self._cells_halves or self._halves()
+        fit = low[known & mask | (value & mask) << h] & high[known >> h | (value >> h) << (self.n - h)]
         if eq | neq:
-            keep = self._keeps.get(eq << n | neq)
-            if keep is None:
-                _, sign, keep = self._pattern_sets()
-                for j in scan_forward(eq):
-                    keep &= sign[j][1]
-                for j in scan_forward(neq):
-                    keep &= sign[j][0]
-                self._keeps[eq << n | neq] = keep
-            fit &= keep
+            s, smask, slow, shigh = signs or self._sign_halves()
+            fit &= slow[eq & smask | (neq & smask) << s] & shigh[eq >> s | (neq >> s) << (self.n - 1 - s)]
         return fit
+
+    def _halves(self) -> tuple:
+        """``_fit_set``'s tables for the cells, built once per engine: per half of a line (its low
+        ``h`` cells, its high ``n - h``), indexed by that half's ``known | value << width``, the
+        patterns that fit it (every state whose value lies within its known cells)."""
+        cell, _, alive = self._pattern_sets()
+        n, h = self.n, self.n // 2
+        tables = []
+        for first, width in ((0, h), (h, n - h)):
+            table = [alive] * (1 << 2 * width)
+            for known in range(1 << width):
+                value = known
+                while True:  # every value within the known cells
+                    fit = alive
+                    for j in range(width):
+                        if known >> j & 1:
+                            fit &= cell[first + j][value >> j & 1]
+                    table[known | value << width] = fit
+                    if not value:
+                        break
+                    value = (value - 1) & known
+            tables.append(table)
+        self._cells_halves = (h, (1 << h) - 1, tables[0], tables[1], None)
+        return self._cells_halves
+
+    def _sign_halves(self) -> tuple:
+        """``_fit_set``'s tables for the signs (built at the first signed line): per half of the
+        sign positions, indexed by ``eq | neq << width``, the patterns that keep them."""
+        _, sign, alive = self._pattern_sets()
+        n = self.n
+        s = (n - 1) // 2
+        tables = []
+        for first, width in ((0, s), (s, n - 1 - s)):
+            table = []
+            for index in range(1 << 2 * width):
+                keep = alive
+                for j in range(width):
+                    if index >> j & 1:  # = between cells first + j and first + j + 1
+                        keep &= sign[first + j][1]
+                    if index >> (width + j) & 1:  # x
+                        keep &= sign[first + j][0]
+                table.append(keep)
+            tables.append(table)
+        signs = (s, (1 << s) - 1, tables[0], tables[1])
+        self._cells_halves = self._cells_halves[:4] + (signs,)
+        return signs
 
     def _agree_of(self, fit: int, known: int, value: int) -> int:
         """``AND << n | OR`` of the patterns of ``fit``, all of which agree with the known cells
@@ -97,7 +130,7 @@ class LineShortcuts:
             cell = self._pattern_sets()[0]
             a = o = value & known
             m = self.full & ~known
-            while m:  # scan_forward, written out, as above
+            while m:  # scan_forward, written out: a memo miss of every line state runs through here
                 low = m & -m
                 m ^= low
                 zeros, ones = cell[low.bit_length() - 1]
