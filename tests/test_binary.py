@@ -194,6 +194,27 @@ def test_fast_line_answers_agree_with_the_listing_ones(shape, data):
 
 
 @settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.data())
+def test_line_masks_without_a_copy_is_the_listing_without_it(shape, data):
+    """``line_masks_without`` (the closure's answer for a line that could copy one finished
+    parallel line) gives the AND and OR of ``line_options``' completions other than that line."""
+    n, run = shape
+    e = BinaryEngine(n, run, True)
+    patterns = line_patterns(n, run)
+    copy = data.draw(st.sampled_from(patterns + (0,)))  # 0: no valid line, rules nothing out
+    known, value, eq, neq = _draw_line(data, n)
+    if data.draw(st.booleans()):  # the copy fits the cells and signs: it is one of the completions
+        differ = (copy ^ copy >> 1) & ((1 << (n - 1)) - 1)
+        value, eq, neq = copy & known, eq & ~differ, neq & differ
+    cands = [p for p in e.line_options(known, value, eq, neq)[0] if p != copy]
+    a, o = (1 << n) - 1, 0
+    for p in cands:
+        a &= p
+        o |= p
+    assert e.line_masks_without(known, value, eq, neq, copy) == a << n | o
+
+
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.integers(0, 2), st.data())
 def test_line_answer_is_deduce_on_one_line(shape, tier, data):
     """``_line_answer`` (the generator's shortcut for one line, from masks) gives what ``deduce``
@@ -219,6 +240,119 @@ def test_line_answer_is_deduce_on_one_line(shape, tier, data):
               and all(((p >> j & 1) == (p >> j + 1 & 1)) == bool(eq >> j & 1) for j in range(n - 1)
                       if (eq | neq) >> j & 1)]
     assert list(e.line_options(known, value, eq, neq)[0]) == listed
+
+
+def _draw_line(data, n):
+    """A line state that is not full, and signs on it: (known, value, eq, neq)."""
+    known = data.draw(st.integers(0, (1 << n) - 2))
+    value = data.draw(st.integers(0, (1 << n) - 1)) & known
+    eq = data.draw(st.integers(0, (1 << (n - 1)) - 1))
+    neq = data.draw(st.integers(0, (1 << (n - 1)) - 1)) & ~eq
+    return known, value, eq, neq
+
+
+def _deduce_until_still(engine, board, line_or_lines, level):
+    """The plain fixpoint: ``deduce`` on each line in turn, its news written cell by cell, until
+    none fixes anything (raises ``Contradiction`` where ``deduce`` does)."""
+    n = engine.n
+    lines = line_or_lines if isinstance(line_or_lines, list) else [line_or_lines]
+    changed = True
+    while changed:
+        changed = False
+        for line in lines:
+            ones, zeros = engine.deduce(board, line, level)
+            if ones & zeros:
+                raise Contradiction("both symbols")
+            for v, mask in ((1, ones), (0, zeros)):
+                for j in range(n):
+                    if mask >> j & 1:
+                        changed = True
+                        if len(lines) == 1:
+                            board.known[line] |= 1 << j
+                            board.value[line] |= v << j
+                        else:
+                            board.assign(*((line, j) if line < n else (j, line - n)), v)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.integers(0, 1), st.data())
+def test_line_fixpoint_is_deduce_repeated(shape, tier, data):
+    """``_line_fixpoint`` (what the closure stores below the hard tier without distinct lines) is
+    ``deduce`` on a board holding only the line, repeated until it fixes nothing; None where a step
+    breaks a rule, or the line it fills up is not a valid one."""
+    n, run = shape
+    e = BinaryEngine(n, run, False)
+    known, value, eq, neq = _draw_line(data, n)
+    board = Board(n)
+    board.known[0], board.value[0], board.eq[0], board.neq[0] = known, value, eq, neq
+    try:
+        _deduce_until_still(e, board, 0, Level(tier))
+        news = board.known[0] & ~known
+        want = (board.value[0] & news) << n | news & ~board.value[0]
+    except Contradiction:
+        want = None
+    assert e._line_fixpoint(tier, known, value, eq, neq) == want
+
+
+@pytest.mark.parametrize("n,run", [(6, 2), (8, 3)])
+def test_closure_below_hard_is_the_fixpoint_of_deduce(n, run):
+    """Without distinct lines the closure below the hard tier (which stores each line's own
+    fixpoint and queues only crossing lines) reaches what ``deduce`` line after line reaches,
+    or raises where it does: on boards carved from a solution and on boards with a given wrong."""
+    rng = random.Random(n * 10 + run)
+    engine = BinaryEngine(n, run, False)
+    pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+    outcomes = set()
+    for k in range(24):
+        solution = random_solution(engine, rng)
+        edges = [Edge(a, b, "=" if solution.get(*a) == solution.get(*b) else "x") for a, b in rng.sample(pairs, n)]
+        board = Board.from_rows(["." * n] * n, edges)
+        cells = rng.sample([(r, c) for r in range(n) for c in range(n)], n * n // 3)
+        for r, c in cells:
+            board.assign(r, c, solution.get(r, c) ^ (k % 3 == 0 and (r, c) == cells[0]))
+        for level in (Level.EASY, Level.MEDIUM):
+            fast, slow = board.copy(), board.copy()
+            try:
+                engine.closure(fast, level)
+                got = fast.rows()
+            except Contradiction:
+                got = None
+            try:
+                _deduce_until_still(engine, slow, list(range(2 * n)), level)
+                want = slow.rows()
+            except Contradiction:
+                want = None
+            assert got == want
+            outcomes.add(got is None)
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("variant,size", [(TANGO, 6), (TAKUZU, 6), (TAKUZU, 8)])
+def test_graded_ladder_takes_the_explained_ladders_steps(variant, size):
+    """The grader's ladder (``explain=False``, ``_graded``) takes the steps the explained one
+    takes, technique by technique, trials on the same cells, to the same grid; also where a
+    ladder cut short (easy techniques only) gets stuck."""
+    rules = variant.parse_rules({}, size)
+    engine = variant.engine(size, rules)
+    full = variant.ladder_techniques(rules)
+    rng = random.Random(size)
+    met = set()
+    for level in Level:
+        if variant.check_request(size, rules, level):
+            continue
+        puzzle = variant.generate(size, rules, level, rng)
+        for techniques in (full, full[:3]):
+            runs = []
+            for explain in (True, False):
+                board = Board.from_rows(puzzle.givens, puzzle.edges)
+                steps, solved = engine.ladder(board, techniques, explain=explain)
+                runs.append(([s.technique for s in steps], [s.cells for s in steps if s.technique == "trial"],
+                             solved, board.rows()))
+                met.update(runs[-1][0])
+                met.add(solved)
+            assert runs[0] == runs[1]
+    assert {True, False, "pair", "trial"} <= met
 
 
 @pytest.mark.parametrize("n,run,unique,signs", [(6, 2, False, True), (8, 2, True, False), (8, 3, False, True)])

@@ -236,17 +236,20 @@ class BinaryGrid(VariantDefaults):
         cells = [(r, c) for r in range(n) for c in range(n)]
         rng.shuffle(cells)
         first = min(level, Level.HARD)
+        expert = level == Level.EXPERT
         removed = 0  # givens that only a trial brings back (expert)
         trial_cells: list[tuple[int, int]] = []  # those cells, when signs are pruned later
+        forced, closure, clear = engine.forced_by_own_lines, engine.closure, board.clear  # once, not per cell
         for cell in cells:
-            if engine.forced_by_own_lines(board, cell, first):
-                board.clear(*cell)  # the closure's verdict, without copying the board for it
+            r, c = cell
+            if forced(board, cell, first):
+                clear(r, c)  # the closure's verdict, without copying the board for it
                 continue
             trial = board.copy()
-            trial.clear(*cell)
-            if engine.closure(trial, first, target=cell):
-                board.clear(*cell)
-            elif level == Level.EXPERT and removed < EXPERT_EXTRA:
+            trial.clear(r, c)
+            if closure(trial, first, target=cell):
+                clear(r, c)
+            elif expert and removed < EXPERT_EXTRA:
                 # A trial-only given can go while the board is still rich, where
                 # such givens are far more common; signs are then pruned with
                 # trials on those cells.

@@ -82,8 +82,7 @@ class BinaryEngine(ReferenceDeduction, LineShortcuts, MemoClosure, GeneratorShor
         # line_options: completions per packed line state, and their AND << n | OR
         # (line_masks fills the second alone): cleared together.
         self._cands, self._masks = bounds.linked(STATE_MEMO, 2)
-        self._parts = bounds.new(STATE_MEMO)  # line_masks: the patterns that fit each cell state
-        self._keeps = bounds.new(STATE_MEMO)  # line_masks: the patterns that keep each sign layout
+        self._cells_halves: tuple | None = None  # line_masks: the patterns per half-line state (``_halves``)
         self._agree = bounds.new(STATE_MEMO)  # line_masks: AND << n | OR of each pattern set met
         # The closure's memos, one per (tier, signs of a line): Tango meets many sign layouts.
         # Each holds at most LINE_MEMO entries when a board takes it (``_line_memos``).

@@ -8,7 +8,7 @@ from typing import Sequence
 from bookgen.core.bits import bits_of, scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Cell
-from bookgen.solve.binary.rules import HARD, LINE_MEMO, SHORT_LINE, Board, Contradiction
+from bookgen.solve.binary.rules import HARD, LINE_MEMO, SHORT_LINE, Board, Contradiction, line_name
 
 
 def _finished_values(board: Board, n: int) -> tuple[list[int], list[int]]:
@@ -77,7 +77,8 @@ class MemoClosure:
         line from a stack); both reach the same fixpoint or both a
         contradiction, checked by ``test_closure_reaches_the_fixpoint_of_line_by_line_deduction``
         (tests/test_binary.py) and ``test_closure_is_a_fixpoint_reached_in_any_order``
-        (tests/test_speed.py).
+        (tests/test_speed.py); below the hard tier, where each line's answer is its own
+        fixpoint, ``test_closure_below_hard_is_the_fixpoint_of_deduce`` (tests/test_binary.py).
         """
         if not dirty:
             return -1
@@ -87,10 +88,9 @@ class MemoClosure:
         known, value = board.known, board.value
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
         cols_of, rows_of = self._crossings
-        # At the hard tier a line's answer is everything its completions agree
-        # on: after it is written, the line itself has nothing more to say.
-        # Below it, its own news may let its rules say more: it goes back in.
-        again = 0 if tier == HARD else -1
+        # A line's answer is everything it brings on its own (at the hard tier what its
+        # completions agree on, below it its rules' fixpoint, ``_line_fixpoint``): after it
+        # is written the line has nothing more to say, so only its crossing lines are queued.
         if target is not None:
             t_line, t_bit = target[0], 1 << target[1]
         else:
@@ -117,7 +117,7 @@ class MemoClosure:
                     value[cross] |= low
                 for cross in cols_of[zeros]:
                     known[cross] |= low
-                dirty |= (ones | zeros) << n | low & again
+                dirty |= (ones | zeros) << n
             else:
                 bit = low >> n
                 for cross in rows_of[ones]:
@@ -125,7 +125,7 @@ class MemoClosure:
                     value[cross] |= bit
                 for cross in rows_of[zeros]:
                     known[cross] |= bit
-                dirty |= ones | zeros | low & again
+                dirty |= ones | zeros
             if t_bit and known[t_line] & t_bit:
                 return dirty
         return -1
@@ -169,6 +169,14 @@ class MemoClosure:
             return 0
         hit = None
         if tier < HARD:
+            if not self.unique_lines:
+                # The line's own fixpoint (``_propagate`` puts no line back for its own news).
+                hit = self._line_fixpoint(tier, k, v, board.eq[line], board.neq[line])
+                if hit is None:
+                    self.deduce(board, line, tier)  # raises in its own words where the first step breaks a rule
+                    raise Contradiction(f"{line_name(n, line)} breaks a rule")
+                memo[key] = hit
+                return hit
             # Below hard, most lines take the local rules.
             if self.max_run == 2 and (not tier or n - k.bit_count() > SHORT_LINE):
                 hit = self._local_answer(k, v, board.eq[line], board.neq[line])
@@ -247,7 +255,7 @@ class MemoClosure:
                 key |= (copy | tag) << shift
                 hit = memo.get(key)
                 if hit is None:
-                    hit = memo[key] = self._deduced(board, line, tier)
+                    hit = memo[key] = self._answer_without(board, line, tier, copy)
             else:
                 hit = self._answer_with_copies(board, line, tier, key, [u for u in done if not (u ^ v) & k])
             if not hit:
@@ -327,6 +335,23 @@ class MemoClosure:
         """``deduce`` packed as ``ones << n | zeros`` (a contradiction raises, nothing stored)."""
         ones, zeros = self.deduce(board, line, tier)
         return ones << self.n | zeros
+
+    def _answer_without(self, board: Board, line: int, tier: int, copy: int) -> int:
+        """``_deduced`` for a line (at the hard tier, where distinct lines apply) that could turn
+        into one finished parallel line, ``copy``: what its other completions agree on, from the
+        pattern sets (``line_masks_without``) instead of listing them.
+
+        Reference: ``_deduced`` (``deduce``, which lists the completions and drops the finished
+        lines it could copy); the closure with distinct lines is checked against ``deduce`` line by
+        line by ``test_closure_reaches_the_fixpoint_of_line_by_line_deduction`` (tests/test_binary.py).
+        """
+        n, full = self.n, self.full
+        k = board.known[line]
+        both = self.line_masks_without(k, board.value[line], board.eq[line], board.neq[line], copy)
+        a, o = both >> n, both & full
+        if a & ~o:  # no completion left: ``deduce`` raises it in its own words
+            return self._deduced(board, line, tier)
+        return (a & ~k) << n | (~o & full & ~k)
 
     def _answer_with_copies(self, board: Board, line: int, tier: int, key: int, copies: list[int]) -> int:
         """The answer for a line that could turn into any of several finished lines (rare):

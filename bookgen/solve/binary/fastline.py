@@ -6,7 +6,6 @@ names it, with the test that checks the two against each other.
 
 from __future__ import annotations
 
-from bookgen.core.bits import scan_forward
 from bookgen.solve.binary.rules import HARD, SHORT_LINE, Board, Contradiction, line_patterns
 
 
@@ -43,56 +42,122 @@ class LineShortcuts:
         checked by ``test_fast_line_answers_agree_with_the_listing_ones``
         (tests/test_binary.py).
         """
-        n = self.n
-        key = known | value << n | eq << 2 * n | neq << 3 * n
+        if eq | neq:
+            # A line's cells with its signs (Tango's) rarely meet again in another puzzle: not
+            # remembered whole, only in parts (the cells' set, the signs' set, what a set agrees on).
+            fit = self._fit_set(known, value, eq, neq)
+            both = self._agree.get(fit)
+            return both if both is not None else self._agree_of(fit, known, value)
+        key = known | value << self.n
         both = self._masks.get(key)
         if both is not None:
             return both
-        cell, sign, alive = self._pattern_sets()
-        # The patterns that fit the known cells, and those that keep the
-        # signs, are remembered apart: cell states recur across puzzles, a
-        # line's signs across the tests of one carve.
-        fit = self._parts.get(known << n | value)
-        if fit is None:
-            fit, m = alive, known
-            while m:  # scan_forward, written out: the closure's memo misses run through here
-                low = m & -m
-                m ^= low
-                j = low.bit_length() - 1
-                fit &= cell[j][(value >> j) & 1]
-            self._parts[known << n | value] = fit
-        if eq | neq:
-            keep = self._keeps.get(eq << n | neq)
-            if keep is None:
-                keep = alive
-                for j in scan_forward(eq):
-                    keep &= sign[j][1]
-                for j in scan_forward(neq):
-                    keep &= sign[j][0]
-                self._keeps[eq << n | neq] = keep
-            fit &= keep
-        # What the surviving patterns agree on depends on the set alone, and
-        # the same sets turn up under many keys (other cells, other signs).
-        agree = self._agree
-        both = agree.get(fit)
+        fit = self._fit_set(known, value, 0, 0)
+        both = self._agree.get(fit)  # what a set agrees on depends on the set alone
         if both is None:
-            if fit:
-                # The known cells agree by construction; one test per empty cell.
-                a = o = value & known
-                m = self.full & ~known
-                while m:  # scan_forward, written out, as above
-                    low = m & -m
-                    m ^= low
-                    zeros, ones = cell[low.bit_length() - 1]
-                    if not fit & zeros:
-                        a |= low
-                    if fit & ones:
-                        o |= low
-            else:
-                a, o = self.full, 0
-            both = agree[fit] = a << n | o
+            both = self._agree_of(fit, known, value)
         self._masks[key] = both
         return both
+
+    def _fit_set(self, known: int, value: int, eq: int, neq: int) -> int:
+        """The patterns (a bit per pattern index) that fit a line's known cells and keep its signs:
+        the patterns that fit its low half, and its high half, each read from a table (``_halves``).
+
+        Reference: the AND of ``_pattern_sets``' set for each known cell and each sign; ``line_masks``
+        and ``line_masks_without`` are checked against listing the completions
+        (``test_fast_line_answers_agree_with_the_listing_ones``,
+        ``test_line_masks_without_a_copy_is_the_listing_without_it``).
+        """
+        h, mask, low, high, signs = self._cells_halves or self._halves()
+        fit = low[known & mask | (value & mask) << h] & high[known >> h | (value >> h) << (self.n - h)]
+        if eq | neq:
+            s, smask, slow, shigh = signs or self._sign_halves()
+            fit &= slow[eq & smask | (neq & smask) << s] & shigh[eq >> s | (neq >> s) << (self.n - 1 - s)]
+        return fit
+
+    def _halves(self) -> tuple:
+        """``_fit_set``'s tables for the cells, built once per engine: per half of a line (its low
+        ``h`` cells, its high ``n - h``), indexed by that half's ``known | value << width``, the
+        patterns that fit it (every state whose value lies within its known cells)."""
+        cell, _, alive = self._pattern_sets()
+        n, h = self.n, self.n // 2
+        tables = []
+        for first, width in ((0, h), (h, n - h)):
+            table = [alive] * (1 << 2 * width)
+            for known in range(1 << width):
+                value = known
+                while True:  # every value within the known cells
+                    fit = alive
+                    for j in range(width):
+                        if known >> j & 1:
+                            fit &= cell[first + j][value >> j & 1]
+                    table[known | value << width] = fit
+                    if not value:
+                        break
+                    value = (value - 1) & known
+            tables.append(table)
+        self._cells_halves = (h, (1 << h) - 1, tables[0], tables[1], None)
+        return self._cells_halves
+
+    def _sign_halves(self) -> tuple:
+        """``_fit_set``'s tables for the signs (built at the first signed line): per half of the
+        sign positions, indexed by ``eq | neq << width``, the patterns that keep them."""
+        _, sign, alive = self._pattern_sets()
+        n = self.n
+        s = (n - 1) // 2
+        tables = []
+        for first, width in ((0, s), (s, n - 1 - s)):
+            table = []
+            for index in range(1 << 2 * width):
+                keep = alive
+                for j in range(width):
+                    if index >> j & 1:  # = between cells first + j and first + j + 1
+                        keep &= sign[first + j][1]
+                    if index >> (width + j) & 1:  # x
+                        keep &= sign[first + j][0]
+                table.append(keep)
+            tables.append(table)
+        signs = (s, (1 << s) - 1, tables[0], tables[1])
+        self._cells_halves = self._cells_halves[:4] + (signs,)
+        return signs
+
+    def _agree_of(self, fit: int, known: int, value: int) -> int:
+        """``AND << n | OR`` of the patterns of ``fit``, all of which agree with the known cells
+        (``full << n`` for none), stored in ``_agree``: it depends on the set alone, and the same
+        sets turn up under many keys (other cells, other signs). Callers look there first."""
+        if fit:
+            # The known cells agree by construction; one test per empty cell.
+            cell = self._pattern_sets()[0]
+            a = o = value & known
+            m = self.full & ~known
+            while m:  # scan_forward, written out: a memo miss of every line state runs through here
+                low = m & -m
+                m ^= low
+                zeros, ones = cell[low.bit_length() - 1]
+                if not fit & zeros:
+                    a |= low
+                if fit & ones:
+                    o |= low
+        else:
+            a, o = self.full, 0
+        both = self._agree[fit] = a << self.n | o
+        return both
+
+    def line_masks_without(self, known: int, value: int, eq: int, neq: int, copy: int) -> int:
+        """``line_masks`` with one more line ruled out: ``copy``, the one finished parallel line
+        this line could still turn into (distinct lines, the hard tier), its pattern's bit taken
+        out of the set that fits. A ``copy`` that is no valid line rules nothing out.
+
+        Reference: the AND and OR of ``line_options``' list without ``copy`` (what ``deduce``
+        enumerates at the hard tier with that one finished line to avoid); checked by
+        ``test_line_masks_without_a_copy_is_the_listing_without_it`` (tests/test_binary.py).
+        """
+        index = self.__dict__.get("_pattern_bit")
+        if index is None:
+            index = self._pattern_bit = {p: 1 << i for i, p in enumerate(line_patterns(self.n, self.max_run))}
+        fit = self._fit_set(known, value, eq, neq) & ~index.get(copy, 0)
+        both = self._agree.get(fit)
+        return both if both is not None else self._agree_of(fit, known, value)
 
     def _local_answer(self, k: int, v: int, eq: int, neq: int) -> int | None:
         """``_local`` on a line given as masks (runs of two), as ``ones << n | zeros``.
@@ -160,3 +225,37 @@ class LineShortcuts:
         except Contradiction:
             return None
         return None if ones & zeros else ones << n | zeros
+
+    def _line_fixpoint(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
+        """Everything one line brings on its own below the hard tier: ``_line_answer`` applied to
+        its own news until it fixes nothing more, as ``ones << n | zeros``; None where a rule breaks
+        on the way (a line it fills up must be a valid line that keeps its signs).
+
+        Below hard, a line's answer can let its own rules say more (a pair's new cell starts a
+        sandwich, balance fills the rest): without distinct lines the closure stores this answer,
+        so a line never goes back on the queue for its own news, only for its crossing lines'
+        (the same fixpoint, fewer visits). At the hard tier ``_line_answer`` is already this.
+
+        Reference: ``deduce`` (``reference.py``) on a board holding only this line, repeated until
+        it fixes nothing; checked by ``test_line_fixpoint_is_deduce_repeated`` (tests/test_binary.py).
+        """
+        n, full = self.n, self.full
+        answer = self._local_answer if not itier and self.max_run == 2 else None
+        ones = zeros = 0
+        while True:
+            hit = answer(k, v, eq, neq) if answer is not None else self._line_answer(itier, k, v, eq, neq)
+            if hit is None:
+                return None
+            if not hit:
+                return ones << n | zeros
+            o = hit >> n
+            ones |= o
+            zeros |= hit & full
+            v |= o
+            k |= o | hit & full
+            if k == full:
+                differ = v ^ v >> 1
+                if v not in self._valid_lines() or eq & differ or neq & ~differ:
+                    return None
+                return ones << n | zeros
+

@@ -74,12 +74,13 @@ def random_solution(engine: "BinaryEngine", rng, budget: int = 2_000) -> Board:
     if len(line_patterns(n, engine.max_run)) <= TABLE_PATTERNS:
         table = grid_table(n, engine.max_run, engine.unique_lines)
         rows = table[rng.randrange(len(table))]
-        board = Board(n)
+        cols = [0] * n
+        bits_of = engine._crossings[1]  # per mask, the positions of its set bits
         for r, row in enumerate(rows):
-            board.known[r] = board.known[n + r] = engine.full
-            board.value[r] = row
-            board.value[n + r] = sum(((rows[i] >> r) & 1) << i for i in range(n))
-        return board
+            bit = 1 << r
+            for c in bits_of[row]:
+                cols[c] |= bit
+        return Board(n, [engine.full] * (2 * n), [*rows, *cols])
     full = engine.full
     nodes = 0
     closure = engine.closure

@@ -47,7 +47,7 @@ class _Scan:
 
     def changed(self, lines: int) -> None:
         """These lines changed: every technique must look at them again."""
-        self.clean = [m & ~lines for m in self.clean]
+        self.clean[:] = [m & ~lines for m in self.clean]
 
 
 class Ladder:
@@ -68,18 +68,78 @@ class Ladder:
         self._trim_memos()
         self._check_lines(board)  # surface contradictions in the givens
         scan = _Scan(order, [self._found_memo(t) if t in MEMOISED else None for t in order])
-        bare = {t: Step(t, (), "") for t in order}  # grading reads only the techniques: one shared step each
+        if not explain:
+            return self._graded(board, scan, solution)
         steps: list[Step] = []
         empty = board.empty_count()
         while empty:
             found = self._easiest(board, scan, explain, solution)
             if found is None:
                 return steps, False
-            listed = explain or found.technique == "trial"  # a trial step always names its cell
-            cells, changed = self._fill(board, found, listed)
+            cells, changed = self._fill(board, found, True)
             empty -= (found.ones | found.zeros).bit_count()
             scan.changed(changed)
-            steps.append(Step(found.technique, cells, found.why) if listed else bare[found.technique])
+            steps.append(Step(found.technique, cells, found.why))
+        self._check_lines(board)  # full lines: checks every rule
+        return steps, True
+
+    def _graded(self, board: Board, scan: "_Scan", solution: Board | None) -> tuple[list[Step], bool]:
+        """``ladder`` without explanations, as the grader runs it for every carved puzzle: the
+        same steps, with the single-line techniques' scan and the writing of their news done
+        here, not per step through ``_easiest`` and ``_fill``. Steps carry only their technique
+        (one shared ``Step`` each), but a trial's names its cell.
+
+        Reference: ``ladder`` with ``explain=True`` (``_easiest`` and ``_fill`` step by step);
+        the same techniques in the same order and the same grid, checked by
+        ``test_graded_ladder_takes_the_explained_ladders_steps`` (tests/test_binary.py).
+        """
+        n, full, every = self.n, self.full, self._every
+        known, value = board.known, board.value
+        cols_of, rows_of = self._crossings
+        clean = scan.clean
+        first_news = self._first_news
+        memoised = [(i, t, memo) for i, (t, memo) in enumerate(zip(scan.order, scan.memos)) if memo is not None]
+        bare = {t: Step(t, (), "") for t in scan.order}  # grading reads only the techniques: one shared step each
+        steps: list[Step] = []
+        empty = board.empty_count()
+        while empty:
+            for i, technique, memo in memoised:
+                todo = ~clean[i] & every
+                if not todo:
+                    continue
+                line, hit = first_news(board, technique, memo, todo)
+                if hit:
+                    clean[i] |= (1 << line) - 1  # the lines before it gave nothing
+                    break
+                clean[i] = every
+            else:  # no single-line technique finds anything: the others, as ``ladder`` asks them
+                found = self._easiest(board, scan, False, solution)
+                if found is None:
+                    return steps, False
+                listed = found.technique == "trial"  # a trial step always names its cell
+                cells, changed = self._fill(board, found, listed)
+                empty -= (found.ones | found.zeros).bit_count()
+                scan.changed(changed)
+                steps.append(Step(found.technique, cells, found.why) if listed else bare[found.technique])
+                continue
+            # ``_fill`` unlisted: the news straight into the masks, the changed lines a bit each.
+            ones, zeros = hit >> n, hit & full
+            known[line] |= ones | zeros
+            value[line] |= ones
+            if line < n:
+                crossing, bit = cols_of, 1 << line
+                changed = ~((ones | zeros) << n | 1 << line)
+            else:
+                crossing, bit = rows_of, 1 << (line - n)
+                changed = ~(ones | zeros | 1 << line)
+            for cross in crossing[ones]:
+                known[cross] |= bit
+                value[cross] |= bit
+            for cross in crossing[zeros]:
+                known[cross] |= bit
+            clean[:] = [m & changed for m in clean]  # ``_Scan.changed``
+            empty -= (ones | zeros).bit_count()
+            steps.append(bare[technique])
         self._check_lines(board)  # full lines: checks every rule
         return steps, True
 

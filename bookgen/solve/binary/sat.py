@@ -50,16 +50,15 @@ class SatProof:
     def _is_solution(self, rows: Sequence[str], edges: Sequence[Edge], solution: Sequence[str]) -> bool:
         """Whether ``solution`` is a full grid that keeps every rule, agrees with the givens and keeps the signs."""
         n = self.n
-        if len(solution) != n or len(rows) != n or any(len(line) != n or set(line) - {"0", "1"} for line in solution) \
+        valid = self._valid_texts()  # every valid line as text: n symbols 0 and 1, so shapes are checked too
+        if len(solution) != n or len(rows) != n or not valid.issuperset(solution) \
                 or any(len(line) != n for line in rows):  # (``proves_unique`` numbers the cells in a row-major join)
             return False
-        valid = self._valid_lines()
-        cols = ["".join(col) for col in zip(*solution)]
-        for lines in (solution, cols):
-            if not all(int(line[::-1], 2) in valid for line in lines):
-                return False
-            if self.unique_lines and len(set(lines)) != n:
-                return False
+        cols = list(map("".join, zip(*solution)))
+        if not valid.issuperset(cols):
+            return False
+        if self.unique_lines and (len(set(solution)) != n or len(set(cols)) != n):
+            return False
         for given, line in zip(rows, solution):
             if any(g != EMPTY and g != ch for g, ch in zip(given, line)):
                 return False
@@ -73,6 +72,14 @@ class SatProof:
         valid = self.__dict__.get("_valid")
         if valid is None:
             valid = self._valid = frozenset(line_patterns(self.n, self.max_run))
+        return valid
+
+    def _valid_texts(self) -> frozenset[str]:
+        """``_valid_lines`` as row text (character j is cell j), for ``_is_solution``'s set tests."""
+        valid = self.__dict__.get("_texts")
+        if valid is None:
+            n = self.n
+            valid = self._texts = frozenset("".join(str(p >> j & 1) for j in range(n)) for p in self._valid_lines())
         return valid
 
     def _new_sat(self) -> None:

@@ -58,7 +58,10 @@ class GeneratorShortcuts:
         finished parallel line could be copied: the closure's answer for the line holds
         it, and more where a copy is ruled out, so a cell it fills the closure fills.
         """
-        hit = self._line_answer(itier, k, key & self.full, board.eq[line], board.neq[line])
+        if itier < HARD and not self.unique_lines:  # what ``_line_news`` stores there
+            hit = self._line_fixpoint(itier, k, key & self.full, board.eq[line], board.neq[line])
+        else:
+            hit = self._line_answer(itier, k, key & self.full, board.eq[line], board.neq[line])
         if hit is not None:
             memo[key] = hit
         return hit
