@@ -77,3 +77,42 @@ def test_bit_helpers_match_the_plain_definitions(mask):
         assert lowest(mask) == plain[0]
         for i, bit in enumerate(plain):
             assert nth_bit(mask, i) == bit
+
+
+def test_kept_by_identity_equals_its_plain_version_and_follows_the_object():
+    from bookgen.core.memo import kept_by_identity
+    from bookgen.solve.houses import _bitboards, _slots, geometry
+
+    calls = []
+
+    @kept_by_identity(limit=2)
+    def size_of(obj):
+        calls.append(obj)
+        return len(obj)
+
+    a, b, c = [1], [1, 2], [1, 2, 3]
+    assert [size_of(a), size_of(a), size_of(b)] == [1, 1, 2] and calls == [a, b]
+    a.append(9)  # the same object: its value is kept, not worked out again
+    assert size_of(a) == 1 and calls == [a, b]
+    equal = [1]  # equal to a once was, but another object: worked out afresh
+    assert size_of(equal) == 1 and calls[-1] is equal
+    assert len(size_of.table) == 3
+    size_of(c)  # past the limit: the table is cleared and holds the new one only
+    assert list(size_of.table) == [id(c)]
+    for geo in (geometry(4, (2, 2)), geometry(9, (3, 3), diagonal=True), geometry(5)):
+        assert _slots(geo) == _slots.plain(geo) and _bitboards(geo) == _bitboards.plain(geo)
+
+
+def test_kept_by_identity_of_an_attribute_is_shared_by_its_owners():
+    from types import SimpleNamespace
+
+    from bookgen.core.memo import kept_by_identity
+
+    @kept_by_identity(of="houses")
+    def count(obj):
+        return (obj.name, len(obj.houses))
+
+    houses = ((0, 1), (2, 3))
+    first, second = SimpleNamespace(name="first", houses=houses), SimpleNamespace(name="second", houses=houses)
+    assert count(first) == ("first", 2) and count(second) == ("first", 2)  # the houses' table
+    assert count(SimpleNamespace(name="third", houses=((0,),))) == ("third", 1)

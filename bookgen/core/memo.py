@@ -9,7 +9,8 @@ time, and the states a generator meets again refill the table at once.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import wraps
+from typing import Any, Callable
 
 
 class BoundedMemo(dict):
@@ -89,3 +90,33 @@ class MemoBounds:
                     for other in memos:
                         other.clear()
                     break
+
+
+def kept_by_identity(limit: int = 64, of: str | None = None) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Keep what ``make(obj)`` works out from an object many calls share (a geometry, a ladder
+    table) while that object lives.
+
+    Kept by ``id(obj)`` (or of its attribute ``of``, which several objects may share, as a
+    Killer draft's geometry shares its rule set's overlaps) and checked by identity, because a
+    freed object's id is given to the next; hashing the object itself (tuples of tuples) cost
+    more than the work saved. Past ``limit`` objects the table is cleared. The plain version is
+    ``make`` itself, kept as the result's ``plain`` (tests/test_memo.py compares them).
+    """
+
+    def wrap(make: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        table: dict[int, tuple[Any, Any]] = {}
+
+        def kept(obj: Any) -> Any:
+            owner = obj if of is None else getattr(obj, of)
+            got = table.get(id(owner))
+            if got is None or got[0] is not owner:
+                if len(table) > limit:
+                    table.clear()
+                got = table[id(owner)] = (owner, make(obj))
+            return got[1]
+
+        kept.plain = make  # type: ignore[attr-defined]
+        kept.table = table  # type: ignore[attr-defined]
+        return wraps(make)(kept)
+
+    return wrap

@@ -44,6 +44,7 @@ import operator
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
+from bookgen.core.memo import kept_by_identity
 from bookgen.core.rating import DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
@@ -727,9 +728,11 @@ def t_line_sum(g: Geometry, st: CageState, run: Run) -> int:
 
 # --- the rated run's steps --------------------------------------------------------
 
-# Per plain Latin geometry (kept by identity): a digit's open cells -> the cells where it has the
-# only place of a row or column (its hidden singles).
-_LINE_SINGLES: dict[int, tuple[Geometry, dict[int, int]]] = {}
+@kept_by_identity()
+def _line_singles_memo(geo: Geometry) -> dict[int, int]:
+    """Per plain Latin geometry: a digit's open cells -> the cells where it has the only place
+    of a row or column (its hidden singles), filled as met."""
+    return {}
 
 
 class RatedCages:
@@ -774,12 +777,7 @@ class RatedCages:
         self.static_clean = 0  # the cages whose arithmetic rules out no candidate left (for good)
         self.first = True
         self.house_bits = [sum(1 << i for i in cells) for cells in geo.houses]
-        got = _LINE_SINGLES.get(id(geo))
-        if got is None or got[0] is not geo:
-            if len(_LINE_SINGLES) > 64:
-                _LINE_SINGLES.clear()
-            got = _LINE_SINGLES[id(geo)] = (geo, {})
-        self.memo = got[1]
+        self.memo = _line_singles_memo(geo)
 
     # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).
     KNOWN = {}  # filled below, once the techniques are defined

@@ -89,6 +89,7 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text, join_and, join_or
+from bookgen.core.memo import kept_by_identity
 from bookgen.core.rating import (ALS_WING, CLAIMING, POINTING, forcing_rating, unique_loop_rating, x_chain_rating,
                                  xy_chain_rating)
 from bookgen.core.score import work_score
@@ -403,24 +404,17 @@ class Extra:
 NO_EXTRA = Extra()
 
 
-_VIEWS: dict[int, tuple[tuple, tuple[dict, dict, dict]]] = {}
-
-
+@kept_by_identity()
 def _views(ladder: tuple[Tech, ...]) -> tuple[dict[Level, tuple[tuple[str, Callable], ...]], dict[str, Level],
                                               dict[Level, tuple[tuple[str, Callable], ...]]]:
     """(per level, the (name, function) pairs up to it; each name's tier; per level, the same
     pairs with naked singles first) of a ladder table, kept by the table's identity: a
     generator makes a constraint per draft, on a few tables."""
-    got = _VIEWS.get(id(ladder))
-    if got is None or got[0] is not ladder:
-        if len(_VIEWS) > 64:
-            _VIEWS.clear()
-        fast = sorted(ladder, key=lambda t: t.name != "naked_single")  # (stable: the rest in order)
-        got = _VIEWS[id(ladder)] = (ladder, (
-            {lv: tuple((t.name, t.fn) for t in ladder if t.tier <= lv) for lv in Level},
-            {t.name: t.tier for t in ladder},
-            {lv: tuple((t.name, t.fn) for t in fast if t.tier <= lv) for lv in Level}))
-    return got[1]
+    fast = sorted(ladder, key=lambda t: t.name != "naked_single")  # (stable: the rest in order)
+    return (
+        {lv: tuple((t.name, t.fn) for t in ladder if t.tier <= lv) for lv in Level},
+        {t.name: t.tier for t in ladder},
+        {lv: tuple((t.name, t.fn) for t in fast if t.tier <= lv) for lv in Level})
 
 
 @lru_cache(maxsize=64)
@@ -709,32 +703,25 @@ def _locks(g: Geometry, st: State, run: Run, overlap: tuple[int, int, Sequence[i
     return False, claiming
 
 
-_LOCK_PLANS: dict[int, tuple[tuple, tuple]] = {}
-
-
+@kept_by_identity(of="overlaps")
 def _lock_plan(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple]:
     """The overlaps of ``g`` for ``t_locked_candidates``: the distinct sets of cells two houses
     share (the atoms), and per overlap ((a, b, the cells only in a, only in b), its atom, and for
     each of the rest of a and the rest of b the atoms inside it and the cells no atom covers). A union of candidates over a part is the union over its atoms and cells (an
     atom may overlap another: a union doesn't mind). Kept by the identity of the overlaps,
     which a Killer draft's geometry shares with its rule set's."""
-    got = _LOCK_PLANS.get(id(g.overlaps))
-    if got is None or got[0] is not g.overlaps:
-        if len(_LOCK_PLANS) > 64:
-            _LOCK_PLANS.clear()
-        atoms = list(dict.fromkeys(both for _, _, both, _, _ in g.overlaps))
-        index = {both: k for k, both in enumerate(atoms)}
+    atoms = list(dict.fromkeys(both for _, _, both, _, _ in g.overlaps))
+    index = {both: k for k, both in enumerate(atoms)}
 
-        def cover(part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-            inside = set(part)
-            used = tuple(k for k, atom in enumerate(atoms) if inside.issuperset(atom))
-            left = inside - {i for k in used for i in atoms[k]}
-            return used, tuple(sorted(left))
+    def cover(part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        inside = set(part)
+        used = tuple(k for k, atom in enumerate(atoms) if inside.issuperset(atom))
+        left = inside - {i for k in used for i in atoms[k]}
+        return used, tuple(sorted(left))
 
-        plan = tuple(((a, b, only_a, only_b), index[both], cover(only_a), cover(only_b))
-                     for a, b, both, only_a, only_b in g.overlaps)
-        got = _LOCK_PLANS[id(g.overlaps)] = (g.overlaps, (tuple(atoms), plan))
-    return got[1]
+    plan = tuple(((a, b, only_a, only_b), index[both], cover(only_a), cover(only_b))
+                 for a, b, both, only_a, only_b in g.overlaps)
+    return (tuple(atoms), plan)
 
 
 def t_locked_candidates(g: Geometry, st: State, run: Run) -> int:
@@ -883,22 +870,15 @@ def house_positions(g: Geometry, st: State) -> list[list[int]]:
     return table
 
 
-_SLOTS: dict[int, tuple[Geometry, tuple[tuple[tuple[int, int], ...], ...]]] = {}
-
-
+@kept_by_identity()
 def _slots(geo: Geometry) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per cell, (house, its position's bit in the house) for each house it is in; kept by
     the geometry's identity as ``_bitboards`` is."""
-    got = _SLOTS.get(id(geo))
-    if got is None or got[0] is not geo:
-        if len(_SLOTS) > 64:
-            _SLOTS.clear()
-        out: list[list[tuple[int, int]]] = [[] for _ in range(geo.n * geo.n)]
-        for h, cells in enumerate(geo.houses):
-            for k, i in enumerate(cells):
-                out[i].append((h, 1 << k))
-        got = _SLOTS[id(geo)] = (geo, tuple(map(tuple, out)))
-    return got[1]
+    out: list[list[tuple[int, int]]] = [[] for _ in range(geo.n * geo.n)]
+    for h, cells in enumerate(geo.houses):
+        for k, i in enumerate(cells):
+            out[i].append((h, 1 << k))
+    return tuple(map(tuple, out))
 
 
 def hidden_technique(size: int, name: str) -> Callable[[Geometry, State, Run], int]:
@@ -1044,26 +1024,20 @@ def _chain_text(g: Geometry, cells: Sequence[int]) -> str:
 
 # --- medium: a digit confined to cells that all see others (diagonals, regions) -------
 
-_CONFINE: dict[int, tuple[Geometry, bool]] = {}
 
-
+@kept_by_identity()
 def _confines(g: Geometry) -> bool:
     """Whether a digit confined to a few cells of a house can rule out cells locked candidates
     don't reach: only with diagonals or irregular regions (in plain Sudoku the cells that see
     all of them lie in a row, column or box that meets the house, where locked candidates
     already look)."""
-    got = _CONFINE.get(id(g))
-    if got is None or got[0] is not g:
-        if len(_CONFINE) > 64:
-            _CONFINE.clear()
-        n = g.n
-        odd = len(g.lines) > 2 * n
-        for h in g.blocks:
-            rows = {i // n for i in g.houses[h]}
-            cols = {i % n for i in g.houses[h]}
-            odd = odd or len(rows) * len(cols) != n
-        got = _CONFINE[id(g)] = (g, odd)
-    return got[1]
+    n = g.n
+    odd = len(g.lines) > 2 * n
+    for h in g.blocks:
+        rows = {i // n for i in g.houses[h]}
+        cols = {i % n for i in g.houses[h]}
+        odd = odd or len(rows) * len(cols) != n
+    return odd
 
 
 def t_confined_plain(g: Geometry, st: State, run: Run) -> int:
@@ -1108,48 +1082,34 @@ def _confined_cut(g: Geometry, st: State, run: Run, h: int, d: int, group: Seque
     return bool(cuts)
 
 
-_SEEN_BY: dict[int, tuple[Geometry, tuple[dict[int, int], ...], bool]] = {}
-
-
+@kept_by_identity()
 def _seen_by(g: Geometry) -> tuple[tuple[dict[int, int], ...], bool]:
     """Per house, for each set of two or three of its positions (a bitmask over the house),
     the cells that see all of those cells (a bitmask over the grid); and whether each row
     ``r`` is the cells ``r * n`` to ``r * n + n - 1`` in order (its positions, shifted, are
     cells). Kept by the geometry's identity as ``_bitboards`` is."""
-    got = _SEEN_BY.get(id(g))
-    if got is None or got[0] is not g:
-        if len(_SEEN_BY) > 64:
-            _SEEN_BY.clear()
-        peers = _bitboards(g)[1]
-        tables = []
-        for cells in g.houses:
-            table: dict[int, int] = {}
-            for size in (2, 3):
-                for ks in combinations(range(len(cells)), size):
-                    seeing = -1
-                    for k in ks:
-                        seeing &= peers[cells[k]]
-                    table[sum(1 << k for k in ks)] = seeing
-            tables.append(table)
-        got = _SEEN_BY[id(g)] = (g, tuple(tables), _row_major(g))
-    return got[1], got[2]
+    peers = _bitboards(g)[1]
+    tables = []
+    for cells in g.houses:
+        table: dict[int, int] = {}
+        for size in (2, 3):
+            for ks in combinations(range(len(cells)), size):
+                seeing = -1
+                for k in ks:
+                    seeing &= peers[cells[k]]
+                table[sum(1 << k for k in ks)] = seeing
+        tables.append(table)
+    return tuple(tables), _row_major(g)
 
 
-_ROW_MAJOR: dict[int, tuple[tuple[tuple[int, ...], ...], bool]] = {}
-
-
+@kept_by_identity(of="houses")
 def _row_major(g: Geometry) -> bool:
     """Whether each row ``r`` of ``g`` is the cells ``r * n`` to ``r * n + n - 1`` in order
     (a row's positions, shifted, are then its cells); kept by the identity of the houses,
     which a Killer draft's geometry shares."""
-    got = _ROW_MAJOR.get(id(g.houses))
-    if got is None or got[0] is not g.houses:
-        if len(_ROW_MAJOR) > 64:
-            _ROW_MAJOR.clear()
-        n = g.n
-        got = _ROW_MAJOR[id(g.houses)] = (g.houses, all(g.houses[r] == tuple(range(r * n, r * n + n))
-                                                          for r in range(n)))
-    return got[1]
+    n = g.n
+    return all(g.houses[r] == tuple(range(r * n, r * n + n))
+                                                      for r in range(n))
 
 
 def t_confined(g: Geometry, st: State, run: Run) -> int:
@@ -1501,19 +1461,12 @@ class _Link(NamedTuple):
     y_sees: int
 
 
-_GROUP_LINKS: dict[int, tuple[Geometry, list[dict[int, tuple[_Link, ...]]], tuple[int, ...]]] = {}
-
-
+@kept_by_identity()
 def _group_links(g: Geometry) -> tuple[list[dict[int, tuple[_Link, ...]]], tuple[int, ...]]:
     """Per house, the links of a digit with those positions (a bitmask over the house), filled
     as met, and the houses ``t_grouped_turbot`` looks at; kept by the geometry's identity."""
-    got = _GROUP_LINKS.get(id(g))
-    if got is None or got[0] is not g:
-        if len(_GROUP_LINKS) > 64:
-            _GROUP_LINKS.clear()
-        looked = tuple(h for h in range(len(g.houses)) if h < 2 * g.n or h in g.blocks)
-        got = _GROUP_LINKS[id(g)] = (g, [{} for _ in g.houses], looked)
-    return got[1], got[2]
+    looked = tuple(h for h in range(len(g.houses)) if h < 2 * g.n or h in g.blocks)
+    return [{} for _ in g.houses], looked
 
 
 def _links_at(g: Geometry, h: int, pos: int) -> tuple[_Link, ...]:
@@ -2287,21 +2240,14 @@ class Stuck:
 Verdict = Fits | TooEasy | Stuck
 
 
-_BOARDS: dict[int, tuple[Geometry, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-
-
+@kept_by_identity()
 def _bitboards(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(per house, per cell's peers): cell sets as bitmasks over the whole grid. Kept by the
     geometry's identity: hashing a ``Geometry`` (tuples of tuples) on every call cost more
     than a small puzzle's singles."""
-    got = _BOARDS.get(id(geo))
-    if got is None or got[0] is not geo:
-        if len(_BOARDS) > 64:
-            _BOARDS.clear()
-        houses = tuple(sum(1 << i for i in cells) for cells in geo.houses)
-        peers = tuple(sum(1 << j for j in geo.peers[i]) for i in range(geo.n * geo.n))
-        got = _BOARDS[id(geo)] = (geo, (houses, peers))
-    return got[1]
+    houses = tuple(sum(1 << i for i in cells) for cells in geo.houses)
+    peers = tuple(sum(1 << j for j in geo.peers[i]) for i in range(geo.n * geo.n))
+    return (houses, peers)
 
 
 def _singles(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
@@ -2800,30 +2746,23 @@ def deadly_rectangles(geo: Geometry, sol: Sequence[int]) -> list[list[tuple[int,
     return out
 
 
-_PAIRS: dict[int, tuple[Geometry, tuple]] = {}
-
-
+@kept_by_identity()
 def _swap_pairs(geo: Geometry) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]], ...]:
     """The pairs of rows and of columns ``swap_cycles`` looks at (kept by the geometry's
     identity): each line's cells in order, and per position whether its two cells lie in the
     same other houses; pairs with no such position left out."""
-    got = _PAIRS.get(id(geo))
-    if got is None or got[0] is not geo:
-        if len(_PAIRS) > 64:
-            _PAIRS.clear()
-        n = geo.n
-        lines = 2 * n
-        others = [frozenset(h for h in geo.houses_of[i] if h >= lines) for i in range(n * n)]
-        pairs = []
-        for kind in (0, n):  # rows, then columns
-            for a in range(n):
-                for b in range(a + 1, n):
-                    cells_a, cells_b = geo.houses[kind + a], geo.houses[kind + b]
-                    same = tuple(others[i] == others[j] for i, j in zip(cells_a, cells_b))
-                    if any(same):  # (two rows of different bands: every cycle would break a box)
-                        pairs.append((cells_a, cells_b, same))
-        got = _PAIRS[id(geo)] = (geo, tuple(pairs))
-    return got[1]
+    n = geo.n
+    lines = 2 * n
+    others = [frozenset(h for h in geo.houses_of[i] if h >= lines) for i in range(n * n)]
+    pairs = []
+    for kind in (0, n):  # rows, then columns
+        for a in range(n):
+            for b in range(a + 1, n):
+                cells_a, cells_b = geo.houses[kind + a], geo.houses[kind + b]
+                same = tuple(others[i] == others[j] for i, j in zip(cells_a, cells_b))
+                if any(same):  # (two rows of different bands: every cycle would break a box)
+                    pairs.append((cells_a, cells_b, same))
+    return tuple(pairs)
 
 
 def swap_cycles(geo: Geometry, sol: Sequence[int]) -> list[list[int]]:

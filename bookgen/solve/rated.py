@@ -25,6 +25,7 @@ import statistics
 from typing import Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.memo import kept_by_identity
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
@@ -200,9 +201,11 @@ class SinglesScan:
 
 SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``SinglesScan``
 
-# Per geometry (kept by identity, as ``_bitboards`` keeps its masks): a digit's open cells ->
-# (the cells where it is the only place of a box or region, of a row, column or diagonal).
-_HIDDEN: dict[int, tuple[Geometry, dict[int, tuple[int, int]]]] = {}
+@kept_by_identity()
+def _hidden_memo(g: Geometry) -> dict[int, tuple[int, int]]:
+    """Per geometry, kept as ``_bitboards`` keeps its masks: a digit's open cells -> (the cells
+    where it is the only place of a box or region, of a row, column or diagonal), filled as met."""
+    return {}
 
 
 class SmallScan(SinglesScan):
@@ -222,12 +225,7 @@ class SmallScan(SinglesScan):
         boxes_from = 2 * n
         self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
         self.house_bits = _bitboards(g)[0]
-        got = _HIDDEN.get(id(g))
-        if got is None or got[0] is not g:
-            if len(_HIDDEN) > 64:
-                _HIDDEN.clear()
-            got = _HIDDEN[id(g)] = (g, {})
-        self.memo = got[1]
+        self.memo = _hidden_memo(g)
         self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
         self.open = [0] * n         # per digit: the open cells holding it
         self.unplaced = 0           # the open cells
@@ -569,9 +567,7 @@ def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, f
     return best
 
 
-_PLANS: dict[int, tuple[tuple[Tech, ...], tuple, tuple[float, float, float], float | None]] = {}
-
-
+@kept_by_identity()
 def _plan(ladder: tuple[Tech, ...]) -> tuple[tuple[tuple[Tech, float, bool], ...], tuple[float, float, float],
                                              float | None]:
     """What a rated run reads of its ladder, worked out once per ladder (kept by its identity,
@@ -579,23 +575,18 @@ def _plan(ladder: tuple[Tech, ...]) -> tuple[tuple[tuple[Tech, float, bool], ...
     puzzle's run): the advanced rows in the order they are tried, each with its least value
     and whether it is the trial; the singles' values (a hidden single in a box, in a line, a
     naked single); the full house's value, or None where the singles don't carry SE's."""
-    got = _PLANS.get(id(ladder))
-    if got is None or got[0] is not ladder:
-        if len(_PLANS) > 64:
-            _PLANS.clear()
-        # Easiest first, the trial always last: it has no value of its own (it rates by how long
-        # its refutations run), and sorted by its tier's default it came before the chains, so an
-        # expert puzzle the chains solve was rated as a trial (7.0-7.4 whatever SE said).
-        advanced = sorted((t for t in ladder if not _is_single(t.name)),
-                          key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
-        rated = {t.name: t.rating for t in ladder if t.rating is not None}
-        line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
-        values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
-        # SE's full house (the last open cell of a house), where the singles carry SE's values
-        alone = FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None
-        got = _PLANS[id(ladder)] = (ladder, tuple((t, technique_rating(t.rating, t.tier), t.name == "trial")
-                                                  for t in advanced), values, alone)
-    return got[1], got[2], got[3]
+    # Easiest first, the trial always last: it has no value of its own (it rates by how long
+    # its refutations run), and sorted by its tier's default it came before the chains, so an
+    # expert puzzle the chains solve was rated as a trial (7.0-7.4 whatever SE said).
+    advanced = sorted((t for t in ladder if not _is_single(t.name)),
+                      key=lambda t: (t.name == "trial", technique_rating(t.rating, t.tier)))  # stable
+    rated = {t.name: t.rating for t in ladder if t.rating is not None}
+    line = rated.get("hidden_single", HIDDEN_SINGLE_LINE)
+    values = (min(HIDDEN_SINGLE_BOX, line), line, rated.get("naked_single", NAKED_SINGLE))
+    # SE's full house (the last open cell of a house), where the singles carry SE's values
+    alone = FULL_HOUSE if line == HIDDEN_SINGLE_LINE else None
+    return tuple((t, technique_rating(t.rating, t.tier), t.name == "trial")
+                                              for t in advanced), values, alone
 
 
 def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True,
