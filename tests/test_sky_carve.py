@@ -274,3 +274,20 @@ def test_the_clue_techniques_probes():
                         t.fn(geo, st, Run())  # strike, then ask again
             assert rated_run(geo, givens, extra) == rated_run(geo, givens, extra, probes=False)
     assert said == {True, False}
+
+
+def test_kept_clue_switches_are_the_clue_groups_switches():
+    # ``clue_switches`` (a clue's switch and literals kept per solver) against its plain version,
+    # ``group_switches`` over ``clue_groups``, on two solvers asked about many clue sets in turn
+    # (the first ask writes a line's clauses: both must number them alike).
+    from bookgen.solve.latin_sat import LatinSolver, group_switches
+    from bookgen.solve.skyscrapers import clue_groups, clue_switches
+    fast_ls = plain_ls = None
+    for geo, sol, clues, givens in _positions(5, 30, 11):
+        if fast_ls is None:
+            fast_ls, plain_ls = LatinSolver(geo), LatinSolver(geo)
+        fast = clue_switches(fast_ls, 5, clues)
+        assert fast == group_switches(plain_ls, clue_groups(5, clues))
+        assert fast == clue_switches(fast_ls, 5, clues)  # (from the memo)
+    assert fast_ls.memo and fast_ls.next_var == plain_ls.next_var
+

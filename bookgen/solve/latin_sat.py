@@ -83,6 +83,9 @@ class LatinSolver:
         # (first variable, how many): the own variables of every ``load_numbered`` group, reused
         # by the next one (grown when one needs more).
         self.scratch = (0, 0)
+        # What a variant keeps per solver (its switches per clue, ``skyscrapers.clue_switches``):
+        # gone with the solver when ``Kept`` loads it afresh.
+        self.memo: dict[object, list[int]] = {}
 
     def fresh(self) -> int:
         """A new variable, above the grid's and every one handed out before."""
@@ -268,12 +271,12 @@ def prove(geo, givens: Sequence[tuple[int, int]], clauses: Sequence[Sequence[int
     ls = _PROOFS.get(geo)
     n = ls.n
     on = ls.load(clauses)
-    found, _ = ls.solutions([on] + _group_switches(ls, groups) + [i * n + d for i, d in givens], limit)
+    found, _ = ls.solutions([on] + group_switches(ls, groups) + [i * n + d for i, d in givens], limit)
     ls.retire(on)
     return found
 
 
-def _group_switches(ls: LatinSolver, groups: Sequence[Group]) -> list[int]:
+def group_switches(ls: LatinSolver, groups: Sequence[Group]) -> list[int]:
     """The assumptions that bring ``groups`` in: each group's switch (its clauses written the
     first time) and what it assumes on top, numbered as in the solver."""
     switches: list[int] = []
@@ -308,7 +311,7 @@ def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int
             any(solution[i] != d for i, d in givens):
         return False
     on = ls.load(clauses)
-    switches = [on] + _group_switches(ls, groups)
+    switches = [on] + group_switches(ls, groups)
     if numbered is not None:
         switches.append(ls.load_numbered(numbered.make, numbered.own))
     grid = [i * n + d for i, d in enumerate(solution)]
@@ -325,16 +328,18 @@ def proves_unique(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int
 
 
 def other_solution(geo, givens: Sequence[tuple[int, int]], solution: Sequence[int], groups: Sequence[Group] = (),
-                   assume: Sequence[int] = (), kept: Kept = _PROOFS) -> bool:
+                   assume: Sequence[int] = (), kept: Kept = _PROOFS,
+                   switches: Callable[[LatinSolver], list[int]] | None = None) -> bool:
     """Whether a puzzle (``givens`` and recurring clause ``groups``) of which ``solution`` is a
     solution has another one satisfying ``assume`` (literals every solution satisfies, such as
     the candidates a sound ladder struck: they only cut the search): a generator's question
     while it carves, answered on ``kept``'s solver. ``proves_unique`` asks the same with
-    nothing assumed (and checks ``solution`` first)."""
+    nothing assumed (and checks ``solution`` first). ``switches(ls)``: instead of ``groups``,
+    the same assumptions as ``group_switches(ls, groups)`` (its plain version), kept by the caller."""
     ls = kept.get(geo)
     n = ls.n
-    return ls.ask(_group_switches(ls, groups) + [i * n + d for i, d in givens] + list(assume)
-                  + [ls.differs(solution)])
+    on = group_switches(ls, groups) if switches is None else switches(ls)
+    return ls.ask(on + [i * n + d for i, d in givens] + list(assume) + [ls.differs(solution)])
 
 
 def solutions(geo, givens: Sequence[tuple[int, int]], limit: int = 2,

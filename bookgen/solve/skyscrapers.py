@@ -53,7 +53,7 @@ from bookgen.solve.houses import (
     merged_ladder,
 )
 from bookgen.solve.latin import digits_of, full_mask
-from bookgen.solve.latin_sat import Group, Kept, other_solution
+from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
 COUNT_OPEN = 3  # ``sky_count`` takes lines with at most this many open cells: a player tries each filling
@@ -587,9 +587,29 @@ def clue_groups(n: int, clues: dict[str, Sequence[int]]) -> list[Group]:
     (``line_clauses``, the same for every number, so the proof's kept solver loads each of
     the 4N lines once and a new puzzle adds no clauses) and its number as assumptions
     (``clue_literals``). Together they allow what ``sight_clauses`` does (tests/test_clue_groups.py)."""
-    return [Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue),
-                  partial(line_clauses_behind, n, side, k))
-            for side in SIDES for k, clue in enumerate(clues[side]) if clue]
+    return [_clue_group(n, side, k, clue) for side in SIDES for k, clue in enumerate(clues[side]) if clue]
+
+
+def clue_switches(ls: LatinSolver, n: int, clues: dict[str, Sequence[int]]) -> list[int]:
+    """``group_switches(ls, clue_groups(n, clues))``, its plain version (tests/test_sky_carve.py),
+    each clue's part kept in ``ls.memo``: a carve asks its kept solver about the same few clues
+    thousands of times, and building their groups cost more than the question's assumptions."""
+    memo = ls.memo
+    out: list[int] = []
+    for side in SIDES:
+        for k, clue in enumerate(clues[side]):
+            if clue:
+                key = ("sky", side, k, clue)
+                got = memo.get(key)
+                if got is None:
+                    got = memo[key] = group_switches(ls, [_clue_group(n, side, k, clue)])
+                out += got
+    return out
+
+
+def _clue_group(n: int, side: str, k: int, clue: int) -> Group:
+    return Group(("sky", side, k), partial(line_clauses_list, n, side, k), clue_literals(n, side, k, clue),
+                 partial(line_clauses_behind, n, side, k))
 
 
 # The carve's solver for "is there another solution?" (``ambiguous``), apart from the proof's:
@@ -661,7 +681,8 @@ def ambiguous_sat(geo: Geometry, sol: Sequence[int], givens: Sequence[tuple[int,
             else:
                 base = i * n
                 assume += [-(base + d) for d in range(1, n + 1) if not c >> (d - 1) & 1]
-    return other_solution(geo, givens, sol, clue_groups(n, clues), assume, _RIVALS)
+    return other_solution(geo, givens, sol, assume=assume, kept=_RIVALS,
+                          switches=lambda ls: clue_switches(ls, n, clues))
 
 
 def line_clauses_list(n: int, side: str, k: int) -> tuple[tuple[int, ...], ...]:
