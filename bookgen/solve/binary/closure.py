@@ -44,10 +44,8 @@ class MemoClosure:
             dirty = 0
             for line in start:
                 dirty |= 1 << line
-        # ``_propagate`` names the loop for the engine; looked up here once per closure.
-        propagate = self._propagate_distinct if self.unique_lines else self._propagate
         while True:
-            if propagate(board, tier, dirty, target) >= 0:
+            if self._propagate(board, tier, dirty, target) >= 0:
                 return True
             if board.known.count(self.full) == 2 * n:  # every line full: the board is
                 if self.unique_lines:
