@@ -165,6 +165,38 @@ def test_closure_reaches_the_fixpoint_of_line_by_line_deduction(n, run, unique):
     assert outcomes == {True, False}  # both kinds of trial were met
 
 
+@pytest.mark.parametrize("n", [6, 8])
+def test_a_line_its_own_answer_finished_needs_no_second_look(n):
+    """With distinct lines at the hard tier, ``_propagate_distinct`` does not pop a line its own
+    answer finished; the plain path (``own_check=True``) pops it for a second check. Same verdict,
+    same board, same early exit at a target, on trials right and wrong."""
+    rng = random.Random(n)
+    engine = BinaryEngine(n, 2, True)
+    solution = random_solution(engine, rng)
+    every = (1 << 2 * n) - 1
+    outcomes = set()
+    for _ in range(60):
+        board = Board.from_rows(["." * n] * n)
+        for r, c in rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randrange(n, n * n // 2)):
+            board.assign(r, c, solution.get(r, c))
+        r, c = rng.randrange(n), rng.randrange(n)  # a trial: maybe the wrong symbol
+        board.clear(r, c)
+        board.assign(r, c, rng.randrange(2))
+        target = rng.choice([None, (rng.randrange(n), rng.randrange(n))])
+        got = []
+        for own_check in (False, True):
+            trial = board.copy()
+            try:
+                left = engine._propagate_distinct(trial, int(Level.HARD), every, target,
+                                                   own_check=own_check)
+                got.append((left >= 0, trial.rows() if target is None else None))
+            except Contradiction:
+                got.append(None)
+        assert got[0] == got[1]
+        outcomes.add(got[0] is None)
+    assert outcomes == {True, False}
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from([(6, 2), (8, 2), (8, 3), (10, 2)]), st.data())
 def test_fast_line_answers_agree_with_the_listing_ones(shape, data):

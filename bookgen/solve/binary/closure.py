@@ -16,6 +16,8 @@ def _finished_values(board: Board, n: int) -> tuple[list[int], list[int]]:
     to date as lines finish (a finished line no longer changes): ``distinct`` compares
     against them, and a finished line is a copy when its value is there twice."""
     known, value, full = board.known, board.value, (1 << n) - 1
+    if full not in known:  # the carve's tail: no line finished yet
+        return [], []
     return ([value[i] for i in range(n) if known[i] == full],
             [value[i] for i in range(n, 2 * n) if known[i] == full])
 
@@ -192,7 +194,8 @@ class MemoClosure:
         memo[key] = hit
         return hit
 
-    def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None) -> int:
+    def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None,
+                            own_check: bool = False) -> int:
         """``_propagate`` with distinct lines: a finished line may rule out completions of the
         lines parallel to it (and must not copy one), so those get another look.
 
@@ -201,7 +204,8 @@ class MemoClosure:
         checks it with and without distinct lines. Lines come off a stack, the
         target's own lines first: with distinct lines that order visits fewer
         lines than the bit set's. The answer for a line state is memoised under
-        the finished parallel line it could still copy.
+        the finished parallel line it could still copy. ``own_check`` (tests only) takes the
+        plain path for a line its own answer finished: back on the stack for a second look.
         """
         n, full = self.n, self.full
         known, value = board.known, board.value
@@ -287,9 +291,18 @@ class MemoClosure:
                     flagged[line] = True
                     push(line)
                     back = False
-            if known[line] == full:
+            own = known[line] == full
+            if own:
                 done.append(value[line])
                 newly_finished.append(line)
+                # At the hard tier a line that its own answer finished is the one completion
+                # that keeps its rules and copies no finished line: its pop would only check
+                # that again (the plain version, ``own_check=True``, pushes it back; a line
+                # finishing later as its copy is pushed and caught there). Flagged so the
+                # loop below passes it over.
+                own = distinct and not own_check
+                if own:
+                    flagged[line] = True
             if newly_finished:
                 # Lines that just finished can rule out completions of their parallel
                 # lines (distinct): those that still agree with one on their known cells
@@ -302,6 +315,8 @@ class MemoClosure:
                             flagged[other] = True
                             push(other)
                 newly_finished.clear()
+                if own:
+                    flagged[line] = False
             if t_bit and known[t_line] & t_bit:
                 return bits_of(stack)
         return -1
