@@ -87,11 +87,10 @@ NO_CLUE = "0.-"        # how a missing clue may be typed
 # inside it (tests/test_sky_carve.py compares whole carves with the plain version).
 CONFLUENT = True
 # The grids and tiers ``_carve`` carves by ``_small_carve`` (each removal first asked whether it
-# leaves a second solution): where that is faster than a solve per removal (measured, the same
-# carves: 4x4 by the table of its squares, 2-5x faster at every tier; 5x5 easy about 2x, 5x5
-# hard by SAT 40 %, 6x6 hard 15-25 %; 5x5 medium 2x and 6x6 medium 4x slower, as the medium tier
-# fails on many unique removals there and each failure costs a bisection; 6x6 and 7x7 easy and
-# 7x7 hard no faster: docs/benchmarks.md, skyfut).
+# leaves a second solution, the tier asked once at the end): only where that measured faster than
+# a solve per removal, the same carves either way. Not at medium above 4x4: the medium tier fails
+# on many unique removals there, and each failure costs a bisection (figures: docs/benchmarks.md,
+# skyfut).
 SMALL_CARVE: dict[int, frozenset[Level]] = {4: frozenset({Level.EASY, Level.MEDIUM, Level.HARD}),
                                             5: frozenset({Level.EASY, Level.HARD}), 6: frozenset({Level.HARD})}
 
