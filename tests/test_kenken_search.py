@@ -80,3 +80,20 @@ def test_rule_out_loosens_where_the_other_solution_differs():
         assert len(kept - set(layout.cage_list())) <= 1  # (a re-cut takes one neighbour along)
         ruled += not layout.admits(other, [i for i in range(36) if other[i] != flat[i]])
     assert ruled  # the loosening usually leaves the other solution out
+
+
+def test_admits_by_sets_is_the_plain_scan():
+    met = {True: 0, False: 0}
+    for seed in range(12):
+        layout, flat = _layout(6, seed)
+        rng = random.Random(seed)
+        for step in range(6):
+            grids = [grid for _, grid in layout._intercalates()]
+            grids.append(flat)
+            for grid in grids:
+                cells = [i for i in range(36) if grid[i] != flat[i]] or rng.sample(range(36), 3)
+                got = layout.admits(grid, cells)
+                assert got == layout.admits_plain(grid, cells)
+                met[got] += 1
+            layout.loosen(divmod(rng.randrange(36), 6)) if step % 2 else layout.tighten()
+    assert met[True] and met[False]

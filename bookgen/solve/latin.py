@@ -255,42 +255,58 @@ def _fillings(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tu
 
 
 @lru_cache(maxsize=None)
-def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], dict, list[int]]:
+def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], dict, dict, list[int]]:
     """(every filling of the shape's cells but the last, in lexicographic order; per op, the
-    positions in that list of the prefixes by their sum or product, ascending; the earlier
-    cells the last one shares a row or a column with)."""
+    positions in that list of the prefixes by their sum or product, ascending; per op, each
+    prefix's sum or product; per prefix, the digits (a bit each) of the earlier cells the last
+    one shares a row or a column with)."""
     fills = _grown(shape[:-1], n)
     last = shape[-1]
     clash = [j for j, cell in enumerate(shape[:-1]) if cell[0] == last[0] or cell[1] == last[1]]
     made: dict[str, dict[int, list[int]]] = {"+": {}, "*": {}}
+    values: dict[str, list[int]] = {}
     for op, value in (("+", sum), ("*", prod)):
         by = made[op]
-        for k, got in enumerate(map(value, fills)):
+        got_all = values[op] = list(map(value, fills))
+        for k, got in enumerate(got_all):
             at = by.get(got)
             if at is None:
                 by[got] = [k]
             else:
                 at.append(k)
-    return fills, made, clash
+    taken = []
+    for t in fills:
+        m = 0
+        for j in clash:
+            m |= 1 << t[j]
+        taken.append(m)
+    return fills, made, values, taken
 
 
 def _by_prefix(shape: tuple[Cell, ...], op: str, target: int, n: int) -> tuple[tuple[int, ...], ...]:
     """``shape_assignments``' search (``_search``, which this must equal: tests/test_kenken.py)
     for ``+`` and ``*``, read off ``_prefixes``: a prefix leaves the last cell at most one
-    digit, the prefixes that leave it one in 1..N are looked up by their sum or product, and
-    taken in their list's order, so the fillings come out in the search's lexicographic order."""
-    fills, made, clash = _prefixes(shape, n)
+    digit (what the target leaves of its sum or product), the prefixes that leave one in 1..N
+    are looked up by their sum or product, and taken in their list's order (one prefix, one
+    last digit: sorting the positions sorts the fillings), so the fillings come out in the
+    search's lexicographic order."""
+    fills, made, values, taken = _prefixes(shape, n)
     by = made[op]
-    found: list[tuple[int, int]] = []  # (position of the prefix, the last digit)
+    at: list[int] = []
     for d in range(1, n + 1):
         if op == "+":
-            at = by.get(target - d)
+            got = by.get(target - d)
         else:
-            at = by.get(target // d) if not target % d else None
-        if at:
-            found += [(k, d) for k in at]
-    found.sort()
-    return tuple(fills[k] + (d,) for k, d in found if all(fills[k][j] != d for j in clash))
+            got = by.get(target // d) if not target % d else None
+        if got:
+            at += got
+    at.sort()
+    value = values[op]
+    if op == "+":
+        lasts = [(k, target - value[k]) for k in at]
+    else:
+        lasts = [(k, target // value[k]) for k in at]
+    return tuple([fills[k] + (d,) for k, d in lasts if not taken[k] >> d & 1])
 
 
 @lru_cache(maxsize=None)

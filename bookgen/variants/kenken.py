@@ -359,6 +359,7 @@ class _Layout:
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
         self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
         self._specs: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # sat_cages' answers, reused
+        self._admitted: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # admits' (indices, set of assignments)
         self.hidden = _hidden_ops(rules)
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
@@ -699,7 +700,22 @@ class _Layout:
 
     def admits(self, grid: Sequence[int], cells: Iterable[int]) -> bool:
         """Whether every cage holding one of ``cells`` (flat indices) admits ``grid`` (flat
-        digits, row-major), by the assignments SAT is given for it (``sat_cages``)."""
+        digits, row-major), by the assignments SAT is given for it (``sat_cages``), kept as
+        a set per cage (``admits_plain`` looks them up in the list)."""
+        n, sets, owner, cages, ops = self.n, self._admitted, self.owner, self.cages, self.ops
+        at = grid.__getitem__
+        for k in {owner[divmod(i, n)] for i in cells}:
+            key = (tuple(cages[k]), ops[k])
+            got = sets.get(key)
+            if got is None:
+                _, idx, assigns = self._specs.get(key) or self._spec(key)
+                got = sets[key] = (idx, frozenset(assigns))
+            if tuple(map(at, got[0])) not in got[1]:
+                return False
+        return True
+
+    def admits_plain(self, grid: Sequence[int], cells: Iterable[int]) -> bool:
+        """``admits`` by a scan of each cage's assignments: the version it must equal."""
         n = self.n
         for k in {self.owner[divmod(i, n)] for i in cells}:
             key = (tuple(self.cages[k]), self.ops[k])
