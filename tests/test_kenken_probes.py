@@ -163,3 +163,26 @@ def test_cage_clauses_in_one_call_are_the_plain_loops(monkeypatch, lean):
     finally:
         fast.close()
         plain.close()
+
+
+def test_cage_line_with_its_lines_kept_equals_the_plain_version():
+    found = {0: 0, 1: 0}
+    for n, seed in ((5, 4), (7, 6)):
+        board, flat = _board(n, seed)
+        rng = random.Random(seed)
+        for step, st in enumerate(_states(board, flat, rng, 2 * n * n)):
+            if step % 2:
+                continue
+            st = st.copy()
+            try:  # the cages' assignments cut to the candidates, as the ladder has them by then
+                while arithmetic.t_cage_combos(board.geo, st, Run()):
+                    pass
+            except Contradiction:
+                continue
+            fast, plain = st.copy(), st.copy()
+            run_fast, run_plain = Run(explain=True), Run(explain=True)
+            got = arithmetic.t_cage_line(board.geo, fast, run_fast)
+            assert got == arithmetic.t_cage_line_plain(board.geo, plain, run_plain)
+            assert (fast.cand, fast.line_done, str(run_fast.reason)) == (plain.cand, plain.line_done, str(run_plain.reason))
+            found[got] += 1
+    assert found[0] and found[1]

@@ -635,7 +635,81 @@ def t_cage_combos(g: Geometry, st: CageState, run: Run) -> int:
     return 0
 
 
+@kept_by_identity()
+def _cage_lines_memo(geo: Geometry) -> dict[tuple[int, ...], tuple]:
+    """Per geometry: ``_cage_lines``' answers, by a cage's cells."""
+    return {}
+
+
+def _cage_lines(g: Geometry, idx: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...], list[int]], ...]:
+    """Per row, then column (ascending) that the cells ``idx`` of a cage touch: (the line, the
+    positions in ``idx`` of the cells in it, the line's other cells); remembered per geometry
+    (cages recur from draft to draft, and ``cage_line`` asks at every step it is tried)."""
+    memo = _cage_lines_memo(g)
+    got = memo.get(idx)
+    if got is None:
+        if len(memo) >= 1 << 16:
+            memo.clear()
+        n = g.n
+        members = set(idx)
+        rows = sorted({i // n for i in idx})
+        cols = sorted({n + i % n for i in idx})
+        got = memo[idx] = tuple(
+            (li, tuple(j for j, i in enumerate(idx) if (i // n if li < n else n + i % n) == li),
+             [i for i in g.houses[li] if i not in members]) for li in rows + cols)
+    return got
+
+
 def t_cage_line(g: Geometry, st: CageState, run: Run) -> int:
+    """Hard: a digit every live assignment of a cage puts in one row or column leaves the
+    line's other cells. ``t_cage_line_plain`` is the version this must equal
+    (tests/test_kenken_probes.py); the cage's lines come from ``_cage_lines``."""
+    b: Board = st.extra  # type: ignore[assignment]
+    full = full_mask(b.n)
+    line_done = st.line_done
+    for k, idx in enumerate(b.cells):
+        if len(idx) < 2 or line_done[k]:
+            continue
+        live = st.live[k]
+        for li, pos, others in _cage_lines(g, idx):
+            req = full
+            if len(pos) == 1:
+                (j,) = pos
+                for a in live:
+                    req &= _BITS[a[j]]
+                    if not req:
+                        break
+            elif len(pos) == 2:
+                j0, j1 = pos
+                for a in live:
+                    req &= _BITS[a[j0]] | _BITS[a[j1]]
+                    if not req:
+                        break
+            else:
+                for a in live:
+                    m = 0
+                    for j in pos:
+                        m |= _BITS[a[j]]
+                    req &= m
+                    if not req:
+                        break
+            if not req:
+                continue
+            cuts = cut_each(st, others, [req] * len(others))
+            if cuts:
+                if run.explain:
+                    ds = and_list([str(d) for d in digits_of(req)])
+                    run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
+                                         "of {house} can hold it; {cuts}."),
+                                      cage=b.labels[k], digits=ds, house=g.names[li],
+                                      cuts=describe_cuts(st, cuts))
+                return 1
+        line_done[k] = True  # nothing new until its assignments shrink again
+    return 0
+
+
+def t_cage_line_plain(g: Geometry, st: CageState, run: Run) -> int:
+    """``t_cage_line`` working out each cage's lines afresh at every call: the version it must equal."""
     b: Board = st.extra  # type: ignore[assignment]
     n = b.n
     for k, idx in enumerate(b.cells):
