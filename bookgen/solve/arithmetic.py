@@ -660,6 +660,19 @@ def _cage_lines(g: Geometry, idx: tuple[int, ...]) -> tuple[tuple[int, tuple[int
     return got
 
 
+def _line_cut(g: Geometry, st: CageState, run: Run, k: int, li: int, req: int, others: Sequence[int]) -> bool:
+    """``cage_line``'s cut: the digits ``req`` leave the ``others`` cells of line ``li``, because
+    cage ``k`` puts them there; whether a candidate went (with its reason when explaining)."""
+    cuts = cut_each(st, others, [req] * len(others))
+    if cuts and run.explain:
+        b: Board = st.extra  # type: ignore[assignment]
+        ds = and_list([str(d) for d in digits_of(req)])
+        run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
+                             "of {house} can hold it; {cuts}."),
+                          cage=b.labels[k], digits=ds, house=g.names[li], cuts=describe_cuts(st, cuts))
+    return bool(cuts)
+
+
 def t_cage_line(g: Geometry, st: CageState, run: Run) -> int:
     """Hard: a digit every live assignment of a cage puts in one row or column leaves the
     line's other cells. ``t_cage_line_plain`` is the version this must equal
@@ -695,14 +708,7 @@ def t_cage_line(g: Geometry, st: CageState, run: Run) -> int:
                         break
             if not req:
                 continue
-            cuts = cut_each(st, others, [req] * len(others))
-            if cuts:
-                if run.explain:
-                    ds = and_list([str(d) for d in digits_of(req)])
-                    run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
-                                         "of {house} can hold it; {cuts}."),
-                                      cage=b.labels[k], digits=ds, house=g.names[li],
-                                      cuts=describe_cuts(st, cuts))
+            if _line_cut(g, st, run, k, li, req, others):
                 return 1
         line_done[k] = True  # nothing new until its assignments shrink again
     return 0
@@ -732,14 +738,7 @@ def t_cage_line_plain(g: Geometry, st: CageState, run: Run) -> int:
                 continue
             members = set(idx)
             others = [i for i in g.houses[li] if i not in members]
-            cuts = cut_each(st, others, [req] * len(others))
-            if cuts:
-                if run.explain:
-                    ds = and_list([str(d) for d in digits_of(req)])
-                    run.reason = Text(N_("every way to fill {cage} puts {digits} in {house}, so no other cell "
-                                         "of {house} can hold it; {cuts}."),
-                                      cage=b.labels[k], digits=ds, house=g.names[li],
-                                      cuts=describe_cuts(st, cuts))
+            if _line_cut(g, st, run, k, li, req, others):
                 return 1
         st.line_done[k] = True  # nothing new until its assignments shrink again
     return 0
