@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from sources import PACKAGE, tree as parsed
+from sources import PACKAGE, nodes
 SINGULAR = {"N_", "t"}
 PLURAL = {"nt", "ngettext", "Plural"}
 CONTEXT = {"C_"}  # C_(context, msgid): keyed context + "\x04" + msgid, as gettext keys it
@@ -31,7 +31,7 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
     """msgid (or (singular, plural)) -> where it is used, for every marked message."""
     found: dict = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(parsed(path)):
+        for node in nodes(path):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = _name(node.func)

@@ -18,3 +18,13 @@ def tree(path: Path) -> ast.Module:
     parsed = ast.parse(path.read_text(encoding="utf-8"))
     gc.freeze()  # the tree lives for the run: the collector need not walk it again (tests/conftest.py)
     return parsed
+
+
+@lru_cache(maxsize=None)
+def nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of one source file's syntax tree, in ``ast.walk``'s order: walked once per
+    test process (each file that reads the trees walked each module again, some twice or three
+    times: a walk costs about as much as the parse)."""
+    walked = tuple(ast.walk(tree(path)))
+    gc.freeze()
+    return walked

@@ -27,7 +27,10 @@ from bookgen.series import entry_fingerprint
 from bookgen.variants.registry import VARIANTS
 
 runner = CliRunner()
-SIZES = {"takuzu": 8, "tango": 6, "kenken": 5, "kakuro": GridSize(7, 7)}  # Kakuro 10x10: 3 s a puzzle
+# Sizes that make quickly (Kakuro 10x10: 3 s a puzzle; the default 9x9 Jigsaw and 8x8 Queens and
+# Star Battle take longer to make); 7, not 6, for Queens and Star Battle: a 6x6 solution has too
+# few distinct symmetric images for the eight-symmetries test. Killer keeps its 3x3 boxes.
+SIZES = {"takuzu": 8, "tango": 6, "kenken": 5, "kakuro": GridSize(7, 7), "jigsaw": 6, "queens": 7, "starbattle": 7}
 
 
 @lru_cache(maxsize=None)  # each made once per worker: index 0 serves three tests (a 9x9 Killer: 0.3 s)

@@ -6,7 +6,7 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-from sources import tree
+from sources import nodes
 
 import bookgen
 
@@ -17,7 +17,7 @@ FORBIDDEN = {"reportlab", "yaml", "typer", "rich", "starlette", "uvicorn", "jinj
 @lru_cache(maxsize=None)  # both tests read core, solve and variants
 def _imports(path: Path) -> frozenset[str]:
     out = set()
-    for node in ast.walk(tree(path)):
+    for node in nodes(path):
         if isinstance(node, ast.Import):
             out |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

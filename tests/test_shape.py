@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from sources import tree as parsed
+from sources import nodes
 
 import bookgen
 from bookgen.book import puzzle_json
@@ -20,28 +21,28 @@ from bookgen.variants.registry import VARIANTS
 ROOT = Path(bookgen.__file__).parent
 
 
-def _literals(tree: ast.AST) -> list[ast.Constant]:
-    """Every string constant of a module that is not documentation: a docstring, or the
-    string statement under a model's field that documents it (the config reference reads those)."""
-    docs = {id(node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-            and id(n) not in docs]
+def _literals(every: Sequence[ast.AST]) -> list[ast.Constant]:
+    """Every string constant of a module (``every``: its nodes) that is not documentation: a
+    docstring, or the string statement under a model's field that documents it (the config
+    reference reads those)."""
+    docs = {id(node.value) for node in every if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    return [n for n in every if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
 
 
-def _named_variants(source: str | ast.Module) -> list[str]:
-    """Where a module (its text or its syntax tree) names a variant: a string (not a docstring)
-    holding a variant's name or alias as a word, or an import from one variant's module."""
-    tree = ast.parse(source) if isinstance(source, str) else source
+def _named_variants(source: str | Path) -> list[str]:
+    """Where a module (its text, or the path of a module of the package) names a variant: a
+    string (not a docstring) holding a variant's name or alias as a word, or an import from one
+    variant's module."""
+    every = tuple(ast.walk(ast.parse(source))) if isinstance(source, str) else nodes(source)
     names = {alias for v in VARIANTS.values() for alias in (v.name, *v.aliases)}
     word = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\b", re.IGNORECASE)
     out = []
-    for node in _literals(tree):
+    for node in _literals(every):
         hit = word.search(node.value)
         if hit:
             out.append(f"line {node.lineno}: {hit.group(0)!r} in {node.value[:60]!r}")
     modules = {v.__class__.__module__ for v in VARIANTS.values()}
-    for node in ast.walk(tree):
+    for node in every:
         if isinstance(node, ast.ImportFrom) and node.module in modules:
             out.append(f"line {node.lineno}: imports from {node.module}")
         elif isinstance(node, ast.Import):
@@ -56,7 +57,7 @@ def test_no_module_outside_variants_names_a_variant():
              and p.name != "docgen.py"]
     assert len(files) >= 20
     found = {str(p.relative_to(ROOT)): hits for p in files
-             if (hits := _named_variants(parsed(p)))}
+             if (hits := _named_variants(p))}
     assert not found, found
 
 
