@@ -265,3 +265,16 @@ def test_from_counts_equals_the_steps_it_stands_for(counts, ratings, cells):
         value = ratings.get(name, TIER_RATING[Level.EASY])
         steps += [RatedStep(name, value, TYPICAL_OPTIONS if value < SIMPLE_BELOW else 0)] * used
     assert from_counts(counts, ratings, cells) == (rating_of(steps), minutes_of(steps, cells))
+
+
+@given(st.lists(st.tuples(st.sampled_from(["naked_single", "hidden_single", "cage_fix", "trial"]),
+                          st.sampled_from([1.2, 1.5, 2.0, 2.3, 3.4, 5.5, 8.8]), st.integers(0, 9)),
+                max_size=40),
+       st.integers(1, 400))
+def test_minutes_of_equals_its_plain_version(picks, cells):
+    # minutes_of keeps each step object's seconds; shared and fresh objects, repeated values
+    from bookgen.core.rating import minutes_plain
+    shared = {p: RatedStep(*p) for p in picks}
+    steps = [shared[p] if k % 2 else RatedStep(*p) for k, p in enumerate(picks)]
+    assert minutes_of(steps, cells) == minutes_plain(steps, cells)
+    assert minutes_of(steps, cells) == minutes_plain([RatedStep(*p) for p in picks], cells)

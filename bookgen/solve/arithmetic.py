@@ -49,9 +49,9 @@ from bookgen.core.rating import DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts,
-    geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple,
-    t_trial,
+    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _bitboards, and_list, cell_name, cell_text, cut_each,
+    describe_cuts, geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
+    t_naked_triple, t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
@@ -776,7 +776,7 @@ class RatedCages:
         self.union = [list(m) for m in board.static]  # per cage: the digits those use, per cell
         self.static_clean = 0  # the cages whose arithmetic rules out no candidate left (for good)
         self.first = True
-        self.house_bits = [sum(1 << i for i in cells) for cells in geo.houses]
+        self.house_bits = _bitboards(geo)[0]
         self.memo = _line_singles_memo(geo)
 
     # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).

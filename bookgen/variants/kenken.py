@@ -1107,14 +1107,16 @@ class KenKenVariant(VariantDefaults):
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
-        grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)
-        puzzle = Puzzle(
+        # The grade with its rating made at once, and the puzzle once (``rate`` on a puzzle
+        # made first gives the same; each ``replace`` cost a small puzzle more than its score).
+        rating, minutes = _rating(size, [], _board(size, cages, rules) if board is None else board)
+        return Puzzle(
             variant=self.name, size=size, rules=dict(rules),
             givens=tuple(EMPTY * size for _ in range(size)),
             solution=tuple("".join(str(d) for d in row) for row in square),
-            grade=grade, cages=cages,
+            grade=Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True, rating, minutes),
+            cages=cages,
         )
-        return replace(puzzle, grade=self.rate(puzzle, grade) if board is None else self._rated(puzzle, grade, board))
 
     # --- checking -------------------------------------------------------------------
 
@@ -1197,8 +1199,8 @@ class KenKenVariant(VariantDefaults):
         besides the cages are caches of their answers)."""
         n = puzzle.size
         givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens) for c, g in enumerate(row) if g != EMPTY]
-        steps, _ = rated_run(board.geo, givens, board)
-        return replace(grade, rating=rating_of(steps), minutes=minutes_of(steps, n * n))
+        rating, minutes = _rating(n, givens, board)
+        return replace(grade, rating=rating, minutes=minutes)
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The ladder's steps, the grid it reached, and whether it solved the puzzle."""
@@ -1371,6 +1373,13 @@ def _sat_cage(n: int, cage: Cage, hidden: tuple[str, ...] | None) -> tuple[tuple
     ladder's boards share)."""
     parts = cage_parts(n, cage.cells, cage.op, cage.target, hidden)
     return parts[0], parts[1]
+
+
+def _rating(n: int, givens: list[tuple[int, int]], board: Board) -> tuple[float, float]:
+    """(rating, minutes) of the easiest-first run (``bookgen.solve.rated``) from ``givens``
+    (cell index, digit) on a board of the puzzle's cages."""
+    steps, _ = rated_run(board.geo, givens, board)
+    return rating_of(steps), minutes_of(steps, n * n)
 
 
 def _tier(name: str) -> Level:
