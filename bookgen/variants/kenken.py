@@ -33,8 +33,9 @@ size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
 level. Uniqueness follows from the sound ladder and is proven again by an
-exact count before a puzzle is returned: the SAT solver's, or on grids up to
-``TABLE_MAX`` (4×4) the table's. Those grids draw their square from a table
+exact count before a puzzle is returned: on grids up to ``TABLE_MAX`` (4×4)
+the table's, at 5×5 a search over whole cages (``arithmetic.cage_solutions``), above
+that the SAT solver's. Grids up to ``TABLE_MAX`` draw their square from a table
 of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
 exact solution set from it: the ladder grades only unique drafts, an
 ambiguous draft is loosened where its solutions differ, and a draft that
@@ -1098,14 +1099,14 @@ class KenKenVariant(VariantDefaults):
 
     def _finish(self, size, rules, square, cages, fits: Fits, proven: bool = False,
                 board: Board | None = None) -> Puzzle:
-        """The puzzle, once SAT has proven it unique (``proven``: already done for these
-        cages, by SAT or by the table of every Latin square of the order); ``board``: the
-        judge's board of these cages, which the rated run may use."""
+        """The puzzle, once an exact count has proven it unique (``proves_unique``; ``proven``:
+        already done for these cages, by SAT or by the table of every Latin square of the
+        order); ``board``: the judge's board of these cages, which the rated run may use."""
         counts = fits.counts
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
-            raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
+            raise GenerationError("internal error: ladder and exact solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
         # The grade with its rating made at once, and the puzzle once (``rate`` on a puzzle
         # made first gives the same; each ``replace`` cost a small puzzle more than its score).
