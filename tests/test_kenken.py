@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import product
 import subprocess
 import sys
 from dataclasses import replace
@@ -14,7 +15,7 @@ from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle, Unsolved
 from bookgen.solve.arithmetic import (
-    TECHNIQUE_LEVEL, Board, CageState, DraftSolver, latin_solutions, medium_solves, proves_unique, open_after,
+    TECHNIQUE_LEVEL, Board, CageState, DraftSolver, cage_solutions, latin_solutions, medium_solves, proves_unique, open_after,
     t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
@@ -774,7 +775,38 @@ def test_proves_unique_stays_exact_across_reloads():
     for k in range(40):
         square = [d for row in random_latin_square(4, rng) for d in row]
         cages = _line_cages(rng, 4, square)
-        assert proves_unique(4, cages, square) == (len(latin_solutions(4, cages, 2)) == 1), k
+        assert proves_unique(4, cages, square, search=False) == (len(latin_solutions(4, cages, 2)) == 1), k
+
+
+def test_cage_search_lists_what_sat_lists():
+    # Up to SEARCH_MAX the final proof counts by the cage search; SAT (``latin_solutions``,
+    # ``proves_unique(search=False)``) is its reference: random cagings, some loosened to
+    # several solutions, the generator's own (with - and / and hidden operations).
+    rng = random.Random(5)
+    verdicts = set()
+    for n in (3, 4, 5):
+        for k in range(10):
+            if k % 2:
+                hide = k % 5 == 1
+                square, made = _random_cages(n, rng, Level(k % 3 if n > 3 else k % 2), {"show_ops": False} if hide else {})
+                hidden = tuple(KENKEN.parse_rules({}, n)["ops"]) if hide else None
+                square = [d for row in square for d in row]
+                cages = [(tuple(r * n + c for r, c in cg.cells), cage_assignments(cg.cells, cg.op, cg.target, n, hidden))
+                         for cg in made]
+            else:
+                square = [d for row in random_latin_square(n, rng) for d in row]
+                cages = _grown_cages(rng, n, square)
+            if k % 3 == 0:  # a cage that allows anything: several solutions
+                cells, _ = cages[k % len(cages)]
+                cages[k % len(cages)] = (cells, tuple(product(range(1, n + 1), repeat=len(cells))))
+            truth = latin_solutions(n, cages, 30)
+            assert sorted(cage_solutions(n, cages, 30)) == sorted(truth)
+            assert len(cage_solutions(n, cages, 1)) == 1  # (the limit holds)
+            unique = len(truth) == 1
+            assert proves_unique(n, cages, square) == proves_unique(n, cages, square, search=False) == unique
+            verdicts.add(unique)
+    assert verdicts == {True, False}
+    assert cage_solutions(3, [((0, 1, 2), ((1, 2, 3),))], 2) is None  # cells left out: SAT's job
 
 
 def test_proves_unique_rejects_a_second_solution_and_a_wrong_square():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -12,7 +13,7 @@ from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import (BANDS, SIMPLE_BELOW, TIER_RATING, TIER_REACH, TYPICAL_OPTIONS, RatedStep,
                                  from_counts, band, band_of, level_key, chain_extra, forcing_rating,
-                                 minutes_of, rating_of, x_chain_rating, xy_chain_rating,
+                                 minutes_of, minutes_plain, rating_of, x_chain_rating, xy_chain_rating,
                                  tier_for, tiers_for)
 from bookgen.core.types import Puzzle
 from bookgen.solve.houses import geometry
@@ -265,3 +266,17 @@ def test_from_counts_equals_the_steps_it_stands_for(counts, ratings, cells):
         value = ratings.get(name, TIER_RATING[Level.EASY])
         steps += [RatedStep(name, value, TYPICAL_OPTIONS if value < SIMPLE_BELOW else 0)] * used
     assert from_counts(counts, ratings, cells) == (rating_of(steps), minutes_of(steps, cells))
+
+
+def test_minutes_of_equals_its_plain_version():
+    # minutes_of keeps each step object's seconds: shared and fresh objects, repeated values
+    rng = random.Random(4)
+    for _ in range(40):
+        picks = [(rng.choice(["naked_single", "hidden_single", "cage_fix", "trial"]),
+                  rng.choice([1.2, 1.5, 2.0, 2.3, 3.4, 5.5, 8.8]), rng.randrange(10))
+                 for _ in range(rng.randrange(41))]
+        cells = rng.randrange(1, 401)
+        shared = {p: RatedStep(*p) for p in picks}
+        steps = [shared[p] if k % 2 else RatedStep(*p) for k, p in enumerate(picks)]
+        assert minutes_of(steps, cells) == minutes_plain(steps, cells)
+        assert minutes_of(steps, cells) == minutes_plain([RatedStep(*p) for p in picks], cells)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain, combinations, cycle
 import operator
+from operator import getitem
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
@@ -49,9 +50,9 @@ from bookgen.core.rating import DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
-    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, and_list, cell_name, cell_text, cut_each, describe_cuts,
-    geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single, t_naked_triple,
-    t_trial,
+    Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _bitboards, and_list, cell_name, cell_text, cut_each,
+    describe_cuts, geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
+    t_naked_triple, t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
@@ -849,7 +850,7 @@ class RatedCages:
         self.union = [list(m) for m in board.static]  # per cage: the digits those use, per cell
         self.static_clean = 0  # the cages whose arithmetic rules out no candidate left (for good)
         self.first = True
-        self.house_bits = [sum(1 << i for i in cells) for cells in geo.houses]
+        self.house_bits = _bitboards(geo)[0]
         self.memo = _line_singles_memo(geo)
 
     # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).
@@ -1436,19 +1437,25 @@ PROVER_PROOFS = 16
 _PROOFS = Kept(PROVER_PROOFS, lambda geo: DraftSolver(geo.n, lean=True))
 
 
-def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int]) -> bool:
-    """Whether SAT finds ``square`` (flat, row-major digits) as the only solution of these cages.
+def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int], search: bool = True) -> bool:
+    """Whether ``square`` (flat, row-major digits) is the only solution of these cages.
 
     The generator's final, independent check. The square is checked against the
-    rules and the cages directly; then one solve asks for any other solution, on a
-    lean ``DraftSolver`` kept per order and process. Its answer is exact whatever
-    it was asked before, so sharing it keeps generation deterministic.
+    rules and the cages directly; then, up to ``SEARCH_MAX`` (and with ``search``), the
+    cage search counts the solutions (``cage_solutions``), else one SAT solve asks for any
+    other solution, on a lean ``DraftSolver`` kept per order and process. Both answers are
+    exact (SAT's whatever it was asked before), so generation stays deterministic;
+    ``search=False`` is the SAT version the search must agree with (tests/test_kenken.py).
     """
     if len(square) != n * n or not _is_latin(n, square):
         return False
     for cells, assigns in cages:
         if tuple(square[i] for i in cells) not in assigns:
             return False
+    if search and n <= SEARCH_MAX:
+        found = cage_solutions(n, cages, 2)
+        if found is not None:
+            return len(found) == 1  # (the square, checked above, is one)
     prover = _PROOFS.get(geometry(n))
     other, _ = prover.second_solution(square, [((cells, tuple(assigns)), cells, assigns) for cells, assigns in cages])
     return other is None
@@ -1458,3 +1465,110 @@ def _is_latin(n: int, square: Sequence[int]) -> bool:
     want = set(range(1, n + 1))
     return all(set(square[r * n:(r + 1) * n]) == want for r in range(n)) and all(
         set(square[c::n]) == want for c in range(n))
+
+
+# Largest order whose final proof is the cage search (``cage_solutions``) instead of SAT:
+# a shipped 5x5 puzzle's proof cost about 1.4 M instructions on the kept solver, 0.66 M by
+# the search (docs/benchmarks.md, kkeasy); larger orders were not measured, and a looser
+# caging there leaves the search more to branch on.
+SEARCH_MAX = 5
+
+
+@lru_cache(maxsize=None)
+def _use_bits(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, per digit: its (row, digit) bit and its (column, digit) bit above the rows'."""
+    return tuple(tuple(0 if not d else 1 << (i // n * n + d - 1) | 1 << (n * n + i % n * n + d - 1)
+                       for d in range(n + 1)) for i in range(n * n))
+
+
+@lru_cache(maxsize=1 << 14)
+def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
+               ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Per assignment that repeats no digit in a row or column: (its (row, digit) and
+    (column, digit) bits, ``_use_bits``; the assignment). Summed: distinct bits add up to
+    as many set bits as terms, a repeat carries into fewer."""
+    uses = _use_bits(n)
+    tabs = [uses[i] for i in cells]
+    full = 2 * len(cells)
+    out = []
+    for a in assigns:
+        m = sum(map(getitem, tabs, a))
+        if m.bit_count() == full:
+            out.append((m, a))
+    return tuple(out)
+
+
+def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[list[int]] | None:
+    """Up to ``limit`` solutions (flat digit lists) of cages that cover every cell once, by
+    an exact search over whole cages; None when they don't cover every cell exactly once.
+
+    An assignment is a set of (row, digit) and (column, digit) uses, a bit each: it fits
+    when none is used already, and once every cage holds one, every row and column holds
+    each digit once. The search fills the cage with the fewest assignments left first.
+    ``latin_solutions`` (SAT) is the version it must equal (tests/test_kenken.py)."""
+    cover = [0] * (n * n)
+    todo = []
+    for k, (cells, assigns) in enumerate(cages):
+        for i in cells:
+            cover[i] += 1
+        todo.append((k, _cage_uses(n, tuple(cells), tuple(assigns))))
+    if any(c != 1 for c in cover):
+        return None
+    chosen: list[tuple[int, ...]] = [()] * len(todo)
+    found: list[list[int]] = []
+
+    def narrow(todo: list, used: int) -> tuple[list | None, int]:
+        """The cages of ``todo`` with the assignments that fit ``used``, a cage left one
+        taken at once (its uses added, the others narrowed again); None where a cage has
+        none left."""
+        while True:
+            out = []
+            forced = False
+            for j, opts in todo:
+                left = [o for o in opts if not o[0] & used]
+                if not left:
+                    return None, used
+                if len(left) == 1:
+                    used |= left[0][0]
+                    chosen[j] = left[0][1]
+                    forced = True
+                else:
+                    out.append((j, left))
+            if not forced:
+                return out, used
+            todo = out
+
+    def leaf() -> bool:
+        grid = [0] * (n * n)
+        for (cells, _), got in zip(cages, chosen):
+            for i, d in zip(cells, got):
+                grid[i] = d
+        found.append(grid)
+        return len(found) >= limit
+
+    def search(todo: list, used: int) -> bool:
+        """Fill the cages of ``todo`` (each with the assignments left); True at ``limit``."""
+        first = min(todo, key=_option_count)
+        at = todo.index(first)
+        k, options = first
+        rest = todo[:at] + todo[at + 1:]
+        for m, a in options:
+            chosen[k] = a
+            narrowed, now = narrow(rest, used | m)
+            if narrowed is None:
+                continue
+            if search(narrowed, now) if narrowed else leaf():
+                return True
+        return False
+
+    if limit > 0:
+        left, used = narrow(todo, 0)
+        if left:
+            search(left, used)
+        elif left is not None:
+            leaf()
+    return found
+
+
+def _option_count(entry: tuple[int, Sequence]) -> int:
+    return len(entry[1])

@@ -602,8 +602,9 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     advanced, values, alone = _plan(extra.ladder())
-    scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone)
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
+    # (a taker finds the singles itself: the run's own scan is made only without one)
+    scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone) if taker is None else None
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             if taker is None:

@@ -33,8 +33,9 @@ size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
 level. Uniqueness follows from the sound ladder and is proven again by an
-exact count before a puzzle is returned: the SAT solver's, or on grids up to
-``TABLE_MAX`` (4×4) the table's. Those grids draw their square from a table
+exact count before a puzzle is returned: on grids up to ``TABLE_MAX`` (4×4)
+the table's, at 5×5 a search over whole cages (``arithmetic.cage_solutions``), above
+that the SAT solver's. Grids up to ``TABLE_MAX`` draw their square from a table
 of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
 exact solution set from it: the ladder grades only unique drafts, an
 ambiguous draft is loosened where its solutions differ, and a draft that
@@ -1114,23 +1115,25 @@ class KenKenVariant(VariantDefaults):
 
     def _finish(self, size, rules, square, cages, fits: Fits, proven: bool = False,
                 board: Board | None = None) -> Puzzle:
-        """The puzzle, once SAT has proven it unique (``proven``: already done for these
-        cages, by SAT or by the table of every Latin square of the order); ``board``: the
-        judge's board of these cages, which the rated run may use."""
+        """The puzzle, once an exact count has proven it unique (``proves_unique``; ``proven``:
+        already done for these cages, by SAT or by the table of every Latin square of the
+        order); ``board``: the judge's board of these cages, which the rated run may use."""
         counts = fits.counts
         hidden = _hidden_ops(rules)
         flat = [d for row in square for d in row]
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
-            raise GenerationError("internal error: ladder and SAT solver disagree on uniqueness")
+            raise GenerationError("internal error: ladder and exact solver disagree on uniqueness")
         level = max(_tier(t) for t in counts)
-        grade = Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True)
-        puzzle = Puzzle(
+        # The grade with its rating made at once, and the puzzle once (``rate`` on a puzzle
+        # made first gives the same; each ``replace`` cost a small puzzle more than its score).
+        rating, minutes = _rating(size, [], _board(size, cages, rules) if board is None else board)
+        return Puzzle(
             variant=self.name, size=size, rules=dict(rules),
             givens=tuple(EMPTY * size for _ in range(size)),
             solution=tuple("".join(str(d) for d in row) for row in square),
-            grade=grade, cages=cages,
+            grade=Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True, rating, minutes),
+            cages=cages,
         )
-        return replace(puzzle, grade=self.rate(puzzle, grade) if board is None else self._rated(puzzle, grade, board))
 
     # --- checking -------------------------------------------------------------------
 
@@ -1213,8 +1216,8 @@ class KenKenVariant(VariantDefaults):
         besides the cages are caches of their answers)."""
         n = puzzle.size
         givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens) for c, g in enumerate(row) if g != EMPTY]
-        steps, _ = rated_run(board.geo, givens, board)
-        return replace(grade, rating=rating_of(steps), minutes=minutes_of(steps, n * n))
+        rating, minutes = _rating(n, givens, board)
+        return replace(grade, rating=rating, minutes=minutes)
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
         """The ladder's steps, the grid it reached, and whether it solved the puzzle."""
@@ -1387,6 +1390,13 @@ def _sat_cage(n: int, cage: Cage, hidden: tuple[str, ...] | None) -> tuple[tuple
     ladder's boards share)."""
     parts = cage_parts(n, cage.cells, cage.op, cage.target, hidden)
     return parts[0], parts[1]
+
+
+def _rating(n: int, givens: list[tuple[int, int]], board: Board) -> tuple[float, float]:
+    """(rating, minutes) of the easiest-first run (``bookgen.solve.rated``) from ``givens``
+    (cell index, digit) on a board of the puzzle's cages."""
+    steps, _ = rated_run(board.geo, givens, board)
+    return rating_of(steps), minutes_of(steps, n * n)
 
 
 def _tier(name: str) -> Level:
