@@ -113,6 +113,10 @@ class SinglesScan:
         self._update(st)
         return [(i, d, v) for v, i, d in sorted(self.entries)], len(self.entries)
 
+    def placed(self, st: State, i: int) -> None:
+        """The run placed cell ``i`` of ``st`` since the last call: nothing to do here (each
+        call compares with the snapshot); ``DigitScan`` takes the hint."""
+
     def _update(self, st: State) -> None:
         n, g = self.n, self.g
         seen, open_, where, house_bits = self.seen, self.open, self.where, self.house_bits
@@ -199,7 +203,7 @@ class SinglesScan:
         return hidden
 
 
-SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``SinglesScan``
+SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``DigitScan``
 
 @kept_by_identity()
 def _hidden_memo(g: Geometry) -> dict[int, tuple[int, int]]:
@@ -322,6 +326,198 @@ class SmallScan(SinglesScan):
             if y and not y & (y - 1):
                 got[h < boxes_from] |= y
         return got[0], got[1]
+
+class DigitScan(SinglesScan):
+    """``SinglesScan`` for grids above ``SMALL_SCAN``: ``_singles`` too, which it must equal
+    (tests/test_rated_scan.py). Per digit the open cells holding it, and the cells where it is
+    the only place of a box-kind house (box, region, diagonal) or of a row or column; the open
+    cells with one candidate; with ``alone``, the last open cell of each house. A call reads
+    the easiest single off those masks (the lowest cell of the easiest kind) and works out that
+    one cell's single (``SinglesScan._best``); the cells' singles are not kept one by one.
+
+    Candidates only go, so a single stays one until its cell loses that digit: a cell losing
+    digits drops out of those digits' masks, and only the houses it is in can gain a single of
+    them. A run that places a single tells the scan (``placed``): the cells that changed are
+    that cell and its peers holding the digit, found from the masks; any other change is found
+    by comparing with the snapshot, and a state that gained a candidate back (a copy dropped)
+    is read afresh. Finding each call's changes by that comparison, and keeping every cell's
+    single, were most of ``SinglesScan``'s time on a 9x9 Sudoku's rated run."""
+
+    def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
+        n = g.n
+        self.g, self.n, self.values, self.alone = g, n, values, alone
+        boxes_from = 2 * n
+        self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
+        self.house_bits, self.peer_bits = _bitboards(g)
+        self.boxy = [h >= boxes_from for h in range(len(g.houses))]
+        kinds = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
+        self.order = [tuple(k for v, k in kinds if v == value) for value in sorted({v for v, _ in kinds})]
+        self.state: State | None = None  # the state the masks follow (None: read the next one afresh)
+        self.current = False             # ``placed`` brought them up to date with ``state``
+        self.seen = [0] * (n * n)        # per cell: its candidates at the last call, 0 when placed
+        self.open = [0] * n              # per digit: the open cells holding it
+        self.box = [0] * n               # per digit: the cells where it is alone in a box-kind house
+        self.line = [0] * n              # ... in a row or column
+        self.naked = 0                   # the open cells with one candidate
+        self.full = 0                    # the last open cell of each house (``alone`` only)
+        self.unplaced = 0                # the open cells
+
+    def __call__(self, st: State) -> tuple[tuple[float, int, int] | None, int]:
+        """(value, cell, digit) of the easiest single open in ``st`` (None: none) and how many
+        cells the singles open place."""
+        self._update(st)
+        box = line = 0
+        for m in self.box:
+            box |= m
+        for m in self.line:
+            line |= m
+        kinds = (box, line, self.full, self.naked)
+        found = box | line | self.full | self.naked
+        if not found:
+            return None, 0
+        for group in self.order:  # the kinds by value, easiest first (equal values together)
+            cells = 0
+            for k in group:
+                cells |= kinds[k]
+            if cells:
+                break
+        return self._best((cells & -cells).bit_length() - 1), found.bit_count()
+
+    def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
+        """What ``_singles`` returns (with the same ``alone``): every single as (cell, digit,
+        value), easiest first."""
+        self._update(st)
+        found = self.full | self.naked
+        for m in self.box:
+            found |= m
+        for m in self.line:
+            found |= m
+        entries = []
+        while found:
+            low = found & -found
+            found ^= low
+            entries.append(self._best(low.bit_length() - 1))
+        return [(i, d, v) for v, i, d in sorted(entries)], len(entries)  # type: ignore[misc]
+
+    def placed(self, st: State, i: int) -> None:
+        """``st``, the state of the last call, has since placed open cell ``i`` and changed
+        nothing else (``elim`` to its digit, then ``place``, of ``State`` itself): its peers
+        lost that digit. The next call, if it is on ``st`` and nothing changed in between,
+        needs no comparison."""
+        if st is not self.state or type(st) is not State:
+            return  # (the next call compares with the snapshot)
+        b = st.cand[i]
+        d = b.bit_length() - 1
+        seen = self.seen
+        changes = [(i, 0)]
+        rest = self.open[d] & self.peer_bits[i]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            j = low.bit_length() - 1
+            changes.append((j, seen[j] & ~b))
+        self._apply(changes)
+        self.current = True
+
+    def _update(self, st: State) -> None:
+        if self.current and st is self.state:
+            self.current = False
+            return
+        self.current = False
+        seen = self.seen
+        if self.state is None:  # (the first call: nothing to compare with)
+            self._fresh(st)
+            return
+        changes = [(i, now) for i, now, s in zip(range(len(seen)), [0 if p else c for c, p in zip(st.cand, st.placed)],
+                                                  seen) if now != s]
+        if any(now & ~seen[i] for i, now in changes):
+            self._fresh(st)  # a candidate came back: the masks only follow what goes
+            return
+        self.state = st
+        if changes:
+            self._apply(changes)
+
+    def _fresh(self, st: State) -> None:
+        """Every mask read off ``st``."""
+        n = self.n
+        self.state = st
+        seen = self.seen = [0 if p else c for c, p in zip(st.cand, st.placed)]
+        open_ = [0] * n
+        naked = unplaced = 0
+        for i, m in enumerate(seen):
+            if m:
+                b = 1 << i
+                unplaced |= b
+                if not m & (m - 1):
+                    naked |= b
+                while m:
+                    low = m & -m
+                    m ^= low
+                    open_[low.bit_length() - 1] |= b
+        self.open, self.naked, self.unplaced = open_, naked, unplaced
+        self.box, self.line = [0] * n, [0] * n
+        full = 0
+        for h, hb in enumerate(self.house_bits):
+            kind = self.box if self.boxy[h] else self.line
+            for d in range(n):
+                y = open_[d] & hb
+                if y and not y & (y - 1):
+                    kind[d] |= y
+            if self.alone is not None:
+                x = unplaced & hb
+                if x and not x & (x - 1):
+                    full |= x
+        self.full = full
+
+    def _apply(self, changes: list[tuple[int, int]]) -> None:
+        """Cells that lost candidates (each with its candidates now, 0 when placed): out of
+        the masks of the digits they lost, and the houses they are in looked at again for
+        those digits."""
+        seen, open_, box, line = self.seen, self.open, self.box, self.line
+        house_bits, boxy, houses_of = self.house_bits, self.boxy, self.g.houses_of
+        touched: dict[int, int] = {}  # per house, the digits whose open cells there changed
+        get = touched.get
+        gone_cells = 0
+        for j, now in changes:
+            gone = seen[j] & ~now
+            seen[j] = now
+            b = 1 << j
+            if not now:
+                gone_cells |= b
+            elif not now & (now - 1):
+                self.naked |= b
+            digits = gone
+            while gone:
+                low = gone & -gone
+                gone ^= low
+                d = low.bit_length() - 1
+                open_[d] &= ~b
+                box[d] &= ~b
+                line[d] &= ~b
+            for h in houses_of[j]:
+                touched[h] = get(h, 0) | digits
+        for h, digits in touched.items():
+            hb = house_bits[h]
+            kind = box if boxy[h] else line
+            while digits:
+                low = digits & -digits
+                digits ^= low
+                d = low.bit_length() - 1
+                y = open_[d] & hb
+                if y and not y & (y - 1):
+                    kind[d] |= y
+        if gone_cells:
+            self.naked &= ~gone_cells
+            self.unplaced &= ~gone_cells
+            if self.alone is not None:
+                unplaced = self.unplaced
+                full = self.full & ~gone_cells
+                for h in touched:
+                    x = unplaced & house_bits[h]
+                    if x and not x & (x - 1):
+                        full |= x
+                self.full = full
+
 
 _STEPS: dict[tuple[str, float, type, int], RatedStep] = {}
 
@@ -602,7 +798,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     advanced, values, alone = _plan(extra.ladder())
-    scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone)
+    scan = (SmallScan if geo.n <= SMALL_SCAN else DigitScan)(geo, values, alone)
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
@@ -621,6 +817,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     i, d, value, name = direct
                     st.elim(i, ~bit(d))
                     st.place(i)
+                    scan.placed(st, i)
                     steps.append(_step(name, value, options))
                     continue
             found = _easiest_advanced(geo, st, advanced, easiest, probes)
@@ -634,6 +831,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             naked = st.cand[i] == bit(d)
             st.elim(i, ~bit(d))
             st.place(i)
+            scan.placed(st, i)
             steps.append(_step("naked_single" if value == values[2] and naked else "hidden_single", value,
                                    options))
     except Contradiction:
