@@ -2502,8 +2502,74 @@ def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str,
 
 # --- filling and exact counting --------------------------------------------------
 
+@lru_cache(maxsize=4)
+def _digit_lists(n: int) -> tuple[tuple[int, ...], ...]:
+    """``digits_of`` of every candidate mask of order ``n`` (empty above 12: too many masks)."""
+    return tuple(tuple(digits_of(m)) for m in range(1 << n)) if n <= 12 else ()
+
+
 def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> list[int] | None:
     """A random complete grid (flat digits) keeping every house, or None past ``budget`` nodes.
+
+    Depth-first with the fewest-candidates cell first and digits in random
+    order; for Sudoku sizes this almost never backtracks far. ``random_filling_plain``
+    is the version this must equal: each node's cell (the first with the fewest
+    candidates) is found by ``min`` and ``index`` over a list of the counts carried
+    down with the candidates, not by a loop over the cells (most of a 9x9 grid's time)."""
+    n = geo.n
+    cand = [full_mask(n)] * (n * n)
+    grid = [0] * (n * n)
+    peers = geo.peers
+    done = n + 1  # the count of a filled cell: above any open cell's
+    lists = _digit_lists(n)
+    nodes = 0
+
+    def rec(cand: list[int], count: list[int], left: int) -> list[int] | None:
+        nonlocal nodes
+        if not left:
+            return grid
+        nodes += 1
+        if nodes > budget:
+            return None
+        # The first cell with the fewest candidates; no open cell is ever left with none (a
+        # digit that would leave one is not tried), so that is where the plain scan stops.
+        best = count.index(min(count))
+        ds = list(lists[cand[best]]) if lists else digits_of(cand[best])
+        rng.shuffle(ds)
+        last = ds[-1]
+        for d in ds:
+            b = bit(d)
+            if d == last:  # (the caller never reads these lists again: no copy for the last try)
+                nxt, cnt = cand, count
+            else:
+                nxt, cnt = cand[:], count[:]
+            cnt[best] = done
+            ok = True
+            for j in peers[best]:
+                if not grid[j] and nxt[j] & b:
+                    nxt[j] &= ~b
+                    cnt[j] -= 1
+                    if not nxt[j]:
+                        ok = False
+                        break
+            if not ok:
+                continue
+            grid[best] = d
+            if rec(nxt, cnt, left - 1) is not None:
+                return grid
+            grid[best] = 0
+            if nodes > budget:
+                return None
+        return None
+
+    got = rec(cand, [n] * (n * n), n * n)
+    return list(got) if got is not None else None
+
+
+def random_filling_plain(geo: Geometry, rng: random.Random, budget: int = 20000) -> list[int] | None:
+    """A random complete grid (flat digits) keeping every house, or None past ``budget`` nodes:
+    the plain version ``random_filling`` must equal, grid for grid and draw for draw
+    (tests/test_engine.py).
 
     Depth-first with the fewest-candidates cell first and digits in random
     order; for Sudoku sizes this almost never backtracks far.
