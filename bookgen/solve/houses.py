@@ -2704,6 +2704,20 @@ def rival_for(geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> Rival:
 
 # --- carving ---------------------------------------------------------------------
 
+@kept_by_identity()
+def _housemates(geo: Geometry) -> tuple[int, ...]:
+    """Per cell, the cells of its houses (itself included) as a bitmask; kept as ``_bitboards``
+    keeps its masks. (Not its peers: a Killer draft's geometry counts cage mates among them.)"""
+    houses = _bitboards(geo)[0]
+    out = []
+    for i in range(geo.n * geo.n):
+        m = 0
+        for h in geo.houses_of[i]:
+            m |= houses[h]
+        out.append(m)
+    return tuple(out)
+
+
 class _Givens:
     """Which cells are given, with each house's given digits as a bitmask (a filled grid's
     givens hold a digit at most once per house), so singles are checked in a few masks."""
@@ -2718,10 +2732,15 @@ class _Givens:
         for h, cells in enumerate(geo.houses):
             for i in cells:
                 self.have[h] |= 1 << sol[i]
+        self.near = _housemates(geo)
+        self.at = [0] * (n + 1)  # per digit: the cells it is given in
+        for i, d in enumerate(sol):
+            self.at[d] |= 1 << i
 
     def remove(self, i: int) -> None:
         self.given[i] = False
         self.mask &= ~(1 << i)
+        self.at[self.sol[i]] &= ~(1 << i)
         b = ~(1 << self.sol[i])
         for h in self.geo.houses_of[i]:
             self.have[h] &= b
@@ -2729,6 +2748,7 @@ class _Givens:
     def restore(self, i: int) -> None:
         self.given[i] = True
         self.mask |= 1 << i
+        self.at[self.sol[i]] |= 1 << i
         b = 1 << self.sol[i]
         for h in self.geo.houses_of[i]:
             self.have[h] |= b
@@ -2743,12 +2763,13 @@ class _Givens:
             seen |= have[h]
         if seen.bit_count() == self.geo.n - 1:
             return True  # naked single: every other digit is given in its houses
-        d = 1 << self.sol[i]
-        bits = self.bits
-        blocked = self.mask  # given cells, and cells in a house where d is given
-        for h, hd in enumerate(have):
-            if hd & d:
-                blocked |= bits[h]
+        bits, near = self.bits, self.near
+        blocked = self.mask  # given cells, and cells in a house where i's digit is given
+        at = self.at[self.sol[i]]
+        while at:  # (those houses are the houses of the cells it is given in)
+            low = at & -at
+            at ^= low
+            blocked |= near[low.bit_length() - 1]
         one = 1 << i
         return any(bits[h] & ~blocked == one for h in houses_of)
 
