@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 import statistics
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.memo import kept_by_identity
@@ -327,13 +327,13 @@ class SmallScan(SinglesScan):
                 got[h < boxes_from] |= y
         return got[0], got[1]
 
-class DigitScan(SinglesScan):
+class DigitScan(SmallScan):
     """``SinglesScan`` for grids above ``SMALL_SCAN``: ``_singles`` too, which it must equal
     (tests/test_rated_scan.py). Per digit the open cells holding it, and the cells where it is
     the only place of a box-kind house (box, region, diagonal) or of a row or column; the open
     cells with one candidate; with ``alone``, the last open cell of each house. A call reads
-    the easiest single off those masks (the lowest cell of the easiest kind) and works out that
-    one cell's single (``SinglesScan._best``); the cells' singles are not kept one by one.
+    the easiest single off those masks as ``SmallScan`` reads its own (the lowest cell of the
+    easiest kind, then that one cell's single); the cells' singles are not kept one by one.
 
     Candidates only go, so a single stays one until its cell loses that digit: a cell losing
     digits drops out of those digits' masks, and only the houses it is in can gain a single of
@@ -344,6 +344,7 @@ class DigitScan(SinglesScan):
     single, were most of ``SinglesScan``'s time on a 9x9 Sudoku's rated run."""
 
     def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
+        # (``SmallScan``'s memo of masks is not made: its calls and listing are shared)
         n = g.n
         self.g, self.n, self.values, self.alone = g, n, values, alone
         boxes_from = 2 * n
@@ -352,6 +353,7 @@ class DigitScan(SinglesScan):
         self.boxy = [h >= boxes_from for h in range(len(g.houses))]
         kinds = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
         self.order = [tuple(k for v, k in kinds if v == value) for value in sorted({v for v, _ in kinds})]
+        self.answer: tuple[tuple[float, int, int] | None, int] | None = None
         self.state: State | None = None  # the state the masks follow (None: read the next one afresh)
         self.current = False             # ``placed`` brought them up to date with ``state``
         self.seen = [0] * (n * n)        # per cell: its candidates at the last call, 0 when placed
@@ -362,42 +364,15 @@ class DigitScan(SinglesScan):
         self.full = 0                    # the last open cell of each house (``alone`` only)
         self.unplaced = 0                # the open cells
 
-    def __call__(self, st: State) -> tuple[tuple[float, int, int] | None, int]:
-        """(value, cell, digit) of the easiest single open in ``st`` (None: none) and how many
-        cells the singles open place."""
-        self._update(st)
+    def _kinds(self) -> tuple[int, int, int, int]:
+        """``SmallScan._kinds`` from the masks kept: the cells a hidden single in a box-kind
+        house places, in a line, the last open cell of a house (with ``alone``), a naked single."""
         box = line = 0
         for m in self.box:
             box |= m
         for m in self.line:
             line |= m
-        kinds = (box, line, self.full, self.naked)
-        found = box | line | self.full | self.naked
-        if not found:
-            return None, 0
-        for group in self.order:  # the kinds by value, easiest first (equal values together)
-            cells = 0
-            for k in group:
-                cells |= kinds[k]
-            if cells:
-                break
-        return self._best((cells & -cells).bit_length() - 1), found.bit_count()
-
-    def listing(self, st: State) -> tuple[list[tuple[int, int, float]], int]:
-        """What ``_singles`` returns (with the same ``alone``): every single as (cell, digit,
-        value), easiest first."""
-        self._update(st)
-        found = self.full | self.naked
-        for m in self.box:
-            found |= m
-        for m in self.line:
-            found |= m
-        entries = []
-        while found:
-            low = found & -found
-            found ^= low
-            entries.append(self._best(low.bit_length() - 1))
-        return [(i, d, v) for v, i, d in sorted(entries)], len(entries)  # type: ignore[misc]
+        return box, line, self.full, self.naked
 
     def placed(self, st: State, i: int) -> None:
         """``st``, the state of the last call, has since placed open cell ``i`` and changed
@@ -420,6 +395,7 @@ class DigitScan(SinglesScan):
         self.current = True
 
     def _update(self, st: State) -> None:
+        self.answer = None  # (``SmallScan.__call__`` works it out again)
         if self.current and st is self.state:
             self.current = False
             return
@@ -841,8 +817,107 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     return steps, not st.unplaced
 
 
+class _BoxMajor(NamedTuple):
+    """A geometry of rows, columns and boxes only, its cells renumbered box by box, each box's
+    ``n`` cells followed by a guard bit (``_box_hidden_singles``)."""
+
+    at: tuple[int, ...]     # per cell: its bit position
+    cell: dict[int, int]    # per position: the cell
+    peers: tuple[int, ...]  # per cell: its peers, in positions
+    lines: tuple[int, ...]  # per row and column: its cells, in positions
+    guards: int             # the guard bit of every box
+    lows: int               # the first bit of every box
+    cells: int              # every cell
+
+
+@kept_by_identity()
+def _box_major(geo: Geometry) -> _BoxMajor | None:
+    """``geo`` renumbered box by box, kept per geometry; None unless its houses are rows,
+    columns and boxes that split the grid (Sudoku X's diagonals, for one, are not)."""
+    n = geo.n
+    boxes = geo.houses[2 * n:]
+    if len(boxes) != n or sorted(i for cells in boxes for i in cells) != list(range(n * n)):
+        return None
+    width = n + 1
+    at = [0] * (n * n)
+    for b, cells in enumerate(boxes):
+        for k, i in enumerate(cells):
+            at[i] = b * width + k
+
+    def packed(cells) -> int:
+        m = 0
+        for i in cells:
+            m |= 1 << at[i]
+        return m
+    guards = sum(1 << (b * width + n) for b in range(n))
+    lows = sum(1 << (b * width) for b in range(n))
+    return _BoxMajor(tuple(at), {at[i]: i for i in range(n * n)}, tuple(packed(geo.peers[i]) for i in range(n * n)),
+                     tuple(packed(cells) for cells in geo.houses[:2 * n]), guards, lows, packed(range(n * n)))
+
+
+def _box_hidden_singles(bm: _BoxMajor, n: int, givens: Sequence[tuple[int, int]], until: int) -> bool:
+    """``hidden_singles_solve(..., boxes_only=True)`` on a ``_box_major`` geometry, which it
+    must equal on every puzzle a solution's givens make (tests/test_ramp.py; placed in another
+    order, these singles reach the same end). Per digit, the boxes where it has exactly one
+    open place are found in a few operations on one int: each box's bits minus one (the guard
+    keeps the borrow inside the box) leave ``x & (x - 1)``, zero where a box holds one bit."""
+    at, peers, guards, lows = bm.at, bm.peers, bm.guards, bm.lows
+    every = bm.cells
+    free = every
+    pos = [every] * n
+    for i, d in givens:
+        free &= ~(1 << at[i])
+        pos[d - 1] &= ~peers[i]
+    stop = 1 << at[until] if until >= 0 else 0
+    if stop and not free & stop:
+        return True
+    fill = (1 << n) - 1
+    shift = n
+    lines = bm.lines
+    cell = bm.cell
+    digits = range(n)
+    while free:
+        found = False
+        for d in digits:
+            x = pos[d] & free
+            if not x:
+                continue
+            minus = (x | guards) - lows
+            some = minus & guards                       # boxes where d has a place
+            t = x & minus                               # per box, x & (x - 1)
+            one = some & ~((t | guards) - lows)         # ... and that is zero
+            if not one:
+                continue
+            got = x & (one >> shift) * fill
+            free &= ~got
+            if free & stop != stop:
+                return True
+            m = pos[d]
+            while got:
+                low = got & -got
+                got ^= low
+                m &= ~peers[cell[low.bit_length() - 1]]
+            pos[d] = m
+            found = True
+        for line in lines:  # the last open cell of a row or column (a box's is a hidden single)
+            x = free & line
+            if x and not x & (x - 1):
+                b = x.bit_length() - 1
+                for d in digits:
+                    if pos[d] & x:
+                        free &= ~x
+                        if free & stop != stop:
+                            return True
+                        pos[d] &= ~peers[cell[b]]
+                        found = True
+                        break
+        if not found:
+            return False
+    return True
+
+
 def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool,
-                         until: int = -1) -> bool:
+                         until: int = -1, plain: bool = False) -> bool:
     """Whether hidden singles alone solve ``givens``: in boxes only (and the last open cell of
     any house, SE's full house) with ``boxes_only``, else in every house. The easiest-first run
     places singles in any order to the same end, so this is exactly whether it rates at most
@@ -850,7 +925,13 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together).
     With ``until`` (a cell), True as soon as that cell is placed: where ``givens`` with that
     cell's digit are solved so, that is the same answer (these singles never do less with more
-    placed), sooner."""
+    placed), sooner. With ``boxes_only`` on rows, columns and boxes, the boxes are scanned a
+    digit at a time on one int (``_box_hidden_singles``, most of a ``beginner`` carve's time
+    here); ``plain``: house by house, the version that must equal."""
+    if boxes_only and not plain:
+        packed = _box_major(geo)
+        if packed is not None:
+            return _box_hidden_singles(packed, geo.n, givens, until)
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
