@@ -109,6 +109,22 @@ def test_carve_single_check_equals_the_plain_one():
     assert hits
 
 
+@pytest.mark.parametrize("geo", [SUDOKU, geometry(9, (3, 3), True), SUDOKU_X6, SQUARE5, geometry(12, (3, 4))],
+                         ids=["sudoku", "sudoku-x", "sudoku-x 6", "latin 5", "sudoku 12"])
+def test_random_filling_equals_the_plain_one(geo):
+    """The same grid (or None past the budget) and the same draws, on budgets that run out
+    mid-fill too."""
+    outcomes = set()
+    for seed in range(6):
+        for budget in (geo.n ** 2 - 3, geo.n ** 2 + 6, 20000):
+            a, b = random.Random(seed), random.Random(seed)
+            got, want = random_filling(geo, a, budget), houses.random_filling_plain(geo, b, budget)
+            assert got == want
+            assert a.getstate() == b.getstate()
+            outcomes.add(got is None)
+    assert outcomes == {True, False}
+
+
 def test_start_equals_giving_the_givens_one_by_one():
     # ``start`` sets every candidate in one pass; the plain way gives each digit and places it.
     rng = random.Random(4)

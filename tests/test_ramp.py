@@ -112,6 +112,29 @@ def test_hidden_singles_solve_equals_the_rated_run():
     assert {1.2, 1.5} <= seen and max(seen) >= 1.7  # both sides of both thresholds were met
 
 
+@pytest.mark.parametrize("n,box", [(9, (3, 3)), (6, (2, 3))])
+def test_box_hidden_singles_equal_the_house_by_house_version(n, box):
+    """Hidden singles in boxes (and full houses), a digit's boxes at once on one int, against
+    ``plain=True``, house by house: the same verdict, with and without ``until``, on puzzles
+    carved past the singles carve one given at a time (both sides met)."""
+    geo = geometry(n, box)
+    rng = random.Random(n)
+    verdicts = set()
+    for _ in range(3):
+        sol = random_filling(geo, rng)
+        cells = list(range(n * n))
+        rng.shuffle(cells)
+        given = drop_singles(geo, sol, cells).given
+        for i in cells:
+            given[i] = False
+            pairs = [(j, sol[j]) for j in range(n * n) if given[j]]
+            for until in (-1, i, rng.randrange(n * n)):
+                got = hidden_singles_solve(geo, pairs, True, until)
+                assert got == hidden_singles_solve(geo, pairs, True, until, plain=True)
+                verdicts.add(got)
+    assert verdicts == {True, False}
+
+
 def test_aimed_carve_equals_its_plain_version():
     """``carve_to_rating`` skips the singles where a removal opens a deadly rectangle;
     ``plain=True`` asks ``closure`` every time: the same puzzles, or None, at every aim."""

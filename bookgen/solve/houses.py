@@ -2502,8 +2502,74 @@ def score_of(counts: dict[str, int], level: Level, n: int, weights: Mapping[str,
 
 # --- filling and exact counting --------------------------------------------------
 
+@lru_cache(maxsize=4)
+def _digit_lists(n: int) -> tuple[tuple[int, ...], ...]:
+    """``digits_of`` of every candidate mask of order ``n`` (empty above 12: too many masks)."""
+    return tuple(tuple(digits_of(m)) for m in range(1 << n)) if n <= 12 else ()
+
+
 def random_filling(geo: Geometry, rng: random.Random, budget: int = 20000) -> list[int] | None:
     """A random complete grid (flat digits) keeping every house, or None past ``budget`` nodes.
+
+    Depth-first with the fewest-candidates cell first and digits in random
+    order; for Sudoku sizes this almost never backtracks far. ``random_filling_plain``
+    is the version this must equal: each node's cell (the first with the fewest
+    candidates) is found by ``min`` and ``index`` over a list of the counts carried
+    down with the candidates, not by a loop over the cells (most of a 9x9 grid's time)."""
+    n = geo.n
+    cand = [full_mask(n)] * (n * n)
+    grid = [0] * (n * n)
+    peers = geo.peers
+    done = n + 1  # the count of a filled cell: above any open cell's
+    lists = _digit_lists(n)
+    nodes = 0
+
+    def rec(cand: list[int], count: list[int], left: int) -> list[int] | None:
+        nonlocal nodes
+        if not left:
+            return grid
+        nodes += 1
+        if nodes > budget:
+            return None
+        # The first cell with the fewest candidates; no open cell is ever left with none (a
+        # digit that would leave one is not tried), so that is where the plain scan stops.
+        best = count.index(min(count))
+        ds = list(lists[cand[best]]) if lists else digits_of(cand[best])
+        rng.shuffle(ds)
+        last = ds[-1]
+        for d in ds:
+            b = bit(d)
+            if d == last:  # (the caller never reads these lists again: no copy for the last try)
+                nxt, cnt = cand, count
+            else:
+                nxt, cnt = cand[:], count[:]
+            cnt[best] = done
+            ok = True
+            for j in peers[best]:
+                if not grid[j] and nxt[j] & b:
+                    nxt[j] &= ~b
+                    cnt[j] -= 1
+                    if not nxt[j]:
+                        ok = False
+                        break
+            if not ok:
+                continue
+            grid[best] = d
+            if rec(nxt, cnt, left - 1) is not None:
+                return grid
+            grid[best] = 0
+            if nodes > budget:
+                return None
+        return None
+
+    got = rec(cand, [n] * (n * n), n * n)
+    return list(got) if got is not None else None
+
+
+def random_filling_plain(geo: Geometry, rng: random.Random, budget: int = 20000) -> list[int] | None:
+    """A random complete grid (flat digits) keeping every house, or None past ``budget`` nodes:
+    the plain version ``random_filling`` must equal, grid for grid and draw for draw
+    (tests/test_engine.py).
 
     Depth-first with the fewest-candidates cell first and digits in random
     order; for Sudoku sizes this almost never backtracks far.
@@ -2638,6 +2704,20 @@ def rival_for(geo: Geometry, pairs: Sequence[tuple[int, int]] = ()) -> Rival:
 
 # --- carving ---------------------------------------------------------------------
 
+@kept_by_identity()
+def _housemates(geo: Geometry) -> tuple[int, ...]:
+    """Per cell, the cells of its houses (itself included) as a bitmask; kept as ``_bitboards``
+    keeps its masks. (Not its peers: a Killer draft's geometry counts cage mates among them.)"""
+    houses = _bitboards(geo)[0]
+    out = []
+    for i in range(geo.n * geo.n):
+        m = 0
+        for h in geo.houses_of[i]:
+            m |= houses[h]
+        out.append(m)
+    return tuple(out)
+
+
 class _Givens:
     """Which cells are given, with each house's given digits as a bitmask (a filled grid's
     givens hold a digit at most once per house), so singles are checked in a few masks."""
@@ -2652,10 +2732,15 @@ class _Givens:
         for h, cells in enumerate(geo.houses):
             for i in cells:
                 self.have[h] |= 1 << sol[i]
+        self.near = _housemates(geo)
+        self.at = [0] * (n + 1)  # per digit: the cells it is given in
+        for i, d in enumerate(sol):
+            self.at[d] |= 1 << i
 
     def remove(self, i: int) -> None:
         self.given[i] = False
         self.mask &= ~(1 << i)
+        self.at[self.sol[i]] &= ~(1 << i)
         b = ~(1 << self.sol[i])
         for h in self.geo.houses_of[i]:
             self.have[h] &= b
@@ -2663,6 +2748,7 @@ class _Givens:
     def restore(self, i: int) -> None:
         self.given[i] = True
         self.mask |= 1 << i
+        self.at[self.sol[i]] |= 1 << i
         b = 1 << self.sol[i]
         for h in self.geo.houses_of[i]:
             self.have[h] |= b
@@ -2677,12 +2763,13 @@ class _Givens:
             seen |= have[h]
         if seen.bit_count() == self.geo.n - 1:
             return True  # naked single: every other digit is given in its houses
-        d = 1 << self.sol[i]
-        bits = self.bits
-        blocked = self.mask  # given cells, and cells in a house where d is given
-        for h, hd in enumerate(have):
-            if hd & d:
-                blocked |= bits[h]
+        bits, near = self.bits, self.near
+        blocked = self.mask  # given cells, and cells in a house where i's digit is given
+        at = self.at[self.sol[i]]
+        while at:  # (those houses are the houses of the cells it is given in)
+            low = at & -at
+            at ^= low
+            blocked |= near[low.bit_length() - 1]
         one = 1 << i
         return any(bits[h] & ~blocked == one for h in houses_of)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 import statistics
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.memo import kept_by_identity
@@ -113,6 +113,10 @@ class SinglesScan:
         self._update(st)
         return [(i, d, v) for v, i, d in sorted(self.entries)], len(self.entries)
 
+    def placed(self, st: State, i: int) -> None:
+        """The run placed cell ``i`` of ``st`` since the last call: nothing to do here (each
+        call compares with the snapshot); ``DigitScan`` takes the hint."""
+
     def _update(self, st: State) -> None:
         n, g = self.n, self.g
         seen, open_, where, house_bits = self.seen, self.open, self.where, self.house_bits
@@ -199,7 +203,7 @@ class SinglesScan:
         return hidden
 
 
-SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``SinglesScan``
+SMALL_SCAN = 6  # grids up to this order are scanned by ``SmallScan``, larger ones by ``DigitScan``
 
 @kept_by_identity()
 def _hidden_memo(g: Geometry) -> dict[int, tuple[int, int]]:
@@ -322,6 +326,174 @@ class SmallScan(SinglesScan):
             if y and not y & (y - 1):
                 got[h < boxes_from] |= y
         return got[0], got[1]
+
+class DigitScan(SmallScan):
+    """``SinglesScan`` for grids above ``SMALL_SCAN``: ``_singles`` too, which it must equal
+    (tests/test_rated_scan.py). Per digit the open cells holding it, and the cells where it is
+    the only place of a box-kind house (box, region, diagonal) or of a row or column; the open
+    cells with one candidate; with ``alone``, the last open cell of each house. A call reads
+    the easiest single off those masks as ``SmallScan`` reads its own (the lowest cell of the
+    easiest kind, then that one cell's single); the cells' singles are not kept one by one.
+
+    Candidates only go, so a single stays one until its cell loses that digit: a cell losing
+    digits drops out of those digits' masks, and only the houses it is in can gain a single of
+    them. A run that places a single tells the scan (``placed``): the cells that changed are
+    that cell and its peers holding the digit, found from the masks; any other change is found
+    by comparing with the snapshot, and a state that gained a candidate back (a copy dropped)
+    is read afresh. Finding each call's changes by that comparison, and keeping every cell's
+    single, were most of ``SinglesScan``'s time on a 9x9 Sudoku's rated run."""
+
+    def __init__(self, g: Geometry, values: tuple[float, float, float], alone: float | None = None) -> None:
+        # (``SmallScan``'s memo of masks is not made: its calls and listing are shared)
+        n = g.n
+        self.g, self.n, self.values, self.alone = g, n, values, alone
+        boxes_from = 2 * n
+        self.house_value = [values[0] if h >= boxes_from else values[1] for h in range(len(g.houses))]
+        self.house_bits, self.peer_bits = _bitboards(g)
+        self.boxy = [h >= boxes_from for h in range(len(g.houses))]
+        kinds = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
+        self.order = [tuple(k for v, k in kinds if v == value) for value in sorted({v for v, _ in kinds})]
+        self.answer: tuple[tuple[float, int, int] | None, int] | None = None
+        self.state: State | None = None  # the state the masks follow (None: read the next one afresh)
+        self.current = False             # ``placed`` brought them up to date with ``state``
+        self.seen = [0] * (n * n)        # per cell: its candidates at the last call, 0 when placed
+        self.open = [0] * n              # per digit: the open cells holding it
+        self.box = [0] * n               # per digit: the cells where it is alone in a box-kind house
+        self.line = [0] * n              # ... in a row or column
+        self.naked = 0                   # the open cells with one candidate
+        self.full = 0                    # the last open cell of each house (``alone`` only)
+        self.unplaced = 0                # the open cells
+
+    def _kinds(self) -> tuple[int, int, int, int]:
+        """``SmallScan._kinds`` from the masks kept: the cells a hidden single in a box-kind
+        house places, in a line, the last open cell of a house (with ``alone``), a naked single."""
+        box = line = 0
+        for m in self.box:
+            box |= m
+        for m in self.line:
+            line |= m
+        return box, line, self.full, self.naked
+
+    def placed(self, st: State, i: int) -> None:
+        """``st``, the state of the last call, has since placed open cell ``i`` and changed
+        nothing else (``elim`` to its digit, then ``place``, of ``State`` itself): its peers
+        lost that digit. The next call, if it is on ``st`` and nothing changed in between,
+        needs no comparison."""
+        if st is not self.state or type(st) is not State:
+            return  # (the next call compares with the snapshot)
+        b = st.cand[i]
+        d = b.bit_length() - 1
+        seen = self.seen
+        changes = [(i, 0)]
+        rest = self.open[d] & self.peer_bits[i]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            j = low.bit_length() - 1
+            changes.append((j, seen[j] & ~b))
+        self._apply(changes)
+        self.current = True
+
+    def _update(self, st: State) -> None:
+        self.answer = None  # (``SmallScan.__call__`` works it out again)
+        if self.current and st is self.state:
+            self.current = False
+            return
+        self.current = False
+        seen = self.seen
+        if self.state is None:  # (the first call: nothing to compare with)
+            self._fresh(st)
+            return
+        changes = [(i, now) for i, now, s in zip(range(len(seen)), [0 if p else c for c, p in zip(st.cand, st.placed)],
+                                                  seen) if now != s]
+        if any(now & ~seen[i] for i, now in changes):
+            self._fresh(st)  # a candidate came back: the masks only follow what goes
+            return
+        self.state = st
+        if changes:
+            self._apply(changes)
+
+    def _fresh(self, st: State) -> None:
+        """Every mask read off ``st``."""
+        n = self.n
+        self.state = st
+        seen = self.seen = [0 if p else c for c, p in zip(st.cand, st.placed)]
+        open_ = [0] * n
+        naked = unplaced = 0
+        for i, m in enumerate(seen):
+            if m:
+                b = 1 << i
+                unplaced |= b
+                if not m & (m - 1):
+                    naked |= b
+                while m:
+                    low = m & -m
+                    m ^= low
+                    open_[low.bit_length() - 1] |= b
+        self.open, self.naked, self.unplaced = open_, naked, unplaced
+        self.box, self.line = [0] * n, [0] * n
+        full = 0
+        for h, hb in enumerate(self.house_bits):
+            kind = self.box if self.boxy[h] else self.line
+            for d in range(n):
+                y = open_[d] & hb
+                if y and not y & (y - 1):
+                    kind[d] |= y
+            if self.alone is not None:
+                x = unplaced & hb
+                if x and not x & (x - 1):
+                    full |= x
+        self.full = full
+
+    def _apply(self, changes: list[tuple[int, int]]) -> None:
+        """Cells that lost candidates (each with its candidates now, 0 when placed): out of
+        the masks of the digits they lost, and the houses they are in looked at again for
+        those digits."""
+        seen, open_, box, line = self.seen, self.open, self.box, self.line
+        house_bits, boxy, houses_of = self.house_bits, self.boxy, self.g.houses_of
+        touched: dict[int, int] = {}  # per house, the digits whose open cells there changed
+        get = touched.get
+        gone_cells = 0
+        for j, now in changes:
+            gone = seen[j] & ~now
+            seen[j] = now
+            b = 1 << j
+            if not now:
+                gone_cells |= b
+            elif not now & (now - 1):
+                self.naked |= b
+            digits = gone
+            while gone:
+                low = gone & -gone
+                gone ^= low
+                d = low.bit_length() - 1
+                open_[d] &= ~b
+                box[d] &= ~b
+                line[d] &= ~b
+            for h in houses_of[j]:
+                touched[h] = get(h, 0) | digits
+        for h, digits in touched.items():
+            hb = house_bits[h]
+            kind = box if boxy[h] else line
+            while digits:
+                low = digits & -digits
+                digits ^= low
+                d = low.bit_length() - 1
+                y = open_[d] & hb
+                if y and not y & (y - 1):
+                    kind[d] |= y
+        if gone_cells:
+            self.naked &= ~gone_cells
+            self.unplaced &= ~gone_cells
+            if self.alone is not None:
+                unplaced = self.unplaced
+                full = self.full & ~gone_cells
+                for h in touched:
+                    x = unplaced & house_bits[h]
+                    if x and not x & (x - 1):
+                        full |= x
+                self.full = full
+
 
 _STEPS: dict[tuple[str, float, type, int], RatedStep] = {}
 
@@ -602,9 +774,11 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     advanced, values, alone = _plan(extra.ladder())
+    # ``_easiest_advanced`` tries nothing while the easiest single rates at most the first row's least
+    cheapest = advanced[0][1] if advanced else math.inf
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
     # (a taker finds the singles itself: the run's own scan is made only without one)
-    scan = (SmallScan if geo.n <= SMALL_SCAN else SinglesScan)(geo, values, alone) if taker is None else None
+    scan = (SmallScan if geo.n <= SMALL_SCAN else DigitScan)(geo, values, alone) if taker is None else None
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             if taker is None:
@@ -622,9 +796,11 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     i, d, value, name = direct
                     st.elim(i, ~bit(d))
                     st.place(i)
+                    if scan is not None:
+                        scan.placed(st, i)
                     steps.append(_step(name, value, options))
                     continue
-            found = _easiest_advanced(geo, st, advanced, easiest, probes)
+            found = _easiest_advanced(geo, st, advanced, easiest, probes) if cheapest < easiest else None
             if found is not None:
                 st, value, name = found
                 steps.append(_step(name, value, options))
@@ -635,6 +811,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             naked = st.cand[i] == bit(d)
             st.elim(i, ~bit(d))
             st.place(i)
+            scan.placed(st, i)
             steps.append(_step("naked_single" if value == values[2] and naked else "hidden_single", value,
                                    options))
     except Contradiction:
@@ -642,8 +819,107 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     return steps, not st.unplaced
 
 
+class _BoxMajor(NamedTuple):
+    """A geometry of rows, columns and boxes only, its cells renumbered box by box, each box's
+    ``n`` cells followed by a guard bit (``_box_hidden_singles``)."""
+
+    at: tuple[int, ...]     # per cell: its bit position
+    cell: dict[int, int]    # per position: the cell
+    peers: tuple[int, ...]  # per cell: its peers, in positions
+    lines: tuple[int, ...]  # per row and column: its cells, in positions
+    guards: int             # the guard bit of every box
+    lows: int               # the first bit of every box
+    cells: int              # every cell
+
+
+@kept_by_identity()
+def _box_major(geo: Geometry) -> _BoxMajor | None:
+    """``geo`` renumbered box by box, kept per geometry; None unless its houses are rows,
+    columns and boxes that split the grid (Sudoku X's diagonals, for one, are not)."""
+    n = geo.n
+    boxes = geo.houses[2 * n:]
+    if len(boxes) != n or sorted(i for cells in boxes for i in cells) != list(range(n * n)):
+        return None
+    width = n + 1
+    at = [0] * (n * n)
+    for b, cells in enumerate(boxes):
+        for k, i in enumerate(cells):
+            at[i] = b * width + k
+
+    def packed(cells) -> int:
+        m = 0
+        for i in cells:
+            m |= 1 << at[i]
+        return m
+    guards = sum(1 << (b * width + n) for b in range(n))
+    lows = sum(1 << (b * width) for b in range(n))
+    return _BoxMajor(tuple(at), {at[i]: i for i in range(n * n)}, tuple(packed(geo.peers[i]) for i in range(n * n)),
+                     tuple(packed(cells) for cells in geo.houses[:2 * n]), guards, lows, packed(range(n * n)))
+
+
+def _box_hidden_singles(bm: _BoxMajor, n: int, givens: Sequence[tuple[int, int]], until: int) -> bool:
+    """``hidden_singles_solve(..., boxes_only=True)`` on a ``_box_major`` geometry, which it
+    must equal on every puzzle a solution's givens make (tests/test_ramp.py; placed in another
+    order, these singles reach the same end). Per digit, the boxes where it has exactly one
+    open place are found in a few operations on one int: each box's bits minus one (the guard
+    keeps the borrow inside the box) leave ``x & (x - 1)``, zero where a box holds one bit."""
+    at, peers, guards, lows = bm.at, bm.peers, bm.guards, bm.lows
+    every = bm.cells
+    free = every
+    pos = [every] * n
+    for i, d in givens:
+        free &= ~(1 << at[i])
+        pos[d - 1] &= ~peers[i]
+    stop = 1 << at[until] if until >= 0 else 0
+    if stop and not free & stop:
+        return True
+    fill = (1 << n) - 1
+    shift = n
+    lines = bm.lines
+    cell = bm.cell
+    digits = range(n)
+    while free:
+        found = False
+        for d in digits:
+            x = pos[d] & free
+            if not x:
+                continue
+            minus = (x | guards) - lows
+            some = minus & guards                       # boxes where d has a place
+            t = x & minus                               # per box, x & (x - 1)
+            one = some & ~((t | guards) - lows)         # ... and that is zero
+            if not one:
+                continue
+            got = x & (one >> shift) * fill
+            free &= ~got
+            if free & stop != stop:
+                return True
+            m = pos[d]
+            while got:
+                low = got & -got
+                got ^= low
+                m &= ~peers[cell[low.bit_length() - 1]]
+            pos[d] = m
+            found = True
+        for line in lines:  # the last open cell of a row or column (a box's is a hidden single)
+            x = free & line
+            if x and not x & (x - 1):
+                b = x.bit_length() - 1
+                for d in digits:
+                    if pos[d] & x:
+                        free &= ~x
+                        if free & stop != stop:
+                            return True
+                        pos[d] &= ~peers[cell[b]]
+                        found = True
+                        break
+        if not found:
+            return False
+    return True
+
+
 def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes_only: bool,
-                         until: int = -1) -> bool:
+                         until: int = -1, plain: bool = False) -> bool:
     """Whether hidden singles alone solve ``givens``: in boxes only (and the last open cell of
     any house, SE's full house) with ``boxes_only``, else in every house. The easiest-first run
     places singles in any order to the same end, so this is exactly whether it rates at most
@@ -651,7 +927,13 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     per digit (``rated_run`` is the plain version; tests/test_ramp.py checks them together).
     With ``until`` (a cell), True as soon as that cell is placed: where ``givens`` with that
     cell's digit are solved so, that is the same answer (these singles never do less with more
-    placed), sooner."""
+    placed), sooner. With ``boxes_only`` on rows, columns and boxes, the boxes are scanned a
+    digit at a time on one int (``_box_hidden_singles``, most of a ``beginner`` carve's time
+    here); ``plain``: house by house, the version that must equal."""
+    if boxes_only and not plain:
+        packed = _box_major(geo)
+        if packed is not None:
+            return _box_hidden_singles(packed, geo.n, givens, until)
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
@@ -784,10 +1066,13 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
         # The same cuts as the plain loop: fewer givens never make these singles solve what
         # they didn't, so while the puzzle so far is below ``high`` a removal keeps it there
         # exactly when they place the removed cell (``until``), and one they don't place but
-        # ``closure`` brings back is the first cut at ``high`` or above. ``closure`` asks
-        # first: most removals asked fail (269 of 486 in 10 named-easy puzzles' carves), and
-        # a failed one costs one singles run, not the cheaper singles' run and then
-        # ``closure``'s; no cut is tested twice; ``low`` by bisection.
+        # ``closure`` brings back is the first cut at ``high`` or above. Which asks first
+        # goes by which answer is likelier: aimed below 1.5 (hidden singles in boxes), most
+        # removals asked are ones those singles bring back (271 of 478 in 60 ``beginner``
+        # carves), and each such is then known without ``closure`` (it does all they do and
+        # more); aimed higher, most fail both (269 of 486 in 10 named-easy puzzles' carves),
+        # so ``closure`` asks first, and a failed one costs one singles run, not two. No cut
+        # is tested twice; ``low`` by bisection.
         key = high <= HIDDEN_SINGLE_LINE  # (``below``'s memo key for ``high``)
         if not below(0, high):
             stop, reach = -1, 0
@@ -796,14 +1081,20 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
                 if not gv.given[i]:
                     continue
                 gv.remove(i)
-                if not opens_unavoidable(i) and closure(geo, gv.pairs(), Level.EASY, until=i)[0]:
-                    order.append(i)
-                    if hidden_singles_solve(geo, gv.pairs(), key, until=i):
+                if not opens_unavoidable(i):
+                    pairs = gv.pairs()
+                    if key and hidden_singles_solve(geo, pairs, key, until=i):
+                        order.append(i)
                         memo[(len(order), key)] = True
                         continue
-                    memo[(len(order), key)] = False
-                    stop, reach = len(order) - 1, len(order)
-                    break
+                    if closure(geo, pairs, Level.EASY, until=i)[0]:
+                        order.append(i)
+                        if not key and hidden_singles_solve(geo, pairs, key, until=i):
+                            memo[(len(order), key)] = True
+                            continue
+                        memo[(len(order), key)] = False
+                        stop, reach = len(order) - 1, len(order)
+                        break
                 gv.restore(i)
             else:
                 stop = reach = len(order)
