@@ -541,6 +541,48 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
     return _direct_hidden(geo, st, table, below, best)
 
 
+def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], n: int, below: float, pairs: int = -1,
+                    triples: int = -1) -> tuple[int, int, float, str] | None:
+    """``_direct`` on a geometry with no overlaps of two cells or more (rows and columns, and
+    their signs, clues or cages: no pointing or claiming there), read off ``pos``, per digit
+    the open cells holding it (grid bits, as the singles scans keep them), instead of the
+    positions table: its hidden pair or triple, some of a house's digits confined to as many
+    of its cells, whose other digits then leave a digit one place in the house; the easiest,
+    then the lowest cell. ``pairs``, ``triples``: the houses to look in (a bit each; a caller
+    may know the others hold none). ``_direct_plain`` is the version it must equal
+    (tests/test_rated_direct.py). Building the positions table for it was a sixth of a
+    Futoshiki or Skyscrapers rated run."""
+    opened = 0
+    for x in pos:
+        opened |= x
+    best: tuple[int, int, float, str] | None = None
+    for size, value, name, lines in ((2, DIRECT_HIDDEN_PAIR, "hidden_pair", pairs),
+                                     (3, DIRECT_HIDDEN_TRIPLE, "hidden_triple", triples)):
+        if value >= below or (best is not None and value >= best[2]):
+            continue
+        for h, hb in enumerate(house_bits):
+            if not lines >> h & 1 or (opened & hb).bit_count() <= size:
+                continue
+            where = [x & hb for x in pos]
+            small = [d for d, w in enumerate(where) if w and w.bit_count() <= size]
+            for ds in combinations(small, size):
+                u = 0
+                for d in ds:
+                    u |= where[d]
+                if u.bit_count() != size:
+                    continue
+                for v in range(n):
+                    w = where[v]
+                    if v in ds or w.bit_count() < 2:
+                        continue
+                    rest = w & ~u
+                    if rest and not rest & (rest - 1):
+                        i = rest.bit_length() - 1
+                        if best is None or (value, i) < (best[2], best[0]):
+                            best = (i, v + 1, value, name)
+    return best
+
+
 def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, float, bool]], below: float,
                       probes: bool = True) -> tuple[State, float, str] | None:
     """(the state after, its value, technique) of the easiest advanced step rated below
@@ -616,7 +658,9 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                 single, options = None, 0  # (it takes every step where a single is open)
             easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
-                direct = _direct(geo, st, easiest)
+                # (the scan keeps the digits' open cells up to date where no taker runs)
+                direct = (direct_on_masks(scan.open, scan.house_bits, geo.n, easiest)
+                          if taker is None and not geo.overlaps else _direct(geo, st, easiest))
                 if direct is not None:
                     i, d, value, name = direct
                     st.elim(i, ~bit(d))
