@@ -556,6 +556,7 @@ def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], n: int, below
     for x in pos:
         opened |= x
     best: tuple[int, int, float, str] | None = None
+    wheres: list[list[int] | None] = [None] * len(house_bits)  # per house, its digits' open cells there
     for size, value, name, lines in ((2, DIRECT_HIDDEN_PAIR, "hidden_pair", pairs),
                                      (3, DIRECT_HIDDEN_TRIPLE, "hidden_triple", triples)):
         if value >= below or (best is not None and value >= best[2]):
@@ -563,7 +564,9 @@ def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], n: int, below
         for h, hb in enumerate(house_bits):
             if not lines >> h & 1 or (opened & hb).bit_count() <= size:
                 continue
-            where = [x & hb for x in pos]
+            where = wheres[h]
+            if where is None:
+                where = wheres[h] = [x & hb for x in pos]
             small = [d for d, w in enumerate(where) if w and w.bit_count() <= size]
             for ds in combinations(small, size):
                 u = 0

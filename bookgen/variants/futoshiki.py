@@ -135,7 +135,7 @@ class FutoshikiVariant(HouseGrid):
         the level's tier still solves it, then graded."""
         n = size
         geo = geometry(n)
-        pairs = [(a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)]
+        pairs = _PAIRS[n]
         share = HARD_SIGN_SHARE.get(n, SIGN_SHARE) if level == Level.HARD else SIGN_SHARE
         sol = [d for row in random_latin_square(n, rng) for d in row]
         chosen = rng.sample(pairs, round(share * len(pairs)))
