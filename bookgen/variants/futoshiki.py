@@ -319,8 +319,14 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     # The easy tier's failures cost less than asking the SAT solver.
     rival = rival_for(geo, _SIGN_PAIRS[n]) if tier > Level.EASY else None
 
+    extras: dict[frozenset, Any] = {}  # per set of signs, its extra: made once (the signs change seldom)
+
     def state() -> tuple[list[tuple[int, int]], Any]:
-        return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
+        key = frozenset(signs)
+        extra = extras.get(key)
+        if extra is None:
+            extra = extras[key] = extra_for(sorted(signs))
+        return [(i, sol[i]) for i in range(n * n) if given[i]], extra
 
     # The signs the last full solve of the current clues used (None: not known). Any other
     # sign goes without a test: the same steps still solve the puzzle without it.
