@@ -37,6 +37,21 @@ def _geometries():
 GEOMETRIES = _geometries()
 
 
+def _move(st, sol, rng, place: float) -> bool:
+    """A random open cell given its digit (a ``place`` share of the time) or a wrong digit
+    struck from it: the state keeps the solution. False when no cell is open."""
+    open_cells = [i for i in range(len(sol)) if not st.placed[i]]
+    if not open_cells:
+        return False
+    i = rng.choice(open_cells)
+    if rng.random() < place:
+        st.elim(i, ~bit(sol[i]))
+        st.place(i)
+    elif st.cand[i] != bit(sol[i]):
+        st.elim(i, bit(rng.choice([d for d in digits_of(st.cand[i]) if d != sol[i]])))
+    return True
+
+
 @pytest.mark.parametrize("name", sorted(GEOMETRIES))
 def test_direct_equals_plain(name):
     geo = GEOMETRIES[name]
@@ -52,15 +67,8 @@ def test_direct_equals_plain(name):
                 assert got == rated._direct_plain(geo, st, below)
                 found += got is not None
                 compared += 1
-            open_cells = [i for i in range(n * n) if not st.placed[i]]
-            if not open_cells:
+            if not _move(st, sol, rng, 0.3):
                 break
-            i = rng.choice(open_cells)
-            if rng.random() < 0.3:  # place a cell's digit, or strike a wrong one (keeps the solution)
-                st.elim(i, ~bit(sol[i]))
-                st.place(i)
-            elif st.cand[i] != bit(sol[i]):
-                st.elim(i, bit(rng.choice([d for d in digits_of(st.cand[i]) if d != sol[i]])))
             if rng.random() < 0.3:
                 st = st.copy()  # a copy shares the positions memo: it must still read right
     assert compared > 100 and found > 10
@@ -94,17 +102,10 @@ def test_direct_on_masks_equals_plain(n):
         while True:
             pos = [sum(1 << i for i in range(n * n) if not st.placed[i] and st.cand[i] >> d & 1) for d in range(n)]
             for below in BELOW:
-                got = rated.direct_on_masks(pos, house_bits, n, below)
+                got = rated.direct_on_masks(pos, house_bits, below)
                 assert got == rated._direct_plain(geo, st, below)
                 found += got is not None
                 compared += 1
-            open_cells = [i for i in range(n * n) if not st.placed[i]]
-            if not open_cells:
+            if not _move(st, sol, rng, 0.2):
                 break
-            i = rng.choice(open_cells)
-            if rng.random() < 0.2:
-                st.elim(i, ~bit(sol[i]))
-                st.place(i)
-            elif st.cand[i] != bit(sol[i]):
-                st.elim(i, bit(rng.choice([d for d in digits_of(st.cand[i]) if d != sol[i]])))
     assert compared > 100 and found > 5

@@ -898,7 +898,7 @@ class RatedCages:
             once3 |= three
         if not more3:
             return None
-        return direct_on_masks(self.pos, self.house_bits, self.n, math.inf, more2, more3)
+        return direct_on_masks(self.pos, self.house_bits, math.inf, more2, more3)
 
     def _line_single(self) -> tuple[int, int]:
         """(cell, digit) of the easiest hidden single: the lowest cell, then its row before its

@@ -372,7 +372,7 @@ def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: floa
     house's counts of places per digit (taken once for both sizes); ``plain``: by listing
     those digits in every house, the version this must equal (``_direct_plain`` asks it,
     tests/test_rated_direct.py). The lists were a sixth of a Killer's rated run."""
-    n, placed = geo.n, st.placed
+    placed = st.placed
     counts_of: list[list[int] | None] = [None] * len(geo.houses)
     places = int.bit_count
     for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
@@ -393,20 +393,31 @@ def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: floa
                         sum(1 for i in cells if not placed[i]) <= size:
                     continue
                 small = [d for d, c in enumerate(counts) if 0 < c <= size]
-            for ds in combinations(small, size):
-                u = 0
-                for d in ds:
-                    u |= where[d]
-                if u.bit_count() != size:
-                    continue
-                for v in range(n):
-                    if v in ds or where[v].bit_count() < 2:
-                        continue
-                    rest = where[v] & ~u
-                    if rest.bit_count() == 1:
-                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
-                        if best is None or (got[2], got[0]) < (best[2], best[0]):
-                            best = got
+            best = _confined(where, small, size, value, name, best, cells)
+    return best
+
+
+def _confined(where: Sequence[int], small: Sequence[int], size: int, value: float, name: str,
+              best: tuple[int, int, float, str] | None, cells: Sequence[int] | None = None
+              ) -> tuple[int, int, float, str] | None:
+    """``best`` or an easier step (then a lower cell) of one house: ``size`` of its digits
+    ``small`` confined to ``size`` places, where another digit then has one place left;
+    ``where``: per digit its places, positions into ``cells`` (or, without ``cells``, grid bits)."""
+    for ds in combinations(small, size):
+        u = 0
+        for d in ds:
+            u |= where[d]
+        if u.bit_count() != size:
+            continue
+        for v, w in enumerate(where):
+            if v in ds or w.bit_count() < 2:
+                continue
+            rest = w & ~u
+            if rest and not rest & (rest - 1):
+                at = rest.bit_length() - 1
+                i = cells[at] if cells is not None else at
+                if best is None or (value, i) < (best[2], best[0]):
+                    best = (i, v + 1, value, name)
     return best
 
 
@@ -541,7 +552,7 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
     return _direct_hidden(geo, st, table, below, best)
 
 
-def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], n: int, below: float, pairs: int = -1,
+def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], below: float, pairs: int = -1,
                     triples: int = -1) -> tuple[int, int, float, str] | None:
     """``_direct`` on a geometry with no overlaps of two cells or more (rows and columns, and
     their signs, clues or cages: no pointing or claiming there), read off ``pos``, per digit
@@ -567,22 +578,8 @@ def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], n: int, below
             where = wheres[h]
             if where is None:
                 where = wheres[h] = [x & hb for x in pos]
-            small = [d for d, w in enumerate(where) if w and w.bit_count() <= size]
-            for ds in combinations(small, size):
-                u = 0
-                for d in ds:
-                    u |= where[d]
-                if u.bit_count() != size:
-                    continue
-                for v in range(n):
-                    w = where[v]
-                    if v in ds or w.bit_count() < 2:
-                        continue
-                    rest = w & ~u
-                    if rest and not rest & (rest - 1):
-                        i = rest.bit_length() - 1
-                        if best is None or (value, i) < (best[2], best[0]):
-                            best = (i, v + 1, value, name)
+            best = _confined(where, [d for d, w in enumerate(where) if w and w.bit_count() <= size], size, value,
+                             name, best)
     return best
 
 
@@ -662,7 +659,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
                 # (the scan keeps the digits' open cells up to date where no taker runs)
-                direct = (direct_on_masks(scan.open, scan.house_bits, geo.n, easiest)
+                direct = (direct_on_masks(scan.open, scan.house_bits, easiest)
                           if taker is None and not geo.overlaps else _direct(geo, st, easiest))
                 if direct is not None:
                     i, d, value, name = direct
