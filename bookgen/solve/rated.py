@@ -29,11 +29,12 @@ from bookgen.core.memo import kept_by_identity
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
-from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
+from bookgen.solve.houses import (LADDER, NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
                                   Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start,
                                   swap_cycles)
 from bookgen.solve.latin import bit, digits_of
 
+_HOUSE_FNS = frozenset(t.fn for t in LADDER)  # the house techniques (most read the positions table)
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
 TRIAL_STEP = 0.5  # the trial's rating grows by this per doubling of its refutation's length
 TRIAL_SPAN = 1.9  # ... by at most this much: one trial stays below extreme (TIER_REACH in bookgen.core.rating)
@@ -593,11 +594,18 @@ def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, f
     ``probes``: a technique whose probe (``Tech.probe``) says it finds nothing is not tried on
     a copy (the same answer: most tries at most steps find nothing); False is the plain version."""
     best: tuple[State, float, str] | None = None
+    warm = False
     for t, least, trial in advanced:
         if least >= below or (best is not None and (least >= best[1] or trial)):
             break
         if probes and t.probe is not None and not t.probe(geo, st):
             continue
+        if not warm and t.fn in _HOUSE_FNS:
+            # The copies share the state's positions table (``house_positions``' memo): brought
+            # up to date here once, not worked out again on each copy. (``_direct`` did it at
+            # every step once; ``direct_on_masks`` needs none, so only a house technique asks.)
+            house_positions(geo, st)
+            warm = True
         trying = st.copy()
         run = Run()
         run.best = True
