@@ -37,6 +37,21 @@ def _geometries():
 GEOMETRIES = _geometries()
 
 
+def _move(st, sol, rng, place: float) -> bool:
+    """A random open cell given its digit (a ``place`` share of the time) or a wrong digit
+    struck from it: the state keeps the solution. False when no cell is open."""
+    open_cells = [i for i in range(len(sol)) if not st.placed[i]]
+    if not open_cells:
+        return False
+    i = rng.choice(open_cells)
+    if rng.random() < place:
+        st.elim(i, ~bit(sol[i]))
+        st.place(i)
+    elif st.cand[i] != bit(sol[i]):
+        st.elim(i, bit(rng.choice([d for d in digits_of(st.cand[i]) if d != sol[i]])))
+    return True
+
+
 @pytest.mark.parametrize("name", sorted(GEOMETRIES))
 def test_direct_equals_plain(name):
     geo = GEOMETRIES[name]
@@ -52,15 +67,8 @@ def test_direct_equals_plain(name):
                 assert got == rated._direct_plain(geo, st, below)
                 found += got is not None
                 compared += 1
-            open_cells = [i for i in range(n * n) if not st.placed[i]]
-            if not open_cells:
+            if not _move(st, sol, rng, 0.3):
                 break
-            i = rng.choice(open_cells)
-            if rng.random() < 0.3:  # place a cell's digit, or strike a wrong one (keeps the solution)
-                st.elim(i, ~bit(sol[i]))
-                st.place(i)
-            elif st.cand[i] != bit(sol[i]):
-                st.elim(i, bit(rng.choice([d for d in digits_of(st.cand[i]) if d != sol[i]])))
             if rng.random() < 0.3:
                 st = st.copy()  # a copy shares the positions memo: it must still read right
     assert compared > 100 and found > 10
@@ -78,3 +86,26 @@ def test_copied_state_positions_match_a_fresh_table():
             other.elim(i, bit(next(d for d in digits_of(other.cand[i]) if d != sol[i])))
     for state in (other, st):  # the copy changed; the original did not, and shares the old table
         assert house_positions(geo, state) == [positions(state.cand, cells, state.placed, 9) for cells in geo.houses]
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_direct_on_masks_equals_plain(n):
+    """The rated run's direct step on a geometry without overlaps, read off the digits' open
+    cells (``direct_on_masks``), against the plain version on the states a solve passes."""
+    geo = geometry(n)
+    rng = random.Random(n)
+    house_bits = [sum(1 << i for i in cells) for cells in geo.houses]
+    found = compared = 0
+    for _ in range(4):
+        sol = random_filling(geo, rng)
+        st = start(geo, [(i, sol[i]) for i in rng.sample(range(n * n), n)])
+        while True:
+            pos = [sum(1 << i for i in range(n * n) if not st.placed[i] and st.cand[i] >> d & 1) for d in range(n)]
+            for below in BELOW:
+                got = rated.direct_on_masks(pos, house_bits, below)
+                assert got == rated._direct_plain(geo, st, below)
+                found += got is not None
+                compared += 1
+            if not _move(st, sol, rng, 0.2):
+                break
+    assert compared > 100 and found > 5

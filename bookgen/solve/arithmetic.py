@@ -39,14 +39,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain, combinations, cycle
+from itertools import chain, cycle
+import math
 import operator
 from operator import getitem
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
 from bookgen.core.memo import kept_by_identity
-from bookgen.core.rating import DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
@@ -56,6 +56,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
+from bookgen.solve.rated import direct_on_masks
 from bookgen.solve.sat import load
 
 # Largest set of unknown cells the line-sum rule adds up in one go.
@@ -962,7 +963,6 @@ class RatedCages:
         plain Latin square (no overlaps of two or more cells) its hidden pair or triple, one
         of a house's digits confined to as many of its cells, whose other digits then leave
         a digit one place in the house; the easiest, then the lowest cell."""
-        pos, n, house_bits = self.pos, self.n, self.house_bits
         # the lines where two digits or more have one to two places, one to three (none, mostly)
         once2 = more2 = once3 = more3 = 0
         for _, two, three in self.line:
@@ -972,38 +972,7 @@ class RatedCages:
             once3 |= three
         if not more3:
             return None
-        opened = 0
-        for x in pos:
-            opened |= x
-        best = None
-        for size, value, name, lines in ((2, DIRECT_HIDDEN_PAIR, "hidden_pair", more2),
-                                         (3, DIRECT_HIDDEN_TRIPLE, "hidden_triple", more3)):
-            if best is not None and value >= best[2]:
-                continue
-            while lines:
-                low = lines & -lines
-                lines ^= low
-                h = low.bit_length() - 1
-                hb = house_bits[h]
-                if (opened & hb).bit_count() <= size:
-                    continue
-                small = [d for d, got in enumerate(self.line) if got[size - 1] >> h & 1]  # (ascending)
-                for ds in combinations(small, size):
-                    u = 0
-                    for d in ds:
-                        u |= pos[d] & hb
-                    if u.bit_count() != size:
-                        continue
-                    for v in range(n):
-                        w = pos[v] & hb
-                        if v in ds or w.bit_count() < 2:
-                            continue
-                        rest = w & ~u
-                        if rest and not rest & (rest - 1):
-                            i = rest.bit_length() - 1
-                            if best is None or (value, i) < (best[2], best[0]):
-                                best = (i, v + 1, value, name)
-        return best
+        return direct_on_masks(self.pos, self.house_bits, math.inf, more2, more3)
 
     def _line_single(self) -> tuple[int, int]:
         """(cell, digit) of the easiest hidden single: the lowest cell, then its row before its

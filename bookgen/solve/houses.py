@@ -2199,13 +2199,15 @@ def run_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], max_level: Leve
     """Run the ladder from ``givens`` (cell index, digit) with techniques up to ``max_level``
     (with ``until``, only until that cell is placed)."""
     run = Run(explain)
-    st = extra.new_state(geo)
+    st = None
     contradiction = False
     try:
         st = start(geo, givens, extra)
         solved = solve(st, max_level, run, until)
     except Contradiction:
         solved, contradiction = False, True
+        if st is None:  # the givens clash: an empty grid
+            st = extra.new_state(geo)
     level = max((level_of(t, extra) for t in run.counts), default=Level.EASY)
     return LadderResult(solved, level, run.counts, st.grid(), run.steps, contradiction)
 

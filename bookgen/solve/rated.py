@@ -29,11 +29,12 @@ from bookgen.core.memo import kept_by_identity
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
-from bookgen.solve.houses import (NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
+from bookgen.solve.houses import (LADDER, NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
                                   Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start,
                                   swap_cycles)
 from bookgen.solve.latin import bit, digits_of
 
+_HOUSE_FNS = frozenset(t.fn for t in LADDER)  # the house techniques (most read the positions table)
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
 TRIAL_STEP = 0.5  # the trial's rating grows by this per doubling of its refutation's length
 TRIAL_SPAN = 1.9  # ... by at most this much: one trial stays below extreme (TIER_REACH in bookgen.core.rating)
@@ -544,7 +545,7 @@ def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: floa
     house's counts of places per digit (taken once for both sizes); ``plain``: by listing
     those digits in every house, the version this must equal (``_direct_plain`` asks it,
     tests/test_rated_direct.py). The lists were a sixth of a Killer's rated run."""
-    n, placed = geo.n, st.placed
+    placed = st.placed
     counts_of: list[list[int] | None] = [None] * len(geo.houses)
     places = int.bit_count
     for size, value in ((2, DIRECT_HIDDEN_PAIR), (3, DIRECT_HIDDEN_TRIPLE)):
@@ -565,20 +566,31 @@ def _direct_hidden(geo: Geometry, st: State, table: list[list[int]], below: floa
                         sum(1 for i in cells if not placed[i]) <= size:
                     continue
                 small = [d for d, c in enumerate(counts) if 0 < c <= size]
-            for ds in combinations(small, size):
-                u = 0
-                for d in ds:
-                    u |= where[d]
-                if u.bit_count() != size:
-                    continue
-                for v in range(n):
-                    if v in ds or where[v].bit_count() < 2:
-                        continue
-                    rest = where[v] & ~u
-                    if rest.bit_count() == 1:
-                        got = (cells[rest.bit_length() - 1], v + 1, value, name)
-                        if best is None or (got[2], got[0]) < (best[2], best[0]):
-                            best = got
+            best = _confined(where, small, size, value, name, best, cells)
+    return best
+
+
+def _confined(where: Sequence[int], small: Sequence[int], size: int, value: float, name: str,
+              best: tuple[int, int, float, str] | None, cells: Sequence[int] | None = None
+              ) -> tuple[int, int, float, str] | None:
+    """``best`` or an easier step (then a lower cell) of one house: ``size`` of its digits
+    ``small`` confined to ``size`` places, where another digit then has one place left;
+    ``where``: per digit its places, positions into ``cells`` (or, without ``cells``, grid bits)."""
+    for ds in combinations(small, size):
+        u = 0
+        for d in ds:
+            u |= where[d]
+        if u.bit_count() != size:
+            continue
+        for v, w in enumerate(where):
+            if v in ds or w.bit_count() < 2:
+                continue
+            rest = w & ~u
+            if rest and not rest & (rest - 1):
+                at = rest.bit_length() - 1
+                i = cells[at] if cells is not None else at
+                if best is None or (value, i) < (best[2], best[0]):
+                    best = (i, v + 1, value, name)
     return best
 
 
@@ -713,6 +725,37 @@ def _direct(geo: Geometry, st: State, below: float) -> tuple[int, int, float, st
     return _direct_hidden(geo, st, table, below, best)
 
 
+def direct_on_masks(pos: Sequence[int], house_bits: Sequence[int], below: float, pairs: int = -1,
+                    triples: int = -1) -> tuple[int, int, float, str] | None:
+    """``_direct`` on a geometry with no overlaps of two cells or more (rows and columns, and
+    their signs, clues or cages: no pointing or claiming there), read off ``pos``, per digit
+    the open cells holding it (grid bits, as the singles scans keep them), instead of the
+    positions table: its hidden pair or triple, some of a house's digits confined to as many
+    of its cells, whose other digits then leave a digit one place in the house; the easiest,
+    then the lowest cell. ``pairs``, ``triples``: the houses to look in (a bit each; a caller
+    may know the others hold none). ``_direct_plain`` is the version it must equal
+    (tests/test_rated_direct.py). Building the positions table for it was a sixth of a
+    Futoshiki or Skyscrapers rated run."""
+    opened = 0
+    for x in pos:
+        opened |= x
+    best: tuple[int, int, float, str] | None = None
+    wheres: list[list[int] | None] = [None] * len(house_bits)  # per house, its digits' open cells there
+    for size, value, name, lines in ((2, DIRECT_HIDDEN_PAIR, "hidden_pair", pairs),
+                                     (3, DIRECT_HIDDEN_TRIPLE, "hidden_triple", triples)):
+        if value >= below or (best is not None and value >= best[2]):
+            continue
+        for h, hb in enumerate(house_bits):
+            if not lines >> h & 1 or (opened & hb).bit_count() <= size:
+                continue
+            where = wheres[h]
+            if where is None:
+                where = wheres[h] = [x & hb for x in pos]
+            best = _confined(where, [d for d, w in enumerate(where) if w and w.bit_count() <= size], size, value,
+                             name, best)
+    return best
+
+
 def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, float, bool]], below: float,
                       probes: bool = True) -> tuple[State, float, str] | None:
     """(the state after, its value, technique) of the easiest advanced step rated below
@@ -723,11 +766,18 @@ def _easiest_advanced(geo: Geometry, st: State, advanced: Sequence[tuple[Tech, f
     ``probes``: a technique whose probe (``Tech.probe``) says it finds nothing is not tried on
     a copy (the same answer: most tries at most steps find nothing); False is the plain version."""
     best: tuple[State, float, str] | None = None
+    warm = False
     for t, least, trial in advanced:
         if least >= below or (best is not None and (least >= best[1] or trial)):
             break
         if probes and t.probe is not None and not t.probe(geo, st):
             continue
+        if not warm and t.fn in _HOUSE_FNS:
+            # The copies share the state's positions table (``house_positions``' memo): brought
+            # up to date here once, not worked out again on each copy. (``_direct`` did it at
+            # every step once; ``direct_on_masks`` needs none, so only a house technique asks.)
+            house_positions(geo, st)
+            warm = True
         trying = st.copy()
         run = Run()
         run.best = True
@@ -791,7 +841,9 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                 single, options = None, 0  # (it takes every step where a single is open)
             easiest = single[0] if single is not None else math.inf
             if easiest > values[1]:  # no hidden single open: a direct step may come first
-                direct = _direct(geo, st, easiest)
+                # (the scan keeps the digits' open cells up to date where no taker runs)
+                direct = (direct_on_masks(scan.open, scan.house_bits, easiest)
+                          if taker is None and not geo.overlaps else _direct(geo, st, easiest))
                 if direct is not None:
                     i, d, value, name = direct
                     st.elim(i, ~bit(d))

@@ -135,7 +135,7 @@ class FutoshikiVariant(HouseGrid):
         the level's tier still solves it, then graded."""
         n = size
         geo = geometry(n)
-        pairs = [(a[0] * n + a[1], b[0] * n + b[1]) for a, b in all_edges(n)]
+        pairs = _PAIRS[n]
         share = HARD_SIGN_SHARE.get(n, SIGN_SHARE) if level == Level.HARD else SIGN_SHARE
         sol = [d for row in random_latin_square(n, rng) for d in row]
         chosen = rng.sample(pairs, round(share * len(pairs)))
@@ -319,8 +319,14 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     # The easy tier's failures cost less than asking the SAT solver.
     rival = rival_for(geo, _SIGN_PAIRS[n]) if tier > Level.EASY else None
 
+    extras: dict[frozenset, Any] = {}  # per set of signs, its extra: made once (the signs change seldom)
+
     def state() -> tuple[list[tuple[int, int]], Any]:
-        return [(i, sol[i]) for i in range(n * n) if given[i]], extra_for(sorted(signs))
+        key = frozenset(signs)
+        extra = extras.get(key)
+        if extra is None:
+            extra = extras[key] = extra_for(sorted(signs))
+        return [(i, sol[i]) for i in range(n * n) if given[i]], extra
 
     # The signs the last full solve of the current clues used (None: not known). Any other
     # sign goes without a test: the same steps still solve the puzzle without it.

@@ -577,29 +577,49 @@ def _small_carve(geo: Geometry, sol: Sequence[int], clues: dict[str, tuple[int, 
     order = every[:]
     rng.shuffle(order)
     items += order
+    # Every item from a pass's start on is in (refused, or put back by the bisection), so
+    # what the items in now share is what those before ``t`` still in share (``fits``,
+    # ``struck``: kept as they are decided) with what every item after ``t`` shares (a
+    # suffix, worked out once a pass): the table's squares (``_two_or_more`` of the sets of
+    # the clues and givens kept, its plain version) and the kept clues' strikes
+    # (``struck_now``).
+    squares = [cell_sets[x] if type(x) is int else shows[x] for x in items] if listed else []
+    marks = [0 if type(x) is int else strikes[x] for x in items]
     start, graded = 0, None
     while start < len(items):
         made = []
+        after_fits, after_struck = [-1] * (len(items) + 1), [0] * (len(items) + 1)
+        for t in range(len(items) - 1, start - 1, -1):
+            after_fits[t] = after_fits[t + 1] & squares[t] if listed else -1
+            after_struck[t] = after_struck[t + 1] | marks[t]
+        fits, struck = -1, 0
+        for t in range(start):
+            x = items[t]
+            if given[x] if type(x) is int else x in kept:
+                fits &= squares[t] if listed else -1
+                struck |= marks[t]
         for t in range(start, len(items)):
             put(items[t], False)
+            both = fits & after_fits[t + 1]
+            two = bool(both & (both - 1))
             if tier == Level.EASY:
                 # A clue whose strikes the kept clues strike too leaves the start the tier solved
                 # before its removal: the same verdict. On 4x4 the table's test first: a
                 # removal that leaves a second solution is refused at once, as the tier would.
-                struck = struck_now()
-                ok = type(items[t]) is not int and not strikes[items[t]] & ~struck or \
-                    not (listed and _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
-                                                 [cell_sets[i] for i in range(n * n) if given[i]])) and \
-                    stall_struck(geo, givens_now(), struck) is None
+                now = struck | after_struck[t + 1]
+                ok = type(items[t]) is not int and not marks[t] & ~now or \
+                    not (listed and two) and stall_struck(geo, givens_now(), now) is None
             elif not listed:
                 ok = not ambiguous(geo, sol, givens_now(), clues_now())
             else:
-                ok = not _two_or_more([s for key, s in zip(every, key_sets) if key in kept] +
-                                      [cell_sets[i] for i in range(n * n) if given[i]])
+                ok = not two
             if ok:
                 made.append(t)
             else:
                 put(items[t], True)
+                if listed:
+                    fits &= squares[t]
+                struck |= marks[t]
         if tier == Level.EASY or not made:
             break
         res = run_ladder(geo, givens_now(), tier, extra=extra_for(n, clues_now()))
