@@ -557,12 +557,42 @@ def test_incremental_uniqueness_proof_agrees_with_brute_force(data):
             a, b = ((c, r), (c + 1, r)) if vertical else ((r, c), (r, c + 1))
             edges.append(Edge(a, b, "=" if solution[a[0]][a[1]] == solution[b[0]][b[1]] else "x"))
         expected = _brute(6, 2, False, givens, [(e.a, e.b, e.sign) for e in edges])
-        assert engine.proves_unique(givens, edges, solution) == (expected == [tuple(solution)])
-        wrong = [row.replace("0", "2").replace("1", "0").replace("2", "1") for row in solution]
-        assert not engine.proves_unique(givens, edges, wrong)
+        # 6x6 proves by counting over every grid (``_table_proves_unique``): the SAT proof it
+        # stands for must give the same verdict (``test_table_proof_is_the_sat_proof``).
+        for proof in (engine.proves_unique, engine._sat_proves_unique):
+            assert proof(givens, edges, solution) == (expected == [tuple(solution)])
+            wrong = [row.replace("0", "2").replace("1", "0").replace("2", "1") for row in solution]
+            assert not proof(givens, edges, wrong)
 
 
 ENGINE_6 = BinaryEngine(6, 2, False)
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_table_proof_is_the_sat_proof(unique):
+    # The count over every listed grid (4x4 and 6x6) against the SAT proof, its plain version:
+    # unique and ambiguous clue sets, a wrong sign, grids that break a rule, rows of a bad shape.
+    engine, rng = BinaryEngine(4, 2, unique), random.Random(7)
+    table = _all_grids(4, 2, unique)
+    verdicts = set()
+    for _ in range(150):
+        solution = list(rng.choice(table))
+        if rng.random() < 0.15:  # a grid that is not a solution: mirrored rows, or one row reversed
+            solution = [row[::-1] for row in solution] if rng.random() < 0.5 else solution[:1][::-1] + solution[1:]
+        keep = rng.random()
+        givens = ["".join(ch if rng.random() < keep else "." for ch in row) for row in solution]
+        edges = []
+        for _ in range(rng.randrange(5)):
+            r, c = rng.randrange(4), rng.randrange(3)
+            a, b = ((r, c), (r, c + 1)) if rng.random() < 0.5 else ((c, r), (c + 1, r))
+            same = (solution[a[0]][a[1]] == solution[b[0]][b[1]]) != (rng.random() < 0.05)
+            edges.append(Edge(a, b, "=" if same else "x"))
+        verdict = engine._table_proves_unique(givens, edges, solution)
+        assert verdict == engine._sat_proves_unique(givens, edges, solution)
+        verdicts.add(verdict)
+    assert verdicts == {True, False}
+    assert not engine._table_proves_unique(("...", ".....", "....", "...."), [], table[0])
+    assert not engine._table_proves_unique(("0..2", "....", "....", "...."), [], table[0])
 
 
 def test_sat_on_6x6_agrees_with_brute_force_for_a_generated_puzzle():

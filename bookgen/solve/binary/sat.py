@@ -10,7 +10,8 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from bookgen.core.types import Cell, Edge, EMPTY
-from bookgen.solve.binary.rules import line_patterns
+from bookgen.solve.binary.grids import TABLE_PATTERNS, grid_table
+from bookgen.solve.binary.rules import _row_text, line_patterns
 from bookgen.solve.sat import SOLVER_NAME, Solver, models
 
 SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)
@@ -20,9 +21,59 @@ class SatProof:
     """The exact count (mixed into ``BinaryEngine``): SAT, no technique involved."""
 
     def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """Whether ``solution`` is the one solution of these givens and signs: the generator's
+        proof for every puzzle it returns. Where every valid grid is listed (``grid_table``:
+        4x4, 6x6), a count over that list (``_table_proves_unique``); else by SAT
+        (``_sat_proves_unique``, the plain version the count must equal:
+        ``test_table_proof_is_the_sat_proof`` in tests/test_binary.py)."""
+        if len(line_patterns(self.n, self.max_run)) <= TABLE_PATTERNS:
+            return self._table_proves_unique(rows, edges, solution)
+        return self._sat_proves_unique(rows, edges, solution)
+
+    def _table_proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """``_sat_proves_unique`` by counting: of every valid grid, those that agree with the
+        givens and keep the signs, as one bit set ANDed per clue (a few dozen big-int
+        operations: a 6x6 proof takes tens of microseconds, a SAT call several times that).
+        The answer is whether that set holds exactly one grid, and that grid is ``solution``."""
+        n = self.n
+        if len(rows) != n or len(solution) != n or any(len(line) != n for line in (*rows, *solution)):
+            return False
+        table, ones, every = self._grid_sets()
+        found = every
+        for cell, ch in enumerate("".join(rows)):
+            if ch == "1":
+                found &= ones[cell]
+            elif ch == "0":
+                found &= every ^ ones[cell]
+            elif ch != EMPTY:
+                return False
+        for edge in edges:
+            differ = ones[edge.a[0] * n + edge.a[1]] ^ ones[edge.b[0] * n + edge.b[1]]
+            found &= every ^ differ if edge.sign == "=" else differ
+        if found.bit_count() != 1:
+            return False
+        grid = table[found.bit_length() - 1]
+        return all(line == _row_text(n, self.full, p) for line, p in zip(solution, grid))
+
+    def _grid_sets(self) -> tuple[tuple[tuple[int, ...], ...], list[int], int]:
+        """``grid_table`` for these rules, and per cell (row-major) the set of its grids (bit i:
+        grid i) where that cell is 1, and the set of them all; built once per engine."""
+        sets = self.__dict__.get("_grid_bits")
+        if sets is None:
+            n = self.n
+            table = grid_table(n, self.max_run, self.unique_lines)
+            # Row masks fit a byte (tabled lines are at most 6 long): row r of every grid as one
+            # bytes object, last grid first, so that ``int(text, 2)`` puts grid i at bit i.
+            flat = bytes(mask for grid in reversed(table) for mask in grid)
+            digits = [bytes(48 + (x >> c & 1) for x in range(256)) for c in range(n)]  # mask -> "0"/"1"
+            ones = [int(flat[r::n].translate(digits[c]), 2) for r in range(n) for c in range(n)]
+            sets = self._grid_bits = (table, ones, (1 << len(table)) - 1)
+        return sets
+
+    def _sat_proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
         """Whether SAT finds ``solution`` and no other solution for these givens and signs.
 
-        The generator's proof for every puzzle it returns. One incremental
+        One incremental
         solver per engine holds the rules; givens and signs are assumptions,
         so a call costs one solve instead of building the whole formula: that
         ``solution`` keeps every rule, given and sign is checked directly, and
