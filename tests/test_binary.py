@@ -769,3 +769,35 @@ def test_is_solution_reads_columns():
     assert not BinaryEngine(4, 2, True)._is_solution(empty, [], twins)
     # Givens rows of the wrong length: no proof (proves_unique numbers cells in a row-major join).
     assert not BinaryEngine(4, 2, False).proves_unique(("...", ".....", "....", "...."), [], twins)
+
+
+@pytest.mark.parametrize("n, unique", [(4, False), (4, True), (6, True)])
+def test_full_board_check_is_check_lines(n, unique):
+    # The grader's last check of a filled grid against ``_check_lines``, its plain version:
+    # grids that keep the rules, copy a line (from the list without distinct lines), have two
+    # cells swapped or a row copied; signs kept and broken.
+    engine, rng = BinaryEngine(n, 2, unique), random.Random(3)
+    grids = grid_table(n, 2, False)
+    verdicts = set()
+    for _ in range(120):
+        rows = [[str(mask >> c & 1) for c in range(n)] for mask in rng.choice(grids)]
+        if rng.random() < 0.3:
+            (r1, c1), (r2, c2) = [(rng.randrange(n), rng.randrange(n)) for _ in range(2)]
+            rows[r1][c1], rows[r2][c2] = rows[r2][c2], rows[r1][c1]
+        if rng.random() < 0.1:
+            rows[1] = rows[0][:]
+        edges = []
+        for _ in range(rng.randrange(4)):
+            r, c = rng.randrange(n), rng.randrange(n - 1)
+            a, b = ((r, c), (r, c + 1)) if rng.random() < 0.5 else ((c, r), (c + 1, r))
+            same = (rows[a[0]][a[1]] == rows[b[0]][b[1]]) != (rng.random() < 0.1)
+            edges.append(Edge(a, b, "=" if same else "x"))
+        board = Board.from_rows(["".join(row) for row in rows], edges)
+        try:
+            engine._check_lines(board)
+            plain = True
+        except Contradiction:
+            plain = False
+        assert engine._full_board_holds(board) == plain
+        verdicts.add(plain)
+    assert verdicts == {True, False}

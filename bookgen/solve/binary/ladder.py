@@ -13,7 +13,8 @@ from typing import Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.variant import Step
 from bookgen.solve.binary.rules import (
-    HARD, LINE_TECHNIQUES, SHORT_LINE, SIGN_FREE, STATE_MEMO, TECHNIQUE_LEVEL, WHOLE_LINE, Board, line_cell,
+    HARD, LINE_TECHNIQUES, SHORT_LINE, SIGN_FREE, STATE_MEMO, TECHNIQUE_LEVEL, WHOLE_LINE, Board, Contradiction,
+    line_cell,
 )
 
 
@@ -140,8 +141,26 @@ class Ladder:
             clean[:] = [m & changed for m in clean]  # ``_Scan.changed``
             empty -= (ones | zeros).bit_count()
             steps.append(bare[technique])
-        self._check_lines(board)  # full lines: checks every rule
+        if not self._full_board_holds(board):  # ``_check_lines`` on the full board
+            raise Contradiction("the filled grid breaks a rule")
         return steps, True
+
+    def _full_board_holds(self, board: Board) -> bool:
+        """Whether a full board keeps every rule: each line one of the valid patterns that
+        keeps its signs, no line copying a parallel one where lines must differ. What
+        ``_check_lines`` (the plain version) asks of a full board, line by line through the
+        memos and ``deduce``, in a few set operations (``test_full_board_check_is_check_lines``)."""
+        n, value = self.n, board.value
+        if not self._valid_lines().issuperset(value):
+            return False
+        if self.unique_lines and (len(set(value[:n])) < n or len(set(value[n:])) < n):
+            return False
+        for v, eq, neq in zip(value, board.eq, board.neq):
+            if eq | neq:
+                differ = v ^ v >> 1  # bit j: cells j and j + 1 differ
+                if differ & eq or ~differ & neq:
+                    return False
+        return True
 
     def _easiest(self, board: Board, scan: "_Scan", explain: bool, solution: Board | None) -> LineFind | None:
         """The first finding of the easiest technique that finds anything (None: stuck)."""
