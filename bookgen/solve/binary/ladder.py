@@ -95,24 +95,40 @@ class Ladder:
         ``test_graded_ladder_takes_the_explained_ladders_steps`` (tests/test_binary.py).
         """
         n, full, every = self.n, self.full, self._every
-        known, value = board.known, board.value
+        n2, n3 = 2 * n, 3 * n
+        known, value, eq, neq = board.known, board.value, board.eq, board.neq
         cols_of, rows_of = self._crossings
         clean = scan.clean
-        first_news = self._first_news
-        memoised = [(i, t, memo) for i, (t, memo) in enumerate(zip(scan.order, scan.memos)) if memo is not None]
+        missed = self._news_missed
+        memoised = [(i, t, memo, t not in SIGN_FREE, t in WHOLE_LINE)
+                    for i, (t, memo) in enumerate(zip(scan.order, scan.memos)) if memo is not None]
         bare = {t: Step(t, (), "") for t in scan.order}  # grading reads only the techniques: one shared step each
         steps: list[Step] = []
         empty = board.empty_count()
         while empty:
-            for i, technique, memo in memoised:
+            for i, technique, memo, signed, whole in memoised:
+                # ``_first_news`` written out (the grader's scans of every step run through here).
                 todo = ~clean[i] & every
-                if not todo:
+                while todo:
+                    low = todo & -todo
+                    todo ^= low
+                    line = low.bit_length() - 1
+                    k = known[line]
+                    if k == full:
+                        continue
+                    key = k | value[line] << n
+                    if signed:
+                        key |= eq[line] << n2 | neq[line] << n3
+                    hit = memo.get(key)
+                    if hit is None:
+                        hit = missed(board, line, technique, memo, key, whole)
+                    if hit:
+                        break
+                else:
+                    clean[i] = every
                     continue
-                line, hit = first_news(board, technique, memo, todo)
-                if hit:
-                    clean[i] |= (1 << line) - 1  # the lines before it gave nothing
-                    break
-                clean[i] = every
+                clean[i] |= low - 1  # the lines before it gave nothing
+                break
             else:  # no single-line technique finds anything: the others, as ``ladder`` asks them
                 found = self._easiest(board, scan, False, solution)
                 if found is None:
@@ -283,19 +299,26 @@ class Ladder:
                 key |= eq[line] << n2 | neq[line] << n3
             hit = memo.get(key)
             if hit is None:
-                if whole:
-                    # What the completions agree on: the closure's hard-tier answer
-                    # (never a contradiction), when its memo has met this line.
-                    table = self._tables.get((HARD, eq[line], neq[line]))
-                    hit = table.get(k << n | value[line]) if table is not None else None
-                    if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
-                        hit = 0
-                if hit is None:
-                    hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
-                memo[key] = hit
+                hit = self._news_missed(board, line, technique, memo, key, whole)
             if hit:
                 return line, hit
         return -1, 0
+
+    def _news_missed(self, board: Board, line: int, technique: str, memo: dict, key: int, whole: bool) -> int:
+        """``_first_news``' answer for a line state its memo does not hold yet, stored there."""
+        hit = None
+        if whole:
+            # What the completions agree on: the closure's hard-tier answer
+            # (never a contradiction), when its memo has met this line.
+            n, k = self.n, board.known[line]
+            table = self._tables.get((HARD, board.eq[line], board.neq[line]))
+            hit = table.get(k << n | board.value[line]) if table is not None else None
+            if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
+                hit = 0
+        if hit is None:
+            hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
+        memo[key] = hit
+        return hit
 
     def _line_finds(self, board: Board, line: int, technique: str, key: int) -> int:
         """``ones << n | zeros`` one single-line technique fixes on ``line`` (memo ``key``).
