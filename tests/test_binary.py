@@ -801,3 +801,51 @@ def test_full_board_check_is_check_lines(n, unique):
         assert engine._full_board_holds(board) == plain
         verdicts.add(plain)
     assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("n, unique", [(4, False), (6, True)])
+def test_second_grids_are_what_sat_and_the_closure_say(n, unique):
+    # A carve's order of givens, then of signs, each clue kept or (where the board stays
+    # unique) taken away at random: ``SecondGrids`` says "a second solution" exactly where
+    # SAT does, and there the hard tier's closure never brings the clue back.
+    engine, rng = BinaryEngine(n, 2, unique), random.Random(11)
+    rows = rng.choice(grid_table(n, 2, unique))
+    solution = Board(n, [engine.full] * 2 * n, [*rows, *[sum((rows[r] >> c & 1) << r for r in range(n)) for c in range(n)]])
+    text = solution.rows()
+    edges = []
+    for a, b in rng.sample([((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+                           + [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)], 2 * n):
+        edges.append(Edge(a, b, "=" if text[a[0]][a[1]] == text[b[0]][b[1]] else "x"))
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    second = engine.second_grids(solution, edges, cells)
+    board = Board.from_rows(text, edges)
+    seen = set()
+    for i, (r, c) in enumerate(cells):
+        trial = board.copy()
+        trial.clear(r, c)
+        two = not engine._sat_proves_unique(trial.rows(), edges, text)
+        assert second.has_two(i) == two
+        if two:
+            assert not engine.closure(trial, Level.HARD, target=(r, c))
+        seen.add(two)
+        if not two and rng.random() < 0.7:
+            board.clear(r, c)
+        else:
+            second.keep(i)
+    rng.shuffle(edges)
+    second.signs_pass(edges)
+    signs = list(edges)
+    for i, edge in enumerate(edges):
+        rest = [e for e in signs if e != edge]
+        two = not engine._sat_proves_unique(board.rows(), rest, text)
+        assert second.has_two(i) == two
+        if two:
+            assert not engine.closure(Board.from_rows(board.rows(), rest), Level.HARD)
+        seen.add(two)
+        if not two and rng.random() < 0.7:
+            signs = rest
+        else:
+            second.keep(i)
+    assert seen == {True, False}
+    assert BinaryEngine(8, 2, unique).second_grids(solution, (), cells) is None  # 8x8 grids are not listed
