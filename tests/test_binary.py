@@ -825,7 +825,7 @@ def test_second_grids_are_what_sat_and_the_closure_say(n, unique):
         trial = board.copy()
         trial.clear(r, c)
         two = not engine._sat_proves_unique(trial.rows(), edges, text)
-        assert second.has_two(i) == two
+        assert second.has_two(i, board) == two
         if two:
             assert not engine.closure(trial, Level.HARD, target=(r, c))
         seen.add(two)
@@ -839,7 +839,7 @@ def test_second_grids_are_what_sat_and_the_closure_say(n, unique):
     for i, edge in enumerate(edges):
         rest = [e for e in signs if e != edge]
         two = not engine._sat_proves_unique(board.rows(), rest, text)
-        assert second.has_two(i) == two
+        assert second.has_two(i, board) == two
         if two:
             assert not engine.closure(Board.from_rows(board.rows(), rest), Level.HARD)
         seen.add(two)
@@ -848,4 +848,38 @@ def test_second_grids_are_what_sat_and_the_closure_say(n, unique):
         else:
             second.keep(i)
     assert seen == {True, False}
-    assert BinaryEngine(8, 2, unique).second_grids(solution, (), cells) is None  # 8x8 grids are not listed
+
+
+@pytest.mark.parametrize("unique, signs", [(True, 0), (False, 12)])
+def test_two_line_swaps_are_second_solutions(unique, signs):
+    # Grids too large to list (8x8): each rectangle ``TwoLineSwaps`` keeps, flipped, is another
+    # solution that keeps every rule and sign; where it says a board without a given has a
+    # second solution, SAT finds one and the hard tier's closure does not bring the given back.
+    engine, rng = BinaryEngine(8, 2, unique), random.Random(5)
+    solution = random_solution(engine, rng)
+    text = solution.rows()
+    pairs = [((r, c), (r, c + 1)) for r in range(8) for c in range(7)] + [((r, c), (r + 1, c)) for r in range(7) for c in range(8)]
+    edges = [Edge(a, b, "=" if text[a[0]][a[1]] == text[b[0]][b[1]] else "x") for a, b in rng.sample(pairs, signs)]
+    cells = [(r, c) for r in range(8) for c in range(8)]
+    rng.shuffle(cells)
+    swaps = engine.second_grids(solution, edges, cells)
+    rectangles = {(min(r, other), max(r, other), m) for (r, c), found in swaps._by_cell.items() for other, m in found}
+    assert rectangles
+    for r1, r2, m in rectangles:
+        flipped = [int(row[::-1], 2) for row in text]
+        flipped[r1] ^= m
+        flipped[r2] ^= m
+        other = tuple(f"{row:08b}"[::-1] for row in flipped)
+        assert other != text and engine._is_solution(("........",) * 8, edges, other)
+    board = Board.from_rows(text, edges)
+    said = 0
+    for i, (r, c) in enumerate(cells):
+        if swaps.has_two(i, board):
+            said += 1
+            trial = board.copy()
+            trial.clear(r, c)
+            assert not engine._sat_proves_unique(trial.rows(), edges, text)
+            assert not engine.closure(trial, Level.HARD, target=(r, c))
+        elif rng.random() < 0.8:
+            board.clear(r, c)
+    assert said

@@ -12,6 +12,7 @@ from pysat.formula import IDPool
 from bookgen.core.types import Cell, Edge, EMPTY
 from bookgen.solve.binary.grids import TABLE_PATTERNS, grid_table
 from bookgen.solve.binary.rules import Board, _row_text, line_patterns
+from bookgen.solve.binary.swaps import TwoLineSwaps
 from bookgen.solve.sat import SOLVER_NAME, Solver, models
 
 SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)
@@ -70,12 +71,14 @@ class SatProof:
             sets = self._grid_bits = (table, ones, (1 << len(table)) - 1)
         return sets
 
-    def second_grids(self, solution: Board, edges: Sequence[Edge], cells: Sequence[Cell]) -> SecondGrids | None:
+    def second_grids(self, solution: Board, edges: Sequence[Edge],
+                     cells: Sequence[Cell]) -> SecondGrids | TwoLineSwaps:
         """For a carve of ``solution`` that tests its givens in the order ``cells`` with the
         signs ``edges`` on, then those signs: whether the board with one clue gone has a second
-        solution (``SecondGrids``), on sizes whose grids are listed (``grid_table``); else None."""
+        solution. Exact where every grid is listed (``grid_table``: ``SecondGrids``); elsewhere
+        where two rows can trade cells (``TwoLineSwaps``: a no there is "not known")."""
         if len(line_patterns(self.n, self.max_run)) > TABLE_PATTERNS:
-            return None
+            return TwoLineSwaps(self, solution, edges, cells)
         return SecondGrids(self, solution, edges, cells)
 
     def _sat_proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
@@ -264,8 +267,9 @@ class SecondGrids:
             after[i] = after[i + 1] & clues[i]
         self._clues, self._after, self._kept = clues, after, kept
 
-    def has_two(self, i: int) -> bool:
-        """Whether the board without the ``i``-th clue of the pass has a second solution."""
+    def has_two(self, i: int, board: Board) -> bool:
+        """Whether the board without the ``i``-th clue of the pass has a second solution (the
+        board itself is not read: the kept clues are tracked here)."""
         grids = self._kept & self._after[i + 1]
         return grids & (grids - 1) != 0
 
