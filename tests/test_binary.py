@@ -13,8 +13,9 @@ from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Edge, Grade, Puzzle
+from bookgen.core.bits import scan_forward
 from bookgen.solve.binary import (
-    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
+    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_cell, line_patterns, random_solution,
 )
 from bookgen.variants.takuzu import TAKUZU
 from bookgen.variants.tango import TANGO
@@ -834,7 +835,7 @@ def test_second_grids_are_what_sat_and_the_closure_say(n, unique):
         else:
             second.keep(i)
     rng.shuffle(edges)
-    second.signs_pass(edges)
+    second.signs_pass(edges, board)
     signs = list(edges)
     for i, edge in enumerate(edges):
         rest = [e for e in signs if e != edge]
@@ -863,23 +864,45 @@ def test_two_line_swaps_are_second_solutions(unique, signs):
     cells = [(r, c) for r in range(8) for c in range(8)]
     rng.shuffle(cells)
     swaps = engine.second_grids(solution, edges, cells)
-    rectangles = {(min(r, other), max(r, other), m) for (r, c), found in swaps._by_cell.items() for other, m in found}
-    assert rectangles
-    for r1, r2, m in rectangles:
-        flipped = [int(row[::-1], 2) for row in text]
-        flipped[r1] ^= m
-        flipped[r2] ^= m
-        other = tuple(f"{row:08b}"[::-1] for row in flipped)
+    made = {(min(line, other), max(line, other), m) for found in swaps._by_cell.values() for line, _, other, m in found}
+    assert any(line >= 8 for line, _, _ in made) and any(m.bit_count() == 4 for _, _, m in made)
+    for line1, line2, m in made:
+        flipped = Board.from_rows(text)
+        for line in (line1, line2):
+            for j in scan_forward(m):
+                r, c = line_cell(8, line, j)
+                flipped.clear(r, c)
+                flipped.assign(r, c, 1 - solution.get(r, c))
+        other = flipped.rows()
         assert other != text and engine._is_solution(("........",) * 8, edges, other)
     board = Board.from_rows(text, edges)
     said = 0
-    for i, (r, c) in enumerate(cells):
+    for i, (r, c) in enumerate(cells):  # a carve that keeps the board unique, as the generator's
+        trial = board.copy()
+        trial.clear(r, c)
+        unique_without = engine._sat_proves_unique(trial.rows(), edges, text)
         if swaps.has_two(i, board):
             said += 1
-            trial = board.copy()
-            trial.clear(r, c)
-            assert not engine._sat_proves_unique(trial.rows(), edges, text)
+            assert not unique_without
             assert not engine.closure(trial, Level.HARD, target=(r, c))
-        elif rng.random() < 0.8:
+        if unique_without:
             board.clear(r, c)
+        else:
+            swaps.keep(i)
     assert said
+    if edges:  # the signs' pass: a sign whose empty swap no other sign still on crosses
+        rng.shuffle(edges)
+        swaps.signs_pass(edges, board)
+        signs, said = list(edges), 0
+        for i, edge in enumerate(edges):
+            rest = [e for e in signs if e != edge]
+            unique_without = engine._sat_proves_unique(board.rows(), rest, text)
+            if swaps.has_two(i, board):
+                said += 1
+                assert not unique_without
+                assert not engine.closure(Board.from_rows(board.rows(), rest), Level.HARD)
+            if unique_without:
+                signs = rest
+            else:
+                swaps.keep(i)
+        assert said

@@ -274,7 +274,7 @@ class BinaryGrid(VariantDefaults):
             rng.shuffle(edges)
             kept: list[Edge] = []
             current = board.copy()  # the givens, kept signs and those still to try
-            second.signs_pass(edges)
+            second.signs_pass(edges, current)
             for i, edge in enumerate(edges):
                 if second.has_two(i, current):
                     second.keep(i)  # a second solution: no closure nor trial can settle it

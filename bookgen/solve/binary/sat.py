@@ -279,7 +279,8 @@ class SecondGrids:
         if self._givens is not None:
             self._givens &= self._clues[i]
 
-    def signs_pass(self, edges: Sequence[Edge]) -> None:
-        """From here on the signs are tested, in the order ``edges``, with the givens kept."""
+    def signs_pass(self, edges: Sequence[Edge], board: Board) -> None:
+        """From here on the signs are tested, in the order ``edges``, with the givens kept (the
+        board is not read)."""
         givens, self._givens = self._givens, None
         self._start([self._edge_set(edge) for edge in edges], givens)
