@@ -15,7 +15,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.types import Edge, Grade, Puzzle
 from bookgen.core.bits import scan_forward
 from bookgen.solve.binary import (
-    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_cell, line_patterns, random_solution,
+    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
 )
 from bookgen.variants.takuzu import TAKUZU
 from bookgen.variants.tango import TANGO
@@ -864,17 +864,19 @@ def test_two_line_swaps_are_second_solutions(unique, signs):
     cells = [(r, c) for r in range(8) for c in range(8)]
     rng.shuffle(cells)
     swaps = engine.second_grids(solution, edges, cells)
-    made = {(min(line, other), max(line, other), m) for found in swaps._by_cell.values() for line, _, other, m in found}
-    assert any(line >= 8 for line, _, _ in made) and any(m.bit_count() == 4 for _, _, m in made)
-    for line1, line2, m in made:
+    made = [swap for swap, _ in swaps._swaps]  # each the set of its cells, bit r * 8 + c
+    assert any(swap.bit_count() == 8 for swap in made)  # two lines trading four cells each
+    assert any(len({cell // 8 for cell in scan_forward(swap)}) > 2 for swap in made)  # two columns
+    for swap in made:
         flipped = Board.from_rows(text)
-        for line in (line1, line2):
-            for j in scan_forward(m):
-                r, c = line_cell(8, line, j)
-                flipped.clear(r, c)
-                flipped.assign(r, c, 1 - solution.get(r, c))
+        for cell in scan_forward(swap):
+            r, c = divmod(cell, 8)
+            flipped.clear(r, c)
+            flipped.assign(r, c, 1 - solution.get(r, c))
         other = flipped.rows()
-        assert other != text and engine._is_solution(("........",) * 8, edges, other)
+        on_signs = all(not (a in cells) != (b in cells) for cells in [{divmod(x, 8) for x in scan_forward(swap)}]
+                       for a, b in ((e.a, e.b) for e in edges))
+        assert other != text and engine._is_solution(("........",) * 8, edges if on_signs else (), other)
     board = Board.from_rows(text, edges)
     said = 0
     for i, (r, c) in enumerate(cells):  # a carve that keeps the board unique, as the generator's

@@ -15,9 +15,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
-from bookgen.core.bits import scan_forward
+from bookgen.core.bits import scan_forward as _bits
 from bookgen.core.types import Cell, Edge
-from bookgen.solve.binary.rules import Board, line_cell, line_patterns
+from bookgen.solve.binary.rules import Board, line_patterns
 
 if TYPE_CHECKING:
     from bookgen.solve.binary import BinaryEngine
@@ -33,7 +33,7 @@ def swap_masks(n: int, max_run: int) -> dict[int, frozenset[int]]:
     full = (1 << n) - 1
     out = {}
     for p in valid:
-        ones, zeros = list(scan_forward(p)), list(scan_forward(full & ~p))
+        ones, zeros = list(_bits(p)), list(_bits(full & ~p))
         masks = set()
         for k in SWAP_SIZES:
             for a in combinations(ones, k):
@@ -46,104 +46,144 @@ def swap_masks(n: int, max_run: int) -> dict[int, frozenset[int]]:
 
 
 class TwoLineSwaps:
-    """The swaps of ``solution`` (see the module), kept per cell, for the carve's givens' pass
-    with every sign of ``edges`` on; the same questions as ``SecondGrids`` (``has_two``,
-    ``keep``, ``signs_pass``), answered "a second solution" only where a swap shows one (no
-    is "not known": ask the closure).
+    """The swaps of ``solution`` (see the module) for a carve that tests its givens in the
+    order ``cells`` with every sign of ``edges`` on, then its signs; the same questions as
+    ``SecondGrids`` (``has_two``, ``keep``, ``signs_pass``), answered "a second solution"
+    only where a swap shows one (no is "not known": ask the closure).
 
-    Plain version: the hard tier's closure, and SAT, on the board without the given;
+    A swap is the set of its cells, a bit each (bit ``r * n + c``); a sign is a bit too, at
+    its first cell, in the set of the signs to the right or of those below. A swap crosses
+    a sign when the sign's two cells are one in, one out: ``(swap ^ swap >> 1) & right``,
+    ``(swap ^ swap >> n) & below``. When a clue is tested the board holds the clues kept so
+    far (``keep``) and every clue after it in the order.
+
+    Plain version: the hard tier's closure, and SAT, on the board without the clue;
     ``test_two_line_swaps_are_second_solutions`` (tests/test_binary.py) checks that each
     swap made is a solution and that SAT finds two where one is seen.
     """
 
-    __slots__ = ("_cells", "_by_cell", "_swaps", "_by_edge", "_kept")
+    __slots__ = ("_n", "_swaps", "_signs", "_by_clue", "_after", "_kept", "_signs_pass")
 
     def __init__(self, engine: "BinaryEngine", solution: Board, edges: Sequence[Edge], cells: Sequence[Cell]):
-        n = engine.n
-        swaps = swap_masks(n, engine.max_run)
-        # Every swap of the solution: (the lines traded, as (line, other, mask), and its cells).
-        found: list[tuple[int, int, int, tuple[Cell, ...]]] = []
-        value = solution.value
-        for lo in (0, n):  # two rows, then two columns
-            lines, crossing = value[lo:lo + n], value[n - lo:2 * n - lo]
-            for i1, i2 in combinations(range(n), 2):
-                pair = 1 << i1 | 1 << i2
-                # the crossing lines where the two differ and that stay valid with their cells traded
-                good = 0
-                for j in scan_forward(lines[i1] ^ lines[i2]):
-                    if pair in swaps[crossing[j]]:
-                        good |= 1 << j
-                for m in swaps[lines[i1]] & swaps[lines[i2]]:
-                    if m & ~good or lo and m.bit_count() == 2:  # (two rows found each rectangle)
-                        continue
-                    if engine.unique_lines and not (_distinct_after(lines, {i1: m, i2: m})
-                                                    and _distinct_after(crossing, dict.fromkeys(scan_forward(m), pair))):
-                        continue
-                    traded = tuple(line_cell(n, lo + i, j) for i in (i1, i2) for j in scan_forward(m))
-                    found.append((lo + i1, lo + i2, m, traded))
-        self._swaps = found
-        # The givens' pass, every sign on: the swaps no sign crosses (joins a traded cell to
-        # one that is not), per cell: (its line, its bit there, the other line, the mask).
-        crossed = _crossed(found, edges)
-        by_cell: dict[Cell, list[tuple[int, int, int, int]]] = {}
-        for (line1, line2, m, traded), signs in zip(found, crossed):
-            if signs:
+        n = self._n = engine.n
+        self._swaps = swaps = _swaps_of(engine, solution)
+        self._signs = right, below = _sign_bits(n, edges)
+        by_cell: dict[int, list[int]] = {}  # a cell's swaps that no sign crosses
+        for swap, traded in swaps:
+            if (swap ^ swap >> 1) & right or (swap ^ swap >> n) & below:
                 continue
             for cell in traded:
-                line, other = (line1, line2) if cell in traded[:len(traded) // 2] else (line2, line1)
-                bit = 1 << (cell[1] if line < n else cell[0])
-                by_cell.setdefault(cell, []).append((line, bit, other, m))
-        self._cells, self._by_cell = cells, by_cell
-        self._by_edge: dict[int, list[int]] = {}
+                by_cell.setdefault(cell, []).append(swap)
+        order = [r * n + c for r, c in cells]
+        self._by_clue = [by_cell.get(cell, ()) for cell in order]
+        self._after = _suffixes([1 << cell for cell in order])
         self._kept = 0
+        self._signs_pass = False
 
     def has_two(self, i: int, board: Board) -> bool:
-        """Whether the ``i``-th clue of the pass has a swap through it: a given's swap empty on
-        ``board`` but for that given; a sign's swap empty, crossed by no other sign still on."""
-        if self._cells is None:
-            untested = -1 << (i + 1)  # the signs after this one are still on, and those kept
-            on = self._kept | untested
-            return any(not crossing & on for crossing in self._by_edge.get(i, ()))
-        known = board.known
-        for line, bit, other, m in self._by_cell.get(self._cells[i], ()):
-            if known[line] & m == bit and not known[other] & m:
-                return True
-        return False
+        """Whether the ``i``-th clue of the pass has a swap through it that no other clue on the
+        board (kept, or still to test) holds, or crosses."""
+        if self._signs_pass:
+            on_right, on_below = self._kept[0] | self._after[i + 1][0], self._kept[1] | self._after[i + 1][1]
+            return any(not (r & on_right or b & on_below) for r, b in self._by_clue[i])
+        on = self._kept | self._after[i + 1]
+        return any(not swap & on for swap in self._by_clue[i])
 
     def keep(self, i: int) -> None:
-        """The ``i``-th clue of the pass stays (the givens' are read off the board)."""
-        self._kept |= 1 << i
+        """The ``i``-th clue of the pass stays on the board."""
+        if self._signs_pass:
+            clue = self._after[i][0] ^ self._after[i + 1][0], self._after[i][1] ^ self._after[i + 1][1]
+            self._kept = self._kept[0] | clue[0], self._kept[1] | clue[1]
+        else:
+            self._kept |= self._after[i] ^ self._after[i + 1]
 
     def signs_pass(self, edges: Sequence[Edge], board: Board) -> None:
         """From here on the signs are tested, in the order ``edges``, on ``board`` (the givens
-        kept): per sign, the signs (a bit each) crossing each swap it crosses that is empty."""
-        known = board.known
-        empty = [(traded, i) for i, (_, _, _, traded) in enumerate(self._swaps)
-                 if not any(known[r] >> c & 1 for r, c in traded)]
-        crossed = _crossed([self._swaps[i] for _, i in empty], edges)
-        by_edge: dict[int, list[int]] = {}
-        for signs in crossed:
-            mask = sum(1 << j for j in signs)
-            for j in signs:
-                by_edge.setdefault(j, []).append(mask)
-        self._by_edge, self._cells, self._kept = by_edge, None, 0
+        kept): per sign, the signs each empty swap crossing it crosses, as (right, below)."""
+        n = self._n
+        givens = 0
+        for r in range(n):
+            givens |= board.known[r] << r * n
+        right, below = self._signs
+        bits = [_sign_bits(n, (edge,)) for edge in edges]
+        index = {sign: j for j, sign in enumerate(bits)}
+        by_sign: list[list[tuple[int, int]]] = [[] for _ in edges]
+        for swap, _ in self._swaps:
+            if swap & givens:
+                continue
+            crossed = (swap ^ swap >> 1) & right, (swap ^ swap >> n) & below
+            for bit in _bits(crossed[0]):
+                by_sign[index[1 << bit, 0]].append(crossed)
+            for bit in _bits(crossed[1]):
+                by_sign[index[0, 1 << bit]].append(crossed)
+        self._by_clue, self._kept, self._signs_pass = by_sign, (0, 0), True
+        after = [(0, 0)] * (len(bits) + 1)
+        for j in range(len(bits) - 1, -1, -1):
+            after[j] = after[j + 1][0] | bits[j][0], after[j + 1][1] | bits[j][1]
+        self._after = after
 
 
-def _crossed(swaps: Sequence[tuple[int, int, int, tuple[Cell, ...]]], edges: Sequence[Edge]) -> list[list[int]]:
-    """Per swap, the indices of the signs of ``edges`` that join a traded cell to one that is not."""
-    across: dict[Cell, list[tuple[Cell, int]]] = {}  # a cell's neighbours across a sign, and its index
-    for j, edge in enumerate(edges):
-        across.setdefault(edge.a, []).append((edge.b, j))
-        across.setdefault(edge.b, []).append((edge.a, j))
-    if not across:
-        return [[] for _ in swaps]
-    return [[j for cell in traded for other, j in across.get(cell, ()) if other not in traded]
-            for *_, traded in swaps]
+def _swaps_of(engine: "BinaryEngine", solution: Board) -> list[tuple[int, tuple[int, ...]]]:
+    """Every swap of two rows or two columns of ``solution``: the set of its cells, and its
+    cells (``r * n + c``) one by one."""
+    n = engine.n
+    swaps = swap_masks(n, engine.max_run)
+    spread, positions = _spread(n), engine._crossings[1]  # (per mask, the positions of its set bits)
+    unique = engine.unique_lines
+    found = []
+    value = solution.value
+    for lo in (0, n):  # two rows, then two columns
+        lines, crossing = value[lo:lo + n], value[n - lo:2 * n - lo]
+        line_set, crossing_set = set(lines), set(crossing)
+        for i1, i2 in combinations(range(n), 2):
+            pair = 1 << i1 | 1 << i2
+            one, two = lines[i1], lines[i2]
+            # the crossing lines where the two differ and that stay valid with their cells traded
+            good = 0
+            for j in positions[one ^ two]:
+                if pair in swaps[crossing[j]]:
+                    good |= 1 << j
+            for m in swaps[one] & swaps[two]:
+                if m & ~good or lo and m.bit_count() == 2:  # (two rows found each rectangle)
+                    continue
+                at = positions[m]
+                if unique:
+                    # No line may become a copy of another: the two traded ones, and the crossing
+                    # lines of ``m`` (distinct before, each flipped at the same two cells, they
+                    # can only meet a line outside ``m`` as it was).
+                    if one ^ m in line_set and one ^ m != two or two ^ m in line_set and two ^ m != one:
+                        continue
+                    changed = {crossing[j] for j in at}
+                    if any(crossing[j] ^ pair in crossing_set and crossing[j] ^ pair not in changed for j in at):
+                        continue
+                if lo:  # columns i1 and i2, the rows of m
+                    found.append((spread[m] << i1 | spread[m] << i2, (*(j * n + i1 for j in at), *(j * n + i2 for j in at))))
+                else:
+                    found.append((m << i1 * n | m << i2 * n, (*(i1 * n + j for j in at), *(i2 * n + j for j in at))))
+    return found
 
 
-def _distinct_after(lines: Sequence[int], flips: dict[int, int]) -> bool:
-    """Whether the lines, each of ``flips``' with the cells of its mask flipped, are all different."""
-    after = list(lines)
-    for i, m in flips.items():
-        after[i] ^= m
-    return len(set(after)) == len(after)
+@lru_cache(maxsize=None)
+def _spread(n: int) -> tuple[int, ...]:
+    """Per mask of a column's rows, the cells it names in column 0 (bit ``r * n``)."""
+    return tuple(sum(1 << r * n for r in range(n) if m >> r & 1) for m in range(1 << n))
+
+
+def _sign_bits(n: int, edges: Sequence[Edge]) -> tuple[int, int]:
+    """The signs as two cell sets: each at its first cell, those to the right, those below."""
+    right = below = 0
+    for edge in edges:
+        (r1, c1), (r2, c2) = sorted((edge.a, edge.b))
+        if r1 == r2:
+            right |= 1 << r1 * n + c1
+        else:
+            below |= 1 << r1 * n + c1
+    return right, below
+
+
+def _suffixes(clues: list) -> list:
+    """``after[i]``: the OR of the clues from the ``i``-th on (``after[len]`` is none)."""
+    after = [0] * (len(clues) + 1)
+    for i in range(len(clues) - 1, -1, -1):
+        after[i] = after[i + 1] | clues[i]
+    return after
