@@ -6,7 +6,8 @@ columns they cross there are still valid lines (runs, distinct lines) and no sig
 a traded cell to one that is not, the grid with those cells flipped is a second solution
 of any board on which they are all empty; the same for two columns. A carve's board with
 one given gone that leaves such a swap empty has two solutions: no sound technique, nor a
-trial, can bring that given back. Swaps of two and of four cells a line are looked for.
+trial, can bring that given back. Only rectangles are looked for (two cells a line):
+swaps of four cells a line too cost more to list than they save (docs/benchmarks.md, tango3).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bookgen.solve.binary.rules import Board, line_patterns
 if TYPE_CHECKING:
     from bookgen.solve.binary import BinaryEngine
 
-SWAP_SIZES = (1, 2)  # how many 1s (and as many 0s) of a line a swap trades
+SWAP_SIZES = (1,)  # how many 1s (and as many 0s) of a line a swap trades
 
 
 @lru_cache(maxsize=None)
@@ -132,7 +133,8 @@ def _swaps_of(engine: "BinaryEngine", solution: Board) -> list[tuple[int, tuple[
     unique = engine.unique_lines
     found = []
     value = solution.value
-    for lo in (0, n):  # two rows, then two columns
+    # Two rows, then two columns: a rectangle is a swap of both, so two rows find them all.
+    for lo in (0, n) if max(SWAP_SIZES) > 1 else (0,):
         lines, crossing = value[lo:lo + n], value[n - lo:2 * n - lo]
         line_set, crossing_set = set(lines), set(crossing)
         for i1, i2 in combinations(range(n), 2):
