@@ -13,6 +13,7 @@ from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.core.types import Edge, Grade, Puzzle
+from bookgen.core.bits import scan_forward
 from bookgen.solve.binary import (
     TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
 )
@@ -557,12 +558,42 @@ def test_incremental_uniqueness_proof_agrees_with_brute_force(data):
             a, b = ((c, r), (c + 1, r)) if vertical else ((r, c), (r, c + 1))
             edges.append(Edge(a, b, "=" if solution[a[0]][a[1]] == solution[b[0]][b[1]] else "x"))
         expected = _brute(6, 2, False, givens, [(e.a, e.b, e.sign) for e in edges])
-        assert engine.proves_unique(givens, edges, solution) == (expected == [tuple(solution)])
-        wrong = [row.replace("0", "2").replace("1", "0").replace("2", "1") for row in solution]
-        assert not engine.proves_unique(givens, edges, wrong)
+        # 6x6 proves by counting over every grid (``_table_proves_unique``): the SAT proof it
+        # stands for must give the same verdict (``test_table_proof_is_the_sat_proof``).
+        for proof in (engine.proves_unique, engine._sat_proves_unique):
+            assert proof(givens, edges, solution) == (expected == [tuple(solution)])
+            wrong = [row.replace("0", "2").replace("1", "0").replace("2", "1") for row in solution]
+            assert not proof(givens, edges, wrong)
 
 
 ENGINE_6 = BinaryEngine(6, 2, False)
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_table_proof_is_the_sat_proof(unique):
+    # The count over every listed grid (4x4 and 6x6) against the SAT proof, its plain version:
+    # unique and ambiguous clue sets, a wrong sign, grids that break a rule, rows of a bad shape.
+    engine, rng = BinaryEngine(4, 2, unique), random.Random(7)
+    table = _all_grids(4, 2, unique)
+    verdicts = set()
+    for _ in range(150):
+        solution = list(rng.choice(table))
+        if rng.random() < 0.15:  # a grid that is not a solution: mirrored rows, or one row reversed
+            solution = [row[::-1] for row in solution] if rng.random() < 0.5 else solution[:1][::-1] + solution[1:]
+        keep = rng.random()
+        givens = ["".join(ch if rng.random() < keep else "." for ch in row) for row in solution]
+        edges = []
+        for _ in range(rng.randrange(5)):
+            r, c = rng.randrange(4), rng.randrange(3)
+            a, b = ((r, c), (r, c + 1)) if rng.random() < 0.5 else ((c, r), (c + 1, r))
+            same = (solution[a[0]][a[1]] == solution[b[0]][b[1]]) != (rng.random() < 0.05)
+            edges.append(Edge(a, b, "=" if same else "x"))
+        verdict = engine._table_proves_unique(givens, edges, solution)
+        assert verdict == engine._sat_proves_unique(givens, edges, solution)
+        verdicts.add(verdict)
+    assert verdicts == {True, False}
+    assert not engine._table_proves_unique(("...", ".....", "....", "...."), [], table[0])
+    assert not engine._table_proves_unique(("0..2", "....", "....", "...."), [], table[0])
 
 
 def test_sat_on_6x6_agrees_with_brute_force_for_a_generated_puzzle():
@@ -739,3 +770,140 @@ def test_is_solution_reads_columns():
     assert not BinaryEngine(4, 2, True)._is_solution(empty, [], twins)
     # Givens rows of the wrong length: no proof (proves_unique numbers cells in a row-major join).
     assert not BinaryEngine(4, 2, False).proves_unique(("...", ".....", "....", "...."), [], twins)
+
+
+@pytest.mark.parametrize("n, unique", [(4, False), (4, True), (6, True)])
+def test_full_board_check_is_check_lines(n, unique):
+    # The grader's last check of a filled grid against ``_check_lines``, its plain version:
+    # grids that keep the rules, copy a line (from the list without distinct lines), have two
+    # cells swapped or a row copied; signs kept and broken.
+    engine, rng = BinaryEngine(n, 2, unique), random.Random(3)
+    grids = grid_table(n, 2, False)
+    verdicts = set()
+    for _ in range(120):
+        rows = [[str(mask >> c & 1) for c in range(n)] for mask in rng.choice(grids)]
+        if rng.random() < 0.3:
+            (r1, c1), (r2, c2) = [(rng.randrange(n), rng.randrange(n)) for _ in range(2)]
+            rows[r1][c1], rows[r2][c2] = rows[r2][c2], rows[r1][c1]
+        if rng.random() < 0.1:
+            rows[1] = rows[0][:]
+        edges = []
+        for _ in range(rng.randrange(4)):
+            r, c = rng.randrange(n), rng.randrange(n - 1)
+            a, b = ((r, c), (r, c + 1)) if rng.random() < 0.5 else ((c, r), (c + 1, r))
+            same = (rows[a[0]][a[1]] == rows[b[0]][b[1]]) != (rng.random() < 0.1)
+            edges.append(Edge(a, b, "=" if same else "x"))
+        board = Board.from_rows(["".join(row) for row in rows], edges)
+        try:
+            engine._check_lines(board)
+            plain = True
+        except Contradiction:
+            plain = False
+        assert engine._full_board_holds(board) == plain
+        verdicts.add(plain)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("n, unique", [(4, False), (6, True)])
+def test_second_grids_are_what_sat_and_the_closure_say(n, unique):
+    # A carve's order of givens, then of signs, each clue kept or (where the board stays
+    # unique) taken away at random: ``SecondGrids`` says "a second solution" exactly where
+    # SAT does, and there the hard tier's closure never brings the clue back.
+    engine, rng = BinaryEngine(n, 2, unique), random.Random(11)
+    rows = rng.choice(grid_table(n, 2, unique))
+    solution = Board(n, [engine.full] * 2 * n, [*rows, *[sum((rows[r] >> c & 1) << r for r in range(n)) for c in range(n)]])
+    text = solution.rows()
+    edges = []
+    for a, b in rng.sample([((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+                           + [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)], 2 * n):
+        edges.append(Edge(a, b, "=" if text[a[0]][a[1]] == text[b[0]][b[1]] else "x"))
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(cells)
+    second = engine.second_grids(solution, edges, cells)
+    board = Board.from_rows(text, edges)
+    seen = set()
+    for i, (r, c) in enumerate(cells):
+        trial = board.copy()
+        trial.clear(r, c)
+        two = not engine._sat_proves_unique(trial.rows(), edges, text)
+        assert second.has_two(i, board) == two
+        if two:
+            assert not engine.closure(trial, Level.HARD, target=(r, c))
+        seen.add(two)
+        if not two and rng.random() < 0.7:
+            board.clear(r, c)
+        else:
+            second.keep(i)
+    rng.shuffle(edges)
+    second.signs_pass(edges, board)
+    signs = list(edges)
+    for i, edge in enumerate(edges):
+        rest = [e for e in signs if e != edge]
+        two = not engine._sat_proves_unique(board.rows(), rest, text)
+        assert second.has_two(i, board) == two
+        if two:
+            assert not engine.closure(Board.from_rows(board.rows(), rest), Level.HARD)
+        seen.add(two)
+        if not two and rng.random() < 0.7:
+            signs = rest
+        else:
+            second.keep(i)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("unique, signs", [(True, 0), (False, 12)])
+def test_two_line_swaps_are_second_solutions(unique, signs):
+    # Grids too large to list (8x8): each rectangle ``TwoLineSwaps`` keeps, flipped, is another
+    # solution that keeps every rule and sign; where it says a board without a given has a
+    # second solution, SAT finds one and the hard tier's closure does not bring the given back.
+    engine, rng = BinaryEngine(8, 2, unique), random.Random(5)
+    solution = random_solution(engine, rng)
+    text = solution.rows()
+    pairs = [((r, c), (r, c + 1)) for r in range(8) for c in range(7)] + [((r, c), (r + 1, c)) for r in range(7) for c in range(8)]
+    edges = [Edge(a, b, "=" if text[a[0]][a[1]] == text[b[0]][b[1]] else "x") for a, b in rng.sample(pairs, signs)]
+    cells = [(r, c) for r in range(8) for c in range(8)]
+    rng.shuffle(cells)
+    swaps = engine.second_grids(solution, edges, cells)
+    made = [swap for swap, _ in swaps._swaps]  # each the set of its cells, bit r * 8 + c
+    assert made
+    for swap in made:
+        flipped = Board.from_rows(text)
+        for cell in scan_forward(swap):
+            r, c = divmod(cell, 8)
+            flipped.clear(r, c)
+            flipped.assign(r, c, 1 - solution.get(r, c))
+        other = flipped.rows()
+        on_signs = all(not (a in cells) != (b in cells) for cells in [{divmod(x, 8) for x in scan_forward(swap)}]
+                       for a, b in ((e.a, e.b) for e in edges))
+        assert other != text and engine._is_solution(("........",) * 8, edges if on_signs else (), other)
+    board = Board.from_rows(text, edges)
+    said = 0
+    for i, (r, c) in enumerate(cells):  # a carve that keeps the board unique, as the generator's
+        trial = board.copy()
+        trial.clear(r, c)
+        unique_without = engine._sat_proves_unique(trial.rows(), edges, text)
+        if swaps.has_two(i, board):
+            said += 1
+            assert not unique_without
+            assert not engine.closure(trial, Level.HARD, target=(r, c))
+        if unique_without:
+            board.clear(r, c)
+        else:
+            swaps.keep(i)
+    assert said
+    if edges:  # the signs' pass: a sign whose empty swap no other sign still on crosses
+        rng.shuffle(edges)
+        swaps.signs_pass(edges, board)
+        signs, said = list(edges), 0
+        for i, edge in enumerate(edges):
+            rest = [e for e in signs if e != edge]
+            unique_without = engine._sat_proves_unique(board.rows(), rest, text)
+            if swaps.has_two(i, board):
+                said += 1
+                assert not unique_without
+                assert not engine.closure(Board.from_rows(board.rows(), rest), Level.HARD)
+            if unique_without:
+                signs = rest
+            else:
+                swaps.keep(i)
+        assert said

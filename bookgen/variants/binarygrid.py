@@ -240,16 +240,24 @@ class BinaryGrid(VariantDefaults):
         removed = 0  # givens that only a trial brings back (expert)
         trial_cells: list[tuple[int, int]] = []  # those cells, when signs are pruned later
         forced, closure, clear = engine.forced_by_own_lines, engine.closure, board.clear  # once, not per cell
-        for cell in cells:
+        # A given whose board without it has a second solution stays without a closure (no
+        # technique or trial could bring it back): known exactly where every grid is listed,
+        # elsewhere where two rows can trade four of the empty cells.
+        second = engine.second_grids(solution, edges, cells)
+        for i, cell in enumerate(cells):
             r, c = cell
             if forced(board, cell, first):
                 clear(r, c)  # the closure's verdict, without copying the board for it
+                continue
+            if second.has_two(i, board):
+                second.keep(i)
                 continue
             trial = board.copy()
             trial.clear(r, c)
             if closure(trial, first, target=cell):
                 clear(r, c)
-            elif expert and removed < EXPERT_EXTRA:
+                continue
+            if expert and removed < EXPERT_EXTRA:
                 # A trial-only given can go while the board is still rich, where
                 # such givens are far more common; signs are then pruned with
                 # trials on those cells.
@@ -257,6 +265,8 @@ class BinaryGrid(VariantDefaults):
                     board.clear(*cell)
                     removed += 1
                     trial_cells.append(cell)
+                    continue
+            second.keep(i)
         # No second pass over the givens kept: each failed the trial test
         # above on a richer board, and with fewer givens a wrong symbol can
         # only be harder to refute (the techniques are monotone).
@@ -264,7 +274,12 @@ class BinaryGrid(VariantDefaults):
             rng.shuffle(edges)
             kept: list[Edge] = []
             current = board.copy()  # the givens, kept signs and those still to try
-            for edge in edges:
+            second.signs_pass(edges, current)
+            for i, edge in enumerate(edges):
+                if second.has_two(i, current):
+                    second.keep(i)  # a second solution: no closure nor trial can settle it
+                    kept.append(edge)
+                    continue
                 trial = current.copy()
                 trial.remove_edge(edge)
                 if trial_cells:
@@ -287,6 +302,7 @@ class BinaryGrid(VariantDefaults):
                     current.take_signs(trial)  # ``current.remove_edge(edge)``, already done on the copy
                 else:
                     kept.append(edge)
+                    second.keep(i)
             edges = sorted(kept, key=lambda e: (e.a, e.b))
             board = current
         return board, tuple(edges), bool(trial_cells)

@@ -97,39 +97,55 @@ class MemoClosure:
             t_line, t_bit = target[0], 1 << target[1]
         else:
             t_line, t_bit = 0, 0
-        while dirty:  # scan_forward, written out: news adds lines to ``dirty`` as it goes
-            low = dirty & -dirty
-            dirty ^= low
-            line = low.bit_length() - 1
-            k = known[line]
-            hit = memos[line].get(k << n | value[line])
-            if hit == 0:  # the common case, kept short: a known answer with no news
-                continue
-            if hit is None:
-                hit = self._line_news(board, line, tier, memos[line])  # a contradiction raises
-                if not hit:
+        # Rows and columns in turn: a row's news queues only columns and a column's only
+        # rows, so each pass walks a fixed set of lines (no bit picked off a changing
+        # queue) and visits each of them once. The fixpoint does not depend on the order.
+        rows, cols = dirty & full, dirty >> n
+        while rows or cols:
+            for line in rows_of[rows]:
+                k = known[line]
+                hit = memos[line].get(k << n | value[line])
+                if hit == 0:  # the common case, kept short: a known answer with no news
                     continue
-            ones, zeros = hit >> n, hit & full
-            known[line] = k | ones | zeros
-            value[line] |= ones
-            # Bit j of a row is column j (line n + j); bit j of a column is row j.
-            if line < n:
+                if hit is None:
+                    hit = self._line_news(board, line, tier, memos[line])  # a contradiction raises
+                    if not hit:
+                        continue
+                ones, zeros = hit >> n, hit & full
+                known[line] = k | ones | zeros
+                value[line] |= ones
+                bit = 1 << line  # bit j of a row is column j (line n + j); bit j of a column is row j
                 for cross in cols_of[ones]:
-                    known[cross] |= low
-                    value[cross] |= low
+                    known[cross] |= bit
+                    value[cross] |= bit
                 for cross in cols_of[zeros]:
-                    known[cross] |= low
-                dirty |= (ones | zeros) << n
-            else:
-                bit = low >> n
+                    known[cross] |= bit
+                cols |= ones | zeros
+                if t_bit and known[t_line] & t_bit:  # what is left: the rows after this one, the columns
+                    return rows >> line + 1 << line + 1 | cols << n
+            rows = 0
+            for line in cols_of[cols]:
+                k = known[line]
+                hit = memos[line].get(k << n | value[line])
+                if hit == 0:
+                    continue
+                if hit is None:
+                    hit = self._line_news(board, line, tier, memos[line])
+                    if not hit:
+                        continue
+                ones, zeros = hit >> n, hit & full
+                known[line] = k | ones | zeros
+                value[line] |= ones
+                bit = 1 << (line - n)
                 for cross in rows_of[ones]:
                     known[cross] |= bit
                     value[cross] |= bit
                 for cross in rows_of[zeros]:
                     known[cross] |= bit
-                dirty |= ones | zeros
-            if t_bit and known[t_line] & t_bit:
-                return dirty
+                rows |= ones | zeros
+                if t_bit and known[t_line] & t_bit:  # the columns after this one, the rows
+                    return (cols >> line - n + 1 << line - n + 1) << n | rows
+            cols = 0
         return -1
 
     def _line_memos(self, board: Board, tier: int) -> list[dict[int, int]]:

@@ -13,7 +13,8 @@ from typing import Sequence
 from bookgen.core.bits import scan_forward
 from bookgen.core.variant import Step
 from bookgen.solve.binary.rules import (
-    HARD, LINE_TECHNIQUES, SHORT_LINE, SIGN_FREE, STATE_MEMO, TECHNIQUE_LEVEL, WHOLE_LINE, Board, line_cell,
+    HARD, LINE_TECHNIQUES, SHORT_LINE, SIGN_FREE, STATE_MEMO, TECHNIQUE_LEVEL, WHOLE_LINE, Board, Contradiction,
+    line_cell,
 )
 
 
@@ -39,11 +40,13 @@ class _Scan:
     since they last changed (a bit each). A step changes a few lines only, so the
     scans after it skip the rest."""
 
-    __slots__ = ("order", "memos", "clean")
+    __slots__ = ("order", "memos", "clean", "memoised")
 
     def __init__(self, order: tuple[str, ...], memos: list) -> None:
         self.order, self.memos = order, memos
         self.clean = [0] * len(order)
+        # ``_scan_news``' entries: (index, technique, memo, keyed by signs too, a whole-line answer)
+        self.memoised = [_entry(i, t, memo) for i, (t, memo) in enumerate(zip(order, memos)) if memo is not None]
 
     def changed(self, lines: int) -> None:
         """These lines changed: every technique must look at them again."""
@@ -93,26 +96,17 @@ class Ladder:
         the same techniques in the same order and the same grid, checked by
         ``test_graded_ladder_takes_the_explained_ladders_steps`` (tests/test_binary.py).
         """
-        n, full, every = self.n, self.full, self._every
+        n, full = self.n, self.full
         known, value = board.known, board.value
         cols_of, rows_of = self._crossings
         clean = scan.clean
-        first_news = self._first_news
-        memoised = [(i, t, memo) for i, (t, memo) in enumerate(zip(scan.order, scan.memos)) if memo is not None]
+        scan_news, memoised = self._scan_news, scan.memoised
         bare = {t: Step(t, (), "") for t in scan.order}  # grading reads only the techniques: one shared step each
         steps: list[Step] = []
         empty = board.empty_count()
         while empty:
-            for i, technique, memo in memoised:
-                todo = ~clean[i] & every
-                if not todo:
-                    continue
-                line, hit = first_news(board, technique, memo, todo)
-                if hit:
-                    clean[i] |= (1 << line) - 1  # the lines before it gave nothing
-                    break
-                clean[i] = every
-            else:  # no single-line technique finds anything: the others, as ``ladder`` asks them
+            news = scan_news(board, memoised, clean)
+            if news is None:  # no single-line technique finds anything: the others, as ``ladder`` asks them
                 found = self._easiest(board, scan, False, solution)
                 if found is None:
                     return steps, False
@@ -123,6 +117,7 @@ class Ladder:
                 steps.append(Step(found.technique, cells, found.why) if listed else bare[found.technique])
                 continue
             # ``_fill`` unlisted: the news straight into the masks, the changed lines a bit each.
+            technique, line, hit = news
             ones, zeros = hit >> n, hit & full
             known[line] |= ones | zeros
             value[line] |= ones
@@ -140,23 +135,37 @@ class Ladder:
             clean[:] = [m & changed for m in clean]  # ``_Scan.changed``
             empty -= (ones | zeros).bit_count()
             steps.append(bare[technique])
-        self._check_lines(board)  # full lines: checks every rule
+        if not self._full_board_holds(board):  # ``_check_lines`` on the full board
+            raise Contradiction("the filled grid breaks a rule")
         return steps, True
+
+    def _full_board_holds(self, board: Board) -> bool:
+        """Whether a full board keeps every rule: each line one of the valid patterns that
+        keeps its signs, no line copying a parallel one where lines must differ. What
+        ``_check_lines`` (the plain version) asks of a full board, line by line through the
+        memos and ``deduce``, in a few set operations (``test_full_board_check_is_check_lines``)."""
+        n, value = self.n, board.value
+        if not self._valid_lines().issuperset(value):
+            return False
+        if self.unique_lines and (len(set(value[:n])) < n or len(set(value[n:])) < n):
+            return False
+        for v, eq, neq in zip(value, board.eq, board.neq):
+            if eq | neq:
+                differ = v ^ v >> 1  # bit j: cells j and j + 1 differ
+                if differ & eq or ~differ & neq:
+                    return False
+        return True
 
     def _easiest(self, board: Board, scan: "_Scan", explain: bool, solution: Board | None) -> LineFind | None:
         """The first finding of the easiest technique that finds anything (None: stuck)."""
-        n, every = self.n, self._every
+        n = self.n
+        entries = {entry[0]: entry for entry in scan.memoised}
         for i, technique in enumerate(scan.order):
-            memo = scan.memos[i]
-            if memo is not None:
-                todo = ~scan.clean[i] & every
-                if not todo:
+            if i in entries:
+                news = self._scan_news(board, (entries[i],), scan.clean)
+                if news is None:
                     continue
-                line, hit = self._first_news(board, technique, memo, todo)
-                if not hit:
-                    scan.clean[i] = every
-                    continue
-                scan.clean[i] |= (1 << line) - 1  # the lines before it gave nothing
+                _, line, hit = news
                 ones, zeros = hit >> n, hit & self.full
                 why = self._why(board, technique, line, ones, zeros) if explain else ""
                 return LineFind(technique, line, ones, zeros, why)
@@ -220,9 +229,10 @@ class Ladder:
         n, full = self.n, self.full
         todo = ~clean & ((1 << 2 * n) - 1)  # the lines not known to give nothing, lowest first
         if technique != "distinct":
-            line, hit = self._first_news(board, technique, self._found_memo(technique), todo)
-            if not hit:
+            news = self._scan_news(board, (_entry(0, technique, self._found_memo(technique)),), [clean])
+            if news is None:
                 return None
+            _, line, hit = news
             ones, zeros = hit >> n, hit & full
             why = self._why(board, technique, line, ones, zeros) if explain else ""
             return LineFind(technique, line, ones, zeros, why)
@@ -238,45 +248,57 @@ class Ladder:
                 return LineFind(technique, line, ones, zeros, why)
         return None
 
-    def _first_news(self, board: Board, technique: str, memo: dict, todo: int) -> tuple[int, int]:
-        """(line, ``ones << n | zeros``) of the first line of ``todo`` on which a single-line
-        technique fixes cells, or (-1, 0). Its answers are memoised per line state.
+    def _scan_news(self, board: Board, memoised, clean: list[int]) -> tuple[str, int, int] | None:
+        """(technique, line, ``ones << n | zeros``) of the first technique of ``memoised``
+        (``_Scan.memoised``' entries, easiest first) that fixes cells on a line, and of its
+        first such line, or None. A technique's lines with their bit set in ``clean`` (at
+        its index) are known to give nothing; the scan sets the bits of those it saw give
+        nothing. Its answers are memoised per line state.
 
         Pairs, sandwiches and balance never look at signs: their memo is keyed
         by the cells alone, so a line state learnt under one puzzle's signs
         serves every other. Whole-line answers the closure's hard-tier memo
         already holds for the line (its cells and signs) are taken from there.
         """
-        n, full = self.n, self.full
+        n, full, every = self.n, self.full, self._every
         known, value, eq, neq = board.known, board.value, board.eq, board.neq
         n2, n3 = 2 * n, 3 * n
-        signed = technique not in SIGN_FREE
-        whole = technique in WHOLE_LINE
-        while todo:  # scan_forward, written out: the ladder's scans of every step run through here
-            low = todo & -todo
-            todo ^= low
-            line = low.bit_length() - 1
-            k = known[line]
-            if k == full:
-                continue
-            key = k | value[line] << n
-            if signed:
-                key |= eq[line] << n2 | neq[line] << n3
-            hit = memo.get(key)
-            if hit is None:
-                if whole:
-                    # What the completions agree on: the closure's hard-tier answer
-                    # (never a contradiction), when its memo has met this line.
-                    table = self._tables.get((HARD, eq[line], neq[line]))
-                    hit = table.get(k << n | value[line]) if table is not None else None
-                    if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
-                        hit = 0
+        for i, technique, memo, signed, whole in memoised:
+            todo = ~clean[i] & every
+            while todo:  # scan_forward, written out: the ladder's scans of every step run through here
+                low = todo & -todo
+                todo ^= low
+                line = low.bit_length() - 1
+                k = known[line]
+                if k == full:
+                    continue
+                key = k | value[line] << n
+                if signed:
+                    key |= eq[line] << n2 | neq[line] << n3
+                hit = memo.get(key)
                 if hit is None:
-                    hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
-                memo[key] = hit
-            if hit:
-                return line, hit
-        return -1, 0
+                    hit = self._news_missed(board, line, technique, memo, key, whole)
+                if hit:
+                    clean[i] |= low - 1  # the lines before it gave nothing
+                    return technique, line, hit
+            clean[i] = every
+        return None
+
+    def _news_missed(self, board: Board, line: int, technique: str, memo: dict, key: int, whole: bool) -> int:
+        """``_scan_news``' answer for a line state its memo does not hold yet, stored there."""
+        hit = None
+        if whole:
+            # What the completions agree on: the closure's hard-tier answer
+            # (never a contradiction), when its memo has met this line.
+            n, k = self.n, board.known[line]
+            table = self._tables.get((HARD, board.eq[line], board.neq[line]))
+            hit = table.get(k << n | board.value[line]) if table is not None else None
+            if hit is not None and (technique == "line") != (n - k.bit_count() <= SHORT_LINE):
+                hit = 0
+        if hit is None:
+            hit = self._line_finds(board, line, technique, key)  # a contradiction raises, uncached
+        memo[key] = hit
+        return hit
 
     def _line_finds(self, board: Board, line: int, technique: str, key: int) -> int:
         """``ones << n | zeros`` one single-line technique fixes on ``line`` (memo ``key``).
@@ -300,6 +322,12 @@ class Ladder:
         else:
             ones, zeros = self._enumerate(board, line)
         return ones << n | zeros
+
+
+def _entry(i: int, technique: str, memo: dict) -> tuple[int, str, dict, bool, bool]:
+    """A memoised technique as ``_scan_news`` reads it: its index in the ladder's order, its
+    name, its memo, whether its memo is keyed by signs too, whether it answers for the whole line."""
+    return i, technique, memo, technique not in SIGN_FREE, technique in WHOLE_LINE
 
 
 @lru_cache(maxsize=None)

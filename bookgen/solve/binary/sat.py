@@ -10,7 +10,9 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from bookgen.core.types import Cell, Edge, EMPTY
-from bookgen.solve.binary.rules import line_patterns
+from bookgen.solve.binary.grids import TABLE_PATTERNS, grid_table
+from bookgen.solve.binary.rules import Board, _row_text, line_patterns
+from bookgen.solve.binary.swaps import TwoLineSwaps
 from bookgen.solve.sat import SOLVER_NAME, Solver, models
 
 SAT_RENEW = 2_000  # uniqueness proofs per incremental solver before a fresh one (bounds its memory)
@@ -20,9 +22,69 @@ class SatProof:
     """The exact count (mixed into ``BinaryEngine``): SAT, no technique involved."""
 
     def proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """Whether ``solution`` is the one solution of these givens and signs: the generator's
+        proof for every puzzle it returns. Where every valid grid is listed (``grid_table``:
+        4x4, 6x6), a count over that list (``_table_proves_unique``); else by SAT
+        (``_sat_proves_unique``, the plain version the count must equal:
+        ``test_table_proof_is_the_sat_proof`` in tests/test_binary.py)."""
+        if len(line_patterns(self.n, self.max_run)) <= TABLE_PATTERNS:
+            return self._table_proves_unique(rows, edges, solution)
+        return self._sat_proves_unique(rows, edges, solution)
+
+    def _table_proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
+        """``_sat_proves_unique`` by counting: of every valid grid, those that agree with the
+        givens and keep the signs, as one bit set ANDed per clue (a few dozen big-int
+        operations: a 6x6 proof takes tens of microseconds, a SAT call several times that).
+        The answer is whether that set holds exactly one grid, and that grid is ``solution``."""
+        n = self.n
+        if len(rows) != n or len(solution) != n or any(len(line) != n for line in (*rows, *solution)):
+            return False
+        table, ones, every = self._grid_sets()
+        found = every
+        for cell, ch in enumerate("".join(rows)):
+            if ch == "1":
+                found &= ones[cell]
+            elif ch == "0":
+                found &= every ^ ones[cell]
+            elif ch != EMPTY:
+                return False
+        for edge in edges:
+            differ = ones[edge.a[0] * n + edge.a[1]] ^ ones[edge.b[0] * n + edge.b[1]]
+            found &= every ^ differ if edge.sign == "=" else differ
+        if found.bit_count() != 1:
+            return False
+        grid = table[found.bit_length() - 1]
+        return all(line == _row_text(n, self.full, p) for line, p in zip(solution, grid))
+
+    def _grid_sets(self) -> tuple[tuple[tuple[int, ...], ...], list[int], int]:
+        """``grid_table`` for these rules, and per cell (row-major) the set of its grids (bit i:
+        grid i) where that cell is 1, and the set of them all; built once per engine."""
+        sets = self.__dict__.get("_grid_bits")
+        if sets is None:
+            n = self.n
+            table = grid_table(n, self.max_run, self.unique_lines)
+            # Row masks fit a byte (tabled lines are at most 6 long): row r of every grid as one
+            # bytes object, last grid first, so that ``int(text, 2)`` puts grid i at bit i.
+            flat = bytes(mask for grid in reversed(table) for mask in grid)
+            digits = [bytes(48 + (x >> c & 1) for x in range(256)) for c in range(n)]  # mask -> "0"/"1"
+            ones = [int(flat[r::n].translate(digits[c]), 2) for r in range(n) for c in range(n)]
+            sets = self._grid_bits = (table, ones, (1 << len(table)) - 1)
+        return sets
+
+    def second_grids(self, solution: Board, edges: Sequence[Edge],
+                     cells: Sequence[Cell]) -> SecondGrids | TwoLineSwaps:
+        """For a carve of ``solution`` that tests its givens in the order ``cells`` with the
+        signs ``edges`` on, then those signs: whether the board with one clue gone has a second
+        solution. Exact where every grid is listed (``grid_table``: ``SecondGrids``); elsewhere
+        where two rows can trade cells (``TwoLineSwaps``: a no there is "not known")."""
+        if len(line_patterns(self.n, self.max_run)) > TABLE_PATTERNS:
+            return TwoLineSwaps(self, solution, edges, cells)
+        return SecondGrids(self, solution, edges, cells)
+
+    def _sat_proves_unique(self, rows: Sequence[str], edges: Iterable[Edge], solution: Sequence[str]) -> bool:
         """Whether SAT finds ``solution`` and no other solution for these givens and signs.
 
-        The generator's proof for every puzzle it returns. One incremental
+        One incremental
         solver per engine holds the rules; givens and signs are assumptions,
         so a call costs one solve instead of building the whole formula: that
         ``solution`` keeps every rule, given and sign is checked directly, and
@@ -159,3 +221,66 @@ def _base_cnf(n: int, max_run: int, unique: bool) -> tuple[tuple[tuple[int, ...]
                         diffs.append(d)
                     clauses.append(tuple(diffs))
     return tuple(clauses), pool.top
+
+
+class SecondGrids:
+    """Whether a carve's board with one clue gone has a second solution, from the list of
+    every grid (4x4, 6x6): such a board no sound technique can solve, nor a trial, so the
+    clue stays without a closure (at 6x6 most of the givens a carve keeps are kept for that).
+
+    The carve tests its givens in a fixed order with every sign on, then its signs: when a
+    clue is tested, the board holds the clues kept so far and every clue not yet tested.
+    Each clue is the set of listed grids that agree with it (``_grid_sets``): the grids
+    that fit the board without the tested clue are the set of the kept clues (and, in the
+    givens' pass, every sign; in the signs' pass, the givens kept) AND the set of the clues
+    after it in the order (ANDed once per pass, from the back). The solution is always
+    among them: a second one is a second bit.
+
+    Plain version: ``closure(board, level, target=cell)`` (and a trial) failing on that
+    board, and SAT counting two solutions; ``test_second_grids_are_what_sat_and_the_closure_say``
+    (tests/test_binary.py) compares them.
+    """
+
+    __slots__ = ("_ones", "_every", "_n", "_solution", "_clues", "_after", "_kept", "_givens")
+
+    def __init__(self, engine: SatProof, solution: Board, edges: Sequence[Edge], cells: Sequence[Cell]):
+        _, self._ones, self._every = engine._grid_sets()
+        self._n, self._solution = engine.n, solution
+        signs = self._every
+        for edge in edges:
+            signs &= self._edge_set(edge)
+        self._givens = self._every
+        self._start([self._cell_set(cell) for cell in cells], signs)
+
+    def _cell_set(self, cell: Cell) -> int:
+        grids = self._ones[cell[0] * self._n + cell[1]]
+        return grids if self._solution.get(*cell) else self._every ^ grids
+
+    def _edge_set(self, edge: Edge) -> int:
+        n, ones = self._n, self._ones
+        differ = ones[edge.a[0] * n + edge.a[1]] ^ ones[edge.b[0] * n + edge.b[1]]
+        return self._every ^ differ if edge.sign == "=" else differ
+
+    def _start(self, clues: list[int], kept: int) -> None:
+        after = [self._every] * (len(clues) + 1)  # after[i]: the clues from the i-th on
+        for i in range(len(clues) - 1, -1, -1):
+            after[i] = after[i + 1] & clues[i]
+        self._clues, self._after, self._kept = clues, after, kept
+
+    def has_two(self, i: int, board: Board) -> bool:
+        """Whether the board without the ``i``-th clue of the pass has a second solution (the
+        board itself is not read: the kept clues are tracked here)."""
+        grids = self._kept & self._after[i + 1]
+        return grids & (grids - 1) != 0
+
+    def keep(self, i: int) -> None:
+        """The ``i``-th clue of the pass stays on the board."""
+        self._kept &= self._clues[i]
+        if self._givens is not None:
+            self._givens &= self._clues[i]
+
+    def signs_pass(self, edges: Sequence[Edge], board: Board) -> None:
+        """From here on the signs are tested, in the order ``edges``, with the givens kept (the
+        board is not read)."""
+        givens, self._givens = self._givens, None
+        self._start([self._edge_set(edge) for edge in edges], givens)
