@@ -38,6 +38,7 @@ from typing import Collection, Iterable, Mapping
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
+from bookgen.core.memo import BoundedMemo
 
 DIGITS = 1  # ratings print as SE's do: one decimal
 MINUTE_DIGITS = 1  # tenths: fine enough to order a ramp by; printed as whole minutes
@@ -176,15 +177,13 @@ def minutes_of(steps: Iterable[RatedStep], cells: int) -> float:
     for s in steps:
         got = memo.get(id(s))
         if got is None or got[0] is not s:
-            if len(memo) > 4096:
-                memo.clear()
-            got = memo[id(s)] = (s, step_seconds(s))
+            got = memo.put(id(s), (s, step_seconds(s)))
         seconds.append(got[1])
     return _minutes(sum(seconds), cells)
 
 
 # ``minutes_of``'s seconds per step object: id -> (the step, its seconds).
-_SECONDS: dict[int, tuple[RatedStep, float]] = {}
+_SECONDS = BoundedMemo(4096)
 
 
 def minutes_plain(steps: Iterable[RatedStep], cells: int) -> float:

@@ -46,7 +46,7 @@ from operator import getitem
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Plural, Text, join_commas
-from bookgen.core.memo import kept_by_identity
+from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
@@ -638,9 +638,9 @@ def t_cage_combos(g: Geometry, st: CageState, run: Run) -> int:
 
 
 @kept_by_identity()
-def _cage_lines_memo(geo: Geometry) -> dict[tuple[int, ...], tuple]:
+def _cage_lines_memo(geo: Geometry) -> BoundedMemo:
     """Per geometry: ``_cage_lines``' answers, by a cage's cells."""
-    return {}
+    return BoundedMemo(1 << 16)
 
 
 def _cage_lines(g: Geometry, idx: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...], list[int]], ...]:
@@ -650,15 +650,13 @@ def _cage_lines(g: Geometry, idx: tuple[int, ...]) -> tuple[tuple[int, tuple[int
     memo = _cage_lines_memo(g)
     got = memo.get(idx)
     if got is None:
-        if len(memo) >= 1 << 16:
-            memo.clear()
         n = g.n
         members = set(idx)
         rows = sorted({i // n for i in idx})
         cols = sorted({n + i % n for i in idx})
-        got = memo[idx] = tuple(
+        got = memo.put(idx, tuple(
             (li, tuple(j for j, i in enumerate(idx) if (i // n if li < n else n + i % n) == li),
-             [i for i in g.houses[li] if i not in members]) for li in rows + cols)
+             [i for i in g.houses[li] if i not in members]) for li in rows + cols))
     return got
 
 
