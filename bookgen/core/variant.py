@@ -154,9 +154,26 @@ class VariantDefaults:
     rectangular = False
     size_range: SizeRange | None = None
 
-    # Technique -> the value of one use on the rating scale, for a ladder without ``Tech``
-    # rows that carry it (``bookgen.core.rating``); a technique missing rates by its tier.
-    rating_table: Mapping[str, float] = {}
+    # The ladder table the variant grades by (``bookgen.solve.houses.Ladder``), where its rows
+    # carry the how-to texts: the variant's ``techniques`` and ``rating_table`` are read off
+    # it. A variant whose ladder serves others too, worded otherwise, says both itself.
+    ladder: Any = None
+
+    @property
+    def techniques(self) -> tuple[Technique, ...]:
+        """The techniques of the how-to page, in the ladder's order (``Ladder.explained``)."""
+        return self.ladder.explained
+
+    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
+        """Every technique serves every rule set (a variant whose options switch some off
+        says which)."""
+        return self.techniques
+
+    @property
+    def rating_table(self) -> Mapping[str, float | None]:
+        """Technique -> the value of one use on the rating scale (``bookgen.core.rating``; a
+        technique missing or without one rates by its tier): the ladder's ``Tech`` ratings."""
+        return self.ladder.rating if self.ladder is not None else {}
 
     @property
     def measured(self) -> Measured:

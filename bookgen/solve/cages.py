@@ -881,15 +881,21 @@ def _combos_text(masks: Sequence[int]) -> str:
 
 p_cage_last, p_cage_static, p_cage_combos = _probe(_last_found), _probe(_static_found), _probe(_combos_found)
 TECHNIQUES = Ladder(
-    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5, p_cage_last),
-    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0, p_cage_static),
-    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2, p_cage_combos),
-    Tech("rule45", Level.EASY, t_rule45, 2.5, 2.4),
-    Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5, 2.8),
-    Tech("rule45_union", Level.HARD, t_rule45_union, 4.0, 3.8),
-    Tech("cage_clash", Level.HARD, t_cage_clash, 4.0, 4.0),
+    Tech("cage_last", Level.EASY, t_cage_last, 0.5, 1.5, p_cage_last, title=N_("Last cell of a cage"),
+         description=N_("When all but one cell of a cage are filled, its sum fixes the last one; a cage of one cell shows its digit.")),
+    Tech("cage_static", Level.EASY, t_cage_static, 0.8, 2.0, p_cage_static, title=N_("Cage combinations"),
+         description=N_("Some sums can be made only one way: two cells making 3 are 1 and 2, two making 17 are 8 and 9, three making 6 are 1, 2 and 3.")),
+    Tech("cage_combos", Level.EASY, t_cage_combos, 2.0, 2.2, p_cage_combos, title=N_("Combinations that fit"),
+         description=N_("List the sets of different digits that make a cage's sum, strike those that clash with its row, column and box, and cross out the digits no set left uses.")),
+    Tech("rule45", Level.EASY, t_rule45, 2.5, 2.4, title=N_("Row, column and box sums"),
+         description=N_("A row, column or box holds each digit once, so its digits always add up to the same total: 45 on a 9\u00d79 grid (1 + 2 + \u2026 + 9), 21 on a 6\u00d76, 10 on a 4\u00d74 (on a 9\u00d79 this is called the 45 rule). Take away the cages lying wholly inside it: the cells left over make up the rest. Or take the total away from the cages that cover it: the cells sticking out make up the difference.")),
+    Tech("cage_confined", Level.MEDIUM, t_cage_confined, 2.5, 2.8, title=N_("A digit the cage must hold"),
+         description=N_("If every set left for a cage holds a digit, and in the cage it can only go in one row, column or box, no other cell of that row, column or box has it.")),
+    Tech("rule45_union", Level.HARD, t_rule45_union, 4.0, 3.8, title=N_("Sums of neighbouring rows, columns or boxes"),
+         description=N_("The same with two or three neighbouring rows, columns or boxes together: they add up to two or three times the total (90 or 135 on a 9\u00d79 grid).")),
+    Tech("cage_clash", Level.HARD, t_cage_clash, 4.0, 4.0, title=N_("Cages in one house"),
+         description=N_("Two cages in one row, column or box share no digit.")),
 )
-TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
 def sum_clauses_plain(n: int, cages: Sequence[Sequence[int]], sums: Sequence[int],

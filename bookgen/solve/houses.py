@@ -16,7 +16,8 @@ dataclass; subclass it for data of your own) handed to ``start``,
 ``run_ladder``, ``closure``, ``carve`` and friends. It brings:
 
 - its techniques: ``techniques``, a tuple of ``Tech(name, tier, fn, weight, rating)``
-  rows, each technique declared once. ``fn(geo, st, run) -> int`` strikes
+  rows, each technique declared once (with its how-to text, ``title`` and
+  ``description``, where the rows serve one puzzle). ``fn(geo, st, run) -> int`` strikes
   candidates only (``cut``, ``cut_each`` or ``st.elim``), sets ``run.reason``
   when ``run.explain`` (``describe_cuts`` words the cuts), and returns how
   many uses it made (0: nothing found). The driver places what it left with
@@ -93,7 +94,7 @@ from bookgen.core.memo import kept_by_identity
 from bookgen.core.rating import (ALS_WING, CLAIMING, POINTING, forcing_rating, unique_loop_rating, x_chain_rating,
                                  xy_chain_rating)
 from bookgen.core.score import work_score
-from bookgen.core.variant import Step
+from bookgen.core.variant import Step, Technique
 from bookgen.solve.latin import bit, digits_of, full_mask, hidden_subsets, naked_subsets, positions, symbol
 from bookgen.solve.latin_sat import KEPT_SOLVERS, LatinSolver
 
@@ -193,9 +194,14 @@ class Tech(NamedTuple):
     """One row of a ladder table, where a technique is declared once: its name (the key of
     its counts, grades and explanations), its tier, its function ``fn(geometry, state, run)``
     (it strikes candidates and returns how many uses it made, 0 when it found nothing), its
-    weight (the effort of one use, for the score inside a level) and its rating: the value of
+    weight (the effort of one use, for the score inside a level), its rating: the value of
     one step on the 1-10 scale solvers know (Sudoku Explainer's published values for the
-    Sudoku techniques; ``None`` where no value has been set yet).
+    Sudoku techniques; ``None`` where no value has been set yet), and how the how-to page
+    explains it to a player (``title``, ``description``: message ids), where the ladder
+    serves one puzzle whose words it can say (the house ladder's rows serve several, each
+    worded for its own houses by its variant, so they carry none). A table with texts lays a
+    row out on two lines: the fields and the title, then the description whole on one line, as
+    the catalogs hold it.
 
     ``probe(geometry, state)``, where a technique has one, says cheaply whether ``fn`` might
     find something: False must mean that ``fn`` on a copy of that state would return 0 without
@@ -210,22 +216,27 @@ class Tech(NamedTuple):
     weight: float = 1.0
     rating: float | None = None
     probe: Callable[..., bool] | None = None
+    title: str = ""
+    description: str = ""
 
 
 class Ladder(tuple):
     """A ladder table: its ``Tech`` rows in the order the driver tries them, and what the
-    graders look up by a technique's name, read off the rows once: ``tier``, ``weight``
-    (for the score inside a level) and ``rating``. Still the tuple of its rows."""
+    graders and the how-to page look up, read off the rows once: ``tier``, ``weight`` (for
+    the score inside a level), ``rating`` and ``explained`` (the rows with a title, as the
+    variant protocol's ``Technique``s, in the table's order). Still the tuple of its rows."""
 
     tier: dict[str, Level]
     weight: dict[str, float]
     rating: dict[str, float | None]
+    explained: tuple[Technique, ...]
 
     def __new__(cls, *rows: Tech) -> "Ladder":
         self = super().__new__(cls, rows)
         self.tier = {t.name: t.tier for t in rows}
         self.weight = {t.name: t.weight for t in rows}
         self.rating = {t.name: t.rating for t in rows}
+        self.explained = tuple(Technique(t.name, t.tier, t.title, t.description) for t in rows if t.title)
         return self
 
     def __getnewargs__(self) -> tuple[Tech, ...]:  # a copy or a pickle is rebuilt from the rows

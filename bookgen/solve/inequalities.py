@@ -74,10 +74,11 @@ def t_sign_bounds(g: Geometry, st: State, run: Run) -> int:
 
 
 TECHNIQUES = Ladder(
-    Tech("sign_known", Level.EASY, t_sign_known, 0.6, 1.5),
-    Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5, 2.8),
+    Tech("sign_known", Level.EASY, t_sign_known, 0.6, 1.5, title=N_("Signs next to a digit"),
+         description=N_("A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4.")),
+    Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5, 2.8, title=N_("Sign chains"),
+         description=N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; along a chain a < b < c, a can't be the largest digit or the one below it, and c can't be 1 or 2.")),
 )
-TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
 @dataclass(frozen=True)

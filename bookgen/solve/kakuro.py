@@ -628,21 +628,32 @@ def t_trial(b: Board, st: KState, run: Run) -> int:
     return trial(b.white, b.cols, st, run, solve)
 
 
-# The ladder: (name, tier, function, weight, rating on the 1-10 footing). Weights are the
+# The ladder: (name, tier, function, weight, rating on the 1-10 footing, and the how-to
+# page's title and description: each technique declared once). Weights are the
 # effort of one use for the score inside a level; ratings follow Sudoku Explainer's values
 # for the house techniques Kakuro shares (singles, pairs, triples) and sit the run and
 # region techniques beside the closest of them.
 LADDER = Ladder(
-    Tech("run_last", Level.EASY, t_run_last, 0.3, 1.0),
-    Tech("sum_table", Level.EASY, t_sum_table, 0.5, 1.2),
-    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3),
-    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5),
-    Tech("run_combos", Level.MEDIUM, t_run_combos, 2.0, 2.6),
-    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5, 3.0),
-    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0, 3.4),
-    Tech("region_sum", Level.HARD, t_region_sum, 4.0, 3.8),
-    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
-    Tech("trial", Level.EXPERT, t_trial, 12.0, 7.0),
+    Tech("run_last", Level.EASY, t_run_last, 0.3, 1.0, title=N_("Last cell of a run"),
+         description=N_("When all but one cell of a run are filled, its sum less the digits in it gives the last one.")),
+    Tech("sum_table", Level.EASY, t_sum_table, 0.5, 1.2, title=N_("Sum combinations"),
+         description=N_("Some sums can be made only one way: 3 in two cells is 1 + 2, 4 in two is 1 + 3, 6 in three is 1 + 2 + 3, 24 in three is 7 + 8 + 9, 45 in nine uses every digit. Digits no way of making the sum uses can't go in its run; where an across and a down run cross, the cell keeps only the digits both allow.")),
+    Tech("naked_single", Level.EASY, t_naked_single, 0.5, 2.3, title=N_("Naked singles"),
+         description=N_("A cell with one digit left takes it.")),
+    Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5, title=N_("Hidden singles"),
+         description=N_("A digit that every way of making a run's sum needs, and that fits only one cell of the run, goes there.")),
+    Tech("run_combos", Level.MEDIUM, t_run_combos, 2.0, 2.6, title=N_("Combinations that fit"),
+         description=N_("List the sets of different digits that make a run's sum, strike those its cells can't hold, and cross out the digits no set left can put in a cell.")),
+    Tech("naked_pair", Level.MEDIUM, t_naked_pair, 2.5, 3.0, title=N_("Naked pairs"),
+         description=N_("Two cells of a run that can only hold the same two digits take them both; no other cell of that run has them.")),
+    Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0, 3.4, title=N_("Hidden pairs"),
+         description=N_("Two digits a run must hold that fit only in the same two cells of it fill those two cells.")),
+    Tech("region_sum", Level.HARD, t_region_sum, 4.0, 3.8, title=N_("Sum of a region"),
+         description=N_("The across runs of a band of rows add up to their sums, and so do the down runs lying wholly inside it: the few cells of the down runs that stick into the band add up to the difference (and those sticking out to the rest of their sums). The same for bands of columns.")),
+    Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6, title=N_("Naked triples"),
+         description=N_("The same with three cells of a run that hold only three digits between them.")),
+    Tech("trial", Level.EXPERT, t_trial, 12.0, 7.0, title=N_("One trial"),
+         description=N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, the cell holds the other one.")),
 )
 
 

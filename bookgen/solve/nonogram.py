@@ -586,13 +586,19 @@ def t_trial(puzzle: Puzzle, board: Board, run: Run) -> int:
 
 # The ladder table, in the rows every ladder declares its techniques with (``houses.Tech``:
 # name, tier, function - here ``fn(puzzle, board, run)``, 1 when it wrote news - weight for
-# the score inside a level, and one step's rating on the 1-10 footing).
+# the score inside a level, one step's rating on the 1-10 footing, and the how-to page's
+# title and description).
 TECHNIQUES = Ladder(
-    Tech("overlap", Level.EASY, t_overlap, 1.0, 1.2),
-    Tech("reach", Level.EASY, t_reach, 1.0, 1.5),
-    Tech("line", Level.MEDIUM, t_line, 3.0, 2.8),
-    Tech("chain", Level.HARD, t_chain, 8.0, 4.5),
-    Tech("trial", Level.EXPERT, t_trial, 20.0, 7.0),
+    Tech("overlap", Level.EASY, t_overlap, 1.0, 1.2, title=N_("Overlaps"),
+         description=N_("Push the runs of a line as far left as they go, then as far right: a cell that the same run covers both ways is filled. A clue of 8 on 10 cells fills the middle 6.")),
+    Tech("reach", Level.EASY, t_reach, 1.0, 1.5, title=N_("Out of reach"),
+         description=N_("A cell that no run can reach, pushed either way, stays empty: cells past the ends, gaps too small for any run, and the cells around a finished run.")),
+    Tech("line", Level.MEDIUM, t_line, 3.0, 2.8, title=N_("Whole lines"),
+         description=N_("Try every way to place a line's runs among its known cells: a cell that all of them fill is filled, a cell all of them leave empty is empty.")),
+    Tech("chain", Level.HARD, t_chain, 8.0, 4.5, title=N_("Two lines at once"),
+         description=N_("Suppose a cell filled (or empty): if settling its row and column, and then the lines they change, leaves some line with no way to place its runs, the cell is the other colour.")),
+    Tech("trial", Level.EXPERT, t_trial, 20.0, 7.0, title=N_("One trial"),
+         description=N_("Suppose a cell filled (or empty) and follow it through line by line; if a line ends up with no way to place its runs, the cell is the other colour.")),
 )
 
 

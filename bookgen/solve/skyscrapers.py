@@ -555,12 +555,15 @@ t_sky_count = _counting(COUNT_OPEN)
 t_sky_lines = _counting(1 << 30)
 
 TECHNIQUES = Ladder(
-    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2, _clue_alone_probe(True)),
-    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8, _clue_alone_probe(False)),
-    Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0, 2.8),
-    Tech("sky_lines", Level.HARD, t_sky_lines, 4.0, 3.8),
+    Tech("sky_edge", Level.EASY, t_sky_edge, 0.4, 1.2, _clue_alone_probe(True), title=N_("A clue of 1, or as large as the grid"),
+         description=N_("A 1 sees only the tallest building, so the tallest (5 on a 5\u00d75 grid) stands right next to it; a clue as large as the grid (5 on a 5\u00d75) sees every building, so the line climbs 1, 2, 3, 4, 5 from that side.")),
+    Tech("sky_bounds", Level.EASY, t_sky_bounds, 0.8, 1.8, _clue_alone_probe(False), title=N_("Clue ranges"),
+         description=N_("To see 3 buildings, two taller ones must follow the first: on a 5\u00d75 grid the building next to a clue of 3 is at most 3 tall, the next one at most 4, and so on.")),
+    Tech("sky_count", Level.MEDIUM, t_sky_count, 2.0, 2.8, title=N_("Counting a nearly full line"),
+         description=N_("With two or three cells of a line open, try each way to fill them and count the buildings seen from both ends: keep only what the clues allow.")),
+    Tech("sky_lines", Level.HARD, t_sky_lines, 4.0, 3.8, title=N_("Counting any line"),
+         description=N_("The same counting on a line with more cells open: a height that no filling matching both clues puts in a cell is ruled out there.")),
 )
-TECHNIQUE_WEIGHT = TECHNIQUES.weight
 
 
 # --- SAT -----------------------------------------------------------------------------

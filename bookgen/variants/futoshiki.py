@@ -54,7 +54,7 @@ from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
     fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, trial_cell, used_signs,
 )
-from bookgen.solve.inequalities import TECHNIQUE_WEIGHT, TECHNIQUES, extra_for, sign_clauses, sign_groups
+from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses, sign_groups
 from bookgen.solve.latin import random_latin_square
 from bookgen.variants.binarygrid import all_edges
 from bookgen.variants.gridparts import edges_from_json, given_count
@@ -93,11 +93,8 @@ def _unknown(ch: str) -> str:
     return (f"unknown symbol {ch!r}; Futoshiki cells are digits or . (empty), with < or > between cells "
             "and ^ or v below")
 
-TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
-    "sign_known": (N_("Signs next to a digit"), N_("A sign next to a known digit: the cell it points away from is larger, so 3 < x makes x at least 4.")),
-    "sign_bounds": (N_("Sign chains"), N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; "
-                    "along a chain a < b < c, a can't be the largest digit or the one below it, and c can't be 1 or 2.")),
-}, after={"sign_known": "hidden_single", "sign_bounds": "hidden_single"})
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts(
+    TECHNIQUES.explained, after={"sign_known": "hidden_single", "sign_bounds": "hidden_single"})
 LEVELS = merged_ladder(TECHNIQUES).tier  # the ladder's tiers, as it states them
 
 
@@ -120,7 +117,7 @@ class FutoshikiVariant(HouseGrid):
     default_size = 5
     kind = "Futoshiki"
     attempts = ATTEMPTS
-    weights = TECHNIQUE_WEIGHT
+    weights = TECHNIQUES.weight
     max_level = MAX_LEVEL
 
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:

@@ -102,13 +102,14 @@ LATIN_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
 }
 
 
-def technique_texts(own: dict[str, tuple[str, str]], after: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """``LATIN_TECHNIQUE_TEXT`` in its order with ``own`` entries spliced in, each right after
-    the house technique ``after`` names for it (the order the how-to page lists them in)."""
+def technique_texts(own: Sequence[Technique], after: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """``LATIN_TECHNIQUE_TEXT`` in its order with the texts of ``own`` (a constraint's ladder
+    rows: ``Ladder.explained``) spliced in, each right after the house technique ``after``
+    names for it (the order the how-to page lists them in)."""
     out: dict[str, tuple[str, str]] = {}
     for key, text in LATIN_TECHNIQUE_TEXT.items():
         out[key] = text
-        out.update({k: own[k] for k in own if after[k] == key})
+        out.update({t.name: (t.title, t.description) for t in own if after[t.name] == key})
     return out
 
 
@@ -338,10 +339,6 @@ class HouseGrid(VariantDefaults):
         """The ladder's steps, the grid it reached, and whether it is solved."""
         res = self._ladder(puzzle, True)
         return list(res.steps or []), res.grid, res.solved
-
-    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
-        """Every technique serves every rule set of these variants."""
-        return self.techniques
 
     def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
         """The digits' font size in cells: the only type set in these grids (two-digit

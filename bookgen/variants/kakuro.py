@@ -60,7 +60,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, Cage, Cell, GenerationError, Grade, GridSize, Puzzle, SizeRange, rows_cols
-from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
+from bookgen.core.variant import Extent, Step, VariantDefaults
 from bookgen.solve import kakuro as engine
 from bookgen.solve.kakuro import DIGITS, LADDER, Board, combos
 from bookgen.variants.gridparts import and_givens, connected
@@ -90,31 +90,6 @@ DIGIT_CAP = 0.5    # a digit's cap height, in cells
 ANSWER_GREY = 0.3
 GIVEN_FILL = 0.88
 
-TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "run_last": (N_("Last cell of a run"), N_("When all but one cell of a run are filled, its sum less the digits "
-                 "in it gives the last one.")),
-    "sum_table": (N_("Sum combinations"), N_("Some sums can be made only one way: 3 in two cells is 1 + 2, 4 in two "
-                  "is 1 + 3, 6 in three is 1 + 2 + 3, 24 in three is 7 + 8 + 9, 45 in nine uses every digit. Digits "
-                  "no way of making the sum uses can't go in its run; where an across and a down run cross, the cell "
-                  "keeps only the digits both allow.")),
-    "naked_single": (N_("Naked singles"), N_("A cell with one digit left takes it.")),
-    "hidden_single": (N_("Hidden singles"), N_("A digit that every way of making a run's sum needs, and that fits only "
-                      "one cell of the run, goes there.")),
-    "run_combos": (N_("Combinations that fit"), N_("List the sets of different digits that make a run's sum, strike "
-                   "those its cells can't hold, and cross out the digits no set left can put in a cell.")),
-    "naked_pair": (N_("Naked pairs"), N_("Two cells of a run that can only hold the same two digits take them both; "
-                   "no other cell of that run has them.")),
-    "hidden_pair": (N_("Hidden pairs"), N_("Two digits a run must hold that fit only in the same two cells of it "
-                    "fill those two cells.")),
-    "region_sum": (N_("Sum of a region"), N_("The across runs of a band of rows add up to their sums, and so do the "
-                   "down runs lying wholly inside it: the few cells of the down runs that stick into the band add up "
-                   "to the difference (and those sticking out to the rest of their sums). The same for bands of "
-                   "columns.")),
-    "naked_triple": (N_("Naked triples"), N_("The same with three cells of a run that hold only three digits between "
-                     "them.")),
-    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a "
-              "contradiction, the cell holds the other one.")),
-}
 
 
 def dims(size: Any) -> tuple[int, int]:
@@ -313,8 +288,7 @@ class KakuroVariant(VariantDefaults):
            "diagonal for the run to its right, the one below it for the run underneath."),
         N_("No digit appears twice in a run. Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LADDER.tier)
-    rating_table = LADDER.rating
+    ladder = LADDER  # its rows carry the how-to texts: ``techniques`` and ``rating_table``
     rectangular = True
     size_range = SIZE_RANGE
     sizes: tuple[int, ...] = SIZES
@@ -343,10 +317,6 @@ class KakuroVariant(VariantDefaults):
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The rule sentences (no options change them)."""
         return self.rules_text
-
-    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
-        """Every technique serves every Kakuro."""
-        return self.techniques
 
     def smallest_type(self, size: Any, rules: Mapping[str, Any]) -> float:
         """The sums in the split blocks: the smallest type a Kakuro sets."""

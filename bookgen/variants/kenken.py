@@ -72,9 +72,9 @@ from bookgen.core.text import first_col as _first_col
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
-from bookgen.core.variant import Step, Technique, VariantDefaults, rule_options
+from bookgen.core.variant import Step, VariantDefaults, rule_options
 from bookgen.solve.arithmetic import (
-    TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
+    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
 from bookgen.solve.rated import rated_run
@@ -134,44 +134,6 @@ SMALL_EASY_MIX: dict[int, float] = {2: 6, 3: 3}
 SMALL_EASY_BIAS = -2.5
 # How strongly an operation's number of fillings counts against it (easy wants few).
 OP_BIAS: dict[Level, float] = {Level.EASY: -1.5, Level.MEDIUM: -0.7, Level.HARD: 0.0, Level.EXPERT: 0.4}
-
-
-def _technique_table() -> tuple[Technique, ...]:
-    rows = [
-        ("single_cage", N_("Single-cell cages"),
-         N_("A cage of one cell shows its own digit: write it in.")),
-        ("naked_single", N_("Only digit left"),
-         N_("When every other digit is already in a cell's row or column, the last one goes there.")),
-        ("cage_last", N_("Last cell of a cage"),
-         N_("When all but one cell of a cage are filled, the target fixes the last one.")),
-        ("cage_static", N_("Cage arithmetic"),
-         N_("Some targets can be made only a few ways: two cells that add up to 3 hold 1 and 2, "
-            "so the cells take only those digits.")),
-        ("cage_fix", N_("Cage fixes a cell"),
-         N_("Of the ways to fill a cage, only some fit the digits already in its rows and columns; "
-            "when they all put the same digit in a cell, write it in.")),
-        ("cage_combos", N_("Cage combinations"),
-         N_("List the ways to fill a cage, strike those that clash with its rows and columns, "
-            "and cross out every digit no remaining way uses.")),
-        ("hidden_single", N_("Only place left"),
-         N_("When a digit fits only one cell of a row or column, it goes there.")),
-        ("cage_line", N_("Cage forces a digit into a line"),
-         N_("If every way to fill a cage puts some digit in the same row or column, no other cell of that line can have it.")),
-        ("naked_pair", N_("Naked pair"),
-         N_("Two cells of a line that can only hold the same two digits take those digits away from the rest of the line.")),
-        ("hidden_pair", N_("Hidden pair"),
-         N_("Two digits that fit only in the same two cells of a line leave those cells no other digit.")),
-        ("line_sum", N_("Line sum"),
-         N_("A row or column holds each digit once, so it always adds up to the same total (15 on a 5\u00d75 grid: "
-            "1 + 2 + 3 + 4 + 5; 21 on a 6\u00d76); subtract the cages lying inside it to learn what the other cells add up to.")),
-        ("naked_triple", N_("Naked triple"),
-         N_("Three cells of a line that hold only three digits between them take those digits away from the rest of the line.")),
-        ("hidden_triple", N_("Hidden triple"),
-         N_("Three digits that fit only in the same three cells of a line leave those cells no other digit.")),
-        ("trial", N_("Trial"),
-         N_("Assume one candidate and follow it with the simpler techniques; if that leads to a contradiction, strike it.")),
-    ]
-    return tuple(Technique(name, TECHNIQUE_LEVEL[name], title, text) for name, title, text in rows)
 
 
 # A clue sits in its cage's top-left cell: cap height CLUE_CAP (in cells) unless it
@@ -744,7 +706,7 @@ class KenKenVariant(VariantDefaults):
         "A cage of a single cell simply shows its digit.",
         "A digit may repeat inside a cage, as long as it is not in the same row or column.",
     )
-    techniques: tuple[Technique, ...] = _technique_table()
+    ladder = LADDER  # its rows carry the how-to texts: ``techniques`` and ``rating_table``
     sizes: tuple[int, ...] = SIZES
     default_size = 6
     rule_help = {  # what each rule option means, for the config reference (docs/config.md)
@@ -791,10 +753,6 @@ class KenKenVariant(VariantDefaults):
             lines.append(N_("A digit may repeat inside a cage, as long as it is not in the same row or column."))
         lines.append(N_("Each puzzle has exactly one solution, reachable by logic alone."))
         return tuple(lines)
-
-    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
-        """Every technique serves every rule set."""
-        return self.techniques
 
     def smallest_type(self, size: int, rules: Mapping[str, Any]) -> float:
         """The font size (in cells) of the longest clue these rules allow on this size."""

@@ -59,7 +59,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, Cage, Cell, Puzzle, Size
 from bookgen.core.variant import Technique
 from bookgen.solve.cages import (
-    TECHNIQUE_WEIGHT, TECHNIQUES, cage_geometry, extra_for, proof_clauses, proof_variables, sum_clauses,
+    TECHNIQUES, cage_geometry, extra_for, proof_clauses, proof_variables, sum_clauses,
     sum_combinations,
 )
 from bookgen.solve.houses import (
@@ -97,26 +97,9 @@ DASH, GAP = 0.07, 0.055
 CLUE_SIZE = 0.17       # cap height of the sums
 LEGEND = re.compile(r"\s*(?P<label>[A-Za-z0-9])\s*:\s*(?P<target>\d{1,3})\s*\+?\s*[,;]?")
 
-CAGE_TEXT: dict[str, tuple[str, str]] = {
-    "cage_last": (N_("Last cell of a cage"), N_("When all but one cell of a cage are filled, its sum fixes the last one; "
-                  "a cage of one cell shows its digit.")),
-    "cage_clash": (N_("Cages in one house"), N_("Two cages in one row, column or box share no digit.")),
-    "cage_static": (N_("Cage combinations"), N_("Some sums can be made only one way: two cells making 3 are 1 and 2, "
-                    "two making 17 are 8 and 9, three making 6 are 1, 2 and 3.")),
-    "cage_combos": (N_("Combinations that fit"), N_("List the sets of different digits that make a cage's sum, strike those "
-                    "that clash with its row, column and box, and cross out the digits no set left uses.")),
-    "cage_confined": (N_("A digit the cage must hold"), N_("If every set left for a cage holds a digit, and in the cage it can "
-                      "only go in one row, column or box, no other cell of that row, column or box has it.")),
-    "rule45": (N_("Row, column and box sums"), N_("A row, column or box holds each digit once, so its digits always add "
-               "up to the same total: 45 on a 9\u00d79 grid (1 + 2 + \u2026 + 9), 21 on a 6\u00d76, 10 on a 4\u00d74 "
-               "(on a 9\u00d79 this is called the 45 rule). Take away the cages lying wholly inside it: the cells left "
-               "over make up the rest. Or take the total away from the cages that cover it: the cells sticking out "
-               "make up the difference.")),
-    "rule45_union": (N_("Sums of neighbouring rows, columns or boxes"), N_("The same with two or three neighbouring "
-                     "rows, columns or boxes together: they add up to two or three times the total (90 or 135 on a "
-                     "9\u00d79 grid).")),
-}
 LEVELS = merged_ladder(TECHNIQUES).tier  # the ladder's tiers, as it states them
+# The how-to texts: Sudoku's for the house techniques, the cage ladder's own for the cages'.
+TEXT = {**SUDOKU_TEXT, **{t.name: (t.title, t.description) for t in TECHNIQUES.explained}}
 _ORDER = ("hidden_single_box", "naked_single", "hidden_single", "cage_last", "cage_static", "cage_combos", "rule45",
           "cage_confined", "locked_candidates", "confined_candidates", "naked_pair", "hidden_pair", "rule45_union", "cage_clash",
           "naked_triple", "hidden_triple", "x_wing", "xy_wing",
@@ -141,13 +124,13 @@ class KillerVariant(SudokuVariant):
     )
     diagonal_rule = N_("Killer X: both long diagonals, marked in the grid, also hold each digit once.")
     techniques: tuple[Technique, ...] = tuple(
-        Technique(key, LEVELS[key], *({**SUDOKU_TEXT, **CAGE_TEXT}[key])) for key in _ORDER)
+        Technique(key, LEVELS[key], *TEXT[key]) for key in _ORDER)
     sizes: tuple[int, ...] = SIZES
     default_size = 9
     rule_help = {**SudokuVariant.rule_help,  # Sudoku's options, under Killer's name for the diagonals
                  "diagonal": "true: both long diagonals also hold every digit once "
                              "(Killer X; drawn as two thin diagonal lines)"}
-    weights = TECHNIQUE_WEIGHT
+    weights = TECHNIQUES.weight
     kind = "Killer Sudoku"
     attempts = ATTEMPTS
     givens_option = True  # ``givens: few`` in a section allows some given digits

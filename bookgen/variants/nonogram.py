@@ -48,7 +48,7 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.types import EMPTY, GenerationError, Grade, GridSize, OutsideClues, Puzzle, SizeRange, rows_cols
-from bookgen.core.variant import Extent, Step, Technique, VariantDefaults, techniques_of
+from bookgen.core.variant import Extent, Step, VariantDefaults
 from bookgen.solve import nonogram as engine
 from bookgen.solve.nonogram import STYLES, TECHNIQUES, Clue
 from bookgen.variants.gridparts import and_givens, given_count, given_problems
@@ -109,18 +109,6 @@ def row_clue_width(clue: Clue) -> float:
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
 NAME_CASES = (C_("gen", "Nonogram"), C_("acc", "Nonogram"))
 
-TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "overlap": (N_("Overlaps"), N_("Push the runs of a line as far left as they go, then as far right: a cell that the "
-                "same run covers both ways is filled. A clue of 8 on 10 cells fills the middle 6.")),
-    "reach": (N_("Out of reach"), N_("A cell that no run can reach, pushed either way, stays empty: cells past the "
-              "ends, gaps too small for any run, and the cells around a finished run.")),
-    "line": (N_("Whole lines"), N_("Try every way to place a line's runs among its known cells: a cell that all of "
-             "them fill is filled, a cell all of them leave empty is empty.")),
-    "chain": (N_("Two lines at once"), N_("Suppose a cell filled (or empty): if settling its row and column, and then "
-              "the lines they change, leaves some line with no way to place its runs, the cell is the other colour.")),
-    "trial": (N_("One trial"), N_("Suppose a cell filled (or empty) and follow it through line by line; if a line "
-              "ends up with no way to place its runs, the cell is the other colour.")),
-}
 
 
 def _clues(puzzle: Puzzle) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
@@ -150,8 +138,7 @@ class NonogramVariant(VariantDefaults):
            "between two runs there is at least one empty cell."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, TECHNIQUES.tier)
-    rating_table = TECHNIQUES.rating
+    ladder = TECHNIQUES  # its rows carry the how-to texts: ``techniques`` and ``rating_table``
     rectangular = True
     pictures_option = True
     size_range = SIZE_RANGE
@@ -190,9 +177,6 @@ class NonogramVariant(VariantDefaults):
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:
         """The rule sentences (the style changes only how pictures look)."""
         return self.rules_text
-
-    def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
-        return self.techniques
 
     def check_request(self, size: Any, rules: Mapping[str, Any], level: Level) -> str | None:
         """A size out of range, or a level above what the size reaches reliably."""

@@ -59,7 +59,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUE_WEIGHT, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
+    SIDES, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
     sight_clauses, stall_struck, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
@@ -94,20 +94,9 @@ CONFLUENT = True
 SMALL_CARVE: dict[int, frozenset[Level]] = {4: frozenset({Level.EASY, Level.MEDIUM, Level.HARD}),
                                             5: frozenset({Level.EASY, Level.HARD}), 6: frozenset({Level.HARD})}
 
-TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts({
-    "sky_edge": (N_("A clue of 1, or as large as the grid"),
-                 N_("A 1 sees only the tallest building, so the tallest (5 on a 5\u00d75 grid) stands right next to it; "
-                    "a clue as large as the grid (5 on a 5\u00d75) sees every building, so the line climbs "
-                    "1, 2, 3, 4, 5 from that side.")),
-    "sky_bounds": (N_("Clue ranges"),
-                   N_("To see 3 buildings, two taller ones must follow the first: on a 5\u00d75 grid the building "
-                      "next to a clue of 3 is at most 3 tall, the next one at most 4, and so on.")),
-    "sky_count": (N_("Counting a nearly full line"), N_("With two or three cells of a line open, try each way to fill "
-                  "them and count the buildings seen from both ends: keep only what the clues allow.")),
-    "sky_lines": (N_("Counting any line"), N_("The same counting on a line with more cells open: a height that no filling "
-                  "matching both clues puts in a cell is ruled out there.")),
-}, after={"sky_edge": "hidden_single", "sky_bounds": "hidden_single", "sky_count": "hidden_pair",
-          "sky_lines": "xy_wing"})
+TECHNIQUE_TEXT: dict[str, tuple[str, str]] = technique_texts(
+    TECHNIQUES.explained, after={"sky_edge": "hidden_single", "sky_bounds": "hidden_single", "sky_count": "hidden_pair",
+                                 "sky_lines": "xy_wing"})
 LEVELS = {**TECHNIQUE_LEVEL, **TECHNIQUES.tier}
 
 
@@ -133,7 +122,7 @@ class SkyscrapersVariant(HouseGrid):
     default_size = 5
     kind = "Skyscrapers"
     attempts = ATTEMPTS
-    weights = TECHNIQUE_WEIGHT
+    weights = TECHNIQUES.weight
     max_level = MAX_LEVEL
 
     def rules_for(self, rules: Mapping[str, Any], sizes: Sequence[int] = ()) -> tuple[str, ...]:

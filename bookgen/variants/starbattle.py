@@ -126,7 +126,7 @@ class StarBattle(VariantDefaults):
     )
     technique_text = STAR_TEXT
     technique_titles = TECHNIQUE_TITLE
-    rating_table = engine.LADDER.rating
+    ladder = engine.LADDER  # its ratings (``rating_table``); the how-to texts are worded per variant here
     sizes: tuple[int, ...] = tuple(sorted(set(ONE_STAR) | set(TWO_STARS)))
     default_size = 8
     size_note = "one star: 5 to 10; two stars: 8 to 12"
