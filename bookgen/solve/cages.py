@@ -391,7 +391,7 @@ def _unseen(st: State, name: str):
 
 # The easy cage techniques each have a finder (``_last_found`` ...): the first cage, in order,
 # where the technique strikes something, marking on a ``KillerState`` the cages it found
-# settled (not the one it returns). The technique acts on what it returns; its probe
+# settled (not the one it returns). The technique acts on what it returns (``_acting_on``); its probe
 # (``Tech.probe``, for the rated run) only asks whether there is one, and leaves the marks,
 # so the copy the rated run then tries the technique on starts where the probe stopped.
 
@@ -409,13 +409,22 @@ def _taken(st: State, name: str, k: int) -> None:
         st.cage_seen(name)[k] = st.cstamp[k]
 
 
-def _take(g: Geometry, st: State, name: str, finder: Callable[[Geometry, State], Any]) -> Any:
-    """What technique ``name`` acts on (its finder's answer, a cage first), marked taken
-    (``_taken``); None when the finder finds nothing."""
-    found = finder(g, st)
-    if found is not None:
-        _taken(st, name, found[0])
-    return found
+def _acting_on(name: str, finder: Callable[[Geometry, State], Any]) -> Callable[[Callable[..., None]], Callable[..., int]]:
+    """Makes technique ``name`` of the function it decorates, ``act(g, st, run, *found)``: the
+    technique acts on what ``finder`` finds (a cage first, marked taken: ``_taken``) and
+    makes one use of it, or finds nothing (0) where the finder finds nothing."""
+    def technique_of(act: Callable[..., None]) -> Callable[[Geometry, State, Run], int]:
+        def technique(g: Geometry, st: State, run: Run) -> int:
+            found = finder(g, st)
+            if found is None:
+                return 0
+            _taken(st, name, found[0])
+            act(g, st, run, *found)
+            return 1
+        technique.__name__ = technique.__qualname__ = act.__name__
+        technique.__doc__ = act.__doc__
+        return technique
+    return technique_of
 
 
 def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
@@ -452,11 +461,8 @@ def _last_found(g: Geometry, st: State) -> tuple[int, int, int] | None:
     return None
 
 
-def t_cage_last(g: Geometry, st: State, run: Run) -> int:
-    found = _take(g, st, "cage_last", _last_found)
-    if found is None:
-        return 0
-    k, i, d = found
+@_acting_on("cage_last", _last_found)
+def t_cage_last(g: Geometry, st: State, run: Run, k: int, i: int, d: int) -> None:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cut(st, [i], ~(1 << (d - 1)))
     if run.explain:
@@ -469,7 +475,6 @@ def t_cage_last(g: Geometry, st: State, run: Run) -> int:
             run.reason = Text(N_("{cage} adds up to {total} and already holds {digits}, so {cell} is "
                                  "{digit}."), cage=_cage_name(g, ex, k), total=ex.sums[k], digits=have,
                               cell=cell_text(i, g.n), digit=d)
-    return 1
 
 
 def _static_found(g: Geometry, st: State) -> tuple[int, int] | None:
@@ -489,11 +494,8 @@ def _static_found(g: Geometry, st: State) -> tuple[int, int] | None:
     return None
 
 
-def t_cage_static(g: Geometry, st: State, run: Run) -> int:
-    found = _take(g, st, "cage_static", _static_found)
-    if found is None:
-        return 0
-    k, allowed = found
+@_acting_on("cage_static", _static_found)
+def t_cage_static(g: Geometry, st: State, run: Run, k: int, allowed: int) -> None:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cells = ex.cells[k]
     cuts = cut(st, [i for i in cells if not st.placed[i]], ~allowed)
@@ -504,7 +506,6 @@ def t_cage_static(g: Geometry, st: State, run: Run) -> int:
                             "{cage}: {count} different digits adding up to {total} can only be {ways}, "
                             "so {cuts}.", len(cells), cage=_cage_name(g, ex, k),
                             total=ex.sums[k], ways=_combos_text(combos), cuts=describe_cuts(st, cuts))
-    return 1
 
 
 # --- medium ----------------------------------------------------------------------
@@ -587,11 +588,9 @@ def _combos_found(g: Geometry, st: State) -> tuple[int, list[int], int, int, tup
     return None
 
 
-def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
-    found = _take(g, st, "cage_combos", _combos_found)
-    if found is None:
-        return 0
-    k, open_, allowed, have, cands = found
+@_acting_on("cage_combos", _combos_found)
+def t_cage_combos(g: Geometry, st: State, run: Run, k: int, open_: list[int], allowed: int, have: int,
+                  cands: tuple[int, ...]) -> None:
     ex: CageExtra = st.extra  # type: ignore[assignment]
     cuts = cut(st, open_, ~allowed)
     if run.explain:
@@ -602,7 +601,6 @@ def t_cage_combos(g: Geometry, st: State, run: Run) -> int:
                             "of the ways to make {total} from {count} different digits, only {ways} "
                             "fit {cage}, so {cuts}.", len(cells), total=ex.sums[k],
                             ways=_combos_text(live), cage=_cage_name(g, ex, k), cuts=describe_cuts(st, cuts))
-    return 1
 
 
 def t_cage_confined(g: Geometry, st: State, run: Run) -> int:

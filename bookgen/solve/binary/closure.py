@@ -100,9 +100,12 @@ class MemoClosure:
         # Rows and columns in turn: a row's news queues only columns and a column's only
         # rows, so each pass walks a fixed set of lines (no bit picked off a changing
         # queue) and visits each of them once. The fixpoint does not depend on the order.
-        rows, cols = dirty & full, dirty >> n
-        while rows or cols:
-            for line in rows_of[rows]:
+        # ``here``: this pass's lines, a bit each (line ``base + j`` is bit j: rows from 0,
+        # columns from n); ``there``: the crossing lines its news queues for the next pass.
+        here, there = dirty & full, dirty >> n
+        here_of, there_of, base = rows_of, cols_of, 0
+        while here or there:
+            for line in here_of[here]:
                 k = known[line]
                 hit = memos[line].get(k << n | value[line])
                 if hit == 0:  # the common case, kept short: a known answer with no news
@@ -114,38 +117,18 @@ class MemoClosure:
                 ones, zeros = hit >> n, hit & full
                 known[line] = k | ones | zeros
                 value[line] |= ones
-                bit = 1 << line  # bit j of a row is column j (line n + j); bit j of a column is row j
-                for cross in cols_of[ones]:
+                j = line - base
+                bit = 1 << j  # bit j of a row is column j (line n + j); bit j of a column is row j
+                for cross in there_of[ones]:
                     known[cross] |= bit
                     value[cross] |= bit
-                for cross in cols_of[zeros]:
+                for cross in there_of[zeros]:
                     known[cross] |= bit
-                cols |= ones | zeros
-                if t_bit and known[t_line] & t_bit:  # what is left: the rows after this one, the columns
-                    return rows >> line + 1 << line + 1 | cols << n
-            rows = 0
-            for line in cols_of[cols]:
-                k = known[line]
-                hit = memos[line].get(k << n | value[line])
-                if hit == 0:
-                    continue
-                if hit is None:
-                    hit = self._line_news(board, line, tier, memos[line])
-                    if not hit:
-                        continue
-                ones, zeros = hit >> n, hit & full
-                known[line] = k | ones | zeros
-                value[line] |= ones
-                bit = 1 << (line - n)
-                for cross in rows_of[ones]:
-                    known[cross] |= bit
-                    value[cross] |= bit
-                for cross in rows_of[zeros]:
-                    known[cross] |= bit
-                rows |= ones | zeros
-                if t_bit and known[t_line] & t_bit:  # the columns after this one, the rows
-                    return (cols >> line - n + 1 << line - n + 1) << n | rows
-            cols = 0
+                there |= ones | zeros
+                if t_bit and known[t_line] & t_bit:  # what is left: this pass's lines after this one, the queued
+                    return (here >> j + 1 << j + 1) << base | there << n - base
+            here, there = there, 0
+            here_of, there_of, base = there_of, here_of, n - base
         return -1
 
     def _line_memos(self, board: Board, tier: int) -> list[dict[int, int]]:
