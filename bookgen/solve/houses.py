@@ -197,9 +197,9 @@ class Tech(NamedTuple):
     weight (the effort of one use, for the score inside a level), its rating: the value of
     one step on the 1-10 scale solvers know (Sudoku Explainer's published values for the
     Sudoku techniques; ``None`` where no value has been set yet), and how the how-to page
-    explains it to a player (``title``, ``description``: message ids), where the ladder
-    serves one puzzle whose words it can say (the house ladder's rows serve several, each
-    worded for its own houses by its variant, so they carry none). A table with texts lays a
+    explains it to a player (``title``, ``description``: message ids), where one wording
+    serves every puzzle the row serves (a house technique whose words name the houses, "a
+    row, column or box", carries none: each variant words it for its own). A table with texts lays a
     row out on two lines: the fields and the title, then the description whole on one line, as
     the catalogs hold it.
 
@@ -2071,6 +2071,8 @@ t_turbot_fish = strong_link_technique("turbot_fish")
 # (SE rates a puzzle by its hardest step when the easiest is always taken). The ratings are
 # SE's published values; where SE has no such technique (confined candidates of a diagonal,
 # W-wing, simple colouring), the value of the SE technique that makes the same deduction.
+# The rows worded for any houses carry their how-to texts (written for the how-to page's order,
+# ``bookgen.variants.housegrid.ADVANCED``: each "The same ..." follows the one it builds on).
 LADDER = Ladder(
     Tech("hidden_single_box", Level.EASY, t_hidden_single_box, 0.6, 1.2),
     Tech("hidden_single", Level.EASY, t_hidden_single, 0.7, 1.5),
@@ -2081,27 +2083,46 @@ LADDER = Ladder(
     Tech("hidden_pair", Level.MEDIUM, t_hidden_pair, 3.0, 3.4),
     Tech("x_wing", Level.HARD, t_x_wing, 4.5, 3.2),
     Tech("naked_triple", Level.HARD, t_naked_triple, 4.0, 3.6),
-    Tech("swordfish", Level.HARD, t_swordfish, 5.0, 3.8),
+    Tech("swordfish", Level.HARD, t_swordfish, 5.0, 3.8, title=N_("Swordfish"),
+         description=N_("An X-wing with three rows and three columns.")),
     Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
-    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 4.0),
-    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 4.1),
+    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 4.0, title=N_("Skyscraper"),
+         description=N_("A digit with two places in each of two rows, one end of each in the same column: a cell that sees both other ends can't hold it.")),
+    Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 4.1, title=N_("Two-string kite"),
+         description=N_("The same with a row and a column whose ends meet in a box.")),
     Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),
-    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 4.2),
-    Tech("grouped_turbot", Level.HARD, t_grouped_turbot, 6.5, 4.3),
-    Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4),
-    Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5),
-    Tech("unique_loop", Level.HARD, t_unique_loop, 5.5, 4.6),
-    Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0),
-    Tech("jellyfish", Level.HARD, t_jellyfish, 6.0, 5.2),
-    Tech("hidden_quad", Level.HARD, t_hidden_quad, 6.0, 5.4),
-    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 5.5),
-    Tech("bug", Level.HARD, t_bug, 5.5, 5.6),
-    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 5.4),
-    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 5.4),
-    Tech("als_wing", Level.EXPERT, t_als_wing, 8.0, 5.5),
-    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 5.5),
-    Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5),
-    Tech("trial", Level.EXPERT, t_trial, 12.0),
+    Tech("turbot_fish", Level.HARD, t_turbot_fish, 6.5, 4.2, title=N_("Turbot fish"),
+         description=N_("The same with any two houses whose ends see each other.")),
+    Tech("grouped_turbot", Level.HARD, t_grouped_turbot, 6.5, 4.3, title=N_("Grouped turbot fish"),
+         description=N_("The same where an end is a group: a digit's places in one box along a row or column, or in one row or column of a box.")),
+    Tech("xyz_wing", Level.HARD, t_xyz_wing, 5.0, 4.4, title=N_("XYZ-wing"),
+         description=N_("An XY-wing whose pivot may also be z: a cell that sees all three can't be z.")),
+    Tech("unique_rectangle", Level.HARD, t_unique_rectangle, 5.0, 4.5, title=N_("Unique rectangles"),
+         description=N_("Four cells on two rows, columns and boxes that could only hold the same two digits would give two solutions; a digit that would leave that pattern goes (this assumes one solution).")),
+    Tech("unique_loop", Level.HARD, t_unique_loop, 5.5, 4.6, title=N_("Unique loops"),
+         description=N_("A longer unique rectangle: six, eight or more cells in a loop, each seeing the next, with two of them or none in every house, that could only hold the same two digits would give two solutions; a digit that would leave that pattern goes (this assumes one solution).")),
+    Tech("naked_quad", Level.HARD, t_naked_quad, 5.5, 5.0, title=N_("Naked quads"),
+         description=N_("Four cells of a house that hold only four digits between them take those four.")),
+    Tech("jellyfish", Level.HARD, t_jellyfish, 6.0, 5.2, title=N_("Jellyfish"),
+         description=N_("An X-wing with four rows and four columns.")),
+    Tech("hidden_quad", Level.HARD, t_hidden_quad, 6.0, 5.4, title=N_("Hidden quads"),
+         description=N_("Four digits that fit only in the same four cells of a house fill them.")),
+    Tech("w_wing", Level.HARD, t_w_wing, 5.5, 5.5, title=N_("W-wing"),
+         description=N_("Two cells x-or-y, each seeing one end of a house where x has two places: a cell that sees both can't be y.")),
+    Tech("bug", Level.HARD, t_bug, 5.5, 5.6, title=N_("BUG+1"),
+         description=N_("If every open cell but one has two candidates, that one holds the digit with three places in its houses (this assumes one solution).")),
+    Tech("simple_colouring", Level.EXPERT, t_simple_colouring, 7.0, 5.4, title=N_("Simple colouring"),
+         description=N_("Colour in turn the cells where a digit has two places in a house: one colour holds it, so a cell that sees both colours can't.")),
+    Tech("x_chain", Level.EXPERT, t_x_chain, 8.0, 5.4, title=N_("X-chains"),
+         description=N_("A longer chain of such links for one digit: one of its two ends holds it.")),
+    Tech("als_wing", Level.EXPERT, t_als_wing, 8.0, 5.5, title=N_("Almost locked sets"),
+         description=N_("Some cells of a house that hold one digit more than cells, and a cell x-or-z outside them that sees every x among them: that cell or one of them is z, so a cell that sees all of those can't be z.")),
+    Tech("xy_chain", Level.EXPERT, t_xy_chain, 8.0, 5.5, title=N_("XY-chains"),
+         description=N_("A longer XY-wing: a chain of two-candidate cells, each seeing the next; a cell that sees both ends can't be z.")),
+    Tech("forcing_chain", Level.EXPERT, t_forcing_chain, 10.0, 7.5, title=N_("Forcing chains"),
+         description=N_("Follow both candidates of a cell with singles: what both ways agree on is true.")),
+    Tech("trial", Level.EXPERT, t_trial, 12.0, title=N_("One trial"),
+         description=N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, the cell holds the other one.")),
 )
 TECHNIQUE_LEVEL, TECHNIQUE_WEIGHT = LADDER.tier, LADDER.weight
 

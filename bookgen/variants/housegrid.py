@@ -25,7 +25,7 @@ from bookgen.core.pen import BOLD, CAP_HEIGHT, CENTER, THIN, Pen
 from bookgen.core.symmetry import Symmetry, grid_fingerprint
 from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults
-from bookgen.solve.houses import NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
+from bookgen.solve.houses import LADDER, NO_EXTRA, Extra, Geometry, LadderResult, run_ladder, score_of
 from bookgen.solve.latin_sat import Group, Numbered, proves_unique, solutions
 from bookgen.solve.rated import rated_run
 from bookgen.variants.gridparts import given_problems, shape_problems
@@ -36,48 +36,15 @@ ANSWER_GREY = 0.3      # solved-in digits, lighter than the givens
 DIGIT_CAP = 0.42       # a digit's cap height, in cells
 
 
-# The house ladder's techniques past XY-wing, worded for any houses (rows, columns, boxes,
-# regions, diagonals), in the ladder's order; every house variant lists those its rules use.
-ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
-    "swordfish": (N_("Swordfish"), N_("An X-wing with three rows and three columns.")),
-    "xyz_wing": (N_("XYZ-wing"), N_("An XY-wing whose pivot may also be z: a cell that sees all three can't be z.")),
-    "w_wing": (N_("W-wing"), N_(
-        "Two cells x-or-y, each seeing one end of a house where x has two places: a cell that sees both can't"
-        " be y.")),
-    "unique_rectangle": (N_("Unique rectangles"), N_(
-        "Four cells on two rows, columns and boxes that could only hold the same two digits would give two "
-        "solutions; a digit that would leave that pattern goes (this assumes one solution).")),
-    "unique_loop": (N_("Unique loops"), N_(
-        "A longer unique rectangle: six, eight or more cells in a loop, each seeing the next, with two of them "
-        "or none in every house, that could only hold the same two digits would give two solutions; a digit "
-        "that would leave that pattern goes (this assumes one solution).")),
-    "naked_quad": (N_("Naked quads"), N_("Four cells of a house that hold only four digits between them take those four.")),
-    "jellyfish": (N_("Jellyfish"), N_("An X-wing with four rows and four columns.")),
-    "hidden_quad": (N_("Hidden quads"), N_("Four digits that fit only in the same four cells of a house fill them.")),
-    "bug": (N_("BUG+1"), N_(
-        "If every open cell but one has two candidates, that one holds the digit with three places in its "
-        "houses (this assumes one solution).")),
-    "skyscraper_pattern": (N_("Skyscraper"), N_(
-        "A digit with two places in each of two rows, one end of each in the same column: a cell that sees both "
-        "other ends can't hold it.")),
-    "two_string_kite": (N_("Two-string kite"), N_("The same with a row and a column whose ends meet in a box.")),
-    "turbot_fish": (N_("Turbot fish"), N_("The same with any two houses whose ends see each other.")),
-    "grouped_turbot": (N_("Grouped turbot fish"), N_(
-        "The same where an end is a group: a digit's places in one box along a row or column, or in one row "
-        "or column of a box.")),
-    "simple_colouring": (N_("Simple colouring"), N_(
-        "Colour in turn the cells where a digit has two places in a house: one colour holds it, so a cell that "
-        "sees both colours can't.")),
-    "x_chain": (N_("X-chains"), N_("A longer chain of such links for one digit: one of its two ends holds it.")),
-    "als_wing": (N_("Almost locked sets"), N_(
-        "Some cells of a house that hold one digit more than cells, and a cell x-or-z outside them that sees "
-        "every x among them: that cell or one of them is z, so a cell that sees all of those can't be z.")),
-    "xy_chain": (N_("XY-chains"), N_(
-        "A longer XY-wing: a chain of two-candidate cells, each seeing the next; a cell that sees both ends "
-        "can't be z.")),
-    "forcing_chain": (N_("Forcing chains"), N_(
-        "Follow both candidates of a cell with singles: what both ways agree on is true.")),
-}
+# The house ladder's rows carry the texts worded for any houses (rows, columns, boxes, regions,
+# diagonals): the techniques past XY-wing and the trial. Every house variant lists the advanced
+# ones its rules use, in the order of the how-to page (each "The same ..." follows the one it
+# builds on), which is not the driver's.
+HOUSE_TEXT: dict[str, tuple[str, str]] = {t.name: (t.title, t.description) for t in LADDER.explained}
+ADVANCED = ("swordfish", "xyz_wing", "w_wing", "unique_rectangle", "unique_loop", "naked_quad", "jellyfish",
+            "hidden_quad", "bug", "skyscraper_pattern", "two_string_kite", "turbot_fish", "grouped_turbot",
+            "simple_colouring", "x_chain", "als_wing", "xy_chain", "forcing_chain")
+ADVANCED_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {key: HOUSE_TEXT[key] for key in ADVANCED}
 # Those a Latin square with no boxes (and signs or clues beside it) can use.
 # (no two-string kite: without boxes a row's end and a column's end never see each other)
 LATIN_ADVANCED = ("swordfish", "xyz_wing", "w_wing", "naked_quad", "jellyfish", "hidden_quad", "skyscraper_pattern",
@@ -97,8 +64,7 @@ LATIN_TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
                "so the rest of both columns can't have it (and the other way round).")),
     "xy_wing": (N_("XY-wing"), N_("A cell that is x or y sees a cell x-or-z and a cell y-or-z: one of them is z, so a cell that sees both can't be z.")),
     **{key: text for key, text in ADVANCED_TECHNIQUE_TEXT.items() if key in LATIN_ADVANCED},
-    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
-              "the cell holds the other one.")),
+    "trial": HOUSE_TEXT["trial"],
 }
 
 

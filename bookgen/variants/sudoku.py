@@ -65,7 +65,7 @@ from bookgen.solve.harden import harden
 from bookgen.solve.latin import SYMBOLS
 from bookgen.solve.rated import carve_to_rating
 from bookgen.variants.gridparts import given_count
-from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
+from bookgen.variants.housegrid import ADVANCED_TECHNIQUE_TEXT, HOUSE_TEXT, TWO_DIGITS, Draft, HouseGrid, check_digits, check_grids, digit_rows
 
 BOXES: dict[int, tuple[int, int]] = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 SIZES: tuple[int, ...] = tuple(BOXES)
@@ -100,8 +100,7 @@ TECHNIQUE_TEXT: dict[str, tuple[str, str]] = {
     "xy_wing": (N_("XY-wing"), N_("A cell with two candidates xy sees a cell xz and a cell yz: whichever it is, one of them is z, "
                 "so a cell that sees both can't be z.")),
     **ADVANCED_TECHNIQUE_TEXT,
-    "trial": (N_("One trial"), N_("Assume a digit in a cell with two candidates; if the techniques above lead to a contradiction, "
-              "the cell holds the other one.")),
+    "trial": HOUSE_TEXT["trial"],
 }
 
 
