@@ -434,16 +434,25 @@ def t_trial(lay: Layout, st: State, run: Run) -> int:
 
 
 # Rows of the house engine's ``Tech`` (name, tier, function, weight, rating on the 1-10
-# footing of the other ladders); here ``fn(layout, state, run)``.
+# footing of the other ladders, and Star Battle's how-to title and description; Queens words
+# them its own way); here ``fn(layout, state, run)``.
 LADDER = Ladder(
-    Tech("halo", Level.EASY, t_halo, 0.3, 1.0),
-    Tech("full_unit", Level.EASY, t_full_unit, 0.3, 1.2),
-    Tech("last_room", Level.EASY, t_last_room, 0.6, 1.5),
-    Tech("band", Level.EASY, t_band, 1.0, 2.0),
-    Tech("squeeze", Level.MEDIUM, t_squeeze, 2.5, 3.0),
-    Tech("pigeonhole", Level.HARD, t_pigeonhole, 4.5, 4.2),
-    Tech("two_by_two", Level.HARD, t_two_by_two, 4.0, 3.8),
-    Tech("trial", Level.EXPERT, t_trial, 12.0, 6.5),
+    Tech("halo", Level.EASY, t_halo, 0.3, 1.0, title=N_("Neighbours"),
+         description=N_("The eight cells around a star are empty.")),
+    Tech("full_unit", Level.EASY, t_full_unit, 0.3, 1.2, title=N_("Full lines and regions"),
+         description=N_("A row, column or region that has all its stars: its other cells are empty.")),
+    Tech("last_room", Level.EASY, t_last_room, 0.6, 1.5, title=N_("Last room"),
+         description=N_("A row, column or region with only as many open cells as stars still to place: each of them holds a star.")),
+    Tech("band", Level.EASY, t_band, 1.0, 2.0, title=N_("A region in one line"),
+         description=N_("A region whose open cells all lie in one row (or column) holds that line's stars: the rest of the line is empty. The same for a line whose open cells lie in one region.")),
+    Tech("squeeze", Level.MEDIUM, t_squeeze, 2.5, 3.0, title=N_("Squeeze"),
+         description=N_("A cell whose star would leave a row, column or region (with the cells around the star emptied) too few open cells for its stars is empty.")),
+    Tech("pigeonhole", Level.HARD, t_pigeonhole, 4.5, 4.2, title=N_("Pigeonhole"),
+         description=N_("Two (or more) regions whose open cells all lie in as many rows hold all the stars of those rows: the rest of the rows is empty. Also for columns, and lines inside regions.")),
+    Tech("two_by_two", Level.HARD, t_two_by_two, 4.0, 3.8, title=N_("2\u00d72 blocks"),
+         description=N_("A 2\u00d72 block holds at most one star. A cell whose star would leave a row, column, region or pair of lines fewer blocks than stars it needs is empty.")),
+    Tech("trial", Level.EXPERT, t_trial, 12.0, 6.5, title=N_("One trial"),
+         description=N_("Assume a star in a cell; if the techniques above lead to a contradiction, the cell is empty.")),
 )
 
 

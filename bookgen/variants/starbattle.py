@@ -72,31 +72,6 @@ TINTS: tuple[tuple[float, float, float], ...] = (
 PATTERNS = ("plain", "dots", "rows", "cols", "checks", "plus", "diamond")
 PATTERN_GREY = 0.55
 
-TECHNIQUE_TITLE = {
-    "halo": N_("Neighbours"),
-    "full_unit": N_("Full lines and regions"),
-    "last_room": N_("Last room"),
-    "band": N_("A region in one line"),
-    "squeeze": N_("Squeeze"),
-    "pigeonhole": N_("Pigeonhole"),
-    "two_by_two": N_("2\u00d72 blocks"),
-    "trial": N_("One trial"),
-}
-STAR_TEXT = {
-    "halo": N_("The eight cells around a star are empty."),
-    "full_unit": N_("A row, column or region that has all its stars: its other cells are empty."),
-    "last_room": N_("A row, column or region with only as many open cells as stars still to place: "
-                    "each of them holds a star."),
-    "band": N_("A region whose open cells all lie in one row (or column) holds that line's stars: the rest "
-               "of the line is empty. The same for a line whose open cells lie in one region."),
-    "squeeze": N_("A cell whose star would leave a row, column or region (with the cells around the star "
-                  "emptied) too few open cells for its stars is empty."),
-    "pigeonhole": N_("Two (or more) regions whose open cells all lie in as many rows hold all the stars of "
-                     "those rows: the rest of the rows is empty. Also for columns, and lines inside regions."),
-    "two_by_two": N_("A 2\u00d72 block holds at most one star. A cell whose star would leave a row, column, "
-                     "region or pair of lines fewer blocks than stars it needs is empty."),
-    "trial": N_("Assume a star in a cell; if the techniques above lead to a contradiction, the cell is empty."),
-}
 QUEEN_TEXT = {
     "halo": N_("The eight cells around a queen can't hold a queen: mark them with X."),
     "full_unit": N_("A row, column or colour region that has its queen: mark its other cells with X."),
@@ -124,9 +99,7 @@ class StarBattle(VariantDefaults):
         N_("Stars never touch each other, not even diagonally."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    technique_text = STAR_TEXT
-    technique_titles = TECHNIQUE_TITLE
-    ladder = engine.LADDER  # its ratings (``rating_table``); the how-to texts are worded per variant here
+    ladder = engine.LADDER  # its rows carry Star Battle's how-to texts: ``techniques`` and ``rating_table``
     sizes: tuple[int, ...] = tuple(sorted(set(ONE_STAR) | set(TWO_STARS)))
     default_size = 8
     size_note = "one star: 5 to 10; two stars: 8 to 12"
@@ -135,12 +108,6 @@ class StarBattle(VariantDefaults):
         "stars": "1 or 2: stars in every row, column and region (1 on 5x5 to 10x10, 2 on 8x8 to 12x12); "
                  "default 1, and 2 on 11x11 and 12x12",
     }
-
-    @property
-    def techniques(self) -> tuple[Technique, ...]:
-        """The table as the how-to page lists it, easiest first."""
-        return tuple(Technique(t.name, t.tier, self.technique_titles[t.name], self.technique_text[t.name])
-                     for t in engine.LADDER if t.name in self.technique_text)
 
     def techniques_for(self, rules: Mapping[str, Any]) -> tuple[Technique, ...]:
         """No 2x2 rule where a unit holds one star."""
@@ -471,10 +438,15 @@ class Queens(StarBattle):
            "pattern and bold outline."),
         N_("Each puzzle has exactly one solution, reachable by logic alone."),
     )
-    technique_text = QUEEN_TEXT
-    # its rules say "colour region" (German "Farbregion", where Star Battle's say "Gebiet")
-    technique_titles = {**TECHNIQUE_TITLE, "full_unit": N_("Full lines and colour regions"),
-                        "band": N_("A colour region in one line")}
+    # Queens' own words for the ladder's techniques (no 2x2 rule): its rules say "queen" and
+    # "colour region" (German "Farbregion", where Star Battle's say "Gebiet").
+    technique_titles = {"full_unit": N_("Full lines and colour regions"), "band": N_("A colour region in one line")}
+
+    @property
+    def techniques(self) -> tuple[Technique, ...]:
+        """Star Battle's table in Queens' words, as the how-to page lists it, easiest first."""
+        return tuple(Technique(t.name, t.level, self.technique_titles.get(t.name, t.title), QUEEN_TEXT[t.name])
+                     for t in engine.LADDER.explained if t.name in QUEEN_TEXT)
     sizes: tuple[int, ...] = ONE_STAR
     default_size = 8
     size_note = ""

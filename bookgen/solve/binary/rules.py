@@ -20,24 +20,24 @@ STATE_MEMO = 400_000  # entries of a memo keyed by one line's state
 LINE_MEMO = 200_000  # entries of one line memo of the closure
 SIGN_LAYOUTS = 50_000  # the closure's line memos kept, one per (tier, a line's signs)
 
-# The ladder, easiest first: each technique's level and the effort of one use (for the
-# score inside a level). Ties in level are tried in this order.
-TECHNIQUES: tuple[tuple[str, Level, float], ...] = (
-    ("pair", Level.EASY, 1.0),
-    ("sandwich", Level.EASY, 1.0),
-    ("balance", Level.EASY, 1.5),
-    ("sign", Level.EASY, 1.0),
-    ("line", Level.MEDIUM, 3.0),
-    ("long_line", Level.HARD, 6.0),
-    ("distinct", Level.HARD, 6.0),
-    ("trial", Level.EXPERT, 20.0),
+# The ladder, easiest first: each technique's level, the effort of one use (for the score
+# inside a level) and the value of one use on the 1-10 footing of the Sudoku Explainer scale
+# (``bookgen.core.rating``: easy techniques below 2.5, medium below 3.5, hard below 5, a trial
+# 5.5). Ties in level are tried in this order. (The how-to texts are worded per variant:
+# Takuzu's digits, Tango's suns and moons.)
+TECHNIQUES: tuple[tuple[str, Level, float, float], ...] = (
+    ("pair", Level.EASY, 1.0, 1.2),
+    ("sandwich", Level.EASY, 1.0, 1.2),
+    ("balance", Level.EASY, 1.5, 1.5),
+    ("sign", Level.EASY, 1.0, 1.2),
+    ("line", Level.MEDIUM, 3.0, 2.8),
+    ("long_line", Level.HARD, 6.0, 3.8),
+    ("distinct", Level.HARD, 6.0, 4.0),
+    ("trial", Level.EXPERT, 20.0, 5.5),
 )
-TECHNIQUE_LEVEL: dict[str, Level] = {name: level for name, level, _ in TECHNIQUES}
-TECHNIQUE_WEIGHT: dict[str, float] = {name: weight for name, _, weight in TECHNIQUES}
-# The value of one use on the 1-10 footing of the Sudoku Explainer scale (bookgen.core.rating):
-# easy techniques below 2.5, medium below 3.5, hard below 5, a trial 5.5.
-TECHNIQUE_RATING: dict[str, float] = {"pair": 1.2, "sandwich": 1.2, "sign": 1.2, "balance": 1.5, "line": 2.8,
-                                      "long_line": 3.8, "distinct": 4.0, "trial": 5.5}
+TECHNIQUE_LEVEL: dict[str, Level] = {name: level for name, level, _, _ in TECHNIQUES}
+TECHNIQUE_WEIGHT: dict[str, float] = {name: weight for name, _, weight, _ in TECHNIQUES}
+TECHNIQUE_RATING: dict[str, float] = {name: rating for name, _, _, rating in TECHNIQUES}
 
 LINE_TECHNIQUES = frozenset(("pair", "sandwich", "balance", "sign", "line", "long_line", "distinct"))
 SIGN_FREE = frozenset(("pair", "sandwich", "balance"))  # techniques that never look at a line's signs
