@@ -91,6 +91,7 @@ class BinaryEngine(ReferenceDeduction, LineShortcuts, MemoClosure, GeneratorShor
         self._copied = bounds.new(LINE_MEMO)  # answers that depend on several finished parallel lines
         self._memo_keys = [(self, tier) for tier in range(HARD + 1)]  # a board's memo lists, per engine and tier
         self._crossings = _crossings(n)
+        self._line_bits = tuple(1 << line % n for line in range(2 * n))  # a line's bit in the lines crossing it
         self._every = (1 << 2 * n) - 1  # a queue of every line
         self._parallel = (tuple(range(n)), tuple(range(n, 2 * n)))  # the rows, the columns
         self._full_queues: dict[Cell | None, list[int]] = {}  # _propagate_distinct's first stack of every line

@@ -90,6 +90,7 @@ class MemoClosure:
         known, value = board.known, board.value
         memos = board.memos.get(self._memo_keys[tier]) or self._line_memos(board, tier)
         cols_of, rows_of = self._crossings
+        line_bit = self._line_bits  # bit j of a row is column j (line n + j); bit j of a column is row j
         # A line's answer is everything it brings on its own (at the hard tier what its
         # completions agree on, below it its rules' fixpoint, ``_line_fixpoint``): after it
         # is written the line has nothing more to say, so only its crossing lines are queued.
@@ -117,8 +118,7 @@ class MemoClosure:
                 ones, zeros = hit >> n, hit & full
                 known[line] = k | ones | zeros
                 value[line] |= ones
-                j = line - base
-                bit = 1 << j  # bit j of a row is column j (line n + j); bit j of a column is row j
+                bit = line_bit[line]
                 for cross in there_of[ones]:
                     known[cross] |= bit
                     value[cross] |= bit
@@ -126,7 +126,8 @@ class MemoClosure:
                     known[cross] |= bit
                 there |= ones | zeros
                 if t_bit and known[t_line] & t_bit:  # what is left: this pass's lines after this one, the queued
-                    return (here >> j + 1 << j + 1) << base | there << n - base
+                    j = line - base + 1
+                    return (here >> j << j) << base | there << n - base
             here, there = there, 0
             here_of, there_of, base = there_of, here_of, n - base
         return -1
