@@ -2086,8 +2086,7 @@ LADDER = Ladder(
     Tech("swordfish", Level.HARD, t_swordfish, 5.0, 3.8, title=N_("Swordfish"),
          description=N_("An X-wing with three rows and three columns.")),
     Tech("hidden_triple", Level.HARD, t_hidden_triple, 5.0, 4.0),
-    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 4.0, title=N_("Skyscraper"),
-         description=N_("A digit with two places in each of two rows, one end of each in the same column: a cell that sees both other ends can't hold it.")),
+    Tech("skyscraper_pattern", Level.HARD, t_skyscraper, 6.0, 4.0),  # (its text: housegrid.HOUSE_TEXT)
     Tech("two_string_kite", Level.HARD, t_two_string_kite, 6.0, 4.1, title=N_("Two-string kite"),
          description=N_("The same with a row and a column whose ends meet in a box.")),
     Tech("xy_wing", Level.HARD, t_xy_wing, 5.0, 4.2),

@@ -40,7 +40,12 @@ DIGIT_CAP = 0.42       # a digit's cap height, in cells
 # diagonals): the techniques past XY-wing and the trial. Every house variant lists the advanced
 # ones its rules use, in the order of the how-to page (each "The same ..." follows the one it
 # builds on), which is not the driver's.
-HOUSE_TEXT: dict[str, tuple[str, str]] = {t.name: (t.title, t.description) for t in LADDER.explained}
+# (All but the Skyscraper's: its title is a puzzle's name too, which no module outside
+# ``variants/`` says, tests/test_shape.py.)
+HOUSE_TEXT: dict[str, tuple[str, str]] = {
+    **{t.name: (t.title, t.description) for t in LADDER.explained},
+    "skyscraper_pattern": (N_("Skyscraper"), N_("A digit with two places in each of two rows, one end of each in the same column: a cell that sees both other ends can't hold it.")),
+}
 ADVANCED = ("swordfish", "xyz_wing", "w_wing", "unique_rectangle", "unique_loop", "naked_quad", "jellyfish",
             "hidden_quad", "bug", "skyscraper_pattern", "two_string_kite", "turbot_fish", "grouped_turbot",
             "simple_colouring", "x_chain", "als_wing", "xy_chain", "forcing_chain")
