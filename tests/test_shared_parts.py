@@ -8,7 +8,8 @@ import pytest
 from bookgen.core.difficulty import Level
 from bookgen.core.text import PuzzleTextError, TextLine
 from bookgen.core.types import EMPTY, Cage, Puzzle
-from bookgen.core.variant import Technique, rule_options, techniques_of
+from bookgen.core.variant import Technique, VariantDefaults, rule_options, techniques_of
+from bookgen.solve.houses import Ladder, Tech
 from bookgen.variants.gridparts import and_givens, cage_problems, given_count, given_problems
 from bookgen.variants.jigsaw_regions import read_givens
 from bookgen.variants.killer import KILLER
@@ -69,6 +70,33 @@ def test_techniques_of_keeps_the_table_order_and_leaves_out_what_it_is_told():
     levels = {"a": Level.EASY, "b": Level.HARD, "c": Level.MEDIUM}
     assert techniques_of(text, levels, leave_out=("c",)) == (
         Technique("b", Level.HARD, "B", "the b"), Technique("a", Level.EASY, "A", "the a"))
+
+
+def _nothing(g, st, run) -> int:
+    return 0
+
+
+def test_a_ladder_explains_its_rows_once_and_a_variant_naming_it_reads_them():
+    ladder = Ladder(Tech("b", Level.EASY, _nothing, 0.5, 1.2, title="B", description="the b"),
+                    Tech("a", Level.MEDIUM, _nothing, 2.0),  # worded by each variant: no text here
+                    Tech("c", Level.HARD, _nothing, 4.0, 3.6, title="C", description="the c"))
+    assert ladder.explained == (Technique("b", Level.EASY, "B", "the b"), Technique("c", Level.HARD, "C", "the c"))
+
+    class Named(VariantDefaults):
+        name = "named"
+
+    Named.ladder = ladder
+    assert Named().techniques == Named().techniques_for({}) == ladder.explained
+    assert Named().rating_table == {"b": 1.2, "a": None, "c": 3.6}
+    assert VariantDefaults().rating_table == {}
+
+
+def test_a_variant_shows_the_texts_its_ladder_carries():
+    from bookgen.variants.registry import VARIANTS
+    for variant in VARIANTS.values():
+        ladder = getattr(variant, "ladder", None)
+        if ladder is not None and variant.name != "queens":  # Queens re-words Star Battle's rows
+            assert set(ladder.explained) <= set(variant.techniques), variant.name
 
 
 def test_read_givens_maps_each_symbol_and_locates_an_unknown_one():
