@@ -11,7 +11,7 @@ import pytest
 from bookgen.core.difficulty import Level
 from bookgen.solve.arithmetic import DraftSolver
 from bookgen.solve.latin import is_latin, random_latin_square
-from bookgen.variants.kenken import KENKEN, _Layout
+from bookgen.variants.kenken import KENKEN, _Layout, singles_cap
 
 RULES = {"ops": ["+", "-", "*", "/"], "max_cage": 4, "show_ops": True, "singles": "few"}
 
@@ -97,3 +97,17 @@ def test_admits_by_sets_is_the_plain_scan():
                 met[got] += 1
             layout.loosen(divmod(rng.randrange(36), 6)) if step % 2 else layout.tighten()
     assert met[True] and met[False]
+
+
+def test_small_hard_puzzles_use_no_single_cell_cage_under_few_singles():
+    # A hard 4x4 with ``singles: few`` shows none (``HARD_SMALL_SINGLES``); larger grids and
+    # ``singles: normal`` keep theirs.
+    assert singles_cap("few", Level.HARD, 4) == 0
+    assert singles_cap("few", Level.HARD, 5) == 1
+    assert singles_cap("normal", Level.HARD, 4) == 2
+    rules = KENKEN.parse_rules(RULES, 4)
+    for seed in range(3):
+        puzzle = KENKEN.generate(4, rules, Level.HARD, random.Random(seed))
+        assert puzzle.grade.level == Level.HARD
+        assert all(len(cage.cells) > 1 for cage in puzzle.cages)
+        assert len(KENKEN.solutions(puzzle, 2)) == 1
