@@ -111,3 +111,17 @@ def test_small_hard_puzzles_use_no_single_cell_cage_under_few_singles():
         assert puzzle.grade.level == Level.HARD
         assert all(len(cage.cells) > 1 for cage in puzzle.cages)
         assert len(KENKEN.solutions(puzzle, 2)) == 1
+
+
+def test_split_cuts_no_single_where_a_small_hard_grid_shows_none():
+    rng = random.Random(3)
+    square = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    hard = _Layout(4, square, KENKEN.parse_rules(RULES, 4), Level.HARD, rng)
+    medium = _Layout(4, square, KENKEN.parse_rules(RULES, 4), Level.MEDIUM, rng)
+    assert (hard.least_part, medium.least_part) == (2, 1)
+    assert hard._split([(0, 0), (0, 1), (1, 1)]) is None  # (every cut leaves a single)
+    block = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for _ in range(20):
+        parts = hard._split(block)
+        assert parts is not None and sorted(map(len, parts)) == [2, 2]
+    assert any(min(map(len, medium._split(block) or ([], []))) == 1 for _ in range(40))

@@ -47,7 +47,8 @@ the kept draft is the final one. An intercalate of the square (a 2×2
 ``a b / b a`` whose digits swap) that every cage over it admits is such a
 second solution found without SAT, and a loosening is kept only when the
 second solution no longer fits (where one does). Easy puzzles on grids up to 5×5 use cages of
-two and three cells only.
+two and three cells only; hard 4×4 puzzles show no single-cell cage under ``singles: few``
+(``HARD_SMALL_SINGLES``), and their splits and re-cuts cut no part of one cell.
 """
 
 from __future__ import annotations
@@ -372,6 +373,9 @@ class _Layout:
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
         self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
+        # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
+        # one cell could never fit, and drawing such cuts was most of a failed re-cut.
+        self.least_part = 2 if level == Level.HARD and n <= TABLE_MAX and not self.cap else 1
 
     # --- operations ---------------------------------------------------------------
 
@@ -523,7 +527,8 @@ class _Layout:
 
     def _split(self, cells: list[Cell]) -> tuple[list[Cell], list[Cell]] | None:
         """Two random connected parts of ``cells`` (None when none found)."""
-        if len(cells) < 2:
+        least = self.least_part
+        if len(cells) < 2 * least:
             return None
         n = self.n
         bit, near_bits, _ = _cell_bits(n)
@@ -531,7 +536,7 @@ class _Layout:
         for x in cells:
             members |= bit[x]
         for _ in range(8):
-            k = self.rng.randint(1, len(cells) - 1)
+            k = self.rng.randint(least, len(cells) - least)
             start = self.rng.choice(cells)
             part = [start]
             left = members & ~bit[start]  # members not taken
