@@ -100,10 +100,10 @@ def test_admits_by_sets_is_the_plain_scan():
 
 
 def test_small_hard_puzzles_use_no_single_cell_cage_under_few_singles():
-    # A hard 4x4 with ``singles: few`` shows none (``HARD_SMALL_SINGLES``); larger grids and
+    # A hard 4x4 or 5x5 with ``singles: few`` shows none (``HARD_NO_SINGLE``); larger grids and
     # ``singles: normal`` keep theirs.
-    assert singles_cap("few", Level.HARD, 4) == 0
-    assert singles_cap("few", Level.HARD, 5) == 1
+    assert singles_cap("few", Level.HARD, 4) == singles_cap("few", Level.HARD, 5) == 0
+    assert singles_cap("few", Level.HARD, 6) == 1
     assert singles_cap("normal", Level.HARD, 4) == 2
     rules = KENKEN.parse_rules(RULES, 4)
     for seed in range(3):

@@ -47,8 +47,8 @@ the kept draft is the final one. An intercalate of the square (a 2×2
 ``a b / b a`` whose digits swap) that every cage over it admits is such a
 second solution found without SAT, and a loosening is kept only when the
 second solution no longer fits (where one does). Easy puzzles on grids up to 5×5 use cages of
-two and three cells only; hard 4×4 puzzles show no single-cell cage under ``singles: few``
-(``HARD_SMALL_SINGLES``), and their splits and re-cuts cut no part of one cell.
+two and three cells only; hard 4×4 and 5×5 puzzles show no single-cell cage under ``singles:
+few`` (``HARD_NO_SINGLE``), and their splits and re-cuts cut no part of one cell.
 """
 
 from __future__ import annotations
@@ -118,13 +118,13 @@ ATTEMPTS = 150
 TIGHTEN_TRIES = 4
 # Grids above that: one loosening per this many rows' worth of stuck cells.
 LOOSEN_SPREAD = 2
-# Single-cell cages a hard puzzle on a grid up to TABLE_MAX (4x4) may show with ``singles: few``.
-# There one given digit is a sixteenth of the grid: of the unique 4x4 cagings the
-# generator judges, the medium tier fails to finish 13 % without a single against 6 % with
-# one, so a hard 4x4 drew 10.3 judged drafts with one allowed and 7.1 without (and Keen's
-# hard puzzles have none at any size). Larger grids keep one: there SAT's second solutions
-# steer the search, and without a single it grew no faster.
-HARD_SMALL_SINGLES = 0
+# Hard puzzles on grids up to this size show no single-cell cage with ``singles: few``
+# (larger ones: one). On 4x4 one given digit is a sixteenth of the grid: of the unique
+# cagings the generator judges, the medium tier fails to finish 13 % without a single
+# against 6 % with one (judged drafts a hard 4x4: 10.3 -> 7.1); a hard 5x5 took 17 % fewer
+# instructions. Keen's hard puzzles have none at any size. (With ``_Layout.least_part``:
+# docs/benchmarks.md, kkh.)
+HARD_NO_SINGLE = 5
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -300,7 +300,7 @@ def singles_cap(singles: str, level: Level, n: int) -> int:
         return 0
     if singles == "few":
         return {Level.EASY: max(1, n // 2), Level.MEDIUM: max(1, n // 3),
-                Level.HARD: HARD_SMALL_SINGLES if n <= TABLE_MAX else 1, Level.EXPERT: 1}[level]
+                Level.HARD: 0 if n <= HARD_NO_SINGLE else 1, Level.EXPERT: 1}[level]
     return {Level.EASY: n, Level.MEDIUM: max(2, 2 * n // 3),
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
@@ -375,7 +375,7 @@ class _Layout:
         self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
         # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
         # one cell could never fit, and drawing such cuts was most of a failed re-cut.
-        self.least_part = 2 if level == Level.HARD and n <= TABLE_MAX and not self.cap else 1
+        self.least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not self.cap else 1
 
     # --- operations ---------------------------------------------------------------
 
