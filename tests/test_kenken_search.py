@@ -104,6 +104,7 @@ def test_small_hard_puzzles_use_no_single_cell_cage_under_few_singles():
     # ``singles: normal`` keep theirs.
     assert singles_cap("few", Level.HARD, 4) == singles_cap("few", Level.HARD, 5) == 0
     assert singles_cap("few", Level.HARD, 6) == 1
+    assert singles_cap("few", Level.HARD, 5, pairs_only=True) == 1  # (25 cells can't all pair up)
     assert singles_cap("normal", Level.HARD, 4) == 2
     rules = KENKEN.parse_rules(RULES, 4)
     for seed in range(3):

@@ -294,13 +294,14 @@ def _board(n: int, cages: Sequence[Cage], rules: Mapping[str, Any]) -> Board:
     return Board.build(n, [(c.cells, c.op, c.target) for c in cages], _hidden_ops(rules))
 
 
-def singles_cap(singles: str, level: Level, n: int) -> int:
-    """The most single-cell cages a puzzle of this level may show."""
+def singles_cap(singles: str, level: Level, n: int, pairs_only: bool = False) -> int:
+    """The most single-cell cages a puzzle of this level may show (``pairs_only``: no cage may
+    grow past two cells, so an odd grid needs a single)."""
     if singles == "none":
         return 0
     if singles == "few":
         return {Level.EASY: max(1, n // 2), Level.MEDIUM: max(1, n // 3),
-                Level.HARD: 0 if n <= HARD_NO_SINGLE else 1, Level.EXPERT: 1}[level]
+                Level.HARD: 0 if n <= HARD_NO_SINGLE and not pairs_only else 1, Level.EXPERT: 1}[level]
     return {Level.EASY: n, Level.MEDIUM: max(2, 2 * n // 3),
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
@@ -361,7 +362,7 @@ class _Layout:
         self.ops_allowed = tuple(rules["ops"])
         big = "+" in self.ops_allowed or "*" in self.ops_allowed
         self.max_cage = rules["max_cage"] if big else 2
-        self.cap = singles_cap(rules["singles"], level, n)
+        self.cap = singles_cap(rules["singles"], level, n, self.max_cage <= 2)
         self.cages: list[list[Cell]] = []
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
