@@ -11,7 +11,7 @@ import pytest
 from bookgen.core.difficulty import Level
 from bookgen.solve.arithmetic import DraftSolver
 from bookgen.solve.latin import is_latin, random_latin_square
-from bookgen.variants.kenken import KENKEN, _Layout
+from bookgen.variants.kenken import KENKEN, _Layout, singles_cap
 
 RULES = {"ops": ["+", "-", "*", "/"], "max_cage": 4, "show_ops": True, "singles": "few"}
 
@@ -97,3 +97,32 @@ def test_admits_by_sets_is_the_plain_scan():
                 met[got] += 1
             layout.loosen(divmod(rng.randrange(36), 6)) if step % 2 else layout.tighten()
     assert met[True] and met[False]
+
+
+def test_small_hard_puzzles_use_no_single_cell_cage_under_few_singles():
+    # A hard 4x4 or 5x5 with ``singles: few`` shows none (``HARD_NO_SINGLE``); larger grids and
+    # ``singles: normal`` keep theirs.
+    assert singles_cap("few", Level.HARD, 4) == singles_cap("few", Level.HARD, 5) == 0
+    assert singles_cap("few", Level.HARD, 6) == 1
+    assert singles_cap("few", Level.HARD, 5, pairs_only=True) == 1  # (25 cells can't all pair up)
+    assert singles_cap("normal", Level.HARD, 4) == 2
+    rules = KENKEN.parse_rules(RULES, 4)
+    for seed in range(3):
+        puzzle = KENKEN.generate(4, rules, Level.HARD, random.Random(seed))
+        assert puzzle.grade.level == Level.HARD
+        assert all(len(cage.cells) > 1 for cage in puzzle.cages)
+        assert len(KENKEN.solutions(puzzle, 2)) == 1
+
+
+def test_split_cuts_no_single_where_a_small_hard_grid_shows_none():
+    rng = random.Random(3)
+    square = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    hard = _Layout(4, square, KENKEN.parse_rules(RULES, 4), Level.HARD, rng)
+    medium = _Layout(4, square, KENKEN.parse_rules(RULES, 4), Level.MEDIUM, rng)
+    assert (hard.least_part, medium.least_part) == (2, 1)
+    assert hard._split([(0, 0), (0, 1), (1, 1)]) is None  # (every cut leaves a single)
+    block = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for _ in range(20):
+        parts = hard._split(block)
+        assert parts is not None and sorted(map(len, parts)) == [2, 2]
+    assert any(min(map(len, medium._split(block) or ([], []))) == 1 for _ in range(40))

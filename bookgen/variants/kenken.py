@@ -47,7 +47,8 @@ the kept draft is the final one. An intercalate of the square (a 2×2
 ``a b / b a`` whose digits swap) that every cage over it admits is such a
 second solution found without SAT, and a loosening is kept only when the
 second solution no longer fits (where one does). Easy puzzles on grids up to 5×5 use cages of
-two and three cells only.
+two and three cells only; hard 4×4 and 5×5 puzzles show no single-cell cage under ``singles:
+few`` (``HARD_NO_SINGLE``), and their splits and re-cuts cut no part of one cell.
 """
 
 from __future__ import annotations
@@ -117,6 +118,13 @@ ATTEMPTS = 150
 TIGHTEN_TRIES = 4
 # Grids above that: one loosening per this many rows' worth of stuck cells.
 LOOSEN_SPREAD = 2
+# Hard puzzles on grids up to this size show no single-cell cage with ``singles: few``
+# (larger ones: one). On 4x4 one given digit is a sixteenth of the grid: of the unique
+# cagings the generator judges, the medium tier fails to finish 13 % without a single
+# against 6 % with one (judged drafts a hard 4x4: 10.3 -> 7.1); a hard 5x5 took 17 % fewer
+# instructions. Keen's hard puzzles have none at any size. (With ``_Layout.least_part``:
+# docs/benchmarks.md, kkh.)
+HARD_NO_SINGLE = 5
 # Relative weights of cage sizes 2..6 per level (singles are handled apart).
 SIZE_MIX: dict[Level, dict[int, float]] = {
     Level.EASY: {2: 6, 3: 3, 4: 1},
@@ -248,13 +256,14 @@ def _board(n: int, cages: Sequence[Cage], rules: Mapping[str, Any]) -> Board:
     return Board.build(n, [(c.cells, c.op, c.target) for c in cages], _hidden_ops(rules))
 
 
-def singles_cap(singles: str, level: Level, n: int) -> int:
-    """The most single-cell cages a puzzle of this level may show."""
+def singles_cap(singles: str, level: Level, n: int, pairs_only: bool = False) -> int:
+    """The most single-cell cages a puzzle of this level may show (``pairs_only``: no cage may
+    grow past two cells, so an odd grid needs a single)."""
     if singles == "none":
         return 0
     if singles == "few":
         return {Level.EASY: max(1, n // 2), Level.MEDIUM: max(1, n // 3),
-                Level.HARD: 1, Level.EXPERT: 1}[level]
+                Level.HARD: 0 if n <= HARD_NO_SINGLE and not pairs_only else 1, Level.EXPERT: 1}[level]
     return {Level.EASY: n, Level.MEDIUM: max(2, 2 * n // 3),
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
@@ -315,7 +324,7 @@ class _Layout:
         self.ops_allowed = tuple(rules["ops"])
         big = "+" in self.ops_allowed or "*" in self.ops_allowed
         self.max_cage = rules["max_cage"] if big else 2
-        self.cap = singles_cap(rules["singles"], level, n)
+        self.cap = singles_cap(rules["singles"], level, n, self.max_cage <= 2)
         self.cages: list[list[Cell]] = []
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
@@ -327,6 +336,9 @@ class _Layout:
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
         self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
+        # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
+        # one cell could never fit, and drawing such cuts was most of a failed re-cut.
+        self.least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not self.cap else 1
 
     # --- operations ---------------------------------------------------------------
 
@@ -478,7 +490,8 @@ class _Layout:
 
     def _split(self, cells: list[Cell]) -> tuple[list[Cell], list[Cell]] | None:
         """Two random connected parts of ``cells`` (None when none found)."""
-        if len(cells) < 2:
+        least = self.least_part
+        if len(cells) < 2 * least:
             return None
         n = self.n
         bit, near_bits, _ = _cell_bits(n)
@@ -486,7 +499,7 @@ class _Layout:
         for x in cells:
             members |= bit[x]
         for _ in range(8):
-            k = self.rng.randint(1, len(cells) - 1)
+            k = self.rng.randint(least, len(cells) - least)
             start = self.rng.choice(cells)
             part = [start]
             left = members & ~bit[start]  # members not taken
