@@ -73,3 +73,43 @@ def test_the_taker_declines_a_plan_it_does_not_know():
     # a geometry with more houses than rows and columns (boxes, diagonals)
     assert RatedCages.make(geometry(4, (2, 2)), board, advanced, values, alone) is None
     assert RatedCages.make(geometry(4, diagonal=True), board, advanced, values, alone) is None
+
+
+def _runs(n, cages, givens, hidden=None):
+    out = []
+    for probes, fast in ((True, True), (True, False), (False, False)):
+        board = Board.build(n, cages, hidden)
+        out.append(rated_run(board.geo, givens, board, probes=probes, fast=fast))
+    return out
+
+
+def test_the_last_naked_singles_are_taken_at_once_as_step_by_step():
+    """Where every open cell is a naked single that completes the grid, the taker places them in
+    one go (a ``count`` entry): the same steps as one at a time; and where the cells' singles
+    break a cage, it does not (the run finds the contradiction as the plain run does)."""
+    from bookgen.variants.kenken import KENKEN
+    n = 4
+    puzzle = KENKEN.generate(n, KENKEN.parse_rules({}, n), Level.EASY, random.Random(3))
+    cages = [(c.cells, c.op, c.target) for c in puzzle.cages]
+    board = Board.build(n, cages)
+    advanced, values, alone = _plan(board.ladder())
+    taker = RatedCages.make(board.geo, board, advanced, values, alone)
+    from bookgen.solve.houses import start
+    st = start(board.geo, [], board)
+    took = []
+    while st.unplaced:
+        took.append(taker(st))
+    assert len(took[-1]) == 4 and took[-1][3] > 1 and all(len(t) == 3 for t in took[:-1])
+    runs = _runs(n, cages, [])
+    assert runs[0] == runs[1] == runs[2] and runs[0][1]
+    assert [s.options for s in runs[0][0][-took[-1][3]:]] == list(range(took[-1][3], 0, -1))
+    # 1 2 3 / 2 3 1 / 3 1 2 with the top row's first two cells open (naked singles 1 and 2) in a 5+ cage
+    square = [1, 2, 3, 2, 3, 1, 3, 1, 2]
+    givens = [(i, d) for i, d in enumerate(square) if i not in (0, 1)]
+    broken = [(((0, 0), (0, 1)), "+", 5)] + [(((i // 3, i % 3),), "", d) for i, d in givens]
+    board = Board.build(3, broken)
+    taker = RatedCages.make(board.geo, board, *_plan(board.ladder()))
+    st = start(board.geo, givens, board)
+    assert not taker._completes(st)
+    runs = _runs(3, broken, givens)
+    assert runs[0] == runs[1] == runs[2] and not runs[0][1]

@@ -873,7 +873,7 @@ class RatedCages:
             rows.append((t, least, f))
         return cls(geo, board, rows, values)
 
-    def __call__(self, st: State) -> tuple[str, float, int] | None:
+    def __call__(self, st: State) -> tuple | None:
         cand, placed, seen = st.cand, st.placed, self.seen
         changed = [i for i, c, p, s in zip(self.cells, cand, placed, seen) if (0 if p else c) != s]
         if changed or self.first:
@@ -881,6 +881,8 @@ class RatedCages:
         naked = self.naked
         fires = self.fires
         if naked:
+            if naked.bit_count() == st.unplaced and self._completes(st):
+                return self._finish(st)
             below = self.naked_value
         elif self.lines:
             below = self.line_value
@@ -914,6 +916,37 @@ class RatedCages:
         st.elim(i, ~b)
         st.place(i)
         return ("naked_single" if below == self.naked_value and was_naked else "hidden_single"), below, options
+
+    def _completes(self, st: State) -> bool:
+        """Whether every open cell's one candidate (the open cells are all naked singles) makes,
+        with the placed digits, a grid that keeps the lines and every cage: then it is a solution
+        the candidates allow, which no technique's sound cut can touch, so each step left places a
+        naked single (the easiest open; rows rated below it act on nothing) and the rest stay
+        naked singles, one option fewer a step."""
+        cand, n = st.cand, self.n
+        full = (1 << n) - 1
+        for r in range(n):
+            row = col = 0
+            for c in range(n):
+                row |= cand[r * n + c]
+                col |= cand[c * n + r]
+            if row != full or col != full:
+                return False
+        b = self.board
+        for idx, ass in zip(b.cells, b.assigns):
+            if tuple(cand[i].bit_length() for i in idx) not in ass:
+                return False
+        return True
+
+    def _finish(self, st: State) -> tuple[str, float, int, int]:
+        """The naked singles that end the run (``_completes``), placed lowest cell first as step
+        by step, as one entry: (technique, value, options of the first, how many)."""
+        count = st.unplaced
+        placed = st.placed
+        for i in self.cells:
+            if not placed[i]:
+                st.place(i)
+        return "naked_single", self.naked_value, count, count
 
     def _take(self, st: CageState, t: Tech, least: float, options: int) -> tuple[str, float, int]:
         """Technique ``t``'s step, taken in place (what it keeps says it acts)."""

@@ -402,13 +402,15 @@ class Extra:
         (its techniques alone need not have ruled every such grid out)."""
 
     def rated_steps(self, geo: "Geometry", advanced: tuple, values: tuple[float, float, float],
-                    alone: float | None) -> Callable[["State"], tuple[str, float, int] | None] | None:
+                    alone: float | None) -> Callable[["State"], tuple | None] | None:
         """A faster way for ``bookgen.solve.rated.rated_run`` to take its steps on this
         constraint's states, or None (the default: the run's own search). Given the run's plan
         (``rated._plan``), it returns a function that takes the step the run would take next on
         a state, in place, and returns it as (technique, value, options), or None where it
-        leaves that step to the run, which it may only do where no single is open; the run
-        without it is the plain version it must equal."""
+        leaves that step to the run, which it may only do where no single is open; or as
+        (technique, value, options, count) for ``count`` such steps taken at once, the options
+        one fewer each (the run's last naked singles); the run without it is the plain version
+        it must equal."""
         return None
 
 

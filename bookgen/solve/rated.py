@@ -836,7 +836,11 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
             else:
                 took = taker(st)
                 if took is not None:
-                    steps.append(_step(*took))
+                    if len(took) == 3:
+                        steps.append(_step(*took))
+                    else:  # the same step ``count`` times, one option fewer each time
+                        name, value, options, count = took
+                        steps += [_step(name, value, options - j) for j in range(count)]
                     continue
                 single, options = None, 0  # (it takes every step where a single is open)
             easiest = single[0] if single is not None else math.inf
