@@ -9,7 +9,7 @@ import pytest
 
 from bookgen.solve.houses import _singles, drop_singles, geometry, random_filling
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.packed import _packed, _spread, singles_come_back, singles_stall
+from bookgen.solve.packed import _packed, _spread, signs_come_back, singles_come_back, singles_stall
 from bookgen.solve.rated import hidden_singles_solve
 from bookgen.solve.skyscrapers import SIDES, clue_strike, clues_of
 
@@ -89,4 +89,31 @@ def test_packed_stall_equals_the_plain_singles_with_strikes(n):
             if struck >> k & 1:
                 plain |= packed.one[k]
         assert _spread(packed, struck) == plain
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("n", [5, 7])
+def test_packed_signs_equal_the_plain_singles_and_the_easy_tier(n):
+    """``signs_come_back`` against ``_singles`` with Futoshiki's signs: the same verdict and
+    the same signs used; and the same verdict as the ladder's easy tier (``closure``), which
+    the Futoshiki carve asks at easy."""
+    from bookgen.core.difficulty import Level
+    from bookgen.solve.houses import closure
+    from bookgen.solve.inequalities import extra_for
+    geo = geometry(n)
+    rng = random.Random(5 * n)
+    verdicts = set()
+    for _ in range(30):
+        sol = [d for row in random_latin_square(n, rng) for d in row]
+        edges = [(r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)] + \
+                [(r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n)]
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in rng.sample(edges, len(edges) // 2)]
+        pairs = [(i, sol[i]) for i in rng.sample(range(n * n), rng.randrange(n * n // 2))]
+        for until in (-1, rng.randrange(n * n)):
+            fast, plain = set(), set()
+            got = signs_come_back(geo, pairs, until, less, fast)
+            assert got == (_singles(geo, pairs, until, less, plain)[0] is True)
+            assert fast == plain
+            assert got == closure(geo, pairs, Level.EASY, until, extra_for(less))[0]
+            verdicts.add(got)
     assert verdicts == {True, False}

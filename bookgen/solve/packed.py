@@ -166,8 +166,36 @@ def _spread(packed: _Packed, strike: int) -> int:
     return got
 
 
-def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: bool,
-         strike: int) -> tuple[bool, int]:
+@kept_by_identity()
+def _sign_masks(packed: _Packed) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per (0-based digit v, cell) at ``v * n * n + i``: the bits, in every layout, of digits
+    1 to v + 1 in cell ``i`` (what a sign's larger end loses next to a placed v + 1), and of
+    digits v + 1 to n (what its smaller end loses)."""
+    n, one = packed.n, packed.one
+    nn = n * n
+    upto, from_ = [], []
+    for v in range(n):
+        for i in range(nn):
+            upto.append(sum(one[d * nn + i] for d in range(v + 1)))
+            from_.append(sum(one[d * nn + i] for d in range(v, n)))
+    return tuple(upto), tuple(from_)
+
+
+def signs_come_back(geo: Geometry, givens: Sequence[tuple[int, int]], until: int,
+                    less: Sequence[tuple[int, int]], used: set[tuple[int, int]] | None) -> bool:
+    """``singles_come_back`` with Futoshiki's signs (``less``: smaller cell, larger cell) next
+    to a placed digit, tried where no single is open, the signs that struck something added
+    to ``used``: ``_singles(geo, givens, until, less, used)[0] is True``, the plain version
+    this must equal, verdict and ``used`` (tests/test_packed.py). The signs must agree with
+    the solution the givens do."""
+    packed = _packed(geo)
+    if packed is None:
+        return _singles(geo, givens, until, less, used)[0] is True
+    return _run(packed, givens, until, True, 0, less, used)[0]
+
+
+def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: bool, strike: int,
+         less: Sequence[tuple[int, int]] = (), used: set[tuple[int, int]] | None = None) -> tuple[bool, int]:
     """(whether the singles solve, or place ``until``; the cells placed) on ``packed``."""
     n = packed.n
     nn = n * n
@@ -176,13 +204,16 @@ def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: 
     if strike:
         x &= ~_spread(packed, strike)
     placed = 0
+    value = [0] * nn  # (with signs) the 0-based digit of each placed cell
     for i, d in givens:
         x &= keep[(d - 1) * nn + i]
         placed |= 1 << i
+        value[i] = d - 1
     stop = 1 << until if until >= 0 else 0
     every = (1 << nn) - 1
     guards, lows = (packed.guards, packed.lows) if naked else (packed.house_guards, packed.house_lows)
     spread = (1 << n) - 1
+    upto, from_ = _sign_masks(packed) if less else ((), ())
     while True:
         if placed & stop or placed == every:
             return True, placed
@@ -191,6 +222,21 @@ def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: 
         minus = (x | guards) - lows
         one = minus & ~((x & minus | guards) - lows) & guards
         if not one:
+            # No single open: a sign next to a placed digit (in the plain version's order, from
+            # the same fixpoint, so the same signs strike)
+            found = False
+            for a, b in less:
+                done_a, done_b = placed >> a & 1, placed >> b & 1
+                if done_a == done_b:
+                    continue
+                m = upto[value[a] * nn + b] if done_a else from_[value[b] * nn + a]
+                if x & m:
+                    x &= ~m
+                    found = True
+                    if used is not None:
+                        used.add((a, b))
+            if found:
+                continue
             return False, placed
         got = x & (one >> n) * spread
         while got:
@@ -200,3 +246,4 @@ def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: 
             if x & bit[k]:  # (else placed already this pass: a naked single is often a hidden one)
                 x &= keep[k]
                 placed |= 1 << k % nn
+                value[k % nn] = k // nn
