@@ -22,8 +22,18 @@ def test_packed_singles_equal_the_plain_singles(n, box, diagonal):
     split the grid, so there the plain version answers (no layouts)."""
     geo = geometry(n, box, diagonal)
     assert (_packed(geo) is None) == diagonal
-    rng = random.Random(n + diagonal)
     verdicts = set()
+    for pairs, until in _carved(geo, random.Random(n + diagonal)):
+        got = singles_come_back(geo, pairs, until)
+        assert got == (_singles(geo, pairs, until)[0] is True)
+        verdicts.add(got)
+    assert verdicts == {True, False}
+
+
+def _carved(geo, rng):
+    """(givens, until) along two grids' carves past the singles carve, one given at a time:
+    ``until`` the removed cell, another cell and none."""
+    n = geo.n
     for _ in range(2):
         sol = random_filling(geo, rng)
         cells = list(range(n * n))
@@ -33,30 +43,18 @@ def test_packed_singles_equal_the_plain_singles(n, box, diagonal):
             given[i] = False
             pairs = [(j, sol[j]) for j in range(n * n) if given[j]]
             for until in (i, rng.randrange(n * n), -1):
-                got = singles_come_back(geo, pairs, until)
-                assert got == (_singles(geo, pairs, until)[0] is True)
-                verdicts.add(got)
-    assert verdicts == {True, False}
+                yield pairs, until
 
 
 @pytest.mark.parametrize("n,box", [(9, (3, 3)), (6, (2, 3))])
 def test_packed_hidden_singles_equal_the_house_by_house_version(n, box):
     """``naked=False`` (``hidden_singles_solve`` in every house) against its ``plain=True``."""
     geo = geometry(n, box)
-    rng = random.Random(3 * n)
     verdicts = set()
-    for _ in range(2):
-        sol = random_filling(geo, rng)
-        cells = list(range(n * n))
-        rng.shuffle(cells)
-        given = drop_singles(geo, sol, cells).given
-        for i in [c for c in cells if given[c]][:20]:
-            given[i] = False
-            pairs = [(j, sol[j]) for j in range(n * n) if given[j]]
-            for until in (i, rng.randrange(n * n), -1):
-                got = hidden_singles_solve(geo, pairs, False, until)
-                assert got == hidden_singles_solve(geo, pairs, False, until, plain=True)
-                verdicts.add(got)
+    for pairs, until in _carved(geo, random.Random(3 * n)):
+        got = hidden_singles_solve(geo, pairs, False, until)
+        assert got == hidden_singles_solve(geo, pairs, False, until, plain=True)
+        verdicts.add(got)
     assert verdicts == {True, False}
 
 
