@@ -42,3 +42,22 @@ def version_seed(book_seed: int, section: int, index: int, version: int, attempt
     suffix = f"/{attempt}" if attempt else ""
     text = f"bookgen/{book_seed}/{section}/{index}/version/{version}{suffix}".encode()
     return hashlib.sha256(text).hexdigest()[:16]
+
+
+_BITS = tuple(n.bit_length() for n in range(257))  # ``int.bit_length`` of each list length a shuffle meets
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """``rng.shuffle(items)``, which it must equal (the same order and the same draws, so
+    everything drawn after it is the same too; tests/test_rng_shuffle.py): CPython's
+    Fisher-Yates, each index below ``i + 1`` drawn by ``getrandbits`` as ``Random._randbelow``
+    draws it, written out so a short list costs no method calls per element (the Latin
+    squares' shuffles of 4 to 9 digits, a sixth of a small puzzle's square)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n] if n < 257 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]

@@ -19,6 +19,7 @@ from math import prod
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from bookgen.core.rng import shuffle
 from bookgen.core.types import Cell
 
 OPS: tuple[str, ...] = ("+", "-", "*", "/")
@@ -133,7 +134,7 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
         # Sorted before shuffling so the order never depends on set hashing.
         options = [sorted(missing[c]) for c in range(n)]
         for opt in options:
-            rng.shuffle(opt)
+            shuffle(rng, opt)
         owner: dict[int, int] = {}  # digit -> column using it in this row
 
         def augment(c: int, seen: set[int]) -> bool:
@@ -147,7 +148,7 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
             return False
 
         cols = list(range(n))
-        rng.shuffle(cols)
+        shuffle(rng, cols)
         for c in cols:
             if not augment(c, set()):  # pragma: no cover - impossible by Hall's theorem
                 raise RuntimeError("Latin rectangle failed to extend")
@@ -159,9 +160,9 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     row_order = list(range(n))
     col_order = list(range(n))
     symbols = list(range(1, n + 1))
-    rng.shuffle(row_order)
-    rng.shuffle(col_order)
-    rng.shuffle(symbols)
+    shuffle(rng, row_order)
+    shuffle(rng, col_order)
+    shuffle(rng, symbols)
     return [[symbols[rows[r][c] - 1] for c in col_order] for r in row_order]
 
 

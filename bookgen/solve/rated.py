@@ -33,6 +33,7 @@ from bookgen.solve.houses import (LADDER, NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDI
                                   Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start,
                                   swap_cycles)
 from bookgen.solve.latin import bit, digits_of
+from bookgen.solve.packed import _packed, singles_come_back
 
 _HOUSE_FNS = frozenset(t.fn for t in LADDER)  # the house techniques (most read the positions table)
 SINGLE_NAMES = ("naked_single", "hidden_single")  # rows the run replaces with its own singles (and their splits)
@@ -985,11 +986,15 @@ def hidden_singles_solve(geo: Geometry, givens: Sequence[tuple[int, int]], boxes
     cell's digit are solved so, that is the same answer (these singles never do less with more
     placed), sooner. With ``boxes_only`` on rows, columns and boxes, the boxes are scanned a
     digit at a time on one int (``_box_hidden_singles``, most of a ``beginner`` carve's time
-    here); ``plain``: house by house, the version that must equal."""
+    here); in every house, on geometries whose houses split into layouts, all digits and houses
+    at once (``packed.singles_come_back``, for givens that agree with a solution, as the carves'
+    do); ``plain``: house by house, the version both must equal."""
     if boxes_only and not plain:
         packed = _box_major(geo)
         if packed is not None:
             return _box_hidden_singles(packed, geo.n, givens, until)
+    elif not plain and _packed(geo) is not None:
+        return singles_come_back(geo, givens, until, naked=False)
     n = geo.n
     house_bits, peer_bits = _bitboards(geo)
     every = (1 << (n * n)) - 1
@@ -1064,10 +1069,14 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
         given = gv.mask
         return any(not m & given for m in unavoidable[i])
 
+    def singles_place(pairs: list[tuple[int, int]], i: int) -> bool:  # whether singles place ``i``
+        # (all singles at once on packed layouts; ``plain``: ``closure``, which it must equal)
+        return closure(geo, pairs, Level.EASY, until=i)[0] if plain else singles_come_back(geo, pairs, i)
+
     def comes_back(i: int) -> bool:  # whether singles bring removed given ``i`` back
         if not plain and opens_unavoidable(i):
             return False
-        return closure(geo, gv.pairs(), Level.EASY, until=i)[0]
+        return singles_place(gv.pairs(), i)
 
     def extend() -> bool:  # the next removal singles allow, onto ``order``; False at the end
         for i in pending:
@@ -1143,7 +1152,7 @@ def carve_to_rating(geo: Geometry, sol: Sequence[int], rng, low: float, high: fl
                         order.append(i)
                         memo[(len(order), key)] = True
                         continue
-                    if closure(geo, pairs, Level.EASY, until=i)[0]:
+                    if singles_place(pairs, i):
                         order.append(i)
                         if not key and hidden_singles_solve(geo, pairs, key, until=i):
                             memo[(len(order), key)] = True

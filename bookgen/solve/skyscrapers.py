@@ -49,10 +49,11 @@ from pysat.card import CardEnc, EncType
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
 from bookgen.solve.houses import (
-    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _singles, cut, describe_cuts, lines_ladder,
+    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts, lines_ladder,
     merged_ladder,
 )
 from bookgen.solve.latin import digits_of, full_mask
+from bookgen.solve.packed import singles_stall
 from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
@@ -329,7 +330,7 @@ def easy_stall(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str
     solution), else the cells placed (a bit each) where it stalls. Its clue techniques
     (``sky_edge``, ``sky_bounds``) strike what each clue alone rules out, the same whatever
     else is known, so they are all struck first, and the naked and hidden singles run on
-    bitboards (``houses._singles``; where they stall no cell with one candidate is left
+    bitboards (``packed.singles_stall``; where they stall no cell with one candidate is left
     unplaced, as in the ladder's stall). The plain version is the ladder's easy tier
     (``closure(geo, givens, Level.EASY, extra=extra_for(n, clues))``: its verdict and its
     stalled state's placed cells; tests/test_sky_carve.py)."""
@@ -343,11 +344,10 @@ def easy_stall(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str
 
 
 def stall_struck(geo: Geometry, givens: Sequence[tuple[int, int]], struck: int) -> int | None:
-    """``easy_stall`` with the clues' strikes given as ``clue_strike``'s, ORed together."""
-    n = geo.n
-    every = (1 << (n * n)) - 1
-    done, _, placed = _singles(geo, givens, -1, strike=[struck >> (d * n * n) & every for d in range(n)])
-    return None if done else placed
+    """``easy_stall`` with the clues' strikes given as ``clue_strike``'s, ORed together: the
+    singles on packed layouts (``packed.singles_stall``; its plain version is ``_singles``
+    with the strikes per digit)."""
+    return singles_stall(geo, givens, struck)
 
 
 @lru_cache(maxsize=None)

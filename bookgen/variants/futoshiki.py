@@ -56,6 +56,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.inequalities import TECHNIQUES, extra_for, sign_clauses, sign_groups
 from bookgen.solve.latin import random_latin_square
+from bookgen.solve.packed import signs_come_back
 from bookgen.variants.binarygrid import all_edges
 from bookgen.variants.gridparts import edges_from_json, given_count
 from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
@@ -325,6 +326,12 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
             extra = extras[key] = extra_for(sorted(signs))
         return [(i, sol[i]) for i in range(n * n) if given[i]], extra
 
+    def easy_used(givens: list[tuple[int, int]], extra: Any) -> set[tuple[int, int]] | None:
+        # ``used_signs`` at easy: the easy tier is singles and signs next to a placed digit, on
+        # bitboards (``closure`` runs nothing else), here on packed layouts (tests/test_packed.py)
+        tracked: set[tuple[int, int]] = set()
+        return tracked if signs_come_back(geo, givens, -1, extra.less, tracked) else None
+
     # The signs the last full solve of the current clues used (None: not known). Any other
     # sign goes without a test: the same steps still solve the puzzle without it.
     used: set[tuple[int, int]] | None = None
@@ -336,7 +343,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         if kind == "s" and not trials:
             if used is None:
                 givens, extra = state()
-                used = used_signs(geo, givens, tier, extra)
+                used = easy_used(givens, extra) if tier == Level.EASY else used_signs(geo, givens, tier, extra)
             if used is not None and x not in used:
                 signs.discard(x)
                 continue
@@ -355,6 +362,8 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         run = Run()
         if trials:
             done = settles(geo, givens, trials, until, extra, other)
+        elif tier == Level.EASY:  # (``closure``'s verdict, its plain version: see ``easy_used``)
+            done = signs_come_back(geo, givens, until, extra.less, extra.used)
         else:
             done, stalled = closure(geo, givens, tier, until, extra, run, other)
         if done:

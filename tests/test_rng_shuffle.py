@@ -1,0 +1,28 @@
+"""``rng.shuffle`` (a Fisher-Yates written out) against ``random.Random.shuffle``."""
+
+from __future__ import annotations
+
+import random
+
+from bookgen.core.rng import shuffle
+from bookgen.solve.latin import random_latin_square
+
+
+def test_shuffle_equals_random_shuffle():
+    """The same order for every length met (0 to 300, past the table of bit lengths), and the
+    generator left in the same state."""
+    mine, theirs = random.Random(7), random.Random(7)
+    for length in list(range(12)) * 20 + [255, 256, 257, 300]:
+        a, b = list(range(length)), list(range(length))
+        shuffle(mine, a)
+        theirs.shuffle(b)
+        assert a == b
+    assert mine.getstate() == theirs.getstate()
+
+
+def test_latin_square_draws_as_with_random_shuffle(monkeypatch):
+    """``random_latin_square`` gives the square it gave with ``Random.shuffle``."""
+    import bookgen.solve.latin as latin
+    squares = [random_latin_square(n, random.Random(n)) for n in range(3, 10)]
+    monkeypatch.setattr(latin, "shuffle", lambda rng, items: rng.shuffle(items))
+    assert squares == [random_latin_square(n, random.Random(n)) for n in range(3, 10)]
