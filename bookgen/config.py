@@ -197,7 +197,7 @@ def _build(node: yaml.Node, path: Path_, where: Located, issues: list[tuple[tupl
     raise _NodeError(node, "unsupported YAML node")
 
 
-class _Loader(yaml.SafeLoader):
+class _Counting:
     """Composes nodes, counting them as they are made, with no implicit tags but ``<<``.
 
     Plain scalars are typed by ``_scalar`` under YAML 1.2's core schema, so the
@@ -209,10 +209,7 @@ class _Loader(yaml.SafeLoader):
         first: [(tag, rx) for tag, rx in resolvers if tag == "tag:yaml.org,2002:merge"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
-
-    def __init__(self, stream: str):
-        super().__init__(stream)
-        self.composed = 0
+    composed = 0
 
     def compose_node(self, parent, index):  # noqa: D102 - PyYAML hook
         self.composed += 1
@@ -221,20 +218,79 @@ class _Loader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+class _Loader(_Counting, yaml.SafeLoader):
+    """PyYAML's reader, scanner and parser in Python: the plain version, and every error's words."""
+
+
+try:
+    from yaml._yaml import CParser as _CParser  # libyaml, in PyYAML's wheels
+except ImportError:  # pragma: no cover - a PyYAML built without it reads with _Loader alone
+    _CParser = None
+else:
+    class _FastLoader(_Counting, yaml.composer.Composer, _CParser, yaml.resolver.Resolver):
+        """libyaml's scanner and parser (in C: about 8x quicker over the configs/ files, the
+        suite's dearest config step) feeding PyYAML's composer, so the node count, the tags and
+        the marks are made as ``_Loader`` makes them."""
+
+        def __init__(self, stream: str):
+            _CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+        def compose_scalar_node(self, anchor):  # noqa: D102 - PyYAML hook
+            event = self.peek_event()
+            if not event.value and not event.style:  # an empty value: libyaml marks it elsewhere ({a: })
+                raise _Unlike(event.start_mark)
+            return super().compose_scalar_node(anchor)
+
+
+class _Unlike(Exception):
+    """A text the fast loader would read otherwise than PyYAML: read it with ``_Loader``."""
+
+
 class _TooMany(Exception):
     def __init__(self, mark):
         self.mark = mark
 
 
-def load_yaml(text: str, file: str) -> tuple[Any, Located]:
+# what libyaml reads otherwise than PyYAML (``_compose``); a block scalar's plain header (``|``,
+# ``>-``, ``|2`` before a space or a line end: the blurbs of configs/) is read alike
+_PYYAML_ONLY = re.compile("[\t\ufeff?!]|[|>](?![-+0-9]{0,2}(?:[ \r\n]|$))")
+
+
+def _compose(text: str, plain: bool) -> yaml.Node | None:
+    """The document's node tree: libyaml's parser under the same composer where PyYAML has it,
+    else (and for any text libyaml refuses) PyYAML's own parser, whose errors are the ones
+    reported. libyaml reads some texts otherwise than PyYAML: it takes tabs where PyYAML refuses
+    them (``title\t``), a ``? `` inside a flow value (``{a? b: 1}``), a ``#`` after a block
+    scalar's ``>`` and odd characters in a ``!tag``, reads a byte-order mark inside the text
+    otherwise, and marks an empty value elsewhere (the fuzzers in tests/test_properties.py found
+    each). A text holding any of those characters, or an empty value, is read by PyYAML alone.
+    ``plain=True`` is the plain version the fast one must equal (the fuzzers compare them on
+    every document they make)."""
+    if not plain and _CParser is not None and not _PYYAML_ONLY.search(text):
+        try:
+            loader = _FastLoader(text)
+            try:
+                return loader.get_single_node()
+            finally:
+                loader.dispose()
+        except _TooMany:
+            raise
+        except Exception:  # noqa: BLE001 - refused, too deep, not encodable: PyYAML says why, as before
+            pass
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def load_yaml(text: str, file: str, plain: bool = False) -> tuple[Any, Located]:
     """Parse YAML text into plain data plus positions; ``ConfigError`` on bad YAML."""
     where = Located()
     try:
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
+        node = _compose(text, plain)
     except _TooMany as exc:
         raise ConfigError([ConfigIssue(file, exc.mark.line + 1, exc.mark.column + 1,
                                        f"the file holds more than {MAX_NODES} values; a book needs "

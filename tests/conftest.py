@@ -112,24 +112,79 @@ def _ctrl_c_as_python_sets_it() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def pytest_configure(config) -> None:
-    _ctrl_c_as_python_sets_it()
-    """Compile bookgen once, in the controller, before the workers start (1.2 s).
+def _compile_one(job: tuple[str, bool]) -> None:
+    """One file of ``_compile_ahead``: bookgen's byte code as ``import`` writes it, or a test
+    module's assert-rewritten code as pytest's import hook writes it (its own file name, the
+    same checks on reading it back), so that the hook finds it current and reads it."""
+    path, rewrite = job
+    if not rewrite:
+        import py_compile
+
+        try:
+            py_compile.compile(path, doraise=False, quiet=1)
+        except Exception:  # noqa: BLE001 - the importing process compiles it then
+            pass
+        return
+    try:
+        from _pytest.assertion import rewrite as hook
+
+        source = Path(path)
+        folder = hook.get_cache_dir(source)
+        pyc = folder / (source.name[:-3] + hook.PYC_TAIL)
+        if hook._read_pyc(source, pyc) is not None:
+            return
+        folder.mkdir(exist_ok=True)
+        stat, code = hook._rewrite_test(source, None)  # None: no assertion-pass hook (not enabled here)
+
+        class _Quiet:
+            trace = staticmethod(lambda message: None)
+
+        hook._write_pyc(_Quiet(), code, stat, pyc)
+    except Exception:  # noqa: BLE001 - pytest moved its hook: each worker rewrites as before
+        pass
+
+
+def _compile_ahead(config) -> None:
+    """Compile bookgen and rewrite the asserts of the test modules to be run, once, in the
+    controller, on every core, before the workers start.
 
     On a fresh clone there are no caches yet, and the xdist workers, the build subprocesses
-    and the pool workers of the first tests start at once: this way none of them compiles
-    bookgen for itself. (What it saves a whole run is within the machine's noise: cold and
-    warm runs of the suite differed by -6 to +26 s.)
+    and the pool workers of the first tests start at once: each would compile bookgen for
+    itself, and each xdist worker rewrote the asserts of all 71 test modules (5 s of CPU,
+    pytest's rewriting walks every assert's syntax tree) at the same time as the other. Here
+    the work is shared over the cores once and the workers read the caches (docs/testing.md,
+    round eight). With the caches current it is a stat of each file.
     """
+    from concurrent.futures import ProcessPoolExecutor
+
+    root = Path(__file__).resolve().parents[1]
+    jobs = [(str(path), False) for path in (root / "bookgen").rglob("*.py")]
+    tests: set[Path] = set()
+    for arg in config.args:
+        target = Path(arg.split("::")[0]).resolve()
+        if target.is_dir():
+            tests.update(target.rglob("test_*.py"))
+            tests.update(target.rglob("conftest.py"))
+        elif target.name.startswith("test_") and target.suffix == ".py":
+            tests.add(target)
+    jobs += [(str(path), True) for path in tests]
+    jobs.sort(key=lambda job: -os.path.getsize(job[0]))  # the largest first: the cores finish together
+    try:
+        with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            list(pool.map(_compile_one, jobs, chunksize=4))
+    except Exception:  # noqa: BLE001 - no process pool here: the importing processes compile
+        pass
+
+
+def pytest_configure(config) -> None:
+    _ctrl_c_as_python_sets_it()
     import gc
 
     if _note_full_collection not in gc.callbacks:
         gc.callbacks.append(_note_full_collection)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    import compileall
-
-    compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "bookgen"), quiet=1, workers=0)
+    _compile_ahead(config)
 
 
 # The suite runs with `--dist loadgroup` (pyproject.toml): each test goes to whichever xdist

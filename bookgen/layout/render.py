@@ -580,14 +580,29 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
     round per gutter step.
     """
     plan = plan_book(shape)
+    # A count depends on the gutter alone (spec, style, rules and puzzles stay): the round that
+    # confirms a gutter reads the counts the round before measured at it.
+    measured: dict[tuple[str, int, float], int] = {}
+
+    def how_to(s: int, gutter: float) -> int:
+        key = ("rules", s, gutter)
+        if key not in measured:
+            measured[key] = rules_pages_needed(shape.spec, shape.style, gutter, shape.sections[s].variant,
+                                               examples.get(s), language, dict(shape.sections[s].rules),
+                                               shape.rule_set_sizes(s))
+        return measured[key]
+
+    def walk(s: int, gutter: float) -> int:
+        key = ("walk", s, gutter)
+        if key not in measured:
+            measured[key] = walkthrough_pages_needed(shape.spec, shape.style, gutter,
+                                                     entries[shape.first_item(s)], language)
+        return measured[key]
+
     for _ in range(len(GUTTERS) + 2):
-        rules = tuple(rules_pages_needed(shape.spec, shape.style, plan.gutter, shape.sections[s].variant,
-                                         examples.get(s), language, dict(shape.sections[s].rules),
-                                         shape.rule_set_sizes(s))
-                      for s in shape.rule_sets)
+        rules = tuple(how_to(s, plan.gutter) for s in shape.rule_sets)
         walks = tuple(_guessed(shape, w) if isinstance(entries, Mapping) and shape.first_item(s) not in entries
-                      else walkthrough_pages_needed(shape.spec, shape.style, plan.gutter,
-                                                    entries[shape.first_item(s)], language)
+                      else walk(s, plan.gutter)
                       for w, s in enumerate(shape.explained))
         if (rules, walks) == (shape.rules_pages, shape.walkthrough_pages):
             break
