@@ -327,6 +327,33 @@ def test_line_fixpoint_is_deduce_repeated(shape, tier, data):
     assert e._line_fixpoint(tier, known, value, eq, neq) == want
 
 
+@settings(max_examples=examples(80), deadline=None)
+@given(st.sampled_from([6, 8, 10]), st.data())
+def test_easy_fixpoint_is_local_answer_repeated(n, data):
+    """``_easy_fixpoint`` (the easy tier's line fixpoint in one loop) is ``_local_answer`` applied
+    to its own news until it fixes nothing: None where a step breaks a rule or the line it fills
+    is not a valid one that keeps its signs."""
+    e = BinaryEngine(n, 2, False)
+    known, value, eq, neq = _draw_line(data, n)
+    k, v, want = known, value, 0
+    while True:
+        hit = e._local_answer(k, v, eq, neq)
+        if hit is None:
+            want = None
+            break
+        if not hit:
+            break
+        want |= hit
+        v |= hit >> n
+        k |= hit >> n | hit & e.full
+        if k == e.full:
+            differ = v ^ v >> 1
+            if v not in line_patterns(n, 2) or eq & differ or neq & ~differ:
+                want = None
+            break
+    assert e._easy_fixpoint(known, value, eq, neq) == want
+
+
 @pytest.mark.parametrize("n,run", [(6, 2), (8, 3)])
 def test_closure_below_hard_is_the_fixpoint_of_deduce(n, run):
     """Without distinct lines the closure below the hard tier (which stores each line's own

@@ -239,11 +239,12 @@ class LineShortcuts:
         Reference: ``deduce`` (``reference.py``) on a board holding only this line, repeated until
         it fixes nothing; checked by ``test_line_fixpoint_is_deduce_repeated`` (tests/test_binary.py).
         """
+        if not itier and self.max_run == 2:
+            return self._easy_fixpoint(k, v, eq, neq)
         n, full = self.n, self.full
-        answer = self._local_answer if not itier and self.max_run == 2 else None
         ones = zeros = 0
         while True:
-            hit = answer(k, v, eq, neq) if answer is not None else self._line_answer(itier, k, v, eq, neq)
+            hit = self._line_answer(itier, k, v, eq, neq)
             if hit is None:
                 return None
             if not hit:
@@ -259,3 +260,64 @@ class LineShortcuts:
                     return None
                 return ones << n | zeros
 
+
+    def _easy_fixpoint(self, k: int, v: int, eq: int, neq: int) -> int | None:
+        """``_line_fixpoint`` at the easy tier with runs of two: ``_local_answer`` applied to its
+        own news until it fixes nothing, in one loop (no call a step). The closure's memo misses
+        below the hard tier run through here: on a fresh sign layout (Tango) most of its lines'
+        states are new, so a fresh process spends a good part of each early puzzle here.
+
+        Reference: ``deduce`` repeated on a one-line board, as for ``_line_fixpoint``; checked
+        by ``test_line_fixpoint_is_deduce_repeated`` and, against the loop over
+        ``_local_answer``, ``test_easy_fixpoint_is_local_answer_repeated`` (tests/test_binary.py).
+        """
+        half, full = self.half, self.full
+        pop = self._popcounts()
+        k0 = k
+        # Plain ints that stay positive (``full ^ x``, not ``~x``) and popcounts from a list:
+        # each operation here is an interpreter step, and a miss takes a few dozen of them.
+        while True:
+            zeros = k ^ v
+            if v & v >> 1 & v >> 2 or zeros & zeros >> 1 & zeros >> 2:
+                return None
+            c1, c0 = pop[v], pop[zeros]
+            if c1 > half or c0 > half:
+                return None
+            unknown = full ^ k
+            o2, z2 = v & v >> 1, zeros & zeros >> 1
+            f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
+            f0 = (o2 << 2 | o2 >> 1 | (v & v >> 2) << 1) & unknown
+            if c1 == half:
+                f0 |= unknown
+            elif c0 == half:
+                f1 |= unknown
+            if eq | neq:
+                differ = v ^ v >> 1
+                both = k & k >> 1
+                if both & (eq & differ | neq & (full ^ differ)):
+                    return None
+                low = k & unknown >> 1  # cell j known, j + 1 not
+                high = unknown & k >> 1  # cell j + 1 known, j not
+                above, off = v >> 1, zeros >> 1
+                f1 |= (eq & low & v | neq & low & zeros) << 1 | high & (eq & above | neq & off)
+                f0 |= (eq & low & zeros | neq & low & v) << 1 | high & (eq & off | neq & above)
+            if f1 & f0:
+                return None
+            if not f1 | f0:
+                break
+            v |= f1
+            k |= f1 | f0
+            if k == full:
+                differ = v ^ v >> 1
+                if v not in self._valid_lines() or eq & differ or neq & (full ^ differ):
+                    return None
+                break
+        news = k ^ k0
+        return (v & news) << self.n | news ^ (v & news)
+
+    def _popcounts(self) -> list[int]:
+        """Per mask of a line, its number of set bits (a list index is cheaper than a call)."""
+        pop = self.__dict__.get("_pop")
+        if pop is None:
+            pop = self._pop = [m.bit_count() for m in range(1 << self.n)]
+        return pop
