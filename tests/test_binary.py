@@ -691,12 +691,14 @@ def test_small_grids_are_drawn_uniformly():
 
 @pytest.mark.parametrize("variant,size,level", [
     (TAKUZU, 10, Level.HARD), (TAKUZU, 8, Level.EXPERT), (TANGO, 8, Level.MEDIUM), (TANGO, 6, Level.EXPERT),
+    (TANGO, 6, Level.EASY),
 ])
 def test_generation_hits_level_and_is_unique(variant, size, level):
     p = variant.generate(size, {}, level, random.Random(size * 7 + level))
     assert p.grade.level == level
     assert variant.solutions(p, 2) == [p.solution]
-    # The generator grades knowing the grid (trials of right symbols spared): the same grade as without.
+    # The generator grades knowing the grid (trials of right symbols and the givens' check spared) on
+    # the board it carved: the same grade as from the puzzle's text alone.
     assert variant.grade(p) == p.grade
 
 
