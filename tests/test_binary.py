@@ -354,6 +354,33 @@ def test_easy_fixpoint_is_local_answer_repeated(n, data):
     assert e._easy_fixpoint(known, value, eq, neq) == want
 
 
+@pytest.mark.parametrize("n,run,unique", [(6, 2, False), (8, 3, False), (8, 2, True)])
+def test_finished_line_check_is_deduce(n, run, unique):
+    """``_check_finished`` (a finished line's rules by a set lookup and two masks) raises where
+    ``deduce`` on that line raises, and only there: broken runs, balance, signs, copied lines."""
+    e = BinaryEngine(n, run, unique)
+    rng = random.Random(n * 10 + run + unique)
+    valid = line_patterns(n, run)
+    outcomes = set()
+    for _ in range(300):
+        board = Board(n)
+        for line in range(n):  # finished rows: valid ones, a copy, or any mask
+            board.known[line] = e.full
+            board.value[line] = rng.choice(valid) if rng.random() < 0.7 else rng.randrange(1 << n)
+        board.eq[0], board.neq[0] = rng.randrange(1 << (n - 1)) & rng.randrange(1 << (n - 1)), 0
+        board.neq[0] = rng.randrange(1 << (n - 1)) & rng.randrange(1 << (n - 1)) & ~board.eq[0]
+        results = []
+        for check in (e._check_finished, e.deduce):
+            try:
+                check(board, 0, Level.HARD)
+                results.append(True)
+            except Contradiction:
+                results.append(False)
+        assert results[0] == results[1]
+        outcomes.add(results[0])
+    assert outcomes == {True, False}
+
+
 @pytest.mark.parametrize("n,run", [(6, 2), (8, 3)])
 def test_closure_below_hard_is_the_fixpoint_of_deduce(n, run):
     """Without distinct lines the closure below the hard tier (which stores each line's own
