@@ -15,7 +15,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.types import Edge, Grade, Puzzle
 from bookgen.core.bits import scan_forward
 from bookgen.solve.binary import (
-    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
+    SHORT_LINE, TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
 )
 from bookgen.variants.takuzu import TAKUZU
 from bookgen.variants.tango import TANGO
@@ -328,16 +328,16 @@ def test_line_fixpoint_is_deduce_repeated(shape, tier, data):
 
 
 @settings(max_examples=examples(80), deadline=None)
-@given(st.sampled_from([6, 8, 10]), st.data())
-def test_easy_fixpoint_is_local_answer_repeated(n, data):
-    """``_easy_fixpoint`` (the easy tier's line fixpoint in one loop) is ``_local_answer`` applied
-    to its own news until it fixes nothing: None where a step breaks a rule or the line it fills
-    is not a valid one that keeps its signs."""
+@given(st.sampled_from([6, 8, 10]), st.integers(0, 1), st.data())
+def test_easy_fixpoint_is_line_answer_repeated(n, tier, data):
+    """``_easy_fixpoint`` (the line fixpoint below the hard tier in one loop) is ``_line_answer``
+    applied to its own news until it fixes nothing: None where a step breaks a rule or the line
+    it fills is not a valid one that keeps its signs."""
     e = BinaryEngine(n, 2, False)
     known, value, eq, neq = _draw_line(data, n)
     k, v, want = known, value, 0
     while True:
-        hit = e._local_answer(k, v, eq, neq)
+        hit = e._line_answer(tier, k, v, eq, neq)
         if hit is None:
             want = None
             break
@@ -351,7 +351,7 @@ def test_easy_fixpoint_is_local_answer_repeated(n, data):
             if v not in line_patterns(n, 2) or eq & differ or neq & ~differ:
                 want = None
             break
-    assert e._easy_fixpoint(known, value, eq, neq) == want
+    assert e._easy_fixpoint(known, value, eq, neq, SHORT_LINE if tier else 0) == want
 
 
 @pytest.mark.parametrize("n,run,unique", [(6, 2, False), (8, 3, False), (8, 2, True)])

@@ -239,8 +239,8 @@ class LineShortcuts:
         Reference: ``deduce`` (``reference.py``) on a board holding only this line, repeated until
         it fixes nothing; checked by ``test_line_fixpoint_is_deduce_repeated`` (tests/test_binary.py).
         """
-        if not itier and self.max_run == 2:
-            return self._easy_fixpoint(k, v, eq, neq)
+        if itier < HARD and self.max_run == 2:
+            return self._easy_fixpoint(k, v, eq, neq, SHORT_LINE if itier else 0)
         n, full = self.n, self.full
         ones = zeros = 0
         while True:
@@ -261,22 +261,34 @@ class LineShortcuts:
                 return ones << n | zeros
 
 
-    def _easy_fixpoint(self, k: int, v: int, eq: int, neq: int) -> int | None:
-        """``_line_fixpoint`` at the easy tier with runs of two: ``_local_answer`` applied to its
-        own news until it fixes nothing, in one loop (no call a step). The closure's memo misses
-        below the hard tier run through here: on a fresh sign layout (Tango) most of its lines'
-        states are new, so a fresh process spends a good part of each early puzzle here.
+    def _easy_fixpoint(self, k: int, v: int, eq: int, neq: int, short: int = 0) -> int | None:
+        """``_line_fixpoint`` below the hard tier with runs of two: ``_line_answer`` applied to its
+        own news until it fixes nothing, in one loop (the local rules written out, no call a step).
+        ``short`` is the medium tier's ``SHORT_LINE`` (0 at easy): a line with at most that many
+        empty cells takes what its completions agree on (``line_masks``), after which its rules
+        say nothing more. The closure's memo misses below the hard tier run through here: on a
+        fresh sign layout (Tango) most of its lines' states are new, so a fresh process spends
+        a good part of each early puzzle here.
 
         Reference: ``deduce`` repeated on a one-line board, as for ``_line_fixpoint``; checked
         by ``test_line_fixpoint_is_deduce_repeated`` and, against the loop over
-        ``_local_answer``, ``test_easy_fixpoint_is_local_answer_repeated`` (tests/test_binary.py).
+        ``_line_answer``, ``test_easy_fixpoint_is_line_answer_repeated`` (tests/test_binary.py).
         """
-        half, full = self.half, self.full
+        n, half, full = self.n, self.half, self.full
         pop = self._popcounts()
         k0 = k
         # Plain ints that stay positive (``full ^ x``, not ``~x``) and popcounts from a list:
         # each operation here is an interpreter step, and a miss takes a few dozen of them.
         while True:
+            if short and pop[full ^ k] <= short:
+                both = self.line_masks(k, v, eq, neq)
+                a, o = both >> n, both & full
+                if a & ~o:
+                    return None
+                unknown = full ^ k
+                k |= (a | full ^ o) & unknown
+                v |= a & unknown
+                break  # the completions' agreement: nothing more to say on this line
             zeros = k ^ v
             if v & v >> 1 & v >> 2 or zeros & zeros >> 1 & zeros >> 2:
                 return None
@@ -313,7 +325,7 @@ class LineShortcuts:
                     return None
                 break
         news = k ^ k0
-        return (v & news) << self.n | news ^ (v & news)
+        return (v & news) << n | news ^ (v & news)
 
     def _popcounts(self) -> list[int]:
         """Per mask of a line, its number of set bits (a list index is cheaper than a call)."""
