@@ -171,35 +171,7 @@ class LineShortcuts:
         ``_signs``, None where one raises or they clash); checked by
         ``test_fast_line_answers_agree_with_the_listing_ones`` (tests/test_binary.py).
         """
-        n, half = self.n, self.half
-        ones, zeros = v, k & ~v
-        unknown = self.full & ~k
-        if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
-            return None
-        o2, z2 = ones & ones >> 1, zeros & zeros >> 1
-        f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
-        f0 = (o2 << 2 | o2 >> 1 | (ones & ones >> 2) << 1) & unknown
-        c1, c0 = ones.bit_count(), zeros.bit_count()
-        if c1 > half or c0 > half:
-            return None
-        if unknown:
-            if c1 == half:
-                f0 |= unknown
-            elif c0 == half:
-                f1 |= unknown
-        if eq | neq:
-            differ = v ^ v >> 1
-            both = k & k >> 1
-            if eq & both & differ or neq & both & ~differ:
-                return None
-            low = k & ~(k >> 1)
-            high = ~k & k >> 1
-            above = v >> 1
-            f1 |= ((eq & low & v) | (neq & low & ~v)) << 1 | (eq & high & above) | (neq & high & ~above)
-            f0 |= ((eq & low & ~v) | (neq & low & v)) << 1 | (eq & high & ~above) | (neq & high & above)
-        if f1 & f0:
-            return None
-        return f1 << n | f0
+        return self._easy_fixpoint(k, v, eq, neq, 0, True)
 
     def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
         """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
@@ -261,12 +233,13 @@ class LineShortcuts:
                 return ones << n | zeros
 
 
-    def _easy_fixpoint(self, k: int, v: int, eq: int, neq: int, short: int = 0) -> int | None:
+    def _easy_fixpoint(self, k: int, v: int, eq: int, neq: int, short: int = 0, once: bool = False) -> int | None:
         """``_line_fixpoint`` below the hard tier with runs of two: ``_line_answer`` applied to its
         own news until it fixes nothing, in one loop (the local rules written out, no call a step).
         ``short`` is the medium tier's ``SHORT_LINE`` (0 at easy): a line with at most that many
         empty cells takes what its completions agree on (``line_masks``), after which its rules
-        say nothing more. The closure's memo misses below the hard tier run through here: on a
+        say nothing more. ``once`` stops after the first step of the local rules (``_local_answer``).
+        The closure's memo misses below the hard tier run through here: on a
         fresh sign layout (Tango) most of its lines' states are new, so a fresh process spends
         a good part of each early puzzle here.
 
@@ -315,6 +288,8 @@ class LineShortcuts:
                 f0 |= (eq & low & zeros | neq & low & v) << 1 | high & (eq & off | neq & above)
             if f1 & f0:
                 return None
+            if once:
+                return f1 << n | f0
             if not f1 | f0:
                 break
             v |= f1
