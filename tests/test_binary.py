@@ -15,7 +15,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.types import Edge, Grade, Puzzle
 from bookgen.core.bits import scan_forward
 from bookgen.solve.binary import (
-    TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
+    SHORT_LINE, TECHNIQUE_LEVEL, BinaryEngine, Board, Contradiction, grid_table, line_patterns, random_solution,
 )
 from bookgen.variants.takuzu import TAKUZU
 from bookgen.variants.tango import TANGO
@@ -325,6 +325,63 @@ def test_line_fixpoint_is_deduce_repeated(shape, tier, data):
     except Contradiction:
         want = None
     assert e._line_fixpoint(tier, known, value, eq, neq) == want
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(st.sampled_from([6, 8, 10]), st.integers(0, 1), st.data())
+def test_easy_fixpoint_is_line_answer_repeated(n, tier, data):
+    """``_easy_fixpoint`` (the line fixpoint below the hard tier in one loop) is ``_line_answer``
+    applied to its own news until it fixes nothing: None where a step breaks a rule or the line
+    it fills is not a valid one that keeps its signs."""
+    e = BinaryEngine(n, 2, False)
+    known, value, eq, neq = _draw_line(data, n)
+    k, v, want = known, value, 0
+    while True:
+        hit = e._line_answer(tier, k, v, eq, neq)
+        if hit is None:
+            want = None
+            break
+        if not hit:
+            break
+        want |= hit
+        v |= hit >> n
+        k |= hit >> n | hit & e.full
+        if k == e.full:
+            differ = v ^ v >> 1
+            if v not in line_patterns(n, 2) or eq & differ or neq & ~differ:
+                want = None
+            break
+    assert e._easy_fixpoint(known, value, eq, neq, SHORT_LINE if tier else 0) == want
+
+
+@pytest.mark.parametrize("n,run,unique", [(6, 2, False), (8, 3, False), (8, 2, True)])
+def test_finished_line_check_is_deduce(n, run, unique):
+    """``_check_finished`` (a finished line's rules by a set lookup and two masks) raises where
+    ``deduce`` on that line raises, and only there: broken runs, balance, signs, copied lines."""
+    e = BinaryEngine(n, run, unique)
+    rng = random.Random(n * 10 + run + unique)
+    valid = line_patterns(n, run)
+    outcomes = set()
+    for _ in range(300):
+        board = Board(n)
+        for line in range(n):  # finished rows: valid ones, a copy, or any mask
+            board.known[line] = e.full
+            board.value[line] = rng.choice(valid) if rng.random() < 0.7 else rng.randrange(1 << n)
+        board.eq[0] = rng.randrange(1 << (n - 1)) & rng.randrange(1 << (n - 1))
+        board.neq[0] = rng.randrange(1 << (n - 1)) & rng.randrange(1 << (n - 1)) & ~board.eq[0]
+        holds = _holds(e._check_finished, board)
+        assert holds == _holds(e.deduce, board)
+        outcomes.add(holds)
+    assert outcomes == {True, False}
+
+
+def _holds(check, board) -> bool:
+    """Whether ``check`` passes row 0 of ``board`` at the hard tier (no ``Contradiction``)."""
+    try:
+        check(board, 0, Level.HARD)
+    except Contradiction:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("n,run", [(6, 2), (8, 3)])
@@ -664,12 +721,14 @@ def test_small_grids_are_drawn_uniformly():
 
 @pytest.mark.parametrize("variant,size,level", [
     (TAKUZU, 10, Level.HARD), (TAKUZU, 8, Level.EXPERT), (TANGO, 8, Level.MEDIUM), (TANGO, 6, Level.EXPERT),
+    (TANGO, 6, Level.EASY),
 ])
 def test_generation_hits_level_and_is_unique(variant, size, level):
     p = variant.generate(size, {}, level, random.Random(size * 7 + level))
     assert p.grade.level == level
     assert variant.solutions(p, 2) == [p.solution]
-    # The generator grades knowing the grid (trials of right symbols spared): the same grade as without.
+    # The generator grades knowing the grid (trials of right symbols and the givens' check spared) on
+    # the board it carved: the same grade as from the puzzle's text alone.
     assert variant.grade(p) == p.grade
 
 

@@ -205,7 +205,7 @@ class BinaryGrid(VariantDefaults):
             elif level > Level.EASY and engine.closure(board.copy(), Level(level - 1)):
                 continue  # too easy: one closure says so before the (slower) graded ladder
             puzzle = Puzzle(self.name, size, rules, board.rows(), solution.rows(), edges=edges)
-            grade = self._grade(puzzle, solution)
+            grade = self._grade(puzzle, solution, board)  # the carve's board: not read back from text
             if grade.solved and grade.level == level:
                 if not engine.proves_unique(puzzle.givens, edges, puzzle.solution):  # independent of the ladder
                     raise AssertionError("ladder-solved puzzle is not unique: engine bug")
@@ -339,10 +339,14 @@ class BinaryGrid(VariantDefaults):
         """The ladder's steps, the grid it reached, and whether that grid is full."""
         return self._ladder(puzzle, explain=True)
 
-    def _ladder(self, puzzle: Puzzle, explain: bool,
-                solution: Board | None = None) -> tuple[list[Step], tuple[str, ...], bool]:
+    def _ladder(self, puzzle: Puzzle, explain: bool, solution: Board | None = None,
+                board: Board | None = None) -> tuple[list[Step], tuple[str, ...], bool]:
+        """The ladder on the puzzle; ``board``, when given, is the puzzle's board (its givens and
+        signs, as ``Board.from_rows`` reads them: the generator passes the one it carved), and is
+        filled in place."""
         engine = self.engine(puzzle.size, puzzle.rules)
-        board = Board.from_rows(puzzle.givens, puzzle.edges)
+        if board is None:
+            board = Board.from_rows(puzzle.givens, puzzle.edges)
         try:
             steps, solved = engine.ladder(board, self.ladder_techniques(puzzle.rules), explain, solution)
         except Contradiction:
@@ -353,9 +357,10 @@ class BinaryGrid(VariantDefaults):
         """Hardest technique the ladder needed, a score, and technique counts."""
         return self._grade(puzzle)
 
-    def _grade(self, puzzle: Puzzle, solution: Board | None = None) -> Grade:
-        """``grade``; the generator passes the grid it carved from, which spares trials (same grade)."""
-        steps, _, solved = self._ladder(puzzle, explain=False, solution=solution)
+    def _grade(self, puzzle: Puzzle, solution: Board | None = None, board: Board | None = None) -> Grade:
+        """``grade``; the generator passes the grid it carved from, which spares trials, and the
+        board it carved (the same grade: ``test_generation_hits_level_and_is_unique``)."""
+        steps, _, solved = self._ladder(puzzle, explain=False, solution=solution, board=board)
         counts = Counter(step.technique for step in steps)
         level = max((TECHNIQUE_LEVEL[t] for t in counts), default=Level.EASY)
         score = work_score(counts, TECHNIQUE_WEIGHT, TECHNIQUE_LEVEL, level, puzzle.size ** 2)

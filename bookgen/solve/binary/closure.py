@@ -166,7 +166,7 @@ class MemoClosure:
         k, v = board.known[line], board.value[line]
         key = k << n | v
         if k == full:  # a finished line, first seen: check it breaks no rule
-            self.deduce(board, line, tier)  # raises on a broken rule
+            self._check_finished(board, line, tier)  # raises on a broken rule
             memo[key] = 0
             return 0
         hit = None
@@ -193,6 +193,19 @@ class MemoClosure:
             hit = ones << n | zeros
         memo[key] = hit
         return hit
+
+    def _check_finished(self, board: Board, line: int, tier: int) -> None:
+        """``deduce`` on a finished line (which fixes nothing): raises where it breaks a rule. A
+        valid pattern that keeps its signs, checked by a set lookup and two masks; ``deduce``
+        (the plain version: it lists the line's completions) only to raise in its own words,
+        and, with distinct lines, the check that it copies no finished line."""
+        v, full = board.value[line], self.full
+        differ = v ^ v >> 1
+        if v not in self._valid_lines() or board.eq[line] & differ or board.neq[line] & (full ^ differ):
+            self.deduce(board, line, tier)  # raises
+            raise Contradiction(f"{line_name(self.n, line)} breaks a rule")
+        if self.unique_lines:
+            self._check_distinct(board, line)
 
     def _propagate_distinct(self, board: Board, tier: int, dirty: int, target: Cell | None,
                             own_check: bool = False) -> int:
@@ -233,7 +246,7 @@ class MemoClosure:
             key = k << n | v
             if k == full:  # finished: it breaks no rule (checked once per state) and copies no other
                 if key not in memo:
-                    self.deduce(board, line, tier)  # raises on a broken rule
+                    self._check_finished(board, line, tier)  # raises on a broken rule
                     memo[key] = 0
                 elif done.count(v) > 1:  # its own value and another's
                     self.deduce(board, line, tier)  # raises: a copy

@@ -171,35 +171,7 @@ class LineShortcuts:
         ``_signs``, None where one raises or they clash); checked by
         ``test_fast_line_answers_agree_with_the_listing_ones`` (tests/test_binary.py).
         """
-        n, half = self.n, self.half
-        ones, zeros = v, k & ~v
-        unknown = self.full & ~k
-        if ones & ones >> 1 & ones >> 2 or zeros & zeros >> 1 & zeros >> 2:
-            return None
-        o2, z2 = ones & ones >> 1, zeros & zeros >> 1
-        f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
-        f0 = (o2 << 2 | o2 >> 1 | (ones & ones >> 2) << 1) & unknown
-        c1, c0 = ones.bit_count(), zeros.bit_count()
-        if c1 > half or c0 > half:
-            return None
-        if unknown:
-            if c1 == half:
-                f0 |= unknown
-            elif c0 == half:
-                f1 |= unknown
-        if eq | neq:
-            differ = v ^ v >> 1
-            both = k & k >> 1
-            if eq & both & differ or neq & both & ~differ:
-                return None
-            low = k & ~(k >> 1)
-            high = ~k & k >> 1
-            above = v >> 1
-            f1 |= ((eq & low & v) | (neq & low & ~v)) << 1 | (eq & high & above) | (neq & high & ~above)
-            f0 |= ((eq & low & ~v) | (neq & low & v)) << 1 | (eq & high & ~above) | (neq & high & above)
-        if f1 & f0:
-            return None
-        return f1 << n | f0
+        return self._easy_fixpoint(k, v, eq, neq, 0, True)
 
     def _line_answer(self, itier: int, k: int, v: int, eq: int, neq: int) -> int | None:
         """``deduce`` at a tier on a line that is not full, given as masks: ``ones << n | zeros``.
@@ -239,11 +211,12 @@ class LineShortcuts:
         Reference: ``deduce`` (``reference.py``) on a board holding only this line, repeated until
         it fixes nothing; checked by ``test_line_fixpoint_is_deduce_repeated`` (tests/test_binary.py).
         """
+        if itier < HARD and self.max_run == 2:
+            return self._easy_fixpoint(k, v, eq, neq, SHORT_LINE if itier else 0)
         n, full = self.n, self.full
-        answer = self._local_answer if not itier and self.max_run == 2 else None
         ones = zeros = 0
         while True:
-            hit = answer(k, v, eq, neq) if answer is not None else self._line_answer(itier, k, v, eq, neq)
+            hit = self._line_answer(itier, k, v, eq, neq)
             if hit is None:
                 return None
             if not hit:
@@ -259,3 +232,79 @@ class LineShortcuts:
                     return None
                 return ones << n | zeros
 
+
+    def _easy_fixpoint(self, k: int, v: int, eq: int, neq: int, short: int = 0, once: bool = False) -> int | None:
+        """``_line_fixpoint`` below the hard tier with runs of two: ``_line_answer`` applied to its
+        own news until it fixes nothing, in one loop (the local rules written out, no call a step).
+        ``short`` is the medium tier's ``SHORT_LINE`` (0 at easy): a line with at most that many
+        empty cells takes what its completions agree on (``line_masks``), after which its rules
+        say nothing more. ``once`` stops after the first step of the local rules (``_local_answer``).
+        The closure's memo misses below the hard tier run through here: on a
+        fresh sign layout (Tango) most of its lines' states are new, so a fresh process spends
+        a good part of each early puzzle here.
+
+        Reference: ``deduce`` repeated on a one-line board, as for ``_line_fixpoint``; checked
+        by ``test_line_fixpoint_is_deduce_repeated`` and, against the loop over
+        ``_line_answer``, ``test_easy_fixpoint_is_line_answer_repeated`` (tests/test_binary.py).
+        """
+        n, half, full = self.n, self.half, self.full
+        pop = self._popcounts()
+        k0 = k
+        # Plain ints that stay positive (``full ^ x``, not ``~x``) and popcounts from a list:
+        # each operation here is an interpreter step, and a miss takes a few dozen of them.
+        while True:
+            if short and pop[full ^ k] <= short:
+                both = self.line_masks(k, v, eq, neq)
+                a, o = both >> n, both & full
+                if a & ~o:
+                    return None
+                unknown = full ^ k
+                k |= (a | full ^ o) & unknown
+                v |= a & unknown
+                break  # the completions' agreement: nothing more to say on this line
+            zeros = k ^ v
+            if v & v >> 1 & v >> 2 or zeros & zeros >> 1 & zeros >> 2:
+                return None
+            c1, c0 = pop[v], pop[zeros]
+            if c1 > half or c0 > half:
+                return None
+            unknown = full ^ k
+            o2, z2 = v & v >> 1, zeros & zeros >> 1
+            f1 = (z2 << 2 | z2 >> 1 | (zeros & zeros >> 2) << 1) & unknown
+            f0 = (o2 << 2 | o2 >> 1 | (v & v >> 2) << 1) & unknown
+            if c1 == half:
+                f0 |= unknown
+            elif c0 == half:
+                f1 |= unknown
+            if eq | neq:
+                differ = v ^ v >> 1
+                both = k & k >> 1
+                if both & (eq & differ | neq & (full ^ differ)):
+                    return None
+                low = k & unknown >> 1  # cell j known, j + 1 not
+                high = unknown & k >> 1  # cell j + 1 known, j not
+                above, off = v >> 1, zeros >> 1
+                f1 |= (eq & low & v | neq & low & zeros) << 1 | high & (eq & above | neq & off)
+                f0 |= (eq & low & zeros | neq & low & v) << 1 | high & (eq & off | neq & above)
+            if f1 & f0:
+                return None
+            if once:
+                return f1 << n | f0
+            if not f1 | f0:
+                break
+            v |= f1
+            k |= f1 | f0
+            if k == full:
+                differ = v ^ v >> 1
+                if v not in self._valid_lines() or eq & differ or neq & (full ^ differ):
+                    return None
+                break
+        news = k ^ k0
+        return (v & news) << n | news ^ (v & news)
+
+    def _popcounts(self) -> list[int]:
+        """Per mask of a line, its number of set bits (a list index is cheaper than a call)."""
+        pop = self.__dict__.get("_pop")
+        if pop is None:
+            pop = self._pop = [m.bit_count() for m in range(1 << self.n)]
+        return pop

@@ -65,11 +65,13 @@ class Ladder:
         ``explain`` (grading needs just the techniques). Raises
         ``Contradiction`` for a broken position. ``solution``, a full grid
         the givens and signs agree with (the generator's), only spares trials
-        of right symbols, which never fail: the steps are the same.
+        of right symbols, which never fail, and the check of the givens' lines,
+        which cannot break a rule: the steps are the same.
         """
         order = _ladder_order(tuple(techniques))
         self._trim_memos()
-        self._check_lines(board)  # surface contradictions in the givens
+        if solution is None:
+            self._check_lines(board)  # surface contradictions in the givens
         scan = _Scan(order, [self._found_memo(t) if t in MEMOISED else None for t in order])
         if not explain:
             return self._graded(board, scan, solution)
