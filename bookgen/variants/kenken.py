@@ -727,7 +727,8 @@ class KenKenVariant(VariantDefaults):
                "`[+]` is addition only, for young learners",
         "max_cage": "2..6: the largest cage",
         "show_ops": 'false prints targets without operators ("no-op" KenKen, harder)',
-        "singles": "`none`, `few` or `normal`: how many single-cell cages",
+        "singles": "`none`, `few` or `normal`: how many single-cell cages (under `few` a hard 4x4 or 5x5 "
+                   "shows none, as Keen's hard puzzles do)",
     }
 
     # --- rules --------------------------------------------------------------------
