@@ -11,6 +11,7 @@ variant's own ``draw`` through the same pen. The canvas runs in reportlab's
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from io import BytesIO
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -582,22 +583,14 @@ def plan_with_rules(shape: BookShape, examples: Mapping[int, Puzzle],
     plan = plan_book(shape)
     # A count depends on the gutter alone (spec, style, rules and puzzles stay): the round that
     # confirms a gutter reads the counts the round before measured at it.
-    measured: dict[tuple[str, int, float], int] = {}
-
+    @cache
     def how_to(s: int, gutter: float) -> int:
-        key = ("rules", s, gutter)
-        if key not in measured:
-            measured[key] = rules_pages_needed(shape.spec, shape.style, gutter, shape.sections[s].variant,
-                                               examples.get(s), language, dict(shape.sections[s].rules),
-                                               shape.rule_set_sizes(s))
-        return measured[key]
+        return rules_pages_needed(shape.spec, shape.style, gutter, shape.sections[s].variant, examples.get(s),
+                                  language, dict(shape.sections[s].rules), shape.rule_set_sizes(s))
 
+    @cache
     def walk(s: int, gutter: float) -> int:
-        key = ("walk", s, gutter)
-        if key not in measured:
-            measured[key] = walkthrough_pages_needed(shape.spec, shape.style, gutter,
-                                                     entries[shape.first_item(s)], language)
-        return measured[key]
+        return walkthrough_pages_needed(shape.spec, shape.style, gutter, entries[shape.first_item(s)], language)
 
     for _ in range(len(GUTTERS) + 2):
         rules = tuple(how_to(s, plan.gutter) for s in shape.rule_sets)
