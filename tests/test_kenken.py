@@ -15,11 +15,11 @@ from bookgen.core.pen import BOLD, CENTER, THIN, TOP_LEFT, RecordingPen
 from bookgen.core.rng import derive_seed, rng_for
 from bookgen.core.types import Cage, GenerationError, Puzzle, Unsolved
 from bookgen.solve.arithmetic import (
-    TECHNIQUE_LEVEL, Board, CageState, DraftSolver, cage_solutions, latin_solutions, medium_solves, proves_unique, open_after,
+    TECHNIQUE_LEVEL, Board, CageState, DraftSolver, SearchDrafts, cage_solutions, latin_solutions, medium_solves, proves_unique, open_after,
     t_cage_combos, t_cage_last, t_cage_line, t_cage_static, t_hidden_single, t_line_sum, t_naked_single,
     t_single_cage, t_trial, LADDER,
 )
-from bookgen.solve import latin
+from bookgen.solve import arithmetic, latin
 from bookgen.solve.houses import Contradiction, Run, run_ladder, solve
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
@@ -741,6 +741,46 @@ def _grown_cages(rng: random.Random, n: int, square: list[int]) -> list[tuple[tu
         rc = [divmod(i, n) for i in cells]
         cages.append((tuple(cells), cage_assignments(rc, op, cage_value(op, [square[i] for i in cells]), n)))
     return cages
+
+
+def test_search_drafts_answer_as_sat_does(monkeypatch):
+    # The hard drafts up to 7x7 are asked by the cage search, SAT (``DraftSolver``) is its
+    # reference: the same verdicts, and any other solution a solution of the cages; past its
+    # branch budget (none here) the question goes to SAT.
+    rng = random.Random(13)
+    for budget in (None, 0):
+        if budget is not None:
+            monkeypatch.setattr(arithmetic, "DRAFT_SEARCH_BUDGET", budget)
+        verdicts = set()
+        for n in (4, 5):
+            search, sat = SearchDrafts(n), DraftSolver(n)
+            for _ in range(12):
+                square = [d for row in random_latin_square(n, rng) for d in row]
+                cages = [(c, *c) for c in _grown_cages(rng, n, square)]
+                found, complete = search.other_solutions(square, cages, 2)
+                truth, _ = sat.other_solutions(square, cages, 2)
+                assert complete and len(found) == len(truth) and square not in found
+                for other in found:
+                    assert all(tuple(other[i] for i in cells) in assigns for _, cells, assigns in cages)
+                assert (search.second_solution(square, cages)[0] is None) == (not truth)
+                verdicts.add(bool(found))
+            assert (search.sat is None) == (budget is None)
+            search.close()
+            sat.close()
+        assert verdicts == {True, False}
+
+
+def test_cage_search_budget_gives_way_or_the_same_answer():
+    rng = random.Random(17)
+    for _ in range(10):
+        square = [d for row in random_latin_square(5, rng) for d in row]
+        cages = _grown_cages(rng, 5, square)
+        full = cage_solutions(5, cages, 2)
+        assert cage_solutions(5, cages, 2, 10 ** 6) == full
+        assert cage_solutions(5, cages, 2, 0) in (None, full)  # (no branch: narrowing alone)
+    square = [d for row in random_latin_square(5, rng) for d in row]
+    loose = [(tuple(range(r * 5, r * 5 + 5)), tuple(product(range(1, 6), repeat=5))) for r in range(5)]
+    assert cage_solutions(5, loose, 2, 0) is None and len(cage_solutions(5, loose, 2)) == 2
 
 
 def test_lean_prover_counts_like_a_fresh_solver():

@@ -1512,9 +1512,11 @@ def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], .
     return tuple(out)
 
 
-def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[list[int]] | None:
+def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None
+                   ) -> list[list[int]] | None:
     """Up to ``limit`` solutions (flat digit lists) of cages that cover every cell once, by
-    an exact search over whole cages; None when they don't cover every cell exactly once.
+    an exact search over whole cages; None when they don't cover every cell exactly once,
+    or when the search would branch more than ``budget`` times (None: no bound).
 
     An assignment is a set of (row, digit) and (column, digit) uses, a bit each: it fits
     when none is used already, and once every cage holds one, every row and column holds
@@ -1560,8 +1562,13 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[li
         found.append(grid)
         return len(found) >= limit
 
+    left_over = [math.inf if budget is None else budget]
+
     def search(todo: list, used: int) -> bool:
         """Fill the cages of ``todo`` (each with the assignments left); True at ``limit``."""
+        left_over[0] -= 1
+        if left_over[0] < 0:
+            raise _OverBudget
         first = min(todo, key=_option_count)
         at = todo.index(first)
         k, options = first
@@ -1578,10 +1585,63 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2) -> list[li
     if limit > 0:
         left, used = narrow(todo, 0)
         if left:
-            search(left, used)
+            try:
+                search(left, used)
+            except _OverBudget:
+                return None
         elif left is not None:
             leaf()
     return found
+
+
+class _OverBudget(Exception):
+    """``cage_solutions`` branched more often than its budget allows."""
+
+
+# Branches the draft questions' cage search may take before SAT answers instead: a hard 7x7
+# draft's question takes under 50 almost always, 200 at most (60 puzzles).
+DRAFT_SEARCH_BUDGET = 400
+
+
+class SearchDrafts:
+    """``DraftSolver``'s questions (``other_solutions``, ``second_solution``, ``close``) answered
+    by the cage search (``cage_solutions``), exact like SAT's; a question the search can't settle
+    within ``DRAFT_SEARCH_BUDGET`` branches goes to a ``DraftSolver``, made at the first such one.
+
+    On small grids a draft's question costs the search less than SAT, and the SAT solver's set-up
+    (its house clauses: 825 at 5x5, 3,234 at 7x7), which every hard puzzle paid, is mostly not
+    needed. The other solutions it finds are the first in its search order, not SAT's, so the
+    drafts that follow differ; each answer depends only on the question (no state between them)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.sat: DraftSolver | None = None
+
+    def other_solutions(
+        self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],
+        limit: int, budget: int | None = None,
+    ) -> tuple[list[list[int]], bool]:
+        """As ``DraftSolver.other_solutions`` (``budget``: SAT's conflicts, where SAT answers)."""
+        found = cage_solutions(self.n, [(cells, assigns) for _, cells, assigns in cages], limit + 1,
+                               DRAFT_SEARCH_BUDGET)
+        if found is not None:
+            square = list(square)
+            return [f for f in found if f != square][:limit], True
+        if self.sat is None:
+            self.sat = DraftSolver(self.n)
+        return self.sat.other_solutions(square, cages, limit, budget)
+
+    def second_solution(
+        self, square: Sequence[int], cages: Sequence[tuple[object, Sequence[int], Sequence[tuple[int, ...]]]],
+        budget: int | None = None,
+    ) -> tuple[list[int] | None, bool]:
+        """As ``DraftSolver.second_solution``."""
+        found, complete = self.other_solutions(square, cages, 1, budget)
+        return (found[0] if found else None), complete
+
+    def close(self) -> None:
+        if self.sat is not None:
+            self.sat.close()
 
 
 def _option_count(entry: tuple[int, Sequence]) -> int:

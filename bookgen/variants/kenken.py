@@ -40,10 +40,11 @@ of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
 exact solution set from it: the ladder grades only unique drafts, an
 ambiguous draft is loosened where its solutions differ, and a draft that
 grades too easy is tightened by moves that keep it unique. Hard
-drafts on larger grids go the same way with one incremental SAT solver per
-puzzle (``DraftSolver``) in place of the table: most of them are ambiguous,
-which SAT shows sooner than the hard tier stalls, and the solver's proof of
-the kept draft is the final one. An intercalate of the square (a 2×2
+drafts on larger grids go the same way with an exact count per draft in place of
+the table: up to ``DRAFT_SEARCH_MAX`` (7×7) the cage search's (``SearchDrafts``),
+above that one incremental SAT solver's per puzzle (``DraftSolver``). Most of
+them are ambiguous, which the count shows sooner than the hard tier stalls, and
+its proof of the kept draft is the final one. An intercalate of the square (a 2×2
 ``a b / b a`` whose digits swap) that every cage over it admits is such a
 second solution found without SAT, and a loosening is kept only when the
 second solution no longer fits (where one does). Easy puzzles on grids up to 5×5 use cages of
@@ -75,7 +76,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, VariantDefaults, rule_options
 from bookgen.solve.arithmetic import (
-    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, cage_parts, latin_solutions, open_after, proves_unique, score_of,
+    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, SearchDrafts, cage_parts, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
 from bookgen.solve.rated import rated_run
@@ -111,6 +112,9 @@ DRAFT_OTHERS = 1
 # Loosenings tried per ambiguous hard draft for one its other solution doesn't survive.
 RULE_OUT_TRIES = 4
 HARD_TIGHTEN_TRIES = 2
+# Hard drafts up to this order are asked by the cage search (``SearchDrafts``), larger ones by
+# SAT alone: the median hard puzzle took 9 to 18 % less time at 5x5 to 7x7 (docs/benchmarks.md, kkh2).
+DRAFT_SEARCH_MAX = 7
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
 # Small grids (``latin_table``): tightenings tried per too-easy draft for one that keeps
@@ -868,9 +872,11 @@ class KenKenVariant(VariantDefaults):
             if found is not None:
                 return found
         else:
-            # Hard drafts are mostly ambiguous: SAT says so faster than the hard tier
+            # Hard drafts are mostly ambiguous: an exact count says so faster than the hard tier
             # stalls, and the cells where a second solution differs are where to loosen.
-            drafts = DraftSolver(size) if level == Level.HARD else None
+            drafts = None
+            if level == Level.HARD:
+                drafts = SearchDrafts(size) if size <= DRAFT_SEARCH_MAX else DraftSolver(size)
             try:
                 return self._search(size, rules, level, rng, attempts, moves, drafts)
             except _OutOfBudget:
@@ -886,11 +892,11 @@ class KenKenVariant(VariantDefaults):
         )
 
     def _search(self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
-                attempts: int, moves: int, drafts: DraftSolver | None) -> Puzzle:
+                attempts: int, moves: int, drafts: DraftSolver | SearchDrafts | None) -> Puzzle:
         """``generate`` for grids above ``TABLE_MAX``; ``_OutOfBudget`` when nothing came of it.
 
         With ``drafts`` every draft is first asked for a second solution (an intercalate
-        its cages let swap, ``_Layout.swapped``, else SAT), and only unique ones go to the
+        its cages let swap, ``_Layout.swapped``, else ``drafts``: the cage search or SAT), and only unique ones go to the
         ladder (whose ``Fits`` then needs no further proof); a second solution is ruled
         out where it differs from the square (``_rule_out``)."""
         hidden = _hidden_ops(rules)
