@@ -1497,23 +1497,29 @@ def _use_bits(n: int) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=1 << 14)
 def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
-               ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+               ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int]:
     """Per assignment that repeats no digit in a row or column: (its (row, digit) and
     (column, digit) bits, ``_use_bits``; the assignment). Summed: distinct bits add up to
-    as many set bits as terms, a repeat carries into fewer."""
+    as many set bits as terms, a repeat carries into fewer. And the cage's span: every bit
+    those use, with a bit above all uses (``_SPAN_MARK``) that none does."""
     uses = _use_bits(n)
     tabs = [uses[i] for i in cells]
     full = 2 * len(cells)
     out = []
+    span = _SPAN_MARK << (2 * n * n)
     for a in assigns:
         m = sum(map(getitem, tabs, a))
         if m.bit_count() == full:
             out.append((m, a))
-    return tuple(out)
+            span |= m
+    return tuple(out), span
 
 
-def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None
-                   ) -> list[list[int]] | None:
+_SPAN_MARK = 1  # (shifted above the uses: every span holds it, so a first narrowing by all bits sees every cage)
+
+
+def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
+                   plain: bool = False) -> list[list[int]] | None:
     """Up to ``limit`` solutions (flat digit lists) of cages that cover every cell once, by
     an exact search over whole cages; None when they don't cover every cell exactly once,
     or when the search would branch more than ``budget`` times (None: no bound).
@@ -1521,38 +1527,50 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
     An assignment is a set of (row, digit) and (column, digit) uses, a bit each: it fits
     when none is used already, and once every cage holds one, every row and column holds
     each digit once. The search fills the cage with the fewest assignments left first.
-    ``latin_solutions`` (SAT) is the version it must equal (tests/test_kenken.py)."""
+    ``latin_solutions`` (SAT) is the version it must equal (tests/test_kenken.py). A narrowing
+    filters only the cages whose assignments could clash with the uses just taken; ``plain``:
+    every cage each time, the version that must give the same (tests/test_kenken.py)."""
     cover = [0] * (n * n)
     todo = []
+    spans = []  # per cage: every use any of its assignments makes (``_cage_uses``)
     for k, (cells, assigns) in enumerate(cages):
         for i in cells:
             cover[i] += 1
-        todo.append((k, _cage_uses(n, tuple(cells), tuple(assigns))))
+        uses, span = _cage_uses(n, tuple(cells), tuple(assigns))
+        todo.append((k, uses))
+        spans.append(-1 if plain else span)
     if any(c != 1 for c in cover):
         return None
     chosen: list[tuple[int, ...]] = [()] * len(todo)
     found: list[list[int]] = []
 
-    def narrow(todo: list, used: int) -> tuple[list | None, int]:
+    def narrow(todo: list, used: int, new: int) -> tuple[list | None, int]:
         """The cages of ``todo`` with the assignments that fit ``used``, a cage left one
         taken at once (its uses added, the others narrowed again); None where a cage has
-        none left."""
+        none left. ``todo``'s lists fit ``used`` but for the uses ``new``: a cage whose
+        assignments make none of those (nor of any taken since) keeps its list as it is,
+        which filtering it would give again (``plain``: every cage is filtered)."""
         while True:
             out = []
-            forced = False
+            forced = 0
+            fresh = new
             for j, opts in todo:
-                left = [o for o in opts if not o[0] & used]
-                if not left:
-                    return None, used
-                if len(left) == 1:
-                    used |= left[0][0]
-                    chosen[j] = left[0][1]
-                    forced = True
+                if spans[j] & fresh:
+                    opts = [o for o in opts if not o[0] & used]
+                    if not opts:
+                        return None, used
+                if len(opts) == 1:
+                    m = opts[0][0]
+                    used |= m
+                    fresh |= m
+                    forced |= m
+                    chosen[j] = opts[0][1]
                 else:
-                    out.append((j, left))
+                    out.append((j, opts))
             if not forced:
                 return out, used
             todo = out
+            new = forced
 
     def leaf() -> bool:
         grid = [0] * (n * n)
@@ -1575,7 +1593,7 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
         rest = todo[:at] + todo[at + 1:]
         for m, a in options:
             chosen[k] = a
-            narrowed, now = narrow(rest, used | m)
+            narrowed, now = narrow(rest, used | m, m)
             if narrowed is None:
                 continue
             if search(narrowed, now) if narrowed else leaf():
@@ -1583,7 +1601,7 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
         return False
 
     if limit > 0:
-        left, used = narrow(todo, 0)
+        left, used = narrow(todo, 0, -1)
         if left:
             try:
                 search(left, used)
