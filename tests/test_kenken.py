@@ -842,7 +842,7 @@ def test_cage_search_lists_what_sat_lists():
             truth = latin_solutions(n, cages, 30)
             assert sorted(cage_solutions(n, cages, 30)) == sorted(truth)
             assert len(cage_solutions(n, cages, 1)) == 1  # (the limit holds)
-            for limit in (2, 30):  # narrowing only the cages a choice can touch: the same, in the same order
+            for limit in (2, 30) if n < 5 else (2,):  # struck by use, per cage touched: the same, in the same order
                 assert cage_solutions(n, cages, limit) == cage_solutions(n, cages, limit, plain=True)
             unique = len(truth) == 1
             assert proves_unique(n, cages, square) == proves_unique(n, cages, square, search=False) == unique

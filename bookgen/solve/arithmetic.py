@@ -1497,25 +1497,28 @@ def _use_bits(n: int) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=1 << 14)
 def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
-               ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int]:
+               ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, dict[int, int]]:
     """Per assignment that repeats no digit in a row or column: (its (row, digit) and
     (column, digit) bits, ``_use_bits``; the assignment). Summed: distinct bits add up to
-    as many set bits as terms, a repeat carries into fewer. And the cage's span: every bit
-    those use, with a bit above all uses (``_SPAN_MARK``) that none does."""
+    as many set bits as terms, a repeat carries into fewer. Then the cage's span (every bit
+    those use) and, per such bit, the assignments using it (a bit each, in their order)."""
     uses = _use_bits(n)
     tabs = [uses[i] for i in cells]
     full = 2 * len(cells)
     out = []
-    span = _SPAN_MARK << (2 * n * n)
+    span = 0
+    hits: dict[int, int] = {}
     for a in assigns:
         m = sum(map(getitem, tabs, a))
         if m.bit_count() == full:
+            me = 1 << len(out)
             out.append((m, a))
             span |= m
-    return tuple(out), span
-
-
-_SPAN_MARK = 1  # (shifted above the uses: every span holds it, so a first narrowing by all bits sees every cage)
+            while m:
+                b = m & -m
+                m ^= b
+                hits[b] = hits.get(b, 0) | me
+    return tuple(out), span, hits
 
 
 def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
@@ -1527,46 +1530,56 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
     An assignment is a set of (row, digit) and (column, digit) uses, a bit each: it fits
     when none is used already, and once every cage holds one, every row and column holds
     each digit once. The search fills the cage with the fewest assignments left first.
-    ``latin_solutions`` (SAT) is the version it must equal (tests/test_kenken.py). A narrowing
-    filters only the cages whose assignments could clash with the uses just taken; ``plain``:
-    every cage each time, the version that must give the same (tests/test_kenken.py)."""
+    ``latin_solutions`` (SAT) is the version it must equal (tests/test_kenken.py). A cage's
+    assignments left are a bit each; a narrowing strikes, per use taken since the cage was
+    last narrowed, the assignments making it (``_cage_uses``), and only in the cages whose
+    assignments make any; ``plain``: every cage's assignments tested against every use each
+    time, the version that must give the same, in the same order (tests/test_kenken.py)."""
     cover = [0] * (n * n)
     todo = []
-    spans = []  # per cage: every use any of its assignments makes (``_cage_uses``)
+    tables = []  # per cage: ``_cage_uses``
     for k, (cells, assigns) in enumerate(cages):
         for i in cells:
             cover[i] += 1
-        uses, span = _cage_uses(n, tuple(cells), tuple(assigns))
-        todo.append((k, uses))
-        spans.append(-1 if plain else span)
+        table = _cage_uses(n, tuple(cells), tuple(assigns))
+        tables.append(table)
+        todo.append((k, (1 << len(table[0])) - 1))
     if any(c != 1 for c in cover):
         return None
+    spans = [-1 if plain else table[1] for table in tables]
     chosen: list[tuple[int, ...]] = [()] * len(todo)
     found: list[list[int]] = []
 
     def narrow(todo: list, used: int, new: int) -> tuple[list | None, int]:
         """The cages of ``todo`` with the assignments that fit ``used``, a cage left one
         taken at once (its uses added, the others narrowed again); None where a cage has
-        none left. ``todo``'s lists fit ``used`` but for the uses ``new``: a cage whose
-        assignments make none of those (nor of any taken since) keeps its list as it is,
-        which filtering it would give again (``plain``: every cage is filtered)."""
+        none left. ``todo``'s assignments fit ``used`` but for the uses ``new``: a cage whose
+        assignments make none of those (nor of any taken since) keeps them as they are."""
         while True:
             out = []
             forced = 0
             fresh = new
-            for j, opts in todo:
-                if spans[j] & fresh:
-                    opts = [o for o in opts if not o[0] & used]
-                    if not opts:
-                        return None, used
-                if len(opts) == 1:
-                    m = opts[0][0]
+            for j, left in todo:
+                x = spans[j] & fresh
+                if x:
+                    if plain:
+                        left &= sum(1 << y for y, (m, _) in enumerate(tables[j][0]) if not m & used)
+                    else:
+                        hits = tables[j][2]
+                        while x:
+                            b = x & -x
+                            x ^= b
+                            left &= ~hits[b]
+                if not left:
+                    return None, used
+                if not left & (left - 1):
+                    m, a = tables[j][0][left.bit_length() - 1]
                     used |= m
                     fresh |= m
                     forced |= m
-                    chosen[j] = opts[0][1]
+                    chosen[j] = a
                 else:
-                    out.append((j, opts))
+                    out.append((j, left))
             if not forced:
                 return out, used
             todo = out
@@ -1589,9 +1602,13 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
             raise _OverBudget
         first = min(todo, key=_option_count)
         at = todo.index(first)
-        k, options = first
+        k, left = first
         rest = todo[:at] + todo[at + 1:]
-        for m, a in options:
+        options = tables[k][0]
+        while left:
+            low = left & -left
+            left ^= low
+            m, a = options[low.bit_length() - 1]
             chosen[k] = a
             narrowed, now = narrow(rest, used | m, m)
             if narrowed is None:
@@ -1601,7 +1618,7 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
         return False
 
     if limit > 0:
-        left, used = narrow(todo, 0, -1)
+        left, used = narrow(todo, 0, 0)
         if left:
             try:
                 search(left, used)
@@ -1662,5 +1679,5 @@ class SearchDrafts:
             self.sat.close()
 
 
-def _option_count(entry: tuple[int, Sequence]) -> int:
-    return len(entry[1])
+def _option_count(entry: tuple[int, int]) -> int:
+    return entry[1].bit_count()
