@@ -18,3 +18,16 @@ def test_reading_each_pdf_font_once_extracts_the_same_text(tiny_built, monkeypat
     plain = [page.extract_text() for page in PdfReader(str(pdf)).pages]
     assert len(plain) > 3 and "Binairo" in "".join(plain)
     assert kept == plain
+
+
+def test_a_kept_worked_example_is_the_one_the_plain_function_makes():
+    import bookgen.book as book_module
+
+    kept = book_module.worked_example
+    if not hasattr(kept, "plain"):
+        pytest.fail("tests/conftest.py no longer keeps worked examples: drop this test with it")
+    for seed, variant, rules, printed in ((7, "takuzu", {}, ()), (3, "kenken", {"ops": ["+"], "show_ops": True}, (4,))):
+        first = kept(seed, variant, rules, printed)
+        assert first == kept.plain(seed, variant, rules, printed)
+        assert kept(seed, variant, dict(reversed(rules.items())), list(printed)) is first  # the same key
+    assert kept(8, "takuzu", {}) == kept.plain(8, "takuzu", {}) != kept(7, "takuzu", {})  # another seed, another
