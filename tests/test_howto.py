@@ -160,3 +160,21 @@ def test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language, pri
             for a, b, c, d in rec.shapes[s0:s1]:
                 assert x0 - 2 <= a and c <= x1 + 2 and y0 - 2 <= b and d <= y1 + 2, \
                     (fmt, large, language, name, rules, (a, b, c, d), (x0, y0, x1, y1))
+
+
+def test_the_how_to_search_chooses_as_the_plain_minimum_does():
+    """``render._how_to_layout`` lays each scale out once and stops at the first that takes two
+    pages; the plain search lays every scale out afresh and takes the minimum over all seven.
+    Both choose the same scale and the same pages, on one page and over several."""
+    over = 0
+    for fmt, large, language in (("6x9", True, "de"), ("6x9", False, "en")):
+        spec, style = PageSpec(Trim(fmt, *TRIMS[fmt])), Style(large_print=large)
+        for name, rules in RULE_SETS:
+            example = _example(name, json.dumps(rules, sort_keys=True))
+            doc = render._measuring(spec, style, GUTTERS[-1][1], language)
+            fast = render._how_to_layout(doc, name, example.rules, example, sizes=(example.size,))
+            plain = render._how_to_layout(doc, name, example.rules, example, sizes=(example.size,), plain=True)
+            assert (fast[0], [len(page) for page in fast[1]]) == (plain[0], [len(page) for page in plain[1]]), \
+                (fmt, large, language, name, rules)
+            over += len(fast[1]) > 1
+    assert over  # some run over more pages: the search past SPLIT_BELOW was taken

@@ -533,22 +533,42 @@ def _how_to_pages(doc: Document, variant_name: str, rules: Mapping, example: Puz
     rules and example, then the techniques, each over as many pages as it needs. Running
     text never goes below the caption size (``Style.small``, the body floor); only the
     larger type and the example's cells shrink."""
+    return _how_to_layout(doc, variant_name, rules, example, name, sizes)[1]
+
+
+def _how_to_layout(doc: Document, variant_name: str, rules: Mapping, example: Puzzle | None,
+                   name: str = "", sizes: Sequence[int] = (), plain: bool = False) -> tuple[float, list[list]]:
+    """``_how_to_pages`` with the scale it chose. Each scale is laid out once, and the search
+    over more pages stops at the first scale that takes two (no smaller scale can take fewer:
+    one page counts as two); ``plain=True`` lays every scale out afresh and takes the minimum
+    over all of them, which the other must equal (tests/test_howto.py compares them)."""
     variant = get_variant(variant_name)
     name = name or doc.cover.name_of(variant_name)
     steps = example_steps(variant, example) if example is not None else []
+    laid: dict[float, list[list]] = {}
 
     def flow(scale: float) -> list[list]:
-        return _rules_body(doc, variant, rules, example, steps, scale, name, sizes).pages
+        if plain or scale not in laid:
+            laid[scale] = _rules_body(doc, variant, rules, example, steps, scale, name, sizes).pages
+        return laid[scale]
 
     for scale in SCALES:
         if scale < SPLIT_BELOW:
             break
         pages = flow(scale)
         if len(pages) == 1:
-            return pages
+            return scale, pages
     # Over more pages: the fewest the type allows (one counts as two, so a single page
     # never costs more shrinking than SPLIT_BELOW), at the largest scale that takes them.
-    return min((flow(scale) for scale in SCALES), key=lambda pages: max(len(pages), 2))
+    if plain:
+        return min(((scale, flow(scale)) for scale in SCALES), key=lambda laid_out: max(len(laid_out[1]), 2))
+    best = SCALES[0]
+    for scale in SCALES:
+        if max(len(flow(scale)), 2) < max(len(flow(best)), 2):
+            best = scale
+        if len(flow(best)) <= 2:
+            break
+    return best, flow(best)
 
 
 def rules_pages_needed(spec: PageSpec, style: Style, gutter: float, variant_name: str,
