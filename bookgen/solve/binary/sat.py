@@ -71,6 +71,16 @@ class SatProof:
             sets = self._grid_bits = (table, ones, (1 << len(table)) - 1)
         return sets
 
+    def _cell_grid_sets(self) -> list[tuple[int, int]]:
+        """Per cell (row-major), the listed grids where it is 0 and those where it is 1
+        (``_grid_sets``' ones and their complements): a carve's clue sets are read from here,
+        not worked out again every attempt. Built once per engine."""
+        both = self.__dict__.get("_cell_grids")
+        if both is None:
+            _, ones, every = self._grid_sets()
+            both = self._cell_grids = [(every ^ grids, grids) for grids in ones]
+        return both
+
     def second_grids(self, solution: Board, edges: Sequence[Edge],
                      cells: Sequence[Cell]) -> SecondGrids | TwoLineSwaps:
         """For a carve of ``solution`` that tests its givens in the order ``cells`` with the
@@ -241,20 +251,17 @@ class SecondGrids:
     (tests/test_binary.py) compares them.
     """
 
-    __slots__ = ("_ones", "_every", "_n", "_solution", "_clues", "_after", "_kept", "_givens")
+    __slots__ = ("_ones", "_every", "_n", "_clues", "_after", "_kept", "_givens")
 
     def __init__(self, engine: SatProof, solution: Board, edges: Sequence[Edge], cells: Sequence[Cell]):
         _, self._ones, self._every = engine._grid_sets()
-        self._n, self._solution = engine.n, solution
+        n = self._n = engine.n
         signs = self._every
         for edge in edges:
             signs &= self._edge_set(edge)
         self._givens = self._every
-        self._start([self._cell_set(cell) for cell in cells], signs)
-
-    def _cell_set(self, cell: Cell) -> int:
-        grids = self._ones[cell[0] * self._n + cell[1]]
-        return grids if self._solution.get(*cell) else self._every ^ grids
+        both, value = engine._cell_grid_sets(), solution.value  # a carve's grid is full
+        self._start([both[r * n + c][value[r] >> c & 1] for r, c in cells], signs)
 
     def _edge_set(self, edge: Edge) -> int:
         n, ones = self._n, self._ones
