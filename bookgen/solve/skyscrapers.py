@@ -54,6 +54,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import digits_of, full_mask
 from bookgen.solve.packed import singles_stall
+from bookgen.solve.rated import strikes_run
 from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
@@ -133,6 +134,19 @@ class SkyExtra(Extra):
             got = _verdicts(self.ladder(), self.size)
             object.__setattr__(self, "_verdicts", got)
         return got[level]
+
+    def rated_whole(self, geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple
+                    ) -> tuple[list, bool] | None:
+        """The rated run on one integer of pairs (``rated.strikes_run``): the clue-alone rows
+        (``sky_edge``, ``sky_bounds``), the only ones rated below a naked single, strike
+        ``clue_strike``'s. Not where the techniques note the clues they read (a carve's
+        ``used``): the plain run does that."""
+        n = self.size
+        if self.used is not None or geo.n != n:
+            return None
+        edge = [clue_strike(n, s.side, s.line, s.clue) for s in self.sights if s.clue in (1, n)]
+        bounds = [clue_strike(n, s.side, s.line, s.clue) for s in self.sights if s.clue not in (1, n)]
+        return strikes_run(geo, givens, plan, {"sky_edge": edge, "sky_bounds": bounds})
 
     def check(self, st: State) -> None:
         """On a full grid, every clue sees exactly its number of buildings: per line, what its
