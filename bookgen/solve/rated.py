@@ -335,6 +335,30 @@ def _hidden_cells(house_bits: Sequence[int], boxes_from: int, x: int) -> tuple[i
     return got[0], got[1]
 
 @kept_by_identity()
+def _mask_memo(g: Geometry) -> dict[int, tuple[int, int, int]]:
+    """Per geometry of rows and columns: a digit's open cells -> (the cells where it has its
+    only place in a line; the houses, a bit each, where it has one or two places; one to
+    three), filled as met (``strikes_run``)."""
+    return {}
+
+
+def _mask_entry(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
+    """``_mask_memo``'s entry for ``x``."""
+    line = pairs = triples = 0
+    for h, hb in enumerate(house_bits):
+        y = x & hb
+        if y:
+            c = y.bit_count()
+            if c == 1:
+                line |= y
+            if c <= 2:
+                pairs |= 1 << h
+            if c <= 3:
+                triples |= 1 << h
+    return line, pairs, triples
+
+
+@kept_by_identity()
 def _full_memo(g: Geometry) -> dict[int, int]:
     """Per geometry: its open cells -> the last open cell of every house down to one (SE's full
     house), filled as met (``strikes_run``)."""
@@ -342,7 +366,7 @@ def _full_memo(g: Geometry) -> dict[int, int]:
 
 
 @kept_by_identity()
-def _drops(g: Geometry) -> tuple[int, ...]:
+def pair_drops(g: Geometry) -> tuple[int, ...]:
     """Per pair ``d * n * n + i`` (0-based digit d in cell i): every pair but cell i's and digit
     d's in the cell's peers, what placing it leaves (``strikes_run``)."""
     n = g.n
@@ -376,8 +400,8 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
     every = (1 << nn) - 1
     house_bits = _bitboards(geo)[0]
     houses_of = geo.houses_of
-    drop = _drops(geo)
-    memo, fulls = _hidden_memo(geo), _full_memo(geo)
+    drop = pair_drops(geo)
+    memo, fulls = _mask_memo(geo), _full_memo(geo)
     line_value, naked_value = values[1], values[2]
     kinds_valued = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
     order = [tuple(k for v, k in kinds_valued if v == value) for value in sorted({v for v, _ in kinds_valued})]
@@ -396,6 +420,7 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
     while unplaced:
         pos = [pairs >> s & every for s in shifts]  # per digit, the open cells holding it
         once = more = line = 0
+        gots = []
         for x in pos:
             more |= once & x
             once |= x
@@ -403,8 +428,9 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
             if got is None:
                 if len(memo) > 1 << 16:
                     memo.clear()
-                got = memo[x] = _hidden_cells(house_bits, 2 * n, x)
-            line |= got[1]
+                got = memo[x] = _mask_entry(house_bits, x)
+            line |= got[0]
+            gots.append(got)
         if once != unplaced:
             return None  # a cell with no digit left
         naked = once & ~more
@@ -446,7 +472,16 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
                 single = (best[0][0], c, best[1] + 1)
         easiest = single[0] if single is not None else math.inf
         if easiest > line_value:
-            direct = direct_on_masks(pos, house_bits, easiest)
+            # A hidden pair (triple) needs two (three) digits of a house with one to two
+            # (three) places there: ``direct_on_masks`` looks only in such houses.
+            p0 = p1 = t0 = t1 = t2 = 0
+            for _, p, t in gots:
+                p1 |= p0 & p
+                p0 |= p
+                t2 |= t1 & t
+                t1 |= t0 & t
+                t0 |= t
+            direct = direct_on_masks(pos, house_bits, easiest, p1, t2) if p1 | t2 else None
             if direct is not None:
                 i, d, value, name = direct
                 k = (d - 1) * nn + i

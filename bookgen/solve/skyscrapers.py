@@ -48,13 +48,14 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
+from bookgen.core.memo import kept_by_identity
 from bookgen.solve.houses import (
-    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts, lines_ladder,
-    merged_ladder,
+    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, LadderResult, Run, State, Tech, _bitboards, cut,
+    describe_cuts, lines_ladder, merged_ladder,
 )
-from bookgen.solve.latin import digits_of, full_mask
+from bookgen.solve.latin import digits_of, full_mask, symbol
 from bookgen.solve.packed import singles_stall
-from bookgen.solve.rated import strikes_run
+from bookgen.solve.rated import pair_drops, strikes_run
 from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
@@ -152,11 +153,8 @@ class SkyExtra(Extra):
         """On a full grid, every clue sees exactly its number of buildings: per line, what its
         heights show from both ends, looked up by the line's candidate masks (one bit each, so
         they compare as the heights do); ``check_plain`` is the plain version it must equal."""
-        get = st.cand.__getitem__
-        for line in self.lines:
-            front, back = _shown(tuple(map(get, line.cells)))
-            if line.front and front != line.front or line.back and back != line.back:
-                raise Contradiction("a clue does not see its number of buildings")
+        if not _lines_show(self.lines, st.cand):
+            raise Contradiction("a clue does not see its number of buildings")
 
     def check_plain(self, st: State) -> None:
         """``check`` the obvious way: every clue, its line's heights counted."""
@@ -332,6 +330,164 @@ def _sight(n: int, side: str, k: int, clue: int) -> Sight:
     else:
         keep = tuple((i, full & ((1 << (n - clue + 1 + j)) - 1)) for j, i in enumerate(cells[:clue - 1]))
     return Sight(clue, side, k, cells, keep)
+
+
+def _lines_show(lines: Sequence[Line], cand: Sequence[int]) -> bool:
+    """Whether every line of a full grid (``cand``: one bit per cell) shows its clues
+    (``SkyExtra.check``)."""
+    get = cand.__getitem__
+    for line in lines:
+        front, back = _shown(tuple(map(get, line.cells)))
+        if line.front and front != line.front or line.back and back != line.back:
+            return False
+    return True
+
+
+EASY_ORDER = ("sky_edge", "sky_bounds", "hidden_single", "naked_single")  # the ladder's easy rows, in order
+
+
+def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtra) -> LadderResult | None:
+    """``run_ladder(geo, givens, Level.EXPERT, extra=extra)`` where its easy rows solve the
+    puzzle, on one integer of pairs (bit ``d * n * n + i``: digit d + 1 open in cell i), as
+    ``rated.strikes_run`` keeps its state; None where it would not finish so (a harder row's
+    turn, givens that clash, a strike on a placed digit, clues the full grid doesn't show, a
+    cell left without a digit), and the caller runs the ladder, the plain version this must
+    equal (tests/test_sky_easy_ladder.py). Where the ladder meets a contradiction this can't
+    finish either: a cell or a house that lost every place for a digit never gets one back,
+    and every placement here checks that its digit is still open.
+
+    The ladder takes its rows in ``EASY_ORDER``, starting again from the first after each use:
+    so first every 1 or N clue with something left to strike, in turn (``sky_edge``), then
+    every other clue (``sky_bounds``; a clue's strikes stay struck, so neither finds anything
+    after), each use placing the cells its strikes left one digit (uncounted, as the driver
+    places them); then, while one is open, the first hidden single in the geometry's scan
+    order (lowest digit first) whose cell has other digits left; where none is, every naked
+    single, one after another until none is left (any order places the same cells). The
+    ladder's run on a Skyscrapers 4x4 easy puzzle was a seventh of its generation."""
+    n = geo.n
+    if n > 6 or len(geo.houses) != 2 * n or tuple(name for name, _ in extra.up_to(Level.EXPERT)[:4]) != EASY_ORDER:
+        return None
+    nn = n * n
+    every = (1 << nn) - 1
+    drop = pair_drops(geo)
+    memo = _scan_memo(geo)
+    shifts = range(0, n * nn, nn)
+    pairs = (1 << (n * nn)) - 1  # the open cells' digits
+    unplaced = every
+    given = 0                    # the placed cells' digits
+    for i, d in givens:
+        k = (d - 1) * nn + i
+        if not pairs >> k & 1:
+            return None
+        pairs &= drop[k]
+        unplaced &= ~(1 << i)
+        given |= 1 << k
+    counts: dict[str, int] = {}
+
+    def singles() -> int:
+        """The open cells with one digit left."""
+        once = more = 0
+        for s in shifts:
+            x = pairs >> s & every
+            more |= once & x
+            once |= x
+        return once & ~more
+
+    def place_all(cells: int) -> bool:
+        """Place each of ``cells`` (one digit each); False where a peer placed before took it."""
+        nonlocal pairs, unplaced, given
+        while cells:
+            b = cells & -cells
+            cells ^= b
+            k = next((s for s in shifts if pairs >> s & b), -1)
+            if k < 0:
+                return False
+            k += b.bit_length() - 1
+            pairs &= drop[k]
+            unplaced &= ~b
+            given |= 1 << k
+        return True
+
+    lone = singles()
+    for name, strikes in (("sky_edge", extra.edge), ("sky_bounds", extra.bounds)):
+        seen = None
+        for _, _, sight in strikes:
+            if sight is seen:
+                continue
+            seen = sight
+            m = clue_strike(n, sight.side, sight.line, sight.clue)
+            if not (pairs | given) & m:
+                continue
+            if given & m:
+                return None
+            pairs &= ~m
+            counts[name] = counts.get(name, 0) + 1
+            now = singles()
+            if not place_all(now & ~lone):  # (the cells its strikes left one digit)
+                return None
+            lone = singles()
+    while unplaced:
+        # the first hidden single in scan order, lowest digit first, whose cell has other digits
+        best = None
+        for s in shifts:
+            x = pairs >> s & every
+            got = memo.get(x)
+            if got is None:
+                if len(memo) > 1 << 16:
+                    memo.clear()
+                got = memo[x] = _scan_singles(geo, x)
+            for p, b in got:
+                if not b & lone:
+                    if best is None or p < best[0]:
+                        best = (p, s, b)
+                    break
+        if best is not None:
+            _, s, b = best
+            k = s + b.bit_length() - 1
+            pairs &= drop[k]
+            unplaced &= ~b
+            given |= 1 << k
+            counts["hidden_single"] = counts.get("hidden_single", 0) + 1
+            lone = singles()
+            continue
+        placed = 0
+        while lone:
+            if not place_all(lone):
+                return None
+            placed += lone.bit_count()
+            lone = singles()
+        if not placed:
+            return None  # (a harder row's turn, or a contradiction's)
+        counts["naked_single"] = counts.get("naked_single", 0) + placed
+    cand = [0] * nn
+    for s in shifts:
+        x = given >> s & every
+        while x:
+            b = x & -x
+            x ^= b
+            cand[b.bit_length() - 1] = 1 << (s // nn)
+    if not _lines_show(extra.lines, cand):
+        return None
+    grid = tuple("".join(symbol(cand[r * n + c].bit_length()) for c in range(n)) for r in range(n))
+    return LadderResult(True, Level.EASY, counts, grid, None)
+
+
+@kept_by_identity()
+def _scan_memo(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per geometry: a digit's open cells -> ``_scan_singles`` of them, filled as met."""
+    return {}
+
+
+def _scan_singles(geo: Geometry, x: int) -> tuple[tuple[int, int], ...]:
+    """(position in the hidden single's scan order, the cell's bit) of each house where the
+    open cells ``x`` of a digit hold one cell, in that order."""
+    house_bits = _bitboards(geo)[0]
+    got = []
+    for p, h in enumerate(geo.lines or geo.scan):
+        y = x & house_bits[h]
+        if y and not y & (y - 1):
+            got.append((p, y))
+    return tuple(got)
 
 
 def easy_verdict(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> bool:

@@ -59,7 +59,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
+    SIDES, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, easy_ladder, extra_for,
     sight_clauses, stall_struck, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
@@ -159,7 +159,12 @@ class SkyscrapersVariant(HouseGrid):
             given, clues = _carve(geo, sol, clues_of(square), level, rng)
         givens = [(i, sol[i]) for i in range(n * n) if given[i]]
         if res is None:
-            res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
+            extra = extra_for(n, clues)
+            # (at easy the carve leaves a puzzle the easy rows solve: ``easy_ladder``'s case)
+            if level == Level.EASY:
+                res = easy_ladder(geo, givens, extra)
+            if res is None:
+                res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
         if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
