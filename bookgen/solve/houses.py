@@ -413,13 +413,6 @@ class Extra:
         it must equal."""
         return None
 
-    def rated_whole(self, geo: "Geometry", givens: Sequence[tuple[int, int]], plan: tuple
-                    ) -> tuple[list, bool] | None:
-        """A faster way for ``bookgen.solve.rated.rated_run`` to make its whole run from
-        ``givens`` with the run's plan (``rated._plan``): its steps and whether it finished, or
-        None (the default) where the run makes it itself, the plain version it must equal."""
-        return None
-
 
 NO_EXTRA = Extra()
 

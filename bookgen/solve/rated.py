@@ -359,6 +359,40 @@ def _mask_entry(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
 
 
 @kept_by_identity()
+def _tail_memo(g: Geometry) -> dict[tuple[int, float | None, float], tuple[RatedStep, ...]]:
+    """Per geometry: open cells -> ``_tail``'s steps, filled as met."""
+    return {}
+
+
+def _tail(g: Geometry, unplaced: int, alone: float | None, line: float) -> tuple[RatedStep, ...]:
+    """The rest of ``strikes_run`` where every open cell (``unplaced``) is a hidden single in
+    both its lines and no other step is open: the lowest last open cell of a house (``alone``,
+    a full house, rated below ``line``), else the lowest open cell (a hidden single in a line,
+    ``line``), each with every open cell a single."""
+    memo = _tail_memo(g)
+    key = (unplaced, alone, line)
+    got = memo.get(key)
+    if got is None:
+        house_bits = _bitboards(g)[0]
+        steps = []
+        left = unplaced
+        while left:
+            full = 0
+            if alone is not None:
+                for hb in house_bits:
+                    here = left & hb
+                    if here and not here & (here - 1):
+                        full |= here
+            steps.append(_step("hidden_single", alone if full else line, left.bit_count()))
+            cells = full or left
+            left ^= cells & -cells
+        if len(memo) > 1 << 16:
+            memo.clear()
+        got = memo[key] = tuple(steps)
+    return got
+
+
+@kept_by_identity()
 def _full_memo(g: Geometry) -> dict[int, int]:
     """Per geometry: its open cells -> the last open cell of every house down to one (SE's full
     house), filled as met (``strikes_run``)."""
@@ -406,6 +440,7 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
     kinds_valued = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
     order = [tuple(k for v, k in kinds_valued if v == value) for value in sorted({v for v, _ in kinds_valued})]
     shifts = range(0, n * nn, nn)
+    tail = (alone is None or alone < line_value) and line_value < naked_value  # (``_tail``'s order of values)
     pairs = (1 << (n * nn)) - 1  # the open cells' candidates
     unplaced = every
     given = 0                    # the placed cells' digits, as pairs
@@ -434,6 +469,14 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
         if once != unplaced:
             return None  # a cell with no digit left
         naked = once & ~more
+        if tail and naked == unplaced and line == unplaced and not any((pairs | given) & m for ms in strikes.values()
+                                                                       for m in ms):
+            # Every open cell has one digit left, alone in its row and column, and no strike is
+            # left (the state only loses pairs, so none comes back): each step from here places
+            # the lowest cell of a full house (else the lowest open cell) as a hidden single,
+            # every open cell a single, whatever the digits (``_tail``).
+            steps += _tail(geo, unplaced, alone, line_value)
+            return steps, True
         full = 0
         if alone is not None:
             full = fulls.get(unplaced, -1)
@@ -1013,10 +1056,6 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     steps it can (tests/test_kenken_rated.py)."""
     steps: list[RatedStep] = []
     advanced, values, alone = _plan(extra.ladder())
-    if probes and fast:
-        whole = extra.rated_whole(geo, givens, (advanced, values, alone))
-        if whole is not None:
-            return whole
     try:
         st = start(geo, givens, extra)
     except Contradiction:

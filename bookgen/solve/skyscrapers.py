@@ -55,7 +55,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import digits_of, full_mask, symbol
 from bookgen.solve.packed import singles_stall
-from bookgen.solve.rated import pair_drops, strikes_run
+from bookgen.solve.rated import _plan, pair_drops, strikes_run
 from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
@@ -135,19 +135,6 @@ class SkyExtra(Extra):
             got = _verdicts(self.ladder(), self.size)
             object.__setattr__(self, "_verdicts", got)
         return got[level]
-
-    def rated_whole(self, geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple
-                    ) -> tuple[list, bool] | None:
-        """The rated run on one integer of pairs (``rated.strikes_run``): the clue-alone rows
-        (``sky_edge``, ``sky_bounds``), the only ones rated below a naked single, strike
-        ``clue_strike``'s. Not where the techniques note the clues they read (a carve's
-        ``used``): the plain run does that."""
-        n = self.size
-        if self.used is not None or geo.n != n:
-            return None
-        edge = [clue_strike(n, s.side, s.line, s.clue) for s in self.sights if s.clue in (1, n)]
-        bounds = [clue_strike(n, s.side, s.line, s.clue) for s in self.sights if s.clue not in (1, n)]
-        return strikes_run(geo, givens, plan, {"sky_edge": edge, "sky_bounds": bounds})
 
     def check(self, st: State) -> None:
         """On a full grid, every clue sees exactly its number of buildings: per line, what its
@@ -394,28 +381,27 @@ def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtr
         return once & ~more
 
     def place_all(cells: int) -> bool:
-        """Place each of ``cells`` (one digit each); False where a peer placed before took it."""
+        """Place each of ``cells`` (one digit each, open); False where a peer placed before
+        took it (then two of them clash)."""
         nonlocal pairs, unplaced, given
-        while cells:
-            b = cells & -cells
-            cells ^= b
-            k = next((s for s in shifts if pairs >> s & b), -1)
-            if k < 0:
-                return False
-            k += b.bit_length() - 1
-            pairs &= drop[k]
-            unplaced &= ~b
-            given |= 1 << k
-        return True
+        left = cells
+        for s in shifts:
+            x = pairs >> s & left
+            while x:
+                b = x & -x
+                x ^= b
+                k = s + b.bit_length() - 1
+                if not pairs >> k & 1:
+                    return False
+                pairs &= drop[k]
+                given |= 1 << k
+                left ^= b
+        unplaced &= ~cells
+        return not left
 
     lone = singles()
-    for name, strikes in (("sky_edge", extra.edge), ("sky_bounds", extra.bounds)):
-        seen = None
-        for _, _, sight in strikes:
-            if sight is seen:
-                continue
-            seen = sight
-            m = clue_strike(n, sight.side, sight.line, sight.clue)
+    for name, strikes in _clue_strikes(extra):
+        for m in strikes:
             if not (pairs | given) & m:
                 continue
             if given & m:
@@ -460,16 +446,41 @@ def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtr
             return None  # (a harder row's turn, or a contradiction's)
         counts["naked_single"] = counts.get("naked_single", 0) + placed
     cand = [0] * nn
-    for s in shifts:
+    digits = [""] * nn
+    for d, s in enumerate(shifts):
         x = given >> s & every
         while x:
             b = x & -x
             x ^= b
-            cand[b.bit_length() - 1] = 1 << (s // nn)
+            i = b.bit_length() - 1
+            cand[i] = 1 << d
+            digits[i] = symbol(d + 1)
     if not _lines_show(extra.lines, cand):
         return None
-    grid = tuple("".join(symbol(cand[r * n + c].bit_length()) for c in range(n)) for r in range(n))
+    grid = tuple("".join(digits[r:r + n]) for r in range(0, nn, n))
     return LadderResult(True, Level.EASY, counts, grid, None)
+
+
+def rated_whole(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtra) -> tuple[list, bool] | None:
+    """``rated_run(geo, givens, extra)`` on one integer of pairs (``rated.strikes_run``): the
+    clue-alone rows (``sky_edge``, ``sky_bounds``), the only ones rated below a naked single,
+    strike ``clue_strike``'s; None where that hands the run back (a harder row's turn, a
+    contradiction), or where the techniques note the clues they read (a carve's ``used``)."""
+    if extra.used is not None or geo.n != extra.size:
+        return None
+    return strikes_run(geo, givens, _plan(extra.ladder()), dict(_clue_strikes(extra)))
+
+
+def _clue_strikes(extra: SkyExtra) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """(``sky_edge``, the 1 and N clues' strikes), (``sky_bounds``, the others'), each in the
+    order the technique looks at its clues (``clue_strike``'s bits), kept on the extra."""
+    got = extra.__dict__.get("_strikes")
+    if got is None:
+        n = extra.size
+        got = tuple((name, tuple(clue_strike(n, s.side, s.line, s.clue) for s in extra.sights if (s.clue in (1, n)) == edge))
+                    for name, edge in (("sky_edge", True), ("sky_bounds", False)))
+        object.__setattr__(extra, "_strikes", got)  # (a frozen dataclass: not a field)
+    return got
 
 
 @kept_by_identity()
