@@ -25,7 +25,7 @@ import statistics
 from typing import NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.memo import kept_by_identity
+from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
@@ -335,15 +335,16 @@ def _hidden_cells(house_bits: Sequence[int], boxes_from: int, x: int) -> tuple[i
     return got[0], got[1]
 
 @kept_by_identity()
-def _mask_memo(g: Geometry) -> dict[int, tuple[int, int, int]]:
-    """Per geometry of rows and columns: a digit's open cells -> (the cells where it has its
-    only place in a line; the houses, a bit each, where it has one or two places; one to
-    three), filled as met (``strikes_run``)."""
-    return {}
+def _mask_memo(g: Geometry) -> BoundedMemo:
+    """Per geometry of rows and columns: a digit's open cells -> ``line_places`` of them,
+    filled as met (``strikes_run``)."""
+    return BoundedMemo(1 << 16)
 
 
-def _mask_entry(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
-    """``_mask_memo``'s entry for ``x``."""
+def line_places(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
+    """(the cells where a digit whose open cells are ``x`` has its only place in a house; the
+    houses, a bit each, where it has one or two places; those where it has one to three): a
+    hidden pair (triple) needs two (three) digits of the second (third) kind in one house."""
     line = pairs = triples = 0
     for h, hb in enumerate(house_bits):
         y = x & hb
@@ -459,11 +460,7 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
         for x in pos:
             more |= once & x
             once |= x
-            got = memo.get(x)
-            if got is None:
-                if len(memo) > 1 << 16:
-                    memo.clear()
-                got = memo[x] = _mask_entry(house_bits, x)
+            got = memo.get(x) or memo.put(x, line_places(house_bits, x))  # (a tuple of three: never false)
             line |= got[0]
             gots.append(got)
         if once != unplaced:

@@ -48,7 +48,7 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.core.memo import kept_by_identity
+from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.solve.houses import (
     LINES_IDLE, Contradiction, Extra, Geometry, Ladder, LadderResult, Run, State, Tech, _bitboards, cut,
     describe_cuts, lines_ladder, merged_ladder,
@@ -339,7 +339,7 @@ def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtr
     ``rated.strikes_run`` keeps its state; None where it would not finish so (a harder row's
     turn, givens that clash, a strike on a placed digit, clues the full grid doesn't show, a
     cell left without a digit), and the caller runs the ladder, the plain version this must
-    equal (tests/test_sky_easy_ladder.py). Where the ladder meets a contradiction this can't
+    equal (tests/test_rated_strikes.py). Where the ladder meets a contradiction this can't
     finish either: a cell or a house that lost every place for a digit never gets one back,
     and every placement here checks that its digit is still open.
 
@@ -419,9 +419,7 @@ def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtr
             x = pairs >> s & every
             got = memo.get(x)
             if got is None:
-                if len(memo) > 1 << 16:
-                    memo.clear()
-                got = memo[x] = _scan_singles(geo, x)
+                got = memo.put(x, _scan_singles(geo, x))
             for p, b in got:
                 if not b & lone:
                     if best is None or p < best[0]:
@@ -484,9 +482,9 @@ def _clue_strikes(extra: SkyExtra) -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 
 @kept_by_identity()
-def _scan_memo(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
+def _scan_memo(geo: Geometry) -> BoundedMemo:
     """Per geometry: a digit's open cells -> ``_scan_singles`` of them, filled as met."""
-    return {}
+    return BoundedMemo(1 << 16)
 
 
 def _scan_singles(geo: Geometry, x: int) -> tuple[tuple[int, int], ...]:
