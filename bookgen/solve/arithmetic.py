@@ -56,7 +56,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
-from bookgen.solve.rated import direct_on_masks
+from bookgen.solve.rated import direct_on_masks, line_places
 from bookgen.solve.sat import load
 
 # Largest set of unknown cells the line-sum rule adds up in one go.
@@ -1070,18 +1070,7 @@ class RatedCages:
     def _line_cells(self, x: int) -> tuple[int, int, int]:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
         lines (a bit each) where it has one or two places, those where it has one to three)."""
-        got = two = three = 0
-        for h, hb in enumerate(self.house_bits):
-            y = x & hb
-            if y:
-                c = y.bit_count()
-                if c == 1:
-                    got |= y
-                if c <= 3:
-                    three |= 1 << h
-                    if c <= 2:
-                        two |= 1 << h
-        return got, two, three
+        return line_places(self.house_bits, x)
 
     def _look(self, st: CageState, k: int, now: list[int]) -> None:
         """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,

@@ -25,7 +25,7 @@ import statistics
 from typing import NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
-from bookgen.core.memo import kept_by_identity
+from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
                                  technique_rating)
@@ -321,13 +321,245 @@ class SmallScan(SinglesScan):
 
     def _hidden(self, x: int) -> tuple[int, int]:
         """(cells where ``x``'s digit has its only place in a box or region, in a line)."""
-        boxes_from = 2 * self.n
-        got = [0, 0]
-        for h, hb in enumerate(self.house_bits):
-            y = x & hb
-            if y and not y & (y - 1):
-                got[h < boxes_from] |= y
-        return got[0], got[1]
+        return _hidden_cells(self.house_bits, 2 * self.n, x)
+
+
+def _hidden_cells(house_bits: Sequence[int], boxes_from: int, x: int) -> tuple[int, int]:
+    """(cells where a digit whose open cells are ``x`` has its only place in a box or region
+    (houses from ``boxes_from`` on), in a line): ``_hidden_memo``'s entries."""
+    got = [0, 0]
+    for h, hb in enumerate(house_bits):
+        y = x & hb
+        if y and not y & (y - 1):
+            got[h < boxes_from] |= y
+    return got[0], got[1]
+
+@kept_by_identity()
+def _mask_memo(g: Geometry) -> BoundedMemo:
+    """Per geometry of rows and columns: a digit's open cells -> ``line_places`` of them,
+    filled as met (``strikes_run``)."""
+    return BoundedMemo(1 << 16)
+
+
+def line_places(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
+    """(the cells where a digit whose open cells are ``x`` has its only place in a house; the
+    houses, a bit each, where it has one or two places; those where it has one to three): a
+    hidden pair (triple) needs two (three) digits of the second (third) kind in one house."""
+    line = pairs = triples = 0
+    for h, hb in enumerate(house_bits):
+        y = x & hb
+        if y:
+            c = y.bit_count()
+            if c == 1:
+                line |= y
+            if c <= 2:
+                pairs |= 1 << h
+            if c <= 3:
+                triples |= 1 << h
+    return line, pairs, triples
+
+
+@kept_by_identity()
+def _tail_memo(g: Geometry) -> dict[tuple[int, float | None, float], tuple[RatedStep, ...]]:
+    """Per geometry: open cells -> ``_tail``'s steps, filled as met."""
+    return {}
+
+
+def _tail(g: Geometry, unplaced: int, alone: float | None, line: float) -> tuple[RatedStep, ...]:
+    """The rest of ``strikes_run`` where every open cell (``unplaced``) is a hidden single in
+    both its lines and no other step is open: the lowest last open cell of a house (``alone``,
+    a full house, rated below ``line``), else the lowest open cell (a hidden single in a line,
+    ``line``), each with every open cell a single."""
+    memo = _tail_memo(g)
+    key = (unplaced, alone, line)
+    got = memo.get(key)
+    if got is None:
+        house_bits = _bitboards(g)[0]
+        steps = []
+        left = unplaced
+        while left:
+            full = 0
+            if alone is not None:
+                for hb in house_bits:
+                    here = left & hb
+                    if here and not here & (here - 1):
+                        full |= here
+            steps.append(_step("hidden_single", alone if full else line, left.bit_count()))
+            cells = full or left
+            left ^= cells & -cells
+        if len(memo) > 1 << 16:
+            memo.clear()
+        got = memo[key] = tuple(steps)
+    return got
+
+
+@kept_by_identity()
+def _full_memo(g: Geometry) -> dict[int, int]:
+    """Per geometry: its open cells -> the last open cell of every house down to one (SE's full
+    house), filled as met (``strikes_run``)."""
+    return {}
+
+
+@kept_by_identity()
+def pair_drops(g: Geometry) -> tuple[int, ...]:
+    """Per pair ``d * n * n + i`` (0-based digit d in cell i): every pair but cell i's and digit
+    d's in the cell's peers, what placing it leaves (``strikes_run``)."""
+    n = g.n
+    nn = n * n
+    peer_bits = _bitboards(g)[1]
+    every = (1 << (n * nn)) - 1
+    cell = [sum(1 << (d * nn + i) for d in range(n)) for i in range(nn)]
+    return tuple(every & ~(cell[i] | peer_bits[i] << (d * nn)) for d in range(n) for i in range(nn))
+
+
+def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
+                strikes: dict[str, Sequence[int]]) -> tuple[list[RatedStep], bool] | None:
+    """``rated_run`` (its steps, whether it finished) on a grid of rows and columns up to
+    ``SMALL_SCAN`` whose constraint rows that may come before a naked single each strike what
+    one clue alone rules out (Skyscrapers' ``sky_edge`` and ``sky_bounds``); ``plan``:
+    ``_plan``'s; ``strikes``: per such row, its clues' strikes in the order it looks at them,
+    bit ``d * n * n + i`` for digit d + 1 in cell i. The run's state is one integer of such
+    pairs (the open cells' candidates), a placement one AND with a mask per pair and geometry,
+    a row's use one AND with a clue's strike; the singles are ``SmallScan``'s masks read off it
+    afresh each step, so no state is copied or compared. None where the run would meet
+    anything else: a contradiction (givens that clash, a cell with no digit left, a strike on a
+    placed digit) or a step only another row could take (no single open and none of these
+    strikes left); the caller then makes the plain run, ``rated_run`` without this, which it
+    must equal (tests/test_rated_strikes.py). On a Skyscrapers 4x4 easy puzzle the state
+    copies and snapshot comparisons were most of the run's time."""
+    advanced, values, alone = plan
+    n = geo.n
+    if n > SMALL_SCAN or geo.overlaps or len(geo.houses) != 2 * n:
+        return None
+    nn = n * n
+    every = (1 << nn) - 1
+    house_bits = _bitboards(geo)[0]
+    houses_of = geo.houses_of
+    drop = pair_drops(geo)
+    memo, fulls = _mask_memo(geo), _full_memo(geo)
+    line_value, naked_value = values[1], values[2]
+    kinds_valued = [(v, k) for k, v in enumerate((values[0], values[1], alone, values[2])) if v is not None]
+    order = [tuple(k for v, k in kinds_valued if v == value) for value in sorted({v for v, _ in kinds_valued})]
+    shifts = range(0, n * nn, nn)
+    tail = (alone is None or alone < line_value) and line_value < naked_value  # (``_tail``'s order of values)
+    pairs = (1 << (n * nn)) - 1  # the open cells' candidates
+    unplaced = every
+    given = 0                    # the placed cells' digits, as pairs
+    for i, d in givens:
+        k = (d - 1) * nn + i
+        if not pairs >> k & 1:
+            return None  # (the cell given twice, or its digit given in one of its houses)
+        pairs &= drop[k]
+        unplaced &= ~(1 << i)
+        given |= 1 << k
+    steps: list[RatedStep] = []
+    while unplaced:
+        pos = [pairs >> s & every for s in shifts]  # per digit, the open cells holding it
+        once = more = line = 0
+        gots = []
+        for x in pos:
+            more |= once & x
+            once |= x
+            got = memo.get(x) or memo.put(x, line_places(house_bits, x))  # (a tuple of three: never false)
+            line |= got[0]
+            gots.append(got)
+        if once != unplaced:
+            return None  # a cell with no digit left
+        naked = once & ~more
+        if tail and naked == unplaced and line == unplaced and not any((pairs | given) & m for ms in strikes.values()
+                                                                       for m in ms):
+            # Every open cell has one digit left, alone in its row and column, and no strike is
+            # left (the state only loses pairs, so none comes back): each step from here places
+            # the lowest cell of a full house (else the lowest open cell) as a hidden single,
+            # every open cell a single, whatever the digits (``_tail``).
+            steps += _tail(geo, unplaced, alone, line_value)
+            return steps, True
+        full = 0
+        if alone is not None:
+            full = fulls.get(unplaced, -1)
+            if full < 0:
+                full = 0
+                for hb in house_bits:
+                    here = unplaced & hb
+                    if here and not here & (here - 1):
+                        full |= here
+                if len(fulls) > 1 << 16:
+                    fulls.clear()
+                fulls[unplaced] = full
+        found = line | full | naked
+        options = found.bit_count()
+        single = None
+        if found:
+            kinds = (0, line, full, naked)
+            for group in order:  # (``SmallScan.__call__``'s choice, then ``_best`` of that cell)
+                cells = 0
+                for k in group:
+                    cells |= kinds[k]
+                if cells:
+                    break
+            b = cells & -cells
+            c = b.bit_length() - 1
+            best = None
+            for h in houses_of[c]:
+                hb = house_bits[h]
+                value = alone if alone is not None and unplaced & hb == b else line_value
+                for d in range(n):
+                    if pos[d] & hb == b and (best is None or (value, h) < best[0]):
+                        best = ((value, h), d)
+            if naked & b and (best is None or best[0][0] > naked_value):
+                single = (naked_value, c, next(d for d in range(n) if pos[d] & b) + 1)
+            elif best is not None:
+                single = (best[0][0], c, best[1] + 1)
+        easiest = single[0] if single is not None else math.inf
+        if easiest > line_value:
+            # A hidden pair (triple) needs two (three) digits of a house with one to two
+            # (three) places there: ``direct_on_masks`` looks only in such houses.
+            p0 = p1 = t0 = t1 = t2 = 0
+            for _, p, t in gots:
+                p1 |= p0 & p
+                p0 |= p
+                t2 |= t1 & t
+                t1 |= t0 & t
+                t0 |= t
+            direct = direct_on_masks(pos, house_bits, easiest, p1, t2) if p1 | t2 else None
+            if direct is not None:
+                i, d, value, name = direct
+                k = (d - 1) * nn + i
+                pairs &= drop[k]
+                unplaced &= ~(1 << i)
+                given |= 1 << k
+                steps.append(_step(name, value, options))
+                continue
+        took = None
+        for t, least, _ in advanced:  # (``_easiest_advanced``: these rows' value is their least)
+            if least >= easiest:
+                break
+            masks = strikes.get(t.name)
+            if masks is None:
+                return None
+            for m in masks:
+                if (pairs | given) & m:
+                    if given & m:
+                        return None  # (a placed digit struck: a contradiction)
+                    took = (t.name, least, m)
+                    break
+            if took is not None:
+                break
+        if took is not None:
+            pairs &= ~took[2]
+            steps.append(_step(took[0], took[1], options))
+            continue
+        if single is None:
+            return None
+        value, i, d = single
+        k = (d - 1) * nn + i
+        pairs &= drop[k]
+        unplaced &= ~(1 << i)
+        given |= 1 << k
+        steps.append(_step("naked_single" if value == naked_value and naked >> i & 1 else "hidden_single", value,
+                           options))
+    return steps, True
+
 
 class DigitScan(SmallScan):
     """``SinglesScan`` for grids above ``SMALL_SCAN``: ``_singles`` too, which it must equal
@@ -820,11 +1052,11 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     with ``fast`` (and ``probes``) a constraint's own step finder (``Extra.rated_steps``) takes the
     steps it can (tests/test_kenken_rated.py)."""
     steps: list[RatedStep] = []
+    advanced, values, alone = _plan(extra.ladder())
     try:
         st = start(geo, givens, extra)
     except Contradiction:
         return steps, False
-    advanced, values, alone = _plan(extra.ladder())
     # ``_easiest_advanced`` tries nothing while the easiest single rates at most the first row's least
     cheapest = advanced[0][1] if advanced else math.inf
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None

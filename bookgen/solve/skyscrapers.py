@@ -48,12 +48,14 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
+from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.solve.houses import (
-    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, Run, State, Tech, cut, describe_cuts, lines_ladder,
-    merged_ladder,
+    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, LadderResult, Run, State, Tech, _bitboards, cut,
+    describe_cuts, lines_ladder, merged_ladder,
 )
-from bookgen.solve.latin import digits_of, full_mask
+from bookgen.solve.latin import digits_of, full_mask, symbol
 from bookgen.solve.packed import singles_stall
+from bookgen.solve.rated import _plan, pair_drops, strikes_run
 from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
@@ -138,11 +140,8 @@ class SkyExtra(Extra):
         """On a full grid, every clue sees exactly its number of buildings: per line, what its
         heights show from both ends, looked up by the line's candidate masks (one bit each, so
         they compare as the heights do); ``check_plain`` is the plain version it must equal."""
-        get = st.cand.__getitem__
-        for line in self.lines:
-            front, back = _shown(tuple(map(get, line.cells)))
-            if line.front and front != line.front or line.back and back != line.back:
-                raise Contradiction("a clue does not see its number of buildings")
+        if not _lines_show(self.lines, st.cand):
+            raise Contradiction("a clue does not see its number of buildings")
 
     def check_plain(self, st: State) -> None:
         """``check`` the obvious way: every clue, its line's heights counted."""
@@ -318,6 +317,186 @@ def _sight(n: int, side: str, k: int, clue: int) -> Sight:
     else:
         keep = tuple((i, full & ((1 << (n - clue + 1 + j)) - 1)) for j, i in enumerate(cells[:clue - 1]))
     return Sight(clue, side, k, cells, keep)
+
+
+def _lines_show(lines: Sequence[Line], cand: Sequence[int]) -> bool:
+    """Whether every line of a full grid (``cand``: one bit per cell) shows its clues
+    (``SkyExtra.check``)."""
+    get = cand.__getitem__
+    for line in lines:
+        front, back = _shown(tuple(map(get, line.cells)))
+        if line.front and front != line.front or line.back and back != line.back:
+            return False
+    return True
+
+
+EASY_ORDER = ("sky_edge", "sky_bounds", "hidden_single", "naked_single")  # the ladder's easy rows, in order
+
+
+def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtra) -> LadderResult | None:
+    """``run_ladder(geo, givens, Level.EXPERT, extra=extra)`` where its easy rows solve the
+    puzzle, on one integer of pairs (bit ``d * n * n + i``: digit d + 1 open in cell i), as
+    ``rated.strikes_run`` keeps its state; None where it would not finish so (a harder row's
+    turn, givens that clash, a strike on a placed digit, clues the full grid doesn't show, a
+    cell left without a digit), and the caller runs the ladder, the plain version this must
+    equal (tests/test_rated_strikes.py). Where the ladder meets a contradiction this can't
+    finish either: a cell or a house that lost every place for a digit never gets one back,
+    and every placement here checks that its digit is still open.
+
+    The ladder takes its rows in ``EASY_ORDER``, starting again from the first after each use:
+    so first every 1 or N clue with something left to strike, in turn (``sky_edge``), then
+    every other clue (``sky_bounds``; a clue's strikes stay struck, so neither finds anything
+    after), each use placing the cells its strikes left one digit (uncounted, as the driver
+    places them); then, while one is open, the first hidden single in the geometry's scan
+    order (lowest digit first) whose cell has other digits left; where none is, every naked
+    single, one after another until none is left (any order places the same cells). The
+    ladder's run on a Skyscrapers 4x4 easy puzzle was a seventh of its generation."""
+    n = geo.n
+    if n > 6 or len(geo.houses) != 2 * n or tuple(name for name, _ in extra.up_to(Level.EXPERT)[:4]) != EASY_ORDER:
+        return None
+    nn = n * n
+    every = (1 << nn) - 1
+    drop = pair_drops(geo)
+    memo = _scan_memo(geo)
+    shifts = range(0, n * nn, nn)
+    pairs = (1 << (n * nn)) - 1  # the open cells' digits
+    unplaced = every
+    given = 0                    # the placed cells' digits
+    for i, d in givens:
+        k = (d - 1) * nn + i
+        if not pairs >> k & 1:
+            return None
+        pairs &= drop[k]
+        unplaced &= ~(1 << i)
+        given |= 1 << k
+    counts: dict[str, int] = {}
+
+    def singles() -> int:
+        """The open cells with one digit left."""
+        once = more = 0
+        for s in shifts:
+            x = pairs >> s & every
+            more |= once & x
+            once |= x
+        return once & ~more
+
+    def place_all(cells: int) -> bool:
+        """Place each of ``cells`` (one digit each, open); False where a peer placed before
+        took it (then two of them clash)."""
+        nonlocal pairs, unplaced, given
+        left = cells
+        for s in shifts:
+            x = pairs >> s & left
+            while x:
+                b = x & -x
+                x ^= b
+                k = s + b.bit_length() - 1
+                if not pairs >> k & 1:
+                    return False
+                pairs &= drop[k]
+                given |= 1 << k
+                left ^= b
+        unplaced &= ~cells
+        return not left
+
+    lone = singles()
+    for name, strikes in _clue_strikes(extra):
+        for m in strikes:
+            if not (pairs | given) & m:
+                continue
+            if given & m:
+                return None
+            pairs &= ~m
+            counts[name] = counts.get(name, 0) + 1
+            now = singles()
+            if not place_all(now & ~lone):  # (the cells its strikes left one digit)
+                return None
+            lone = singles()
+    while unplaced:
+        # the first hidden single in scan order, lowest digit first, whose cell has other digits
+        best = None
+        for s in shifts:
+            x = pairs >> s & every
+            got = memo.get(x)
+            if got is None:
+                got = memo.put(x, _scan_singles(geo, x))
+            for p, b in got:
+                if not b & lone:
+                    if best is None or p < best[0]:
+                        best = (p, s, b)
+                    break
+        if best is not None:
+            _, s, b = best
+            k = s + b.bit_length() - 1
+            pairs &= drop[k]
+            unplaced &= ~b
+            given |= 1 << k
+            counts["hidden_single"] = counts.get("hidden_single", 0) + 1
+            lone = singles()
+            continue
+        placed = 0
+        while lone:
+            if not place_all(lone):
+                return None
+            placed += lone.bit_count()
+            lone = singles()
+        if not placed:
+            return None  # (a harder row's turn, or a contradiction's)
+        counts["naked_single"] = counts.get("naked_single", 0) + placed
+    cand = [0] * nn
+    digits = [""] * nn
+    for d, s in enumerate(shifts):
+        x = given >> s & every
+        while x:
+            b = x & -x
+            x ^= b
+            i = b.bit_length() - 1
+            cand[i] = 1 << d
+            digits[i] = symbol(d + 1)
+    if not _lines_show(extra.lines, cand):
+        return None
+    grid = tuple("".join(digits[r:r + n]) for r in range(0, nn, n))
+    return LadderResult(True, Level.EASY, counts, grid, None)
+
+
+def rated_whole(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtra) -> tuple[list, bool] | None:
+    """``rated_run(geo, givens, extra)`` on one integer of pairs (``rated.strikes_run``): the
+    clue-alone rows (``sky_edge``, ``sky_bounds``), the only ones rated below a naked single,
+    strike ``clue_strike``'s; None where that hands the run back (a harder row's turn, a
+    contradiction), or where the techniques note the clues they read (a carve's ``used``)."""
+    if extra.used is not None or geo.n != extra.size:
+        return None
+    return strikes_run(geo, givens, _plan(extra.ladder()), dict(_clue_strikes(extra)))
+
+
+def _clue_strikes(extra: SkyExtra) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """(``sky_edge``, the 1 and N clues' strikes), (``sky_bounds``, the others'), each in the
+    order the technique looks at its clues (``clue_strike``'s bits), kept on the extra."""
+    got = extra.__dict__.get("_strikes")
+    if got is None:
+        n = extra.size
+        got = tuple((name, tuple(clue_strike(n, s.side, s.line, s.clue) for s in extra.sights if (s.clue in (1, n)) == edge))
+                    for name, edge in (("sky_edge", True), ("sky_bounds", False)))
+        object.__setattr__(extra, "_strikes", got)  # (a frozen dataclass: not a field)
+    return got
+
+
+@kept_by_identity()
+def _scan_memo(geo: Geometry) -> BoundedMemo:
+    """Per geometry: a digit's open cells -> ``_scan_singles`` of them, filled as met."""
+    return BoundedMemo(1 << 16)
+
+
+def _scan_singles(geo: Geometry, x: int) -> tuple[tuple[int, int], ...]:
+    """(position in the hidden single's scan order, the cell's bit) of each house where the
+    open cells ``x`` of a digit hold one cell, in that order."""
+    house_bits = _bitboards(geo)[0]
+    got = []
+    for p, h in enumerate(geo.lines or geo.scan):
+        y = x & house_bits[h]
+        if y and not y & (y - 1):
+            got.append((p, y))
+    return tuple(got)
 
 
 def easy_verdict(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> bool:

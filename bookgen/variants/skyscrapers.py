@@ -49,7 +49,7 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.types import EMPTY, OutsideClues, Puzzle
+from bookgen.core.types import EMPTY, Grade, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, LadderResult, Run, State, closure, fits, geometry, run_ladder, solve, start,
@@ -59,11 +59,13 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.latin_table import TABLE_MAX, latin_table, only_solution
 from bookgen.solve.latin_table import open_cells as table_open_cells
 from bookgen.solve.skyscrapers import (
-    SIDES, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, extra_for,
+    SIDES, TECHNIQUES, ambiguous, clue_groups, clue_squares, clue_strike, clues_of, easy_ladder, extra_for,
+    rated_whole,
     sight_clauses, stall_struck, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
-from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
+from bookgen.variants.housegrid import (DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, givens_of,
+                                        technique_texts)
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
 ATTEMPTS = 200
@@ -159,12 +161,27 @@ class SkyscrapersVariant(HouseGrid):
             given, clues = _carve(geo, sol, clues_of(square), level, rng)
         givens = [(i, sol[i]) for i in range(n * n) if given[i]]
         if res is None:
-            res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(n, clues))
+            extra = extra_for(n, clues)
+            # (at easy the carve leaves a puzzle the easy rows solve: ``easy_ladder``'s case)
+            if level == Level.EASY:
+                res = easy_ladder(geo, givens, extra)
+            if res is None:
+                res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
         if not fits(res, level, EXPERT_EXTRA):
             return None
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                         clues=OutsideClues(**clues))
         return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues) if n > TABLE_MAX else ())
+
+    def rated_steps(self, puzzle: Puzzle, grade: Grade) -> list:
+        """Where the easy rows solve the puzzle, its rated run on one integer of pairs
+        (``rated_whole``; it hands a harder run back, so it is asked at easy only); else, and
+        where it hands the run back, ``rated_run``, the plain version (tests/test_rated_strikes.py)."""
+        if grade.level == Level.EASY:
+            whole = rated_whole(self.geometry_of(puzzle), givens_of(puzzle), self.extra_of(puzzle))
+            if whole is not None:
+                return whole[0]
+        return super().rated_steps(puzzle, grade)
 
     def proves(self, draft: Draft) -> bool:
         """Up to ``TABLE_MAX``, by the table of every Latin square (``table_solutions``: the
