@@ -1092,54 +1092,9 @@ class RatedCages:
                     low = dirty & -dirty
                     dirty ^= low
                     k = low.bit_length() - 1
-                    idx = cells_of[k]
-                    if len(idx) == 1:
-                        i = idx[0]
-                        c = 0 if placed[i] else cand[i]
-                        ass = assigns[k]
-                        if c and (not ass or c & ~_BITS[ass[0][0]]):
-                            fires[0] |= low
-                        else:
-                            fires[0] &= ~low
-                        continue
-                    if not clean & low:
-                        for i, m in zip(idx, static[k]):
-                            if cand[i] & ~m:
-                                fires[2] |= low
-                                break
-                        else:
-                            fires[2] &= ~low
-                            clean |= low
-                    if opened[k] == 1:
-                        i, mask = _last_mask(b, view, k)
-                        if cand[i] & ~mask:
-                            fires[1] |= low
-                        else:
-                            fires[1] &= ~low
-                    else:
-                        fires[1] &= ~low
-                    u = union[k]
-                    stale = [j for j, i in enumerate(idx) if u[j] & ~cand[i]]
-                    if stale:
-                        left = live[k] = _fitting(live[k], idx, cand, stale)
-                        if not left:
-                            return None
-                        u = union[k] = _union_of(left)
-                    fix = combos = False
-                    for m, i in zip(u, idx):
-                        if cand[i] & ~m:
-                            combos = True
-                            if not m & (m - 1):
-                                fix = True
-                                break
-                    if fix:
-                        fires[3] |= low
-                    else:
-                        fires[3] &= ~low
-                    if combos:
-                        fires[4] |= low
-                    else:
-                        fires[4] &= ~low
+                    clean = _look(b, k, view, opened, live, union, fires, clean)
+                    if not live[k]:
+                        return None
                 if naked:
                     if naked.bit_count() == unplaced and self._completes(view):
                         out.append(("naked_single", naked_value, unplaced, unplaced))
@@ -1326,7 +1281,8 @@ class RatedCages:
             self.lines = lines
         for k in dirty:
             if k >= 0:
-                self._look(st, k, seen)
+                self.static_clean = _look(self.board, k, st, st.open, self.live, self.union, self.fires,
+                                          self.static_clean)
 
     def _line_cells(self, x: int) -> tuple[int, int, int]:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
@@ -1344,58 +1300,65 @@ class RatedCages:
                         two |= 1 << h
         return got, two, three
 
-    def _look(self, st: CageState, k: int, now: list[int]) -> None:
-        """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,
-        ``p_cage_static``, ``p_cage_fix``, ``p_cage_combos`` for that cage alone)."""
-        b = self.board
-        idx = b.cells[k]
-        bit = 1 << k
-        fires = self.fires
-        cand = st.cand
-        if len(idx) == 1:
-            c = now[idx[0]]
-            ass = b.assigns[k]
-            if c and (not ass or c & ~_BITS[ass[0][0]]):
-                fires[0] |= bit
-            else:
-                fires[0] &= ~bit
-            return
-        if not self.static_clean & bit:
-            for i, m in zip(idx, b.static[k]):
-                if cand[i] & ~m:
-                    fires[2] |= bit
-                    break
-            else:
-                fires[2] &= ~bit
-                self.static_clean |= bit  # (candidates only shrink)
-        if st.open[k] == 1:
-            i, mask = _last_mask(b, st, k)
-            if cand[i] & ~mask:
-                fires[1] |= bit
-            else:
-                fires[1] &= ~bit
+
+def _look(b: Board, k: int, st, opened: Sequence[int], live: list, union: list, fires: list[int],
+          clean: int) -> int:
+    """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,
+    ``p_cage_static``, ``p_cage_fix``, ``p_cage_combos`` for that cage alone), into ``fires``
+    (a bit per cage each); ``st``: its ``cand`` and ``placed``; ``opened``: per cage its open
+    cells; ``live``, ``union``: per cage the assignments that fit the candidates last seen and
+    the digits they use per cell, brought up to date here (an empty list where none is left);
+    ``clean``: the cages whose arithmetic rules out no candidate left, returned with ``k``
+    added where that is so now (candidates only shrink)."""
+    idx = b.cells[k]
+    bit = 1 << k
+    cand = st.cand
+    if len(idx) == 1:
+        i = idx[0]
+        c = 0 if st.placed[i] else cand[i]
+        ass = b.assigns[k]
+        if c and (not ass or c & ~_BITS[ass[0][0]]):
+            fires[0] |= bit
+        else:
+            fires[0] &= ~bit
+        return clean
+    if not clean & bit:
+        for i, m in zip(idx, b.static[k]):
+            if cand[i] & ~m:
+                fires[2] |= bit
+                break
+        else:
+            fires[2] &= ~bit
+            clean |= bit
+    if opened[k] == 1:
+        i, mask = _last_mask(b, st, k)
+        if cand[i] & ~mask:
+            fires[1] |= bit
         else:
             fires[1] &= ~bit
-        union = self.union[k]
-        stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
-        if stale:
-            live = self.live[k] = _fitting(self.live[k], idx, cand, stale)
-            union = self.union[k] = _union_of(live) if live else [0] * len(idx)
-        fix = combos = False
-        for u, i in zip(union, idx):
-            if cand[i] & ~u:
-                combos = True
-                if not u & (u - 1):
-                    fix = True
-                    break
-        if fix:
-            fires[3] |= bit
-        else:
-            fires[3] &= ~bit
-        if combos:
-            fires[4] |= bit
-        else:
-            fires[4] &= ~bit
+    else:
+        fires[1] &= ~bit
+    u = union[k]
+    stale = [j for j, i in enumerate(idx) if u[j] & ~cand[i]]
+    if stale:
+        left = live[k] = _fitting(live[k], idx, cand, stale)
+        u = union[k] = _union_of(left) if left else [0] * len(idx)
+    fix = combos = False
+    for m, i in zip(u, idx):
+        if cand[i] & ~m:
+            combos = True
+            if not m & (m - 1):
+                fix = True
+                break
+    if fix:
+        fires[3] |= bit
+    else:
+        fires[3] &= ~bit
+    if combos:
+        fires[4] |= bit
+    else:
+        fires[4] &= ~bit
+    return clean
 
 
 # --- expert --------------------------------------------------------------------
