@@ -811,6 +811,17 @@ def _line_singles_memo(geo: Geometry) -> dict[int, int]:
 MAX_RUN = 4096  # ``RatedCages.whole``'s bound on entries (``rated.MAX_STEPS``'s)
 
 
+def _flip(pos: list[int], digits: int, b: int) -> int:
+    """Cell bit ``b`` flipped in the open cells ``pos[d]`` of each digit of ``digits`` (a bit
+    each), which it returns."""
+    rest = digits
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        pos[low.bit_length() - 1] ^= b
+    return digits
+
+
 class _Bail(Exception):
     """``RatedCages.whole`` met a state it leaves to the run step by step."""
 
@@ -962,7 +973,7 @@ class RatedCages:
         b, geo, n = self.board, self.geo, self.n
         cells_of, assigns, static, cage_of = b.cells, b.assigns, b.static, b.cage_of
         peers, houses_of, house_bits = geo.peers, geo.houses_of, self.house_bits
-        memo, rows = self.memo, self.rows
+        rows = self.rows
         naked_value, line_value = self.naked_value, self.line_value
         if not all(assigns):
             return None
@@ -1002,15 +1013,9 @@ class RatedCages:
             cand[i] = new
             dirty |= 1 << cage_of[i]
             if not placed[i]:
-                gone = c ^ new
-                digits |= gone
-                b = 1 << i
-                while gone:
-                    low = gone & -gone
-                    gone ^= low
-                    pos[low.bit_length() - 1] ^= b
+                digits |= _flip(pos, c ^ new, 1 << i)
                 if not new & (new - 1):
-                    naked |= b
+                    naked |= 1 << i
 
         def place(i: int) -> None:
             nonlocal naked, digits, dirty, unplaced
@@ -1073,21 +1078,8 @@ class RatedCages:
             while unplaced:
                 if len(out) >= MAX_RUN:
                     return None
-                lines = 0
-                if digits:
-                    while digits:
-                        low = digits & -digits
-                        digits ^= low
-                        d = low.bit_length() - 1
-                        x = pos[d]
-                        got = memo.get(x)
-                        if got is None:
-                            if len(memo) > 1 << 16:
-                                memo.clear()
-                            got = memo[x] = self._line_cells(x)
-                        line[d] = got
-                for x in line:
-                    lines |= x[0]
+                lines = self._lines(digits, pos, line)
+                digits = 0
                 while dirty:  # ``_look`` on the cages that changed
                     low = dirty & -dirty
                     dirty ^= low
@@ -1250,12 +1242,8 @@ class RatedCages:
             a = 0 if placed[i] else cand[i]
             flip = a ^ seen[i]
             seen[i] = a
-            digits |= flip
+            digits |= _flip(pos, flip, 1 << i)
             b = 1 << i
-            while flip:
-                low = flip & -flip
-                flip ^= low
-                pos[low.bit_length() - 1] ^= b
             if a and not a & (a - 1):
                 naked |= b
             else:
@@ -1263,26 +1251,31 @@ class RatedCages:
             dirty.add(cage_of[i])
         self.naked = naked
         if digits:
-            line, memo = self.line, self.memo
-            while digits:
-                low = digits & -digits
-                digits ^= low
-                d = low.bit_length() - 1
-                x = pos[d]
-                got = memo.get(x)
-                if got is None:
-                    if len(memo) > 1 << 16:
-                        memo.clear()
-                    got = memo[x] = self._line_cells(x)
-                line[d] = got
-            lines = 0
-            for x in line:
-                lines |= x[0]
-            self.lines = lines
+            self.lines = self._lines(digits, pos, self.line)
         for k in dirty:
             if k >= 0:
                 self.static_clean = _look(self.board, k, st, st.open, self.live, self.union, self.fires,
                                           self.static_clean)
+
+    def _lines(self, digits: int, pos: Sequence[int], line: list[tuple[int, int, int]]) -> int:
+        """``line`` brought up to date for ``digits`` (a bit each; ``pos``: per digit its open
+        cells) from ``_line_cells``' memo; the cells a hidden single of a line places, any digit."""
+        memo = self.memo
+        while digits:
+            low = digits & -digits
+            digits ^= low
+            d = low.bit_length() - 1
+            x = pos[d]
+            got = memo.get(x)
+            if got is None:
+                if len(memo) > 1 << 16:
+                    memo.clear()
+                got = memo[x] = self._line_cells(x)
+            line[d] = got
+        lines = 0
+        for x in line:
+            lines |= x[0]
+        return lines
 
     def _line_cells(self, x: int) -> tuple[int, int, int]:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
