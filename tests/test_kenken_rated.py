@@ -11,7 +11,7 @@ import pytest
 
 from bookgen.core.difficulty import Level
 from bookgen.solve.arithmetic import Board, RatedCages
-from bookgen.solve.houses import geometry
+from bookgen.solve.houses import geometry, start
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.rated import _plan, rated_run
 from bookgen.variants.kenken import _Layout
@@ -41,12 +41,37 @@ def test_steps_taken_cage_by_cage_equal_the_runs_own_search(n):
     taken = 0
     for cages, hidden, givens in _cagings(n, 10 if n < 7 else 2, 100 + n):
         runs = []
-        for probes, fast in ((True, True), (True, False), (False, False)):
+        for probes, fast, at_once in ((True, True, True), (True, True, False), (True, False, False),
+                                      (False, False, False)):
             board = Board.build(n, cages, hidden)  # (a board of its own each: no memo shared)
-            runs.append(rated_run(board.geo, givens, board, probes=probes, fast=fast))
-        assert runs[0] == runs[1] == runs[2]
+            runs.append(rated_run(board.geo, givens, board, probes=probes, fast=fast, at_once=at_once))
+        assert runs[0] == runs[1] == runs[2] == runs[3]
         taken += len(runs[0][0])
     assert taken
+
+
+def test_the_whole_run_at_once_is_the_steps_one_by_one():
+    """``RatedCages.whole`` gives the entries the taker gives call by call, and leaves the
+    state as it was; where it can't finish alone (no single and no row acts) it says so."""
+    from bookgen.variants.kenken import KENKEN
+    for n, level, seed in ((4, Level.EASY, 1), (5, Level.EASY, 2), (5, Level.MEDIUM, 3)):
+        puzzle = KENKEN.generate(n, KENKEN.parse_rules({}, n), level, random.Random(seed))
+        board = Board.build(n, [(c.cells, c.op, c.target) for c in puzzle.cages])
+        plan = _plan(board.ladder())
+        st = start(board.geo, [], board)
+        before = (st.cand[:], st.placed[:])
+        got = RatedCages.make(board.geo, board, *plan).whole(st)
+        assert (st.cand, st.placed) == before
+        taker = RatedCages.make(board.geo, board, *plan)
+        one_by_one = []
+        while st.unplaced:
+            one_by_one.append(taker(st))
+        assert got == one_by_one
+    # a 2x2 square in one 6+ cage: both Latin squares fit, so no single and no row acts
+    board = Board.build(2, [(((0, 0), (0, 1), (1, 0), (1, 1)), "+", 6)])
+    plan = _plan(board.ladder())
+    assert RatedCages.make(board.geo, board, *plan).whole(start(board.geo, [], board)) is None
+    assert rated_run(board.geo, [], board) == rated_run(board.geo, [], board, at_once=False) == ([], False)
 
 
 def test_generated_puzzles_rate_the_same_every_way():

@@ -808,6 +808,50 @@ def _line_singles_memo(geo: Geometry) -> dict[int, int]:
     return {}
 
 
+MAX_RUN = 4096  # ``RatedCages.whole``'s bound on entries (``rated.MAX_STEPS``'s)
+
+
+def _flip(pos: list[int], digits: int, b: int) -> int:
+    """Cell bit ``b`` flipped in the open cells ``pos[d]`` of each digit of ``digits`` (a bit
+    each), which it returns."""
+    rest = digits
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        pos[low.bit_length() - 1] ^= b
+    return digits
+
+
+class _Bail(Exception):
+    """``RatedCages.whole`` met a state it leaves to the run step by step."""
+
+
+class _View:
+    """The candidates and placed cells ``whole`` keeps, as ``_last_mask`` and ``_completes``
+    read a state."""
+
+    __slots__ = ("cand", "placed")
+
+    def __init__(self, cand: list[int], placed: list[bool]) -> None:
+        self.cand, self.placed = cand, placed
+
+
+def _direct_of(line: Sequence[tuple[int, int, int]], pos: Sequence[int],
+               house_bits: Sequence[int]) -> tuple[int, int, float, str] | None:
+    """``rated._direct`` where no single is open, from per digit its line tuple
+    (``RatedCages._line_cells``) and its open cells (``RatedCages._direct``)."""
+    # the lines where two digits or more have one to two places, one to three (none, mostly)
+    once2 = more2 = once3 = more3 = 0
+    for _, two, three in line:
+        more2 |= once2 & two
+        once2 |= two
+        more3 |= once3 & three
+        once3 |= three
+    if not more3:
+        return None
+    return direct_on_masks(pos, house_bits, math.inf, more2, more3)
+
+
 class RatedCages:
     """``Extra.rated_steps`` for a cage board: the step ``rated_run`` takes next wherever a
     single is open, taken in place. ``rated_run`` without it (its singles scan, then each
@@ -917,6 +961,175 @@ class RatedCages:
         st.place(i)
         return ("naked_single" if below == self.naked_value and was_naked else "hidden_single"), below, options
 
+    def whole(self, st: State) -> list[tuple] | None:
+        """Every entry ``__call__`` would return from ``st`` to the end, worked out in one go on
+        lists of its own (``st`` is left as it was), or None where the run meets what only its
+        own search answers (no single open and no row of the plan acts) or a contradiction: the
+        caller then takes the steps one by one. Step by step, every call compares the state with
+        a snapshot and the techniques work through the engine's state; here each cut knows what
+        it changed. The same choices as ``__call__`` (each technique acts on the first cage it
+        would, as ``_take`` and ``_combine`` do), so the same entries: the plain version is the
+        run step by step (``rated_run(..., at_once=False)``, tests/test_kenken_rated.py)."""
+        b, geo, n = self.board, self.geo, self.n
+        cells_of, assigns, static, cage_of = b.cells, b.assigns, b.static, b.cage_of
+        peers, houses_of, house_bits = geo.peers, geo.houses_of, self.house_bits
+        rows = self.rows
+        naked_value, line_value = self.naked_value, self.line_value
+        if not all(assigns):
+            return None
+        cand = list(st.cand)
+        view = _View(cand, list(st.placed))
+        placed = view.placed
+        unplaced = st.unplaced
+        opened = [sum(1 for i in idx if not placed[i]) for idx in cells_of]
+        live = list(assigns)
+        union = [list(m) for m in static]
+        pos = [0] * n
+        naked = 0
+        for i in self.cells:
+            if not placed[i]:
+                c = cand[i]
+                if not c & (c - 1):
+                    naked |= 1 << i
+                while c:
+                    low = c & -c
+                    c ^= low
+                    pos[low.bit_length() - 1] |= 1 << i
+        line = [(0, 0, 0)] * n
+        digits = (1 << n) - 1  # the digits whose open cells changed since ``line`` was made
+        dirty = (1 << len(cells_of)) - 1  # the cages whose cells changed since they were looked at
+        fires = [0] * 5
+        clean = 0  # the cages whose arithmetic rules out no candidate left
+        out: list[tuple] = []
+
+        def cut(i: int, m: int) -> None:
+            nonlocal naked, digits, dirty
+            c = cand[i]
+            new = c & ~m
+            if new == c:
+                return
+            if not new:
+                raise _Bail
+            cand[i] = new
+            dirty |= 1 << cage_of[i]
+            if not placed[i]:
+                digits |= _flip(pos, c ^ new, 1 << i)
+                if not new & (new - 1):
+                    naked |= 1 << i
+
+        def place(i: int) -> None:
+            nonlocal naked, digits, dirty, unplaced
+            placed[i] = True
+            unplaced -= 1
+            k = cage_of[i]
+            opened[k] -= 1
+            dirty |= 1 << k
+            c = cand[i]
+            digits |= c
+            pos[c.bit_length() - 1] &= ~(1 << i)
+            naked &= ~(1 << i)
+            for j in peers[i]:
+                if cand[j] & c:
+                    cut(j, c)
+
+        def act(f: int) -> None:
+            """Row ``f``'s step (``_take``): on the first cage it acts on, in the cages' order."""
+            if f == 0:  # single_cage
+                for k in b.singles:
+                    i = cells_of[k][0]
+                    if not placed[i] and cand[i] & ~_BITS[assigns[k][0][0]]:
+                        cut(i, ~_BITS[assigns[k][0][0]])
+                        return
+            elif f == 1:  # cage_last
+                for k, left in enumerate(opened):
+                    if left == 1 and len(cells_of[k]) > 1:
+                        i, mask = _last_mask(b, view, k)
+                        if cand[i] & ~mask:
+                            cut(i, ~mask)
+                            return
+            elif f == 2:  # cage_static
+                for k, idx in enumerate(cells_of):
+                    if len(idx) > 1 and not clean >> k & 1:
+                        hit = False
+                        for i, m in zip(idx, static[k]):
+                            if cand[i] & ~m:
+                                cut(i, ~m)
+                                hit = True
+                        if hit:
+                            return
+            else:  # cage_fix (3), cage_combos (4): the unions ``_look`` made are the current ones
+                for k, idx in enumerate(cells_of):
+                    if len(idx) < 2:
+                        continue
+                    hit = False
+                    for i, m in zip(idx, union[k]):
+                        if cand[i] & ~m:
+                            if f == 4:
+                                cut(i, ~m)
+                                hit = True
+                            elif not m & (m - 1):
+                                cut(i, ~m)
+                                return
+                    if hit:
+                        return
+            raise AssertionError("a row found nothing where its cages said it would")  # pragma: no cover
+
+        try:
+            while unplaced:
+                if len(out) >= MAX_RUN:
+                    return None
+                lines = self._lines(digits, pos, line)
+                digits = 0
+                while dirty:  # ``_look`` on the cages that changed
+                    low = dirty & -dirty
+                    dirty ^= low
+                    k = low.bit_length() - 1
+                    clean = _look(b, k, view, opened, live, union, fires, clean)
+                    if not live[k]:
+                        return None
+                if naked:
+                    if naked.bit_count() == unplaced and self._completes(view):
+                        out.append(("naked_single", naked_value, unplaced, unplaced))
+                        return out
+                    below = naked_value
+                elif lines:
+                    below = line_value
+                else:
+                    direct = _direct_of(line, pos, house_bits)
+                    if direct is not None:
+                        i, d, value, name = direct
+                        cut(i, ~_BITS[d])
+                        place(i)
+                        out.append((name, value, 0))
+                        continue
+                    for t, least, f in rows:
+                        if fires[f]:
+                            act(f)
+                            out.append((t.name, least, 0))
+                            break
+                    else:
+                        return None
+                    continue
+                options = (naked | lines).bit_count()
+                for t, least, f in rows:
+                    if least < below and fires[f]:
+                        act(f)
+                        out.append((t.name, least, options))
+                        break
+                else:
+                    if naked:
+                        i = (naked & -naked).bit_length() - 1
+                        name = "naked_single"
+                    else:
+                        i = (lines & -lines).bit_length() - 1
+                        cut(i, ~(1 << self._line_digit(i, cand[i], pos)))
+                        name = "hidden_single"
+                    place(i)
+                    out.append((name, below, options))
+        except (_Bail, Contradiction):
+            return None
+        return out
+
     def _completes(self, st: State) -> bool:
         """Whether every open cell's one candidate (the open cells are all naked singles) makes,
         with the placed digits, a grid that keeps the lines and every cage: then it is a solution
@@ -994,24 +1207,19 @@ class RatedCages:
         plain Latin square (no overlaps of two or more cells) its hidden pair or triple, one
         of a house's digits confined to as many of its cells, whose other digits then leave
         a digit one place in the house; the easiest, then the lowest cell."""
-        # the lines where two digits or more have one to two places, one to three (none, mostly)
-        once2 = more2 = once3 = more3 = 0
-        for _, two, three in self.line:
-            more2 |= once2 & two
-            once2 |= two
-            more3 |= once3 & three
-            once3 |= three
-        if not more3:
-            return None
-        return direct_on_masks(self.pos, self.house_bits, math.inf, more2, more3)
+        return _direct_of(self.line, self.pos, self.house_bits)
 
     def _line_single(self) -> tuple[int, int]:
         """(cell, digit) of the easiest hidden single: the lowest cell, then its row before its
         column and the lowest digit (``rated.SinglesScan._best``'s order)."""
         lines = self.lines
         i = (lines & -lines).bit_length() - 1
+        return i, self._line_digit(i, self.seen[i], self.pos) + 1
+
+    def _line_digit(self, i: int, m: int, pos: Sequence[int]) -> int:
+        """The digit (bit index) of ``_line_single``'s cell ``i``, its candidates ``m``."""
         b = 1 << i
-        m, pos, house_bits = self.seen[i], self.pos, self.house_bits
+        house_bits = self.house_bits
         for h in self.geo.houses_of[i]:
             hb = house_bits[h]
             rest = m
@@ -1020,7 +1228,7 @@ class RatedCages:
                 rest ^= low
                 d = low.bit_length() - 1
                 if pos[d] & hb == b:
-                    return i, d + 1
+                    return d
         raise AssertionError("a hidden single without its digit")  # pragma: no cover
 
     def _update(self, st: State, changed: list[int]) -> None:
@@ -1034,12 +1242,8 @@ class RatedCages:
             a = 0 if placed[i] else cand[i]
             flip = a ^ seen[i]
             seen[i] = a
-            digits |= flip
+            digits |= _flip(pos, flip, 1 << i)
             b = 1 << i
-            while flip:
-                low = flip & -flip
-                flip ^= low
-                pos[low.bit_length() - 1] ^= b
             if a and not a & (a - 1):
                 naked |= b
             else:
@@ -1047,83 +1251,96 @@ class RatedCages:
             dirty.add(cage_of[i])
         self.naked = naked
         if digits:
-            line, memo = self.line, self.memo
-            while digits:
-                low = digits & -digits
-                digits ^= low
-                d = low.bit_length() - 1
-                x = pos[d]
-                got = memo.get(x)
-                if got is None:
-                    if len(memo) > 1 << 16:
-                        memo.clear()
-                    got = memo[x] = self._line_cells(x)
-                line[d] = got
-            lines = 0
-            for x in line:
-                lines |= x[0]
-            self.lines = lines
+            self.lines = self._lines(digits, pos, self.line)
         for k in dirty:
             if k >= 0:
-                self._look(st, k, seen)
+                self.static_clean = _look(self.board, k, st, st.open, self.live, self.union, self.fires,
+                                          self.static_clean)
+
+    def _lines(self, digits: int, pos: Sequence[int], line: list[tuple[int, int, int]]) -> int:
+        """``line`` brought up to date for ``digits`` (a bit each; ``pos``: per digit its open
+        cells) from ``_line_cells``' memo; the cells a hidden single of a line places, any digit."""
+        memo = self.memo
+        while digits:
+            low = digits & -digits
+            digits ^= low
+            d = low.bit_length() - 1
+            x = pos[d]
+            got = memo.get(x)
+            if got is None:
+                if len(memo) > 1 << 16:
+                    memo.clear()
+                got = memo[x] = self._line_cells(x)
+            line[d] = got
+        lines = 0
+        for x in line:
+            lines |= x[0]
+        return lines
 
     def _line_cells(self, x: int) -> tuple[int, int, int]:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
         lines (a bit each) where it has one or two places, those where it has one to three)."""
         return line_places(self.house_bits, x)
 
-    def _look(self, st: CageState, k: int, now: list[int]) -> None:
-        """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,
-        ``p_cage_static``, ``p_cage_fix``, ``p_cage_combos`` for that cage alone)."""
-        b = self.board
-        idx = b.cells[k]
-        bit = 1 << k
-        fires = self.fires
-        cand = st.cand
-        if len(idx) == 1:
-            c = now[idx[0]]
-            ass = b.assigns[k]
-            if c and (not ass or c & ~_BITS[ass[0][0]]):
-                fires[0] |= bit
-            else:
-                fires[0] &= ~bit
-            return
-        if not self.static_clean & bit:
-            for i, m in zip(idx, b.static[k]):
-                if cand[i] & ~m:
-                    fires[2] |= bit
-                    break
-            else:
-                fires[2] &= ~bit
-                self.static_clean |= bit  # (candidates only shrink)
-        if st.open[k] == 1:
-            i, mask = _last_mask(b, st, k)
-            if cand[i] & ~mask:
-                fires[1] |= bit
-            else:
-                fires[1] &= ~bit
+
+def _look(b: Board, k: int, st, opened: Sequence[int], live: list, union: list, fires: list[int],
+          clean: int) -> int:
+    """What each technique would do with cage ``k`` now (``p_single_cage``, ``p_cage_last``,
+    ``p_cage_static``, ``p_cage_fix``, ``p_cage_combos`` for that cage alone), into ``fires``
+    (a bit per cage each); ``st``: its ``cand`` and ``placed``; ``opened``: per cage its open
+    cells; ``live``, ``union``: per cage the assignments that fit the candidates last seen and
+    the digits they use per cell, brought up to date here (an empty list where none is left);
+    ``clean``: the cages whose arithmetic rules out no candidate left, returned with ``k``
+    added where that is so now (candidates only shrink)."""
+    idx = b.cells[k]
+    bit = 1 << k
+    cand = st.cand
+    if len(idx) == 1:
+        i = idx[0]
+        c = 0 if st.placed[i] else cand[i]
+        ass = b.assigns[k]
+        if c and (not ass or c & ~_BITS[ass[0][0]]):
+            fires[0] |= bit
+        else:
+            fires[0] &= ~bit
+        return clean
+    if not clean & bit:
+        for i, m in zip(idx, b.static[k]):
+            if cand[i] & ~m:
+                fires[2] |= bit
+                break
+        else:
+            fires[2] &= ~bit
+            clean |= bit
+    if opened[k] == 1:
+        i, mask = _last_mask(b, st, k)
+        if cand[i] & ~mask:
+            fires[1] |= bit
         else:
             fires[1] &= ~bit
-        union = self.union[k]
-        stale = [j for j, i in enumerate(idx) if union[j] & ~cand[i]]
-        if stale:
-            live = self.live[k] = _fitting(self.live[k], idx, cand, stale)
-            union = self.union[k] = _union_of(live) if live else [0] * len(idx)
-        fix = combos = False
-        for u, i in zip(union, idx):
-            if cand[i] & ~u:
-                combos = True
-                if not u & (u - 1):
-                    fix = True
-                    break
-        if fix:
-            fires[3] |= bit
-        else:
-            fires[3] &= ~bit
-        if combos:
-            fires[4] |= bit
-        else:
-            fires[4] &= ~bit
+    else:
+        fires[1] &= ~bit
+    u = union[k]
+    stale = [j for j, i in enumerate(idx) if u[j] & ~cand[i]]
+    if stale:
+        left = live[k] = _fitting(live[k], idx, cand, stale)
+        u = union[k] = _union_of(left) if left else [0] * len(idx)
+    fix = combos = False
+    for m, i in zip(u, idx):
+        if cand[i] & ~m:
+            combos = True
+            if not m & (m - 1):
+                fix = True
+                break
+    if fix:
+        fires[3] |= bit
+    else:
+        fires[3] &= ~bit
+    if combos:
+        fires[4] |= bit
+    else:
+        fires[4] &= ~bit
+    return clean
 
 
 # --- expert --------------------------------------------------------------------

@@ -1045,12 +1045,13 @@ def _plan(ladder: tuple[Tech, ...]) -> tuple[tuple[tuple[Tech, float, bool], ...
 
 
 def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EXTRA, probes: bool = True,
-              fast: bool = True) -> tuple[list[RatedStep], bool]:
+              fast: bool = True, at_once: bool = True) -> tuple[list[RatedStep], bool]:
     """The steps of the easiest-first solve of ``givens`` (cell index, digit) and whether it
     finished. Deterministic: ties go to the lower cell, then to the ladder's order. ``probes``
     (``_easiest_advanced``): False is the plain version, which this must equal (tests/test_kenken_probes.py);
     with ``fast`` (and ``probes``) a constraint's own step finder (``Extra.rated_steps``) takes the
-    steps it can (tests/test_kenken_rated.py)."""
+    steps it can (tests/test_kenken_rated.py), with ``at_once`` all of them in one call where it
+    can (its ``whole``; False: one step a call, the version that must equal)."""
     steps: list[RatedStep] = []
     advanced, values, alone = _plan(extra.ladder())
     try:
@@ -1062,6 +1063,16 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
     # (a taker finds the singles itself: the run's own scan is made only without one)
     scan = (SmallScan if geo.n <= SMALL_SCAN else DigitScan)(geo, values, alone) if taker is None else None
+    whole = getattr(taker, "whole", None) if at_once else None
+    entries = whole(st) if whole is not None else None
+    if entries is not None:  # (a run it could not finish alone: the steps one by one from the start)
+        for took in entries:
+            if len(took) == 3:
+                steps.append(_step(*took))
+            else:
+                name, value, options, count = took
+                steps += [_step(name, value, options - j) for j in range(count)]
+        return steps, True
     try:
         while st.unplaced and len(steps) < MAX_STEPS:
             if taker is None:

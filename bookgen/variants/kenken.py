@@ -1104,7 +1104,9 @@ class KenKenVariant(VariantDefaults):
         level = max(_tier(t) for t in counts)
         # The grade with its rating made at once, and the puzzle once (``rate`` on a puzzle
         # made first gives the same; each ``replace`` cost a small puzzle more than its score).
-        rating, minutes = _rating(size, [], _board(size, cages, rules) if board is None else board)
+        # (a hard or expert puzzle needs the run's own search: the run at once would only stop there)
+        rating, minutes = _rating(size, [], _board(size, cages, rules) if board is None else board,
+                                  at_once=level < Level.HARD)
         return Puzzle(
             variant=self.name, size=size, rules=dict(rules),
             givens=tuple(EMPTY * size for _ in range(size)),
@@ -1194,7 +1196,7 @@ class KenKenVariant(VariantDefaults):
         besides the cages are caches of their answers)."""
         n = puzzle.size
         givens = [(r * n + c, int(g)) for r, row in enumerate(puzzle.givens) for c, g in enumerate(row) if g != EMPTY]
-        rating, minutes = _rating(n, givens, board)
+        rating, minutes = _rating(n, givens, board, at_once=grade.level < Level.HARD)
         return replace(grade, rating=rating, minutes=minutes)
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:
@@ -1370,10 +1372,11 @@ def _sat_cage(n: int, cage: Cage, hidden: tuple[str, ...] | None) -> tuple[tuple
     return parts[0], parts[1]
 
 
-def _rating(n: int, givens: list[tuple[int, int]], board: Board) -> tuple[float, float]:
+def _rating(n: int, givens: list[tuple[int, int]], board: Board, at_once: bool = True) -> tuple[float, float]:
     """(rating, minutes) of the easiest-first run (``bookgen.solve.rated``) from ``givens``
-    (cell index, digit) on a board of the puzzle's cages."""
-    steps, _ = rated_run(board.geo, givens, board)
+    (cell index, digit) on a board of the puzzle's cages; ``at_once``: ``rated_run``'s (the
+    same steps either way)."""
+    steps, _ = rated_run(board.geo, givens, board, at_once=at_once)
     return rating_of(steps), minutes_of(steps, n * n)
 
 
