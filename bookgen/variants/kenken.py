@@ -41,8 +41,8 @@ exact solution set from it: the ladder grades only unique drafts, an
 ambiguous draft is loosened where its solutions differ, and a draft that
 grades too easy is tightened by moves that keep it unique. Hard
 drafts on larger grids go the same way with an exact count per draft in place of
-the table: up to ``DRAFT_SEARCH_MAX`` (7×7) the cage search's (``SearchDrafts``),
-above that one incremental SAT solver's per puzzle (``DraftSolver``). Most of
+the table: at 6×6 and 7×7 (``DRAFT_SEARCH_ORDERS``) the cage search's (``SearchDrafts``),
+at other orders one incremental SAT solver's per puzzle (``DraftSolver``). Most of
 them are ambiguous, which the count shows sooner than the hard tier stalls, and
 its proof of the kept draft is the final one. An intercalate of the square (a 2×2
 ``a b / b a`` whose digits swap) that every cage over it admits is such a
@@ -112,9 +112,10 @@ DRAFT_OTHERS = 1
 # Loosenings tried per ambiguous hard draft for one its other solution doesn't survive.
 RULE_OUT_TRIES = 4
 HARD_TIGHTEN_TRIES = 2
-# Hard drafts up to this order are asked by the cage search (``SearchDrafts``), larger ones by
-# SAT alone: the median hard puzzle took 9 to 18 % less time at 5x5 to 7x7 (docs/benchmarks.md, kkh2).
-DRAFT_SEARCH_MAX = 7
+# Hard drafts of these orders are asked by the cage search (``SearchDrafts``), the others by SAT
+# alone: at 6x6 and 7x7 the search costs less; at 5x5 the bench's puzzles took 13 % longer with
+# it (more drafts judged), so SAT stays there (docs/benchmarks.md, kkh2 and the eleventh session).
+DRAFT_SEARCH_ORDERS = range(6, 8)
 # Fresh Latin squares tried before giving up (each gets up to 3N local moves).
 ATTEMPTS = 150
 # Small grids (``latin_table``): tightenings tried per too-easy draft for one that keeps
@@ -876,7 +877,7 @@ class KenKenVariant(VariantDefaults):
             # stalls, and the cells where a second solution differs are where to loosen.
             drafts = None
             if level == Level.HARD:
-                drafts = SearchDrafts(size) if size <= DRAFT_SEARCH_MAX else DraftSolver(size)
+                drafts = SearchDrafts(size) if size in DRAFT_SEARCH_ORDERS else DraftSolver(size)
             try:
                 return self._search(size, rules, level, rng, attempts, moves, drafts)
             except _OutOfBudget:
