@@ -27,7 +27,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import full_mask
 from bookgen.solve.latin_sat import Group
-from bookgen.solve.rated import RatedStep, _plan, strikes_run
+from bookgen.solve.rated import SMALL_SCAN, RatedStep, _plan, strikes_run
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
@@ -127,7 +127,7 @@ def rated_whole(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra) 
     naked single, its strikes found each step by ``_sign_finder``; None where that hands the
     run back (a harder row's turn, a contradiction, a grid past ``SMALL_SCAN``), or where the
     techniques note the signs they use (a carve's ``used``)."""
-    if extra.used is not None:
+    if extra.used is not None or geo.n > SMALL_SCAN:
         return None
     return strikes_run(geo, givens, _plan(extra.ladder()), {"sign_known": _sign_finder(geo.n, extra.less)})
 
