@@ -455,6 +455,8 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
         pairs &= drop[k]
         unplaced &= ~(1 << i)
         given |= 1 << k
+    finders = {name: ms for name, ms in strikes.items() if callable(ms)}
+    fixed = [m for ms in strikes.values() if not callable(ms) for m in ms]
     steps: list[RatedStep] = []
     while unplaced:
         pos = [pairs >> s & every for s in shifts]  # per digit, the open cells holding it
@@ -469,9 +471,8 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
         if once != unplaced:
             return None  # a cell with no digit left
         naked = once & ~more
-        if tail and naked == unplaced and line == unplaced and not any(
-                ms(pairs, given, unplaced) if callable(ms) else any((pairs | given) & m for m in ms)
-                for ms in strikes.values()):
+        if tail and naked == unplaced and line == unplaced and not any((pairs | given) & m for m in fixed) \
+                and not any(find(pairs, given, unplaced) for find in finders.values()):
             # Every open cell has one digit left, alone in its row and column, and no strike is
             # left (the state only loses pairs, so none comes back): each step from here places
             # the lowest cell of a full house (else the lowest open cell) as a hidden single,
@@ -541,12 +542,11 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
             masks = strikes.get(t.name)
             if masks is None:
                 return None
-            if callable(masks):
-                m = masks(pairs, given, unplaced)
+            find = finders.get(t.name)
+            if find is not None:
+                m = find(pairs, given, unplaced)
                 if m:
-                    if given & m:
-                        return None
-                    took = (t.name, least, m)
+                    took = (t.name, least, m)  # (a finder strikes open cells only)
                     break
                 continue
             for m in masks:
