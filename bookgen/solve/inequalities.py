@@ -27,6 +27,7 @@ from bookgen.solve.houses import (
 )
 from bookgen.solve.latin import full_mask
 from bookgen.solve.latin_sat import Group
+from bookgen.solve.rated import SMALL_SCAN, RatedStep, _plan, strikes_run
 
 def t_sign_known(g: Geometry, st: State, run: Run) -> int:
     cand, placed = st.cand, st.placed
@@ -79,6 +80,56 @@ TECHNIQUES = Ladder(
     Tech("sign_bounds", Level.MEDIUM, t_sign_bounds, 1.5, 2.8, title=N_("Sign chains"),
          description=N_("Across a sign between two open cells, the smaller can't reach the larger's highest possibility; along a chain a < b < c, a can't be the largest digit or the one below it, and c can't be 1 or 2.")),
 )
+
+
+_PAIR_MASKS: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+
+def _pair_masks(n: int) -> tuple[list[int], list[int], list[int]]:
+    """Per cell, its pairs (bit ``d * n * n + i``); per (0-based digit v, cell i) at
+    ``v * n * n + i``: digits 1..v + 1 of i (a sign's larger end's loss next to a placed
+    v + 1), and digits v + 1..n (its smaller end's). Made once per order."""
+    got = _PAIR_MASKS.get(n)
+    if got is None:
+        nn = n * n
+        got = _PAIR_MASKS[n] = (
+            [sum(1 << (d * nn + i) for d in range(n)) for i in range(nn)],
+            [sum(1 << (d * nn + i) for d in range(v + 1)) for v in range(n) for i in range(nn)],
+            [sum(1 << (d * nn + i) for d in range(v, n)) for v in range(n) for i in range(nn)])
+    return got
+
+
+def _sign_finder(n: int, less: Sequence[tuple[int, int]]):
+    """``t_sign_known`` on ``strikes_run``'s integer of pairs (bit ``d * n * n + i``: digit
+    d + 1 in cell i): ``find(pairs, given, unplaced)``, the pairs the first sign next to a
+    placed digit (in ``less``' order, as the technique looks) strikes, 0 where none strikes."""
+    cell, upto, from_ = _pair_masks(n)
+    signs = [(a, b, cell[a], cell[b]) for a, b in less]
+
+    def find(pairs: int, given: int, unplaced: int) -> int:
+        for a, b, cell_a, cell_b in signs:
+            open_b = unplaced >> b & 1
+            if unplaced >> a & 1 == open_b:
+                continue
+            # (a placed cell's pair in ``given``: its bit position is v * n * n + the cell)
+            m = upto[(given & cell_a).bit_length() - 1 - a + b] if open_b else \
+                from_[(given & cell_b).bit_length() - 1 - b + a]
+            if pairs & m:
+                return m
+        return 0
+
+    return find
+
+
+def rated_whole(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra) -> tuple[list[RatedStep], bool] | None:
+    """``rated_run(geo, givens, extra)`` on one integer of pairs (``rated.strikes_run``), which
+    it must equal (tests/test_futoshiki_rated.py): ``sign_known`` is the only row rated below a
+    naked single, its strikes found each step by ``_sign_finder``; None where that hands the
+    run back (a harder row's turn, a contradiction, a grid past ``SMALL_SCAN``), or where the
+    techniques note the signs they use (a carve's ``used``)."""
+    if extra.used is not None or geo.n > SMALL_SCAN:
+        return None
+    return strikes_run(geo, givens, _plan(extra.ladder()), {"sign_known": _sign_finder(geo.n, extra.less)})
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 import statistics
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.memo import BoundedMemo, kept_by_identity
@@ -413,12 +413,15 @@ def pair_drops(g: Geometry) -> tuple[int, ...]:
 
 
 def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
-                strikes: dict[str, Sequence[int]]) -> tuple[list[RatedStep], bool] | None:
+                strikes: dict[str, Sequence[int] | Callable[[int, int, int], int]]
+                ) -> tuple[list[RatedStep], bool] | None:
     """``rated_run`` (its steps, whether it finished) on a grid of rows and columns up to
     ``SMALL_SCAN`` whose constraint rows that may come before a naked single each strike what
     one clue alone rules out (Skyscrapers' ``sky_edge`` and ``sky_bounds``); ``plan``:
     ``_plan``'s; ``strikes``: per such row, its clues' strikes in the order it looks at them,
-    bit ``d * n * n + i`` for digit d + 1 in cell i. The run's state is one integer of such
+    bit ``d * n * n + i`` for digit d + 1 in cell i, or a finder for a row whose strikes
+    depend on the placed digits (Futoshiki's ``sign_known``): ``find(pairs, given, unplaced)``,
+    the strike of the first of its uses that strikes something (0: none). The run's state is one integer of such
     pairs (the open cells' candidates), a placement one AND with a mask per pair and geometry,
     a row's use one AND with a clue's strike; the singles are ``SmallScan``'s masks read off it
     afresh each step, so no state is copied or compared. None where the run would meet
@@ -452,6 +455,8 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
         pairs &= drop[k]
         unplaced &= ~(1 << i)
         given |= 1 << k
+    finders = {name: ms for name, ms in strikes.items() if callable(ms)}
+    fixed = [m for ms in strikes.values() if not callable(ms) for m in ms]
     steps: list[RatedStep] = []
     while unplaced:
         pos = [pairs >> s & every for s in shifts]  # per digit, the open cells holding it
@@ -466,8 +471,8 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
         if once != unplaced:
             return None  # a cell with no digit left
         naked = once & ~more
-        if tail and naked == unplaced and line == unplaced and not any((pairs | given) & m for ms in strikes.values()
-                                                                       for m in ms):
+        if tail and naked == unplaced and line == unplaced and not any((pairs | given) & m for m in fixed) \
+                and not any(find(pairs, given, unplaced) for find in finders.values()):
             # Every open cell has one digit left, alone in its row and column, and no strike is
             # left (the state only loses pairs, so none comes back): each step from here places
             # the lowest cell of a full house (else the lowest open cell) as a hidden single,
@@ -537,6 +542,13 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
             masks = strikes.get(t.name)
             if masks is None:
                 return None
+            find = finders.get(t.name)
+            if find is not None:
+                m = find(pairs, given, unplaced)
+                if m:
+                    took = (t.name, least, m)  # (a finder strikes open cells only)
+                    break
+                continue
             for m in masks:
                 if (pairs | given) & m:
                     if given & m:

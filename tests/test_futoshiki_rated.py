@@ -1,0 +1,47 @@
+"""Futoshiki's easy rated run on one integer of pairs (``inequalities.rated_whole``, through
+``rated.strikes_run`` with a per-step finder for ``sign_known``) against the plain run
+(``rated_run(..., fast=False)``), on random squares with random signs and givens, some with a
+wrong sign or clashing givens (where it must hand the run back), 4x4 to 6x6."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bookgen.solve.houses import geometry
+from bookgen.solve.inequalities import extra_for, rated_whole
+from bookgen.solve.latin import random_latin_square
+from bookgen.solve.rated import rated_run
+
+
+def _cases(n: int, count: int, seed: int):
+    rng = random.Random(seed)
+    pairs = [(i, i + 1) for i in range(n * n) if (i + 1) % n] + [(i, i + n) for i in range(n * n - n)]
+    for _ in range(count):
+        sol = [d for row in random_latin_square(n, rng) for d in row]
+        chosen = rng.sample(pairs, round(rng.choice((0.3, 0.5, 0.8)) * len(pairs)))
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
+        if rng.random() < 0.1:  # a wrong sign: the puzzle may have no solution
+            less[0] = less[0][::-1]
+        givens = [(i, sol[i]) for i in range(n * n) if rng.random() < rng.choice((0.2, 0.35, 0.5))]
+        if givens and rng.random() < 0.1:  # a given's digit again in its row
+            i, d = givens[0]
+            givens.append((i - i % n + (i + 1) % n, d))
+        yield givens, extra_for(less)
+
+
+@pytest.mark.parametrize("n,count", [(4, 60), (5, 40), (6, 16)])
+def test_rated_whole_equals_plain(n, count):
+    geo = geometry(n)
+    answered = handed_back = signs = 0
+    for givens, extra in _cases(n, count, 31 + n):
+        got = rated_whole(geo, givens, extra)
+        if got is None:
+            handed_back += 1
+            continue
+        answered += 1
+        plain = rated_run(geo, givens, extra, fast=False)
+        assert got == plain
+        signs += sum(s.technique == "sign_known" for s in got[0])
+    assert answered and handed_back and signs
