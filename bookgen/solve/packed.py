@@ -199,16 +199,19 @@ def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: 
     """(whether the singles solve, or place ``until``; the cells placed) on ``packed``."""
     n = packed.n
     nn = n * n
-    keep, bit, pair = packed.keep, packed.bit, packed.pair
+    keep, pair = packed.keep, packed.pair
     x = packed.full
     if strike:
         x &= ~_spread(packed, strike)
     placed = 0
-    value = [0] * nn  # (with signs) the 0-based digit of each placed cell
     for i, d in givens:
         x &= keep[(d - 1) * nn + i]
         placed |= 1 << i
-        value[i] = d - 1
+    value: list[int] = []  # (kept with signs only) the 0-based digit of each placed cell
+    if less:
+        value = [0] * nn
+        for i, d in givens:
+            value[i] = d - 1
     stop = 1 << until if until >= 0 else 0
     every = (1 << nn) - 1
     guards, lows = (packed.guards, packed.lows) if naked else (packed.house_guards, packed.house_lows)
@@ -240,10 +243,14 @@ def _run(packed: _Packed, givens: Sequence[tuple[int, int]], until: int, naked: 
             return False, placed
         got = x & (one >> n) * spread
         while got:
-            low = got & -got
-            got ^= low
-            k = pair[low.bit_length() - 1]
-            if x & bit[k]:  # (else placed already this pass: a naked single is often a hidden one)
-                x &= keep[k]
-                placed |= 1 << k % nn
-                value[k % nn] = k // nn
+            k = pair[(got & -got).bit_length() - 1]
+            x &= keep[k]
+            i = k % nn
+            placed |= 1 << i
+            if value:
+                value[i] = k // nn
+            # ``keep[k]`` clears the pair in every layout, so this drops the same single's
+            # other bits (a naked single is often a hidden one too) with the one just placed;
+            # the other singles' bits stay: on givens that agree with a solution no single
+            # strikes another.
+            got &= x
