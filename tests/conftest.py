@@ -176,51 +176,12 @@ def _compile_ahead(config) -> None:
         pass
 
 
-def _remember_worked_examples() -> None:
-    """Each process that runs tests makes a worked example once per (book seed, variant,
-    rules, printed sizes): the books, plans and how-tos built in the tests made the same ones
-    again (92 of 159 calls in one run, about 2 s of CPU). ``book.worked_example`` is a pure
-    function of those arguments (the studio's ``designer.install_caches`` keeps it the same
-    way) and a Puzzle is frozen, so the kept one is the one the plain function would make;
-    ``tests/test_suite_shortcuts.py`` compares them. While any ``MonkeyPatch`` holds a patch
-    (but pytest's own on its config) the plain function runs and nothing is kept or read: a test that stands in for a part of
-    the generator (tests/test_wording.py) must neither see nor leave a kept example. Installed
-    before the test modules are imported, so that a module importing the name gets this one."""
-    import weakref
-
-    import bookgen.book as book_module
-
-    plain = book_module.worked_example
-    kept: dict[tuple, object] = {}
-    patchers: weakref.WeakSet = weakref.WeakSet()
-    set_attribute = pytest.MonkeyPatch.setattr
-
-    def setattr_noted(self, *args, **kwargs):
-        patchers.add(self)
-        return set_attribute(self, *args, **kwargs)
-
-    def worked_example(book_seed, variant_name, rules, printed=()):
-        if any(not isinstance(target, pytest.Config)  # (pytest's own: the session's tmp_path factory)
-               for patcher in patchers for target, *_ in getattr(patcher, "_setattr", [(None,)])):
-            return plain(book_seed, variant_name, rules, printed)
-        key = (book_seed, variant_name, repr(sorted(dict(rules).items())), tuple(printed))
-        if key not in kept:
-            kept[key] = plain(book_seed, variant_name, rules, printed)
-        return kept[key]
-
-    worked_example.__doc__, worked_example.plain = plain.__doc__, plain
-    pytest.MonkeyPatch.setattr = setattr_noted
-    book_module.worked_example = worked_example
-
-
 def pytest_configure(config) -> None:
     _ctrl_c_as_python_sets_it()
     import gc
 
     if _note_full_collection not in gc.callbacks:
         gc.callbacks.append(_note_full_collection)
-    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None):
-        _remember_worked_examples()  # in the processes that run tests, not in xdist's controller
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     _compile_ahead(config)
