@@ -360,9 +360,9 @@ def line_places(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
 
 
 @kept_by_identity()
-def _tail_memo(g: Geometry) -> dict[tuple[int, float | None, float], tuple[RatedStep, ...]]:
-    """Per geometry: open cells -> ``_tail``'s steps, filled as met."""
-    return {}
+def _tail_memo(g: Geometry) -> BoundedMemo:
+    """Per geometry: (open cells, the two values) -> ``_tail``'s steps, filled as met."""
+    return BoundedMemo(1 << 16)
 
 
 def _tail(g: Geometry, unplaced: int, alone: float | None, line: float) -> tuple[RatedStep, ...]:
@@ -387,17 +387,15 @@ def _tail(g: Geometry, unplaced: int, alone: float | None, line: float) -> tuple
             steps.append(_step("hidden_single", alone if full else line, left.bit_count()))
             cells = full or left
             left ^= cells & -cells
-        if len(memo) > 1 << 16:
-            memo.clear()
-        got = memo[key] = tuple(steps)
+        got = memo.put(key, tuple(steps))
     return got
 
 
 @kept_by_identity()
-def _full_memo(g: Geometry) -> dict[int, int]:
+def _full_memo(g: Geometry) -> BoundedMemo:
     """Per geometry: its open cells -> the last open cell of every house down to one (SE's full
     house), filled as met (``strikes_run``)."""
-    return {}
+    return BoundedMemo(1 << 16)
 
 
 @kept_by_identity()
@@ -488,9 +486,7 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
                     here = unplaced & hb
                     if here and not here & (here - 1):
                         full |= here
-                if len(fulls) > 1 << 16:
-                    fulls.clear()
-                fulls[unplaced] = full
+                fulls.put(unplaced, full)
         found = line | full | naked
         options = found.bit_count()
         single = None
