@@ -48,7 +48,7 @@ from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import SignWords, read_sign_grid
 from bookgen.core.text import rules_at as _rules
 from bookgen.core.text import square as _square
-from bookgen.core.types import EMPTY, Edge, Grade, Puzzle
+from bookgen.core.types import EMPTY, Edge, Puzzle
 from bookgen.core.variant import Technique, techniques_of
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
@@ -59,9 +59,7 @@ from bookgen.solve.latin import random_latin_square
 from bookgen.solve.packed import signs_come_back
 from bookgen.variants.binarygrid import all_edges
 from bookgen.variants.gridparts import edges_from_json, given_count
-from bookgen.variants.housegrid import (
-    GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, givens_of, technique_texts,
-)
+from bookgen.variants.housegrid import GIVEN_FILL, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
 ATTEMPTS = 400         # fresh squares per puzzle (5x5 expert: about 1 in 30 grades expert)
@@ -117,6 +115,7 @@ class FutoshikiVariant(HouseGrid):
     )
     techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LEVELS, leave_out=("locked_candidates",))
     sizes: tuple[int, ...] = SIZES
+    easy_rated = staticmethod(rated_whole)
     default_size = 5
     kind = "Futoshiki"
     attempts = ATTEMPTS
@@ -175,16 +174,6 @@ class FutoshikiVariant(HouseGrid):
                 problems.append(f"sign {e.sign!r} between row {e.a[0] + 1}, column {e.a[1] + 1} and "
                                 f"row {e.b[0] + 1}, column {e.b[1] + 1} does not hold")
         return problems
-
-    def rated_steps(self, puzzle: Puzzle, grade: Grade) -> list:
-        """At easy, the rated run on one integer of pairs (``rated_whole``; it hands a harder
-        run back, so it is asked at easy only); else, and where it hands the run back,
-        ``rated_run``, the plain version (tests/test_futoshiki_rated.py)."""
-        if grade.level == Level.EASY:
-            whole = rated_whole(self.geometry_of(puzzle), givens_of(puzzle), self.extra_of(puzzle))
-            if whole is not None:
-                return whole[0]
-        return super().rated_steps(puzzle, grade)
 
     # --- drawing --------------------------------------------------------------------
 

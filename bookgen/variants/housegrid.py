@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_
@@ -110,6 +110,10 @@ class HouseGrid(VariantDefaults):
     attempts = 100  # ``attempt`` calls per puzzle before giving up
 
     relabel = False  # whether any permutation of the digits is the same puzzle (Sudoku)
+    # An easy puzzle's rated run on one integer of pairs (``rated.strikes_run``), where the
+    # variant has one: ``easy_rated(geometry, givens, extra)``, None where it hands the run back
+    # (a harder row's turn); ``rated_run`` is the plain version it must equal.
+    easy_rated: Callable[[Geometry, Sequence[tuple[int, int]], Extra], tuple[list[RatedStep], bool] | None] | None = None
     sizes: tuple[int, ...] = ()
     max_level: Mapping[int, Level] = {}  # the hardest level a size reaches reliably (measured)
 
@@ -307,8 +311,13 @@ class HouseGrid(VariantDefaults):
         return replace(grade, rating=rating_of(steps), minutes=minutes_of(steps, puzzle.size ** 2))
 
     def rated_steps(self, puzzle: Puzzle, grade: Grade) -> list[RatedStep]:
-        """The steps of the easiest-first run of a solved ``puzzle`` graded ``grade``
-        (``rated_run``; a variant with a faster way for some grades answers instead)."""
+        """The steps of the easiest-first run of a solved ``puzzle`` graded ``grade``: at easy
+        ``easy_rated``'s where the variant has one and it finishes (it hands a harder run back,
+        so it is asked at easy only), else ``rated_run``'s."""
+        if self.easy_rated is not None and grade.level == Level.EASY:
+            whole = self.easy_rated(self.geometry_of(puzzle), givens_of(puzzle), self.extra_of(puzzle))
+            if whole is not None:
+                return whole[0]
         return rated_run(self.geometry_of(puzzle), givens_of(puzzle), self.extra_of(puzzle))[0]
 
     def explain(self, puzzle: Puzzle) -> tuple[list[Step], tuple[str, ...], bool]:

@@ -49,7 +49,7 @@ from bookgen.core.text import PuzzleTextError
 from bookgen.core.text import TextLine as _Line
 from bookgen.core.text import tokens as _tokens
 from bookgen.core.text import rules_at as _rules
-from bookgen.core.types import EMPTY, Grade, OutsideClues, Puzzle
+from bookgen.core.types import EMPTY, OutsideClues, Puzzle
 from bookgen.core.variant import Extent, Technique, techniques_of
 from bookgen.solve.houses import (
     TECHNIQUE_LEVEL, Extra, Geometry, LadderResult, Run, State, closure, fits, geometry, run_ladder, solve, start,
@@ -64,8 +64,7 @@ from bookgen.solve.skyscrapers import (
     sight_clauses, stall_struck, table_solutions,
 )
 from bookgen.variants.gridparts import given_count
-from bookgen.variants.housegrid import (DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, givens_of,
-                                        technique_texts)
+from bookgen.variants.housegrid import DIGIT_CAP, Draft, HouseGrid, check_digits, digit_rows, technique_texts
 
 SIZES: tuple[int, ...] = (4, 5, 6, 7, 8)
 ATTEMPTS = 200
@@ -121,6 +120,7 @@ class SkyscrapersVariant(HouseGrid):
     )
     techniques: tuple[Technique, ...] = techniques_of(TECHNIQUE_TEXT, LEVELS)
     sizes: tuple[int, ...] = SIZES
+    easy_rated = staticmethod(rated_whole)
     default_size = 5
     kind = "Skyscrapers"
     attempts = ATTEMPTS
@@ -172,16 +172,6 @@ class SkyscrapersVariant(HouseGrid):
         puzzle = Puzzle(self.name, n, rules, digit_rows(given, sol, n), digit_rows(None, sol, n),
                         clues=OutsideClues(**clues))
         return Draft(puzzle, res, geo, givens, (), sol, clue_groups(n, clues) if n > TABLE_MAX else ())
-
-    def rated_steps(self, puzzle: Puzzle, grade: Grade) -> list:
-        """Where the easy rows solve the puzzle, its rated run on one integer of pairs
-        (``rated_whole``; it hands a harder run back, so it is asked at easy only); else, and
-        where it hands the run back, ``rated_run``, the plain version (tests/test_rated_strikes.py)."""
-        if grade.level == Level.EASY:
-            whole = rated_whole(self.geometry_of(puzzle), givens_of(puzzle), self.extra_of(puzzle))
-            if whole is not None:
-                return whole[0]
-        return super().rated_steps(puzzle, grade)
 
     def proves(self, draft: Draft) -> bool:
         """Up to ``TABLE_MAX``, by the table of every Latin square (``table_solutions``: the
