@@ -250,7 +250,7 @@ def solo_jigsaw_grades(count: int, n: int) -> None:
 
     from bookgen.core.types import Puzzle
     from bookgen.variants.jigsaw import JIGSAW
-    from bookgen.variants.jigsaw_regions import region_rows
+    from bookgen.variants.regions import region_rows
 
     rules = JIGSAW.parse_rules({}, n)
     blank = tuple("." * n for _ in range(n))

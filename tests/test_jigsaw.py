@@ -19,9 +19,8 @@ from bookgen.solve.filling import propagated_filling
 from bookgen.solve.houses import geometry
 from bookgen.solve.latin_sat import solutions
 from bookgen.variants.jigsaw import JIGSAW
-from bookgen.variants.jigsaw_regions import (
-    _masks, connected, connected_mask, is_plain, random_regions, region_problems, region_rows, regions_of,
-)
+from bookgen.variants.jigsaw_regions import _masks, connected_mask, is_plain, random_regions
+from bookgen.variants.regions import connected, region_problems, region_rows, regions_of
 
 
 @pytest.mark.parametrize("n", [5, 6, 7, 8, 9])

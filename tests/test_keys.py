@@ -16,7 +16,7 @@ from bookgen.solve import stars
 from bookgen.solve.skyscrapers import clues_of
 from bookgen.layout.fonts import FONT, FONT_BOLD, register_fonts
 from bookgen.layout.geometry import BOLD, THIN, Style
-from bookgen.variants.jigsaw_regions import region_rows
+from bookgen.variants.regions import region_rows
 from bookgen.variants.registry import VARIANTS, get_variant
 
 CLEAR = 0.5  # points: the least white between two marks that must not touch

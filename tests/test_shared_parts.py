@@ -11,7 +11,7 @@ from bookgen.core.types import EMPTY, Cage, Puzzle
 from bookgen.core.variant import Technique, VariantDefaults, rule_options, techniques_of
 from bookgen.solve.houses import Ladder, Tech
 from bookgen.variants.gridparts import and_givens, cage_problems, given_count, given_problems
-from bookgen.variants.jigsaw_regions import read_givens
+from bookgen.variants.regions import read_givens
 from bookgen.variants.killer import KILLER
 
 

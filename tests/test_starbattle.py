@@ -14,7 +14,7 @@ from bookgen.core.pen import BOLD, RecordingPen
 from bookgen.core.symmetry import moved_rows, symmetries
 from bookgen.core.text import PuzzleTextError, TextLine
 from bookgen.solve import stars
-from bookgen.variants.jigsaw_regions import region_rows
+from bookgen.variants.regions import region_rows
 from bookgen.variants.registry import get_variant
 from bookgen.variants.starbattle import pattern_of
 

@@ -49,9 +49,9 @@ from bookgen.solve.houses import TECHNIQUE_LEVEL, Geometry, carve, fits, geometr
 from bookgen.solve.latin import SYMBOLS, symbols
 from bookgen.variants.gridparts import given_count, shape_problems
 from bookgen.variants.housegrid import Draft, HouseGrid, check_digits, digit_rows
-from bookgen.variants.jigsaw_regions import (
-    draw_walls, random_regions, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
-    regions_of,
+from bookgen.variants.jigsaw_regions import random_regions
+from bookgen.variants.regions import (
+    draw_walls, read_givens, read_region_grid, region_problems, region_rows, region_text_lines, regions_of,
 )
 from bookgen.variants.sudoku import TECHNIQUE_TEXT as SUDOKU_TEXT
 from bookgen.variants.sudoku import draw_diagonals

@@ -38,7 +38,7 @@ from bookgen.core.types import EMPTY, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, Technique, VariantDefaults, rule_options
 from bookgen.solve import stars as engine
 from bookgen.variants.gridparts import and_givens, given_count, given_problems, shape_problems
-from bookgen.variants.jigsaw_regions import (
+from bookgen.variants.regions import (
     LETTERS, draw_walls, read_givens, read_region_grid, region_problems, region_rows, region_text_lines,
     regions_of,
 )
