@@ -1,6 +1,7 @@
-"""The hard KenKen search's shortcuts against what they stand for: ``_Layout.swapped`` (a second
+"""The KenKen search's shortcuts against what they stand for: ``_Layout.swapped`` (a second
 solution found without SAT) against the intercalates listed by their definition and against
-the draft solver, and ``_rule_out`` against the other solution it is given."""
+the draft solver, ``_rule_out`` against the other solution it is given, and ``_pick_table``
+against its plain version."""
 
 from __future__ import annotations
 
@@ -126,3 +127,21 @@ def test_split_cuts_no_single_where_a_small_hard_grid_shows_none():
         parts = hard._split(block)
         assert parts is not None and sorted(map(len, parts)) == [2, 2]
     assert any(min(map(len, medium._split(block) or ([], []))) == 1 for _ in range(40))
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.HARD])
+def test_pick_table_is_the_plain_one(level):
+    # ``_pick_table`` (remembered per process) against ``op_options`` and ``_op_weights``, on the
+    # cages of tilings and of their loosenings, ops shown and hidden.
+    for seed in range(12):
+        rng = random.Random(seed)
+        n = 4 + seed % 3
+        rules = dict(RULES, show_ops=bool(seed % 2), ops=["+", "-", "*", "/"] if seed % 4 else ["+", "*"])
+        layout = _Layout(n, random_latin_square(n, rng), rules, level, rng)
+        if not layout.tile():
+            continue
+        for _ in range(4):
+            for cells in layout.cages:
+                key = tuple(cells)
+                assert layout._pick_table(key) == layout._pick_table_plain(key)
+            layout.loosen(layout.cages[0][0])

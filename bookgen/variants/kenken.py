@@ -63,6 +63,7 @@ from itertools import accumulate
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.memo import BoundedMemo
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
 from bookgen.core.rating import minutes_of, rating_of
@@ -366,10 +367,25 @@ class _Layout:
         key = tuple(sorted(cells)) if len(cells) > 1 else tuple(cells)
         got = self._picks.get(key)  # ops and cumulative weights, kept per cell set
         if got is None:
-            opts = self.op_options(key)
-            got = self._picks[key] = _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) \
-                if opts else ()
+            got = self._picks[key] = self._pick_table(key)
         return _draw(self.rng, *got) if got else None
+
+    def _pick_table(self, key: tuple[Cell, ...]) -> tuple:
+        """``pick_op``'s (ops, cumulative weights), () when no op fits: ``_pick_table_plain``'s,
+        remembered per process by the cells, their digits and what else they depend on (every
+        new caging asks for each of its cages: three memos' lookups and two sorts a cage)."""
+        sq = self.square
+        memo_key = (key, tuple([sq[r][c] for r, c in key]), self.n, self.ops_allowed, self.bias,
+                    self.level >= Level.HARD)
+        got = _PICKS.get(memo_key)
+        if got is None:
+            got = _PICKS.put(memo_key, self._pick_table_plain(key))
+        return got
+
+    def _pick_table_plain(self, key: tuple[Cell, ...]) -> tuple:
+        """``_pick_table`` from ``op_options`` and ``_op_weights``."""
+        opts = self.op_options(key)
+        return _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) if opts else ()
 
     # --- tiling -------------------------------------------------------------------
 
@@ -1351,6 +1367,9 @@ def _tilings(size: int, rules: Mapping[str, Any], level: Level, rng: random.Rand
         layout = _Layout(size, square, rules, level, rng)
         if layout.tile():
             yield square, [d for row in square for d in row], layout
+
+
+_PICKS = BoundedMemo(1 << 16)  # ``_Layout._pick_table``'s
 
 
 def _table_square(n: int, rng: random.Random) -> list[list[int]]:
