@@ -162,6 +162,9 @@ def test_small_easy_tiling_reshuffles_the_square_while_an_intercalate_swaps(n):
         assert is_latin(layout.square, n)
         got = layout._swap_kept() is not None
         assert got == _swap_kept_plain(layout)
+        sq = layout.square  # ``_reshuffle``'s test by rectangles, on the square as it stands
+        assert got == any(sq[r1][c1] == sq[r2][c2] and sq[r1][c2] == sq[r2][c1]
+                          for r1, r2, c1, c2 in layout._pair_rects())
         assert (layout.swapped() is not None) >= got
         kept[got] += 1
         layout._reshuffle()

@@ -62,7 +62,7 @@ import re
 from bisect import bisect
 from dataclasses import replace
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, chain, permutations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -407,9 +407,7 @@ class _Layout:
         square with its rows and columns shuffled is as likely a draw as the square itself."""
         if not self._cut():
             return False
-        for _ in range(self.swaps):
-            if self._swap_kept() is None:
-                break
+        if self.swaps:
             self._reshuffle()
         self.ops = []
         for k, cells in enumerate(self.cages):
@@ -420,17 +418,53 @@ class _Layout:
         return True
 
     def _reshuffle(self) -> None:
-        """The square with its rows and then its columns in a random order (what
-        ``random_latin_square`` ends with; ``_table_square``'s draws are uniform): its digits
-        move, so what was worked out from them is forgotten."""
-        n, rng, sq = self.n, self.rng, self.square
-        rows, cols = list(range(n)), list(range(n))
-        rng.shuffle(rows)
-        rng.shuffle(cols)
+        """``tile``'s reshuffles: while some rectangle of ``_pair_rects`` is an intercalate of
+        the square (then ``_swap_kept`` finds one, the version this must agree with), its rows and
+        columns in new random orders (what ``random_latin_square`` ends with; ``_table_square``'s
+        draws are uniform), up to ``swaps`` times, each drawn afresh for the square as tiled;
+        the square made once, from the last orders (its digits move: what was worked out from
+        them is forgotten)."""
+        rects = self._pair_rects()
+        if not rects:
+            return
+        sq = self.square
+        perms = _perms(self.n)
+        m = len(perms)
+        rows = cols = perms[0]
+        for _ in range(self.swaps):
+            for r1, r2, c1, c2 in rects:
+                a, b = sq[rows[r1]], sq[rows[r2]]
+                x, y = cols[c1], cols[c2]
+                if a[x] == b[y] and a[y] == b[x]:
+                    break
+            else:
+                break
+            rows, cols = divmod(self.rng.randrange(m * m), m)  # (one draw for both)
+            rows, cols = perms[rows], perms[cols]
+        if rows is perms[0] and cols is perms[0]:
+            return
         self.square = [[sq[r][c] for c in cols] for r in rows]
         self._options.clear()
         self._picks.clear()
         self.__dict__.pop("_swaps", None)
+
+    def _pair_rects(self) -> list[tuple[int, int, int, int]]:
+        """(r1, r2, c1, c2) of each rectangle whose cells (r1, c1), (r1, c2) lie in one cage
+        and (r2, c1), (r2, c2) in one, or (r1, c1), (r2, c1) in one and (r1, c2), (r2, c2) in
+        one: where the square has an intercalate, its swap keeps every cage's digits
+        (``_swap_kept``); worked out once a cut, from the cages' pairs in a row or a column."""
+        in_rows: dict[tuple[int, int], list[int]] = {}  # (c1, c2): the rows where a cage holds both
+        in_cols: dict[tuple[int, int], list[int]] = {}  # (r1, r2): the columns likewise
+        for cells in self.cages:
+            if len(cells) > 1:
+                for kind, key, at in _cage_pairs(tuple(cells)):
+                    (in_cols if kind else in_rows).setdefault(key, []).append(at)
+        out = []
+        for (c1, c2), rs in in_rows.items():
+            out += [(r1, r2, c1, c2) for k, r1 in enumerate(rs) for r2 in rs[k + 1:]]
+        for (r1, r2), cs in in_cols.items():
+            out += [(r1, r2, c1, c2) for k, c1 in enumerate(cs) for c2 in cs[k + 1:]]
+        return out
 
     def _cut(self) -> bool:
         """``tile``'s cages, without their operations; False when too many single cells are left."""
@@ -1424,10 +1458,30 @@ _QUADS = BoundedMemo(1 << 12)
 _PICKS = BoundedMemo(1 << 16)  # ``_Layout._pick_table``'s
 
 
+@lru_cache(maxsize=1 << 14)
+def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[int, tuple[int, int], int], ...]:
+    """A cage's pairs of cells in one row, (0, (c1, c2), row), and in one column, (1, (r1, r2),
+    column), for ``_Layout._pair_rects`` (cells sorted: c1 < c2, r1 < r2)."""
+    out = []
+    for x, (r, c) in enumerate(cells):
+        for r2, c2 in cells[x + 1:]:
+            if r == r2:
+                out.append((0, (c, c2), r))
+            elif c == c2:
+                out.append((1, (r, r2), c))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _perms(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every order of ``range(n)`` (``_Layout._reshuffle`` draws one for the rows, one for the columns)."""
+    return tuple(permutations(range(n)))
+
+
 def _quads(square: list[list[int]]) -> tuple[tuple[int, int, int, int], ...]:
     """The cells (flat) of the square's intercalates (2x2 sub-squares ``a b / b a``), rows then
     columns ascending, remembered per square (a 4x4 square is one of 576)."""
-    key = tuple(d for row in square for d in row)
+    key = tuple(chain.from_iterable(square))
     got = _QUADS.get(key)
     if got is None:
         n = len(square)
