@@ -138,6 +138,18 @@ def test_start_equals_giving_the_givens_one_by_one():
             assert st.cand == plain.cand and st.placed == plain.placed and st.unplaced == plain.unplaced
 
 
+def test_start_without_givens_is_the_state_the_full_pass_makes():
+    # With no givens ``start`` returns the new state at once, where its pass over every cell (the
+    # plain version, which a 1x1 grid still takes) leaves every digit open, no cell placed and
+    # no single (but a 1x1 grid's one cell).
+    for geo in (SUDOKU, SUDOKU_X6, geometry(1), geometry(4)):
+        st = start(geo, [])
+        full = (1 << geo.n) - 1
+        assert st.cand == [full] * (geo.n * geo.n) and st.placed == [False] * (geo.n * geo.n)
+        assert st.unplaced == geo.n * geo.n
+        assert st.fresh == ([0] if geo.n == 1 else [])
+
+
 def test_house_positions_memo_equals_a_fresh_table():
     # Hidden subsets and X-wings read ``house_positions``, kept until the candidates change
     # and then updated at the cells that changed (a copy shares its table until it changes).

@@ -95,8 +95,8 @@ def _random_cages(n: int, rng: random.Random, level: Level, rules=None):
     parsed = KENKEN.parse_rules(rules or {}, n)
     while True:
         lay = _Layout(n, square, parsed, level, rng)
-        if lay.tile():
-            return square, list(lay.cage_list())
+        if lay.tile():  # (an easy 4x4 or 5x5 tiling may shuffle the square's rows and columns)
+            return lay.square, list(lay.cage_list())
 
 
 # --- arithmetic and squares ------------------------------------------------------

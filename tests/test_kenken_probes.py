@@ -30,7 +30,7 @@ def _board(n: int, seed: int, level: Level = Level.HARD) -> tuple[Board, list[in
     layout = _Layout(n, square, rules, level, rng)
     assert layout.tile()
     cages = layout.cage_list()
-    return Board.build(n, [(c.cells, c.op, c.target) for c in cages]), [d for row in square for d in row]
+    return Board.build(n, [(c.cells, c.op, c.target) for c in cages]), [d for row in layout.square for d in row]
 
 
 def _states(board: Board, flat: list[int], rng: random.Random, steps: int):

@@ -30,7 +30,7 @@ def _cagings(n: int, count: int, seed: int):
         if not layout.tile():
             continue
         made += 1
-        flat = [d for row in square for d in row]
+        flat = [d for row in layout.square for d in row]  # (an easy tiling may shuffle the square)
         givens = [(i, flat[i]) for i in range(n * n) if rng.random() < 0.15] if made % 3 == 0 else []
         hidden = None if rules["show_ops"] else tuple(rules["ops"])
         yield [(c.cells, c.op, c.target) for c in layout.cage_list()], hidden, givens

@@ -1,6 +1,7 @@
-"""The hard KenKen search's shortcuts against what they stand for: ``_Layout.swapped`` (a second
+"""The KenKen search's shortcuts against what they stand for: ``_Layout.swapped`` (a second
 solution found without SAT) against the intercalates listed by their definition and against
-the draft solver, and ``_rule_out`` against the other solution it is given."""
+the draft solver, ``_rule_out`` against the other solution it is given, ``_pick_table``
+against its plain version, and the small easy tiling's ``_swap_kept`` against the definition."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def _layout(n: int, seed: int) -> tuple[_Layout, list[int]]:
     layout = _Layout(n, square, RULES, Level.HARD, rng)
     while not layout.tile():  # (a tiling over the singles' cap is redrawn, as ``_tilings`` does)
         pass
-    return layout, [d for row in square for d in row]
+    return layout, [d for row in layout.square for d in row]
 
 
 def _plain_intercalates(square: list[list[int]]) -> set[tuple[int, ...]]:
@@ -126,3 +127,73 @@ def test_split_cuts_no_single_where_a_small_hard_grid_shows_none():
         parts = hard._split(block)
         assert parts is not None and sorted(map(len, parts)) == [2, 2]
     assert any(min(map(len, medium._split(block) or ([], []))) == 1 for _ in range(40))
+
+
+def _swap_kept_plain(layout: _Layout) -> bool:
+    """By the definition: some intercalate whose swap leaves every cage's digits as they were."""
+    n, sq = layout.n, layout.square
+    flat = [d for row in sq for d in row]
+    for cells in _plain_intercalates(sq):
+        grid = flat[:]
+        grid[cells[0]], grid[cells[1]] = grid[cells[1]], grid[cells[0]]
+        grid[cells[2]], grid[cells[3]] = grid[cells[3]], grid[cells[2]]
+        if all(sorted(flat[r * n + c] for r, c in cage) == sorted(grid[r * n + c] for r, c in cage)
+               for cage in layout.cages):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_small_easy_tiling_reshuffles_the_square_while_an_intercalate_swaps(n):
+    # ``_swap_kept`` answers the definition on every tiling met; where it holds, the draft has a
+    # second solution whatever operations were picked (``swapped``: its cages admit the swap);
+    # ``tile`` shuffles the square's rows and columns, never its cages, so the cut is the one a
+    # tiling of the first square makes from the same draws, and the square stays a Latin square.
+    kept = {True: 0, False: 0}
+    for seed in range(60):
+        rng = random.Random(seed)
+        square = random_latin_square(n, rng)
+        layout = _Layout(n, square, RULES, Level.EASY, rng)
+        cut = _Layout(n, square, RULES, Level.EASY, random.Random(seed))
+        cut.rng.setstate(rng.getstate())
+        if not layout.tile():
+            continue
+        assert cut._cut() and cut.cages == layout.cages
+        assert is_latin(layout.square, n)
+        got = layout._swap_kept() is not None
+        assert got == _swap_kept_plain(layout)
+        sq = layout.square  # ``_reshuffle``'s test by rectangles, on the square as it stands
+        assert got == any(sq[r1][c1] == sq[r2][c2] and sq[r1][c2] == sq[r2][c1]
+                          for r1, r2, c1, c2 in layout._pair_rects())
+        assert (layout.swapped() is not None) >= got
+        kept[got] += 1
+        layout._reshuffle()
+        assert (layout._swap_kept() is not None) == _swap_kept_plain(layout)
+        layout.loosen(layout.cages[0][0])  # (the search asks again after each loosening)
+        assert (layout._swap_kept() is not None) == _swap_kept_plain(layout)
+    assert kept[False] > 0
+
+
+def test_tilings_yield_the_square_the_layout_was_tiled_on():
+    from bookgen.variants.kenken import _table_square, _tilings
+    for seed in range(20):
+        for square, flat, layout in _tilings(4, RULES, Level.EASY, random.Random(seed), 3, _table_square):
+            assert square is layout.square and flat == [d for row in square for d in row]
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.HARD])
+def test_pick_table_is_the_plain_one(level):
+    # ``_pick_table`` (remembered per process) against ``op_options`` and ``_op_weights``, on the
+    # cages of tilings and of their loosenings, ops shown and hidden.
+    for seed in range(12):
+        rng = random.Random(seed)
+        n = 4 + seed % 3
+        rules = dict(RULES, show_ops=bool(seed % 2), ops=["+", "-", "*", "/"] if seed % 4 else ["+", "*"])
+        layout = _Layout(n, random_latin_square(n, rng), rules, level, rng)
+        if not layout.tile():
+            continue
+        for _ in range(4):
+            for cells in layout.cages:
+                key = tuple(cells)
+                assert layout._pick_table(key) == layout._pick_table_plain(key)
+            layout.loosen(layout.cages[0][0])

@@ -2199,6 +2199,9 @@ def start(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = NO_EX
     """
     n = geo.n
     st = extra.new_state(geo)
+    if not givens and n > 1:  # nothing to clash or strike, no cell down to one digit: the new state
+        st.started()
+        return st
     have = [0] * len(geo.houses)
     for i, d in givens:
         b = bit(d)

@@ -32,8 +32,11 @@ columns and symbols shuffled), random connected cages with a level-dependent
 size mix, operations weighted by how many ways they can be filled (fewer for
 easy, more for hard), then local repairs (change an op, split a cage, re-cut
 two neighbouring cages) until the ladder grades it exactly at the target
-level. Uniqueness follows from the sound ladder and is proven again by an
-exact count before a puzzle is returned: on grids up to ``TABLE_MAX`` (4×4)
+level. Easy 4x4 and 5x5 cagings whose cages would let an intercalate of the
+square swap (a second solution whatever the operations) are met with the square's
+rows and columns shuffled again, a few times, before any operation is picked.
+Uniqueness follows from the sound ladder and is proven again by an exact count
+before a puzzle is returned: on grids up to ``TABLE_MAX`` (4×4)
 the table's, at 5×5 a search over whole cages (``arithmetic.cage_solutions``), above
 that the SAT solver's. Grids up to ``TABLE_MAX`` draw their square from a table
 of all Latin squares (``bookgen.solve.latin_table``) and know every draft's
@@ -59,10 +62,11 @@ import re
 from bisect import bisect
 from dataclasses import replace
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, chain, permutations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
+from bookgen.core.memo import BoundedMemo
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
 from bookgen.core.rating import minutes_of, rating_of
@@ -145,6 +149,10 @@ SMALL_EASY_MIX: dict[int, float] = {2: 6, 3: 3}
 # ... and lean harder towards the operation with the fewest fillings (5x5 easy median
 # 1.15 -> 1.02 ms; -4 gave 0.92 ms but cut the share of minus cages from 6 % to 2 %).
 SMALL_EASY_BIAS = -2.5
+# ... and shuffle the square's rows and columns again (at most this many times a caging)
+# while its cages let an intercalate of the square swap: a second solution whatever the
+# operations, and most of these rows' ambiguous first drafts (docs/benchmarks.md, kk7e).
+SMALL_EASY_SWAPS = 6
 # How strongly an operation's number of fillings counts against it (easy wants few).
 OP_BIAS: dict[Level, float] = {Level.EASY: -1.5, Level.MEDIUM: -0.7, Level.HARD: 0.0, Level.EXPERT: 0.4}
 
@@ -344,6 +352,7 @@ class _Layout:
         # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
         # one cell could never fit, and drawing such cuts was most of a failed re-cut.
         self.least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not self.cap else 1
+        self.swaps = SMALL_EASY_SWAPS if level == Level.EASY and n <= SMALL_GRID else 0  # ``tile``'s reshuffles
 
     # --- operations ---------------------------------------------------------------
 
@@ -366,15 +375,99 @@ class _Layout:
         key = tuple(sorted(cells)) if len(cells) > 1 else tuple(cells)
         got = self._picks.get(key)  # ops and cumulative weights, kept per cell set
         if got is None:
-            opts = self.op_options(key)
-            got = self._picks[key] = _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) \
-                if opts else ()
+            got = self._picks[key] = self._pick_table(key)
         return _draw(self.rng, *got) if got else None
+
+    def _pick_table(self, key: tuple[Cell, ...]) -> tuple:
+        """``pick_op``'s (ops, cumulative weights), () when no op fits: ``_pick_table_plain``'s,
+        remembered per process by the cells, their digits and what else they depend on (every
+        new caging asks for each of its cages: three memos' lookups and two sorts a cage)."""
+        sq = self.square
+        memo_key = (key, tuple([sq[r][c] for r, c in key]), self.n, self.ops_allowed, self.bias,
+                    self.level >= Level.HARD)
+        got = _PICKS.get(memo_key)
+        if got is None:
+            got = _PICKS.put(memo_key, self._pick_table_plain(key))
+        return got
+
+    def _pick_table_plain(self, key: tuple[Cell, ...]) -> tuple:
+        """``_pick_table`` from ``op_options`` and ``_op_weights``."""
+        opts = self.op_options(key)
+        return _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) if opts else ()
 
     # --- tiling -------------------------------------------------------------------
 
     def tile(self) -> bool:
-        """Cut the grid into random connected cages; False when the cut can't satisfy the rules."""
+        """Cut the grid into random connected cages; False when the cut can't satisfy the rules.
+
+        On small easy grids (``SMALL_EASY_SWAPS``), while the cages let an intercalate of the
+        square swap (``_swap_kept``: a second solution whatever the operations), the square's
+        rows and columns are shuffled again (``_reshuffle``), up to that many times: the cut
+        never depends on the square's digits (some allowed operation fits any cells), and a
+        square with its rows and columns shuffled is as likely a draw as the square itself."""
+        if not self._cut():
+            return False
+        if self.swaps:
+            self._reshuffle()
+        self.ops = []
+        for k, cells in enumerate(self.cages):
+            op = self.pick_op(cells)
+            if op is None:
+                return False
+            self.ops.append(op)
+        return True
+
+    def _reshuffle(self) -> None:
+        """``tile``'s reshuffles: while some rectangle of ``_pair_rects`` is an intercalate of
+        the square (then ``_swap_kept`` finds one, the version this must agree with), its rows and
+        columns in new random orders (what ``random_latin_square`` ends with; ``_table_square``'s
+        draws are uniform), up to ``swaps`` times, each drawn afresh for the square as tiled;
+        the square made once, from the last orders (its digits move: what was worked out from
+        them is forgotten)."""
+        rects = self._pair_rects()
+        if not rects:
+            return
+        sq = self.square
+        perms = _perms(self.n)
+        m = len(perms)
+        rows = cols = perms[0]
+        for _ in range(self.swaps):
+            for r1, r2, c1, c2 in rects:
+                a, b = sq[rows[r1]], sq[rows[r2]]
+                x, y = cols[c1], cols[c2]
+                if a[x] == b[y] and a[y] == b[x]:
+                    break
+            else:
+                break
+            rows, cols = divmod(self.rng.randrange(m * m), m)  # (one draw for both)
+            rows, cols = perms[rows], perms[cols]
+        if rows is perms[0] and cols is perms[0]:
+            return
+        self.square = [[sq[r][c] for c in cols] for r in rows]
+        self._options.clear()
+        self._picks.clear()
+        self.__dict__.pop("_swaps", None)
+
+    def _pair_rects(self) -> list[tuple[int, int, int, int]]:
+        """(r1, r2, c1, c2) of each rectangle whose cells (r1, c1), (r1, c2) lie in one cage
+        and (r2, c1), (r2, c2) in one, or (r1, c1), (r2, c1) in one and (r1, c2), (r2, c2) in
+        one: where the square has an intercalate, its swap keeps every cage's digits
+        (``_swap_kept``); worked out once a cut, from the cages' pairs in a row or a column."""
+        in_rows: dict[tuple[int, int], list[int]] = {}  # (c1, c2): the rows where a cage holds both
+        in_cols: dict[tuple[int, int], list[int]] = {}  # (r1, r2): the columns likewise
+        for cells in self.cages:
+            if len(cells) > 1:
+                for kind, key, at in _cage_pairs(tuple(cells)):
+                    (in_cols if kind else in_rows).setdefault(key, []).append(at)
+        out = []
+        for (c1, c2), rs in in_rows.items():
+            out += [(r1, r2, c1, c2) for k, r1 in enumerate(rs) for r2 in rs[k + 1:]]
+        for (r1, r2), cs in in_cols.items():
+            out += [(r1, r2, c1, c2) for k, c1 in enumerate(cs) for c2 in cs[k + 1:]]
+        return out
+
+    def _cut(self) -> bool:
+        """``tile``'s cages, without their operations; False when too many single cells are left."""
         n, rng = self.n, self.rng
         table = SMALL_EASY_MIX if self.level == Level.EASY and n <= SMALL_GRID else SIZE_MIX[self.level]
         mix = {s: w for s, w in table.items() if s <= self.max_cage}
@@ -419,13 +512,26 @@ class _Layout:
         if singles > self.cap:
             return False
         self._compact()
-        self.ops = []
-        for k, cells in enumerate(self.cages):
-            op = self.pick_op(cells)
-            if op is None:
-                return False
-            self.ops.append(op)
         return True
+
+    def _swap_kept(self) -> tuple[int, int, int, int] | None:
+        """The first intercalate of the square (``_quads``: cells p1 p2 / p3 p4, flat, holding
+        a b / b a) whose cells lie in cages that each hold as many a's as b's of it (p1 and p2
+        in one cage and p3 and p4 in one, or p1 and p3 and p2 and p4), or None. Swapping a and
+        b there keeps every cage's digits, so every operation's value: a second solution (the
+        plain version, every intercalate swapped and every cage's digits compared, is in
+        tests/test_kenken_search.py)."""
+        n = self.n
+        at = [0] * (n * n)  # per cell, flat: its cage
+        for k, cells in enumerate(self.cages):
+            for r, c in cells:
+                at[r * n + c] = k
+        for quad in _quads(self.square):
+            p1, p2, p3, p4 = quad
+            a, b, c, d = at[p1], at[p2], at[p3], at[p4]
+            if (a == b and c == d) or (a == c and b == d):
+                return quad
+        return None
 
     def _absorb(self, k: int) -> bool:
         """Give single cell cage ``k`` to a neighbour cage (or pair it with a stolen cell)."""
@@ -663,20 +769,13 @@ class _Layout:
         square, rows then columns ascending; worked out once per square."""
         got = self.__dict__.get("_swaps")
         if got is None:
-            n, sq = self.n, self.square
-            flat = [d for row in sq for d in row]
+            flat = [d for row in self.square for d in row]
             got = self._swaps = []
-            for r1 in range(n):
-                for r2 in range(r1 + 1, n):
-                    where = {d: c for c, d in enumerate(sq[r2])}  # column of each digit in row r2
-                    for c1 in range(n):
-                        c2 = where[sq[r1][c1]]
-                        if c2 > c1 and sq[r1][c2] == sq[r2][c1]:
-                            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-                            grid = flat[:]
-                            for a, b in ((cells[0], cells[1]), (cells[2], cells[3])):
-                                grid[a], grid[b] = grid[b], grid[a]
-                            got.append((cells, grid))
+            for cells in _quads(self.square):
+                grid = flat[:]
+                for a, b in ((cells[0], cells[1]), (cells[2], cells[3])):
+                    grid[a], grid[b] = grid[b], grid[a]
+                got.append((cells, grid))
         return got
 
     def admits(self, grid: Sequence[int], cells: Iterable[int]) -> bool:
@@ -923,6 +1022,8 @@ class KenKenVariant(VariantDefaults):
                     if not done:
                         break
                     continue
+                elif layout.swaps and (quad := layout._swap_kept()) is not None:
+                    verdict = Stuck(list(quad))  # (a loosening left an intercalate free to swap)
                 else:
                     board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
                     verdict = self._judge(board, level, flat, unique=proven)
@@ -1347,10 +1448,53 @@ def _tilings(size: int, rules: Mapping[str, Any], level: Level, rng: random.Rand
     """Up to ``attempts`` fresh Latin squares (from ``draw``), each with its first caging:
     (square, its digits row-major, the ``_Layout``) for every square whose tiling fits the rules."""
     for _ in range(attempts):
-        square = draw(size, rng)
-        layout = _Layout(size, square, rules, level, rng)
-        if layout.tile():
+        layout = _Layout(size, draw(size, rng), rules, level, rng)
+        if layout.tile():  # (which may shuffle the square's rows and columns)
+            square = layout.square
             yield square, [d for row in square for d in row], layout
+
+
+_QUADS = BoundedMemo(1 << 12)
+_PICKS = BoundedMemo(1 << 16)  # ``_Layout._pick_table``'s
+
+
+@lru_cache(maxsize=1 << 14)
+def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[int, tuple[int, int], int], ...]:
+    """A cage's pairs of cells in one row, (0, (c1, c2), row), and in one column, (1, (r1, r2),
+    column), for ``_Layout._pair_rects`` (cells sorted: c1 < c2, r1 < r2)."""
+    out = []
+    for x, (r, c) in enumerate(cells):
+        for r2, c2 in cells[x + 1:]:
+            if r == r2:
+                out.append((0, (c, c2), r))
+            elif c == c2:
+                out.append((1, (r, r2), c))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _perms(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every order of ``range(n)`` (``_Layout._reshuffle`` draws one for the rows, one for the columns)."""
+    return tuple(permutations(range(n)))
+
+
+def _quads(square: list[list[int]]) -> tuple[tuple[int, int, int, int], ...]:
+    """The cells (flat) of the square's intercalates (2x2 sub-squares ``a b / b a``), rows then
+    columns ascending, remembered per square (a 4x4 square is one of 576)."""
+    key = tuple(chain.from_iterable(square))
+    got = _QUADS.get(key)
+    if got is None:
+        n = len(square)
+        out = []
+        for r1 in range(n):
+            for r2 in range(r1 + 1, n):
+                where = {d: c for c, d in enumerate(square[r2])}  # column of each digit in row r2
+                for c1 in range(n):
+                    c2 = where[square[r1][c1]]
+                    if c2 > c1 and square[r1][c2] == square[r2][c1]:
+                        out.append((r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2))
+        got = _QUADS.put(key, tuple(out))
+    return got
 
 
 def _table_square(n: int, rng: random.Random) -> list[list[int]]:
