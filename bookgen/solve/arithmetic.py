@@ -1701,9 +1701,44 @@ def _use_bits(n: int) -> tuple[tuple[int, ...], ...]:
                        for d in range(n + 1)) for i in range(n * n))
 
 
+# Per digit d, a table for ``bytes.translate``: d to "1", every other byte to "0".
+_DIGIT_ONE = tuple(bytes.maketrans(bytes(range(256)), b"0" * d + b"1" + b"0" * (255 - d)) for d in range(16))
+
+
 @lru_cache(maxsize=1 << 14)
 def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
                ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, dict[int, int]]:
+    """``_cage_uses_plain``, which it must equal (tests/test_kenken.py), with the assignments
+    using each bit read off the columns: per cell and digit, the assignments putting that digit
+    there as one integer (the column's digits as bytes, that digit to "1" and the others to "0",
+    read in base 2), or-ed into the bits of the cell's row and column. A new cage's table (most
+    cages of a draft are new to the search at 6x6) took a dict update per bit per assignment."""
+    uses = _use_bits(n)
+    tabs = [uses[i] for i in cells]
+    full = 2 * len(cells)
+    out = []
+    for a in assigns:
+        m = sum(map(getitem, tabs, a))
+        if m.bit_count() == full:
+            out.append((m, a))
+    span = 0
+    hits: dict[int, int] = {}
+    if out:
+        kept = assigns if len(out) == len(assigns) else [a for _, a in out]
+        for tab, column in zip(tabs, zip(*kept)):
+            col = bytes(reversed(column))  # (the first assignment the lowest bit)
+            for d in set(column):
+                x = int(col.translate(_DIGIT_ONE[d]), 2)
+                u = tab[d]
+                span |= u
+                row = u & -u
+                hits[row] = hits.get(row, 0) | x
+                hits[u ^ row] = hits.get(u ^ row, 0) | x
+    return tuple(out), span, hits
+
+
+def _cage_uses_plain(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
+                     ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, dict[int, int]]:
     """Per assignment that repeats no digit in a row or column: (its (row, digit) and
     (column, digit) bits, ``_use_bits``; the assignment). Summed: distinct bits add up to
     as many set bits as terms, a repeat carries into fewer. Then the cage's span (every bit
