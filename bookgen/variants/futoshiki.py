@@ -310,7 +310,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     and still leaves more signs than givens.
 
     ``plain``: at easy, every given asked only until it comes back and each sign's ``used``
-    from a solve of its own, the version this must equal (tests/test_futoshiki.py).
+    from a solve of its own, the version this must equal (tests/test_futoshiki_rated.py).
     """
     n = geo.n
     signs = set(less)
