@@ -109,6 +109,21 @@ def test_carve_single_check_equals_the_plain_one():
     assert hits
 
 
+@pytest.mark.parametrize("geo", [SUDOKU, SUDOKU_X6, SQUARE5, geometry(7)], ids=["sudoku", "sudoku-x 6", "latin 5", "latin 7"])
+def test_drop_singles_equals_the_plain_one(geo):
+    # The written-out carve against ``_Givens``' methods: the same givens, masks and digits' cells.
+    rng = random.Random(5)
+    kept = 0
+    for _ in range(20):
+        sol = random_filling(geo, rng)
+        cells = list(range(geo.n * geo.n))
+        rng.shuffle(cells)
+        fast, plain = houses.drop_singles(geo, sol, cells), houses.drop_singles(geo, sol, cells, plain=True)
+        assert (fast.given, fast.mask, fast.have, fast.at) == (plain.given, plain.mask, plain.have, plain.at)
+        kept += sum(fast.given)
+    assert 0 < kept < 20 * geo.n * geo.n
+
+
 @pytest.mark.parametrize("geo", [SUDOKU, geometry(9, (3, 3), True), SUDOKU_X6, SQUARE5, geometry(12, (3, 4))],
                          ids=["sudoku", "sudoku-x", "sudoku-x 6", "latin 5", "sudoku 12"])
 def test_random_filling_equals_the_plain_one(geo):

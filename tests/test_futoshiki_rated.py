@@ -1,7 +1,11 @@
 """Futoshiki's easy rated run on one integer of pairs (``inequalities.rated_whole``, through
 ``rated.strikes_run`` with a per-step finder for ``sign_known``) against the plain run
-(``rated_run(..., fast=False)``), on random squares with random signs and givens, some with a
-wrong sign or clashing givens (where it must hand the run back), 4x4 to 6x6."""
+(``rated_run(..., fast=False)``), and its easy grade on the same integer
+(``inequalities.easy_ladder``, through ``pair_ladder.run``) against the ladder's run
+(``run_ladder``), on random squares with random signs and givens, some with a wrong sign or
+clashing givens (where they must hand the run back), 4x4 to 6x6; and the easy carve's
+``used`` from the solve of a given before a sign against its own solve (``_carve(...,
+plain=True)``)."""
 
 from __future__ import annotations
 
@@ -9,10 +13,12 @@ import random
 
 import pytest
 
-from bookgen.solve.houses import geometry
-from bookgen.solve.inequalities import extra_for, rated_whole
+from bookgen.core.difficulty import Level
+from bookgen.solve.houses import geometry, run_ladder
+from bookgen.solve.inequalities import easy_ladder, extra_for, rated_whole
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.rated import rated_run
+from bookgen.variants.futoshiki import _carve
 
 
 def _cases(n: int, count: int, seed: int):
@@ -31,17 +37,46 @@ def _cases(n: int, count: int, seed: int):
         yield givens, extra_for(less)
 
 
-@pytest.mark.parametrize("n,count", [(4, 60), (5, 40), (6, 16)])
-def test_rated_whole_equals_plain(n, count):
+def _compare(n, count, seed, fast, plain, same, signs_of):
+    """``fast`` against ``plain`` on ``_cases``: ``same`` wherever ``fast`` answers, with answers,
+    hand-backs and ``sign_known`` uses (``signs_of`` an answer) all met."""
     geo = geometry(n)
     answered = handed_back = signs = 0
-    for givens, extra in _cases(n, count, 31 + n):
-        got = rated_whole(geo, givens, extra)
+    for givens, extra in _cases(n, count, seed):
+        got = fast(geo, givens, extra)
         if got is None:
             handed_back += 1
             continue
         answered += 1
-        plain = rated_run(geo, givens, extra, fast=False)
-        assert got == plain
-        signs += sum(s.technique == "sign_known" for s in got[0])
+        assert same(got, plain(geo, givens, extra))
+        signs += signs_of(got)
     assert answered and handed_back and signs
+
+
+@pytest.mark.parametrize("n,count", [(4, 60), (5, 40), (6, 16)])
+def test_rated_whole_equals_plain(n, count):
+    _compare(n, count, 31 + n, rated_whole, lambda geo, givens, extra: rated_run(geo, givens, extra, fast=False),
+             lambda a, b: a == b, lambda got: sum(s.technique == "sign_known" for s in got[0]))
+
+
+@pytest.mark.parametrize("n,count", [(4, 80), (5, 60), (6, 24)])
+def test_easy_ladder_equals_run_ladder(n, count):
+    _compare(n, count, 57 + n, easy_ladder, lambda geo, givens, extra: run_ladder(geo, givens, Level.EXPERT, extra=extra),
+             lambda a, b: a == b and list(a.counts.items()) == list(b.counts.items()),
+             lambda got: got.counts.get("sign_known", 0))
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_easy_carve_equals_plain(n):
+    geo = geometry(n)
+    pairs = [(i, i + 1) for i in range(n * n) if (i + 1) % n] + [(i, i + n) for i in range(n * n - n)]
+    for seed in range(12):
+        rng = random.Random(seed)
+        sol = [d for row in random_latin_square(n, rng) for d in row]
+        chosen = rng.sample(pairs, len(pairs) // 2)
+        less = [(a, b) if sol[a] < sol[b] else (b, a) for a, b in chosen]
+        state = random.Random(seed + 100).getstate()
+        fast, plain = random.Random(), random.Random()
+        fast.setstate(state)
+        plain.setstate(state)
+        assert _carve(geo, sol, less, Level.EASY, fast) == _carve(geo, sol, less, Level.EASY, plain, plain=True)

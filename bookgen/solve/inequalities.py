@@ -22,10 +22,12 @@ from typing import Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
+from bookgen.solve import pair_ladder
 from bookgen.solve.houses import (
-    Extra, Geometry, Ladder, Run, State, Tech, cell_text, cut, describe_cuts, lines_ladder, merged_ladder,
+    Extra, Geometry, Ladder, LadderResult, Run, State, Tech, cell_text, cut, describe_cuts, lines_ladder,
+    merged_ladder,
 )
-from bookgen.solve.latin import full_mask
+from bookgen.solve.latin import full_mask, symbol
 from bookgen.solve.latin_sat import Group
 from bookgen.solve.rated import SMALL_SCAN, RatedStep, _plan, strikes_run
 
@@ -130,6 +132,34 @@ def rated_whole(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra) 
     if extra.used is not None or geo.n > SMALL_SCAN:
         return None
     return strikes_run(geo, givens, _plan(extra.ladder()), {"sign_known": _sign_finder(geo.n, extra.less)})
+
+
+EASY_ORDER = ("sign_known", "hidden_single", "naked_single")  # the ladder's easy rows, in order
+
+
+def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra) -> LadderResult | None:
+    """``run_ladder(geo, givens, Level.EXPERT, extra=extra)`` where its easy rows solve the
+    puzzle, on one integer of pairs (``pair_ladder.run``, ``sign_known``'s strikes found by
+    ``_sign_finder`` before each hidden single); None where it would not finish so (a harder
+    row's turn, a contradiction, a grid past ``SMALL_SCAN``), and the caller runs the ladder,
+    the plain version this must equal (tests/test_futoshiki_rated.py). The ladder's run was
+    about a seventh of a Futoshiki 5x5 easy puzzle."""
+    n = geo.n
+    if n > SMALL_SCAN or len(geo.houses) != 2 * n or extra.used is not None \
+            or tuple(name for name, _ in extra.up_to(Level.EXPERT)[:3]) != EASY_ORDER:
+        return None
+    got = pair_ladder.run(geo, givens, finder=("sign_known", _sign_finder(n, extra.less)))
+    if got is None:
+        return None
+    counts, given = got
+    nn = n * n
+    digits = [""] * nn
+    while given:
+        b = given & -given
+        given ^= b
+        d, i = divmod(b.bit_length() - 1, nn)
+        digits[i] = symbol(d + 1)
+    return LadderResult(True, Level.EASY, counts, tuple("".join(digits[r:r + n]) for r in range(0, nn, n)), None)
 
 
 @dataclass(frozen=True)

@@ -346,16 +346,18 @@ def line_places(house_bits: Sequence[int], x: int) -> tuple[int, int, int]:
     houses, a bit each, where it has one or two places; those where it has one to three): a
     hidden pair (triple) needs two (three) digits of the second (third) kind in one house."""
     line = pairs = triples = 0
-    for h, hb in enumerate(house_bits):
+    bit = 1  # the house's
+    for hb in house_bits:
         y = x & hb
         if y:
             c = y.bit_count()
-            if c == 1:
-                line |= y
-            if c <= 2:
-                pairs |= 1 << h
             if c <= 3:
-                triples |= 1 << h
+                triples |= bit
+                if c <= 2:
+                    pairs |= bit
+                    if c == 1:
+                        line |= y
+        bit <<= 1
     return line, pairs, triples
 
 
@@ -504,9 +506,12 @@ def strikes_run(geo: Geometry, givens: Sequence[tuple[int, int]], plan: tuple,
             for h in houses_of[c]:
                 hb = house_bits[h]
                 value = alone if alone is not None and unplaced & hb == b else line_value
+                if best is not None and (value, h) >= best[0]:
+                    continue  # (the first digit alone at c in a house wins it; a later house only if easier)
                 for d in range(n):
-                    if pos[d] & hb == b and (best is None or (value, h) < best[0]):
+                    if pos[d] & hb == b:
                         best = ((value, h), d)
+                        break
             if naked & b and (best is None or best[0][0] > naked_value):
                 single = (naked_value, c, next(d for d in range(n) if pos[d] & b) + 1)
             elif best is not None:

@@ -48,14 +48,14 @@ from pysat.card import CardEnc, EncType
 
 from bookgen.core.difficulty import Level
 from bookgen.core.i18n import N_, Text
-from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.solve.houses import (
-    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, LadderResult, Run, State, Tech, _bitboards, cut,
+    LINES_IDLE, Contradiction, Extra, Geometry, Ladder, LadderResult, Run, State, Tech, cut,
     describe_cuts, lines_ladder, merged_ladder,
 )
 from bookgen.solve.latin import digits_of, full_mask, symbol
+from bookgen.solve import pair_ladder
 from bookgen.solve.packed import singles_stall
-from bookgen.solve.rated import _plan, pair_drops, strikes_run
+from bookgen.solve.rated import _plan, strikes_run
 from bookgen.solve.latin_sat import Group, Kept, LatinSolver, group_switches, other_solution
 from bookgen.solve.latin_table import TABLE_MAX, latin_table
 
@@ -354,95 +354,13 @@ def easy_ladder(geo: Geometry, givens: Sequence[tuple[int, int]], extra: SkyExtr
     n = geo.n
     if n > 6 or len(geo.houses) != 2 * n or tuple(name for name, _ in extra.up_to(Level.EXPERT)[:4]) != EASY_ORDER:
         return None
+    got = pair_ladder.run(geo, givens, _clue_strikes(extra))
+    if got is None:
+        return None
+    counts, given = got
     nn = n * n
     every = (1 << nn) - 1
-    drop = pair_drops(geo)
-    memo = _scan_memo(geo)
     shifts = range(0, n * nn, nn)
-    pairs = (1 << (n * nn)) - 1  # the open cells' digits
-    unplaced = every
-    given = 0                    # the placed cells' digits
-    for i, d in givens:
-        k = (d - 1) * nn + i
-        if not pairs >> k & 1:
-            return None
-        pairs &= drop[k]
-        unplaced &= ~(1 << i)
-        given |= 1 << k
-    counts: dict[str, int] = {}
-
-    def singles() -> int:
-        """The open cells with one digit left."""
-        once = more = 0
-        for s in shifts:
-            x = pairs >> s & every
-            more |= once & x
-            once |= x
-        return once & ~more
-
-    def place_all(cells: int) -> bool:
-        """Place each of ``cells`` (one digit each, open); False where a peer placed before
-        took it (then two of them clash)."""
-        nonlocal pairs, unplaced, given
-        left = cells
-        for s in shifts:
-            x = pairs >> s & left
-            while x:
-                b = x & -x
-                x ^= b
-                k = s + b.bit_length() - 1
-                if not pairs >> k & 1:
-                    return False
-                pairs &= drop[k]
-                given |= 1 << k
-                left ^= b
-        unplaced &= ~cells
-        return not left
-
-    lone = singles()
-    for name, strikes in _clue_strikes(extra):
-        for m in strikes:
-            if not (pairs | given) & m:
-                continue
-            if given & m:
-                return None
-            pairs &= ~m
-            counts[name] = counts.get(name, 0) + 1
-            now = singles()
-            if not place_all(now & ~lone):  # (the cells its strikes left one digit)
-                return None
-            lone = singles()
-    while unplaced:
-        # the first hidden single in scan order, lowest digit first, whose cell has other digits
-        best = None
-        for s in shifts:
-            x = pairs >> s & every
-            got = memo.get(x)
-            if got is None:
-                got = memo.put(x, _scan_singles(geo, x))
-            for p, b in got:
-                if not b & lone:
-                    if best is None or p < best[0]:
-                        best = (p, s, b)
-                    break
-        if best is not None:
-            _, s, b = best
-            k = s + b.bit_length() - 1
-            pairs &= drop[k]
-            unplaced &= ~b
-            given |= 1 << k
-            counts["hidden_single"] = counts.get("hidden_single", 0) + 1
-            lone = singles()
-            continue
-        placed = 0
-        while lone:
-            if not place_all(lone):
-                return None
-            placed += lone.bit_count()
-            lone = singles()
-        if not placed:
-            return None  # (a harder row's turn, or a contradiction's)
-        counts["naked_single"] = counts.get("naked_single", 0) + placed
     cand = [0] * nn
     digits = [""] * nn
     for d, s in enumerate(shifts):
@@ -479,24 +397,6 @@ def _clue_strikes(extra: SkyExtra) -> tuple[tuple[str, tuple[int, ...]], ...]:
                     for name, edge in (("sky_edge", True), ("sky_bounds", False)))
         object.__setattr__(extra, "_strikes", got)  # (a frozen dataclass: not a field)
     return got
-
-
-@kept_by_identity()
-def _scan_memo(geo: Geometry) -> BoundedMemo:
-    """Per geometry: a digit's open cells -> ``_scan_singles`` of them, filled as met."""
-    return BoundedMemo(1 << 16)
-
-
-def _scan_singles(geo: Geometry, x: int) -> tuple[tuple[int, int], ...]:
-    """(position in the hidden single's scan order, the cell's bit) of each house where the
-    open cells ``x`` of a digit hold one cell, in that order."""
-    house_bits = _bitboards(geo)[0]
-    got = []
-    for p, h in enumerate(geo.lines or geo.scan):
-        y = x & house_bits[h]
-        if y and not y & (y - 1):
-            got.append((p, y))
-    return tuple(got)
 
 
 def easy_verdict(geo: Geometry, givens: Sequence[tuple[int, int]], clues: dict[str, Sequence[int]]) -> bool:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import compress
 from typing import Any, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
@@ -54,7 +55,7 @@ from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Run, State, asked_once, closure, drop_singles, geometry,
     fits, may_try, merged_ladder, rival_for, run_ladder, settles, solve, trial_cell, used_signs,
 )
-from bookgen.solve.inequalities import TECHNIQUES, extra_for, rated_whole, sign_clauses, sign_groups
+from bookgen.solve.inequalities import TECHNIQUES, easy_ladder, extra_for, rated_whole, sign_clauses, sign_groups
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.packed import signs_come_back
 from bookgen.variants.binarygrid import all_edges
@@ -143,7 +144,11 @@ class FutoshikiVariant(HouseGrid):
         givens = [(i, sol[i]) for i in range(n * n) if given[i]]
         edges = _edges(kept, n)
         less = _less_of(edges, n)  # in the puzzle's own order, so grading it again agrees
-        res = run_ladder(geo, givens, Level.EXPERT, extra=extra_for(less))
+        extra = extra_for(less)
+        # (at easy the carve leaves a puzzle the easy rows solve: ``easy_ladder``'s case)
+        res = easy_ladder(geo, givens, extra) if level == Level.EASY else None
+        if res is None:
+            res = run_ladder(geo, givens, Level.EXPERT, extra=extra)
         # At expert, no more trials than the carve takes givens on one (the ladder may try
         # other cells than the carve did): the level's puzzles stay alike.
         if not fits(res, level, EXPERT_EXTRA):
@@ -290,7 +295,7 @@ def _draw_chevron(pen: Pen, dx: int, dy: int) -> None:
 
 
 def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], level: Level,
-           rng: random.Random) -> tuple[list[bool], list[tuple[int, int]]]:
+           rng: random.Random, plain: bool = False) -> tuple[list[bool], list[tuple[int, int]]]:
     """Givens and signs both removed in one random order (signs a little later), while the
     target tier still solves; at expert a given only one trial brings back may also go.
     Givens the other givens give back at once by a single go first, in that order, without
@@ -303,6 +308,9 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
 
     Mixing the two, rather than all givens before any sign, grades at hard more often
     and still leaves more signs than givens.
+
+    ``plain``: at easy, every given asked only until it comes back and each sign's ``used``
+    from a solve of its own, the version this must equal (tests/test_futoshiki_rated.py).
     """
     n = geo.n
     signs = set(less)
@@ -319,13 +327,14 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     rival = rival_for(geo, _SIGN_PAIRS[n]) if tier > Level.EASY else None
 
     extras: dict[frozenset, Any] = {}  # per set of signs, its extra: made once (the signs change seldom)
+    every_given = [(i, sol[i]) for i in range(n * n)]
 
     def state() -> tuple[list[tuple[int, int]], Any]:
         key = frozenset(signs)
         extra = extras.get(key)
         if extra is None:
             extra = extras[key] = extra_for(sorted(signs))
-        return [(i, sol[i]) for i in range(n * n) if given[i]], extra
+        return list(compress(every_given, given)), extra  # (the givens in cell order)
 
     def easy_used(givens: list[tuple[int, int]], extra: Any) -> set[tuple[int, int]] | None:
         # ``used_signs`` at easy: the easy tier is singles and signs next to a placed digit, on
@@ -340,7 +349,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
     # clues never make a puzzle easier), else a removal the hard tier can't take may be
     # mended by a new sign (``_mend``).
     mend = level == Level.HARD
-    for kind, x in clues:
+    for at, (kind, x) in enumerate(clues):
         if kind == "s" and not trials:
             if used is None:
                 givens, extra = state()
@@ -353,7 +362,7 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         else:
             signs.discard(x)
         givens, extra = state()
-        if kind == "s":
+        if kind == "s" and tier > Level.EASY:
             extra = replace(extra, used=set())  # a sign that goes: its solve's signs are the new ``used``
         # A removed given only has to come back: the rest then solves as before (a tier's
         # deductions only grow with more placed), so the ladder may stop at it.
@@ -361,14 +370,22 @@ def _carve(geo: Geometry, sol: Sequence[int], less: Sequence[tuple[int, int]], l
         other = asked_once(lambda: rival.differs(sol, givens, until, extra.less)) if rival else None
         stalled = None
         run = Run()
+        tracked = None
         if trials:
             done = settles(geo, givens, trials, until, extra, other)
         elif tier == Level.EASY:  # (``closure``'s verdict, its plain version: see ``easy_used``)
-            done = signs_come_back(geo, givens, until, extra.less, extra.used)
+            # A given whose next clue is a sign: asked for the whole solve, not only until it
+            # comes back (one that comes back leaves the rest solving as before: the same
+            # verdict), that solve's signs the sign's ``used`` (``easy_used`` would solve again).
+            tracked = set() if kind == "s" or not plain and at + 1 < len(clues) and clues[at + 1][0] == "s" else None
+            done = signs_come_back(geo, givens, until if tracked is None else -1, extra.less, tracked)
         else:
             done, stalled = closure(geo, givens, tier, until, extra, run, other)
         if done:
-            used = extra.used if kind == "s" and not trials else None
+            if tier == Level.EASY:
+                used = tracked
+            else:
+                used = extra.used if kind == "s" and not trials else None
             if mend and _hard_used(run):
                 mend = False
             continue
