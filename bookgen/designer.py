@@ -523,10 +523,17 @@ def start_planner() -> None:
 
 
 def stop_planner() -> None:
-    """End the planner process (the server stops)."""
+    """End the planner process (the server stops). A plan it is making is dropped, not waited
+    for: nobody reads it now, and the interpreter's exit joins a pool whose process is still at
+    work, so the server's (and a test process's) exit waited until that plan was done (seconds
+    for a book whose worked examples are dear)."""
     _READY.clear()
     while _PLANNER:
-        _PLANNER.pop().shutdown(wait=False, cancel_futures=True)
+        pool = _PLANNER.pop()
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
 
 def plan_of(future: Future, timeout: float) -> str:

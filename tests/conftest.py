@@ -16,6 +16,21 @@ import pytest
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# Hypothesis loads the "hypothesis" entry points of every installed package when it is first
+# imported; trio (installed for selenium) has one, and importing trio for it was a third of
+# hypothesis's import in every test process. No test uses trio, nor any hypothesis plugin.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
+# Each test's tmp_path under a folder in memory where the machine has one (Linux's /dev/shm),
+# unless TMPDIR or pytest's own PYTEST_DEBUG_TEMPROOT says where. A run writes ~1,900 files
+# (28 MB: books, their staging folders), and at its exit pytest deletes the folder of the
+# run three before it: on the 2-core machine's disk that took 3-12 s of wall after the last
+# test (the process idle, waiting for the disk), and every book a test builds is fsynced.
+# The numbered folders, their locks and the three kept are pytest's as before.
+if not (os.environ.get("PYTEST_DEBUG_TEMPROOT") or os.environ.get("TMPDIR")) \
+        and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
+
 
 def _read_each_pdf_font_once() -> None:
     """pypdf's ``extract_text`` reads every font of a page again for each page (its ToUnicode map
@@ -34,6 +49,8 @@ def _read_each_pdf_font_once() -> None:
         read = font_class.from_font_resource
     except (ImportError, AttributeError):
         return
+    if hasattr(read, "plain"):  # kept already (pytest configured again in this process)
+        return
     kept: OrderedDict[int, tuple[object, object]] = OrderedDict()
 
     def from_font_resource(pdf_font_dict):
@@ -47,8 +64,6 @@ def _read_each_pdf_font_once() -> None:
     from_font_resource.plain = read  # tests/test_suite_shortcuts.py reads a book both ways
     font_class.from_font_resource = staticmethod(from_font_resource)
 
-
-_read_each_pdf_font_once()
 
 
 _FULL_COLLECTION = [False]
@@ -144,6 +159,31 @@ def _compile_one(job: tuple[str, bool]) -> None:
         pass
 
 
+def _cache_current(path: str, rewrite: bool) -> bool:
+    """Whether ``_compile_one`` would find the file's cache current: a timestamp pyc whose header
+    (magic number, flags 0, the source's mtime and size) matches, the check that ``import`` and
+    pytest's ``_read_pyc`` make. Anything else (a hash-based pyc, a pytest that moved its hook)
+    counts as not current, and ``_compile_one`` decides as before."""
+    import importlib.util
+
+    try:
+        if rewrite:
+            from _pytest.assertion import rewrite as hook
+
+            source = Path(path)
+            pyc = hook.get_cache_dir(source) / (source.name[:-3] + hook.PYC_TAIL)
+        else:
+            pyc = Path(importlib.util.cache_from_source(path))
+        stat = os.stat(path)
+        with open(pyc, "rb") as f:
+            head = f.read(16)
+    except Exception:  # noqa: BLE001 - no cache, or pytest moved its hook
+        return False
+    return (len(head) == 16 and head[:4] == importlib.util.MAGIC_NUMBER and head[4:8] == bytes(4)
+            and int.from_bytes(head[8:12], "little") == int(stat.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(head[12:16], "little") == stat.st_size & 0xFFFFFFFF)
+
+
 def _compile_ahead(config) -> None:
     """Compile bookgen and rewrite the asserts of the test modules to be run, once, in the
     controller, on every core, before the workers start.
@@ -153,7 +193,8 @@ def _compile_ahead(config) -> None:
     itself, and each xdist worker rewrote the asserts of all 71 test modules (5 s of CPU,
     pytest's rewriting walks every assert's syntax tree) at the same time as the other. Here
     the work is shared over the cores once and the workers read the caches (docs/testing.md,
-    round eight). With the caches current it is a stat of each file.
+    round eight). With the caches current it is a stat and a 16-byte read of each file, in
+    the controller alone: no pool is started.
     """
     from concurrent.futures import ProcessPoolExecutor
 
@@ -168,6 +209,9 @@ def _compile_ahead(config) -> None:
         elif target.name.startswith("test_") and target.suffix == ".py":
             tests.add(target)
     jobs += [(str(path), True) for path in tests]
+    jobs = [job for job in jobs if not _cache_current(*job)]
+    if not jobs:  # every cache current (the usual case): no pool to start
+        return
     jobs.sort(key=lambda job: -os.path.getsize(job[0]))  # the largest first: the cores finish together
     try:
         with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
@@ -176,12 +220,19 @@ def _compile_ahead(config) -> None:
         pass
 
 
+@pytest.hookimpl(trylast=True)  # after xdist's, which registers "dsession" in the controller
 def pytest_configure(config) -> None:
     _ctrl_c_as_python_sets_it()
     import gc
 
     if _note_full_collection not in gc.callbacks:
         gc.callbacks.append(_note_full_collection)
+    if not config.pluginmanager.has_plugin("dsession"):
+        # A process that collects and runs tests (an xdist worker, or the only process with
+        # -n 0): xdist's controller does neither, so it skips hypothesis and pypdf (a quarter
+        # of a second of its start, before the workers start).
+        _hypothesis_profiles()
+        _read_each_pdf_font_once()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     _compile_ahead(config)
@@ -286,13 +337,14 @@ def tiny_built(tmp_path_factory) -> tuple[Path, Path]:
     return pdf, data
 
 
-# Property tests explore a fixed sequence of examples, so a run on CI can't fail on a
-# case no developer saw; HYPOTHESIS_PROFILE=explore searches afresh for new cases.
-from hypothesis import settings as _settings  # noqa: E402
+def _hypothesis_profiles() -> None:
+    """Property tests explore a fixed sequence of examples, so a run on CI can't fail on a
+    case no developer saw; HYPOTHESIS_PROFILE=explore searches afresh for new cases."""
+    from hypothesis import settings
 
-_settings.register_profile("ci", derandomize=True)
-_settings.register_profile("explore", derandomize=False)
-_settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "ci"))
+    settings.register_profile("ci", derandomize=True)
+    settings.register_profile("explore", derandomize=False)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # Property tests keep the everyday suite near a minute: each runs a modest fixed number of

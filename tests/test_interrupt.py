@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Many seconds of work however fast the machine (or the generator): signals land mid-build.
 SLOW = "title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 14\n    count: 400\n    difficulty: hard\n"
 OLD = {"slow.pdf": b"%PDF- the previous book", "slow.json": b'{"previous": true}\n'}
+BUILDING = 0.05  # seconds between a build's workers appearing and the signal
 
 
 def _children(pid: int) -> list[int]:
@@ -73,7 +74,9 @@ def test_signal_mid_build(tmp_path, sig, group):
         workers[:] = _children(proc.pid)
         return len(workers) >= 2
 
-    code, stdout, stderr = _signal_when_ready(proc, generating, sig, group)
+    # The workers are forked from the build, so once they exist the build is generating: a short
+    # settle (each tenth of a second more was two workers' CPU spent on puzzles nobody reads).
+    code, stdout, stderr = _signal_when_ready(proc, generating, sig, group, settle=BUILDING)
     assert code == 128 + sig  # 130 for Ctrl-C, as shells report it
     assert stdout == ""
     assert stderr == "error: interrupted; no partial files were left behind\n"
@@ -97,7 +100,7 @@ def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)),
         cwd=tmp_path, preexec_fn=child_setup)
     code, stdout, stderr = _signal_when_ready(proc, lambda: len(_children(proc.pid)) >= 2, signal.SIGINT,
-                                              again=0.12)
+                                              again=0.12, settle=BUILDING)
     assert code == 130, stderr
     assert stderr == "error: interrupted; no partial files were left behind\n"
     assert not out.exists()
@@ -214,10 +217,11 @@ def _book_json_of(tmp_path: Path, tiny_built: tuple[Path, Path], copies: int) ->
 
 
 def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = False,
-                       again: float | None = None) -> tuple[int, str, str]:
-    """Wait until ``ready()`` (the child is at work), send ``sig`` (to its process group: as Ctrl-C in a
-    shell does), and return (exit code, stdout, stderr). With ``again``, a second ``sig`` follows that
-    many seconds later if the child is still running (a second Ctrl-C during its cleanup).
+                       again: float | None = None, settle: float = 0.3) -> tuple[int, str, str]:
+    """Wait until ``ready()`` (the child is at work) and ``settle`` seconds more, send ``sig`` (to its
+    process group: as Ctrl-C in a shell does), and return (exit code, stdout, stderr). With ``again``,
+    a second ``sig`` follows that many seconds later if the child is still running (a second Ctrl-C
+    during its cleanup).
 
     The deadlines only keep a hung child from hanging the suite: they are generous, since a
     loaded machine (CI, other jobs) can take many seconds to start Python and import bookgen;
@@ -228,7 +232,7 @@ def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = Fa
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "the child never got to work"
             time.sleep(0.02)
-        time.sleep(0.3)
+        time.sleep(settle)
         assert proc.poll() is None, "the work finished before it could be interrupted"
         if group:
             os.killpg(proc.pid, sig)

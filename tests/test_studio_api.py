@@ -437,3 +437,40 @@ def test_a_books_previews_are_its_title_how_to_puzzle_and_answer_pages(tiny_buil
     shots = thumbnails(pdf.parent, pdf.stem, "en", tmp_path / "thumbs")
     assert [kind for _, kind in shots] == ["title", "how-to", "puzzle", "answers"]
     assert len({(tmp_path / "thumbs" / file).read_bytes() for file, _ in shots}) == 4  # four different pages
+
+
+def _plan_in_progress(marker: str) -> None:
+    Path(marker).touch()
+    time.sleep(120)  # a plan whose worked examples take minutes
+
+
+def test_stopping_the_planner_ends_a_plan_in_progress(monkeypatch, tmp_path):
+    """The server's stop ends the planner process at once: it waited for the plan being made
+    (at the server's exit, and at a test process's exit after a studio test), for as long as
+    that plan took. A forked pool stands in for the planner (the studio's is a forkserver's)."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    monkeypatch.setattr(designer, "_PLANNER", [])  # the module's studio keeps its own planner
+    monkeypatch.setattr(designer, "_READY", threading.Event())
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    designer._PLANNER.append(pool)
+    marker = tmp_path / "planning"
+    pool.submit(_plan_in_progress, str(marker))
+    processes = list(pool._processes.values())
+    try:
+        end = time.monotonic() + 60
+        while not marker.exists():
+            assert time.monotonic() < end, "the stand-in planner never started its plan"
+            time.sleep(0.02)
+        designer.stop_planner()
+        assert not designer._PLANNER
+        for process in processes:
+            process.join(30)
+            assert not process.is_alive(), "the planner was left making its plan"
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
