@@ -27,8 +27,19 @@ os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 # run three before it: on the 2-core machine's disk that took 3-12 s of wall after the last
 # test (the process idle, waiting for the disk), and every book a test builds is fsynced.
 # The numbered folders, their locks and the three kept are pytest's as before.
-if not (os.environ.get("PYTEST_DEBUG_TEMPROOT") or os.environ.get("TMPDIR")) \
-        and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+# Only with room to spare: a container's /dev/shm is often 64 MB, which chromium shares.
+SHM_FREE_NEEDED = 1 << 30
+
+
+def _shm_has_room() -> bool:
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize >= SHM_FREE_NEEDED and os.access("/dev/shm", os.W_OK | os.X_OK)
+
+
+if not (os.environ.get("PYTEST_DEBUG_TEMPROOT") or os.environ.get("TMPDIR")) and _shm_has_room():
     os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
 
