@@ -384,10 +384,25 @@ def serve(
         _fail(f"--port must be between 1 and 65535, got {port}", EXIT_CONFIG)
     if not (0 < keep <= 7 * 24 * 60 and 1 <= builds <= 16 and 0 <= queue <= 100):
         _fail("--keep must be 0 to 10080 minutes, --builds 1 to 16 and --queue 0 to 100", EXIT_CONFIG)
+    # Ctrl-C is how the studio stops, not an interruption. uvicorn takes SIGINT and SIGTERM
+    # while it serves, shuts down, puts back the handlers it found and raises the signal again:
+    # with __main__'s start-up handler still in place that second signal ended the process at
+    # once ("interrupted while starting", exit 130) and the studio's folder and planner were
+    # left behind. Here it unwinds through the studio's cleanup instead.
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop)
     try:
         run_studio(host, port, open_browser, folder, keep * 60, builds, queue, typer.echo)
+    except KeyboardInterrupt:  # (uvicorn.run itself swallows one raised while it runs)
+        pass
     except OSError as exc:
         _fail(f"cannot start the studio on {host}:{port}: {exc.strerror or exc}")
+    for sig in DEFERRED:  # a second Ctrl-C must not break into the last word
+        signal.signal(sig, signal.SIG_IGN)
+    typer.echo("bookgen studio stopped")
 
 
 @app.command()

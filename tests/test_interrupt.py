@@ -293,6 +293,38 @@ def test_sigterm_after_start_up_before_the_command_is_one_sentence(tmp_path):
     assert stderr == "error: interrupted while starting; nothing was written\n"
 
 
+def test_ctrl_c_stops_the_studio_and_removes_its_folder(tmp_path):
+    """``bookgen serve`` says Ctrl-C stops it: exit 0 with one line, its temporary folder gone.
+    uvicorn raises the signal again once it has shut down; that used to reach the start-up
+    handler ("interrupted while starting", exit 130) and skip the studio's cleanup."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "bookgen", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path)))
+    try:
+        assert proc.stdout.readline().startswith(b"bookgen studio: http://127.0.0.1:")
+        for _ in range(100):  # serving: the page answers
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                    assert page.status == 200
+                break
+            except OSError:
+                time.sleep(0.05)
+        assert list(tmp_path.glob("bookgen-studio-*"))  # the folder the studio made for itself
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, stderr
+    assert stdout.decode() == "bookgen studio stopped\n" and stderr.decode() == ""
+    assert not list(tmp_path.glob("bookgen-studio-*"))
+
+
 class _SatInterrupt(Exception):
     """What pysat raises when Ctrl-C arrives during a search (``pysolvers.error``)."""
 

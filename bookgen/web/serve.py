@@ -23,16 +23,16 @@ def serve(host: str, port: int, open_browser: bool, folder: Path | None, keep_se
         probe.bind((host, port))
     own = folder is None
     root = Path(tempfile.mkdtemp(prefix="bookgen-studio-")) if own else folder
-    app = create_app(Settings(root=root, host=host, max_running=builds, max_queued=queue,
-                              keep_seconds=keep_seconds))
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    say(f"bookgen studio: {url}  (Ctrl-C to stop)")
-    if host in ("0.0.0.0", "::"):
-        say("listening on every network of this machine: anyone who can reach it can design and build books")
-    if open_browser:
-        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    try:
+    try:  # whatever ends the studio (Ctrl-C raised as KeyboardInterrupt included), its own folder goes
+        app = create_app(Settings(root=root, host=host, max_running=builds, max_queued=queue,
+                                  keep_seconds=keep_seconds))
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        url = f"http://{shown}:{port}/"
+        say(f"bookgen studio: {url}  (Ctrl-C to stop)")
+        if host in ("0.0.0.0", "::"):
+            say("listening on every network of this machine: anyone who can reach it can design and build books")
+        if open_browser:
+            threading.Timer(1.0, lambda: webbrowser.open(url)).start()
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     finally:
         if own:
