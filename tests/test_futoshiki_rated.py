@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from pair_runs import compare, plain_ladder, plain_rated, same_ladder, same_rated
 
 from bookgen.core.difficulty import Level
-from bookgen.solve.houses import geometry, run_ladder
+from bookgen.solve.houses import geometry
 from bookgen.solve.inequalities import easy_ladder, extra_for, rated_whole
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.rated import rated_run
 from bookgen.variants.futoshiki import _carve
 
 
@@ -37,33 +37,16 @@ def _cases(n: int, count: int, seed: int):
         yield givens, extra_for(less)
 
 
-def _compare(n, count, seed, fast, plain, same, signs_of):
-    """``fast`` against ``plain`` on ``_cases``: ``same`` wherever ``fast`` answers, with answers,
-    hand-backs and ``sign_known`` uses (``signs_of`` an answer) all met."""
-    geo = geometry(n)
-    answered = handed_back = signs = 0
-    for givens, extra in _cases(n, count, seed):
-        got = fast(geo, givens, extra)
-        if got is None:
-            handed_back += 1
-            continue
-        answered += 1
-        assert same(got, plain(geo, givens, extra))
-        signs += signs_of(got)
-    assert answered and handed_back and signs
-
-
 @pytest.mark.parametrize("n,count", [(4, 60), (5, 40), (6, 16)])
 def test_rated_whole_equals_plain(n, count):
-    _compare(n, count, 31 + n, rated_whole, lambda geo, givens, extra: rated_run(geo, givens, extra, fast=False),
-             lambda a, b: a == b, lambda got: sum(s.technique == "sign_known" for s in got[0]))
+    answers = compare(geometry(n), _cases(n, count, 31 + n), rated_whole, plain_rated, same_rated)
+    assert sum(s.technique == "sign_known" for got in answers for s in got[0])  # the signs' step met
 
 
 @pytest.mark.parametrize("n,count", [(4, 80), (5, 60), (6, 24)])
 def test_easy_ladder_equals_run_ladder(n, count):
-    _compare(n, count, 57 + n, easy_ladder, lambda geo, givens, extra: run_ladder(geo, givens, Level.EXPERT, extra=extra),
-             lambda a, b: a == b and list(a.counts.items()) == list(b.counts.items()),
-             lambda got: got.counts.get("sign_known", 0))
+    answers = compare(geometry(n), _cases(n, count, 57 + n), easy_ladder, plain_ladder, same_ladder)
+    assert sum(got.counts.get("sign_known", 0) for got in answers)
 
 
 @pytest.mark.parametrize("n", [4, 5, 7])

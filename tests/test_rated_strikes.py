@@ -9,11 +9,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from pair_runs import compare, plain_ladder, plain_rated, same_ladder, same_rated
 
-from bookgen.core.difficulty import Level
-from bookgen.solve.houses import geometry, run_ladder
+from bookgen.solve.houses import geometry
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.rated import rated_run
 from bookgen.solve.skyscrapers import SIDES, clues_of, easy_ladder, extra_for, rated_whole
 
 
@@ -35,28 +34,11 @@ def _cases(n: int, count: int, seed: int):
         yield givens, extra_for(n, clues)
 
 
-def _compare(n: int, count: int, seed: int, fast, plain, same) -> None:
-    """``fast`` against ``plain`` (each of geometry, givens, extra) on ``_cases``: equal by
-    ``same`` wherever ``fast`` answers, and both answering and handing back met."""
-    geo = geometry(n)
-    answered = handed_back = 0
-    for givens, extra in _cases(n, count, seed):
-        got = fast(geo, givens, extra)
-        if got is None:
-            handed_back += 1
-            continue
-        answered += 1
-        assert same(got, plain(geo, givens, extra))
-    assert answered and handed_back
-
-
 @pytest.mark.parametrize("n,count", [(4, 40), (5, 20), (6, 12)])
 def test_strikes_run_equals_plain(n, count):
-    _compare(n, count, 2026 + n, rated_whole, lambda geo, givens, extra: rated_run(geo, givens, extra, fast=False),
-             lambda a, b: a == b)
+    compare(geometry(n), _cases(n, count, 2026 + n), rated_whole, plain_rated, same_rated)
 
 
 @pytest.mark.parametrize("n,count", [(4, 60), (5, 30), (6, 16)])
 def test_easy_ladder_equals_run_ladder(n, count):
-    _compare(n, count, 7 + n, easy_ladder, lambda geo, givens, extra: run_ladder(geo, givens, Level.EXPERT, extra=extra),
-             lambda a, b: a == b and list(a.counts.items()) == list(b.counts.items()))
+    compare(geometry(n), _cases(n, count, 7 + n), easy_ladder, plain_ladder, same_ladder)
