@@ -72,3 +72,15 @@ def test_readme_is_a_front_door():
     assert "pip install -e . && bookgen build configs/sampler.yaml" in text
     assert "pip install -e '.[test]' && python -m pytest" in text
     assert (ROOT / "docs" / "sample-page.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_both_samplers_show_every_variant(tmp_path):
+    """The quick-start book and the studio's sampler say they tour every puzzle bookgen makes."""
+    from bookgen.config import load_book
+    from bookgen.templates import template_text
+    from bookgen.variants.registry import VARIANTS
+
+    (tmp_path / "sampler.yaml").write_text(template_text("sampler"), encoding="utf-8")
+    for path in (ROOT / "configs" / "sampler.yaml", tmp_path / "sampler.yaml"):
+        shown = {section.variant for section in load_book(path).sections}
+        assert shown == set(VARIANTS), (path.name, sorted(set(VARIANTS) - shown))

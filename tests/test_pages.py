@@ -22,7 +22,7 @@ from bookgen.config import ConfigError, isbn_problem, load_book
 from bookgen.core.difficulty import LEVELS, Level
 from bookgen.core.pen import BOLD_ADVANCE, BOLD_BEARINGS, CAP_HEIGHT, RecordingPen, bold_ink, bold_lead, bold_width
 from bookgen.core.score import work_score
-from bookgen.core.types import Cage, Puzzle
+from bookgen.core.types import Cage, Puzzle, rows_cols
 from bookgen.layout.fonts import FONT_BOLD, register_fonts
 from bookgen.layout.geometry import PER_PAGE, TRIMS, arrange, best_per_page, content_size, plan_book
 from bookgen.variants.kenken import CLUE_INSET, widest_clues
@@ -387,7 +387,7 @@ def test_answer_key_of_the_300_puzzle_book_is_at_most_a_tenth():
 def test_key_rows_give_each_grid_its_own_cell():
     book = load_book(ROOT / "configs" / "sampler.yaml")
     plan = plan_book(book.shape)
-    sizes = [n for s in book.shape.sections for n in s.sizes]
+    sizes = [rows_cols(n)[1] for s in book.shape.sections for n in s.sizes]  # grids' widths in cells
     for page in (p for p in plan.pages if p.kind == "answers"):
         k = 0
         for count, _, columns in page.rows:
