@@ -255,7 +255,27 @@ class CageState(State):
         return other
 
     def elim(self, i: int, mask: int) -> bool:
-        """The engine's ``elim``, noting the change for the cage and the row and column."""
+        """The engine's ``elim``, noting the change for the cage and the row and column:
+        ``elim_plain``, which it must equal (tests/test_kenken.py), with the engine's written out."""
+        cand = self.cand
+        old = cand[i]
+        new = old & ~mask
+        if new == old:
+            return False
+        n = self.board.n
+        if not new:
+            raise Contradiction(f"{cell_name(i, n)} has no digit left")
+        cand[i] = new
+        if not new & (new - 1):
+            self.fresh.append(i)
+        self.touched[self.extra.cage_of[i]] = True
+        stamp = self.stamp
+        stamp[i // n] += 1
+        stamp[n + i % n] += 1
+        return True
+
+    def elim_plain(self, i: int, mask: int) -> bool:
+        """``elim`` by the engine's ``State.elim``."""
         if not State.elim(self, i, mask):
             return False
         self.touched[self.extra.cage_of[i]] = True
@@ -268,7 +288,34 @@ class CageState(State):
         return seen_table(self.seen, name, len(self.stamp))
 
     def place(self, i: int) -> None:
-        """Mark a single-candidate cell placed and clear its digit from its row and column."""
+        """Mark a single-candidate cell placed and clear its digit from its row and column:
+        ``place_plain``, which it must equal (tests/test_kenken.py), with ``elim`` written out
+        (a ladder run's placements are most of a small draft's judge)."""
+        self.placed[i] = True
+        self.unplaced -= 1
+        cage_of = self.extra.cage_of
+        k = cage_of[i]
+        if k >= 0:
+            self.open[k] -= 1
+        cand = self.cand
+        b = cand[i]
+        fresh, touched, stamp = self.fresh, self.touched, self.stamp
+        n = self.board.n
+        for j in self.board.peers[i]:
+            c = cand[j]
+            if c & b:
+                c &= ~b
+                if not c:
+                    raise Contradiction(f"{cell_name(j, n)} has no digit left")
+                cand[j] = c
+                if not c & (c - 1):
+                    fresh.append(j)
+                touched[cage_of[j]] = True
+                stamp[j // n] += 1
+                stamp[n + j % n] += 1
+
+    def place_plain(self, i: int) -> None:
+        """``place`` by ``elim`` for each peer holding the digit."""
         self.placed[i] = True
         self.unplaced -= 1
         k = self.extra.cage_of[i]

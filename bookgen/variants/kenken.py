@@ -67,6 +67,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.memo import BoundedMemo
+from bookgen.core.rng import below, shuffle
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
 from bookgen.core.rating import minutes_of, rating_of
@@ -243,6 +244,12 @@ def _cell_bits(n: int) -> tuple[dict[Cell, int], dict[Cell, int], dict[int, tupl
     return bit, near_bits, {}
 
 
+@lru_cache(maxsize=None)
+def _cell_list(n: int) -> tuple[Cell, ...]:
+    """Every cell, row-major."""
+    return tuple((r, c) for r in range(n) for c in range(n))
+
+
 def _sorted_cells(mask: int, n: int) -> tuple[Cell, ...]:
     """The cells of a bit set (``_cell_bits``), sorted; remembered per set."""
     memo = _cell_bits(n)[2]
@@ -324,6 +331,28 @@ def _draw(rng: random.Random, population: Sequence[Any], cum: Sequence[float]) -
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
 NAME_CASES = (C_("gen", "Calcudoku"), C_("acc", "Calcudoku"))
 
+@lru_cache(maxsize=256)
+def _plan(n: int, ops: tuple[str, ...], max_cage: int, singles: str, level: Level) -> tuple:
+    """What a ``_Layout`` of these rules keeps, worked out once: (the ops allowed, whether '+'
+    or '*' is among them, the largest cage, the most single-cell cages, the ops' bias, the
+    smallest part ``_split`` cuts, ``tile``'s reshuffles, the cut's (sizes, cumulative weights,
+    their total as a float, the last index), ``pick_op``'s memo key past the cells and digits)."""
+    big = "+" in ops or "*" in ops  # (then some op fits any cells: ``op_options`` is never empty)
+    max_cage = max_cage if big else 2
+    cap = singles_cap(singles, level, n, max_cage <= 2)
+    small_easy = level == Level.EASY and n <= SMALL_GRID
+    bias = SMALL_EASY_BIAS if small_easy else OP_BIAS[level]
+    # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
+    # one cell could never fit, and drawing such cuts was most of a failed re-cut.
+    least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not cap else 1
+    swaps = SMALL_EASY_SWAPS if small_easy else 0  # ``tile``'s reshuffles
+    table = SMALL_EASY_MIX if small_easy else SIZE_MIX[level]
+    mix = {s: w for s, w in table.items() if s <= max_cage}
+    cum = list(accumulate(mix.values()))  # as random.choices sums them
+    return (ops, big, max_cage, cap, bias, least_part, swaps, (list(mix), cum, cum[-1] + 0.0, len(cum) - 1),
+            (n, ops, bias, level >= Level.HARD))
+
+
 class _Layout:
     """A caging under construction: cage cell lists, ops and targets."""
 
@@ -334,25 +363,18 @@ class _Layout:
         self.rules = rules
         self.level = level
         self.rng = rng
-        self.ops_allowed = tuple(rules["ops"])
-        big = "+" in self.ops_allowed or "*" in self.ops_allowed
-        self.max_cage = rules["max_cage"] if big else 2
-        self.cap = singles_cap(rules["singles"], level, n, self.max_cage <= 2)
+        (self.ops_allowed, self.big, self.max_cage, self.cap, self.bias, self.least_part, self.swaps,
+         self._mix, self._pick_ctx) = _plan(n, tuple(rules["ops"]), rules["max_cage"], rules["singles"], level)
         self.cages: list[list[Cell]] = []
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
-        self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._made: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # cage_specs' (cells, op, target), reused
         self._specs: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # sat_cages' answers, reused
         self._admitted: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # admits' (indices, set of assignments)
         self.hidden = _hidden_ops(rules)
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
-        self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
-        # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
-        # one cell could never fit, and drawing such cuts was most of a failed re-cut.
-        self.least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not self.cap else 1
-        self.swaps = SMALL_EASY_SWAPS if level == Level.EASY and n <= SMALL_GRID else 0  # ``tile``'s reshuffles
 
     # --- operations ---------------------------------------------------------------
 
@@ -376,15 +398,17 @@ class _Layout:
         got = self._picks.get(key)  # ops and cumulative weights, kept per cell set
         if got is None:
             got = self._picks[key] = self._pick_table(key)
-        return _draw(self.rng, *got) if got else None
+        if not got:
+            return None
+        ops, cum = got  # (``_draw``, written out)
+        return ops[bisect(cum, self.rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
     def _pick_table(self, key: tuple[Cell, ...]) -> tuple:
         """``pick_op``'s (ops, cumulative weights), () when no op fits: ``_pick_table_plain``'s,
         remembered per process by the cells, their digits and what else they depend on (every
         new caging asks for each of its cages: three memos' lookups and two sorts a cage)."""
         sq = self.square
-        memo_key = (key, tuple([sq[r][c] for r, c in key]), self.n, self.ops_allowed, self.bias,
-                    self.level >= Level.HARD)
+        memo_key = (key, tuple([sq[r][c] for r, c in key]), self._pick_ctx)
         got = _PICKS.get(memo_key)
         if got is None:
             got = _PICKS.put(memo_key, self._pick_table_plain(key))
@@ -467,7 +491,56 @@ class _Layout:
         return out
 
     def _cut(self) -> bool:
-        """``tile``'s cages, without their operations; False when too many single cells are left."""
+        """``tile``'s cages, without their operations; False when too many single cells are left.
+        ``_cut_plain``, which it must equal (the same cages from the same draws,
+        tests/test_kenken_search.py), with ``rng``'s shuffle, randint, choice and choices written
+        out (``core.rng``) and the size mix kept per rules (``_plan``): the cut is most of a
+        small easy puzzle's tiling."""
+        n, rng, cap = self.n, self.rng, self.cap
+        sizes, cum, total, last = self._mix
+        bit, near_bits, memo = _cell_bits(n)
+        order = list(_cell_list(n))
+        shuffle(rng, order)
+        getrandbits, draw = rng.getrandbits, rng.random
+        owner: dict[Cell, int] = {}
+        cages: list[list[Cell]] = []
+        free = (1 << (n * n)) - 1  # cells no cage owns yet
+        if cap:
+            lo = cap // 2 if self.level <= Level.MEDIUM else 0
+            for cell in order[: lo + below(rng, cap + 1 - lo)]:  # (``randint(lo, cap)``)
+                owner[cell] = len(cages)
+                free &= ~bit[cell]
+                cages.append([cell])
+        for cell in order:
+            if cell in owner:
+                continue
+            want = sizes[bisect(cum, draw() * total, 0, last)]
+            cage = [cell]
+            k = owner[cell] = len(cages)
+            free &= ~bit[cell]
+            reach = near_bits[cell]
+            while len(cage) < want:
+                grow = reach & free
+                if not grow:
+                    break
+                near = memo.get(grow) or _sorted_cells(grow, n)
+                m = len(near)
+                if m == 1:
+                    j = getrandbits(1)  # (``_randbelow(1)`` draws until it gets 0)
+                    while j:
+                        j = getrandbits(1)
+                    nb = near[0]
+                else:
+                    nb = near[below(rng, m)]
+                owner[nb] = k
+                free &= ~bit[nb]
+                reach |= near_bits[nb]
+                cage.append(nb)
+            cages.append(cage)
+        return self._settle(cages, owner)
+
+    def _cut_plain(self) -> bool:
+        """``_cut`` by ``random``'s own methods."""
         n, rng = self.n, self.rng
         table = SMALL_EASY_MIX if self.level == Level.EASY and n <= SMALL_GRID else SIZE_MIX[self.level]
         mix = {s: w for s, w in table.items() if s <= self.max_cage}
@@ -501,6 +574,10 @@ class _Layout:
                 reach |= near_bits[nb]
                 cage.append(nb)
             cages.append(cage)
+        return self._settle(cages, owner)
+
+    def _settle(self, cages: list[list[Cell]], owner: dict[Cell, int]) -> bool:
+        """``_cut``'s end: single cells past the cap joined to a neighbour, the cages sorted."""
         self.cages, self.owner = cages, owner
         singles = sum(1 for c in cages if len(c) == 1)
         # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
@@ -539,7 +616,7 @@ class _Layout:
         nbs = sorted({self.owner[nb] for nb in _neighbours(cell, self.n)} - {k})
         self.rng.shuffle(nbs)
         for j in nbs:
-            if 0 < len(self.cages[j]) < self.max_cage and self.op_options(self.cages[j] + [cell]):
+            if 0 < len(self.cages[j]) < self.max_cage and (self.big or self.op_options(self.cages[j] + [cell])):
                 self.cages[j].append(cell)
                 self.owner[cell] = j
                 self.cages[k] = []
@@ -551,7 +628,7 @@ class _Layout:
             for x in _neighbours(cell, self.n):
                 if self.owner.get(x) == j:
                     rest = [y for y in donor if y != x]
-                    if connected(rest) and self.op_options([cell, x]):
+                    if connected(rest) and (self.big or self.op_options([cell, x])):
                         self.cages[j] = rest
                         self.cages[k] = [cell, x]
                         self.owner[x] = k
@@ -569,7 +646,7 @@ class _Layout:
         for _ in range(4 * self.n * self.n):
             nbs = _neighbours(cell, self.n)
             lone = [x for x in nbs if len(self.cages[self.owner[x]]) == 1 and self.owner[x] != k
-                    and self.op_options([cell, x])]
+                    and (self.big or self.op_options([cell, x]))]
             if lone:
                 x = self.rng.choice(lone)
                 j = self.owner[x]
@@ -577,7 +654,7 @@ class _Layout:
                 self.cages[k] = [cell, x]
                 self.owner[x] = k
                 return True
-            pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and self.op_options([cell, x])]
+            pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and (self.big or self.op_options([cell, x]))]
             if not pairs:
                 return False
             x = self.rng.choice(pairs)
@@ -592,7 +669,7 @@ class _Layout:
 
     def _compact(self) -> None:
         """Drop emptied cages, sort cells row-major and cages by first cell; rebuild owners."""
-        cages = sorted((sorted(c) for c in self.cages if c), key=lambda c: c[0])
+        cages = sorted([sorted(c) for c in self.cages if c])  # (by first cell: no two cages share one)
         self.cages = cages
         self.owner = {cell: k for k, c in enumerate(cages) for cell in c}
         self._singles = -1
@@ -631,7 +708,7 @@ class _Layout:
         if self._singles < 0:  # counted once per caging (moves ask many times)
             self._singles = sum(1 for c in self.cages if len(c) == 1)
         return self._singles + singles_delta <= self.cap and all(
-            len(p) <= self.max_cage and self.op_options(p) for p in parts
+            len(p) <= self.max_cage and (self.big or self.op_options(p)) for p in parts
         )
 
     def _replace(self, old: Sequence[int], parts: Sequence[list[Cell]]) -> None:
@@ -730,16 +807,18 @@ class _Layout:
 
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
-        out = []
-        made = self._made
-        for key in zip(map(tuple, self.cages), self.ops):
-            out.append(made.get(key) or self._cage(key))
-        return tuple(out)
+        return tuple(Cage(*spec) for spec in self.cage_specs())
 
-    def _cage(self, key: tuple[tuple[Cell, ...], str]) -> Cage:
+    def cage_specs(self) -> list[tuple[tuple[Cell, ...], str, int]]:
+        """The cages as (cells, op, target), targets from the square, kept per cage: what a
+        draft's table look-up and board take (only the puzzle made needs ``Cage`` objects)."""
+        made = self._made
+        return [made.get(key) or self._made_spec(key) for key in zip(map(tuple, self.cages), self.ops)]
+
+    def _made_spec(self, key: tuple[tuple[Cell, ...], str]) -> tuple[tuple[Cell, ...], str, int]:
         cells, op = key
-        cage = self._made[key] = Cage(cells, op, int(cage_value(op, [self.square[r][c] for r, c in cells])))
-        return cage
+        got = self._made[key] = (cells, op, int(cage_value(op, [self.square[r][c] for r, c in cells])))
+        return got
 
     def sat_cages(self) -> list[tuple[tuple, tuple[int, ...], tuple[tuple[int, ...], ...]]]:
         """``cage_list``'s cages as ``DraftSolver`` takes them: (key, cell indices, assignments),
@@ -749,8 +828,8 @@ class _Layout:
         return [specs.get(key) or self._spec(key) for key in zip(map(tuple, self.cages), self.ops)]
 
     def _spec(self, key: tuple[tuple[Cell, ...], str]) -> tuple:
-        cage = self._made.get(key) or self._cage(key)
-        got = self._specs[key] = ((cage.cells, cage.op, cage.target), *_sat_cage(self.n, cage, self.hidden))
+        spec = self._made.get(key) or self._made_spec(key)
+        got = self._specs[key] = (spec, *cage_parts(self.n, *spec, self.hidden)[:2])  # (``_sat_cage``'s)
         return got
 
     def swapped(self) -> list[int] | None:
@@ -1003,7 +1082,7 @@ class KenKenVariant(VariantDefaults):
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
             known = False  # the draft is a tightening SAT has just proven unique
             for _ in range(moves):
-                cages = layout.cage_list()
+                cages = layout.cage_specs()
                 others, proven = [], known
                 if drafts is not None and not known:
                     # An intercalate the cages let swap is a second solution SAT need not find.
@@ -1025,10 +1104,10 @@ class KenKenVariant(VariantDefaults):
                 elif layout.swaps and (quad := layout._swap_kept()) is not None:
                     verdict = Stuck(list(quad))  # (a loosening left an intercalate free to swap)
                 else:
-                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                    board = Board.build(size, cages, hidden)
                     verdict = self._judge(board, level, flat, unique=proven)
                 if isinstance(verdict, Fits):
-                    return self._finish(size, rules, square, cages, verdict, proven, board)
+                    return self._finish(size, rules, square, tuple(Cage(*c) for c in cages), verdict, proven, board)
                 if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
@@ -1109,31 +1188,32 @@ class KenKenVariant(VariantDefaults):
         """
         hidden = _hidden_ops(rules)
 
-        def solutions(cages: Sequence[Cage]) -> int:
+        def solutions(cages: Sequence[tuple[tuple[Cell, ...], str, int]]) -> int:
             acc = -1
-            for cage in cages:
-                acc &= _cage_set(size, cage.cells, cage.op, cage.target, hidden)
+            for cells, op, target in cages:
+                acc &= _cage_set(size, cells, op, target, hidden)
             return acc
 
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, _table_square):
             for _ in range(moves):
-                cages = layout.cage_list()
+                cages = layout.cage_specs()
                 sols = solutions(cages)
                 if sols & (sols - 1):
                     verdict = Stuck(table_open_cells(size, sols))
                 else:
-                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                    board = Board.build(size, cages, hidden)
                     verdict = self._judge(board, level, flat, unique=True)
                 if isinstance(verdict, Fits):
                     # The table lists every Latin square of this order: its count is exact.
-                    return self._finish(size, rules, square, cages, verdict, only_solution(size, sols, flat), board)
+                    return self._finish(size, rules, square, tuple(Cage(*c) for c in cages), verdict,
+                                        only_solution(size, sols, flat), board)
                 if verdict is TOO_EASY:
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
                         snap = layout.snapshot()
                         if not layout.tighten():
                             break
-                        sols = solutions(layout.cage_list())
+                        sols = solutions(layout.cage_specs())
                         if not sols & (sols - 1):
                             moved = True
                             break
