@@ -67,7 +67,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.memo import BoundedMemo
-from bookgen.core.rng import below, shuffle
+from bookgen.core.rng import below, choice, shuffle
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
 from bookgen.core.rating import minutes_of, rating_of
@@ -433,12 +433,17 @@ class _Layout:
             return False
         if self.swaps:
             self._reshuffle()
-        self.ops = []
-        for k, cells in enumerate(self.cages):
-            op = self.pick_op(cells)
-            if op is None:
+        # ``pick_op`` for each cage, written out: the cages are sorted (``_compact``) and the
+        # layout's own tables empty (nothing picked an op on this square yet).
+        self.ops = ops = []
+        picks, draw = self._picks, self.rng.random
+        for cells in self.cages:
+            key = tuple(cells)
+            got = picks[key] = self._pick_table(key)
+            if not got:
                 return False
-            self.ops.append(op)
+            names, cum = got
+            ops.append(names[bisect(cum, draw() * (cum[-1] + 0.0), 0, len(cum) - 1)])
         return True
 
     def _reshuffle(self) -> None:
@@ -463,7 +468,7 @@ class _Layout:
                     break
             else:
                 break
-            rows, cols = divmod(self.rng.randrange(m * m), m)  # (one draw for both)
+            rows, cols = divmod(below(self.rng, m * m), m)  # (one draw for both)
             rows, cols = perms[rows], perms[cols]
         if rows is perms[0] and cols is perms[0]:
             return
@@ -477,17 +482,20 @@ class _Layout:
         and (r2, c1), (r2, c2) in one, or (r1, c1), (r2, c1) in one and (r1, c2), (r2, c2) in
         one: where the square has an intercalate, its swap keeps every cage's digits
         (``_swap_kept``); worked out once a cut, from the cages' pairs in a row or a column."""
-        in_rows: dict[tuple[int, int], list[int]] = {}  # (c1, c2): the rows where a cage holds both
-        in_cols: dict[tuple[int, int], list[int]] = {}  # (r1, r2): the columns likewise
+        # (0, c1, c2): the rows where a cage holds both, a bit each; (1, r1, r2): the columns likewise
+        where: dict[tuple[int, int, int], int] = {}
         for cells in self.cages:
             if len(cells) > 1:
-                for kind, key, at in _cage_pairs(tuple(cells)):
-                    (in_cols if kind else in_rows).setdefault(key, []).append(at)
+                for key, at in _cage_pairs(tuple(cells)):
+                    where[key] = where.get(key, 0) | at
         out = []
-        for (c1, c2), rs in in_rows.items():
-            out += [(r1, r2, c1, c2) for k, r1 in enumerate(rs) for r2 in rs[k + 1:]]
-        for (r1, r2), cs in in_cols.items():
-            out += [(r1, r2, c1, c2) for k, c1 in enumerate(cs) for c2 in cs[k + 1:]]
+        for (kind, a, b), mask in where.items():
+            if mask & (mask - 1):  # (two lines or more)
+                at = _bit_list(mask)
+                if kind:
+                    out += [(a, b, c1, c2) for k, c1 in enumerate(at) for c2 in at[k + 1:]]
+                else:
+                    out += [(r1, r2, a, b) for k, r1 in enumerate(at) for r2 in at[k + 1:]]
         return out
 
     def _cut(self) -> bool:
@@ -614,7 +622,7 @@ class _Layout:
         """Give single cell cage ``k`` to a neighbour cage (or pair it with a stolen cell)."""
         (cell,) = self.cages[k]
         nbs = sorted({self.owner[nb] for nb in _neighbours(cell, self.n)} - {k})
-        self.rng.shuffle(nbs)
+        shuffle(self.rng, nbs)
         for j in nbs:
             if 0 < len(self.cages[j]) < self.max_cage and (self.big or self.op_options(self.cages[j] + [cell])):
                 self.cages[j].append(cell)
@@ -648,7 +656,7 @@ class _Layout:
             lone = [x for x in nbs if len(self.cages[self.owner[x]]) == 1 and self.owner[x] != k
                     and (self.big or self.op_options([cell, x]))]
             if lone:
-                x = self.rng.choice(lone)
+                x = choice(self.rng, lone)
                 j = self.owner[x]
                 self.cages[j] = []
                 self.cages[k] = [cell, x]
@@ -657,7 +665,7 @@ class _Layout:
             pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and (self.big or self.op_options([cell, x]))]
             if not pairs:
                 return False
-            x = self.rng.choice(pairs)
+            x = choice(self.rng, pairs)
             j = self.owner[x]
             (y,) = [z for z in self.cages[j] if z != x]
             self.cages[k] = [cell, x]
@@ -681,14 +689,14 @@ class _Layout:
         least = self.least_part
         if len(cells) < 2 * least:
             return None
-        n = self.n
+        n, rng = self.n, self.rng
         bit, near_bits, _ = _cell_bits(n)
         members = 0
         for x in cells:
             members |= bit[x]
         for _ in range(8):
-            k = self.rng.randint(least, len(cells) - least)
-            start = self.rng.choice(cells)
+            k = least + below(rng, len(cells) - 2 * least + 1)  # (``randint``)
+            start = choice(rng, cells)
             part = [start]
             left = members & ~bit[start]  # members not taken
             reach = near_bits[start]
@@ -696,7 +704,7 @@ class _Layout:
                 grow = reach & left
                 if not grow:
                     break
-                nb = self.rng.choice(_sorted_cells(grow, n))
+                nb = choice(rng, _sorted_cells(grow, n))
                 part.append(nb)
                 left &= ~bit[nb]
                 reach |= near_bits[nb]
@@ -720,8 +728,8 @@ class _Layout:
             self.ops.append("?")
         # Kept cages are sorted already (tile and every move leave them so); only new parts need it.
         n_kept = len(self.cages) - len(parts)
-        pairs = sorted(((c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))),
-                       key=lambda x: x[0][0])
+        pairs = sorted([(c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))])
+        # (by first cell: no two cages share one)
         self.cages = [c for c, _ in pairs]
         self._singles = -1
         self.ops = [op for _, op in pairs]
@@ -735,14 +743,14 @@ class _Layout:
         k = self.owner[cell]
         cells = self.cages[k]
         moves = ["op", "split", "recut"]
-        self.rng.shuffle(moves)
+        shuffle(self.rng, moves)
         for move in moves:
             if move == "op" and len(cells) > 1:
                 opts = self.op_options(cells)
                 now = next((o for o in opts if o[0] == self.ops[k]), None)
                 tighter = [o for o in opts if now is None or o[2] < now[2]]
                 if tighter:
-                    self.ops[k] = self.rng.choice(tighter)[0]
+                    self.ops[k] = choice(self.rng, tighter)[0]
                     return True
             elif move == "split":
                 parts = self._split(cells)
@@ -759,7 +767,7 @@ class _Layout:
         nbs = sorted({self.owner[nb] for x in cells for nb in _neighbours(x, self.n)} - {k})
         if not nbs:
             return False
-        j = self.rng.choice(nbs)
+        j = choice(self.rng, nbs)
         union = cells + self.cages[j]
         before = {frozenset(cells), frozenset(self.cages[j])}
         for _ in range(4):
@@ -776,11 +784,11 @@ class _Layout:
         """Make some cage less telling: merge two neighbours or pick a looser op."""
         rng = self.rng
         for _ in range(6):
-            k = rng.randrange(len(self.cages))
+            k = below(rng, len(self.cages))
             cells = self.cages[k]
             if rng.random() < 0.5:
                 nbs = sorted({self.owner[nb] for x in cells for nb in _neighbours(x, self.n)} - {k})
-                rng.shuffle(nbs)
+                shuffle(rng, nbs)
                 for j in nbs:
                     union = cells + self.cages[j]
                     if self._fits([union], -(len(cells) == 1) - (len(self.cages[j]) == 1)):
@@ -791,7 +799,7 @@ class _Layout:
                 now = next((o for o in opts if o[0] == self.ops[k]), None)
                 looser = [o for o in opts if now is None or o[2] > now[2]]
                 if looser:
-                    self.ops[k] = rng.choice(looser)[0]
+                    self.ops[k] = choice(rng, looser)[0]
                     return True
         return False
 
@@ -1132,7 +1140,7 @@ class KenKenVariant(VariantDefaults):
                 # A draft stuck with many open cells needs several changes:
                 # make them in one go instead of one judge per change.
                 cells = sorted(verdict.cells)
-                rng.shuffle(cells)
+                shuffle(rng, cells)
                 wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
                 done = 0
                 for i in cells[:6 * wanted]:
@@ -1157,7 +1165,7 @@ class KenKenVariant(VariantDefaults):
         cage there can be loosened."""
         size = layout.n
         cells = [i for i in range(size * size) if other[i] != flat[i]]
-        layout.rng.shuffle(cells)
+        shuffle(layout.rng, cells)
         start = layout.snapshot()
         singles = sum(1 for c in layout.cages if len(c) == 1)
         first = lonely = None
@@ -1225,7 +1233,7 @@ class KenKenVariant(VariantDefaults):
                 # they leave cost more than the better pick saved); give up on the square
                 # when that cage can't change.
                 cells = sorted(verdict.cells)
-                rng.shuffle(cells)
+                shuffle(rng, cells)
                 if not cells or not layout.loosen(divmod(cells[0], size)):
                     break
         return None
@@ -1539,17 +1547,23 @@ _PICKS = BoundedMemo(1 << 16)  # ``_Layout._pick_table``'s
 
 
 @lru_cache(maxsize=1 << 14)
-def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[int, tuple[int, int], int], ...]:
-    """A cage's pairs of cells in one row, (0, (c1, c2), row), and in one column, (1, (r1, r2),
-    column), for ``_Layout._pair_rects`` (cells sorted: c1 < c2, r1 < r2)."""
+def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """A cage's pairs of cells in one row, ((0, c1, c2), the row's bit), and in one column,
+    ((1, r1, r2), the column's bit), for ``_Layout._pair_rects`` (cells sorted: c1 < c2, r1 < r2)."""
     out = []
     for x, (r, c) in enumerate(cells):
         for r2, c2 in cells[x + 1:]:
             if r == r2:
-                out.append((0, (c, c2), r))
+                out.append(((0, c, c2), 1 << r))
             elif c == c2:
-                out.append((1, (r, r2), c))
+                out.append(((1, r, r2), 1 << c))
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 10)
+def _bit_list(mask: int) -> tuple[int, ...]:
+    """The positions of ``mask``'s bits, ascending."""
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 @lru_cache(maxsize=None)
@@ -1580,7 +1594,7 @@ def _quads(square: list[list[int]]) -> tuple[tuple[int, int, int, int], ...]:
 def _table_square(n: int, rng: random.Random) -> list[list[int]]:
     """A Latin square of order ``n`` <= ``TABLE_MAX`` drawn uniformly from ``latin_table``:
     one draw instead of a row-by-row matching (4x4: 1 against 34 microseconds)."""
-    flat = latin_table(n)[0][rng.randrange(len(latin_table(n)[0]))]
+    flat = latin_table(n)[0][below(rng, len(latin_table(n)[0]))]
     return [list(flat[r * n:(r + 1) * n]) for r in range(n)]
 
 
