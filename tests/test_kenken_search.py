@@ -240,3 +240,32 @@ def test_some_op_fits_any_cells_when_plus_or_times_is_allowed():
                         cells.append(nb)
                 if layout.big:
                     assert layout.op_options(cells)
+
+
+def test_request_rules_remembered_is_the_plain_one():
+    # ``KenKenVariant.request_rules`` (remembered by the rules as given) against
+    # ``VariantDefaults.request_rules``: the same rules or the same error, asked twice each (the
+    # second from the memo), a fresh dict and lists each time, ``True`` and ``1`` told apart.
+    from bookgen.core.types import GenerationError
+    from bookgen.core.variant import VariantDefaults
+
+    def outcome(fn, size, rules, level):
+        try:
+            return fn(size, rules, level)
+        except (ValueError, GenerationError) as e:
+            return type(e), str(e)
+
+    asks = [(4, None, Level.EASY), (4, {}, Level.EASY), (5, {"ops": ["+", "x"]}, Level.HARD),
+            (4, {"show_ops": True}, Level.EASY), (4, {"show_ops": 1}, Level.EASY),
+            (4, {"max_cage": 2, "singles": "none"}, Level.EASY), (5, {"max_cage": 2, "singles": "none"}, Level.EASY),
+            (6, {"ops": ["-", "/"]}, Level.EASY), (3, {}, Level.HARD), (4, {"ops": [["+"]]}, Level.EASY),
+            (4, {"colour": "red"}, Level.EASY), (4, {"max_cage": 4.0}, Level.EASY)]
+    errors = 0
+    for size, rules, level in asks * 2:
+        got = outcome(KENKEN.request_rules, size, rules, level)
+        assert got == outcome(lambda *a: VariantDefaults.request_rules(KENKEN, *a), size, rules, level)
+        if isinstance(got, dict):
+            got["ops"].append("?")  # (the next answer is not this one)
+        else:
+            errors += 1
+    assert errors and KENKEN.request_rules(4, {}, Level.EASY)["ops"] == ["+", "-", "*", "/"]

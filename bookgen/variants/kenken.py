@@ -1040,6 +1040,21 @@ class KenKenVariant(VariantDefaults):
 
     # --- generation -----------------------------------------------------------------
 
+    def request_rules(self, size: int, rules: Mapping[str, Any] | None, level: Level) -> dict[str, Any]:
+        """``VariantDefaults.request_rules``, which it must equal (tests/test_kenken_search.py),
+        remembered per process by the rules as given (each value with its type: ``True`` is not
+        ``1`` to ``parse_rules``); a fresh dict and lists each call. ``generate`` asks once a
+        puzzle, and parsing and checking the rules again was a fiftieth of a small easy one."""
+        try:
+            key = (size, level, None if rules is None else tuple(sorted(
+                (k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in rules.items())))
+            got = _REQUESTS.get(key)
+        except TypeError:  # (a value that can't be a key: the plain way, which says what is wrong)
+            return VariantDefaults.request_rules(self, size, rules, level)
+        if got is None:
+            got = _REQUESTS.put(key, VariantDefaults.request_rules(self, size, rules, level))
+        return {k: list(v) if isinstance(v, list) else v for k, v in got.items()}
+
     def generate(
         self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
         options: Mapping[str, Any] | None = None,
@@ -1544,6 +1559,7 @@ def _tilings(size: int, rules: Mapping[str, Any], level: Level, rng: random.Rand
 
 _QUADS = BoundedMemo(1 << 12)
 _PICKS = BoundedMemo(1 << 16)  # ``_Layout._pick_table``'s
+_REQUESTS = BoundedMemo(1 << 8)  # ``KenKenVariant.request_rules``' answers
 
 
 @lru_cache(maxsize=1 << 14)
