@@ -81,7 +81,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, VariantDefaults, rule_options
 from bookgen.solve.arithmetic import (
-    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, SearchDrafts, cage_parts, latin_solutions, open_after, proves_unique, score_of,
+    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, SearchDrafts, cage_parts, easy_ladder, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
 from bookgen.solve.rated import rated_run
@@ -1269,10 +1269,16 @@ class KenKenVariant(VariantDefaults):
             return Stuck(still)  # (small grids' drafts are unique, and mostly not stuck)
         elif level == Level.MEDIUM and n <= TABLE_MAX and open_after(board, Level.EASY) == []:
             return TOO_EASY  # (the ladder uses a medium technique only where the easy tier is stuck)
-        st = board.new_state(board.geo)
-        run = Run()
-        top = min(level, Level.HARD)
         try:
+            if level == Level.EASY:  # (the counted run on lists: ``ladder_solve``'s, which it must equal)
+                solved, counts, placed = easy_ladder(board)
+                if solved:
+                    used = max(_tier(t) for t in counts)
+                    return Fits(counts, used) if used == level else TOO_EASY
+                return Stuck([i for i in range(n * n) if not placed[i]])
+            st = board.new_state(board.geo)
+            run = Run()
+            top = min(level, Level.HARD)
             solved = ladder_solve(st, top, run)
             if solved:
                 used = max(_tier(t) for t in run.counts)
