@@ -201,8 +201,8 @@ def test_pick_table_is_the_plain_one(level):
 
 @pytest.mark.parametrize("level", list(Level))
 def test_cut_is_the_plain_cut(level):
-    # ``_cut`` (draws written out, the mix kept per rules) against ``_cut_plain`` (``random``'s
-    # own methods): the same cages, owners and verdict from the same draws, the generator left
+    # ``_cut`` (draws written out, the mix kept per rules) against ``_cut(plain=True)``
+    # (``random``'s own methods): the same cages, owners and verdict from the same draws, the generator left
     # in the same state; every size, singles mode and cage bound, and ops without '+'.
     met = {True: 0, False: 0}
     for seed in range(40):
@@ -214,7 +214,7 @@ def test_cut_is_the_plain_cut(level):
         plain = _Layout(n, square, rules, level, random.Random(seed))
         for _ in range(3):
             got = fast._cut()
-            assert got == plain._cut_plain()
+            assert got == plain._cut(plain=True)
             assert fast.cages == plain.cages and fast.owner == plain.owner
             assert fast.rng.getstate() == plain.rng.getstate()
             met[got] += 1

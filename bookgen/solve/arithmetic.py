@@ -51,7 +51,7 @@ from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _bitboards, and_list, cell_name, cell_text, cut_each,
-    describe_cuts, geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
+    describe_cuts, geometry, seen_table, strike, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
     t_naked_triple, t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
@@ -255,27 +255,7 @@ class CageState(State):
         return other
 
     def elim(self, i: int, mask: int) -> bool:
-        """The engine's ``elim``, noting the change for the cage and the row and column:
-        ``elim_plain``, which it must equal (tests/test_kenken.py), with the engine's written out."""
-        cand = self.cand
-        old = cand[i]
-        new = old & ~mask
-        if new == old:
-            return False
-        n = self.board.n
-        if not new:
-            raise Contradiction(f"{cell_name(i, n)} has no digit left")
-        cand[i] = new
-        if not new & (new - 1):
-            self.fresh.append(i)
-        self.touched[self.extra.cage_of[i]] = True
-        stamp = self.stamp
-        stamp[i // n] += 1
-        stamp[n + i % n] += 1
-        return True
-
-    def elim_plain(self, i: int, mask: int) -> bool:
-        """``elim`` by the engine's ``State.elim``."""
+        """The engine's ``elim``, noting the change for the cage and the row and column."""
         if not State.elim(self, i, mask):
             return False
         self.touched[self.extra.cage_of[i]] = True
@@ -288,34 +268,7 @@ class CageState(State):
         return seen_table(self.seen, name, len(self.stamp))
 
     def place(self, i: int) -> None:
-        """Mark a single-candidate cell placed and clear its digit from its row and column:
-        ``place_plain``, which it must equal (tests/test_kenken.py), with ``elim`` written out
-        (a ladder run's placements are most of a small draft's judge)."""
-        self.placed[i] = True
-        self.unplaced -= 1
-        cage_of = self.extra.cage_of
-        k = cage_of[i]
-        if k >= 0:
-            self.open[k] -= 1
-        cand = self.cand
-        b = cand[i]
-        fresh, touched, stamp = self.fresh, self.touched, self.stamp
-        n = self.board.n
-        for j in self.board.peers[i]:
-            c = cand[j]
-            if c & b:
-                c &= ~b
-                if not c:
-                    raise Contradiction(f"{cell_name(j, n)} has no digit left")
-                cand[j] = c
-                if not c & (c - 1):
-                    fresh.append(j)
-                touched[cage_of[j]] = True
-                stamp[j // n] += 1
-                stamp[n + j % n] += 1
-
-    def place_plain(self, i: int) -> None:
-        """``place`` by ``elim`` for each peer holding the digit."""
+        """Mark a single-candidate cell placed and clear its digit from its row and column."""
         self.placed[i] = True
         self.unplaced -= 1
         k = self.extra.cage_of[i]
@@ -1480,35 +1433,22 @@ def easy_ladder(board: Board) -> tuple[bool, dict[str, int], list[bool]]:
     singles = [(cells[k][0], k) for k in board.singles]
     counts: dict[str, int] = {}
 
-    def strike(i: int, mask: int) -> bool:  # ``CageState.elim``
-        old = cand[i]
-        new = old & ~mask
-        if new == old:
-            return False
-        if not new:
-            raise Contradiction(f"{cell_name(i, n)} has no digit left")
-        cand[i] = new
-        if not new & (new - 1):
-            fresh.append(i)
-        touched[cage_of[i]] = True
-        return True
+    def cut(i: int, mask: int) -> int:  # ``CageState.elim``
+        new = strike(cand, i, mask, n)
+        if new:
+            if not new & (new - 1):
+                fresh.append(i)
+            touched[cage_of[i]] = True
+        return new
 
-    def place(i: int) -> None:  # ``CageState.place``
+    def place(i: int) -> None:  # ``CageState.place`` (its count of open cells: the loop's)
         placed[i] = True
-        k = cage_of[i]
-        if k >= 0:
-            opened[k] -= 1
-        b = cand[i]
+        if cage_of[i] >= 0:
+            opened[cage_of[i]] -= 1
+        digit = cand[i]
         for j in peers[i]:
-            c = cand[j]
-            if c & b:
-                c &= ~b
-                if not c:
-                    raise Contradiction(f"{cell_name(j, n)} has no digit left")
-                cand[j] = c
-                if not c & (c - 1):
-                    fresh.append(j)
-                touched[cage_of[j]] = True
+            if cand[j] & digit:
+                cut(j, digit)
 
     while unplaced:
         mark = len(fresh)
@@ -1517,7 +1457,7 @@ def easy_ladder(board: Board) -> tuple[bool, dict[str, int], list[bool]]:
             if not placed[i]:
                 if not assigns[k]:
                     raise Contradiction("an empty single-cell cage")
-                if strike(i, ~_BITS[assigns[k][0][0]]):
+                if cut(i, ~_BITS[assigns[k][0][0]]):
                     name = "single_cage"
                     break
         if not name:  # t_naked_single
@@ -1535,7 +1475,7 @@ def easy_ladder(board: Board) -> tuple[bool, dict[str, int], list[bool]]:
             for k in multi:  # t_cage_last
                 if opened[k] == 1:
                     i, mask = _last_mask(board, marks, k)
-                    if strike(i, ~mask):
+                    if cut(i, ~mask):
                         name = "cage_last"
                         break
         if not name and not all(static_done):  # t_cage_static
@@ -1546,11 +1486,11 @@ def easy_ladder(board: Board) -> tuple[bool, dict[str, int], list[bool]]:
                 idx = cells[k]
                 if len(idx) < 2:
                     continue
-                cut = False
+                done = False
                 for i, m in zip(idx, static[k]):
                     if cand[i] & ~m:
-                        cut = strike(i, ~m) or cut
-                if cut:
+                        done = cut(i, ~m) or done
+                if done:
                     name = "cage_static"
                     break
         if not name:  # t_cage_fix, its cages as ``_stale_cages`` gives them
@@ -1573,7 +1513,7 @@ def easy_ladder(board: Board) -> tuple[bool, dict[str, int], list[bool]]:
                 for j, i in enumerate(idx):
                     u = have[j]
                     if not u & (u - 1) and cand[i] != u:
-                        strike(i, ~u)
+                        cut(i, ~u)
                         name = "cage_fix"
                         break
                 if name:

@@ -498,31 +498,33 @@ class _Layout:
                     out += [(r1, r2, a, b) for k, r1 in enumerate(at) for r2 in at[k + 1:]]
         return out
 
-    def _cut(self) -> bool:
+    def _cut(self, plain: bool = False) -> bool:
         """``tile``'s cages, without their operations; False when too many single cells are left.
-        ``_cut_plain``, which it must equal (the same cages from the same draws,
-        tests/test_kenken_search.py), with ``rng``'s shuffle, randint, choice and choices written
-        out (``core.rng``) and the size mix kept per rules (``_plan``): the cut is most of a
-        small easy puzzle's tiling."""
+        ``rng``'s shuffle, randint, choice and choices written out (``core.rng``; the same draws
+        and cells, the cut being most of a small easy puzzle's tiling); ``plain``: by ``random``'s
+        own methods, the version this must equal (tests/test_kenken_search.py)."""
         n, rng, cap = self.n, self.rng, self.cap
         sizes, cum, total, last = self._mix
         bit, near_bits, memo = _cell_bits(n)
         order = list(_cell_list(n))
-        shuffle(rng, order)
+        if plain:
+            rng.shuffle(order)
+        else:
+            shuffle(rng, order)
         getrandbits, draw = rng.getrandbits, rng.random
         owner: dict[Cell, int] = {}
         cages: list[list[Cell]] = []
         free = (1 << (n * n)) - 1  # cells no cage owns yet
         if cap:
             lo = cap // 2 if self.level <= Level.MEDIUM else 0
-            for cell in order[: lo + below(rng, cap + 1 - lo)]:  # (``randint(lo, cap)``)
+            for cell in order[: rng.randint(lo, cap) if plain else lo + below(rng, cap + 1 - lo)]:
                 owner[cell] = len(cages)
                 free &= ~bit[cell]
                 cages.append([cell])
         for cell in order:
             if cell in owner:
                 continue
-            want = sizes[bisect(cum, draw() * total, 0, last)]
+            want = _draw(rng, sizes, cum) if plain else sizes[bisect(cum, draw() * total, 0, last)]
             cage = [cell]
             k = owner[cell] = len(cages)
             free &= ~bit[cell]
@@ -532,52 +534,15 @@ class _Layout:
                 if not grow:
                     break
                 near = memo.get(grow) or _sorted_cells(grow, n)
-                m = len(near)
-                if m == 1:
-                    j = getrandbits(1)  # (``_randbelow(1)`` draws until it gets 0)
-                    while j:
-                        j = getrandbits(1)
+                if plain:
+                    nb = rng.choice(near)
+                elif len(near) == 1:
+                    while getrandbits(1):  # (``_randbelow(1)`` draws until it gets 0)
+                        pass
                     nb = near[0]
                 else:
-                    nb = near[below(rng, m)]
+                    nb = near[below(rng, len(near))]
                 owner[nb] = k
-                free &= ~bit[nb]
-                reach |= near_bits[nb]
-                cage.append(nb)
-            cages.append(cage)
-        return self._settle(cages, owner)
-
-    def _cut_plain(self) -> bool:
-        """``_cut`` by ``random``'s own methods."""
-        n, rng = self.n, self.rng
-        table = SMALL_EASY_MIX if self.level == Level.EASY and n <= SMALL_GRID else SIZE_MIX[self.level]
-        mix = {s: w for s, w in table.items() if s <= self.max_cage}
-        sizes, cum = list(mix), list(accumulate(mix.values()))  # as random.choices sums them
-        bit, near_bits, _ = _cell_bits(n)
-        order = [(r, c) for r in range(n) for c in range(n)]
-        rng.shuffle(order)
-        owner: dict[Cell, int] = {}
-        cages: list[list[Cell]] = []
-        free = (1 << (n * n)) - 1  # cells no cage owns yet
-        lo = self.cap // 2 if self.level <= Level.MEDIUM else 0
-        for cell in order[: rng.randint(lo, self.cap) if self.cap else 0]:
-            owner[cell] = len(cages)
-            free &= ~bit[cell]
-            cages.append([cell])
-        for cell in order:
-            if cell in owner:
-                continue
-            want = _draw(rng, sizes, cum)
-            cage = [cell]
-            owner[cell] = len(cages)
-            free &= ~bit[cell]
-            reach = near_bits[cell]
-            while len(cage) < want:
-                grow = reach & free
-                if not grow:
-                    break
-                nb = rng.choice(_sorted_cells(grow, n))
-                owner[nb] = len(cages)
                 free &= ~bit[nb]
                 reach |= near_bits[nb]
                 cage.append(nb)
