@@ -331,6 +331,7 @@ def _draw(rng: random.Random, population: Sequence[Any], cum: Sequence[float]) -
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
 NAME_CASES = (C_("gen", "Calcudoku"), C_("acc", "Calcudoku"))
 
+
 @lru_cache(maxsize=256)
 def _plan(n: int, ops: tuple[str, ...], max_cage: int, singles: str, level: Level) -> tuple:
     """What a ``_Layout`` of these rules keeps, worked out once: (the ops allowed, whether '+'
@@ -547,10 +548,6 @@ class _Layout:
                 reach |= near_bits[nb]
                 cage.append(nb)
             cages.append(cage)
-        return self._settle(cages, owner)
-
-    def _settle(self, cages: list[list[Cell]], owner: dict[Cell, int]) -> bool:
-        """``_cut``'s end: single cells past the cap joined to a neighbour, the cages sorted."""
         self.cages, self.owner = cages, owner
         singles = sum(1 for c in cages if len(c) == 1)
         # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
