@@ -929,3 +929,44 @@ def test_small_grids_ship_with_the_table_proof(monkeypatch):
         specs = [(tuple(r * 4 + c for r, c in cg.cells), cage_assignments(cg.cells, cg.op, cg.target, 4, None))
                  for cg in p.cages]
         assert latin_solutions(4, specs, limit=2) == [[int(ch) for row in p.solution for ch in row]]
+
+
+def test_easy_ladder_is_the_counted_ladder_run():
+    # ``easy_ladder`` (the easy tier on lists, in one loop) against ``solve`` up to easy on a new
+    # ``CageState``: the same verdict, counts (in the order first used) and placed cells, or the
+    # same contradiction; on tilings and loosenings of 3x3 to 7x7 with
+    # ops shown and hidden, and on cagings with a target changed (no solution, or another one).
+    assert [name for name, _ in _board(3, []).up_to(Level.EASY)] == list(arithmetic.EASY_NAMES)
+    met = {"solved": 0, "stuck": 0, "contradiction": 0}
+    for seed in range(150):
+        rng = random.Random(seed)
+        n = 3 + seed % 5
+        rules = KENKEN.parse_rules({"show_ops": bool(seed % 3), "singles": "normal" if seed % 2 else "few"}, n)
+        layout = _Layout(n, random_latin_square(n, rng), rules, (Level.EASY, Level.MEDIUM)[seed % 2], rng)
+        if not layout.tile():
+            continue
+        hidden = None if rules["show_ops"] else tuple(rules["ops"])
+        for move in range(4):
+            cages = [(c.cells, c.op, c.target) for c in layout.cage_list()]
+            if move == 3:
+                k = rng.randrange(len(cages))
+                cells, op, target = cages[k]
+                cages[k] = (cells, op, target + rng.choice([-1, 1]))
+            plain, fast = Board.build(n, cages, hidden), Board.build(n, cages, hidden)
+            st, run = plain.new_state(plain.geo), Run()
+            try:
+                want = (solve(st, Level.EASY, run), list(run.counts.items()), st.placed)
+            except Contradiction as e:
+                want = str(e)
+            try:
+                solved, counts, placed = arithmetic.easy_ladder(fast)
+                got = (solved, list(counts.items()), placed)
+            except Contradiction as e:
+                got = str(e)
+            assert got == want
+            if isinstance(want, str):
+                met["contradiction"] += 1
+            else:
+                met["solved" if want[0] else "stuck"] += 1
+            layout.loosen(rng.choice([c for cage in layout.cages for c in cage]))
+    assert all(met.values()), met

@@ -197,3 +197,75 @@ def test_pick_table_is_the_plain_one(level):
                 key = tuple(cells)
                 assert layout._pick_table(key) == layout._pick_table_plain(key)
             layout.loosen(layout.cages[0][0])
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_cut_is_the_plain_cut(level):
+    # ``_cut`` (draws written out, the mix kept per rules) against ``_cut(plain=True)``
+    # (``random``'s own methods): the same cages, owners and verdict from the same draws, the generator left
+    # in the same state; every size, singles mode and cage bound, and ops without '+'.
+    met = {True: 0, False: 0}
+    for seed in range(40):
+        n = 3 + seed % 7
+        rules = dict(RULES, singles=("few", "none", "normal")[seed % 3], max_cage=2 + seed % 5,
+                     ops=["+", "-", "*", "/"] if seed % 4 else ["*", "-"])
+        square = random_latin_square(n, random.Random(seed))
+        fast = _Layout(n, square, rules, level, random.Random(seed))
+        plain = _Layout(n, square, rules, level, random.Random(seed))
+        for _ in range(3):
+            got = fast._cut()
+            assert got == plain._cut(plain=True)
+            assert fast.cages == plain.cages and fast.owner == plain.owner
+            assert fast.rng.getstate() == plain.rng.getstate()
+            met[got] += 1
+    assert met[True]
+
+
+def test_some_op_fits_any_cells_when_plus_or_times_is_allowed():
+    # ``_Layout.big``: the moves skip ``op_options`` (never empty then) as a test of whether a
+    # cage may be made; with only '-' and '/' they ask it.
+    rng = random.Random(5)
+    for ops in (["+"], ["*"], ["+", "-"], ["*", "/"], ["-", "/"]):
+        for n in (4, 6):
+            layout = _Layout(n, random_latin_square(n, rng), dict(RULES, ops=ops), Level.EASY, rng)
+            assert layout.big == ("+" in ops or "*" in ops)
+            for _ in range(200):
+                r, c = rng.randrange(n), rng.randrange(n)
+                cells = [(r, c)]
+                while len(cells) < rng.randint(1, 5):
+                    x, y = rng.choice(cells)
+                    nb = rng.choice([(x + dx, y + dy) for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                                     if 0 <= x + dx < n and 0 <= y + dy < n])
+                    if nb not in cells:
+                        cells.append(nb)
+                if layout.big:
+                    assert layout.op_options(cells)
+
+
+def test_request_rules_remembered_is_the_plain_one():
+    # ``KenKenVariant.request_rules`` (remembered by the rules as given) against
+    # ``VariantDefaults.request_rules``: the same rules or the same error, asked twice each (the
+    # second from the memo), a fresh dict and lists each time, ``True`` and ``1`` told apart.
+    from bookgen.core.types import GenerationError
+    from bookgen.core.variant import VariantDefaults
+
+    def outcome(fn, size, rules, level):
+        try:
+            return fn(size, rules, level)
+        except (ValueError, GenerationError) as e:
+            return type(e), str(e)
+
+    asks = [(4, None, Level.EASY), (4, {}, Level.EASY), (5, {"ops": ["+", "x"]}, Level.HARD),
+            (4, {"show_ops": True}, Level.EASY), (4, {"show_ops": 1}, Level.EASY),
+            (4, {"max_cage": 2, "singles": "none"}, Level.EASY), (5, {"max_cage": 2, "singles": "none"}, Level.EASY),
+            (6, {"ops": ["-", "/"]}, Level.EASY), (3, {}, Level.HARD), (4, {"ops": [["+"]]}, Level.EASY),
+            (4, {"colour": "red"}, Level.EASY), (4, {"max_cage": 4.0}, Level.EASY)]
+    errors = 0
+    for size, rules, level in asks * 2:
+        got = outcome(KENKEN.request_rules, size, rules, level)
+        assert got == outcome(lambda *a: VariantDefaults.request_rules(KENKEN, *a), size, rules, level)
+        if isinstance(got, dict):
+            got["ops"].append("?")  # (the next answer is not this one)
+        else:
+            errors += 1
+    assert errors and KENKEN.request_rules(4, {}, Level.EASY)["ops"] == ["+", "-", "*", "/"]

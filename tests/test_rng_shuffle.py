@@ -26,3 +26,15 @@ def test_latin_square_draws_as_with_random_shuffle(monkeypatch):
     squares = [random_latin_square(n, random.Random(n)) for n in range(3, 10)]
     monkeypatch.setattr(latin, "shuffle", lambda rng, items: rng.shuffle(items))
     assert squares == [random_latin_square(n, random.Random(n)) for n in range(3, 10)]
+
+
+def test_below_and_choice_equal_randrange_and_choice():
+    """``below`` and ``choice`` give ``randrange`` and ``random.choice``'s numbers and items,
+    lengths 1 (which still draws) to 300, and leave the generator in the same state."""
+    from bookgen.core.rng import below, choice
+    mine, theirs = random.Random(11), random.Random(11)
+    for n in list(range(1, 40)) * 10 + [255, 256, 257, 300, 576 * 576]:
+        assert below(mine, n) == theirs.randrange(n)
+        seq = list(range(n % 300 + 1))
+        assert choice(mine, seq) == theirs.choice(seq)
+    assert mine.getstate() == theirs.getstate()

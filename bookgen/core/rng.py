@@ -47,6 +47,22 @@ def version_seed(book_seed: int, section: int, index: int, version: int, attempt
 _BITS = tuple(n.bit_length() for n in range(257))  # ``int.bit_length`` of each list length a shuffle meets
 
 
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` >= 1 (``Random._randbelow``), which it must equal: the same
+    number from the same draws (tests/test_rng_shuffle.py), without the two method calls around
+    ``getrandbits`` (a small grid's cage cut draws a few dozen)."""
+    k = _BITS[n] if n < 257 else n.bit_length()
+    j = rng.getrandbits(k)
+    while j >= n:
+        j = rng.getrandbits(k)
+    return j
+
+
+def choice(rng: random.Random, seq):
+    """``rng.choice(seq)`` for a non-empty ``seq``, by ``below``: the same item and draws."""
+    return seq[below(rng, len(seq))]
+
+
 def shuffle(rng: random.Random, items: list) -> None:
     """``rng.shuffle(items)``, which it must equal (the same order and the same draws, so
     everything drawn after it is the same too; tests/test_rng_shuffle.py): CPython's

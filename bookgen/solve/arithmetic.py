@@ -51,7 +51,7 @@ from bookgen.core.score import work_score
 from bookgen.core.types import Cell
 from bookgen.solve.houses import (
     Contradiction, Extra, Geometry, Ladder, Run, State, Tech, _bitboards, and_list, cell_name, cell_text, cut_each,
-    describe_cuts, geometry, seen_table, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
+    describe_cuts, geometry, seen_table, strike, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
     t_naked_triple, t_trial,
 )
 from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
@@ -1391,6 +1391,142 @@ def score_of(counts: dict[str, int], level: Level, n: int) -> float:
 def medium_solves(board: Board) -> bool:
     """Whether the easy and medium tiers alone fill the grid, as ``solve`` up to MEDIUM would."""
     return open_after(board, Level.MEDIUM) == []
+
+
+class _Marks:
+    """What ``_last_mask`` reads of a state (its candidates and placed cells): ``easy_ladder``'s lists."""
+
+    __slots__ = ("cand", "placed")
+
+    def __init__(self, cand: list[int], placed: list[bool]) -> None:
+        self.cand, self.placed = cand, placed
+
+
+EASY_NAMES = ("single_cage", "naked_single", "cage_last", "cage_static", "cage_fix")  # the easy tier, in order
+
+
+def easy_ladder(board: Board) -> tuple[bool, dict[str, int], list[bool]]:
+    """``houses.solve`` up to the easy tier from a new ``CageState`` of ``board``, which it must
+    equal (tests/test_kenken.py): (solved, the techniques' counts, the placed cells); the same
+    ``Contradiction``. The state is lists of this call and the five techniques (``EASY_NAMES``,
+    ``LADDER``'s order) are written out in one loop, each acting where its function acts,
+    the ladder's restarts and its placing of the cells a technique left one digit (not counted
+    as naked singles) kept: the generator's judge runs the counted easy ladder on every
+    unique small draft, where the calls between state, techniques and ``cut_each`` were most
+    of the run."""
+    n = board.n
+    peers = board.geo.peers
+    cells, assigns, static, cage_of = board.cells, board.assigns, board.static, board.cage_of
+    cand = [full_mask(n)] * (n * n)
+    placed = [False] * (n * n)
+    marks = _Marks(cand, placed)
+    unplaced = n * n
+    fresh: list[int] = []
+    queued = 0
+    opened = [len(idx) for idx in cells]
+    every = full_mask(n) | 1 << n
+    union = [[every] * len(idx) for idx in cells]
+    live = list(assigns)
+    static_done = [False] * len(cells)
+    touched = [True] * len(cells)
+    multi = [k for k, idx in enumerate(cells) if len(idx) > 1]
+    singles = [(cells[k][0], k) for k in board.singles]
+    counts: dict[str, int] = {}
+
+    def cut(i: int, mask: int) -> int:  # ``CageState.elim``
+        new = strike(cand, i, mask, n)
+        if new:
+            if not new & (new - 1):
+                fresh.append(i)
+            touched[cage_of[i]] = True
+        return new
+
+    def place(i: int) -> None:  # ``CageState.place`` (its count of open cells: the loop's)
+        placed[i] = True
+        if cage_of[i] >= 0:
+            opened[cage_of[i]] -= 1
+        digit = cand[i]
+        for j in peers[i]:
+            if cand[j] & digit:
+                cut(j, digit)
+
+    while unplaced:
+        mark = len(fresh)
+        name = ""
+        for i, k in singles:  # t_single_cage
+            if not placed[i]:
+                if not assigns[k]:
+                    raise Contradiction("an empty single-cell cage")
+                if cut(i, ~_BITS[assigns[k][0][0]]):
+                    name = "single_cage"
+                    break
+        if not name:  # t_naked_single
+            count = 0
+            while queued < len(fresh):
+                i = fresh[queued]
+                queued += 1
+                if not placed[i] and not cand[i] & (cand[i] - 1):
+                    place(i)
+                    unplaced -= 1
+                    count += 1
+            if count:
+                counts["naked_single"] = counts.get("naked_single", 0) + count
+                continue
+            for k in multi:  # t_cage_last
+                if opened[k] == 1:
+                    i, mask = _last_mask(board, marks, k)
+                    if cut(i, ~mask):
+                        name = "cage_last"
+                        break
+        if not name and not all(static_done):  # t_cage_static
+            for k in range(static_done.index(False), len(static_done)):
+                if static_done[k]:
+                    continue
+                static_done[k] = True
+                idx = cells[k]
+                if len(idx) < 2:
+                    continue
+                done = False
+                for i, m in zip(idx, static[k]):
+                    if cand[i] & ~m:
+                        done = cut(i, ~m) or done
+                if done:
+                    name = "cage_static"
+                    break
+        if not name:  # t_cage_fix, its cages as ``_stale_cages`` gives them
+            for k in multi:
+                if not touched[k]:
+                    continue
+                idx = cells[k]
+                now = [cand[i] for i in idx]
+                if union[k] == now:
+                    touched[k] = False
+                    continue
+                have = union[k]
+                stale = [j for j, c in enumerate(now) if have[j] & ~c]
+                if stale:  # ``_refresh_plain``
+                    left = _fitting(live[k], idx, cand, stale)
+                    if not left:
+                        raise Contradiction(f"{board.labels[k]} has no combination left")
+                    live[k] = left
+                    have = union[k] = _union_of(left)
+                for j, i in enumerate(idx):
+                    u = have[j]
+                    if not u & (u - 1) and cand[i] != u:
+                        cut(i, ~u)
+                        name = "cage_fix"
+                        break
+                if name:
+                    break
+        if not name:
+            return False, counts, placed
+        counts[name] = counts.get(name, 0) + 1
+        for i in fresh[mark:]:  # the cells the technique left one digit are its result
+            if not placed[i] and not cand[i] & (cand[i] - 1):
+                place(i)
+                unplaced -= 1
+    board.check(marks)  # type: ignore[arg-type]
+    return True, counts, placed
 
 
 def open_after(board: Board, level: Level) -> list[int] | None:

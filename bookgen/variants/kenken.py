@@ -67,6 +67,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bookgen.core.difficulty import Level
 from bookgen.core.memo import BoundedMemo
+from bookgen.core.rng import below, choice, shuffle
 from bookgen.core.i18n import C_, N_, Plural, Text, join_and, join_or
 from bookgen.core.rules import latin_rule
 from bookgen.core.rating import minutes_of, rating_of
@@ -80,7 +81,7 @@ from bookgen.core.text import square as _square
 from bookgen.core.types import EMPTY, MAX_CAGE, Cage, Cell, GenerationError, Grade, Puzzle
 from bookgen.core.variant import Step, VariantDefaults, rule_options
 from bookgen.solve.arithmetic import (
-    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, SearchDrafts, cage_parts, latin_solutions, open_after, proves_unique, score_of,
+    LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, SearchDrafts, cage_parts, easy_ladder, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
 from bookgen.solve.rated import rated_run
@@ -243,6 +244,12 @@ def _cell_bits(n: int) -> tuple[dict[Cell, int], dict[Cell, int], dict[int, tupl
     return bit, near_bits, {}
 
 
+@lru_cache(maxsize=None)
+def _cell_list(n: int) -> tuple[Cell, ...]:
+    """Every cell, row-major."""
+    return tuple((r, c) for r in range(n) for c in range(n))
+
+
 def _sorted_cells(mask: int, n: int) -> tuple[Cell, ...]:
     """The cells of a bit set (``_cell_bits``), sorted; remembered per set."""
     memo = _cell_bits(n)[2]
@@ -324,6 +331,29 @@ def _draw(rng: random.Random, population: Sequence[Any], cum: Sequence[float]) -
 # The title in the grammatical cases sentences need (the catalogs inflect it: ``i18n.name_forms``).
 NAME_CASES = (C_("gen", "Calcudoku"), C_("acc", "Calcudoku"))
 
+
+@lru_cache(maxsize=256)
+def _plan(n: int, ops: tuple[str, ...], max_cage: int, singles: str, level: Level) -> tuple:
+    """What a ``_Layout`` of these rules keeps, worked out once: (the ops allowed, whether '+'
+    or '*' is among them, the largest cage, the most single-cell cages, the ops' bias, the
+    smallest part ``_split`` cuts, ``tile``'s reshuffles, the cut's (sizes, cumulative weights,
+    their total as a float, the last index), ``pick_op``'s memo key past the cells and digits)."""
+    big = "+" in ops or "*" in ops  # (then some op fits any cells: ``op_options`` is never empty)
+    max_cage = max_cage if big else 2
+    cap = singles_cap(singles, level, n, max_cage <= 2)
+    small_easy = level == Level.EASY and n <= SMALL_GRID
+    bias = SMALL_EASY_BIAS if small_easy else OP_BIAS[level]
+    # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
+    # one cell could never fit, and drawing such cuts was most of a failed re-cut.
+    least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not cap else 1
+    swaps = SMALL_EASY_SWAPS if small_easy else 0  # ``tile``'s reshuffles
+    table = SMALL_EASY_MIX if small_easy else SIZE_MIX[level]
+    mix = {s: w for s, w in table.items() if s <= max_cage}
+    cum = list(accumulate(mix.values()))  # as random.choices sums them
+    return (ops, big, max_cage, cap, bias, least_part, swaps, (list(mix), cum, cum[-1] + 0.0, len(cum) - 1),
+            (n, ops, bias, level >= Level.HARD))
+
+
 class _Layout:
     """A caging under construction: cage cell lists, ops and targets."""
 
@@ -334,25 +364,18 @@ class _Layout:
         self.rules = rules
         self.level = level
         self.rng = rng
-        self.ops_allowed = tuple(rules["ops"])
-        big = "+" in self.ops_allowed or "*" in self.ops_allowed
-        self.max_cage = rules["max_cage"] if big else 2
-        self.cap = singles_cap(rules["singles"], level, n, self.max_cage <= 2)
+        (self.ops_allowed, self.big, self.max_cage, self.cap, self.bias, self.least_part, self.swaps,
+         self._mix, self._pick_ctx) = _plan(n, tuple(rules["ops"]), rules["max_cage"], rules["singles"], level)
         self.cages: list[list[Cell]] = []
         self.ops: list[str] = []
         self.owner: dict[Cell, int] = {}
         self._options: dict[tuple[Cell, ...], tuple[tuple[str, int, int], ...]] = {}
-        self._made: dict[tuple[tuple[Cell, ...], str], Cage] = {}  # cage_list's cages, reused
+        self._made: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # cage_specs' (cells, op, target), reused
         self._specs: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # sat_cages' answers, reused
         self._admitted: dict[tuple[tuple[Cell, ...], str], tuple] = {}  # admits' (indices, set of assignments)
         self.hidden = _hidden_ops(rules)
         self._singles = -1  # single-cell cages in the caging (-1: not counted since it changed)
         self._picks: dict[tuple[Cell, ...], tuple] = {}  # pick_op's (ops, cumulative weights)
-        self.bias = SMALL_EASY_BIAS if level == Level.EASY and n <= SMALL_GRID else OP_BIAS[level]
-        # Smallest part ``_split`` cuts: where a hard small grid may show no single, a part of
-        # one cell could never fit, and drawing such cuts was most of a failed re-cut.
-        self.least_part = 2 if level == Level.HARD and n <= HARD_NO_SINGLE and not self.cap else 1
-        self.swaps = SMALL_EASY_SWAPS if level == Level.EASY and n <= SMALL_GRID else 0  # ``tile``'s reshuffles
 
     # --- operations ---------------------------------------------------------------
 
@@ -376,15 +399,17 @@ class _Layout:
         got = self._picks.get(key)  # ops and cumulative weights, kept per cell set
         if got is None:
             got = self._picks[key] = self._pick_table(key)
-        return _draw(self.rng, *got) if got else None
+        if not got:
+            return None
+        ops, cum = got  # (``_draw``, written out)
+        return ops[bisect(cum, self.rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
     def _pick_table(self, key: tuple[Cell, ...]) -> tuple:
         """``pick_op``'s (ops, cumulative weights), () when no op fits: ``_pick_table_plain``'s,
         remembered per process by the cells, their digits and what else they depend on (every
         new caging asks for each of its cages: three memos' lookups and two sorts a cage)."""
         sq = self.square
-        memo_key = (key, tuple([sq[r][c] for r, c in key]), self.n, self.ops_allowed, self.bias,
-                    self.level >= Level.HARD)
+        memo_key = (key, tuple([sq[r][c] for r, c in key]), self._pick_ctx)
         got = _PICKS.get(memo_key)
         if got is None:
             got = _PICKS.put(memo_key, self._pick_table_plain(key))
@@ -409,12 +434,17 @@ class _Layout:
             return False
         if self.swaps:
             self._reshuffle()
-        self.ops = []
-        for k, cells in enumerate(self.cages):
-            op = self.pick_op(cells)
-            if op is None:
+        # ``pick_op`` for each cage, written out: the cages are sorted (``_compact``) and the
+        # layout's own tables empty (nothing picked an op on this square yet).
+        self.ops = ops = []
+        picks, draw = self._picks, self.rng.random
+        for cells in self.cages:
+            key = tuple(cells)
+            got = picks[key] = self._pick_table(key)
+            if not got:
                 return False
-            self.ops.append(op)
+            names, cum = got
+            ops.append(names[bisect(cum, draw() * (cum[-1] + 0.0), 0, len(cum) - 1)])
         return True
 
     def _reshuffle(self) -> None:
@@ -439,7 +469,7 @@ class _Layout:
                     break
             else:
                 break
-            rows, cols = divmod(self.rng.randrange(m * m), m)  # (one draw for both)
+            rows, cols = divmod(below(self.rng, m * m), m)  # (one draw for both)
             rows, cols = perms[rows], perms[cols]
         if rows is perms[0] and cols is perms[0]:
             return
@@ -453,50 +483,67 @@ class _Layout:
         and (r2, c1), (r2, c2) in one, or (r1, c1), (r2, c1) in one and (r1, c2), (r2, c2) in
         one: where the square has an intercalate, its swap keeps every cage's digits
         (``_swap_kept``); worked out once a cut, from the cages' pairs in a row or a column."""
-        in_rows: dict[tuple[int, int], list[int]] = {}  # (c1, c2): the rows where a cage holds both
-        in_cols: dict[tuple[int, int], list[int]] = {}  # (r1, r2): the columns likewise
+        # (0, c1, c2): the rows where a cage holds both, a bit each; (1, r1, r2): the columns likewise
+        where: dict[tuple[int, int, int], int] = {}
         for cells in self.cages:
             if len(cells) > 1:
-                for kind, key, at in _cage_pairs(tuple(cells)):
-                    (in_cols if kind else in_rows).setdefault(key, []).append(at)
+                for key, at in _cage_pairs(tuple(cells)):
+                    where[key] = where.get(key, 0) | at
         out = []
-        for (c1, c2), rs in in_rows.items():
-            out += [(r1, r2, c1, c2) for k, r1 in enumerate(rs) for r2 in rs[k + 1:]]
-        for (r1, r2), cs in in_cols.items():
-            out += [(r1, r2, c1, c2) for k, c1 in enumerate(cs) for c2 in cs[k + 1:]]
+        for (kind, a, b), mask in where.items():
+            if mask & (mask - 1):  # (two lines or more)
+                at = _bit_list(mask)
+                if kind:
+                    out += [(a, b, c1, c2) for k, c1 in enumerate(at) for c2 in at[k + 1:]]
+                else:
+                    out += [(r1, r2, a, b) for k, r1 in enumerate(at) for r2 in at[k + 1:]]
         return out
 
-    def _cut(self) -> bool:
-        """``tile``'s cages, without their operations; False when too many single cells are left."""
-        n, rng = self.n, self.rng
-        table = SMALL_EASY_MIX if self.level == Level.EASY and n <= SMALL_GRID else SIZE_MIX[self.level]
-        mix = {s: w for s, w in table.items() if s <= self.max_cage}
-        sizes, cum = list(mix), list(accumulate(mix.values()))  # as random.choices sums them
-        bit, near_bits, _ = _cell_bits(n)
-        order = [(r, c) for r in range(n) for c in range(n)]
-        rng.shuffle(order)
+    def _cut(self, plain: bool = False) -> bool:
+        """``tile``'s cages, without their operations; False when too many single cells are left.
+        ``rng``'s shuffle, randint, choice and choices written out (``core.rng``; the same draws
+        and cells, the cut being most of a small easy puzzle's tiling); ``plain``: by ``random``'s
+        own methods, the version this must equal (tests/test_kenken_search.py)."""
+        n, rng, cap = self.n, self.rng, self.cap
+        sizes, cum, total, last = self._mix
+        bit, near_bits, memo = _cell_bits(n)
+        order = list(_cell_list(n))
+        if plain:
+            rng.shuffle(order)
+        else:
+            shuffle(rng, order)
+        getrandbits, draw = rng.getrandbits, rng.random
         owner: dict[Cell, int] = {}
         cages: list[list[Cell]] = []
         free = (1 << (n * n)) - 1  # cells no cage owns yet
-        lo = self.cap // 2 if self.level <= Level.MEDIUM else 0
-        for cell in order[: rng.randint(lo, self.cap) if self.cap else 0]:
-            owner[cell] = len(cages)
-            free &= ~bit[cell]
-            cages.append([cell])
+        if cap:
+            lo = cap // 2 if self.level <= Level.MEDIUM else 0
+            for cell in order[: rng.randint(lo, cap) if plain else lo + below(rng, cap + 1 - lo)]:
+                owner[cell] = len(cages)
+                free &= ~bit[cell]
+                cages.append([cell])
         for cell in order:
             if cell in owner:
                 continue
-            want = _draw(rng, sizes, cum)
+            want = _draw(rng, sizes, cum) if plain else sizes[bisect(cum, draw() * total, 0, last)]
             cage = [cell]
-            owner[cell] = len(cages)
+            k = owner[cell] = len(cages)
             free &= ~bit[cell]
             reach = near_bits[cell]
             while len(cage) < want:
                 grow = reach & free
                 if not grow:
                     break
-                nb = rng.choice(_sorted_cells(grow, n))
-                owner[nb] = len(cages)
+                near = memo.get(grow) or _sorted_cells(grow, n)
+                if plain:
+                    nb = rng.choice(near)
+                elif len(near) == 1:
+                    while getrandbits(1):  # (``_randbelow(1)`` draws until it gets 0)
+                        pass
+                    nb = near[0]
+                else:
+                    nb = near[below(rng, len(near))]
+                owner[nb] = k
                 free &= ~bit[nb]
                 reach |= near_bits[nb]
                 cage.append(nb)
@@ -537,9 +584,9 @@ class _Layout:
         """Give single cell cage ``k`` to a neighbour cage (or pair it with a stolen cell)."""
         (cell,) = self.cages[k]
         nbs = sorted({self.owner[nb] for nb in _neighbours(cell, self.n)} - {k})
-        self.rng.shuffle(nbs)
+        shuffle(self.rng, nbs)
         for j in nbs:
-            if 0 < len(self.cages[j]) < self.max_cage and self.op_options(self.cages[j] + [cell]):
+            if 0 < len(self.cages[j]) < self.max_cage and (self.big or self.op_options(self.cages[j] + [cell])):
                 self.cages[j].append(cell)
                 self.owner[cell] = j
                 self.cages[k] = []
@@ -551,7 +598,7 @@ class _Layout:
             for x in _neighbours(cell, self.n):
                 if self.owner.get(x) == j:
                     rest = [y for y in donor if y != x]
-                    if connected(rest) and self.op_options([cell, x]):
+                    if connected(rest) and (self.big or self.op_options([cell, x])):
                         self.cages[j] = rest
                         self.cages[k] = [cell, x]
                         self.owner[x] = k
@@ -569,18 +616,18 @@ class _Layout:
         for _ in range(4 * self.n * self.n):
             nbs = _neighbours(cell, self.n)
             lone = [x for x in nbs if len(self.cages[self.owner[x]]) == 1 and self.owner[x] != k
-                    and self.op_options([cell, x])]
+                    and (self.big or self.op_options([cell, x]))]
             if lone:
-                x = self.rng.choice(lone)
+                x = choice(self.rng, lone)
                 j = self.owner[x]
                 self.cages[j] = []
                 self.cages[k] = [cell, x]
                 self.owner[x] = k
                 return True
-            pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and self.op_options([cell, x])]
+            pairs = [x for x in nbs if len(self.cages[self.owner[x]]) == 2 and (self.big or self.op_options([cell, x]))]
             if not pairs:
                 return False
-            x = self.rng.choice(pairs)
+            x = choice(self.rng, pairs)
             j = self.owner[x]
             (y,) = [z for z in self.cages[j] if z != x]
             self.cages[k] = [cell, x]
@@ -592,7 +639,7 @@ class _Layout:
 
     def _compact(self) -> None:
         """Drop emptied cages, sort cells row-major and cages by first cell; rebuild owners."""
-        cages = sorted((sorted(c) for c in self.cages if c), key=lambda c: c[0])
+        cages = sorted([sorted(c) for c in self.cages if c])  # (by first cell: no two cages share one)
         self.cages = cages
         self.owner = {cell: k for k, c in enumerate(cages) for cell in c}
         self._singles = -1
@@ -604,14 +651,14 @@ class _Layout:
         least = self.least_part
         if len(cells) < 2 * least:
             return None
-        n = self.n
+        n, rng = self.n, self.rng
         bit, near_bits, _ = _cell_bits(n)
         members = 0
         for x in cells:
             members |= bit[x]
         for _ in range(8):
-            k = self.rng.randint(least, len(cells) - least)
-            start = self.rng.choice(cells)
+            k = least + below(rng, len(cells) - 2 * least + 1)  # (``randint``)
+            start = choice(rng, cells)
             part = [start]
             left = members & ~bit[start]  # members not taken
             reach = near_bits[start]
@@ -619,7 +666,7 @@ class _Layout:
                 grow = reach & left
                 if not grow:
                     break
-                nb = self.rng.choice(_sorted_cells(grow, n))
+                nb = choice(rng, _sorted_cells(grow, n))
                 part.append(nb)
                 left &= ~bit[nb]
                 reach |= near_bits[nb]
@@ -631,7 +678,7 @@ class _Layout:
         if self._singles < 0:  # counted once per caging (moves ask many times)
             self._singles = sum(1 for c in self.cages if len(c) == 1)
         return self._singles + singles_delta <= self.cap and all(
-            len(p) <= self.max_cage and self.op_options(p) for p in parts
+            len(p) <= self.max_cage and (self.big or self.op_options(p)) for p in parts
         )
 
     def _replace(self, old: Sequence[int], parts: Sequence[list[Cell]]) -> None:
@@ -643,8 +690,8 @@ class _Layout:
             self.ops.append("?")
         # Kept cages are sorted already (tile and every move leave them so); only new parts need it.
         n_kept = len(self.cages) - len(parts)
-        pairs = sorted(((c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))),
-                       key=lambda x: x[0][0])
+        pairs = sorted([(c if k < n_kept else sorted(c), op) for k, (c, op) in enumerate(zip(self.cages, self.ops))])
+        # (by first cell: no two cages share one)
         self.cages = [c for c, _ in pairs]
         self._singles = -1
         self.ops = [op for _, op in pairs]
@@ -658,14 +705,14 @@ class _Layout:
         k = self.owner[cell]
         cells = self.cages[k]
         moves = ["op", "split", "recut"]
-        self.rng.shuffle(moves)
+        shuffle(self.rng, moves)
         for move in moves:
             if move == "op" and len(cells) > 1:
                 opts = self.op_options(cells)
                 now = next((o for o in opts if o[0] == self.ops[k]), None)
                 tighter = [o for o in opts if now is None or o[2] < now[2]]
                 if tighter:
-                    self.ops[k] = self.rng.choice(tighter)[0]
+                    self.ops[k] = choice(self.rng, tighter)[0]
                     return True
             elif move == "split":
                 parts = self._split(cells)
@@ -682,7 +729,7 @@ class _Layout:
         nbs = sorted({self.owner[nb] for x in cells for nb in _neighbours(x, self.n)} - {k})
         if not nbs:
             return False
-        j = self.rng.choice(nbs)
+        j = choice(self.rng, nbs)
         union = cells + self.cages[j]
         before = {frozenset(cells), frozenset(self.cages[j])}
         for _ in range(4):
@@ -699,11 +746,11 @@ class _Layout:
         """Make some cage less telling: merge two neighbours or pick a looser op."""
         rng = self.rng
         for _ in range(6):
-            k = rng.randrange(len(self.cages))
+            k = below(rng, len(self.cages))
             cells = self.cages[k]
             if rng.random() < 0.5:
                 nbs = sorted({self.owner[nb] for x in cells for nb in _neighbours(x, self.n)} - {k})
-                rng.shuffle(nbs)
+                shuffle(rng, nbs)
                 for j in nbs:
                     union = cells + self.cages[j]
                     if self._fits([union], -(len(cells) == 1) - (len(self.cages[j]) == 1)):
@@ -714,7 +761,7 @@ class _Layout:
                 now = next((o for o in opts if o[0] == self.ops[k]), None)
                 looser = [o for o in opts if now is None or o[2] > now[2]]
                 if looser:
-                    self.ops[k] = rng.choice(looser)[0]
+                    self.ops[k] = choice(rng, looser)[0]
                     return True
         return False
 
@@ -730,16 +777,18 @@ class _Layout:
 
     def cage_list(self) -> tuple[Cage, ...]:
         """The cages as ``Cage`` objects (targets from the square)."""
-        out = []
-        made = self._made
-        for key in zip(map(tuple, self.cages), self.ops):
-            out.append(made.get(key) or self._cage(key))
-        return tuple(out)
+        return tuple(Cage(*spec) for spec in self.cage_specs())
 
-    def _cage(self, key: tuple[tuple[Cell, ...], str]) -> Cage:
+    def cage_specs(self) -> list[tuple[tuple[Cell, ...], str, int]]:
+        """The cages as (cells, op, target), targets from the square, kept per cage: what a
+        draft's table look-up and board take (only the puzzle made needs ``Cage`` objects)."""
+        made = self._made
+        return [made.get(key) or self._made_spec(key) for key in zip(map(tuple, self.cages), self.ops)]
+
+    def _made_spec(self, key: tuple[tuple[Cell, ...], str]) -> tuple[tuple[Cell, ...], str, int]:
         cells, op = key
-        cage = self._made[key] = Cage(cells, op, int(cage_value(op, [self.square[r][c] for r, c in cells])))
-        return cage
+        got = self._made[key] = (cells, op, int(cage_value(op, [self.square[r][c] for r, c in cells])))
+        return got
 
     def sat_cages(self) -> list[tuple[tuple, tuple[int, ...], tuple[tuple[int, ...], ...]]]:
         """``cage_list``'s cages as ``DraftSolver`` takes them: (key, cell indices, assignments),
@@ -749,8 +798,8 @@ class _Layout:
         return [specs.get(key) or self._spec(key) for key in zip(map(tuple, self.cages), self.ops)]
 
     def _spec(self, key: tuple[tuple[Cell, ...], str]) -> tuple:
-        cage = self._made.get(key) or self._cage(key)
-        got = self._specs[key] = ((cage.cells, cage.op, cage.target), *_sat_cage(self.n, cage, self.hidden))
+        spec = self._made.get(key) or self._made_spec(key)
+        got = self._specs[key] = (spec, *cage_parts(self.n, *spec, self.hidden)[:2])  # (``_sat_cage``'s)
         return got
 
     def swapped(self) -> list[int] | None:
@@ -953,6 +1002,21 @@ class KenKenVariant(VariantDefaults):
 
     # --- generation -----------------------------------------------------------------
 
+    def request_rules(self, size: int, rules: Mapping[str, Any] | None, level: Level) -> dict[str, Any]:
+        """``VariantDefaults.request_rules``, which it must equal (tests/test_kenken_search.py),
+        remembered per process by the rules as given (each value with its type: ``True`` is not
+        ``1`` to ``parse_rules``); a fresh dict and lists each call. ``generate`` asks once a
+        puzzle, and parsing and checking the rules again was a fiftieth of a small easy one."""
+        try:
+            key = (size, level, None if rules is None else tuple(sorted(
+                (k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in rules.items())))
+            got = _REQUESTS.get(key)
+        except TypeError:  # (a value that can't be a key: the plain way, which says what is wrong)
+            return VariantDefaults.request_rules(self, size, rules, level)
+        if got is None:
+            got = _REQUESTS.put(key, VariantDefaults.request_rules(self, size, rules, level))
+        return {k: list(v) if isinstance(v, list) else v for k, v in got.items()}
+
     def generate(
         self, size: int, rules: Mapping[str, Any], level: Level, rng: random.Random,
         options: Mapping[str, Any] | None = None,
@@ -1003,7 +1067,7 @@ class KenKenVariant(VariantDefaults):
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, random_latin_square):
             known = False  # the draft is a tightening SAT has just proven unique
             for _ in range(moves):
-                cages = layout.cage_list()
+                cages = layout.cage_specs()
                 others, proven = [], known
                 if drafts is not None and not known:
                     # An intercalate the cages let swap is a second solution SAT need not find.
@@ -1025,10 +1089,10 @@ class KenKenVariant(VariantDefaults):
                 elif layout.swaps and (quad := layout._swap_kept()) is not None:
                     verdict = Stuck(list(quad))  # (a loosening left an intercalate free to swap)
                 else:
-                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                    board = Board.build(size, cages, hidden)
                     verdict = self._judge(board, level, flat, unique=proven)
                 if isinstance(verdict, Fits):
-                    return self._finish(size, rules, square, cages, verdict, proven, board)
+                    return self._finish(size, rules, square, tuple(Cage(*c) for c in cages), verdict, proven, board)
                 if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
@@ -1053,7 +1117,7 @@ class KenKenVariant(VariantDefaults):
                 # A draft stuck with many open cells needs several changes:
                 # make them in one go instead of one judge per change.
                 cells = sorted(verdict.cells)
-                rng.shuffle(cells)
+                shuffle(rng, cells)
                 wanted = 1 + len(cells) // (LOOSEN_SPREAD * size)
                 done = 0
                 for i in cells[:6 * wanted]:
@@ -1078,7 +1142,7 @@ class KenKenVariant(VariantDefaults):
         cage there can be loosened."""
         size = layout.n
         cells = [i for i in range(size * size) if other[i] != flat[i]]
-        layout.rng.shuffle(cells)
+        shuffle(layout.rng, cells)
         start = layout.snapshot()
         singles = sum(1 for c in layout.cages if len(c) == 1)
         first = lonely = None
@@ -1109,31 +1173,32 @@ class KenKenVariant(VariantDefaults):
         """
         hidden = _hidden_ops(rules)
 
-        def solutions(cages: Sequence[Cage]) -> int:
+        def solutions(cages: Sequence[tuple[tuple[Cell, ...], str, int]]) -> int:
             acc = -1
-            for cage in cages:
-                acc &= _cage_set(size, cage.cells, cage.op, cage.target, hidden)
+            for cells, op, target in cages:
+                acc &= _cage_set(size, cells, op, target, hidden)
             return acc
 
         for square, flat, layout in _tilings(size, rules, level, rng, attempts, _table_square):
             for _ in range(moves):
-                cages = layout.cage_list()
+                cages = layout.cage_specs()
                 sols = solutions(cages)
                 if sols & (sols - 1):
                     verdict = Stuck(table_open_cells(size, sols))
                 else:
-                    board = Board.build(size, [(c.cells, c.op, c.target) for c in cages], hidden)
+                    board = Board.build(size, cages, hidden)
                     verdict = self._judge(board, level, flat, unique=True)
                 if isinstance(verdict, Fits):
                     # The table lists every Latin square of this order: its count is exact.
-                    return self._finish(size, rules, square, cages, verdict, only_solution(size, sols, flat), board)
+                    return self._finish(size, rules, square, tuple(Cage(*c) for c in cages), verdict,
+                                        only_solution(size, sols, flat), board)
                 if verdict is TOO_EASY:
                     moved = False
                     for _ in range(TIGHTEN_TRIES):
                         snap = layout.snapshot()
                         if not layout.tighten():
                             break
-                        sols = solutions(layout.cage_list())
+                        sols = solutions(layout.cage_specs())
                         if not sols & (sols - 1):
                             moved = True
                             break
@@ -1145,7 +1210,7 @@ class KenKenVariant(VariantDefaults):
                 # they leave cost more than the better pick saved); give up on the square
                 # when that cage can't change.
                 cells = sorted(verdict.cells)
-                rng.shuffle(cells)
+                shuffle(rng, cells)
                 if not cells or not layout.loosen(divmod(cells[0], size)):
                     break
         return None
@@ -1166,10 +1231,16 @@ class KenKenVariant(VariantDefaults):
             return Stuck(still)  # (small grids' drafts are unique, and mostly not stuck)
         elif level == Level.MEDIUM and n <= TABLE_MAX and open_after(board, Level.EASY) == []:
             return TOO_EASY  # (the ladder uses a medium technique only where the easy tier is stuck)
-        st = board.new_state(board.geo)
-        run = Run()
-        top = min(level, Level.HARD)
         try:
+            if level == Level.EASY:  # (the counted run on lists: ``ladder_solve``'s, which it must equal)
+                solved, counts, placed = easy_ladder(board)
+                if solved:
+                    used = max(_tier(t) for t in counts)
+                    return Fits(counts, used) if used == level else TOO_EASY
+                return Stuck([i for i in range(n * n) if not placed[i]])
+            st = board.new_state(board.geo)
+            run = Run()
+            top = min(level, Level.HARD)
             solved = ladder_solve(st, top, run)
             if solved:
                 used = max(_tier(t) for t in run.counts)
@@ -1456,20 +1527,27 @@ def _tilings(size: int, rules: Mapping[str, Any], level: Level, rng: random.Rand
 
 _QUADS = BoundedMemo(1 << 12)
 _PICKS = BoundedMemo(1 << 16)  # ``_Layout._pick_table``'s
+_REQUESTS = BoundedMemo(1 << 8)  # ``KenKenVariant.request_rules``' answers
 
 
 @lru_cache(maxsize=1 << 14)
-def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[int, tuple[int, int], int], ...]:
-    """A cage's pairs of cells in one row, (0, (c1, c2), row), and in one column, (1, (r1, r2),
-    column), for ``_Layout._pair_rects`` (cells sorted: c1 < c2, r1 < r2)."""
+def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """A cage's pairs of cells in one row, ((0, c1, c2), the row's bit), and in one column,
+    ((1, r1, r2), the column's bit), for ``_Layout._pair_rects`` (cells sorted: c1 < c2, r1 < r2)."""
     out = []
     for x, (r, c) in enumerate(cells):
         for r2, c2 in cells[x + 1:]:
             if r == r2:
-                out.append((0, (c, c2), r))
+                out.append(((0, c, c2), 1 << r))
             elif c == c2:
-                out.append((1, (r, r2), c))
+                out.append(((1, r, r2), 1 << c))
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 10)
+def _bit_list(mask: int) -> tuple[int, ...]:
+    """The positions of ``mask``'s bits, ascending."""
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 @lru_cache(maxsize=None)
@@ -1500,7 +1578,7 @@ def _quads(square: list[list[int]]) -> tuple[tuple[int, int, int, int], ...]:
 def _table_square(n: int, rng: random.Random) -> list[list[int]]:
     """A Latin square of order ``n`` <= ``TABLE_MAX`` drawn uniformly from ``latin_table``:
     one draw instead of a row-by-row matching (4x4: 1 against 34 microseconds)."""
-    flat = latin_table(n)[0][rng.randrange(len(latin_table(n)[0]))]
+    flat = latin_table(n)[0][below(rng, len(latin_table(n)[0]))]
     return [list(flat[r * n:(r + 1) * n]) for r in range(n)]
 
 
