@@ -186,6 +186,31 @@ def minutes_of(steps: Iterable[RatedStep], cells: int) -> float:
 _SECONDS = BoundedMemo(4096)
 
 
+def rating_and_minutes(runs: Iterable[tuple[float, int, int]], cells: int) -> tuple[float, float]:
+    """``rating_of`` and ``minutes_of`` of the steps ``runs`` stand for, which they must equal
+    (tests/test_rating.py): per run of steps (their rating, the options of the first, how many),
+    each step one option fewer than the one before (the naked singles that end a solve; most
+    runs are one step). For a run taken in one go (``rated.rated_summary``): no step object
+    made, the seconds kept by rating and options; the same floats summed in the same order."""
+    memo = _RUN_SECONDS
+    seconds = []
+    top = None  # (the first of the highest, as ``max``)
+    for rating, options, count in runs:
+        if top is None or rating > top:
+            top = rating
+        for j in range(count):
+            key = (rating, options - j)
+            got = memo.get(key)
+            if got is None:
+                got = memo.put(key, step_seconds(RatedStep("", rating, options - j)))
+            seconds.append(got)
+    return round(0.0 if top is None else top, DIGITS), _minutes(sum(seconds), cells)
+
+
+# ``rating_and_minutes``' seconds per step's rating and options (2 and 2.0 take the same seconds).
+_RUN_SECONDS = BoundedMemo(4096)
+
+
 def minutes_plain(steps: Iterable[RatedStep], cells: int) -> float:
     """``minutes_of`` with every step's seconds worked out afresh."""
     return _minutes(sum(step_seconds(s) for s in steps), cells)
