@@ -869,6 +869,13 @@ class RatedCages:
         self.geo, self.board, self.rows, self.n = geo, board, rows, n
         self.naked_value, self.line_value = values[2], values[1]
         self.cells = range(n * n)
+        self.first = True  # (``__call__``'s lists made at its first call: ``whole`` needs none)
+        self.house_bits = _bitboards(geo)[0]
+        self.memo = _line_singles_memo(geo)
+
+    def _begin(self) -> None:
+        """The lists ``__call__`` keeps from call to call."""
+        n, board = self.n, self.board
         self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
         self.pos = [0] * n          # per digit: the open cells holding it
         # per digit: the cells where it is a hidden single of a line, the lines where it has one or
@@ -882,9 +889,6 @@ class RatedCages:
         self.live = list(board.assigns)  # per cage: its assignments that fit the candidates last seen
         self.union = [list(m) for m in board.static]  # per cage: the digits those use, per cell
         self.static_clean = 0  # the cages whose arithmetic rules out no candidate left (for good)
-        self.first = True
-        self.house_bits = _bitboards(geo)[0]
-        self.memo = _line_singles_memo(geo)
 
     # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).
     KNOWN = {}  # filled below, once the techniques are defined
@@ -908,6 +912,8 @@ class RatedCages:
         return cls(geo, board, rows, values)
 
     def __call__(self, st: State) -> tuple | None:
+        if self.first:
+            self._begin()
         cand, placed, seen = st.cand, st.placed, self.seen
         changed = [i for i, c, p, s in zip(self.cells, cand, placed, seen) if (0 if p else c) != s]
         if changed or self.first:
@@ -1428,13 +1434,13 @@ class _CageTable:
         """(the digits the assignments ``live`` give each cell, laid out as a key; the cells
         (all ``n`` bits of each) that they give one digit)."""
         n = self.n
-        union = 1 << n * len(self.uses)
+        if live.bit_count() < n:  # (from the assignments themselves, where they are fewer than the digits)
+            units = _union_of([self.assigns[t] for t in range(live.bit_length()) if live >> t & 1])
+        else:
+            units = [sum(1 << d for d, x in enumerate(use) if x & live) for use in self.uses]
+        union = 1 << n * len(units)
         one = 0
-        for j, use in enumerate(self.uses):
-            u = 0
-            for d, x in enumerate(use):
-                if x & live:
-                    u |= 1 << d
+        for j, u in enumerate(units):
             union |= u << n * j
             if not u & (u - 1):
                 one |= ((1 << n) - 1) << n * j
