@@ -284,7 +284,8 @@ def test_minutes_of_equals_its_plain_version():
 
 
 def test_rating_and_minutes_equal_those_of_the_steps_the_runs_stand_for():
-    # runs of steps (rating, options of the first, how many), each one option fewer: the same
+    # steps and runs of steps (technique, rating, options of the first, how many), each one option
+    # fewer: the same
     # rating (the first of the highest, so 2 and 2.0 print as the steps' do) and the same minutes
     rng = random.Random(7)
     for _ in range(200):
@@ -293,5 +294,6 @@ def test_rating_and_minutes_equal_those_of_the_steps_the_runs_stand_for():
         runs = [(r, max(o, c), c) for r, o, c in runs]  # (the last of a run has an option left)
         steps = [RatedStep("x", r, o - j) for r, o, c in runs for j in range(c)]
         cells = rng.randrange(1, 401)
-        got = rating_and_minutes(runs, cells)
+        got = rating_and_minutes([("x", r, o) if c == 1 and k % 2 else ("x", r, o, c) for k, (r, o, c) in enumerate(runs)],
+                                 cells)
         assert repr(got) == repr((rating_of(steps), minutes_plain(steps, cells)))

@@ -186,19 +186,21 @@ def minutes_of(steps: Iterable[RatedStep], cells: int) -> float:
 _SECONDS = BoundedMemo(4096)
 
 
-def rating_and_minutes(runs: Iterable[tuple[float, int, int]], cells: int) -> tuple[float, float]:
-    """``rating_of`` and ``minutes_of`` of the steps ``runs`` stand for, which they must equal
-    (tests/test_rating.py): per run of steps (their rating, the options of the first, how many),
-    each step one option fewer than the one before (the naked singles that end a solve; most
-    runs are one step). For a run taken in one go (``rated.rated_summary``): no step object
-    made, the seconds kept by rating and options; the same floats summed in the same order."""
+def rating_and_minutes(taken: Iterable[tuple], cells: int) -> tuple[float, float]:
+    """``rating_of`` and ``minutes_of`` of the steps ``taken`` stands for, which they must equal
+    (tests/test_rating.py): each a step as a tuple (technique, rating, options), or a run of
+    steps as (technique, rating, options of the first, how many), each one option fewer than
+    the one before (the naked singles that end a solve). For a run taken in one go
+    (``rated.rated_summary``): no step object made, the seconds kept by rating and options;
+    the same floats summed in the same order."""
     memo = _RUN_SECONDS
     seconds = []
     top = None  # (the first of the highest, as ``max``)
-    for rating, options, count in runs:
+    for step in taken:
+        rating, options = step[1], step[2]
         if top is None or rating > top:
             top = rating
-        for j in range(count):
+        for j in range(step[3] if len(step) > 3 else 1):
             key = (rating, options - j)
             got = memo.get(key)
             if got is None:

@@ -901,6 +901,15 @@ class RatedCages:
         n = geo.n
         if alone is not None or len(geo.houses) != 2 * n or geo.overlaps or not values[2] < values[1]:
             return None
+        got = _PLANS.get(id(advanced))  # (a plan is kept per ladder: ``rated._plan``)
+        if got is None or got[0] is not advanced or got[1] != values:
+            got = _PLANS.put(id(advanced), (advanced, values, cls._rows(advanced, values)))
+        return None if got[2] is None else cls(geo, board, got[2], values)
+
+    @classmethod
+    def _rows(cls, advanced: tuple, values: tuple[float, float, float]) -> tuple | None:
+        """``make``'s rows for this plan (technique, least, index into ``fires``): those rated
+        below a hidden single in a line; None where one of them is not known here."""
         rows = []
         for t, least, trial in advanced:
             if least >= values[1]:
@@ -909,7 +918,7 @@ class RatedCages:
             if f is None or trial:
                 return None
             rows.append((t, least, f))
-        return cls(geo, board, rows, values)
+        return tuple(rows)
 
     def __call__(self, st: State) -> tuple | None:
         if self.first:
@@ -1044,17 +1053,7 @@ class RatedCages:
         codes = [0] * count
         ones = sum(1 << k for k in b.singles)  # the one-cell cages
         acts = 0
-        spread = _spreads(count, tuple(f for _, _, f in self.rows))
-        rows = [(t.name, least, f) for t, least, f in self.rows]
-        # the rows the plan tries before a naked single, before a hidden single, at all
-        below_naked = below_line = every = 0
-        for r, (t, least, f) in enumerate(self.rows):
-            cages = (1 << count) - 1 << r * count
-            every |= cages
-            if least < naked_value:
-                below_naked |= cages
-            if least < line_value:
-                below_line |= cages
+        rows, spread, below_naked, below_line, every = _row_masks(self.rows, count, naked_value, line_value)
         singles = [0] * n  # per digit: the cells where it has the only place of a line
         memo = _singles_memo(self.geo)
         digits = full  # the digits whose open cells changed since ``singles`` was made
@@ -1385,12 +1384,30 @@ class RatedCages:
         return line_places(self.house_bits, x)
 
 
-@lru_cache(maxsize=256)
-def _spreads(count: int, order: tuple[int, ...]) -> tuple[int, ...]:
-    """Per set of rows (a bit each, by their index into ``fires``): a bit for each of them that
-    the plan has, the ``r``-th of its ``order`` at ``r * count`` (``RatedCages.whole``'s ``acts``
-    for the first of ``count`` cages)."""
-    return tuple(sum(1 << r * count for r, f in enumerate(order) if x >> f & 1) for x in range(1 << 5))
+def _row_masks(rows: tuple, count: int, naked_value: float, line_value: float) -> tuple:
+    """For ``RatedCages.whole`` on a board of ``count`` cages: its rows as (name, least, index
+    into ``fires``); per set of rows (a bit each, by that index), a bit for each of them that
+    the plan has, the ``r``-th of its rows at ``r * count`` (``acts`` for the first cage); the
+    rows tried before a naked single, before a hidden single, at all, ``count`` bits each.
+    Kept per plan's rows (``_PLANS``) and count."""
+    got = _ROW_MASKS.get((id(rows), count))
+    if got is None or got[0] is not rows:
+        spread = tuple(sum(1 << r * count for r, (_, _, f) in enumerate(rows) if x >> f & 1) for x in range(1 << 5))
+        below_naked = below_line = every = 0
+        for r, (t, least, f) in enumerate(rows):
+            cages = (1 << count) - 1 << r * count
+            every |= cages
+            if least < naked_value:
+                below_naked |= cages
+            if least < line_value:
+                below_line |= cages
+        named = tuple((t.name, least, f) for t, least, f in rows)
+        got = _ROW_MASKS.put((id(rows), count), (rows, (named, spread, below_naked, below_line, every)))
+    return got[1]
+
+
+_PLANS = BoundedMemo(64)  # ``RatedCages.make``'s rows, by the plan's id (checked by identity)
+_ROW_MASKS = BoundedMemo(1024)  # ``_row_masks``', by the rows' id (checked by identity) and count
 
 
 @kept_by_identity()
@@ -1434,13 +1451,13 @@ class _CageTable:
         """(the digits the assignments ``live`` give each cell, laid out as a key; the cells
         (all ``n`` bits of each) that they give one digit)."""
         n = self.n
-        if live.bit_count() < n:  # (from the assignments themselves, where they are fewer than the digits)
-            units = _union_of([self.assigns[t] for t in range(live.bit_length()) if live >> t & 1])
-        else:
-            units = [sum(1 << d for d, x in enumerate(use) if x & live) for use in self.uses]
-        union = 1 << n * len(units)
+        union = 1 << n * len(self.uses)
         one = 0
-        for j, u in enumerate(units):
+        for j, use in enumerate(self.uses):
+            u = 0
+            for d, x in enumerate(use):
+                if x & live:
+                    u |= 1 << d
             union |= u << n * j
             if not u & (u - 1):
                 one |= ((1 << n) - 1) << n * j

@@ -1148,7 +1148,7 @@ def rated_summary(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra
         except Contradiction:
             entries = None
         if entries is not None:
-            return rating_and_minutes(((e[1], e[2], 1 if len(e) == 3 else e[3]) for e in entries), cells)
+            return rating_and_minutes(entries, cells)
     steps, _ = rated_run(geo, givens, extra, at_once=False)
     return rating_of(steps), minutes_of(steps, cells)
 
