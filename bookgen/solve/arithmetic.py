@@ -1452,6 +1452,10 @@ class _CageTable:
         (all ``n`` bits of each) that they give one digit)."""
         n = self.n
         union = 1 << n * len(self.uses)
+        if not live & (live - 1):  # (one assignment: its digits, one a cell)
+            for j, d in enumerate(self.assigns[live.bit_length() - 1]):
+                union |= _BITS[d] << n * j
+            return union, (1 << n * len(self.uses)) - 1
         one = 0
         for j, use in enumerate(self.uses):
             u = 0
