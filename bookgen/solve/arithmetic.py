@@ -1055,6 +1055,7 @@ class RatedCages:
         acts = 0
         rows, spread, below_naked, below_line, every = _row_masks(self.rows, count, naked_value, line_value)
         singles = [0] * n  # per digit: the cells where it has the only place of a line
+        indices = _indices(n)
         memo = _singles_memo(self.geo)
         digits = full  # the digits whose open cells changed since ``singles`` was made
         dirty = (1 << count) - 1  # the cages to look at again
@@ -1080,10 +1081,7 @@ class RatedCages:
                     digits |= lost
                     bit = 1 << i
                     use = uses_of[i]
-                    while lost:
-                        low = lost & -lost
-                        lost ^= low
-                        d = low.bit_length() - 1
+                    for d in indices[lost]:
                         pos[d] ^= bit
                         live &= ~use[d]
                     if not new & (new - 1):
@@ -1130,15 +1128,14 @@ class RatedCages:
             return None
         try:
             while unplaced:
-                while digits:
-                    low = digits & -digits
-                    digits ^= low
-                    d = low.bit_length() - 1
-                    x = pos[d]
-                    got = memo.get(x)
-                    if got is None:
-                        got = memo.put(x, _line_singles(house_bits, x))
-                    singles[d] = got
+                if digits:
+                    for d in indices[digits]:
+                        x = pos[d]
+                        got = memo.get(x, -1)
+                        if got < 0:
+                            got = memo.put(x, _line_singles(house_bits, x))
+                        singles[d] = got
+                    digits = 0
                 lines = 0  # the cells a hidden single of a line places, any digit
                 for x in singles:
                     lines |= x
@@ -1382,6 +1379,12 @@ class RatedCages:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
         lines (a bit each) where it has one or two places, those where it has one to three)."""
         return line_places(self.house_bits, x)
+
+
+@lru_cache(maxsize=16)
+def _indices(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per set of digits of an order-``n`` grid (a bit each), their indices, lowest first."""
+    return tuple(tuple(d for d in range(n) if m >> d & 1) for m in range(1 << n))
 
 
 def _row_masks(rows: tuple, count: int, naked_value: float, line_value: float) -> tuple:
