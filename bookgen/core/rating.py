@@ -33,6 +33,7 @@ Pure: no I/O, no randomness; the same steps give the same figures.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+import math
 from functools import lru_cache
 from typing import Collection, Iterable, Mapping
 
@@ -195,18 +196,23 @@ def rating_and_minutes(taken: Iterable[tuple], cells: int) -> tuple[float, float
     the same floats summed in the same order."""
     memo = _RUN_SECONDS
     seconds = []
-    top = None  # (the first of the highest, as ``max``)
+    top = -math.inf  # (the first of the highest, as ``max``)
     for step in taken:
-        rating, options = step[1], step[2]
-        if top is None or rating > top:
+        rating = step[1]
+        if rating > top:
             top = rating
-        for j in range(step[3] if len(step) > 3 else 1):
-            key = (rating, options - j)
-            got = memo.get(key)
-            if got is None:
-                got = memo.put(key, step_seconds(RatedStep("", rating, options - j)))
-            seconds.append(got)
-    return round(0.0 if top is None else top, DIGITS), _minutes(sum(seconds), cells)
+        key = step[1:3]  # (rating, options)
+        got = memo.get(key)
+        if got is None:
+            got = memo.put(key, step_seconds(RatedStep("", *key)))
+        seconds.append(got)
+        if len(step) > 3:  # the rest of the run
+            for options in range(key[1] - 1, key[1] - step[3], -1):
+                got = memo.get((rating, options))
+                if got is None:
+                    got = memo.put((rating, options), step_seconds(RatedStep("", rating, options)))
+                seconds.append(got)
+    return round(0.0 if top == -math.inf else top, DIGITS), _minutes(sum(seconds), cells)
 
 
 # ``rating_and_minutes``' seconds per step's rating and options (2 and 2.0 take the same seconds).
