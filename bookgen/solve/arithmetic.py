@@ -1446,7 +1446,7 @@ class _CageTable:
         self.assigns, self.n = assigns, n
         self.every = (1 << len(assigns)) - 1
         self.uses = _uses_of(assigns, n)
-        self.unions = BoundedMemo(1 << 10)
+        self.unions = BoundedMemo(1 << 8)
         self.static = self.union(self.every)[0]
         self.outside = ((1 << n) - 1) & ~_BITS[assigns[0][0]]
 
@@ -1502,7 +1502,7 @@ def _table_of(assigns: tuple[tuple[int, ...], ...], n: int) -> _CageTable:
     return got
 
 
-_TABLES = BoundedMemo(1 << 10)  # ``_table_of``'s, by the assignments' id (checked by identity)
+_TABLES = BoundedMemo(1 << 9)  # ``_table_of``'s, by the assignments' id (checked by identity)
 
 
 def _look(b: Board, k: int, st, opened: Sequence[int], live: list, union: list, fires: list[int],
