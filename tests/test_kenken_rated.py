@@ -10,10 +10,11 @@ import random
 import pytest
 
 from bookgen.core.difficulty import Level
-from bookgen.solve.arithmetic import Board, RatedCages
-from bookgen.solve.houses import geometry, start
+from bookgen.core.rating import minutes_of, rating_of
+from bookgen.solve.arithmetic import (Board, RatedCages, _CageTable, _line_singles, _union_of, _uses_of, _uses_plain)
+from bookgen.solve.houses import Contradiction, _bitboards, geometry, start
 from bookgen.solve.latin import random_latin_square
-from bookgen.solve.rated import _plan, rated_run
+from bookgen.solve.rated import _plan, line_places, rated_run, rated_summary
 from bookgen.variants.kenken import _Layout
 
 
@@ -138,3 +139,78 @@ def test_the_last_naked_singles_are_taken_at_once_as_step_by_step():
     assert not taker._completes(st)
     runs = _runs(3, broken, givens)
     assert runs[0] == runs[1] == runs[2] and not runs[0][1]
+
+
+def _one_by_one(board, st):
+    """The taker's entries call by call from ``st`` to the end, or None where it hands a step
+    to the run's own search (or meets a contradiction)."""
+    taker = RatedCages.make(board.geo, board, *_plan(board.ladder()))
+    out = []
+    try:
+        while st.unplaced:
+            took = taker(st)
+            if took is None:
+                return None
+            out.append(took)
+    except Contradiction:
+        return None
+    return out
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
+def test_the_run_at_once_on_bits_is_the_taker_call_by_call(n):
+    """``whole`` (the cages' assignments as bits, their rows read off packed keys) against the
+    taker call by call (``_look`` and the techniques on the engine's state), on many random
+    cagings, with givens on a third; from the blank grid (None) as from the start state; and
+    the rating and minutes ``rated_summary`` reads off its entries against those of the steps."""
+    whole = stalled = 0
+    for cages, hidden, givens in _cagings(n, 40 if n < 6 else 12, 500 + n):
+        board = Board.build(n, cages, hidden)
+        plan = _plan(board.ladder())
+        try:
+            st = start(board.geo, givens, board)
+        except Contradiction:
+            continue
+        got = RatedCages.make(board.geo, board, *plan).whole(st)
+        if not givens:
+            assert RatedCages.make(board.geo, board, *plan).whole(None) == got
+        expect = _one_by_one(board, st)
+        if got is None:
+            stalled += 1
+        else:
+            whole += 1
+            assert got == expect
+        steps, _ = rated_run(board.geo, givens, Board.build(n, cages, hidden))
+        assert repr(rated_summary(board.geo, givens, Board.build(n, cages, hidden), n * n)) == \
+            repr((rating_of(steps), minutes_of(steps, n * n)))
+    assert whole and stalled
+
+
+def test_a_cage_tables_bits_are_its_assignments():
+    """``_uses_of`` (read off the columns) against ``_uses_plain``, and a table's union of a
+    set of assignments against ``_union_of`` of those assignments, on the cages of random
+    cagings (hidden operations too) and random sets of their assignments."""
+    rng = random.Random(11)
+    seen = 0
+    for n in (3, 4, 5, 6, 7):
+        for cages, hidden, _ in _cagings(n, 6, 900 + n):
+            for ass in Board.build(n, cages, hidden).assigns:
+                assert _uses_of(ass, n) == _uses_plain(ass, n)
+                table = _CageTable(ass, n)
+                for _ in range(6):
+                    live = rng.randrange(1, 1 << len(ass)) if rng.random() < 0.7 else 1 << rng.randrange(len(ass))
+                    units = _union_of([a for t, a in enumerate(ass) if live >> t & 1])
+                    union = sum(u << n * j for j, u in enumerate(units)) | 1 << n * len(units)
+                    one = sum(((1 << n) - 1) << n * j for j, u in enumerate(units) if u.bit_count() == 1)
+                    assert table.union(live) == (union, one)
+                    seen += 1
+    assert seen
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 7, 9])
+def test_a_digits_line_singles_are_those_line_places_finds(n):
+    houses = _bitboards(geometry(n))[0]
+    rng = random.Random(n)
+    for _ in range(400):
+        x = rng.getrandbits(n * n) & rng.getrandbits(n * n) if rng.random() < 0.5 else rng.getrandbits(n * n)
+        assert _line_singles(houses, x) == line_places(houses, x)[0]

@@ -13,7 +13,8 @@ from bookgen.config import ConfigError, load_book
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import (BANDS, SIMPLE_BELOW, TIER_RATING, TIER_REACH, TYPICAL_OPTIONS, RatedStep,
                                  from_counts, band, band_of, level_key, chain_extra, forcing_rating,
-                                 minutes_of, minutes_plain, rating_of, x_chain_rating, xy_chain_rating,
+                                 minutes_of, minutes_plain, rating_and_minutes, rating_of, x_chain_rating,
+                                 xy_chain_rating,
                                  tier_for, tiers_for)
 from bookgen.core.types import Puzzle
 from bookgen.solve.houses import geometry
@@ -280,3 +281,19 @@ def test_minutes_of_equals_its_plain_version():
         steps = [shared[p] if k % 2 else RatedStep(*p) for k, p in enumerate(picks)]
         assert minutes_of(steps, cells) == minutes_plain(steps, cells)
         assert minutes_of(steps, cells) == minutes_plain([RatedStep(*p) for p in picks], cells)
+
+
+def test_rating_and_minutes_equal_those_of_the_steps_the_runs_stand_for():
+    # steps and runs of steps (technique, rating, options of the first, how many), each one option
+    # fewer: the same
+    # rating (the first of the highest, so 2 and 2.0 print as the steps' do) and the same minutes
+    rng = random.Random(7)
+    for _ in range(200):
+        runs = [(rng.choice([1.0, 1.2, 2, 2.0, 2.3, 2.6, 2.8, 3.4, 5.5]), rng.randrange(12), 1 + rng.randrange(3) // 2
+                 * rng.randrange(1, 9)) for _ in range(rng.randrange(30))]
+        runs = [(r, max(o, c), c) for r, o, c in runs]  # (the last of a run has an option left)
+        steps = [RatedStep("x", r, o - j) for r, o, c in runs for j in range(c)]
+        cells = rng.randrange(1, 401)
+        got = rating_and_minutes([("x", r, o) if c == 1 and k % 2 else ("x", r, o, c) for k, (r, o, c) in enumerate(runs)],
+                                 cells)
+        assert repr(got) == repr((rating_of(steps), minutes_plain(steps, cells)))

@@ -33,6 +33,7 @@ Pure: no I/O, no randomness; the same steps give the same figures.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+import math
 from functools import lru_cache
 from typing import Collection, Iterable, Mapping
 
@@ -184,6 +185,38 @@ def minutes_of(steps: Iterable[RatedStep], cells: int) -> float:
 
 # ``minutes_of``'s seconds per step object: id -> (the step, its seconds).
 _SECONDS = BoundedMemo(4096)
+
+
+def rating_and_minutes(taken: Iterable[tuple], cells: int) -> tuple[float, float]:
+    """``rating_of`` and ``minutes_of`` of the steps ``taken`` stands for, which they must equal
+    (tests/test_rating.py): each a step as a tuple (technique, rating, options), or a run of
+    steps as (technique, rating, options of the first, how many), each one option fewer than
+    the one before (the naked singles that end a solve). For a run taken in one go
+    (``rated.rated_summary``): no step object made, the seconds kept by rating and options;
+    the same floats summed in the same order."""
+    memo = _RUN_SECONDS
+    seconds = []
+    top = -math.inf  # (the first of the highest, as ``max``)
+    for step in taken:
+        rating = step[1]
+        if rating > top:
+            top = rating
+        key = step[1:3]  # (rating, options)
+        got = memo.get(key)
+        if got is None:
+            got = memo.put(key, step_seconds(RatedStep("", *key)))
+        seconds.append(got)
+        if len(step) > 3:  # the rest of the run
+            for options in range(key[1] - 1, key[1] - step[3], -1):
+                got = memo.get((rating, options))
+                if got is None:
+                    got = memo.put((rating, options), step_seconds(RatedStep("", rating, options)))
+                seconds.append(got)
+    return round(0.0 if top == -math.inf else top, DIGITS), _minutes(sum(seconds), cells)
+
+
+# ``rating_and_minutes``' seconds per step's rating and options (2 and 2.0 take the same seconds).
+_RUN_SECONDS = BoundedMemo(4096)
 
 
 def minutes_plain(steps: Iterable[RatedStep], cells: int) -> float:

@@ -826,16 +826,6 @@ class _Bail(Exception):
     """``RatedCages.whole`` met a state it leaves to the run step by step."""
 
 
-class _View:
-    """The candidates and placed cells ``whole`` keeps, as ``_last_mask`` and ``_completes``
-    read a state."""
-
-    __slots__ = ("cand", "placed")
-
-    def __init__(self, cand: list[int], placed: list[bool]) -> None:
-        self.cand, self.placed = cand, placed
-
-
 def _direct_of(line: Sequence[tuple[int, int, int]], pos: Sequence[int],
                house_bits: Sequence[int]) -> tuple[int, int, float, str] | None:
     """``rated._direct`` where no single is open, from per digit its line tuple
@@ -879,6 +869,13 @@ class RatedCages:
         self.geo, self.board, self.rows, self.n = geo, board, rows, n
         self.naked_value, self.line_value = values[2], values[1]
         self.cells = range(n * n)
+        self.first = True  # (``__call__``'s lists made at its first call: ``whole`` needs none)
+        self.house_bits = _bitboards(geo)[0]
+        self.memo = _line_singles_memo(geo)
+
+    def _begin(self) -> None:
+        """The lists ``__call__`` keeps from call to call."""
+        n, board = self.n, self.board
         self.seen = [0] * (n * n)  # per cell: its candidates at the last call, 0 when placed
         self.pos = [0] * n          # per digit: the open cells holding it
         # per digit: the cells where it is a hidden single of a line, the lines where it has one or
@@ -892,9 +889,6 @@ class RatedCages:
         self.live = list(board.assigns)  # per cage: its assignments that fit the candidates last seen
         self.union = [list(m) for m in board.static]  # per cage: the digits those use, per cell
         self.static_clean = 0  # the cages whose arithmetic rules out no candidate left (for good)
-        self.first = True
-        self.house_bits = _bitboards(geo)[0]
-        self.memo = _line_singles_memo(geo)
 
     # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).
     KNOWN = {}  # filled below, once the techniques are defined
@@ -907,6 +901,15 @@ class RatedCages:
         n = geo.n
         if alone is not None or len(geo.houses) != 2 * n or geo.overlaps or not values[2] < values[1]:
             return None
+        got = _PLANS.get(id(advanced))  # (a plan is kept per ladder: ``rated._plan``)
+        if got is None or got[0] is not advanced or got[1] != values:
+            got = _PLANS.put(id(advanced), (advanced, values, cls._rows(advanced, values)))
+        return None if got[2] is None else cls(geo, board, got[2], values)
+
+    @classmethod
+    def _rows(cls, advanced: tuple, values: tuple[float, float, float]) -> tuple | None:
+        """``make``'s rows for this plan (technique, least, index into ``fires``): those rated
+        below a hidden single in a line; None where one of them is not known here."""
         rows = []
         for t, least, trial in advanced:
             if least >= values[1]:
@@ -915,9 +918,11 @@ class RatedCages:
             if f is None or trial:
                 return None
             rows.append((t, least, f))
-        return cls(geo, board, rows, values)
+        return tuple(rows)
 
     def __call__(self, st: State) -> tuple | None:
+        if self.first:
+            self._begin()
         cand, placed, seen = st.cand, st.placed, self.seen
         changed = [i for i, c, p, s in zip(self.cells, cand, placed, seen) if (0 if p else c) != s]
         if changed or self.first:
@@ -961,171 +966,257 @@ class RatedCages:
         st.place(i)
         return ("naked_single" if below == self.naked_value and was_naked else "hidden_single"), below, options
 
-    def whole(self, st: State) -> list[tuple] | None:
-        """Every entry ``__call__`` would return from ``st`` to the end, worked out in one go on
+    def whole(self, st: State | None) -> list[tuple] | None:
+        """Every entry ``__call__`` would return from ``st`` (None: the blank grid of an order
+        of two or more, as ``start`` makes it with no givens) to the end, worked out in one go on
         lists of its own (``st`` is left as it was), or None where the run meets what only its
         own search answers (no single open and no row of the plan acts) or a contradiction: the
-        caller then takes the steps one by one. Step by step, every call compares the state with
-        a snapshot and the techniques work through the engine's state; here each cut knows what
-        it changed. The same choices as ``__call__`` (each technique acts on the first cage it
-        would, as ``_take`` and ``_combine`` do), so the same entries: the plain version is the
-        run step by step (``rated_run(..., at_once=False)``, tests/test_kenken_rated.py)."""
-        b, geo, n = self.board, self.geo, self.n
-        cells_of, assigns, static, cage_of = b.cells, b.assigns, b.static, b.cage_of
-        peers, houses_of, house_bits = geo.peers, geo.houses_of, self.house_bits
-        rows = self.rows
+        caller then takes the steps one by one. The same choices as ``__call__`` (each technique
+        acts on the first cage it would, as ``_take`` and ``_combine`` do), so the same entries:
+        the plain version is the run step by step (``rated_run(..., at_once=False)``,
+        tests/test_kenken_rated.py).
+
+        Step by step, every call compares the state with a snapshot and the techniques work
+        through the engine's state; here each cut knows what it changed. Per cage it keeps a
+        key, its cells' candidates side by side (``n`` bits a cell, in the cage's order, and a
+        bit above them), and its assignments that fit them, a bit each (``_CageTable``), from
+        which a cut strikes those that put a lost digit there. What ``_look`` finds for a cage
+        is then a few operations on integers: static acts where the key has a digit outside the
+        table's ``static``, combos where it has one outside the live assignments' union, fix
+        where such a cell's union is one digit, single cage where a one-cell cage's open cell
+        has a digit other than its own; and cage last (one cell open) where combos acts, with
+        the same cut: ``_last_mask`` is the open cell's digits in the assignments that agree
+        with the placed digits, and those that also fit its candidates are the live ones (the
+        placed cells are theirs alone), so it keeps what combos keeps. (``_look`` keeps the
+        live assignments and the clean cages from look to look; they are functions of the
+        candidates, which only shrink.) The last naked singles complete the grid (``_completes``)
+        where the rows and columns hold every digit and every cage has an assignment live."""
+        b, n = self.board, self.n
+        cells_of, assigns, cage_of = b.cells, b.assigns, b.cage_of
+        house_bits, peer_bits = _bitboards(self.geo)
         naked_value, line_value = self.naked_value, self.line_value
-        if not all(assigns):
+        if not all(assigns) or min(cage_of) < 0:
             return None
-        cand = list(st.cand)
-        view = _View(cand, list(st.placed))
-        placed = view.placed
-        unplaced = st.unplaced
-        opened = [sum(1 for i in idx if not placed[i]) for idx in cells_of]
-        live = list(assigns)
-        union = [list(m) for m in static]
-        pos = [0] * n
-        naked = 0
-        for i in self.cells:
-            if not placed[i]:
+        full = (1 << n) - 1
+        if st is None:
+            unplaced = n * n
+            cand, placed = [full] * unplaced, [False] * unplaced
+        else:
+            cand, placed, unplaced = list(st.cand), list(st.placed), st.unplaced
+        count = len(cells_of)
+        # per cage: its key, its table, its open cells, its assignments that fit (a bit each); per
+        # cell: where its candidates sit in its cage's key, and per digit the assignments of its
+        # cage that put that digit there
+        keys, tables, opened, lives = [], [], [], []
+        shift, uses_of = [0] * (n * n), [()] * (n * n)
+        for idx, ass in zip(cells_of, assigns):
+            table = _table_of(ass, n)
+            key = 1 << n * len(idx)
+            live = table.every
+            left = 0
+            for j, i in enumerate(idx):
+                shift[i] = n * j
+                uses_of[i] = use = table.uses[j]
                 c = cand[i]
+                key |= c << n * j
+                lost = full & ~c
+                while lost:
+                    low = lost & -lost
+                    lost ^= low
+                    live &= ~use[low.bit_length() - 1]
+                if not placed[i]:
+                    left += 1
+            keys.append(key)
+            tables.append(table)
+            opened.append(left)
+            lives.append(live)
+        pos = [0] * n  # per digit: its open cells
+        done = [0] * n  # per digit: its placed cells
+        naked = 0
+        if unplaced == len(cand) and cand.count(full) == len(cand):  # (a puzzle with no givens, at its start)
+            pos = [(1 << len(cand)) - 1] * n
+        else:
+            for i in self.cells:
+                c = cand[i]
+                if placed[i]:
+                    done[c.bit_length() - 1] |= 1 << i
+                    continue
                 if not c & (c - 1):
                     naked |= 1 << i
                 while c:
                     low = c & -c
                     c ^= low
                     pos[low.bit_length() - 1] |= 1 << i
-        line = [(0, 0, 0)] * n
-        digits = (1 << n) - 1  # the digits whose open cells changed since ``line`` was made
-        dirty = (1 << len(cells_of)) - 1  # the cages whose cells changed since they were looked at
-        fires = [0] * 5
-        clean = 0  # the cages whose arithmetic rules out no candidate left
+        # per cage: the rows that act on it (a bit each, by their index into ``fires``, as
+        # ``_look`` finds them); ``acts``: per row of the plan, in its order, the cages it acts on,
+        # ``count`` bits each (so its lowest bit is the first row's first cage)
+        codes = [0] * count
+        ones = sum(1 << k for k in b.singles)  # the one-cell cages
+        acts = 0
+        rows, spread, below_naked, below_line, every = _row_masks(self.rows, count, naked_value, line_value)
+        singles = [0] * n  # per digit: the cells where it has the only place of a line
+        indices = _indices(n)
+        memo = _singles_memo(self.geo)
+        digits = full  # the digits whose open cells changed since ``singles`` was made
+        dirty = (1 << count) - 1  # the cages to look at again
         out: list[tuple] = []
 
-        def cut(i: int, m: int) -> None:
+        def strike(k: int, over: int) -> None:
+            """Cage ``k`` loses the candidates ``over`` (laid out as its key, a part of it): a
+            placed cell that loses its digit is left with none."""
             nonlocal naked, digits, dirty
-            c = cand[i]
-            new = c & ~m
-            if new == c:
-                return
-            if not new:
-                raise _Bail
-            cand[i] = new
-            dirty |= 1 << cage_of[i]
-            if not placed[i]:
-                digits |= _flip(pos, c ^ new, 1 << i)
-                if not new & (new - 1):
-                    naked |= 1 << i
+            keys[k] ^= over
+            dirty |= 1 << k
+            idx = cells_of[k]
+            live = lives[k]
+            j = 0
+            while over:
+                lost = over & full
+                if lost:
+                    i = idx[j]
+                    new = cand[i] ^ lost
+                    if not new:
+                        raise _Bail
+                    cand[i] = new
+                    digits |= lost
+                    bit = 1 << i
+                    use = uses_of[i]
+                    for d in indices[lost]:
+                        pos[d] ^= bit
+                        live &= ~use[d]
+                    if not new & (new - 1):
+                        naked |= bit
+                over >>= n
+                j += 1
+            lives[k] = live
 
         def place(i: int) -> None:
+            """Cell ``i`` placed (its one candidate), the digit struck from its peers."""
             nonlocal naked, digits, dirty, unplaced
+            c = cand[i]
+            d = c.bit_length() - 1
+            bit = 1 << i
+            if done[d] & peer_bits[i]:  # (a peer placed with that digit: struck, it is empty)
+                raise _Bail
             placed[i] = True
             unplaced -= 1
             k = cage_of[i]
             opened[k] -= 1
-            dirty |= 1 << k
-            c = cand[i]
+            if opened[k] < 2:  # (what a cage's code reads besides its key)
+                dirty |= 1 << k
             digits |= c
-            pos[c.bit_length() - 1] &= ~(1 << i)
-            naked &= ~(1 << i)
-            for j in peers[i]:
-                if cand[j] & c:
-                    cut(j, c)
+            naked &= ~bit
+            done[d] |= bit
+            hit = pos[d] & peer_bits[i]
+            pos[d] &= ~(hit | bit)
+            while hit:
+                low = hit & -hit
+                hit ^= low
+                j = low.bit_length() - 1
+                new = cand[j] ^ c
+                if not new:
+                    raise _Bail
+                cand[j] = new
+                k = cage_of[j]
+                keys[k] ^= c << shift[j]
+                lives[k] &= ~uses_of[j][d]
+                dirty |= 1 << k
+                if not new & (new - 1):
+                    naked |= low
 
-        def act(f: int) -> None:
-            """Row ``f``'s step (``_take``): on the first cage it acts on, in the cages' order."""
-            if f == 0:  # single_cage
-                for k in b.singles:
-                    i = cells_of[k][0]
-                    if not placed[i] and cand[i] & ~_BITS[assigns[k][0][0]]:
-                        cut(i, ~_BITS[assigns[k][0][0]])
-                        return
-            elif f == 1:  # cage_last
-                for k, left in enumerate(opened):
-                    if left == 1 and len(cells_of[k]) > 1:
-                        i, mask = _last_mask(b, view, k)
-                        if cand[i] & ~mask:
-                            cut(i, ~mask)
-                            return
-            elif f == 2:  # cage_static
-                for k, idx in enumerate(cells_of):
-                    if len(idx) > 1 and not clean >> k & 1:
-                        hit = False
-                        for i, m in zip(idx, static[k]):
-                            if cand[i] & ~m:
-                                cut(i, ~m)
-                                hit = True
-                        if hit:
-                            return
-            else:  # cage_fix (3), cage_combos (4): the unions ``_look`` made are the current ones
-                for k, idx in enumerate(cells_of):
-                    if len(idx) < 2:
-                        continue
-                    hit = False
-                    for i, m in zip(idx, union[k]):
-                        if cand[i] & ~m:
-                            if f == 4:
-                                cut(i, ~m)
-                                hit = True
-                            elif not m & (m - 1):
-                                cut(i, ~m)
-                                return
-                    if hit:
-                        return
-            raise AssertionError("a row found nothing where its cages said it would")  # pragma: no cover
-
+        if n ** 3 + n * n > MAX_RUN:  # (each step strikes a candidate or places a cell)
+            return None
         try:
             while unplaced:
-                if len(out) >= MAX_RUN:
-                    return None
-                lines = self._lines(digits, pos, line)
-                digits = 0
-                while dirty:  # ``_look`` on the cages that changed
+                if digits:
+                    for d in indices[digits]:
+                        x = pos[d]
+                        got = memo.get(x, -1)
+                        if got < 0:
+                            got = memo.put(x, _line_singles(house_bits, x))
+                        singles[d] = got
+                    digits = 0
+                lines = 0  # the cells a hidden single of a line places, any digit
+                for x in singles:
+                    lines |= x
+                while dirty:  # the cages that changed, looked at again
                     low = dirty & -dirty
                     dirty ^= low
                     k = low.bit_length() - 1
-                    clean = _look(b, k, view, opened, live, union, fires, clean)
-                    if not live[k]:
-                        return None
+                    if ones & low:
+                        code = 1 if opened[k] and keys[k] & tables[k].outside else 0
+                    else:
+                        live = lives[k]
+                        if not live:  # (no assignment fits)
+                            return None
+                        table = tables[k]
+                        got = table.unions.get(live)
+                        if got is None:
+                            got = table.unions.put(live, table.union(live))
+                        key = keys[k]
+                        code = 4 if key & ~table.static else 0
+                        combos = key & ~got[0]
+                        if combos:
+                            code |= 16
+                            if combos & got[1]:
+                                code |= 8
+                            if opened[k] == 1:
+                                code |= 2
+                    flip = code ^ codes[k]
+                    if flip:
+                        codes[k] = code
+                        acts ^= spread[flip] << k
                 if naked:
-                    if naked.bit_count() == unplaced and self._completes(view):
+                    if naked.bit_count() == unplaced and 0 not in lives and self._latin(cand):
                         out.append(("naked_single", naked_value, unplaced, unplaced))
                         return out
                     below = naked_value
+                    acting = acts & below_naked
                 elif lines:
                     below = line_value
+                    acting = acts & below_line
                 else:
+                    line = [(0, 0, 0)] * n
+                    self._lines(full, pos, line)
                     direct = _direct_of(line, pos, house_bits)
                     if direct is not None:
                         i, d, value, name = direct
-                        cut(i, ~_BITS[d])
+                        strike(cage_of[i], (cand[i] & ~_BITS[d]) << shift[i])
                         place(i)
                         out.append((name, value, 0))
                         continue
-                    for t, least, f in rows:
-                        if fires[f]:
-                            act(f)
-                            out.append((t.name, least, 0))
-                            break
-                    else:
-                        return None
-                    continue
+                    below = math.inf
+                    acting = acts & every
                 options = (naked | lines).bit_count()
-                for t, least, f in rows:
-                    if least < below and fires[f]:
-                        act(f)
-                        out.append((t.name, least, options))
-                        break
-                else:
-                    if naked:
-                        i = (naked & -naked).bit_length() - 1
-                        name = "naked_single"
+                if acting:  # the first row that acts, on the first cage it acts on (``_take``, ``_combine``)
+                    r, k = divmod((acting & -acting).bit_length() - 1, count)
+                    t, least, f = rows[r]
+                    table, key = tables[k], keys[k]
+                    if f == 0:
+                        strike(k, key & table.outside)
+                    elif f == 2:
+                        strike(k, key & ~table.static)
                     else:
-                        i = (lines & -lines).bit_length() - 1
-                        cut(i, ~(1 << self._line_digit(i, cand[i], pos)))
-                        name = "hidden_single"
-                    place(i)
-                    out.append((name, below, options))
+                        union, one = table.unions.get(lives[k]) or table.union(lives[k])
+                        if f == 3:  # (its first cell that combos would leave one digit)
+                            over = key & ~union & one
+                            low = (over & -over).bit_length() - 1
+                            strike(k, over & full << low - low % n)
+                        else:
+                            strike(k, key & ~union)
+                    out.append((t, least, options))
+                    continue
+                if naked:
+                    i = (naked & -naked).bit_length() - 1
+                    name = "naked_single"
+                elif lines:
+                    i = (lines & -lines).bit_length() - 1
+                    strike(cage_of[i], (cand[i] & ~(1 << self._line_digit(i, cand[i], pos))) << shift[i])
+                    name = "hidden_single"
+                else:
+                    return None
+                place(i)
+                out.append((name, below, options))
         except (_Bail, Contradiction):
             return None
         return out
@@ -1136,7 +1227,18 @@ class RatedCages:
         the candidates allow, which no technique's sound cut can touch, so each step left places a
         naked single (the easiest open; rows rated below it act on nothing) and the rest stay
         naked singles, one option fewer a step."""
-        cand, n = st.cand, self.n
+        cand = st.cand
+        if not self._latin(cand):
+            return False
+        b = self.board
+        for idx, ass in zip(b.cells, b.assigns):
+            if tuple(cand[i].bit_length() for i in idx) not in ass:
+                return False
+        return True
+
+    def _latin(self, cand: Sequence[int]) -> bool:
+        """Whether every row and column of ``cand`` (a candidate or more a cell) holds every digit."""
+        n = self.n
         full = (1 << n) - 1
         for r in range(n):
             row = col = 0
@@ -1144,10 +1246,6 @@ class RatedCages:
                 row |= cand[r * n + c]
                 col |= cand[c * n + r]
             if row != full or col != full:
-                return False
-        b = self.board
-        for idx, ass in zip(b.cells, b.assigns):
-            if tuple(cand[i].bit_length() for i in idx) not in ass:
                 return False
         return True
 
@@ -1281,6 +1379,130 @@ class RatedCages:
         """(the cells where a digit whose open cells are ``x`` has the only place of a line, the
         lines (a bit each) where it has one or two places, those where it has one to three)."""
         return line_places(self.house_bits, x)
+
+
+@lru_cache(maxsize=16)
+def _indices(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per set of digits of an order-``n`` grid (a bit each), their indices, lowest first."""
+    return tuple(tuple(d for d in range(n) if m >> d & 1) for m in range(1 << n))
+
+
+def _row_masks(rows: tuple, count: int, naked_value: float, line_value: float) -> tuple:
+    """For ``RatedCages.whole`` on a board of ``count`` cages: its rows as (name, least, index
+    into ``fires``); per set of rows (a bit each, by that index), a bit for each of them that
+    the plan has, the ``r``-th of its rows at ``r * count`` (``acts`` for the first cage); the
+    rows tried before a naked single, before a hidden single, at all, ``count`` bits each.
+    Kept per plan's rows (``_PLANS``) and count."""
+    got = _ROW_MASKS.get((id(rows), count))
+    if got is None or got[0] is not rows:
+        spread = tuple(sum(1 << r * count for r, (_, _, f) in enumerate(rows) if x >> f & 1) for x in range(1 << 5))
+        below_naked = below_line = every = 0
+        for r, (t, least, f) in enumerate(rows):
+            cages = (1 << count) - 1 << r * count
+            every |= cages
+            if least < naked_value:
+                below_naked |= cages
+            if least < line_value:
+                below_line |= cages
+        named = tuple((t.name, least, f) for t, least, f in rows)
+        got = _ROW_MASKS.put((id(rows), count), (rows, (named, spread, below_naked, below_line, every)))
+    return got[1]
+
+
+_PLANS = BoundedMemo(64)  # ``RatedCages.make``'s rows, by the plan's id (checked by identity)
+_ROW_MASKS = BoundedMemo(1024)  # ``_row_masks``', by the rows' id (checked by identity) and count
+
+
+@kept_by_identity()
+def _singles_memo(geo: Geometry) -> BoundedMemo:
+    """Per plain Latin geometry: a digit's open cells -> ``_line_singles`` of them, filled as met."""
+    return BoundedMemo(1 << 16)
+
+
+def _line_singles(house_bits: Sequence[int], x: int) -> int:
+    """The cells where a digit whose open cells are ``x`` has the only place of a house:
+    ``rated.line_places(house_bits, x)[0]``, which it must equal (tests/test_kenken_rated.py),
+    without the houses that hold two or three."""
+    line = 0
+    for hb in house_bits:
+        y = x & hb
+        if not y & (y - 1):
+            line |= y
+    return line
+
+
+class _CageTable:
+    """What ``RatedCages.whole`` keeps per cage table (its assignments, which cages of the same
+    shape, operation and target share: ``_shape_parts``) on an order-``n`` grid: per cell (in
+    the cage's order), per digit (0-based), the assignments (a bit each, in their order) that
+    put that digit there (``uses``); the digits some assignment gives each cell (``static``,
+    laid out as ``whole``'s keys), for a one-cell cage the digits its assignment does not give
+    it (``outside``); per set of assignments met, the digits they give each cell and the cells
+    they give one digit (``unions``, filled as met)."""
+
+    __slots__ = ("assigns", "n", "every", "uses", "static", "outside", "unions")
+
+    def __init__(self, assigns: tuple[tuple[int, ...], ...], n: int) -> None:
+        self.assigns, self.n = assigns, n
+        self.every = (1 << len(assigns)) - 1
+        self.uses = _uses_of(assigns, n)
+        self.unions = BoundedMemo(1 << 8)
+        self.static = self.union(self.every)[0]
+        self.outside = ((1 << n) - 1) & ~_BITS[assigns[0][0]]
+
+    def union(self, live: int) -> tuple[int, int]:
+        """(the digits the assignments ``live`` give each cell, laid out as a key; the cells
+        (all ``n`` bits of each) that they give one digit)."""
+        n = self.n
+        union = 1 << n * len(self.uses)
+        if not live & (live - 1):  # (one assignment: its digits, one a cell)
+            for j, d in enumerate(self.assigns[live.bit_length() - 1]):
+                union |= _BITS[d] << n * j
+            return union, (1 << n * len(self.uses)) - 1
+        one = 0
+        for j, use in enumerate(self.uses):
+            u = 0
+            for d, x in enumerate(use):
+                if x & live:
+                    u |= 1 << d
+            union |= u << n * j
+            if not u & (u - 1):
+                one |= ((1 << n) - 1) << n * j
+        return union, one
+
+
+def _uses_of(assigns: tuple[tuple[int, ...], ...], n: int) -> list[list[int]]:
+    """Per cell, per digit (0-based): the assignments (a bit each, in their order) that put that
+    digit there, read off the columns as ``_cage_uses`` does (a column's digits as bytes, that
+    digit to "1" and the others to "0", in base 2). ``_uses_plain`` is the plain version."""
+    out = []
+    for column in zip(*assigns):
+        col = bytes(reversed(column))  # (the first assignment the lowest bit)
+        use = [0] * n
+        for d in set(column):
+            use[d - 1] = int(col.translate(_DIGIT_ONE[d]), 2)
+        out.append(use)
+    return out
+
+
+def _uses_plain(assigns: tuple[tuple[int, ...], ...], n: int) -> list[list[int]]:
+    """``_uses_of``, one assignment at a time."""
+    out = [[0] * n for _ in assigns[0]]
+    for t, a in enumerate(assigns):
+        for j, d in enumerate(a):
+            out[j][d - 1] |= 1 << t
+    return out
+
+
+def _table_of(assigns: tuple[tuple[int, ...], ...], n: int) -> _CageTable:
+    """The table of a cage with these assignments on an order-``n`` grid, kept while they live."""
+    got = _TABLES.get(id(assigns))
+    if got is None or got.assigns is not assigns or got.n != n:
+        got = _TABLES.put(id(assigns), _CageTable(assigns, n))
+    return got
+
+
+_TABLES = BoundedMemo(1 << 9)  # ``_table_of``'s, by the assignments' id (checked by identity)
 
 
 def _look(b: Board, k: int, st, opened: Sequence[int], live: list, union: list, fires: list[int],

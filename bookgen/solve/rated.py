@@ -28,7 +28,7 @@ from bookgen.core.difficulty import Level
 from bookgen.core.memo import BoundedMemo, kept_by_identity
 from bookgen.core.rating import (DIRECT_CLAIMING, DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE, DIRECT_POINTING,
                                  FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, RatedStep,
-                                 technique_rating)
+                                 minutes_of, rating_and_minutes, rating_of, technique_rating)
 from bookgen.solve.houses import (LADDER, NO_EXTRA, TRIAL_DEPTH, TRIAL_MAX_CANDIDATES, Contradiction, Extra, Geometry,
                                   Run, State, Tech, _bitboards, closure, drop_singles, house_positions, solve, start,
                                   swap_cycles)
@@ -1130,6 +1130,27 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     except Contradiction:
         return steps, False
     return steps, not st.unplaced
+
+
+def rated_summary(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra, cells: int) -> tuple[float, float]:
+    """(``rating_of``, ``minutes_of``) of ``rated_run(geo, givens, extra)``'s steps, ``cells``
+    the grid's, which it must equal (tests/test_kenken_rated.py): where the constraint's taker
+    makes the whole run in one call, read off its entries (``rating_and_minutes``: no step
+    object a step); else of the run step by step (``at_once=False``: the same steps, and no
+    second try at once). With no givens the taker starts from the blank grid itself (None),
+    which the run's start state is: nothing placed, every candidate open."""
+    advanced, values, alone = _plan(extra.ladder())
+    taker = extra.rated_steps(geo, advanced, values, alone)
+    whole = getattr(taker, "whole", None)
+    if whole is not None:
+        try:
+            entries = whole(start(geo, givens, extra) if givens or geo.n < 2 else None)
+        except Contradiction:
+            entries = None
+        if entries is not None:
+            return rating_and_minutes(entries, cells)
+    steps, _ = rated_run(geo, givens, extra, at_once=False)
+    return rating_of(steps), minutes_of(steps, cells)
 
 
 class _BoxMajor(NamedTuple):

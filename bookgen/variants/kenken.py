@@ -84,7 +84,7 @@ from bookgen.solve.arithmetic import (
     LADDER, TECHNIQUE_LEVEL, Board, DraftSolver, SearchDrafts, cage_parts, easy_ladder, latin_solutions, open_after, proves_unique, score_of,
     search_solutions,
 )
-from bookgen.solve.rated import rated_run
+from bookgen.solve.rated import rated_run, rated_summary
 from bookgen.solve.houses import TOO_EASY, Contradiction, Fits, Run, Stuck, Verdict, run_ladder
 from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
@@ -1599,7 +1599,9 @@ def _rating(n: int, givens: list[tuple[int, int]], board: Board, at_once: bool =
     """(rating, minutes) of the easiest-first run (``bookgen.solve.rated``) from ``givens``
     (cell index, digit) on a board of the puzzle's cages; ``at_once``: ``rated_run``'s (the
     same steps either way)."""
-    steps, _ = rated_run(board.geo, givens, board, at_once=at_once)
+    if at_once:
+        return rated_summary(board.geo, givens, board, n * n)
+    steps, _ = rated_run(board.geo, givens, board, at_once=False)
     return rating_of(steps), minutes_of(steps, n * n)
 
 
