@@ -503,6 +503,7 @@ def _learn(future: Future) -> None:
 
 
 _STARTING = threading.Lock()
+STOP_WAIT = 10.0  # seconds a stop waits for the planner process being started
 _READY = threading.Event()  # the planner process is up
 
 
@@ -528,12 +529,19 @@ def stop_planner() -> None:
     work, so the server's (and a test process's) exit waited until that plan was done (seconds
     for a book whose worked examples are dear)."""
     _READY.clear()
-    while _PLANNER:
-        pool = _PLANNER.pop()
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+    # A start under way finishes first (bounded): its process, spawned from the fork server
+    # after this one has gone, would find the pool's semaphore removed and print a traceback.
+    starting = _STARTING.acquire(timeout=STOP_WAIT)
+    try:
+        while _PLANNER:
+            pool = _PLANNER.pop()
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+    finally:
+        if starting:
+            _STARTING.release()
 
 
 def plan_of(future: Future, timeout: float) -> str:

@@ -474,3 +474,23 @@ def test_stopping_the_planner_ends_a_plan_in_progress(monkeypatch, tmp_path):
             if process.is_alive():
                 process.kill()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def test_stopping_the_planner_while_it_starts_is_silent():
+    """A Ctrl-C in the studio's first second stops the planner while its process is being
+    spawned: the pool's process then broke ('BrokenProcessPool' from the starting thread, or
+    a fork-server child's traceback once the server had gone). The stop now lets the start
+    finish and ends the process it made. Several starts and stops, a few ms apart, in a
+    process of their own."""
+    import subprocess
+    import sys
+
+    code = ("import time\nfrom bookgen import designer\n"
+            "for i in range(12):\n"
+            "    designer.start_planner()\n"
+            "    time.sleep(0.01 * (i % 6))\n"
+            "    designer.stop_planner()\n"
+            "assert not designer._PLANNER\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import socket
 import tempfile
@@ -10,6 +11,7 @@ import webbrowser
 from pathlib import Path
 from typing import Callable
 
+from bookgen import designer
 from bookgen.web.app import Settings, create_app
 
 
@@ -33,7 +35,16 @@ def serve(host: str, port: int, open_browser: bool, folder: Path | None, keep_se
             say("listening on every network of this machine: anyone who can reach it can design and build books")
         if open_browser:
             threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        # uvicorn.run would turn a Ctrl-C before the server is up into exit 3, and a signal that
+        # comes before the coroutine starts would leave it never awaited (a warning on stderr):
+        # the coroutine is ours to close, and the KeyboardInterrupt reaches the caller.
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+        running = server.serve()
+        try:
+            asyncio.run(running)
+        finally:
+            running.close()  # (a no-op once it has run)
     finally:
+        designer.stop_planner()  # (the app's lifespan stops it too, if the server ever started)
         if own:
             shutil.rmtree(root, ignore_errors=True)
