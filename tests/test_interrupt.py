@@ -161,11 +161,15 @@ def test_written_files_follow_the_umask(tmp_path, tiny_config):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tiny.json", "tiny.pdf"]
 
 
+_AT_WORK: list[Path] = []  # where each worker says it has begun a puzzle (set by the test)
+
+
 def _stuck(job):
+    (_AT_WORK[0] / str(os.getpid())).touch()
     time.sleep(60)  # a puzzle that would take a minute
 
 
-def test_interrupt_stops_busy_workers_at_once(monkeypatch):
+def test_interrupt_stops_busy_workers_at_once(monkeypatch, tmp_path):
     """Ctrl-C does not wait for the puzzles in progress: the workers are ended."""
     import multiprocessing
     import threading
@@ -174,15 +178,27 @@ def test_interrupt_stops_busy_workers_at_once(monkeypatch):
     from bookgen.core.difficulty import Level
 
     monkeypatch.setattr(book_module, "run_job", _stuck)  # forked workers see the patch
+    monkeypatch.setattr(sys.modules[__name__], "_AT_WORK", [tmp_path])
     jobs = [Job(0, i, "takuzu", 6, (), Level.EASY, "0" * 16, ()) for i in range(4)]
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))  # a real signal, as Ctrl-C sends
-    timer.start()
+    stop = threading.Event()
+
+    def ctrl_c_once_busy():  # a real signal, as Ctrl-C sends, once a worker is in a puzzle
+        end = time.monotonic() + 60
+        while not any(tmp_path.iterdir()) and time.monotonic() < end and not stop.is_set():
+            time.sleep(0.01)
+        if not stop.is_set():
+            os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=ctrl_c_once_busy, daemon=True)
     start = time.monotonic()
+    timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             generate(jobs, workers=2)
     finally:
-        timer.cancel()
+        stop.set()
+        timer.join()
+    assert any(tmp_path.iterdir())  # a worker was busy when it came
     assert time.monotonic() - start < 10
     assert multiprocessing.active_children() == []
 
