@@ -268,13 +268,17 @@ def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = Fa
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
-    big = _book_json_of(tmp_path, tiny_built, 500)  # 2,500 puzzles: seconds of work, the test waits 0.3 s
+    big = _book_json_of(tmp_path, tiny_built, 500)  # 2,500 puzzles: seconds of work, the signal comes at once
     marker = tmp_path / "checking"
+    # The marker once the first puzzle is checked: the command's count of puzzles is set by that
+    # first progress call, so a signal from then on is one "after checking N of 2500".
     start = ("import sys; from pathlib import Path; import bookgen.checking as checking\n"
              "real = checking.check_book\n"
-             "def check_book(*args):\n"
-             f"    Path({str(marker)!r}).touch()  # the check has begun\n"
-             "    return real(*args)\n"
+             "def check_book(data, progress):\n"
+             "    def first(done, total):\n"
+             f"        Path({str(marker)!r}).touch()  # the check is under way\n"
+             "        progress(done, total)\n"
+             "    return real(data, first)\n"
              "checking.check_book = check_book  # (the command imports it when it runs)\n"
              f"sys.argv = ['bookgen', 'check', {str(big)!r}]\n"
              "from bookgen.__main__ import main; main()\n")
@@ -285,7 +289,7 @@ def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
 
     proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, preexec_fn=child_setup)
-    code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig)
+    code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig, settle=BUILDING)
     assert code == 128 + sig, stderr
     assert stdout == ""
     lines = stderr.splitlines()
