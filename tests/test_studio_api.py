@@ -323,8 +323,18 @@ def test_build_progress_previews_downloads_and_determinism(studio, tmp_path):
     assert (root / "jobs" / ident).is_dir()
 
 
-def test_too_many_builds_are_refused_and_a_cancel_leaves_nothing(studio):
+def test_too_many_builds_are_refused_and_a_cancel_leaves_nothing(studio, monkeypatch):
+    import bookgen.jobs as jobs_module
+
     client, _, root = studio
+    real_rmtree = jobs_module.shutil.rmtree
+
+    def slow_rmtree(path, *args, **kwargs):  # a folder that takes a while to delete: the state must wait for it
+        if Path(path).parent == root / "jobs":
+            time.sleep(0.2)
+        return real_rmtree(path, *args, **kwargs)
+
+    monkeypatch.setattr(jobs_module.shutil, "rmtree", slow_rmtree)
     first = client.post("/api/builds", json={"name": "slow", "data": SLOW})
     second = client.post("/api/builds", json={"name": "slow", "data": SLOW})
     third = client.post("/api/builds", json={"name": "slow", "data": SLOW})
