@@ -317,15 +317,23 @@ def test_ctrl_c_stops_the_studio_and_removes_its_folder(tmp_path):
     """``bookgen serve`` says Ctrl-C stops it: exit 0 with one line, its temporary folder gone.
     uvicorn raises the signal again once it has shut down; that used to reach the start-up
     handler ("interrupted while starting", exit 130) and skip the studio's cleanup."""
+    import shutil
     import socket
+    import tempfile
     import urllib.request
+
+    # The studio's temporary folder (TMPDIR) somewhere short: multiprocessing's forkserver puts its
+    # socket there, and a Unix socket's path has room for 107 bytes; under tmp_path
+    # (/dev/shm/pytest-of-USER/pytest-NNN/popen-gwN/test_...) it ran out once pytest's run number
+    # reached three digits, and the planner's thread printed a traceback.
+    tmp = Path(tempfile.mkdtemp(prefix="bg-"))
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "bookgen", "serve", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path)))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp)))
     try:
         assert proc.stdout.readline().startswith(b"bookgen studio: http://127.0.0.1:")
         for _ in range(100):  # serving: the page answers
@@ -335,14 +343,16 @@ def test_ctrl_c_stops_the_studio_and_removes_its_folder(tmp_path):
                 break
             except OSError:
                 time.sleep(0.05)
-        assert list(tmp_path.glob("bookgen-studio-*"))  # the folder the studio made for itself
+        assert list(tmp.glob("bookgen-studio-*"))  # the folder the studio made for itself
         proc.send_signal(signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=30)
+        left = list(tmp.glob("bookgen-studio-*"))
     finally:
         proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
     assert proc.returncode == 0, stderr
     assert stdout.decode() == "bookgen studio stopped\n" and stderr.decode() == ""
-    assert not list(tmp_path.glob("bookgen-studio-*"))
+    assert not left
 
 
 class _SatInterrupt(Exception):
