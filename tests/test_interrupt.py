@@ -307,8 +307,8 @@ def test_sigterm_after_start_up_before_the_command_is_one_sentence(tmp_path):
              "from bookgen.__main__ import main; main()\n")
     proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
-    assert proc.stderr.readline() == b"ready\n"
-    code, stdout, stderr = _signal_when_ready(proc, lambda: True, signal.SIGTERM)
+    assert proc.stderr.readline() == b"ready\n"  # the start-up's handlers are in place: it waits in "parsing"
+    code, stdout, stderr = _signal_when_ready(proc, lambda: True, signal.SIGTERM, settle=BUILDING)
     assert code == 143
     assert stderr == "error: interrupted while starting; nothing was written\n"
 
