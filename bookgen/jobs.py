@@ -281,16 +281,18 @@ class Jobs:
         job.process.join(timeout=CANCEL_GRACE)
         with self.lock:
             kind = ended[0]
+            # The folder goes before the state says so: a view is read without the lock, and
+            # "cancelled" or "failed" promises that nothing is left.
             if job.message == "cancelling" or kind == "cancelled":
-                job.state, job.message = "cancelled", "cancelled; nothing was written"
                 shutil.rmtree(job.folder, ignore_errors=True)  # no half-written book stays behind
+                job.state, job.message = "cancelled", "cancelled; nothing was written"
             elif kind == "done":
-                job.state = "done"
                 job.files, job.thumbs, job.pages, job.puzzles = ended[1], ended[2], ended[3], ended[4]
                 job.message = ""
+                job.state = "done"
             else:
-                job.state, job.message = "failed", ended[1]
                 shutil.rmtree(job.folder, ignore_errors=True)
+                job.state, job.message = "failed", ended[1]
             job.finished = time.monotonic()
             job.process = None
             self._next()

@@ -161,11 +161,15 @@ def test_written_files_follow_the_umask(tmp_path, tiny_config):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tiny.json", "tiny.pdf"]
 
 
+_AT_WORK: list[Path] = []  # where each worker says it has begun a puzzle (set by the test)
+
+
 def _stuck(job):
+    (_AT_WORK[0] / str(os.getpid())).touch()
     time.sleep(60)  # a puzzle that would take a minute
 
 
-def test_interrupt_stops_busy_workers_at_once(monkeypatch):
+def test_interrupt_stops_busy_workers_at_once(monkeypatch, tmp_path):
     """Ctrl-C does not wait for the puzzles in progress: the workers are ended."""
     import multiprocessing
     import threading
@@ -174,15 +178,27 @@ def test_interrupt_stops_busy_workers_at_once(monkeypatch):
     from bookgen.core.difficulty import Level
 
     monkeypatch.setattr(book_module, "run_job", _stuck)  # forked workers see the patch
+    monkeypatch.setattr(sys.modules[__name__], "_AT_WORK", [tmp_path])
     jobs = [Job(0, i, "takuzu", 6, (), Level.EASY, "0" * 16, ()) for i in range(4)]
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))  # a real signal, as Ctrl-C sends
-    timer.start()
+    stop = threading.Event()
+
+    def ctrl_c_once_busy():  # a real signal, as Ctrl-C sends, once a worker is in a puzzle
+        end = time.monotonic() + 60
+        while not any(tmp_path.iterdir()) and time.monotonic() < end and not stop.is_set():
+            time.sleep(0.01)
+        if not stop.is_set():
+            os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=ctrl_c_once_busy, daemon=True)
     start = time.monotonic()
+    timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             generate(jobs, workers=2)
     finally:
-        timer.cancel()
+        stop.set()
+        timer.join()
+    assert any(tmp_path.iterdir())  # a worker was busy when it came
     assert time.monotonic() - start < 10
     assert multiprocessing.active_children() == []
 
@@ -252,13 +268,17 @@ def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = Fa
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
-    big = _book_json_of(tmp_path, tiny_built, 500)  # 2,500 puzzles: seconds of work, the test waits 0.3 s
+    big = _book_json_of(tmp_path, tiny_built, 500)  # 2,500 puzzles: seconds of work, the signal comes at once
     marker = tmp_path / "checking"
+    # The marker once the first puzzle is checked: the command's count of puzzles is set by that
+    # first progress call, so a signal from then on is one "after checking N of 2500".
     start = ("import sys; from pathlib import Path; import bookgen.checking as checking\n"
              "real = checking.check_book\n"
-             "def check_book(*args):\n"
-             f"    Path({str(marker)!r}).touch()  # the check has begun\n"
-             "    return real(*args)\n"
+             "def check_book(data, progress):\n"
+             "    def first(done, total):\n"
+             f"        Path({str(marker)!r}).touch()  # the check is under way\n"
+             "        progress(done, total)\n"
+             "    return real(data, first)\n"
              "checking.check_book = check_book  # (the command imports it when it runs)\n"
              f"sys.argv = ['bookgen', 'check', {str(big)!r}]\n"
              "from bookgen.__main__ import main; main()\n")
@@ -269,7 +289,7 @@ def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
 
     proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, preexec_fn=child_setup)
-    code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig)
+    code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig, settle=BUILDING)
     assert code == 128 + sig, stderr
     assert stdout == ""
     lines = stderr.splitlines()
@@ -287,8 +307,8 @@ def test_sigterm_after_start_up_before_the_command_is_one_sentence(tmp_path):
              "from bookgen.__main__ import main; main()\n")
     proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path)
-    assert proc.stderr.readline() == b"ready\n"
-    code, stdout, stderr = _signal_when_ready(proc, lambda: True, signal.SIGTERM)
+    assert proc.stderr.readline() == b"ready\n"  # the start-up's handlers are in place: it waits in "parsing"
+    code, stdout, stderr = _signal_when_ready(proc, lambda: True, signal.SIGTERM, settle=BUILDING)
     assert code == 143
     assert stderr == "error: interrupted while starting; nothing was written\n"
 
@@ -297,15 +317,23 @@ def test_ctrl_c_stops_the_studio_and_removes_its_folder(tmp_path):
     """``bookgen serve`` says Ctrl-C stops it: exit 0 with one line, its temporary folder gone.
     uvicorn raises the signal again once it has shut down; that used to reach the start-up
     handler ("interrupted while starting", exit 130) and skip the studio's cleanup."""
+    import shutil
     import socket
+    import tempfile
     import urllib.request
+
+    # The studio's temporary folder (TMPDIR) somewhere short: multiprocessing's forkserver puts its
+    # socket there, and a Unix socket's path has room for 107 bytes; under tmp_path
+    # (/dev/shm/pytest-of-USER/pytest-NNN/popen-gwN/test_...) it ran out once pytest's run number
+    # reached three digits, and the planner's thread printed a traceback.
+    tmp = Path(tempfile.mkdtemp(prefix="bg-"))
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "bookgen", "serve", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path)))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp)))
     try:
         assert proc.stdout.readline().startswith(b"bookgen studio: http://127.0.0.1:")
         for _ in range(100):  # serving: the page answers
@@ -315,14 +343,16 @@ def test_ctrl_c_stops_the_studio_and_removes_its_folder(tmp_path):
                 break
             except OSError:
                 time.sleep(0.05)
-        assert list(tmp_path.glob("bookgen-studio-*"))  # the folder the studio made for itself
+        assert list(tmp.glob("bookgen-studio-*"))  # the folder the studio made for itself
         proc.send_signal(signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=30)
+        left = list(tmp.glob("bookgen-studio-*"))
     finally:
         proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
     assert proc.returncode == 0, stderr
     assert stdout.decode() == "bookgen studio stopped\n" and stderr.decode() == ""
-    assert not list(tmp_path.glob("bookgen-studio-*"))
+    assert not left
 
 
 class _SatInterrupt(Exception):

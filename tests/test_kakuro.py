@@ -4,6 +4,7 @@ count against the SAT proof, the pattern rules, text and JSON round trips, the d
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import pytest
 
@@ -47,20 +48,42 @@ def _brute_count(entry: dict, limit: int = 2) -> int:
             runs.append((cells, s["down"]))
     white = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "#"]
     mine = {cell: [k for k, (cells, _) in enumerate(runs) if cell in cells] for cell in white}
-    value: dict = {cell: int(grid[cell[0]][cell[1]]) for cell in white if grid[cell[0]][cell[1]].isdigit()}
+    # Each run's digits so far, kept as the search goes: a set of digits (bits 1-9), their sum
+    # and their count. A digit fits a run when the run repeats none and the sum left can still
+    # be made from as many of the unused digits as the run has cells left.
+    used, total, placed = [0] * len(runs), [0] * len(runs), [0] * len(runs)
     found = 0
 
-    def fits(k: int) -> bool:
-        cells, total = runs[k]
-        digits = [value[x] for x in cells if x in value]
-        if len(set(digits)) < len(digits):
-            return False
-        left = len(cells) - len(digits)
-        rest = total - sum(digits)
-        free = sorted(set(range(1, 10)) - set(digits))
-        return left <= len(free) and sum(free[:left]) <= rest <= sum(free[len(free) - left:]) if left else rest == 0
+    @lru_cache(maxsize=None)
+    def reach(digits: int, left: int) -> tuple[int, int] | None:
+        """The least and the greatest sum of ``left`` digits outside ``digits``; None if too few."""
+        free = [d for d in range(1, 10) if not digits >> d & 1]
+        return (sum(free[:left]), sum(free[len(free) - left:])) if left <= len(free) else None
 
-    todo = [cell for cell in white if cell not in value]
+    def fits(k: int) -> bool:
+        left, rest = len(runs[k][0]) - placed[k], runs[k][1] - total[k]
+        if not left:
+            return rest == 0
+        bounds = reach(used[k], left)
+        return bounds is not None and bounds[0] <= rest <= bounds[1]
+
+    def place(cell, d: int) -> bool:
+        """Put ``d`` in ``cell`` (False, and nothing changed, if one of its runs has it already)."""
+        if any(used[k] >> d & 1 for k in mine[cell]):
+            return False
+        for k in mine[cell]:
+            used[k] |= 1 << d
+            total[k] += d
+            placed[k] += 1
+        return True
+
+    def take(cell, d: int) -> None:
+        for k in mine[cell]:
+            used[k] &= ~(1 << d)
+            total[k] -= d
+            placed[k] -= 1
+
+    todo = [cell for cell in white if not grid[cell[0]][cell[1]].isdigit()]
 
     def go(n: int) -> None:
         nonlocal found
@@ -71,12 +94,13 @@ def _brute_count(entry: dict, limit: int = 2) -> int:
             return
         cell = todo[n]
         for d in range(1, 10):
-            value[cell] = d
-            if all(fits(k) for k in mine[cell]):
-                go(n + 1)
-        del value[cell]
+            if place(cell, d):
+                if all(fits(k) for k in mine[cell]):
+                    go(n + 1)
+                take(cell, d)
 
-    if all(fits(k) for k in range(len(runs))):
+    if all(place(cell, int(grid[cell[0]][cell[1]])) for cell in white if grid[cell[0]][cell[1]].isdigit()) \
+            and all(fits(k) for k in range(len(runs))):
         go(0)
     return found
 

@@ -90,7 +90,9 @@ def browser(server, tmp_path_factory):
     driver.quit()
 
 
-def _until(condition, timeout=60.0, what="the page"):
+def _until(condition, timeout=60.0, what="the page", every=0.1):
+    """``condition()``'s first true value, asked every ``every`` seconds (each question to the page
+    is a WebDriver command: chromium's CPU), failing after ``timeout``."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
@@ -99,7 +101,7 @@ def _until(condition, timeout=60.0, what="the page"):
             value = None
         if value:
             return value
-        time.sleep(0.1)
+        time.sleep(every)
     raise AssertionError(f"{what} did not happen within {timeout} s")
 
 
@@ -141,7 +143,9 @@ def _open_link(driver, link: str) -> None:
 
 def _downloaded(folder: Path, name: str, timeout=30.0) -> Path:
     path = folder / name
-    _until(lambda: path.exists() and not (folder / (name + ".crdownload")).exists(), timeout, f"download of {name}")
+    # a look at the folder, not a question to the page: asked often (a download takes milliseconds)
+    _until(lambda: path.exists() and not (folder / (name + ".crdownload")).exists(), timeout, f"download of {name}",
+           every=0.01)
     return path
 
 
