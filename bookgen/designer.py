@@ -16,7 +16,6 @@ import re
 import threading
 import types
 import typing
-import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
@@ -32,6 +31,7 @@ from bookgen.config import (
 )
 from bookgen.core.difficulty import LEVEL_KEYS
 from bookgen.core.rating import BANDS, reachable
+from bookgen.jobs import forkserver_context
 from bookgen.i18n import languages
 from bookgen.layout.geometry import PER_PAGE
 from bookgen.pictures import is_text_art
@@ -510,7 +510,7 @@ _READY = threading.Event()  # the planner process is up
 def _planner() -> ProcessPoolExecutor:
     with _STARTING:
         if not _PLANNER:
-            pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+            pool = ProcessPoolExecutor(max_workers=1, mp_context=forkserver_context())
             _PLANNER.append(pool)
             pool.submit(int).result()  # (starting a process takes seconds on a busy machine)
             _READY.set()

@@ -15,6 +15,7 @@ import queue as queue_module
 import secrets
 import shutil
 import signal
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -171,7 +172,7 @@ class Jobs:
         self.lock = threading.Lock()
         # Each build is forked from a small server process that has already imported the generator
         # and the layout: a clean process (not a copy of the web server and its threads), started fast.
-        self.context = multiprocessing.get_context("forkserver")
+        self.context = forkserver_context()
         self.context.set_forkserver_preload(["bookgen.book", "bookgen.config", "bookgen.plan", "pypdfium2"])
         threading.Thread(target=_warm, daemon=True).start()  # the first build needn't wait for it
 
@@ -314,6 +315,31 @@ class Jobs:
         """Stop every build (the server is stopping)."""
         for ident in list(self.jobs):
             self.cancel(ident)
+
+
+SOCKET_FOLDER_ROOM = 70  # bytes of a temporary folder's path that leave room for the fork server's socket
+
+
+def forkserver_context() -> multiprocessing.context.BaseContext:
+    """multiprocessing's fork-server context, with its socket where a socket fits.
+
+    The fork server listens on a Unix socket in a folder it makes in the temporary folder, and
+    a socket's path holds at most 107 bytes: under a long TMPDIR the studio's planner and
+    builds could not start ("AF_UNIX path too long"). Such a TMPDIR keeps the studio's files;
+    the socket's folder goes to /tmp (Python 3.13 does the same itself).
+    """
+    from multiprocessing import util
+
+    if len(tempfile.gettempdir()) > SOCKET_FOLDER_ROOM:
+        for base in ("/tmp", "/var/tmp"):
+            if os.path.isdir(base) and os.access(base, os.W_OK | os.X_OK):
+                saved, tempfile.tempdir = tempfile.tempdir, base
+                try:
+                    util.get_temp_dir()  # made once a process, removed at its exit
+                finally:
+                    tempfile.tempdir = saved
+                break
+    return multiprocessing.get_context("forkserver")
 
 
 def _warm() -> None:

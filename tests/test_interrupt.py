@@ -319,14 +319,13 @@ def test_ctrl_c_stops_the_studio_and_removes_its_folder(tmp_path):
     handler ("interrupted while starting", exit 130) and skip the studio's cleanup."""
     import shutil
     import socket
-    import tempfile
     import urllib.request
 
-    # The studio's temporary folder (TMPDIR) somewhere short: multiprocessing's forkserver puts its
-    # socket there, and a Unix socket's path has room for 107 bytes; under tmp_path
-    # (/dev/shm/pytest-of-USER/pytest-NNN/popen-gwN/test_...) it ran out once pytest's run number
-    # reached three digits, and the planner's thread printed a traceback.
-    tmp = Path(tempfile.mkdtemp(prefix="bg-"))
+    # A long TMPDIR, as pytest's own folders become: multiprocessing's fork server puts its socket
+    # in the temporary folder and a Unix socket's path holds 107 bytes; the planner's thread
+    # printed "AF_UNIX path too long" and the studio could neither plan nor build.
+    tmp = tmp_path / ("t" * max(1, 110 - len(str(tmp_path))))
+    tmp.mkdir()
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
