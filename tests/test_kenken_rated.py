@@ -87,6 +87,45 @@ def test_generated_puzzles_rate_the_same_every_way():
         assert runs[0] == runs[1] == runs[2] and runs[0][1]
 
 
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_a_taker_that_gives_up_left_no_direct_step(n, monkeypatch):
+    """``RatedCages.sees_direct``: wherever the taker gives None, ``rated._direct`` on the same
+    state finds nothing either, so the run skips asking it; the run that asks (the plain one)
+    takes the same steps."""
+    from bookgen.solve import rated
+    from bookgen.variants.kenken import KENKEN
+    cases = list(_cagings(n, 12, 300 + n))
+    for level in (Level.HARD, Level.EXPERT):
+        p = KENKEN.generate(n, KENKEN.parse_rules({}, n), level, random.Random(n + int(level)))
+        cases.append(([(c.cells, c.op, c.target) for c in p.cages], None, []))
+    gave_up = 0
+    for cages, hidden, givens in cases:
+        board = Board.build(n, cages, hidden)
+        plan = _plan(board.ladder())
+        taker = RatedCages.make(board.geo, board, *plan)
+        try:
+            st = start(board.geo, givens, board)
+        except Contradiction:
+            continue
+        for _ in range(n ** 3):  # the taker's steps, and the run's own search where it gives up
+            if not st.unplaced:
+                break
+            if taker(st) is None:
+                gave_up += 1
+                assert rated._direct(board.geo, st, float("inf")) is None
+                found = rated._easiest_advanced(board.geo, st, plan[0], float("inf"))
+                if found is None:
+                    break
+                st = found[0]
+        runs = []
+        for sees in (True, False):
+            monkeypatch.setattr(RatedCages, "sees_direct", sees)
+            board = Board.build(n, cages, hidden)
+            runs.append(rated_run(board.geo, givens, board, at_once=False))
+        assert runs[0] == runs[1]
+    assert gave_up
+
+
 def test_the_taker_declines_a_plan_it_does_not_know():
     board = Board.build(4, [(((0, 0),), "", 1)])
     advanced, values, alone = _plan(board.ladder())

@@ -892,6 +892,11 @@ class RatedCages:
 
     # The techniques whose cages it keeps, by the ladder's function (the index into ``fires``).
     KNOWN = {}  # filled below, once the techniques are defined
+    # ``__call__`` gives None only where no single is open, its ``_direct`` (``rated._direct``'s
+    # answer there) found nothing and no row acts: ``rated_run`` then goes to its own search
+    # without asking ``rated._direct`` again (False: the run that asks, which must take the same
+    # steps; tests/test_kenken_rated.py).
+    sees_direct = True
 
     @classmethod
     def make(cls, geo: Geometry, board: Board, advanced: tuple, values: tuple[float, float, float],

@@ -1076,6 +1076,9 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     taker = extra.rated_steps(geo, advanced, values, alone) if probes and fast else None
     # (a taker finds the singles itself: the run's own scan is made only without one)
     scan = (SmallScan if geo.n <= SMALL_SCAN else DigitScan)(geo, values, alone) if taker is None else None
+    # A taker that answers None only where no direct step is open either (``sees_direct``: it
+    # looked, as ``RatedCages`` does) is not second-guessed by ``_direct`` on the same state.
+    recheck = taker is None or not getattr(taker, "sees_direct", False)
     whole = getattr(taker, "whole", None) if at_once else None
     entries = whole(st) if whole is not None else None
     if entries is not None:  # (a run it could not finish alone: the steps one by one from the start)
@@ -1101,7 +1104,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                     continue
                 single, options = None, 0  # (it takes every step where a single is open)
             easiest = single[0] if single is not None else math.inf
-            if easiest > values[1]:  # no hidden single open: a direct step may come first
+            if easiest > values[1] and recheck:  # no hidden single open: a direct step may come first
                 # (the scan keeps the digits' open cells up to date where no taker runs)
                 direct = (direct_on_masks(scan.open, scan.house_bits, easiest)
                           if taker is None and not geo.overlaps else _direct(geo, st, easiest))
