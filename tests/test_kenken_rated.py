@@ -12,7 +12,7 @@ import pytest
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import minutes_of, rating_of
 from bookgen.solve.arithmetic import (Board, RatedCages, _CageTable, _line_singles, _union_of, _uses_of, _uses_plain)
-from bookgen.solve.houses import Contradiction, _bitboards, geometry, start
+from bookgen.solve.houses import Contradiction, Run, _bitboards, geometry, start
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.rated import _plan, line_places, rated_run, rated_summary
 from bookgen.variants.kenken import _Layout
@@ -89,9 +89,9 @@ def test_generated_puzzles_rate_the_same_every_way():
 
 @pytest.mark.parametrize("n", [4, 5, 6])
 def test_a_taker_that_gives_up_left_no_direct_step(n, monkeypatch):
-    """``RatedCages.sees_direct``: wherever the taker gives None, ``rated._direct`` on the same
-    state finds nothing either, so the run skips asking it; the run that asks (the plain one)
-    takes the same steps."""
+    """``RatedCages.sees_direct`` and ``idle_rows``: wherever the taker gives None,
+    ``rated._direct`` on the same state finds nothing either, nor does any of its rows tried on
+    a copy, so the run asks neither again; the run that asks (the plain one) takes the same steps."""
     from bookgen.solve import rated
     from bookgen.variants.kenken import KENKEN
     cases = list(_cagings(n, 12, 300 + n))
@@ -113,13 +113,19 @@ def test_a_taker_that_gives_up_left_no_direct_step(n, monkeypatch):
             if taker(st) is None:
                 gave_up += 1
                 assert rated._direct(board.geo, st, float("inf")) is None
+                assert 0 < taker.idle_rows == len(taker.rows)
+                for t, _, _ in plan[0][:taker.idle_rows]:
+                    run = Run()
+                    run.best = True
+                    assert not t.fn(board.geo, st.copy(), run)
                 found = rated._easiest_advanced(board.geo, st, plan[0], float("inf"))
                 if found is None:
                     break
                 st = found[0]
         runs = []
-        for sees in (True, False):
+        for sees in (False, True):  # (the fast one last: the next case's checks read it)
             monkeypatch.setattr(RatedCages, "sees_direct", sees)
+            monkeypatch.setattr(RatedCages, "skip_idle", sees)
             board = Board.build(n, cages, hidden)
             runs.append(rated_run(board.geo, givens, board, at_once=False))
         assert runs[0] == runs[1]

@@ -898,6 +898,15 @@ class RatedCages:
     # steps; tests/test_kenken_rated.py).
     sees_direct = True
 
+    @property
+    def idle_rows(self) -> int:
+        """Where ``__call__`` gives None, the plan's first rows that act on no cage (its own rows,
+        the plan's first: ``_rows``), which the run's search need not probe again (0: it probes
+        them, the plain version; tests/test_kenken_rated.py)."""
+        return len(self.rows) if self.skip_idle else 0
+
+    skip_idle = True
+
     @classmethod
     def make(cls, geo: Geometry, board: Board, advanced: tuple, values: tuple[float, float, float],
              alone: float | None) -> "RatedCages | None":

@@ -1077,8 +1077,10 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
     # (a taker finds the singles itself: the run's own scan is made only without one)
     scan = (SmallScan if geo.n <= SMALL_SCAN else DigitScan)(geo, values, alone) if taker is None else None
     # A taker that answers None only where no direct step is open either (``sees_direct``: it
-    # looked, as ``RatedCages`` does) is not second-guessed by ``_direct`` on the same state.
+    # looked, as ``RatedCages`` does) is not second-guessed by ``_direct`` on the same state, and
+    # the plan's first rows it found acting nowhere then (``idle_rows``) are not probed again.
     recheck = taker is None or not getattr(taker, "sees_direct", False)
+    search = advanced[getattr(taker, "idle_rows", 0):]  # (with a taker, searched only where it gave None)
     whole = getattr(taker, "whole", None) if at_once else None
     entries = whole(st) if whole is not None else None
     if entries is not None:  # (a run it could not finish alone: the steps one by one from the start)
@@ -1116,7 +1118,7 @@ def rated_run(geo: Geometry, givens: Sequence[tuple[int, int]], extra: Extra = N
                         scan.placed(st, i)
                     steps.append(_step(name, value, options))
                     continue
-            found = _easiest_advanced(geo, st, advanced, easiest, probes) if cheapest < easiest else None
+            found = _easiest_advanced(geo, st, search, easiest, probes) if cheapest < easiest else None
             if found is not None:
                 st, value, name = found
                 steps.append(_step(name, value, options))
