@@ -2070,7 +2070,23 @@ def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], .
     using each bit read off the columns: per cell and digit, the assignments putting that digit
     there as one integer (the column's digits as bytes, that digit to "1" and the others to "0",
     read in base 2), or-ed into the bits of the cell's row and column. A new cage's table (most
-    cages of a draft are new to the search at 6x6) took a dict update per bit per assignment."""
+    cages of a draft are new to the search at 6x6) took a dict update per bit per assignment;
+    a small table (``SMALL_USES`` cells times assignments at most: most of an easy puzzle's
+    final proof) still costs less that way, so it is made by ``_cage_uses_plain``."""
+    if len(cells) * len(assigns) <= SMALL_USES:
+        return _cage_uses_plain(n, cells, assigns)
+    return _cage_uses_by_columns(n, cells, assigns)
+
+
+# The most cells times assignments ``_cage_uses`` gives ``_cage_uses_plain``: at 5x5 the
+# plain table cost 40 % less for two cells with two assignments, about the same for three
+# cells with six, and more from there (docs/benchmarks.md, kk9e).
+SMALL_USES = 16
+
+
+def _cage_uses_by_columns(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
+                          ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, dict[int, int]]:
+    """``_cage_uses`` read off the columns, for any table (``_cage_uses_plain`` must equal it)."""
     uses = _use_bits(n)
     tabs = [uses[i] for i in cells]
     full = 2 * len(cells)
