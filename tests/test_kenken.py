@@ -332,6 +332,26 @@ def test_listed_fillings_match_the_search(monkeypatch):
         assert found == shape_assignments.__wrapped__(sh, op, t, n), (sh, op, t, n)
 
 
+def test_grown_and_listed_fillings_equal_the_plain_ones():
+    """``_grown`` (a prefix's clashing digits as one set) against every digit tuple filtered,
+    and ``_fillings`` (values by ``map``, grouped per op) against a filling at a time: the same
+    fillings in the same order, on shapes whose cells clash with none, one, two and three
+    earlier cells, at orders 3 to 6."""
+    shapes = [((0, 0),), ((0, 0), (0, 1)), ((1, 0), (0, 1)), ((0, 0), (0, 1), (1, 0)),
+              ((0, 1), (1, 0), (1, 1), (0, 0)), ((0, 0), (1, 0), (2, 0), (3, 0)),
+              ((0, 0), (0, 1), (1, 2), (0, 2)), ((0, 1), (1, 1), (1, 0), (2, 0), (2, 1))]
+    most = 0
+    for n in (3, 4, 5, 6):
+        for sh in shapes:
+            if n ** len(sh) > 2000:
+                continue
+            clash = [sum(1 for j in range(i) if sh[j][0] == c[0] or sh[j][1] == c[1]) for i, c in enumerate(sh)]
+            most = max(most, *clash)
+            assert latin._grown(sh, n) == latin._grown_plain(sh, n), (sh, n)
+            assert latin._fillings.__wrapped__(sh, n) == latin._fillings_plain(sh, n), (sh, n)
+    assert most == 3
+
+
 def test_prefix_fillings_match_the_search():
     shapes = [((0, 0), (0, 1), (1, 0)), ((0, 1), (1, 0), (1, 1), (0, 0)), ((0, 0), (1, 0), (2, 0), (3, 0)),
               ((0, 0), (0, 1), (0, 2), (1, 2)), ((0, 1), (1, 1), (1, 0), (2, 0), (2, 1))]
