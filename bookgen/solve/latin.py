@@ -216,7 +216,10 @@ cached_normal_shape = lru_cache(maxsize=1 << 16)(normal_shape)
 # A shape with at most this many digit tuples (N ** cells) has all its fillings listed
 # at once and sorted by what each op makes of them: one pass per shape instead of a
 # search per target (a 4x4 generator asks for a few hundred targets on a few dozen shapes).
-LISTED_FILLINGS = 625
+# Larger shapes go by their prefixes (below): a 5x5 four-cell shape (625 tuples, listed
+# up to this session) is asked for two or three targets, which its prefixes answer for less,
+# in a fresh process and after 300 puzzles alike (docs/benchmarks.md, kk9e).
+LISTED_FILLINGS = 600
 
 
 # Above that, a shape whose cells but the last have at most this many fillings finds a
