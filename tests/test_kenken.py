@@ -20,7 +20,7 @@ from bookgen.solve.arithmetic import (
     t_single_cage, t_trial, LADDER,
 )
 from bookgen.solve import arithmetic, latin
-from bookgen.solve.arithmetic import _cage_uses, _cage_uses_plain
+from bookgen.solve.arithmetic import SMALL_USES, _cage_uses, _cage_uses_by_columns, _cage_uses_plain
 from bookgen.solve.houses import Contradiction, Run, run_ladder, solve
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
@@ -330,6 +330,26 @@ def test_listed_fillings_match_the_search(monkeypatch):
     monkeypatch.setattr(latin, "LISTED_FILLINGS", 0)  # the search, for every shape
     for (sh, op, t, n), found in listed.items():
         assert found == shape_assignments.__wrapped__(sh, op, t, n), (sh, op, t, n)
+
+
+def test_grown_and_listed_fillings_equal_the_plain_ones():
+    """``_grown`` (a prefix's clashing digits as one set) against every digit tuple filtered,
+    and ``_fillings`` (values by ``map``, grouped per op) against a filling at a time: the same
+    fillings in the same order, on shapes whose cells clash with none, one, two and three
+    earlier cells, at orders 3 to 6."""
+    shapes = [((0, 0),), ((0, 0), (0, 1)), ((1, 0), (0, 1)), ((0, 0), (0, 1), (1, 0)),
+              ((0, 1), (1, 0), (1, 1), (0, 0)), ((0, 0), (1, 0), (2, 0), (3, 0)),
+              ((0, 0), (0, 1), (1, 2), (0, 2)), ((0, 1), (1, 1), (1, 0), (2, 0), (2, 1))]
+    most = 0
+    for n in (3, 4, 5, 6):
+        for sh in shapes:
+            if n ** len(sh) > 2000:
+                continue
+            clash = [sum(1 for j in range(i) if sh[j][0] == c[0] or sh[j][1] == c[1]) for i, c in enumerate(sh)]
+            most = max(most, *clash)
+            assert latin._grown(sh, n) == latin._grown_plain(sh, n), (sh, n)
+            assert latin._fillings.__wrapped__(sh, n) == latin._fillings_plain(sh, n), (sh, n)
+    assert most == 3
 
 
 def test_prefix_fillings_match_the_search():
@@ -856,11 +876,13 @@ def test_cage_search_lists_what_sat_lists():
 
 
 def test_cage_uses_by_columns_equal_the_table_by_assignments():
-    """``_cage_uses`` (the assignments using each bit, read off the columns) against
-    ``_cage_uses_plain``, on the generator's cages of every level up to 7x7 (hidden ops too)
-    and on cages that allow any digits, repeats in a line included (dropped by both)."""
+    """``_cage_uses`` and ``_cage_uses_by_columns`` (the assignments using each bit, read off
+    the columns) against ``_cage_uses_plain``, on the generator's cages of every level up to
+    7x7 (hidden ops too) and on cages that allow any digits, repeats in a line included
+    (dropped by both); tables on either side of ``SMALL_USES`` among them."""
     rng = random.Random(8)
     seen = 0
+    sizes = set()
     for n in (3, 4, 5, 6, 7):
         for k in range(6):
             hide = k % 3 == 2
@@ -872,9 +894,11 @@ def test_cage_uses_by_columns_equal_the_table_by_assignments():
                                 tuple(product(range(1, n + 1), repeat=len(cells)))):
                     key = (n, cells, tuple(tuple(a) for a in assigns))
                     got = _cage_uses.__wrapped__(*key)
-                    assert got == _cage_uses_plain(*key)
+                    assert got == _cage_uses_plain(*key) == _cage_uses_by_columns(*key)
                     seen += len(got[0]) < len(assigns)
+                    sizes.add(len(cells) * len(assigns) <= SMALL_USES)
     assert seen  # (some cages lost assignments that repeat a digit in a line)
+    assert sizes == {True, False}
 
 
 def test_proves_unique_rejects_a_second_solution_and_a_wrong_square():

@@ -1487,8 +1487,9 @@ class _CageTable:
 
 def _uses_of(assigns: tuple[tuple[int, ...], ...], n: int) -> list[list[int]]:
     """Per cell, per digit (0-based): the assignments (a bit each, in their order) that put that
-    digit there, read off the columns as ``_cage_uses`` does (a column's digits as bytes, that
-    digit to "1" and the others to "0", in base 2). ``_uses_plain`` is the plain version."""
+    digit there, read off the columns as ``_cage_uses_by_columns`` does (a column's digits as
+    bytes, that digit to "1" and the others to "0", in base 2). ``_uses_plain`` is the plain
+    version."""
     out = []
     for column in zip(*assigns):
         col = bytes(reversed(column))  # (the first assignment the lowest bit)
@@ -2077,14 +2078,30 @@ def _use_bits(n: int) -> tuple[tuple[int, ...], ...]:
 _DIGIT_ONE = tuple(bytes.maketrans(bytes(range(256)), b"0" * d + b"1" + b"0" * (255 - d)) for d in range(16))
 
 
+# The most cells times assignments ``_cage_uses`` makes by ``_cage_uses_plain``: at 5x5 the
+# plain table cost 40 % less for two cells with two assignments (most of an easy puzzle's
+# final proof), about the same for three cells with six, and more from there
+# (docs/benchmarks.md, kk9e).
+SMALL_USES = 16
+
+
 @lru_cache(maxsize=1 << 14)
 def _cage_uses(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
                ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, dict[int, int]]:
-    """``_cage_uses_plain``, which it must equal (tests/test_kenken.py), with the assignments
-    using each bit read off the columns: per cell and digit, the assignments putting that digit
-    there as one integer (the column's digits as bytes, that digit to "1" and the others to "0",
-    read in base 2), or-ed into the bits of the cell's row and column. A new cage's table (most
-    cages of a draft are new to the search at 6x6) took a dict update per bit per assignment."""
+    """``_cage_uses_plain``, which it must equal (tests/test_kenken.py): a small table
+    (``SMALL_USES``) by it, a larger one read off the columns (``_cage_uses_by_columns``)."""
+    if len(cells) * len(assigns) <= SMALL_USES:
+        return _cage_uses_plain(n, cells, assigns)
+    return _cage_uses_by_columns(n, cells, assigns)
+
+
+def _cage_uses_by_columns(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
+                          ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, dict[int, int]]:
+    """``_cage_uses_plain`` with the assignments using each bit read off the columns: per cell
+    and digit, the assignments putting that digit there as one integer (the column's digits as
+    bytes, that digit to "1" and the others to "0", read in base 2), or-ed into the bits of the
+    cell's row and column. A new cage's table (most cages of a draft are new to the search at
+    6x6) took a dict update per bit per assignment."""
     uses = _use_bits(n)
     tabs = [uses[i] for i in cells]
     full = 2 * len(cells)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from math import prod
-from itertools import combinations
+from itertools import combinations, product
 from typing import Iterator, Sequence
 
 from bookgen.core.rng import shuffle
@@ -216,7 +216,10 @@ cached_normal_shape = lru_cache(maxsize=1 << 16)(normal_shape)
 # A shape with at most this many digit tuples (N ** cells) has all its fillings listed
 # at once and sorted by what each op makes of them: one pass per shape instead of a
 # search per target (a 4x4 generator asks for a few hundred targets on a few dozen shapes).
-LISTED_FILLINGS = 625
+# Larger shapes go by their prefixes (below): a 5x5 four-cell shape (625 tuples, listed
+# up to this session) is asked for two or three targets, which its prefixes answer for less,
+# in a fresh process and after 300 puzzles alike (docs/benchmarks.md, kk9e).
+LISTED_FILLINGS = 600
 
 
 # Above that, a shape whose cells but the last have at most this many fillings finds a
@@ -230,6 +233,8 @@ def _grown(shape: tuple[Cell, ...], n: int) -> list[tuple[int, ...]]:
     column), in lexicographic order."""
     # Grown cell by cell in lexicographic order, dropping a digit its row or column already
     # holds as soon as it is placed (half the time of filtering every tuple of the full product).
+    # A cell clashing with several earlier ones takes the digits left once theirs are out
+    # (one set a prefix: a test per clash per digit, by a generator each, cost five times that).
     digits = range(1, n + 1)
     fills: list[tuple[int, ...]] = [()]
     for i, cell in enumerate(shape):
@@ -240,16 +245,42 @@ def _grown(shape: tuple[Cell, ...], n: int) -> list[tuple[int, ...]]:
             j = clash[0]
             fills = [t + (d,) for t in fills for d in digits if t[j] != d]
         else:
-            fills = [t + (d,) for t in fills for d in digits if all(t[j] != d for j in clash)]
+            fills = [t + (d,) for t in fills for bad in ({t[j] for j in clash},) for d in digits if d not in bad]
     return fills
+
+
+def _grown_plain(shape: tuple[Cell, ...], n: int) -> list[tuple[int, ...]]:
+    """``_grown``'s fillings from every digit tuple, in order (tests/test_kenken.py)."""
+    clash = [(i, j) for i in range(len(shape)) for j in range(i)
+             if shape[j][0] == shape[i][0] or shape[j][1] == shape[i][1]]
+    return [t for t in product(range(1, n + 1), repeat=len(shape)) if all(t[i] != t[j] for i, j in clash)]
 
 
 @lru_cache(maxsize=None)
 def _fillings(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
     """Every filling of a cage of this shape, by (op, target) for ``+`` and ``*``, each list
     in lexicographic order as ``shape_assignments``' search finds them."""
+    # Per op, the values made at once (``map``) and grouped by a dict of plain ints (a
+    # ``setdefault`` per filling and op, on a new (op, value) key each, cost twice as much).
+    fills = _grown(shape, n)
+    out: dict[tuple[str, int], tuple[tuple[int, ...], ...]] = {}
+    for op, value in (("+", sum), ("*", prod)):
+        by: dict[int, list[tuple[int, ...]]] = {}
+        for got, t in zip(map(value, fills), fills):
+            found = by.get(got)
+            if found is None:
+                by[got] = [t]
+            else:
+                found.append(t)
+        for got, found in by.items():
+            out[op, got] = tuple(found)
+    return out
+
+
+def _fillings_plain(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
+    """``_fillings``, a filling at a time (tests/test_kenken.py)."""
     out: dict[tuple[str, int], list[tuple[int, ...]]] = {}
-    for t in _grown(shape, n):
+    for t in _grown_plain(shape, n):
         out.setdefault(("+", sum(t)), []).append(t)
         out.setdefault(("*", prod(t)), []).append(t)
     return {key: tuple(found) for key, found in out.items()}
