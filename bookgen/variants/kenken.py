@@ -406,10 +406,12 @@ class _Layout:
 
     def _pick_table(self, key: tuple[Cell, ...]) -> tuple:
         """``pick_op``'s (ops, cumulative weights), () when no op fits: ``_pick_table_plain``'s,
-        remembered per process by the cells, their digits and what else they depend on (every
-        new caging asks for each of its cages: three memos' lookups and two sorts a cage)."""
+        remembered per process by the cells' shape (``_shape_of``: the options depend on where
+        the cells lie only through it), their digits and what else they depend on (every new
+        caging asks for each of its cages, and the same shape and digits turn up at other places
+        far more often than the same cells and digits: a miss costs three memos and two sorts)."""
         sq = self.square
-        memo_key = (key, tuple([sq[r][c] for r, c in key]), self._pick_ctx)
+        memo_key = (_shape_of(key), tuple([sq[r][c] for r, c in key]), self._pick_ctx)
         got = _PICKS.get(memo_key)
         if got is None:
             got = _PICKS.put(memo_key, self._pick_table_plain(key))
