@@ -436,6 +436,28 @@ def test_latin_table_agrees_with_sat(n):
     assert unique and ambiguous
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_cage_set_is_the_plain_one(n):
+    # ``cage_set`` (two- and three-cell cages without the inner loop) against ``cage_set_plain``
+    # on every cage of random cagings, ops shown and hidden, and on cages no square admits.
+    from bookgen.solve.latin_table import cage_set_plain
+    rng = random.Random(11 + n)
+    sizes = set()
+    for k in range(30):
+        rules = {"show_ops": False} if k % 3 == 0 else {}
+        _, cages = _random_cages(n, rng, Level(k % 4) if n > 3 else Level.EASY, rules)
+        hidden = None if KENKEN.parse_rules(rules, n)["show_ops"] else tuple(KENKEN.parse_rules(rules, n)["ops"])
+        for cg in cages:
+            idx = [r * n + c for r, c in cg.cells]
+            ass = cage_assignments(cg.cells, cg.op, cg.target, n, hidden)
+            assert cage_set(n, idx, ass) == cage_set_plain(n, idx, ass)
+            # the same assignments on other cells of the grid: some admit no square
+            other = rng.sample(range(n * n), len(idx))
+            assert cage_set(n, other, ass) == cage_set_plain(n, other, ass)
+            sizes.add(len(idx))
+    assert {1, 2, 3} <= sizes
+
+
 # --- generation ---------------------------------------------------------------------
 
 GEN_CASES = [(4, Level.EASY), (4, Level.MEDIUM), (4, Level.HARD), (4, Level.EXPERT), (5, Level.EASY), (5, Level.HARD),
