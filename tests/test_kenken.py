@@ -20,7 +20,7 @@ from bookgen.solve.arithmetic import (
     t_single_cage, t_trial, LADDER,
 )
 from bookgen.solve import arithmetic, latin
-from bookgen.solve.arithmetic import SMALL_USES, _cage_uses, _cage_uses_by_columns, _cage_uses_plain
+from bookgen.solve.arithmetic import SMALL_USES, _cage_strikes, _cage_uses, _cage_uses_by_columns, _cage_uses_plain
 from bookgen.solve.houses import Contradiction, Run, run_ladder, solve
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
@@ -867,7 +867,10 @@ def test_cage_search_lists_what_sat_lists():
             assert sorted(cage_solutions(n, cages, 30)) == sorted(truth)
             assert len(cage_solutions(n, cages, 1)) == 1  # (the limit holds)
             for limit in (2, 30) if n < 5 else (2,):  # struck by use, per cage touched: the same, in the same order
-                assert cage_solutions(n, cages, limit) == cage_solutions(n, cages, limit, plain=True)
+                plain = cage_solutions(n, cages, limit, plain=True)
+                assert cage_solutions(n, cages, limit) == plain
+                for most in (0, 10 ** 9):  # every table by its bits' assignments, every one by strikes
+                    assert cage_solutions(n, cages, limit, strikes_max=most) == plain
             unique = len(truth) == 1
             assert proves_unique(n, cages, square) == proves_unique(n, cages, square, search=False) == unique
             verdicts.add(unique)
@@ -895,6 +898,9 @@ def test_cage_uses_by_columns_equal_the_table_by_assignments():
                     key = (n, cells, tuple(tuple(a) for a in assigns))
                     got = _cage_uses.__wrapped__(*key)
                     assert got == _cage_uses_plain(*key) == _cage_uses_by_columns(*key)
+                    kept, span, strikes = _cage_strikes.__wrapped__(*key)
+                    assert (kept, span) == got[:2]
+                    assert strikes == tuple((1 << y, m) for y, (m, _) in enumerate(got[0]))
                     seen += len(got[0]) < len(assigns)
                     sizes.add(len(cells) * len(assigns) <= SMALL_USES)
     assert seen  # (some cages lost assignments that repeat a digit in a line)

@@ -2046,7 +2046,7 @@ def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int], sear
         if tuple(square[i] for i in cells) not in assigns:
             return False
     if search and n <= SEARCH_MAX:
-        found = cage_solutions(n, cages, 2)
+        found = cage_solutions(n, cages, 2, strikes_max=PROOF_STRIKES_MAX)
         if found is not None:
             return len(found) == 1  # (the square, checked above, is one)
     prover = _PROOFS.get(geometry(n))
@@ -2065,6 +2065,13 @@ def _is_latin(n: int, square: Sequence[int]) -> bool:
 # the search (docs/benchmarks.md, kkeasy); larger orders were not measured, and a looser
 # caging there leaves the search more to branch on.
 SEARCH_MAX = 5
+
+# The most cells times assignments a cage of the final proof may have for its table to be
+# ``_cage_strikes``' (``cage_solutions``' ``strikes_max``): a proof narrows each cage a few
+# times, so a table made without its bits' assignments costs less even when large; the
+# drafts' questions, which narrow the same tables many times, keep ``SMALL_USES``
+# (docs/benchmarks.md, kk10b).
+PROOF_STRIKES_MAX = 10 ** 9
 
 
 @lru_cache(maxsize=None)
@@ -2151,8 +2158,29 @@ def _cage_uses_plain(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, .
     return tuple(out), span, hits
 
 
+@lru_cache(maxsize=1 << 14)
+def _cage_strikes(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
+                  ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, tuple[tuple[int, int], ...]]:
+    """``_cage_uses_plain``'s first two parts (which they must equal, tests/test_kenken.py) and,
+    instead of its bits' assignments, per assignment kept (its bit, its uses): a small table's
+    narrowing strikes the assignments whose uses meet the new ones, one test each, and its
+    making skips a dict update per bit per assignment (most of an easy proof's tables are new
+    where they stand, made once and narrowed a few times)."""
+    uses = _use_bits(n)
+    tabs = [uses[i] for i in cells]
+    full = 2 * len(cells)
+    out = []
+    span = 0
+    for a in assigns:
+        m = sum(map(getitem, tabs, a))
+        if m.bit_count() == full:
+            out.append((m, a))
+            span |= m
+    return tuple(out), span, tuple((1 << y, m) for y, (m, _) in enumerate(out))
+
+
 def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
-                   plain: bool = False) -> list[list[int]] | None:
+                   plain: bool = False, strikes_max: int = SMALL_USES) -> list[list[int]] | None:
     """Up to ``limit`` solutions (flat digit lists) of cages that cover every cell once, by
     an exact search over whole cages; None when they don't cover every cell exactly once,
     or when the search would branch more than ``budget`` times (None: no bound).
@@ -2164,14 +2192,18 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
     assignments left are a bit each; a narrowing strikes, per use taken since the cage was
     last narrowed, the assignments making it (``_cage_uses``), and only in the cages whose
     assignments make any; ``plain``: every cage's assignments tested against every use each
-    time, the version that must give the same, in the same order (tests/test_kenken.py)."""
+    time, the version that must give the same, in the same order (tests/test_kenken.py);
+    ``strikes_max``: the most cells times assignments a cage may have for its table to be
+    ``_cage_strikes``' (its assignments tested one by one against the new uses), larger ones
+    being ``_cage_uses``' (the same assignments struck, tests/test_kenken.py)."""
     cover = [0] * (n * n)
     todo = []
     tables = []  # per cage: ``_cage_uses``
     for k, (cells, assigns) in enumerate(cages):
         for i in cells:
             cover[i] += 1
-        table = _cage_uses(n, tuple(cells), tuple(assigns))
+        cells, assigns = tuple(cells), tuple(assigns)
+        table = (_cage_strikes if len(cells) * len(assigns) <= strikes_max else _cage_uses)(n, cells, assigns)
         tables.append(table)
         todo.append((k, (1 << len(table[0])) - 1))
     if any(c != 1 for c in cover):
@@ -2196,10 +2228,15 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
                         left &= sum(1 << y for y, (m, _) in enumerate(tables[j][0]) if not m & used)
                     else:
                         hits = tables[j][2]
-                        while x:
-                            b = x & -x
-                            x ^= b
-                            left &= ~hits[b]
+                        if type(hits) is tuple:  # (``_cage_strikes``'s)
+                            for b, m in hits:
+                                if m & fresh:
+                                    left &= ~b
+                        else:
+                            while x:
+                                b = x & -x
+                                x ^= b
+                                left &= ~hits[b]
                 if not left:
                     return None, used
                 if not left & (left - 1):
