@@ -869,7 +869,7 @@ def test_cage_search_lists_what_sat_lists():
             for limit in (2, 30) if n < 5 else (2,):  # struck by use, per cage touched: the same, in the same order
                 plain = cage_solutions(n, cages, limit, plain=True)
                 assert cage_solutions(n, cages, limit) == plain
-                for most in (0, 10 ** 9):  # every table by its bits' assignments, every one by strikes
+                for most in (SMALL_USES, 10 ** 9):  # small tables by strikes, every one by strikes
                     assert cage_solutions(n, cages, limit, strikes_max=most) == plain
             unique = len(truth) == 1
             assert proves_unique(n, cages, square) == proves_unique(n, cages, square, search=False) == unique

@@ -2069,8 +2069,8 @@ SEARCH_MAX = 5
 # The most cells times assignments a cage of the final proof may have for its table to be
 # ``_cage_strikes``' (``cage_solutions``' ``strikes_max``): a proof narrows each cage a few
 # times, so a table made without its bits' assignments costs less even when large; the
-# drafts' questions, which narrow the same tables many times, keep ``SMALL_USES``
-# (docs/benchmarks.md, kk10b).
+# drafts' questions, which narrow the same tables many times, keep ``_cage_uses``'
+# (``strikes_max`` 0; docs/benchmarks.md, kk10b).
 PROOF_STRIKES_MAX = 10 ** 9
 
 
@@ -2180,7 +2180,7 @@ def _cage_strikes(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...]
 
 
 def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
-                   plain: bool = False, strikes_max: int = SMALL_USES) -> list[list[int]] | None:
+                   plain: bool = False, strikes_max: int = 0) -> list[list[int]] | None:
     """Up to ``limit`` solutions (flat digit lists) of cages that cover every cell once, by
     an exact search over whole cages; None when they don't cover every cell exactly once,
     or when the search would branch more than ``budget`` times (None: no bound).
