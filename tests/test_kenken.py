@@ -914,6 +914,13 @@ def test_proves_unique_rejects_a_second_solution_and_a_wrong_square():
     fixed = both_rows + [((0,), [(1,)])]
     assert proves_unique(2, fixed, square)
     assert not proves_unique(2, fixed, [2, 1, 1, 2])
+    # By the cage search (the cages cover every cell once): the square must be what it finds alone.
+    exact = [((0,), [(1,)]), ((1, 3), [(2, 1)]), ((2,), [(2,)])]
+    assert proves_unique(2, exact, square) and proves_unique(2, exact, square, search=False)
+    for wrong in ([2, 1, 1, 2], [1, 2, 1, 2], [1, 1, 2, 2], [1, 2, 2]):  # another square, not Latin, short
+        assert not proves_unique(2, exact, wrong) and not proves_unique(2, exact, wrong, search=False)
+    loose = [((0,), [(1,), (2,)]), ((1, 3), [(2, 1), (1, 2)]), ((2,), [(1,), (2,)])]  # both squares
+    assert not proves_unique(2, loose, square) and not proves_unique(2, loose, square, search=False)
 
 
 def test_table_proof_agrees_with_sat_count_on_random_cagings():

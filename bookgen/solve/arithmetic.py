@@ -2033,22 +2033,27 @@ _PROOFS = Kept(PROVER_PROOFS, lambda geo: DraftSolver(geo.n, lean=True))
 def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int], search: bool = True) -> bool:
     """Whether ``square`` (flat, row-major digits) is the only solution of these cages.
 
-    The generator's final, independent check. The square is checked against the
-    rules and the cages directly; then, up to ``SEARCH_MAX`` (and with ``search``), the
-    cage search counts the solutions (``cage_solutions``), else one SAT solve asks for any
-    other solution, on a lean ``DraftSolver`` kept per order and process. Both answers are
+    The generator's final, independent check. Up to ``SEARCH_MAX`` (and with ``search``),
+    the cage search lists the solutions up to two (``cage_solutions``): the square must be
+    the only one. Else the square is checked against the rules and the cages directly and
+    one SAT solve asks for any other solution, on a lean ``DraftSolver`` kept per order and process. Both answers are
     exact (SAT's whatever it was asked before), so generation stays deterministic;
     ``search=False`` is the SAT version the search must agree with (tests/test_kenken.py).
     """
-    if len(square) != n * n or not _is_latin(n, square):
+    if len(square) != n * n:
+        return False
+    if search and n <= SEARCH_MAX:
+        found = cage_solutions(n, cages, 2, strikes_max=PROOF_STRIKES_MAX)
+        if found is not None:
+            # Every solution is among what the search finds (up to two): the square is the
+            # only one exactly when it finds the square alone, a square breaking the rules or
+            # a cage being none of them (so it needs no check of its own here).
+            return found == [list(square)]
+    if not _is_latin(n, square):
         return False
     for cells, assigns in cages:
         if tuple(square[i] for i in cells) not in assigns:
             return False
-    if search and n <= SEARCH_MAX:
-        found = cage_solutions(n, cages, 2, strikes_max=PROOF_STRIKES_MAX)
-        if found is not None:
-            return len(found) == 1  # (the square, checked above, is one)
     prover = _PROOFS.get(geometry(n))
     other, _ = prover.second_solution(square, [((cells, tuple(assigns)), cells, assigns) for cells, assigns in cages])
     return other is None
