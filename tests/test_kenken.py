@@ -20,7 +20,7 @@ from bookgen.solve.arithmetic import (
     t_single_cage, t_trial, LADDER,
 )
 from bookgen.solve import arithmetic, latin
-from bookgen.solve.arithmetic import SMALL_USES, _cage_uses, _cage_uses_by_columns, _cage_uses_plain
+from bookgen.solve.arithmetic import SMALL_USES, _cage_strikes, _cage_uses, _cage_uses_by_columns, _cage_uses_plain
 from bookgen.solve.houses import Contradiction, Run, run_ladder, solve
 from bookgen.solve.latin import (
     bit, cage_assignments, cage_value, digits_of, is_latin, normal_shape, random_latin_square, shape_assignments,
@@ -889,7 +889,10 @@ def test_cage_search_lists_what_sat_lists():
             assert sorted(cage_solutions(n, cages, 30)) == sorted(truth)
             assert len(cage_solutions(n, cages, 1)) == 1  # (the limit holds)
             for limit in (2, 30) if n < 5 else (2,):  # struck by use, per cage touched: the same, in the same order
-                assert cage_solutions(n, cages, limit) == cage_solutions(n, cages, limit, plain=True)
+                plain = cage_solutions(n, cages, limit, plain=True)
+                assert cage_solutions(n, cages, limit) == plain
+                for most in (SMALL_USES, 10 ** 9):  # small tables by strikes, every one by strikes
+                    assert cage_solutions(n, cages, limit, strikes_max=most) == plain
             unique = len(truth) == 1
             assert proves_unique(n, cages, square) == proves_unique(n, cages, square, search=False) == unique
             verdicts.add(unique)
@@ -917,6 +920,9 @@ def test_cage_uses_by_columns_equal_the_table_by_assignments():
                     key = (n, cells, tuple(tuple(a) for a in assigns))
                     got = _cage_uses.__wrapped__(*key)
                     assert got == _cage_uses_plain(*key) == _cage_uses_by_columns(*key)
+                    kept, span, strikes = _cage_strikes.__wrapped__(*key)
+                    assert (kept, span) == got[:2]
+                    assert strikes == tuple((1 << y, m) for y, (m, _) in enumerate(got[0]))
                     seen += len(got[0]) < len(assigns)
                     sizes.add(len(cells) * len(assigns) <= SMALL_USES)
     assert seen  # (some cages lost assignments that repeat a digit in a line)
@@ -930,6 +936,13 @@ def test_proves_unique_rejects_a_second_solution_and_a_wrong_square():
     fixed = both_rows + [((0,), [(1,)])]
     assert proves_unique(2, fixed, square)
     assert not proves_unique(2, fixed, [2, 1, 1, 2])
+    # By the cage search (the cages cover every cell once): the square must be what it finds alone.
+    exact = [((0,), [(1,)]), ((1, 3), [(2, 1)]), ((2,), [(2,)])]
+    assert proves_unique(2, exact, square) and proves_unique(2, exact, square, search=False)
+    for wrong in ([2, 1, 1, 2], [1, 2, 1, 2], [1, 1, 2, 2], [1, 2, 2]):  # another square, not Latin, short
+        assert not proves_unique(2, exact, wrong) and not proves_unique(2, exact, wrong, search=False)
+    loose = [((0,), [(1,), (2,)]), ((1, 3), [(2, 1), (1, 2)]), ((2,), [(1,), (2,)])]  # both squares
+    assert not proves_unique(2, loose, square) and not proves_unique(2, loose, square, search=False)
 
 
 def test_table_proof_agrees_with_sat_count_on_random_cagings():

@@ -2037,22 +2037,27 @@ _PROOFS = Kept(PROVER_PROOFS, lambda geo: DraftSolver(geo.n, lean=True))
 def proves_unique(n: int, cages: Sequence[CageSpec], square: Sequence[int], search: bool = True) -> bool:
     """Whether ``square`` (flat, row-major digits) is the only solution of these cages.
 
-    The generator's final, independent check. The square is checked against the
-    rules and the cages directly; then, up to ``SEARCH_MAX`` (and with ``search``), the
-    cage search counts the solutions (``cage_solutions``), else one SAT solve asks for any
-    other solution, on a lean ``DraftSolver`` kept per order and process. Both answers are
+    The generator's final, independent check. Up to ``SEARCH_MAX`` (and with ``search``),
+    the cage search lists the solutions up to two (``cage_solutions``): the square must be
+    the only one. Else the square is checked against the rules and the cages directly and
+    one SAT solve asks for any other solution, on a lean ``DraftSolver`` kept per order and process. Both answers are
     exact (SAT's whatever it was asked before), so generation stays deterministic;
     ``search=False`` is the SAT version the search must agree with (tests/test_kenken.py).
     """
-    if len(square) != n * n or not _is_latin(n, square):
+    if len(square) != n * n:
+        return False
+    if search and n <= SEARCH_MAX:
+        found = cage_solutions(n, cages, 2, strikes_max=PROOF_STRIKES_MAX)
+        if found is not None:
+            # Every solution is among what the search finds (up to two): the square is the
+            # only one exactly when it finds the square alone, a square breaking the rules or
+            # a cage being none of them (so it needs no check of its own here).
+            return found == [list(square)]
+    if not _is_latin(n, square):
         return False
     for cells, assigns in cages:
         if tuple(square[i] for i in cells) not in assigns:
             return False
-    if search and n <= SEARCH_MAX:
-        found = cage_solutions(n, cages, 2)
-        if found is not None:
-            return len(found) == 1  # (the square, checked above, is one)
     prover = _PROOFS.get(geometry(n))
     other, _ = prover.second_solution(square, [((cells, tuple(assigns)), cells, assigns) for cells, assigns in cages])
     return other is None
@@ -2069,6 +2074,13 @@ def _is_latin(n: int, square: Sequence[int]) -> bool:
 # the search (docs/benchmarks.md, kkeasy); larger orders were not measured, and a looser
 # caging there leaves the search more to branch on.
 SEARCH_MAX = 5
+
+# The most cells times assignments a cage of the final proof may have for its table to be
+# ``_cage_strikes``' (``cage_solutions``' ``strikes_max``): a proof narrows each cage a few
+# times, so a table made without its bits' assignments costs less even when large; the
+# drafts' questions, which narrow the same tables many times, keep ``_cage_uses``'
+# (``strikes_max`` 0; docs/benchmarks.md, kk10b).
+PROOF_STRIKES_MAX = 10 ** 9
 
 
 @lru_cache(maxsize=None)
@@ -2155,8 +2167,29 @@ def _cage_uses_plain(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, .
     return tuple(out), span, hits
 
 
+@lru_cache(maxsize=1 << 14)
+def _cage_strikes(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...], ...]
+                  ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int, tuple[tuple[int, int], ...]]:
+    """``_cage_uses_plain``'s first two parts (which they must equal, tests/test_kenken.py) and,
+    instead of its bits' assignments, per assignment kept (its bit, its uses): a small table's
+    narrowing strikes the assignments whose uses meet the new ones, one test each, and its
+    making skips a dict update per bit per assignment (most of an easy proof's tables are new
+    where they stand, made once and narrowed a few times)."""
+    uses = _use_bits(n)
+    tabs = [uses[i] for i in cells]
+    full = 2 * len(cells)
+    out = []
+    span = 0
+    for a in assigns:
+        m = sum(map(getitem, tabs, a))
+        if m.bit_count() == full:
+            out.append((m, a))
+            span |= m
+    return tuple(out), span, tuple((1 << y, m) for y, (m, _) in enumerate(out))
+
+
 def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
-                   plain: bool = False) -> list[list[int]] | None:
+                   plain: bool = False, strikes_max: int = 0) -> list[list[int]] | None:
     """Up to ``limit`` solutions (flat digit lists) of cages that cover every cell once, by
     an exact search over whole cages; None when they don't cover every cell exactly once,
     or when the search would branch more than ``budget`` times (None: no bound).
@@ -2168,14 +2201,18 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
     assignments left are a bit each; a narrowing strikes, per use taken since the cage was
     last narrowed, the assignments making it (``_cage_uses``), and only in the cages whose
     assignments make any; ``plain``: every cage's assignments tested against every use each
-    time, the version that must give the same, in the same order (tests/test_kenken.py)."""
+    time, the version that must give the same, in the same order (tests/test_kenken.py);
+    ``strikes_max``: the most cells times assignments a cage may have for its table to be
+    ``_cage_strikes``' (its assignments tested one by one against the new uses), larger ones
+    being ``_cage_uses``' (the same assignments struck, tests/test_kenken.py)."""
     cover = [0] * (n * n)
     todo = []
     tables = []  # per cage: ``_cage_uses``
     for k, (cells, assigns) in enumerate(cages):
         for i in cells:
             cover[i] += 1
-        table = _cage_uses(n, tuple(cells), tuple(assigns))
+        cells, assigns = tuple(cells), tuple(assigns)
+        table = (_cage_strikes if len(cells) * len(assigns) <= strikes_max else _cage_uses)(n, cells, assigns)
         tables.append(table)
         todo.append((k, (1 << len(table[0])) - 1))
     if any(c != 1 for c in cover):
@@ -2200,10 +2237,15 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
                         left &= sum(1 << y for y, (m, _) in enumerate(tables[j][0]) if not m & used)
                     else:
                         hits = tables[j][2]
-                        while x:
-                            b = x & -x
-                            x ^= b
-                            left &= ~hits[b]
+                        if type(hits) is tuple:  # (``_cage_strikes``'s)
+                            for b, m in hits:
+                                if m & fresh:
+                                    left &= ~b
+                        else:
+                            while x:
+                                b = x & -x
+                                x ^= b
+                                left &= ~hits[b]
                 if not left:
                     return None, used
                 if not left & (left - 1):
