@@ -396,7 +396,7 @@ def serve(
         signal.signal(sig, stop)
     try:
         run_studio(host, port, open_browser, folder, keep * 60, builds, queue, typer.echo)
-    except KeyboardInterrupt:  # (uvicorn.run itself swallows one raised while it runs)
+    except KeyboardInterrupt:  # (from stop: before uvicorn serves, or raised again by it once shut down)
         pass
     except OSError as exc:
         _fail(f"cannot start the studio on {host}:{port}: {exc.strerror or exc}")

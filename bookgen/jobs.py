@@ -9,6 +9,7 @@ a configurable time after the build ends.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import queue as queue_module
@@ -320,13 +321,15 @@ class Jobs:
 SOCKET_FOLDER_ROOM = 70  # bytes of a temporary folder's path that leave room for the fork server's socket
 
 
+@functools.cache  # once a process: the temporary folder it picks is kept by multiprocessing
 def forkserver_context() -> multiprocessing.context.BaseContext:
     """multiprocessing's fork-server context, with its socket where a socket fits.
 
     The fork server listens on a Unix socket in a folder it makes in the temporary folder, and
     a socket's path holds at most 107 bytes: under a long TMPDIR the studio's planner and
     builds could not start ("AF_UNIX path too long"). Such a TMPDIR keeps the studio's files;
-    the socket's folder goes to /tmp (Python 3.13 does the same itself).
+    the socket's folder goes to /tmp (Python 3.13 does the same itself). Once a process, so the
+    module-wide ``tempfile.tempdir`` is swapped at most once, at the studio's start.
     """
     from multiprocessing import util
 
