@@ -76,7 +76,8 @@ KILLER_LEVEL = {Level.EASY: "b", Level.MEDIUM: "a", Level.HARD: "e", Level.EXPER
 UNEQUAL_LEVEL = {Level.EASY: "t", Level.MEDIUM: "k", Level.HARD: "x", Level.EXPERT: "r"}  # as bench_futoshiki.py
 TOWERS_LEVEL = {Level.EASY: "e", Level.MEDIUM: "h", Level.HARD: "h", Level.EXPERT: "x"}  # as bench_skyscrapers.py
 SOLO_BOXES = {12: "4x3", 16: "4x4"}  # Solo's CxR: boxes C cells wide, R tall
-WARM_UP = 10**6  # seed index of the untimed first puzzle of a row
+WARM_UP = 10**6  # seed index of the first untimed puzzle of a row (the timed ones start at 0)
+WARM_UP_COUNT = 20  # untimed puzzles each process makes first, ours and Tatham's (see theirs())
 FAILED: dict["Row", int] = {}  # puzzles per row that ran out of budget
 TIME_LINE = re.compile(r"#\d+:\s*([0-9.eE+-]+)\s*$")
 
@@ -187,15 +188,19 @@ def named_job(row: Row, rules: dict, i: int, index: int, count: int):
                str(derive_seed(13_13, row.size * 10 + 9, i)), (), band=(b.low, b.high), aim=aim)
 
 
-def theirs(row: Row, count: int, warm_up: int = 0) -> list[float]:
+def theirs(row: Row, count: int, warm_up: int = WARM_UP_COUNT) -> list[float]:
     """CPU seconds per puzzle for ``count`` of Tatham's, as the program itself times them,
-    after ``warm_up`` more whose times are dropped.
+    after ``warm_up`` more whose times are dropped, and without zero readings.
 
-    Why a warm-up: on a 2-core VM the first 20 puzzles of a Keen 4de process time at a median
-    of 0.03-0.075 ms and puzzles 100-400 of the same process at 0.068-0.080 ms, run after run
-    (docs/benchmarks.md, thirteenth session); ours get one untimed puzzle before theirs are
-    timed, and a row whose reference takes tens of microseconds reads its ratio off that
-    first stretch. Off by default, so earlier tables compare.
+    Why a warm-up: on a 2-core VM the first 16-20 puzzles of a Keen 4de process time anywhere
+    from 0.03 to 0.09 ms (median), where puzzles 100-400 of the same process keep to 0.065-0.086
+    ms (docs/benchmarks.md, thirteenth and fourteenth sessions). Each call of Tatham's program
+    is a new process, so without it every reference time of a small row is such a first
+    stretch; ours are timed in one process after the same number of untimed puzzles
+    (``measure``), so both sides are compared in their steady state.
+
+    Why zeros are dropped: now and then the VM's CPU clock stalls and a puzzle reads
+    0.000000 s (33 in a run of 200 once); no puzzle of any row takes less than a microsecond.
     """
     program, params = row.reference
     done = subprocess.run([reference_path(program), "--generate", str(warm_up + count), params,
@@ -203,7 +208,7 @@ def theirs(row: Row, count: int, warm_up: int = 0) -> list[float]:
     times = [float(m.group(1)) for m in map(TIME_LINE.search, done.stdout.splitlines()) if m]
     if len(times) != warm_up + count:
         raise RuntimeError(f"{program} {params}: expected {warm_up + count} timings, got {len(times)}")
-    return times[warm_up:]
+    return [t for t in times[warm_up:] if t > 0]
 
 
 def reference_path(program: str) -> str | None:
@@ -278,11 +283,14 @@ def solo_jigsaw_grades(count: int, n: int) -> None:
                 SOLO_LEVELS, puzzles, JIGSAW.grade)
 
 
-def measure(row: Row, count: int, per: int, rounds: int, reference: bool, tatham_warm_up: int = 0):
+def measure(row: Row, count: int, per: int, rounds: int, reference: bool, warm_up: int = WARM_UP_COUNT,
+            tatham_warm_up: int | None = None):
     """Alternate our batches with Tatham's; (our times, their times)."""
     mine: list[float] = []
     refs: list[float] = []
-    ours(row, WARM_UP, 1)  # untimed: tables, memos and solvers a process builds once
+    # Untimed: the tables, memos and solvers a process builds once, and the first stretch
+    # Tatham's side is also spared (theirs()).
+    ours(row, WARM_UP, max(1, warm_up))
     # What the process holds by now (the bench's imports, inherited through the fork, and
     # the warm-up's tables) is not the row's garbage: left in the collector's oldest
     # generation, a full collection over it (about 8 ms on the shared machine) lands on
@@ -292,9 +300,9 @@ def measure(row: Row, count: int, per: int, rounds: int, reference: bool, tatham
     rounds = max(1, min(rounds, count))
     for k in range(rounds):
         lo, hi = count * k // rounds, count * (k + 1) // rounds
-        mine += ours(row, lo, hi - lo)
+        mine += [t for t in ours(row, lo, hi - lo) if t > 0]  # zero: a stalled clock (theirs())
         if reference:
-            refs += theirs(row, (hi - lo) * per, tatham_warm_up)
+            refs += theirs(row, (hi - lo) * per, warm_up if tatham_warm_up is None else tatham_warm_up)
     return mine, refs
 
 
@@ -330,8 +338,11 @@ def main() -> None:
                     help="run rows whose label contains TEXT, e.g. 'takuzu 14' or 'kenken 9x9 expert' "
                          "(repeatable)")
     ap.add_argument("--no-reference", action="store_true", help="our figures only")
-    ap.add_argument("--tatham-warm-up", type=int, default=0,
-                    help="puzzles each call of Tatham's program makes untimed first (default 0; see theirs())")
+    ap.add_argument("--warm-up", type=int, default=WARM_UP_COUNT,
+                    help=f"untimed puzzles each process makes first, ours and Tatham's (default {WARM_UP_COUNT}; "
+                         "see theirs(); 0 for the tables before 27 Nov 2026: ours one, Tatham's none)")
+    ap.add_argument("--tatham-warm-up", type=int, default=None,
+                    help="Tatham's side alone (default: --warm-up)")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--grades", type=int, default=0, help="grade N of Solo's jigsaw puzzles per Solo level")
     ap.add_argument("--grade-size", type=int, default=9, help="the size of those jigsaw puzzles (default 9)")
@@ -365,7 +376,7 @@ def main() -> None:
     worst_ratio = worst_tail = 0.0
     for row in rows:
         mine, refs, failed = in_fresh_process(measure, row, args.count, args.per, args.rounds, reference,
-                                               args.tatham_warm_up)
+                                               args.warm_up, args.tatham_warm_up)
         FAILED[row] = failed
         med = statistics.median(mine)
         tail = max(mine) / med
