@@ -157,9 +157,11 @@ def test_loader_on_any_yaml_document(data):
 def binary_puzzles(draw):
     variant = get_variant(draw(st.sampled_from(["takuzu", "tango"])))
     n = draw(st.sampled_from(variant.sizes))
-    solution = tuple("".join(draw(st.sampled_from("01")) for _ in range(n)) for _ in range(n))
-    mask = [[draw(st.booleans()) for _ in range(n)] for _ in range(n)]
-    givens = tuple("".join(solution[r][c] if mask[r][c] else "." for c in range(n)) for r in range(n))
+    # a byte a cell: its low bit the solution's symbol, the next whether it is given (one draw for
+    # the grid: drawing each cell's symbol and mask was most of this test's time)
+    cells = draw(st.binary(min_size=n * n, max_size=n * n))
+    solution = tuple("".join("01"[cells[r * n + c] & 1] for c in range(n)) for r in range(n))
+    givens = tuple("".join(solution[r][c] if cells[r * n + c] & 2 else "." for c in range(n)) for r in range(n))
     rules = variant.parse_rules({"max_run": draw(st.sampled_from([2, 3])) if n >= 8 else 2,
                                  "unique_lines": draw(st.booleans())}, n)
     edges = ()
@@ -177,20 +179,24 @@ def _latin(n: int, rows: list[int], cols: list[int], symbols: list[int]) -> list
 
 @st.composite
 def cagings(draw, n: int):
-    """A random partition of the n x n grid into connected cages of 1 to 4 cells."""
+    """A random partition of the n x n grid into connected cages of 1 to 4 cells (from a Random
+    that hypothesis seeds: one draw, where a draw for each cage's growth was most of the cost)."""
+    rng = draw(st.randoms(use_true_random=True))
     owner: dict[tuple[int, int], int] = {}
     cages: list[list[tuple[int, int]]] = []
-    for start in draw(st.permutations([(r, c) for r in range(n) for c in range(n)])):
+    starts = [(r, c) for r in range(n) for c in range(n)]
+    rng.shuffle(starts)
+    for start in starts:
         if start in owner:
             continue
         cage = [start]
         owner[start] = len(cages)
-        for _ in range(draw(st.integers(0, 3))):
+        for _ in range(rng.randint(0, 3)):
             frontier = sorted({(r + dr, c + dc) for r, c in cage for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
                                if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in owner})
             if not frontier:
                 break
-            cell = draw(st.sampled_from(frontier))
+            cell = rng.choice(frontier)
             owner[cell] = len(cages)
             cage.append(cell)
         cages.append(sorted(cage))
@@ -224,10 +230,11 @@ def kenken_puzzles(draw, n: int | None = None, show_ops: bool | None = None):
                     draw(st.permutations(range(n))))
     ops = draw(st.sampled_from([["+", "-", "*", "/"], ["+", "*"], ["+", "-"]]))
     cages = []
+    rng = draw(st.randoms(use_true_random=True))
     for cells in draw(cagings(n)):
         digits = [square[r][c] for r, c in cells]
         options = [op for op in ([""] if len(cells) == 1 else ops) if _value(op, digits) is not None]
-        op = draw(st.sampled_from(options))
+        op = rng.choice(options)
         cages.append(Cage(tuple(cells), op, _value(op, digits)))
     if draw(st.booleans()):
         k = draw(st.integers(0, len(cages) - 1))
