@@ -364,7 +364,10 @@ def _json_file(folder: Path, puzzles: list) -> Path:
     return path
 
 
-def test_class_set_versions(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def class_set(tmp_path_factory):
+    """The class set built once, with each grid's place and cell size as drawn: (its folder, the places)."""
+    folder = tmp_path_factory.mktemp("class")
     placed: list[tuple] = []
     real = render.CanvasPen
 
@@ -372,9 +375,18 @@ def test_class_set_versions(tmp_path, monkeypatch):
         placed.append((canvas._filename, round(left, 3), round(top, 3), round(unit, 3)))
         return real(canvas, left, top, unit, *a)
 
-    monkeypatch.setattr(render, "CanvasPen", pen)
-    build(load_book(_write(tmp_path, "class", CLASS)), tmp_path / "out")
-    data = _json(tmp_path / "out" / "class.json")["puzzles"]
+    mp = pytest.MonkeyPatch()
+    mp.setattr(render, "CanvasPen", pen)
+    try:
+        build(load_book(_write(folder, "class", CLASS)), folder / "out")
+    finally:
+        mp.undo()
+    return folder, placed
+
+
+def test_class_set_versions(class_set, tmp_path):
+    built, placed = class_set
+    data = _json(built / "out" / "class.json")["puzzles"]
     assert [e["version"] for e in data] == ["A"] * 5 + ["B"] * 5 + ["C"] * 5
     assert [e["number"] for e in data] == [1, 2, 3, 4, 5] * 3
     by_number = {}
@@ -384,8 +396,8 @@ def test_class_set_versions(tmp_path, monkeypatch):
     forged = dict(data[5], version="A")  # version B's first puzzle copied into version A
     repeat = runner.invoke(app, ["check", str(_json_file(tmp_path, [data[0], forged, data[5]]))])
     assert "puzzle 1 (version B) repeats puzzle 1 (version A)" in repeat.output
-    sheets = PdfReader(str(tmp_path / "out" / "class.pdf"))
-    key = PdfReader(str(tmp_path / "out" / "class-answers.pdf"))
+    sheets = PdfReader(str(built / "out" / "class.pdf"))
+    key = PdfReader(str(built / "out" / "class-answers.pdf"))
     # 3 pages a version, padded to 4 for double-sided copies; one key page per worksheet page
     assert len(sheets.pages) == 12 and len(key.pages) == 3
     for n, sheet in enumerate(sheets.pages):
@@ -421,9 +433,8 @@ def test_plan_prints_the_page_plan_and_writes_nothing(tmp_path):
     assert bad.exit_code == 2 and "bad.yaml:2:" in bad.output
 
 
-def test_solve_picks_a_class_set_version(tmp_path):
-    build(load_book(_write(tmp_path, "class", CLASS)), tmp_path / "out")
-    path = tmp_path / "out" / "class.json"
+def test_solve_picks_a_class_set_version(class_set):
+    path = class_set[0] / "out" / "class.json"
     data = _json(path)["puzzles"]
     for letter, entry in (("A", data[0]), ("c", data[10])):
         result = runner.invoke(app, ["solve", str(path), "--number", "1", "--version", letter, "--ascii"])
