@@ -26,16 +26,16 @@ PRINTED = [("killer", {}, (9,)), ("futoshiki", {}, (9,)), ("sudoku", {}, (9,)), 
 def main() -> None:
     for fmt in FORMATS:
         for large in (False, True):
-            sizes, pages = [], []
+            smallest, pages = [], []
             for language in languages():
                 printed = [] if large else PRINTED  # large print takes these sizes on larger pages only
                 test_how_to_text_keeps_the_floor_and_the_safe_area(fmt, large, language, printed)
                 for name, rules, sizes in [(name, rules, ()) for name, rules in RULE_SETS] + printed:
                     count, _, _, body, _ = how_to(fmt, large, language, name, rules, sizes)
-                    sizes.append(min(size for _, size in body))
+                    smallest.append(min(size for _, size in body))
                     pages.append(count)
             print(f"{fmt:7} {'large print' if large else 'normal     '} smallest running text "
-                  f"{min(sizes):5.2f} pt, {min(pages)}-{max(pages)} pages per how-to")
+                  f"{min(smallest):5.2f} pt, {min(pages)}-{max(pages)} pages per how-to")
 
 
 if __name__ == "__main__":

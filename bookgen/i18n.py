@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from bookgen.core.i18n import C_, CASES, Text
+from bookgen.core.memo import BoundedMemo
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "bookgen"
@@ -29,8 +30,10 @@ def catalog_path(language: str) -> Path:
     return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+@lru_cache(maxsize=1)  # read once a process, as ``translator`` reads each catalog once
 def languages() -> tuple[str, ...]:
-    """The language codes that have a catalog, sorted."""
+    """The language codes that have a catalog, sorted (``languages.__wrapped__`` reads the
+    folder again: tests/test_i18n.py compares the two)."""
     return tuple(sorted(p.name for p in LOCALE_DIR.iterdir() if catalog_path(p.name).is_file()))
 
 
@@ -169,6 +172,20 @@ UNKNOWN_NAME = "{name}"  # msgid of the case forms of a name the catalog doesn't
 NAME_CASES = (C_("gen", "{name}"), C_("acc", "{name}"))
 
 
+def titles_plain(language: str) -> dict[str, str]:
+    """Each variant's title as ``language`` prints it, to the title. ``name_forms`` asks on
+    every printed name (thousands of times a book: every how-to heading, step and caption), so
+    it keeps each language's in ``_TITLES``; tests/test_i18n.py checks the two agree."""
+    from bookgen.variants.registry import get_variant, variant_names  # the registry needs the catalogs' users
+
+    catalog = translator(language)
+    return {catalog.gettext(get_variant(v).title): get_variant(v).title for v in variant_names()}
+
+
+# per language, as ``translator`` keeps its catalog: the variants and the catalogs are fixed a process
+_TITLES = BoundedMemo(64)
+
+
 def name_forms(t: Callable[[str], str], name: str) -> dict[str, str]:
     """What a template may call a printed puzzle name: ``{name}`` as printed and, for each
     grammatical case, ``{name_gen}``, ``{name_acc}`` ... A variant's own title takes its case
@@ -176,10 +193,9 @@ def name_forms(t: Callable[[str], str], name: str) -> dict[str, str]:
     other name (a section's title, a book's ``names:``) takes the catalog's form of
     ``{name}`` in that case, which may add a noun that carries the case for it (Czech
     "hlavolamu {name}"), else prints as it is."""
-    from bookgen.variants.registry import get_variant, variant_names  # the registry needs the catalogs' users
-
-    catalog = translator(getattr(t, "language", DEFAULT))
-    titles = {catalog.gettext(get_variant(v).title): get_variant(v).title for v in variant_names()}
+    language = getattr(t, "language", DEFAULT)
+    catalog = translator(language)
+    titles = _TITLES.put_default(language, lambda: titles_plain(language))
     forms = {"name": name}
     title = titles.get(name)
     for case in CASES:

@@ -271,7 +271,7 @@ def _damage(book: dict, number: int, data) -> dict:
 
 
 @pytest.mark.parametrize("number", [1, 3, 4], ids=["takuzu", "tango", "kenken"])
-@settings(max_examples=int(os.environ.get("FUZZ", 0)) or examples(30), deadline=None,
+@settings(max_examples=int(os.environ.get("FUZZ", 0)) or examples(20), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_damage_never_crashes(book, number, data):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 
 import pytest
 from pypdf import PdfReader
@@ -26,16 +28,21 @@ def built(tmp_path_factory):
     config = base / "tiny.yaml"
     config.write_text(TINY, encoding="utf-8")
     one, two = base / "one", base / "two"
-    r1 = _build(config, one, "--jobs", "1")
+    r1 = runner.invoke(app, ["build", str(config), "--out", str(one), "--jobs", "1"])  # not quiet: its summary
     r2 = _build(config, two, "--jobs", "2")
     assert r1.exit_code == 0, r1.output
     assert r2.exit_code == 0, r2.output
+    (base / "summary.txt").write_text(r1.output, encoding="utf-8")
     return config, one, two
 
 
 def test_build_writes_pdf_and_json_named_after_config(built):
     _, one, _ = built
     assert sorted(p.name for p in one.iterdir()) == ["tiny.json", "tiny.pdf"]
+    summary = (one.parent / "summary.txt").read_text(encoding="utf-8")
+    last = summary.strip().splitlines()[-1]  # the summary names the pages and puzzles it wrote
+    pages = len(PdfReader(str(one / "tiny.pdf")).pages)
+    assert re.search(rf": {pages} pages, 5 puzzles in \d+\.\d s$", last), last
 
 
 def test_output_is_byte_identical_for_any_jobs(built):
@@ -139,7 +146,7 @@ def test_config_error_exit_code_and_nothing_written(write_config, tmp_path):
 def test_previous_book_survives_a_failed_build(built, write_config, tmp_path):
     config, one, _ = built
     out = tmp_path / "keep"
-    assert _build(config, out, "--jobs", "1").exit_code == 0
+    shutil.copytree(one, out)  # a book built before (the shared one: building it again checks nothing more)
     before = (out / "tiny.pdf").read_bytes()
     broken = write_config("title: T\nsections: 3\n", "tiny")
     assert _build(broken, out).exit_code == 2

@@ -39,6 +39,19 @@ def test_the_promised_languages_ship():
     assert set(SHIPPED) <= set(languages())
 
 
+def test_remembered_titles_and_languages_equal_the_plain_ones():
+    """``name_forms`` keeps each language's printed titles (``i18n._TITLES``) and ``languages``
+    its listing of the catalogs: both as read afresh."""
+    import bookgen.i18n as i18n
+
+    assert languages() == languages.__wrapped__()
+    for language in SHIPPED:
+        forms = i18n.name_forms(translation(language), "Tango")
+        assert i18n._TITLES[language] == i18n.titles_plain(language), language
+        assert forms == i18n.name_forms(translation(language), "Tango")
+    assert with_name(translation("cs"), "How to play {name}", "Tango") != "How to play Tango"
+
+
 def test_the_code_marks_its_printed_words():
     """The extraction sees the layout, the levels and every variant's text."""
     found = extract()

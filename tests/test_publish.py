@@ -122,12 +122,19 @@ def test_fingerprint_agrees_under_all_eight_symmetries(name):
     assert len(seen_grids) == 8  # eight different grids: the moves are the eight symmetries
 
 
+# easy Queens and Star Battle 7x7 from indices 6-9 and 11 take 2-5 ms each, from 1-5 10-21 ms;
+# an easy 7x7 Kakuro from 1, 5, 9, 13, 15 3-17 ms, from 1-5 5-31 ms
+OTHERS = {"queens": (6, 7, 8, 9, 11), "starbattle": (6, 7, 8, 9, 11), "kakuro": (1, 5, 9, 13, 15)}
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_fingerprint_differs_for_other_puzzles(name):
     variant = VARIANTS[name]
-    # six different puzzles, six prints: the five besides index 0 at easy (a medium Killer or
-    # Jigsaw costs two to three times as much to make, and the level plays no part in a print)
-    prints = {variant.fingerprint(_puzzle(name, i, Level.EASY if i else Level.MEDIUM)) for i in range(6)}
+    # six different puzzles, six prints: five besides index 0 at easy (a medium Killer or
+    # Jigsaw costs two to three times as much to make, and the level plays no part in a print),
+    # from indices that make quickly where the first five don't
+    prints = {variant.fingerprint(_puzzle(name, i, Level.EASY if i else Level.MEDIUM))
+              for i in (0, *OTHERS.get(name, range(1, 6)))}
     assert len(prints) == 6
     puzzle = _puzzle(name)
     if puzzle.cages:  # one cage's target changed is another puzzle
@@ -364,7 +371,10 @@ def _json_file(folder: Path, puzzles: list) -> Path:
     return path
 
 
-def test_class_set_versions(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def class_set(tmp_path_factory):
+    """The class set built once, with each grid's place and cell size as drawn: (its folder, the places)."""
+    folder = tmp_path_factory.mktemp("class")
     placed: list[tuple] = []
     real = render.CanvasPen
 
@@ -372,9 +382,18 @@ def test_class_set_versions(tmp_path, monkeypatch):
         placed.append((canvas._filename, round(left, 3), round(top, 3), round(unit, 3)))
         return real(canvas, left, top, unit, *a)
 
-    monkeypatch.setattr(render, "CanvasPen", pen)
-    build(load_book(_write(tmp_path, "class", CLASS)), tmp_path / "out")
-    data = _json(tmp_path / "out" / "class.json")["puzzles"]
+    mp = pytest.MonkeyPatch()
+    mp.setattr(render, "CanvasPen", pen)
+    try:
+        build(load_book(_write(folder, "class", CLASS)), folder / "out")
+    finally:
+        mp.undo()
+    return folder, placed
+
+
+def test_class_set_versions(class_set, tmp_path):
+    built, placed = class_set
+    data = _json(built / "out" / "class.json")["puzzles"]
     assert [e["version"] for e in data] == ["A"] * 5 + ["B"] * 5 + ["C"] * 5
     assert [e["number"] for e in data] == [1, 2, 3, 4, 5] * 3
     by_number = {}
@@ -384,8 +403,8 @@ def test_class_set_versions(tmp_path, monkeypatch):
     forged = dict(data[5], version="A")  # version B's first puzzle copied into version A
     repeat = runner.invoke(app, ["check", str(_json_file(tmp_path, [data[0], forged, data[5]]))])
     assert "puzzle 1 (version B) repeats puzzle 1 (version A)" in repeat.output
-    sheets = PdfReader(str(tmp_path / "out" / "class.pdf"))
-    key = PdfReader(str(tmp_path / "out" / "class-answers.pdf"))
+    sheets = PdfReader(str(built / "out" / "class.pdf"))
+    key = PdfReader(str(built / "out" / "class-answers.pdf"))
     # 3 pages a version, padded to 4 for double-sided copies; one key page per worksheet page
     assert len(sheets.pages) == 12 and len(key.pages) == 3
     for n, sheet in enumerate(sheets.pages):
@@ -421,9 +440,8 @@ def test_plan_prints_the_page_plan_and_writes_nothing(tmp_path):
     assert bad.exit_code == 2 and "bad.yaml:2:" in bad.output
 
 
-def test_solve_picks_a_class_set_version(tmp_path):
-    build(load_book(_write(tmp_path, "class", CLASS)), tmp_path / "out")
-    path = tmp_path / "out" / "class.json"
+def test_solve_picks_a_class_set_version(class_set):
+    path = class_set[0] / "out" / "class.json"
     data = _json(path)["puzzles"]
     for letter, entry in (("A", data[0]), ("c", data[10])):
         result = runner.invoke(app, ["solve", str(path), "--number", "1", "--version", letter, "--ascii"])
