@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, reduce
 from itertools import chain, cycle
 import math
 import operator
@@ -54,7 +54,7 @@ from bookgen.solve.houses import (
     describe_cuts, geometry, seen_table, strike, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
     t_naked_triple, t_trial,
 )
-from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
+from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, clash_form, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
 from bookgen.solve.rated import direct_on_masks, line_places
 from bookgen.solve.sat import load
@@ -193,10 +193,11 @@ def cage_parts(
 
 @lru_cache(maxsize=1 << 16)
 def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
-    """(cell indices, normal shape, the row the cells lie wholly in or -1, the column likewise)."""
+    """(cell indices, normal shape as its ``clash_form``, the row the cells lie wholly in or -1,
+    the column likewise)."""
     row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
     col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
-    return tuple(r * n + c for r, c in cells), normal_shape(cells), row, col
+    return tuple(r * n + c for r, c in cells), clash_form(normal_shape(cells)), row, col
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1025,8 +1026,17 @@ class RatedCages:
         shift, uses_of = [0] * (n * n), [()] * (n * n)
         for idx, ass in zip(cells_of, assigns):
             table = _table_of(ass, n)
-            key = 1 << n * len(idx)
             live = table.every
+            if st is None:  # (every candidate open: the key's every bit set, nothing struck or placed)
+                for i, at, use in zip(idx, range(0, n * len(idx), n), table.uses):
+                    shift[i] = at
+                    uses_of[i] = use
+                keys.append((2 << n * len(idx)) - 1)
+                tables.append(table)
+                opened.append(len(idx))
+                lives.append(live)
+                continue
+            key = 1 << n * len(idx)
             left = 0
             for j, i in enumerate(idx):
                 shift[i] = n * j
@@ -1150,9 +1160,7 @@ class RatedCages:
                             got = memo.put(x, _line_singles(house_bits, x))
                         singles[d] = got
                     digits = 0
-                lines = 0  # the cells a hidden single of a line places, any digit
-                for x in singles:
-                    lines |= x
+                lines = reduce(operator.or_, singles)  # the cells a hidden single of a line places, any digit
                 while dirty:  # the cages that changed, looked at again
                     low = dirty & -dirty
                     dirty ^= low

@@ -88,7 +88,7 @@ from bookgen.solve.rated import rated_run, rated_summary
 from bookgen.solve.houses import TOO_EASY, Contradiction, Fits, Run, Stuck, Verdict, run_ladder
 from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
-    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
+    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_clash_form, is_latin,
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
@@ -288,8 +288,10 @@ def singles_cap(singles: str, level: Level, n: int, pairs_only: bool = False) ->
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
 
-# ``normal_shape`` of a cage's cells, remembered (the generator asks again and again).
-_shape_of = cached_normal_shape
+# ``normal_shape`` of a cage's cells, as the shape that stands for every shape with its
+# clashes (``clash_form``: what its ops' options read of it), remembered (the generator asks
+# again and again).
+_shape_of = cached_clash_form
 
 
 @lru_cache(maxsize=1 << 16)
