@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache, reduce
+from functools import cached_property, lru_cache
 from itertools import chain, cycle
 import math
 import operator
@@ -1081,6 +1081,11 @@ class RatedCages:
         singles = [0] * n  # per digit: the cells where it has the only place of a line
         indices = _indices(n)
         memo = _singles_memo(self.geo)
+        parts = None  # (where the houses are the plain Latin square's: ``_latin_line_singles``')
+        if n <= PAIR_ROWS_MAX:
+            houses, parts = _pair_rows(n)
+            if houses != house_bits:
+                parts = None
         digits = full  # the digits whose open cells changed since ``singles`` was made
         dirty = (1 << count) - 1  # the cages to look at again
         out: list[tuple] = []
@@ -1157,10 +1162,12 @@ class RatedCages:
                         x = pos[d]
                         got = memo.get(x, -1)
                         if got < 0:
-                            got = memo.put(x, _line_singles(house_bits, x))
+                            got = memo.put(x, _latin_line_singles(x, parts) if parts else _line_singles(house_bits, x))
                         singles[d] = got
                     digits = 0
-                lines = reduce(operator.or_, singles)  # the cells a hidden single of a line places, any digit
+                lines = 0  # the cells a hidden single of a line places, any digit
+                for x in singles:
+                    lines |= x
                 while dirty:  # the cages that changed, looked at again
                     low = dirty & -dirty
                     dirty ^= low
@@ -1451,6 +1458,42 @@ def _line_singles(house_bits: Sequence[int], x: int) -> int:
         if not y & (y - 1):
             line |= y
     return line
+
+
+# The largest order whose line singles ``RatedCages.whole`` reads two rows at a time
+# (``_pair_rows``: a table of ``4 ** n`` entries, made once a process).
+PAIR_ROWS_MAX = 5
+
+
+@lru_cache(maxsize=8)
+def _pair_rows(n: int) -> tuple[tuple[int, ...], tuple]:
+    """For ``_latin_line_singles`` on an order-``n`` grid: the houses of the plain Latin square as
+    ``_bitboards`` gives them (rows, then columns), and (per two rows' cells, ``2n`` bits, the
+    upper row lowest: the cells where a digit has its row's only place, the columns where it has
+    one place of the two, the columns where it has one or two; where each pair of rows starts;
+    a pair's mask; a bit at the start of each row)."""
+    full = (1 << n) - 1
+    houses = tuple(full << n * r for r in range(n)) + tuple(sum(1 << r * n + c for r in range(n)) for c in range(n))
+    table = []
+    for v in range(1 << 2 * n):
+        a, b = v & full, v >> n
+        table.append(((a if not a & (a - 1) else 0) | (b if not b & (b - 1) else 0) << n, a ^ b, a | b))
+    return houses, (tuple(table), tuple(range(0, n * n, 2 * n)), (1 << 2 * n) - 1, sum(1 << r * n for r in range(n)))
+
+
+def _latin_line_singles(x: int, parts: tuple) -> int:
+    """``_line_singles`` of the plain Latin square's houses (``_pair_rows``' ``parts``), which it
+    must equal (tests/test_kenken_rated.py): the rows read off the table two at a time, and the
+    columns where the digit has exactly one place tallied pair by pair (a cell of such a column
+    is its one place), instead of a test per house."""
+    table, starts, pair, spread = parts
+    line = once = some = 0
+    for s in starts:
+        rows, one, seen = table[x >> s & pair]
+        line |= rows << s
+        once = once & ~seen | one & ~some
+        some |= seen
+    return line | x & once * spread
 
 
 class _CageTable:
