@@ -11,7 +11,7 @@ import pytest
 
 from bookgen.core.difficulty import Level
 from bookgen.solve.arithmetic import DraftSolver
-from bookgen.solve.latin import is_latin, random_latin_square
+from bookgen.solve.latin import cage_value, is_latin, random_latin_square
 from bookgen.variants.kenken import KENKEN, _Layout, singles_cap
 
 RULES = {"ops": ["+", "-", "*", "/"], "max_cage": 4, "show_ops": True, "singles": "few"}
@@ -197,6 +197,28 @@ def test_pick_table_is_the_plain_one(level):
                 key = tuple(cells)
                 assert layout._pick_table(key) == layout._pick_table_plain(key)
             layout.loosen(layout.cages[0][0])
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.HARD])
+def test_a_tilings_specs_are_the_plain_ones(level):
+    # ``tile`` keeps each cage's (cells, op, target) with the target read off its pick table:
+    # ``cage_specs`` must give what ``_made_spec`` works out from the square (``cage_value``),
+    # on tilings of 4x4 to 6x6 (reshuffled squares among them) and after loosenings.
+    seen = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        n = 4 + seed % 3
+        rules = dict(RULES, show_ops=bool(seed % 2), ops=["+", "-", "*", "/"] if seed % 4 else ["+", "*"])
+        layout = _Layout(n, random_latin_square(n, rng), rules, level, rng)
+        if not layout.tile():
+            continue
+        for _ in range(3):
+            plain = [(tuple(cells), op, cage_value(op, [layout.square[r][c] for r, c in cells]))
+                     for cells, op in zip(layout.cages, layout.ops)]
+            assert layout.cage_specs() == plain
+            seen += 1
+            layout.loosen(layout.cages[-1][0])
+    assert seen > 30
 
 
 @pytest.mark.parametrize("level", list(Level))
