@@ -45,7 +45,7 @@ def version_seed(book_seed: int, section: int, index: int, version: int, attempt
     return hashlib.sha256(text).hexdigest()[:16]
 
 
-_BITS = tuple(n.bit_length() for n in range(257))  # ``int.bit_length`` of each list length a shuffle meets
+_BITS = tuple(n.bit_length() for n in range(257))  # ``int.bit_length`` of each bound ``below`` meets most
 
 
 def below(rng: random.Random, n: int) -> int:
