@@ -321,15 +321,52 @@ def test_open_after_agrees_with_the_ladder_up_to_easy_and_medium():
     assert open_after(_board(4, [([(0, 0), (0, 1)], "+", 20)]), Level.EASY) is None
 
 
-def test_listed_fillings_match_the_search(monkeypatch):
+def test_listed_fillings_match_the_search():
+    # (each shape's own listing, not its ``clash_form``'s, which ``shape_assignments`` answers by)
     shapes = [((0, 0), (0, 1)), ((0, 0), (0, 1), (1, 0)), ((0, 1), (1, 0), (1, 1), (0, 0)),
               ((0, 0), (1, 0), (2, 0)), ((0, 0), (0, 1), (0, 2), (1, 2))]
-    listed = {(sh, op, t, n): shape_assignments.__wrapped__(sh, op, t, n)
+    listed = {(sh, op, t, n): latin._fillings(sh, n).get((op, t), ())
               for n in (4, 5) for sh in shapes for op in "+*" for t in range(0, 130)}
     assert any(found for found in listed.values())
-    monkeypatch.setattr(latin, "LISTED_FILLINGS", 0)  # the search, for every shape
     for (sh, op, t, n), found in listed.items():
-        assert found == shape_assignments.__wrapped__(sh, op, t, n), (sh, op, t, n)
+        assert found == latin._search(sh, op, t, n), (sh, op, t, n)
+
+
+def _cage_shapes(n: int, most: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every normal shape (cells sorted) of a connected cage of 1 to ``most`` cells on an order-``n`` grid."""
+    from itertools import combinations
+
+    from bookgen.variants.gridparts import connected
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    return sorted({latin.normal_shape(comb) for k in range(1, most + 1) for comb in combinations(cells, k)
+                   if connected(list(comb))})
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_shapes_with_the_same_clashes_share_their_assignments(n):
+    """``shape_assignments`` answers each shape by its ``clash_form`` (the first shape met with
+    the same clashes, which its answers are shared with): every answer must be the plain search
+    on the shape itself, for every cage shape of one to four cells, op and target; shapes of one
+    form get the very same tuples (one table each for the rated run)."""
+    shapes = _cage_shapes(n, 4)
+    assert len(shapes) == 28
+    forms = {latin.clash_form(sh) for sh in shapes}
+    assert len(forms) == 21  # (the one-cell shape, and 20 forms of 27 shapes)
+    compared = 0
+    for sh in shapes:
+        form = latin.clash_form(sh)
+        assert latin._clashes(form) == latin._clashes(sh)
+        if len(sh) == 1:
+            assert [shape_assignments(sh, "", t, n) for t in range(n + 2)] == [()] + [((t,),) for t in range(1, n + 1)] + [()]
+            continue
+        for op in "+-*/" if len(sh) == 2 else "+*":
+            values = {latin.cage_value(op, t) for t in product(range(1, n + 1), repeat=len(sh))}
+            for t in sorted(v for v in values if v is not None):
+                got = shape_assignments(sh, op, t, n)
+                assert got == latin._search(sh, op, t, n), (sh, op, t, n)
+                assert got is shape_assignments(form, op, t, n)
+                compared += 1
+    assert compared > 800
 
 
 def test_grown_and_listed_fillings_equal_the_plain_ones():
@@ -438,7 +475,7 @@ def test_latin_table_agrees_with_sat(n):
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_cage_set_is_the_plain_one(n):
-    # ``cage_set`` (two- and three-cell cages without the inner loop) against ``cage_set_plain``
+    # ``cage_set`` (cages of one to four cells without the inner loop) against ``cage_set_plain``
     # on every cage of random cagings, ops shown and hidden, and on cages no square admits.
     from bookgen.solve.latin_table import cage_set_plain
     rng = random.Random(11 + n)
@@ -455,7 +492,7 @@ def test_cage_set_is_the_plain_one(n):
             other = rng.sample(range(n * n), len(idx))
             assert cage_set(n, other, ass) == cage_set_plain(n, other, ass)
             sizes.add(len(idx))
-    assert {1, 2, 3} <= sizes
+    assert {1, 2, 3, 4} <= sizes
 
 
 # --- generation ---------------------------------------------------------------------

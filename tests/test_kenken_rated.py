@@ -11,7 +11,8 @@ import pytest
 
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import minutes_of, rating_of
-from bookgen.solve.arithmetic import (Board, RatedCages, _CageTable, _line_singles, _union_of, _uses_of, _uses_plain)
+from bookgen.solve.arithmetic import (Board, RatedCages, _CageTable, _latin_line_singles, _line_singles, _pair_rows, _union_of,
+                                      _uses_of, _uses_plain)
 from bookgen.solve.houses import Contradiction, Run, _bitboards, geometry, start
 from bookgen.solve.latin import random_latin_square
 from bookgen.solve.rated import _plan, line_places, rated_run, rated_summary
@@ -259,3 +260,18 @@ def test_a_digits_line_singles_are_those_line_places_finds(n):
     for _ in range(400):
         x = rng.getrandbits(n * n) & rng.getrandbits(n * n) if rng.random() < 0.5 else rng.getrandbits(n * n)
         assert _line_singles(houses, x) == line_places(houses, x)[0]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_line_singles_two_rows_at_a_time_are_the_house_by_house_ones(n):
+    """``_latin_line_singles`` (the rows read two at a time off ``_pair_rows``' table, the
+    columns tallied) against ``_line_singles`` over the houses, on every digit's open cells
+    at 2x2 and 3x3 and on random ones (sparse and dense) at 4x4 and 5x5."""
+    houses, parts = _pair_rows(n)
+    assert houses == _bitboards(geometry(n))[0]
+    rng = random.Random(n)
+    xs = range(1 << n * n) if n <= 3 else [
+        rng.getrandbits(n * n) & rng.getrandbits(n * n) & (rng.getrandbits(n * n) if k % 3 else -1)
+        for k in range(3000)]
+    for x in xs:
+        assert _latin_line_singles(x, parts) == _line_singles(houses, x)

@@ -11,7 +11,7 @@ import pytest
 
 from bookgen.core.difficulty import Level
 from bookgen.solve.arithmetic import DraftSolver
-from bookgen.solve.latin import is_latin, random_latin_square
+from bookgen.solve.latin import cage_value, is_latin, random_latin_square
 from bookgen.variants.kenken import KENKEN, _Layout, singles_cap
 
 RULES = {"ops": ["+", "-", "*", "/"], "max_cage": 4, "show_ops": True, "singles": "few"}
@@ -182,10 +182,13 @@ def test_tilings_yield_the_square_the_layout_was_tiled_on():
 
 
 @pytest.mark.parametrize("level", [Level.EASY, Level.HARD])
-def test_pick_table_is_the_plain_one(level):
+def test_pick_table_and_a_tilings_specs_are_the_plain_ones(level):
     # ``_pick_table`` (remembered per process) against ``op_options`` and ``_op_weights``, on the
-    # cages of tilings and of their loosenings, ops shown and hidden.
-    for seed in range(12):
+    # cages of tilings and of their loosenings, ops shown and hidden; and ``cage_specs``, whose
+    # targets ``tile`` reads off the pick tables, against ``cage_value`` on the square (what
+    # ``_made_spec`` works out), on 4x4 to 6x6 (reshuffled squares among them).
+    seen = 0
+    for seed in range(30):
         rng = random.Random(seed)
         n = 4 + seed % 3
         rules = dict(RULES, show_ops=bool(seed % 2), ops=["+", "-", "*", "/"] if seed % 4 else ["+", "*"])
@@ -193,10 +196,15 @@ def test_pick_table_is_the_plain_one(level):
         if not layout.tile():
             continue
         for _ in range(4):
+            plain = [(tuple(cells), op, cage_value(op, [layout.square[r][c] for r, c in cells]))
+                     for cells, op in zip(layout.cages, layout.ops)]
+            assert layout.cage_specs() == plain
+            seen += 1
             for cells in layout.cages:
                 key = tuple(cells)
                 assert layout._pick_table(key) == layout._pick_table_plain(key)
             layout.loosen(layout.cages[0][0])
+    assert seen > 40
 
 
 @pytest.mark.parametrize("level", list(Level))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from functools import lru_cache
 
 
 def derive_seed(book_seed: int, section: int, index: int, attempt: int = 0) -> str:
@@ -44,7 +45,7 @@ def version_seed(book_seed: int, section: int, index: int, version: int, attempt
     return hashlib.sha256(text).hexdigest()[:16]
 
 
-_BITS = tuple(n.bit_length() for n in range(257))  # ``int.bit_length`` of each list length a shuffle meets
+_BITS = tuple(n.bit_length() for n in range(257))  # ``int.bit_length`` of each bound ``below`` meets most
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -70,10 +71,15 @@ def shuffle(rng: random.Random, items: list) -> None:
     draws it, written out so a short list costs no method calls per element (the Latin
     squares' shuffles of 4 to 9 digits, a sixth of a small puzzle's square)."""
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n] if n < 257 else n.bit_length()
+    for i, n, k in _shuffle_steps(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=1 << 10)
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """``shuffle``'s steps for a list of ``length``: (index, its bound ``index + 1``, the bound's
+    bit length), last index first, read once a length rather than worked out each element."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))

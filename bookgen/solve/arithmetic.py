@@ -54,7 +54,7 @@ from bookgen.solve.houses import (
     describe_cuts, geometry, seen_table, strike, t_hidden_pair, t_hidden_single, t_hidden_triple, t_naked_pair, t_naked_single,
     t_naked_triple, t_trial,
 )
-from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, digits_of, full_mask, normal_shape
+from bookgen.solve.latin import OP_GLYPHS, bit, cage_assignments, clash_form, digits_of, full_mask, normal_shape
 from bookgen.solve.latin_sat import Kept, LatinSolver
 from bookgen.solve.rated import direct_on_masks, line_places
 from bookgen.solve.sat import load
@@ -193,10 +193,11 @@ def cage_parts(
 
 @lru_cache(maxsize=1 << 16)
 def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
-    """(cell indices, normal shape, the row the cells lie wholly in or -1, the column likewise)."""
+    """(cell indices, normal shape as its ``clash_form``, the row the cells lie wholly in or -1,
+    the column likewise)."""
     row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
     col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
-    return tuple(r * n + c for r, c in cells), normal_shape(cells), row, col
+    return tuple(r * n + c for r, c in cells), clash_form(normal_shape(cells)), row, col
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1025,8 +1026,17 @@ class RatedCages:
         shift, uses_of = [0] * (n * n), [()] * (n * n)
         for idx, ass in zip(cells_of, assigns):
             table = _table_of(ass, n)
-            key = 1 << n * len(idx)
             live = table.every
+            if st is None:  # (every candidate open: the key's every bit set, nothing struck or placed)
+                for i, at, use in zip(idx, range(0, n * len(idx), n), table.uses):
+                    shift[i] = at
+                    uses_of[i] = use
+                keys.append((2 << n * len(idx)) - 1)
+                tables.append(table)
+                opened.append(len(idx))
+                lives.append(live)
+                continue
+            key = 1 << n * len(idx)
             left = 0
             for j, i in enumerate(idx):
                 shift[i] = n * j
@@ -1071,6 +1081,11 @@ class RatedCages:
         singles = [0] * n  # per digit: the cells where it has the only place of a line
         indices = _indices(n)
         memo = _singles_memo(self.geo)
+        parts = None  # (where the houses are the plain Latin square's: ``_latin_line_singles``')
+        if n <= PAIR_ROWS_MAX:
+            houses, parts = _pair_rows(n)
+            if houses != house_bits:
+                parts = None
         digits = full  # the digits whose open cells changed since ``singles`` was made
         dirty = (1 << count) - 1  # the cages to look at again
         out: list[tuple] = []
@@ -1147,7 +1162,7 @@ class RatedCages:
                         x = pos[d]
                         got = memo.get(x, -1)
                         if got < 0:
-                            got = memo.put(x, _line_singles(house_bits, x))
+                            got = memo.put(x, _latin_line_singles(x, parts) if parts else _line_singles(house_bits, x))
                         singles[d] = got
                     digits = 0
                 lines = 0  # the cells a hidden single of a line places, any digit
@@ -1443,6 +1458,42 @@ def _line_singles(house_bits: Sequence[int], x: int) -> int:
         if not y & (y - 1):
             line |= y
     return line
+
+
+# The largest order whose line singles ``RatedCages.whole`` reads two rows at a time
+# (``_pair_rows``: a table of ``4 ** n`` entries, made once a process).
+PAIR_ROWS_MAX = 5
+
+
+@lru_cache(maxsize=8)
+def _pair_rows(n: int) -> tuple[tuple[int, ...], tuple]:
+    """For ``_latin_line_singles`` on an order-``n`` grid: the houses of the plain Latin square as
+    ``_bitboards`` gives them (rows, then columns), and (per two rows' cells, ``2n`` bits, the
+    upper row lowest: the cells where a digit has its row's only place, the columns where it has
+    one place of the two, the columns where it has one or two; where each pair of rows starts;
+    a pair's mask; a bit at the start of each row)."""
+    full = (1 << n) - 1
+    houses = tuple(full << n * r for r in range(n)) + tuple(sum(1 << r * n + c for r in range(n)) for c in range(n))
+    table = []
+    for v in range(1 << 2 * n):
+        a, b = v & full, v >> n
+        table.append(((a if not a & (a - 1) else 0) | (b if not b & (b - 1) else 0) << n, a ^ b, a | b))
+    return houses, (tuple(table), tuple(range(0, n * n, 2 * n)), (1 << 2 * n) - 1, sum(1 << r * n for r in range(n)))
+
+
+def _latin_line_singles(x: int, parts: tuple) -> int:
+    """``_line_singles`` of the plain Latin square's houses (``_pair_rows``' ``parts``), which it
+    must equal (tests/test_kenken_rated.py): the rows read off the table two at a time, and the
+    columns where the digit has exactly one place tallied pair by pair (a cell of such a column
+    is its one place), instead of a test per house."""
+    table, starts, pair, spread = parts
+    line = once = some = 0
+    for s in starts:
+        rows, one, seen = table[x >> s & pair]
+        line |= rows << s
+        once = once & ~seen | one & ~some
+        some |= seen
+    return line | x & once * spread
 
 
 class _CageTable:

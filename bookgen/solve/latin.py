@@ -19,6 +19,7 @@ from math import prod
 from itertools import combinations, product
 from typing import Iterator, Sequence
 
+from bookgen.core.memo import BoundedMemo
 from bookgen.core.rng import shuffle
 from bookgen.core.types import Cell
 
@@ -213,6 +214,35 @@ def normal_shape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
 cached_normal_shape = lru_cache(maxsize=1 << 16)(normal_shape)
 
 
+def _clashes(shape: Sequence[Cell]) -> tuple[tuple[int, ...], ...]:
+    """Per cell of ``shape``, the earlier cells it shares a row or a column with: all that a
+    cage's assignments read of its shape (its digits differ exactly there)."""
+    return tuple(tuple(j for j in range(i) if shape[j][0] == cell[0] or shape[j][1] == cell[1])
+                 for i, cell in enumerate(shape))
+
+
+_CLASH_FORMS = BoundedMemo(1 << 12)  # clashes -> the first shape met with them
+
+
+@lru_cache(maxsize=1 << 12)
+def clash_form(shape: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """The shape that stands for every shape with ``shape``'s clashes (``_clashes``): the first
+    of them met. Shapes with the same clashes have the same assignments for every op and target
+    (``_grown``, ``_prefixes`` and ``_search`` read nothing else of a shape), so they are listed
+    once and share the answers (a 4x4 grid's 27 cage shapes of two to four cells have 20 forms:
+    the two dominoes one, the two straight lines of three one, of four one). ``shape`` itself is the plain version
+    (tests/test_kenken.py)."""
+    key = _clashes(shape)
+    got = _CLASH_FORMS.get(key)
+    return _CLASH_FORMS.put(key, shape) if got is None else got
+
+
+@lru_cache(maxsize=1 << 16)
+def cached_clash_form(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """``clash_form`` of the cells' ``normal_shape``, remembered by the cells."""
+    return clash_form(cached_normal_shape(cells))
+
+
 # A shape with at most this many digit tuples (N ** cells) has all its fillings listed
 # at once and sorted by what each op makes of them: one pass per shape instead of a
 # search per target (a 4x4 generator asks for a few hundred targets on a few dozen shapes).
@@ -349,6 +379,9 @@ def shape_assignments(shape: tuple[Cell, ...], op: str, target: int, n: int) -> 
     search prunes on sums and on divisibility so even six-cell cages at N=9
     stay quick.
     """
+    form = clash_form(shape)
+    if form != shape:  # (the same assignments, listed and kept once for every shape of the form)
+        return shape_assignments(form, op, target, n)
     k = len(shape)
     if op == "":
         return ((target,),) if k == 1 and 1 <= target <= n else ()

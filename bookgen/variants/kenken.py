@@ -88,7 +88,7 @@ from bookgen.solve.rated import rated_run, rated_summary
 from bookgen.solve.houses import TOO_EASY, Contradiction, Fits, Run, Stuck, Verdict, run_ladder
 from bookgen.solve.houses import solve as ladder_solve
 from bookgen.solve.latin import (
-    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_normal_shape, is_latin,
+    OP_GLYPHS, OPS, PAIR_OPS, cage_assignments, cage_value, cached_clash_form, is_latin,
     random_latin_square, shape_assignments,
 )
 from bookgen.solve.latin_table import TABLE_MAX, cage_set, latin_table, only_solution
@@ -288,8 +288,10 @@ def singles_cap(singles: str, level: Level, n: int, pairs_only: bool = False) ->
             Level.HARD: max(1, n // 2), Level.EXPERT: max(1, n // 3)}[level]
 
 
-# ``normal_shape`` of a cage's cells, remembered (the generator asks again and again).
-_shape_of = cached_normal_shape
+# ``normal_shape`` of a cage's cells, as the shape that stands for every shape with its
+# clashes (``clash_form``: what its ops' options read of it), remembered (the generator asks
+# again and again).
+_shape_of = cached_clash_form
 
 
 @lru_cache(maxsize=1 << 16)
@@ -401,11 +403,12 @@ class _Layout:
             got = self._picks[key] = self._pick_table(key)
         if not got:
             return None
-        ops, cum = got  # (``_draw``, written out)
+        ops, cum, _ = got  # (``_draw``, written out)
         return ops[bisect(cum, self.rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
     def _pick_table(self, key: tuple[Cell, ...]) -> tuple:
-        """``pick_op``'s (ops, cumulative weights), () when no op fits: ``_pick_table_plain``'s,
+        """``pick_op``'s (ops, cumulative weights, the ops' targets on these cells), () when no op
+        fits: ``_pick_table_plain``'s,
         remembered per process by the cells' shape (``_shape_of``: the options depend on where
         the cells lie only through it), their digits and what else they depend on (every new
         caging asks for each of its cages, and the same shape and digits turn up at other places
@@ -420,7 +423,9 @@ class _Layout:
     def _pick_table_plain(self, key: tuple[Cell, ...]) -> tuple:
         """``_pick_table`` from ``op_options`` and ``_op_weights``."""
         opts = self.op_options(key)
-        return _op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1) if opts else ()
+        if not opts:
+            return ()
+        return (*_op_weights(opts, self.bias, self.level >= Level.HARD and len(key) > 1), tuple(o[1] for o in opts))
 
     # --- tiling -------------------------------------------------------------------
 
@@ -437,16 +442,21 @@ class _Layout:
         if self.swaps:
             self._reshuffle()
         # ``pick_op`` for each cage, written out: the cages are sorted (``_compact``) and the
-        # layout's own tables empty (nothing picked an op on this square yet).
+        # layout's own tables empty (nothing picked an op on this square yet). Each cage's
+        # (cells, op, target) is kept as ``cage_specs`` makes it (``_made_spec``), its target
+        # read off the table instead of worked out again.
         self.ops = ops = []
-        picks, draw = self._picks, self.rng.random
+        picks, made, draw = self._picks, self._made, self.rng.random
         for cells in self.cages:
             key = tuple(cells)
             got = picks[key] = self._pick_table(key)
             if not got:
                 return False
-            names, cum = got
-            ops.append(names[bisect(cum, draw() * (cum[-1] + 0.0), 0, len(cum) - 1)])
+            names, cum, targets = got
+            at = bisect(cum, draw() * (cum[-1] + 0.0), 0, len(cum) - 1)
+            op = names[at]
+            ops.append(op)
+            made[key, op] = (key, op, targets[at])
         return True
 
     def _reshuffle(self) -> None:
