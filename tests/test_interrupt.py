@@ -108,8 +108,12 @@ class _Zygote:
         return self.last
 
     def close(self) -> None:
-        self.link.close()
-        self.proc.wait(timeout=30)
+        self.link.close()  # the zygote exits when it reads the end
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # still waiting for a child that would not end
+            self.proc.kill()
+            self.proc.wait()
 
 
 class _Forked:
