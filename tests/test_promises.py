@@ -399,6 +399,10 @@ def test_11_a_book_named_like_a_worksheets_answers_is_refused(tmp_path):
 
 # ----- 2 and 3: the estimate and the refusal ---------------------------------------------------------------
 LONG = "title: L\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 20000, difficulty: expert}\n"
+# over an hour with two workers from 1,000 puzzles (the rules make each ~10x dearer): a plan of 1,000
+# pages where LONG's is 20,000 (0.3 s of laying them out, which no estimate reads)
+DEAR = ("title: D\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 1000, difficulty: expert,"
+        " rules: {max_cage: 6, show_ops: false}}\n")
 
 
 @pytest.fixture
@@ -450,7 +454,7 @@ def test_3_jobs_beyond_the_cores_do_not_shorten_the_estimate(tmp_path, monkeypat
 
     monkeypatch.setattr(estimate, "cores", lambda: 2)
     _no_worked_example(monkeypatch)
-    config = _write(tmp_path, LONG)
+    config = _write(tmp_path, DEAR)
     for jobs in ("2", "16", "256"):
         result = _run("build", config, "--jobs", jobs, "-q")
         assert result.exit_code == 2 and "with 2 workers" in result.output and "add --yes" in result.output, jobs
