@@ -360,6 +360,47 @@ def test_interrupt_stops_busy_workers_at_once(monkeypatch, tmp_path):
     assert multiprocessing.active_children() == []
 
 
+def test_ctrl_c_while_the_futures_are_locked_one_by_one_does_not_hang_the_exit(monkeypatch, tmp_path):
+    """``as_completed`` takes each future's lock in turn, in Python code: a Ctrl-C landing between
+    two left the first ones held by the main thread, the pool's manager thread then waited for
+    them for ever when it cancelled the queue, and so did the interpreter's exit (a build hung
+    after Ctrl-C: seen once in ~30 runs of the mid-build tests under load, and in a studio cancel).
+    Here the signal lands on that loop's third turn."""
+    import concurrent.futures._base as futures_base
+    import multiprocessing
+    from concurrent.futures import process
+
+    from bookgen.book import Job, generate
+    from bookgen.core.difficulty import Level
+
+    monkeypatch.setattr(book_module, "run_job", _stuck)
+    monkeypatch.setattr(sys.modules[__name__], "_AT_WORK", [tmp_path])
+    taken, managers = [], []
+    before = set(process._threads_wakeups)
+
+    def ctrl_c_halfway(self):
+        managers.extend(thread for thread in process._threads_wakeups if thread not in before)  # the pool's
+        for future in self.futures[:2]:
+            future._condition.acquire()
+            taken.append(future)
+        raise KeyboardInterrupt  # as a signal handled at the loop's next turn
+
+    monkeypatch.setattr(futures_base._AcquireFutures, "__enter__", ctrl_c_halfway)
+    jobs = [Job(0, i, "takuzu", 14, (), Level.HARD, "0" * 16, ()) for i in range(4)]  # dear: a batch each
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            generate(jobs, workers=2)
+        assert len(taken) == 2
+        for thread in managers:
+            thread.join(timeout=10)
+        assert managers and not any(thread.is_alive() for thread in managers), "the manager waits for a lock"
+        assert multiprocessing.active_children() == []
+    finally:
+        for future in taken:  # (where they were left held: let the manager, and this process's exit, go on)
+            while future._condition._is_owned():
+                future._condition.release()
+
+
 def _dies(job):
     os._exit(3)  # as if the kernel's out-of-memory killer took the worker
 
