@@ -175,6 +175,7 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
                 progress(done, len(jobs))
         return results  # type: ignore[return-value]
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_worker_init)
+    pending: dict = {}
     try:
         try:
             with _interrupts_deferred():  # workers are forked here: none may see Ctrl-C before it ignores it
@@ -193,10 +194,21 @@ def generate(jobs: list[Job], workers: int = 1, progress: Progress | None = None
         except BrokenProcessPool:  # from a result, or from submit when a worker dies that early
             raise BuildError("a worker process died (out of memory?); try fewer --jobs") from None
     except BaseException:
+        _let_go_of(pending)
         _stop_workers(pool)
         raise
     pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
+
+
+def _let_go_of(futures) -> None:
+    """Release every future's lock this thread still holds. ``as_completed`` takes them one by one
+    in Python code, so a Ctrl-C landing between two leaves the first ones held: the pool's manager
+    thread would wait for them for ever when it cancels the queue, and the interpreter's exit
+    waits for that thread (a build that hung after saying it was interrupted)."""
+    for future in futures:
+        while future._condition._is_owned():
+            future._condition.release()
 
 
 def schedule(jobs: list[Job]) -> list[int]:

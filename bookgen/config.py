@@ -275,9 +275,9 @@ def _compose(text: str, plain: bool) -> yaml.Node | None:
                 return loader.get_single_node()
             finally:
                 loader.dispose()
-        except _TooMany:
-            raise
-        except Exception:  # noqa: BLE001 - refused, too deep, not encodable: PyYAML says why, as before
+        except (_TooMany, RecursionError):  # the same composer on the same events: PyYAML would stop there too
+            raise  # (its scanner, in Python, takes time growing with the square of the open brackets)
+        except Exception:  # noqa: BLE001 - refused, not encodable: PyYAML says why, as before
             pass
     loader = _Loader(text)
     try:

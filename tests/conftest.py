@@ -266,6 +266,8 @@ SHARED_IN_ONE_WORKER = {
     "test_big_sudoku.py": "big-sudoku",  # a 16x16 Sudoku generated once
     "test_binary.py": "binary",  # every 6x6 grid listed once
     "test_howto.py": "howto",  # the worked examples generated once
+    "test_interrupt.py": "interrupt",  # one interpreter with bookgen imported forks the signal tests' children
+    "test_startup.py": "startup",  # one fresh interpreter lists its modules after each command
     # every module of the package parsed once (tests/sources.py, tests/i18n_messages.py)
     "test_i18n.py": "sources", "test_purity.py": "sources", "test_shape.py": "sources", "test_wording.py": "sources",
 }

@@ -134,6 +134,38 @@ def test_config_error(tmp_path, name, text, where, fragment):
     assert _nothing_written(out)
 
 
+DEEP = ["title: " + "[" * 150 + "]" * 150 + "\n",  # flow lists
+        "title: " + "{a: " * 150 + "1" + "}" * 150 + "\n",  # flow mappings
+        "".join(" " * i + "- \n" for i in range(150)) + " " * 150 + "x\n",  # block lists
+        "title: " + "[" * 150 + "]" * 149 + "\n",  # and a syntax error past the depth
+        "title: [}\n" + "x: " + "[" * 150 + "]" * 150 + "\n"]  # before it
+
+
+@pytest.mark.parametrize("text", DEEP, ids=["flow lists", "flow mappings", "block lists", "unclosed", "error first"])
+def test_nesting_too_deep_for_the_composer_reads_as_pyyaml_reads_it(text):
+    """The libyaml path stops where the composer's recursion does, without asking PyYAML's own
+    parser (whose scanner took 0.5 s to reach that depth): the plain version must say the same.
+    The recursion limit is lowered so that the plain version is quick here too."""
+    import sys
+
+    from bookgen.config import ConfigError, load_yaml
+
+    def said(plain):
+        try:
+            load_yaml(text, "deep.yaml", plain=plain)
+        except ConfigError as exc:
+            return str(exc)
+        return "read"
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(300)
+    try:
+        fast, plain = said(False), said(True)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert fast == plain
+
+
 MANY_MISTAKES = """\
 title: Puzzles for the Train
 seed: 7

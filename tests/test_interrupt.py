@@ -22,7 +22,180 @@ ROOT = Path(__file__).resolve().parent.parent
 # Many seconds of work however fast the machine (or the generator): signals land mid-build.
 SLOW = "title: Slow\nseed: 5\nsections:\n  - variant: takuzu\n    size: 14\n    count: 400\n    difficulty: hard\n"
 OLD = {"slow.pdf": b"%PDF- the previous book", "slow.json": b'{"previous": true}\n'}
-BUILDING = 0.05  # seconds between a build's workers appearing and the signal
+BUILDING = float(os.environ.get("SIGNAL_SETTLE", "0.05"))  # seconds between a build's workers appearing and the signal
+# The children below are forked from an interpreter that has imported bookgen already (each fresh
+# `python -m bookgen` paid ~0.4 s of CPU for its imports before it did anything these tests look
+# at). FRESH_CHILDREN=1 starts each as a fresh interpreter instead: bench/sweep_signals.py.
+FRESH = os.environ.get("FRESH_CHILDREN", "") not in ("", "0")
+
+# A process with bookgen imported that forks one child per request. The child is a process of its
+# own as a shell would start it: its own process group, stdin from /dev/null, stdout and stderr the
+# pipes the test passed, Python's own Ctrl-C handler; it runs the request's code at the top level
+# of the script, so its exit is an interpreter's exit (atexit handlers, the exit code or the signal
+# of an uncaught KeyboardInterrupt), which the zygote reports.
+ZYGOTE = r"""
+import json, os, socket, sys
+import bookgen.book, bookgen.checking, bookgen.cli, bookgen.config, bookgen.plan  # what each child imports
+from bookgen.layout.fonts import register_fonts
+register_fonts()  # (read once a process, when a config's texts are measured)
+link = socket.socket(fileno=int(sys.argv[1]))
+while True:
+    request, fds, _, _ = socket.recv_fds(link, 1 << 16, 2)
+    if not request:
+        os._exit(0)
+    pid = os.fork()
+    if pid == 0:
+        break
+    for fd in fds:
+        os.close(fd)
+    link.sendall(b"%d\n" % pid)
+    link.sendall(b"%d\n" % os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+link.close()
+request = json.loads(request)
+null = os.open(os.devnull, os.O_RDONLY)
+for fd, to in ((null, 0), (fds[0], 1), (fds[1], 2)):
+    os.dup2(fd, to)
+    os.close(fd)
+os.setpgrp()
+os.chdir(request["cwd"])
+del sys.argv[1:]
+exec(compile(request["code"], "<child>", "exec"), {"__name__": "__main__"})
+"""
+
+
+class _Zygote:
+    """The forking interpreter above, started once per worker (the ``zygote`` fixture)."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.link, theirs = socket.socketpair()
+        self.proc = subprocess.Popen([sys.executable, "-c", ZYGOTE, str(theirs.fileno())], pass_fds=[theirs.fileno()],
+                                     env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, start_new_session=True, preexec_fn=_default_ctrl_c)
+        theirs.close()
+        self.buffer = b""
+        self.last: _Forked | None = None
+
+    def line(self, timeout: float | None) -> int | None:
+        """The zygote's next number (a child's pid, then its exit code), or None after ``timeout``."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            if not select.select([self.link], [], [], left)[0]:
+                return None
+            data = self.link.recv(1 << 12)
+            assert data, "the zygote died"
+            self.buffer += data
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return int(line)
+
+    def start(self, code: str, cwd: Path) -> "_Forked":
+        import json
+        import socket
+
+        if self.last is not None and self.last.returncode is None:  # a failed test left its child: end it
+            self.last.kill()
+            self.last.returncode = self.line(60)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        try:
+            socket.send_fds(self.link, [json.dumps({"code": code, "cwd": str(cwd)}).encode()], [out_w, err_w])
+        finally:
+            os.close(out_w)
+            os.close(err_w)
+        self.last = _Forked(self, self.line(None), out_r, err_r)
+        return self.last
+
+    def close(self) -> None:
+        self.link.close()  # the zygote exits when it reads the end
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # still waiting for a child that would not end
+            self.proc.kill()
+            self.proc.wait()
+
+
+class _Forked:
+    """A child forked by the zygote, with the part of ``subprocess.Popen`` these tests use."""
+
+    def __init__(self, zygote: _Zygote, pid: int, stdout: int, stderr: int) -> None:
+        self.zygote, self.pid, self.pipes = zygote, pid, (stdout, stderr)
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.zygote.line(0)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, timeout: float | None = None) -> tuple[bytes, bytes]:
+        """Both pipes read to their end (every process holding them gone, the build's workers
+        included, as with ``Popen``), then the exit code."""
+        end = time.monotonic() + (timeout if timeout is not None else 1e9)
+        got: dict[int, list[bytes]] = {fd: [] for fd in self.pipes}
+        reading = set(self.pipes)
+        try:
+            while reading:
+                ready = select.select(list(reading), [], [], max(0.0, end - time.monotonic()))[0]
+                if not ready:
+                    raise subprocess.TimeoutExpired("a forked child", timeout)
+                for fd in ready:
+                    data = os.read(fd, 1 << 16)
+                    if data:
+                        got[fd].append(data)
+                    else:
+                        reading.discard(fd)
+        finally:
+            if not reading:
+                for fd in self.pipes:
+                    os.close(fd)
+        if self.returncode is None:
+            self.returncode = self.zygote.line(max(0.0, end - time.monotonic()))
+            if self.returncode is None:
+                raise subprocess.TimeoutExpired("a forked child", timeout)
+        return b"".join(got[self.pipes[0]]), b"".join(got[self.pipes[1]])
+
+
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if this test runs in the background
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    if FRESH:
+        yield None
+        return
+    forker = _Zygote()
+    yield forker
+    forker.close()
+
+
+def _start(zygote: _Zygote | None, code: str, cwd: Path):
+    """A child running ``code`` as a script (``sys.argv`` set by the code): forked by ``zygote``,
+    or, with FRESH_CHILDREN=1, a fresh interpreter started as a shell job would be."""
+    if zygote is not None:
+        return zygote.start(code, cwd)
+
+    def child_setup():
+        os.setpgrp()  # its own group, as a shell job would have
+        _default_ctrl_c()
+
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=cwd, preexec_fn=child_setup)
+
+
+def _command(entry: str, *args: str) -> str:
+    """The code of ``python -m ENTRY ARGS``: ``bookgen.cli`` runs the command line, ``bookgen`` its
+    ``__main__`` (the start-up handlers first)."""
+    module = "bookgen.__main__" if entry == "bookgen" else entry
+    return f"import sys\nsys.argv = {[entry, *args]!r}\nfrom {module} import main\nmain()\n"
 
 
 def _children(pid: int) -> list[int]:
@@ -54,20 +227,12 @@ def _contents(out: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("sig,group", [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
                          ids=["kill -INT", "Ctrl-C to the process group", "kill -TERM"])
-def test_signal_mid_build(tmp_path, sig, group):
+def test_signal_mid_build(tmp_path, zygote, sig, group):
     config = tmp_path / "slow.yaml"
     config.write_text(SLOW)
     out = tmp_path / "out"
     _previous_book(out)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-
-    def child_setup():
-        os.setpgrp()  # its own group, as a shell job would have
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if this test runs in the background
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bookgen.cli", "build", str(config), "--out", str(out), "--jobs", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, preexec_fn=child_setup)
+    proc = _start(zygote, _command("bookgen.cli", "build", str(config), "--out", str(out), "--jobs", "2"), tmp_path)
     workers: list[int] = []
 
     def generating() -> bool:  # the two workers are up and generating
@@ -84,21 +249,13 @@ def test_signal_mid_build(tmp_path, sig, group):
     assert not any(_running(pid) for pid in workers)
 
 
-def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path):
+def test_a_second_ctrl_c_during_cleanup_is_ignored(tmp_path, zygote):
     """A second Ctrl-C while the first one's cleanup runs changes nothing: one sentence, 130, no
     folder left. Both signals land once the workers are generating (not while Python starts)."""
     config = tmp_path / "slow.yaml"
     config.write_text(SLOW)
     out = tmp_path / "out"
-
-    def child_setup():
-        os.setpgrp()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bookgen", "build", str(config), "--out", str(out), "--jobs", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        cwd=tmp_path, preexec_fn=child_setup)
+    proc = _start(zygote, _command("bookgen", "build", str(config), "--out", str(out), "--jobs", "2"), tmp_path)
     code, stdout, stderr = _signal_when_ready(proc, lambda: len(_children(proc.pid)) >= 2, signal.SIGINT,
                                               again=0.12, settle=BUILDING)
     assert code == 130, stderr
@@ -203,6 +360,47 @@ def test_interrupt_stops_busy_workers_at_once(monkeypatch, tmp_path):
     assert multiprocessing.active_children() == []
 
 
+def test_ctrl_c_while_the_futures_are_locked_one_by_one_does_not_hang_the_exit(monkeypatch, tmp_path):
+    """``as_completed`` takes each future's lock in turn, in Python code: a Ctrl-C landing between
+    two left the first ones held by the main thread, the pool's manager thread then waited for
+    them for ever when it cancelled the queue, and so did the interpreter's exit (a build hung
+    after Ctrl-C: seen once in ~30 runs of the mid-build tests under load, and in a studio cancel).
+    Here the signal lands on that loop's third turn."""
+    import concurrent.futures._base as futures_base
+    import multiprocessing
+    from concurrent.futures import process
+
+    from bookgen.book import Job, generate
+    from bookgen.core.difficulty import Level
+
+    monkeypatch.setattr(book_module, "run_job", _stuck)
+    monkeypatch.setattr(sys.modules[__name__], "_AT_WORK", [tmp_path])
+    taken, managers = [], []
+    before = set(process._threads_wakeups)
+
+    def ctrl_c_halfway(self):
+        managers.extend(thread for thread in process._threads_wakeups if thread not in before)  # the pool's
+        for future in self.futures[:2]:
+            future._condition.acquire()
+            taken.append(future)
+        raise KeyboardInterrupt  # as a signal handled at the loop's next turn
+
+    monkeypatch.setattr(futures_base._AcquireFutures, "__enter__", ctrl_c_halfway)
+    jobs = [Job(0, i, "takuzu", 14, (), Level.HARD, "0" * 16, ()) for i in range(4)]  # dear: a batch each
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            generate(jobs, workers=2)
+        assert len(taken) == 2
+        for thread in managers:
+            thread.join(timeout=10)
+        assert managers and not any(thread.is_alive() for thread in managers), "the manager waits for a lock"
+        assert multiprocessing.active_children() == []
+    finally:
+        for future in taken:  # (where they were left held: let the manager, and this process's exit, go on)
+            while future._condition._is_owned():
+                future._condition.release()
+
+
 def _dies(job):
     os._exit(3)  # as if the kernel's out-of-memory killer took the worker
 
@@ -267,7 +465,7 @@ def _signal_when_ready(proc: subprocess.Popen, ready, sig: int, group: bool = Fa
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
-def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
+def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, zygote, sig):
     big = _book_json_of(tmp_path, tiny_built, 500)  # 2,500 puzzles: seconds of work, the signal comes at once
     marker = tmp_path / "checking"
     # The marker once the first puzzle is checked: the command's count of puzzles is set by that
@@ -282,13 +480,7 @@ def test_signal_during_check_is_one_sentence(tmp_path, tiny_built, sig):
              "checking.check_book = check_book  # (the command imports it when it runs)\n"
              f"sys.argv = ['bookgen', 'check', {str(big)!r}]\n"
              "from bookgen.__main__ import main; main()\n")
-
-    def child_setup():
-        os.setpgrp()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    proc = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=tmp_path, preexec_fn=child_setup)
+    proc = _start(zygote, start, tmp_path)
     code, stdout, stderr = _signal_when_ready(proc, marker.exists, sig, settle=BUILDING)
     assert code == 128 + sig, stderr
     assert stdout == ""

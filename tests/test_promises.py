@@ -236,9 +236,15 @@ def _book_json(tmp_path: Path, text: str = TWO, name: str = "vol1") -> Path:
     return tmp_path / f"{name}.json"
 
 
-def test_5_exclude_reads_a_book_json_over_a_megabyte(tmp_path):
-    path = _book_json(tmp_path)
-    data = json.loads(path.read_text())
+@pytest.fixture(scope="module")
+def two_book(tmp_path_factory) -> Path:
+    """The two-puzzle book's JSON, built once per worker for the tests that only read it."""
+    return _book_json(tmp_path_factory.mktemp("two"))
+
+
+def test_5_exclude_reads_a_book_json_over_a_megabyte(tmp_path, two_book):
+    path = tmp_path / "vol1.json"
+    data = json.loads(two_book.read_text())
     data["padding"] = "x" * (1_100_000)  # a 259-page volume's JSON is about this size
     path.write_text(json.dumps(data))
     config = _write(tmp_path, TWO.replace("sections:", "exclude: vol1.json\nsections:"), "vol2")
@@ -339,8 +345,8 @@ def test_6_millions_of_empty_lists_are_refused_before_parsing(tmp_path, monkeypa
 
 # ----- 8: --against refuses what is not a book ----------------------------------------------------------
 @pytest.mark.parametrize("text", ["{}", "[]", "42", '{"puzzles": "nope"}', "renamed"])
-def test_8_check_against_refuses_files_that_are_not_books(tmp_path, text):
-    book = _book_json(tmp_path)
+def test_8_check_against_refuses_files_that_are_not_books(tmp_path, two_book, text):
+    book = two_book
     other = tmp_path / "other.json"
     if text == "renamed":
         data = json.loads(book.read_text())
@@ -393,6 +399,10 @@ def test_11_a_book_named_like_a_worksheets_answers_is_refused(tmp_path):
 
 # ----- 2 and 3: the estimate and the refusal ---------------------------------------------------------------
 LONG = "title: L\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 20000, difficulty: expert}\n"
+# over an hour with two workers from 1,000 puzzles (the rules make each ~10x dearer): a plan of 1,000
+# pages where LONG's is 20,000 (0.3 s of laying them out, which no estimate reads)
+DEAR = ("title: D\nlayout: worksheet\nsections:\n  - {variant: kenken, size: 9, count: 1000, difficulty: expert,"
+        " rules: {max_cage: 6, show_ops: false}}\n")
 
 
 @pytest.fixture
@@ -444,7 +454,7 @@ def test_3_jobs_beyond_the_cores_do_not_shorten_the_estimate(tmp_path, monkeypat
 
     monkeypatch.setattr(estimate, "cores", lambda: 2)
     _no_worked_example(monkeypatch)
-    config = _write(tmp_path, LONG)
+    config = _write(tmp_path, DEAR)
     for jobs in ("2", "16", "256"):
         result = _run("build", config, "--jobs", jobs, "-q")
         assert result.exit_code == 2 and "with 2 workers" in result.output and "add --yes" in result.output, jobs
