@@ -502,9 +502,10 @@ def _learn(future: Future) -> None:
             _keep(_HOWTO_PAGES, key, (n, exact))
 
 
-_STARTING = threading.Lock()
+_STARTING = threading.RLock()  # (re-entered: _start_unless_stopped holds it around _planner())
 STOP_WAIT = 10.0  # seconds a stop waits for the planner process being started
 _READY = threading.Event()  # the planner process is up
+_STOPS = [0]  # stops so far: a start asked for before the latest stop starts nothing
 
 
 def _planner() -> ProcessPoolExecutor:
@@ -520,7 +521,18 @@ def _planner() -> ProcessPoolExecutor:
 
 def start_planner() -> None:
     """Start the planner process in the background; until it is up, checks answer with drafts."""
-    threading.Thread(target=_planner, daemon=True, name="bookgen-planner").start()
+    threading.Thread(target=_start_unless_stopped, args=(_STOPS[0],), daemon=True, name="bookgen-planner").start()
+
+
+def _start_unless_stopped(stops: int) -> None:
+    """``_planner()``, unless the server stopped after asking for it. A Ctrl-C in the studio's
+    first instant can stop the planner before this thread has run at all: it would then start a
+    process in an interpreter that is exiting (multiprocessing's tracker warned of a leaked
+    semaphore at the exit, or the process outlived the stop)."""
+    with _STARTING:
+        if _STOPS[0] != stops:
+            return
+        _planner()
 
 
 def stop_planner() -> None:
@@ -529,6 +541,7 @@ def stop_planner() -> None:
     work, so the server's (and a test process's) exit waited until that plan was done (seconds
     for a book whose worked examples are dear)."""
     _READY.clear()
+    _STOPS[0] += 1  # (before the lock: a start that has not taken it yet will see it)
     # A start under way finishes first (bounded): its process, spawned from the fork server
     # after this one has gone, would find the pool's semaphore removed and print a traceback.
     starting = _STARTING.acquire(timeout=STOP_WAIT)
