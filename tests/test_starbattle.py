@@ -179,8 +179,10 @@ def test_two_star_puzzle_keeps_the_contract(two_star):
     assert "two stars" in SB.rules_for(p.rules)[0]
 
 
-def test_two_star_expert_needs_one_trial():
-    p = SB.generate(8, {"stars": 2}, Level.EXPERT, random.Random("two-star-expert"))
+def test_two_star_expert_needs_one_trial(seed="two-star-expert-5"):
+    # This seed generates in 0.05 s ("two-star-expert" and -1 to -9 in 0.04-0.28 s);
+    # bench/sweep_suite.py runs "two-star-expert" and -1 to -11.
+    p = SB.generate(8, {"stars": 2}, Level.EXPERT, random.Random(seed))
     assert SB.solutions(p) == [p.solution]
     grade = SB.grade(p)
     assert grade.solved and grade.level == Level.EXPERT and grade.techniques.get("trial", 0) >= 1
