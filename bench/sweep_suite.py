@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 # the tests with examples(n) loops, every test of their files
 FUZZED = [
+    "tests/test_binary.py::test_incremental_uniqueness_proof_agrees_with_brute_force",
     "tests/test_engine.py::test_locked_candidates_equal_the_plain_version",
     "tests/test_kakuro.py::test_skipping_unchanged_runs_changes_no_grade",
     "tests/test_kenken.py::test_open_after_agrees_with_the_ladder_up_to_easy_and_medium",
