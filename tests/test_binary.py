@@ -523,25 +523,45 @@ def _lines(n, max_run):
 @functools.lru_cache(maxsize=None)  # the brute-force checks below ask for the 6x6 listing again and again
 def _all_grids(n, max_run, unique):
     """Every full grid: rows from ``_lines``, each column checked as it grows (no engine code);
-    with ``unique``, those of them whose rows are all different and whose columns are too."""
+    with ``unique``, those of them whose rows are all different and whose columns are too.
+    ``test_brute_force_knows_the_6x6_counts`` checks the known counts at 6x6 (11,222; 4,140
+    with distinct lines)."""
     if unique:
         return tuple(rows for rows in _all_grids(n, max_run, False)
                      if len(set(rows)) == n and len(set(zip(*rows))) == n)
     lines = _lines(n, max_run)
-    half, run = n // 2, max_run + 1
-    too_long = ("0" * run, "1" * run)
+    half, run, full = n // 2, max_run + 1, (1 << n) - 1
+    # Each line as a bit set (bit c: a 1 in column c), and as counters of four bits, one a
+    # column, that add up each column's 1s as rows are stacked (at most 7 + n/2 < 16 a counter:
+    # no carry from one column into the next). The checks are the rules on every column.
+    ones = [sum(1 << c for c, ch in enumerate(line) if ch == "1") for line in lines]
+    counters = [sum(1 << 4 * c for c, ch in enumerate(line) if ch == "1") for line in lines]
+    each = sum(1 << 4 * c for c in range(n))  # 1 in every counter
+    high = 8 * each  # every counter's top bit
     out = []
 
-    def extend(rows, cols):
+    def extend(rows, masks, count):
         if len(rows) == n:  # every column is full: balanced, as no column went past half of either digit
             out.append(tuple(rows))
             return
-        for line in lines:
-            grown = tuple(col + bit for col, bit in zip(cols, line))
-            if all(col.count("1") <= half and col.count("0") <= half and col[-run:] not in too_long for col in grown):
-                extend(rows + [line], grown)
+        at_least = len(rows) + 1 - half  # 1s a column needs, so as not to hold more than half 0s
+        last = masks[len(masks) + 1 - run:] if len(masks) + 1 >= run else None
+        for line, m, add in zip(lines, ones, counters):
+            if last is not None:  # a run too long: the same digit in this row and the run - 1 above
+                same1, same0 = m, ~m & full
+                for above in last:
+                    same1 &= above
+                    same0 &= ~above
+                if same1 or same0:
+                    continue
+            grown = count + add
+            if (grown + (7 - half) * each) & high:  # a column with more than half 1s
+                continue
+            if at_least > 0 and (grown + (8 - at_least) * each) & high != high:  # more than half 0s
+                continue
+            extend(rows + [line], masks + [m], grown)
 
-    extend([], ("",) * n)
+    extend([], [], 0)
     return tuple(out)
 
 
