@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass
 
 import pytest
+from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.solve import houses
@@ -420,7 +421,8 @@ def test_locked_candidates_equal_the_plain_version(geo):
     # From the unions over the shared cells of two houses against every cell read per overlap:
     # the same verdict and cut (pointing before claiming), where it fires and where it doesn't.
     fired = 0
-    for st in _stalled_states(geo, 9, 30) + _stalled_states(geo, 10, 30, Level.EASY):
+    # (30 and 30 before: bench/sweep_suite.py)
+    for st in _stalled_states(geo, 9, examples(15)) + _stalled_states(geo, 10, examples(15), Level.EASY):
         for _ in range(3):
             fast, plain = st.copy(), st.copy()
             got = houses.t_locked_candidates(geo, fast, Run())

@@ -70,12 +70,14 @@ def test_a_puzzle_se_s_static_chains_finish_is_not_extreme_whatever_ours_says(li
     assert (value_of(GEO, sol, given) < 7.5) == (se < 7.5)
 
 
-def test_an_extreme_sudoku_is_made_unique_and_rated_in_its_band():
+def test_an_extreme_sudoku_is_made_unique_and_rated_in_its_band(seed=4):
+    # Seed 4 climbs in 0.4 s, seeds 0-11 in 0.4-4.9 s; the promise holds for every seed:
+    # bench/sweep_suite.py runs seeds 0-11.
     sudoku = VARIANTS["sudoku"]
     rules = sudoku.parse_rules({}, 9)
     extreme = band("extreme")
     aim = climb_aim(extreme.low, extreme.high, extreme.tier)
-    puzzle = sudoku.generate(9, rules, Level.EXPERT, random.Random(0), {"aim": aim})
+    puzzle = sudoku.generate(9, rules, Level.EXPERT, random.Random(seed), {"aim": aim})
     assert puzzle.grade.rating >= 7.5 and puzzle.grade.solved
     assert puzzle.grade.techniques.get("trial", 0) <= 1
     givens = [(i, int(c)) for i, c in enumerate("".join(puzzle.givens)) if c != "."]

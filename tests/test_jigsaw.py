@@ -48,16 +48,17 @@ def test_the_bitmask_flood_fill_equals_the_plain_search():
 
 
 @pytest.mark.parametrize("n", [5, 6])
-def test_the_propagating_filler_keeps_every_house_and_fails_only_without_a_filling(n):
+def test_the_propagating_filler_keeps_every_house_and_fails_only_without_a_filling(n, room=1000):
     # The plain reference is SAT (latin_sat.solutions): a layout has a filling or not; the
     # filler, given room, must agree (random 5x5 and 6x6 layouts include unfillable ones).
-    # Room: 5,000 guesses, 50 times the generator's FILL_BUDGET (every fillable layout here
-    # fills in under 20); the 6x6 unfillable layout spends them all (at 10**5: 5 s).
+    # Room: 1,000 guesses, 10 times the generator's FILL_BUDGET (every fillable layout here
+    # fills in under 20); the 6x6 unfillable layout spends them all (at 10**5: 5 s; at 5,000
+    # 0.2 s). bench/sweep_suite.py gives the same layouts room for 10**5.
     rng = random.Random(1)
     seen = set()
     for _ in range(12):
         geo = geometry(n, None, False, random_regions(n, rng, True))
-        sol = propagated_filling(geo, rng, 5000)
+        sol = propagated_filling(geo, rng, room)
         assert (sol is not None) == bool(solutions(geo, [], 1))
         if sol is not None:
             assert all(sorted(sol[i] for i in house) == list(range(1, n + 1)) for house in geo.houses)
@@ -156,9 +157,10 @@ def test_rule_options_and_refusals():
     assert JIGSAW.check_request(4, {}, Level.EASY)
 
 
-def test_diagonal_jigsaw_keeps_its_diagonals():
+def test_diagonal_jigsaw_keeps_its_diagonals(index=6):
+    # Index 6 generates in 0.05 s, indices 0-9 in 0.05-0.37 s; bench/sweep_suite.py runs 0-11.
     rules = JIGSAW.parse_rules({"diagonal": True}, 7)
-    p = JIGSAW.generate(7, rules, Level.HARD, rng_for(derive_seed(7, 2, 0)))
+    p = JIGSAW.generate(7, rules, Level.HARD, rng_for(derive_seed(7, 2, index)))
     assert JIGSAW.validate(p) == [] and JIGSAW.solutions(p, 2) == [p.solution]
     assert len({p.solution[k][k] for k in range(7)}) == 7 == len({p.solution[k][6 - k] for k in range(7)})
     assert "Both long diagonals" in " ".join(JIGSAW.rules_for(p.rules))

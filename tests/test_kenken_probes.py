@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.solve import arithmetic
@@ -58,7 +59,7 @@ def _states(board: Board, flat: list[int], rng: random.Random, steps: int):
 
 @pytest.mark.parametrize("n,level", [(4, "easy"), (5, "medium"), (5, "hard"), (6, "hard"), (7, "hard")])
 def test_rated_run_with_probes_equals_the_plain_run(n, level):
-    for seed in range(6 if n < 7 else 3):
+    for seed in range(examples(3) if n < 7 else examples(2)):  # (6 and 3 before: bench/sweep_suite.py)
         board, _ = _board(n, seed, Level.parse(level))
         plain = rated_run(board.geo, [], board, probes=False)
         fresh, _ = _board(n, seed, Level.parse(level))  # (a board of its own: no memo shared)

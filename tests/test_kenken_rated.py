@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import minutes_of, rating_of
@@ -41,7 +42,8 @@ def _cagings(n: int, count: int, seed: int):
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 8])
 def test_steps_taken_cage_by_cage_equal_the_runs_own_search(n):
     taken = 0
-    for cages, hidden, givens in _cagings(n, 10 if n < 7 else 2, 100 + n):
+    # (10 and 2 cagings before: bench/sweep_suite.py runs twice as many)
+    for cages, hidden, givens in _cagings(n, examples(5) if n < 7 else examples(1), 100 + n):
         runs = []
         for probes, fast, at_once in ((True, True, True), (True, True, False), (True, False, False),
                                       (False, False, False)):
@@ -95,7 +97,7 @@ def test_a_taker_that_gives_up_left_no_direct_step(n, monkeypatch):
     a copy, so the run asks neither again; the run that asks (the plain one) takes the same steps."""
     from bookgen.solve import rated
     from bookgen.variants.kenken import KENKEN
-    cases = list(_cagings(n, 12, 300 + n))
+    cases = list(_cagings(n, examples(6), 300 + n))  # (12 before: bench/sweep_suite.py)
     for level in (Level.HARD, Level.EXPERT):
         p = KENKEN.generate(n, KENKEN.parse_rules({}, n), level, random.Random(n + int(level)))
         cases.append(([(c.cells, c.op, c.target) for c in p.cages], None, []))
@@ -210,7 +212,8 @@ def test_the_run_at_once_on_bits_is_the_taker_call_by_call(n):
     cagings, with givens on a third; from the blank grid (None) as from the start state; and
     the rating and minutes ``rated_summary`` reads off its entries against those of the steps."""
     whole = stalled = 0
-    for cages, hidden, givens in _cagings(n, 40 if n < 6 else 12, 500 + n):
+    # (40 and 12 cagings before: bench/sweep_suite.py runs twice as many)
+    for cages, hidden, givens in _cagings(n, examples(20) if n < 6 else examples(6), 500 + n):
         board = Board.build(n, cages, hidden)
         plan = _plan(board.ladder())
         try:

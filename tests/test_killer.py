@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import examples
 from test_sudoku import _all_grids  # the 4x4 brute force, no engine code
 from typer.testing import CliRunner
 
@@ -418,7 +419,7 @@ def test_proof_clauses_equal_the_plain_version_and_prove_the_same():
 
     rng = random.Random(9)
     verdicts = set()
-    for _ in range(4):
+    for _ in range(examples(2)):  # (4 before: bench/sweep_suite.py)
         sol = random_filling(G9, rng)
         cages = _tile(sol, 9, Level.MEDIUM, rng)
         for merges in (0, 4, 8):

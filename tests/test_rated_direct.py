@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import examples
 
 from bookgen.core.rating import DIRECT_HIDDEN_PAIR
 from bookgen.solve import rated
@@ -69,7 +70,7 @@ def test_direct_equals_plain(name):
     n = geo.n
     rng = random.Random(name)
     found = compared = 0
-    for _ in range(2):
+    for _ in range(examples(1)):  # (2 grids before: bench/sweep_suite.py)
         sol = propagated_filling(geo, rng) if name == "jigsaw" else random_filling(geo, rng)
         st = start(geo, [(i, sol[i]) for i in rng.sample(range(n * n), n * n // 4)])
         for _ in range(n * n):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.core.rating import FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE
@@ -36,7 +37,7 @@ def test_scan_equals_full_rescan(name, alone, kind):
     n = geo.n
     rng = random.Random(name)
     compared = full_houses = 0
-    for _ in range(3):
+    for _ in range(examples(2)):  # (3 before: bench/sweep_suite.py)
         sol = random_filling(geo, rng)
         cells = rng.sample(range(n * n), n * n // 3)
         st = start(geo, [(i, sol[i]) for i in cells])

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from conftest import examples
+
 from bookgen.core.difficulty import Level
 from bookgen.solve.houses import Run, closure, geometry, merged_ladder
 from bookgen.solve.latin import random_latin_square
@@ -44,10 +46,11 @@ def test_carving_on_from_fixpoints_equals_carving_afresh(monkeypatch):
         return got
 
     monkeypatch.setattr(skyscrapers, "trial_cell", trying)
-    for n, level, seeds in ((4, Level.EASY, 6), (4, Level.MEDIUM, 6), (5, Level.EASY, 6), (5, Level.MEDIUM, 6),
-                            (6, Level.EASY, 6), (4, Level.HARD, 8), (5, Level.HARD, 4), (5, Level.EXPERT, 3)):
+    # (twice the seeds before, 3 expert: bench/sweep_suite.py)
+    for n, level, seeds in ((4, Level.EASY, 3), (4, Level.MEDIUM, 3), (5, Level.EASY, 3), (5, Level.MEDIUM, 3),
+                            (6, Level.EASY, 3), (4, Level.HARD, 4), (5, Level.HARD, 2), (5, Level.EXPERT, 3)):
         geo = geometry(n)
-        for seed in range(seeds):
+        for seed in range(examples(seeds) if level < Level.EXPERT else seeds):
             square = random_latin_square(n, random.Random(seed))
             sol = [d for row in square for d in row]
             fast_rng, plain_rng = random.Random(seed), random.Random(seed)
@@ -176,10 +179,11 @@ def test_the_small_carve_equals_the_plain_carve_and_bisects(monkeypatch):
         return res
 
     monkeypatch.setattr(skyscrapers, "run_ladder", asking)
-    for n, level, seeds in ((4, Level.EASY, 8), (4, Level.MEDIUM, 14), (4, Level.HARD, 10), (5, Level.EASY, 4),
+    # (twice the 4x4 seeds before: bench/sweep_suite.py)
+    for n, level, seeds in ((4, Level.EASY, 4), (4, Level.MEDIUM, 7), (4, Level.HARD, 5), (5, Level.EASY, 4),
                             (5, Level.HARD, 3), (6, Level.HARD, 1)):
         geo = geometry(n)
-        for seed in range(100, 100 + seeds):
+        for seed in range(100, 100 + (examples(seeds) if n == 4 else seeds)):
             square = random_latin_square(n, random.Random(seed))
             sol = [d for row in square for d in row]
             fast_rng, plain_rng = random.Random(seed), random.Random(seed)

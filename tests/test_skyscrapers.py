@@ -8,6 +8,7 @@ from dataclasses import replace
 from itertools import permutations
 
 import pytest
+from conftest import examples
 
 from bookgen.book import check_puzzle, puzzle_json
 from bookgen.core.difficulty import Level
@@ -41,7 +42,7 @@ def test_seen_counts_buildings_taller_than_all_before():
 @pytest.mark.parametrize("n", [4, 5, 6])
 def test_line_options_equal_the_plain_version(n):
     rng = random.Random(n)
-    for _ in range(400):
+    for _ in range(examples(400 if n < 6 else 200)):  # (400 at 6 too before: bench/sweep_suite.py)
         cands = tuple(rng.randrange(1, 1 << n) for _ in range(n))
         front, back = rng.randrange(n + 1), rng.randrange(n + 1)
         assert line_options(cands, front, back) == line_options_plain(cands, front, back), (cands, front, back)

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from conftest import examples
 
 from bookgen.core.difficulty import Level
 from bookgen.core.pen import BOLD, RecordingPen
@@ -90,7 +91,8 @@ def _random_puzzle(n, k, rng, mend_rounds):
 def test_sat_count_agrees_with_brute_force_on_random_small_puzzles():
     rng = random.Random(23)
     agree = {1: 0, 2: 0}  # unique / not unique
-    for trial in range(240):
+    tries = examples(120)  # (240 before: bench/sweep_suite.py)
+    for trial in range(tries):
         n = rng.choice((5, 6))
         rows = _random_puzzle(n, 1, rng, rng.choice((0, 0, 15)))
         puzzle = SB.from_json({"size": n, "rules": {"stars": 1}, "givens": ["." * n] * n,
@@ -98,7 +100,7 @@ def test_sat_count_agrees_with_brute_force_on_random_small_puzzles():
         sat = len(SB.solutions(puzzle, 2))
         assert sat == brute_count(list(rows), 1), rows
         agree[1 if sat == 1 else 2] += 1
-    assert agree[1] >= 30 and agree[2] >= 30, agree  # both kinds were tried
+    assert agree[1] >= tries // 8 and agree[2] >= tries // 8, agree  # both kinds were tried
 
 
 def test_sat_count_agrees_with_brute_force_on_two_star_grids():
@@ -179,8 +181,10 @@ def test_two_star_puzzle_keeps_the_contract(two_star):
     assert "two stars" in SB.rules_for(p.rules)[0]
 
 
-def test_two_star_expert_needs_one_trial():
-    p = SB.generate(8, {"stars": 2}, Level.EXPERT, random.Random("two-star-expert"))
+def test_two_star_expert_needs_one_trial(seed="two-star-expert-5"):
+    # This seed generates in 0.05 s ("two-star-expert" and -1 to -9 in 0.04-0.28 s);
+    # bench/sweep_suite.py runs "two-star-expert" and -1 to -11.
+    p = SB.generate(8, {"stars": 2}, Level.EXPERT, random.Random(seed))
     assert SB.solutions(p) == [p.solution]
     grade = SB.grade(p)
     assert grade.solved and grade.level == Level.EXPERT and grade.techniques.get("trial", 0) >= 1
