@@ -1,5 +1,5 @@
 """Sweep: the everyday suite's checks of fast paths and generators, as deep as before they were
-made cheaper (docs/testing.md, "Round seven, suite7a") and deeper.
+made cheaper (docs/testing.md, "Round eleven, suite7a") and deeper.
 
 Run: python bench/sweep_suite.py [SCALE] [SEEDS]
 
