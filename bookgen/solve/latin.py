@@ -118,6 +118,13 @@ def hidden_subsets(pos: Sequence[int], size: int) -> Iterator[tuple[tuple[int, .
             yield ds, u
 
 
+@lru_cache(maxsize=16)
+def _fisher_yates(m: int) -> tuple[tuple[int, int], ...]:
+    """``core.rng.shuffle``'s steps on a list of ``m`` items: (index, bits drawn for it), the
+    index swapped with a draw below ``index + 1``."""
+    return tuple((i, (i + 1).bit_length()) for i in range(m - 1, 0, -1))
+
+
 def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     """A random Latin square of order ``n`` (rows of digits 1..n).
 
@@ -127,7 +134,37 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     random order of the augmenting-path search gives a rich spread of squares
     (far beyond cyclic shifts). Rows, columns and symbols are shuffled at the
     end on top.
+
+    ``random_latin_square_plain`` is the version it must equal, square and draws
+    (tests/test_rng_shuffle.py): here each column's lacking digits are a sorted list
+    kept as digits leave it, and the shuffles of each row's options are written out
+    (a 5x5 square shuffles 25 of them, most of the time a small grid's square took).
     """
+    getrandbits = rng.getrandbits
+    missing = [list(range(1, n + 1)) for _ in range(n)]  # digits column c still lacks, ascending
+    rows: list[list[int]] = []
+    for r in range(n):
+        steps = _fisher_yates(n - r)
+        options = []
+        for lack in missing:
+            opt = lack[:]
+            for i, k in steps:
+                j = getrandbits(k)
+                while j > i:
+                    j = getrandbits(k)
+                opt[i], opt[j] = opt[j], opt[i]
+            options.append(opt)
+        row = [0] * n
+        for d, c in _row_matching(options, rng).items():
+            row[c] = d
+            missing[c].remove(d)
+        rows.append(row)
+    return _shuffled_square(rows, rng)
+
+
+def random_latin_square_plain(n: int, rng: random.Random) -> list[list[int]]:
+    """``random_latin_square`` as first written: each column's lacking digits a set, sorted
+    and shuffled for each row; the matching's search started from every column."""
     missing = [set(range(1, n + 1)) for _ in range(n)]  # digits column c still lacks
     rows: list[list[int]] = []
     for _ in range(n):
@@ -135,28 +172,45 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
         options = [sorted(missing[c]) for c in range(n)]
         for opt in options:
             shuffle(rng, opt)
-        owner: dict[int, int] = {}  # digit -> column using it in this row
-
-        def augment(c: int, seen: set[int]) -> bool:
-            for d in options[c]:
-                if d in seen:
-                    continue
-                seen.add(d)
-                if d not in owner or augment(owner[d], seen):
-                    owner[d] = c
-                    return True
-            return False
-
-        cols = list(range(n))
-        shuffle(rng, cols)
-        for c in cols:
-            if not augment(c, set()):  # pragma: no cover - impossible by Hall's theorem
-                raise RuntimeError("Latin rectangle failed to extend")
         row = [0] * n
-        for d, c in owner.items():
+        for d, c in _row_matching(options, rng, plain=True).items():
             row[c] = d
             missing[c].discard(d)
         rows.append(row)
+    return _shuffled_square(rows, rng)
+
+
+def _row_matching(options: list[list[int]], rng: random.Random, plain: bool = False) -> dict[int, int]:
+    """A perfect matching of the columns (each with ``options``, the digits it lacks in a
+    random order) to digits, as {digit: column}: an augmenting path from each column in a
+    random order, tried in the column's order. Where a column's first digit is free the
+    search would take it at once, so it is taken without the search (``plain``: searched)."""
+    owner: dict[int, int] = {}  # digit -> column using it in this row
+
+    def augment(c: int, seen: set[int]) -> bool:
+        for d in options[c]:
+            if d in seen:
+                continue
+            seen.add(d)
+            if d not in owner or augment(owner[d], seen):
+                owner[d] = c
+                return True
+        return False
+
+    cols = list(range(len(options)))
+    shuffle(rng, cols)
+    for c in cols:
+        d = options[c][0]
+        if d not in owner and not plain:
+            owner[d] = c
+        elif not augment(c, set()):  # pragma: no cover - impossible by Hall's theorem
+            raise RuntimeError("Latin rectangle failed to extend")
+    return owner
+
+
+def _shuffled_square(rows: list[list[int]], rng: random.Random) -> list[list[int]]:
+    """``rows`` (a Latin square) with its rows, columns and symbols shuffled."""
+    n = len(rows)
     row_order = list(range(n))
     col_order = list(range(n))
     symbols = list(range(1, n + 1))
