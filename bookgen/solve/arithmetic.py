@@ -2179,13 +2179,15 @@ def _cage_strikes(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...]
     tabs = [uses[i] for i in cells]
     full = 2 * len(cells)
     out = []
+    hits = []
     span = 0
     for a in assigns:
         m = sum(map(getitem, tabs, a))
         if m.bit_count() == full:
+            hits.append((1 << len(out), m))
             out.append((m, a))
             span |= m
-    return tuple(out), span, tuple((1 << y, m) for y, (m, _) in enumerate(out))
+    return tuple(out), span, tuple(hits)
 
 
 def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
