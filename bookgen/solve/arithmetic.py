@@ -146,9 +146,9 @@ class Board(Extra):
 
     def check(self, st: State) -> None:
         """On a full grid, every cage must hold one of its assignments."""
+        cand = st.cand
         for idx, ass in zip(self.cells, self.assigns):
-            got = tuple(st.cand[i].bit_length() for i in idx)
-            if got not in ass:
+            if tuple([cand[i].bit_length() for i in idx]) not in ass:
                 raise Contradiction("a cage does not add up")
 
 
@@ -1820,7 +1820,7 @@ def open_after(board: Board, level: Level) -> list[int] | None:
                 if not got:
                     return None
                 live[k] = got
-                last = medium or sum(1 for i in idx if cand[i] & (cand[i] - 1)) == 1
+                last = medium or [cand[i] & (cand[i] - 1) for i in idx].count(0) == len(idx) - 1
                 for i, column in zip(idx, zip(*got)):
                     u = 0
                     for d in column:
@@ -2217,7 +2217,7 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
         table = (_cage_strikes if len(cells) * len(assigns) <= strikes_max else _cage_uses)(n, cells, assigns)
         tables.append(table)
         todo.append((k, (1 << len(table[0])) - 1))
-    if any(c != 1 for c in cover):
+    if cover.count(1) != len(cover):  # (a cell in no cage or in two)
         return None
     spans = [-1 if plain else table[1] for table in tables]
     chosen: list[tuple[int, ...]] = [()] * len(todo)

@@ -390,7 +390,7 @@ class _Layout:
         return got
 
     def _op_options(self, cells: Sequence[Cell]) -> tuple[tuple[str, int, int], ...]:
-        digits = tuple(self.square[r][c] for r, c in cells)
+        digits = tuple([self.square[r][c] for r, c in cells])
         return _shape_options(_shape_of(cells), digits, self.ops_allowed, self.n)
 
     def pick_op(self, cells: Sequence[Cell]) -> str | None:
@@ -557,7 +557,7 @@ class _Layout:
             if len(self.cages[k]) != 1 or singles <= self.cap:
                 continue
             if self._absorb(k):
-                singles = sum(1 for c in self.cages if len(c) == 1)
+                singles = list(map(len, self.cages)).count(1)
         if singles > self.cap:
             return False
         self._compact()
@@ -678,7 +678,7 @@ class _Layout:
 
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
         if self._singles < 0:  # counted once per caging (moves ask many times)
-            self._singles = sum(1 for c in self.cages if len(c) == 1)
+            self._singles = list(map(len, self.cages)).count(1)
         return self._singles + singles_delta <= self.cap and all(
             len(p) <= self.max_cage and (self.big or self.op_options(p)) for p in parts
         )
@@ -1285,7 +1285,7 @@ class KenKenVariant(VariantDefaults):
         return Puzzle(
             variant=self.name, size=size, rules=dict(rules),
             givens=tuple(EMPTY * size for _ in range(size)),
-            solution=tuple("".join(str(d) for d in row) for row in square),
+            solution=tuple(["".join(map(str, row)) for row in square]),
             grade=Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True, rating, minutes),
             cages=cages,
         )
