@@ -111,7 +111,7 @@ class Board(Extra):
                 singles.append(k)
         return cls(n=n, cells=tuple(cells_list), assigns=tuple(assigns), labels=CageLabels(n, cells_list, clues),
                    clues=tuple(clues), cage_of=tuple(cage_of), static=tuple(static),
-                   inner=tuple(tuple(x) for x in inner), singles=tuple(singles))
+                   inner=tuple(map(tuple, inner)), singles=tuple(singles))
 
     @cached_property
     def geo(self) -> Geometry:
@@ -194,9 +194,10 @@ def cage_parts(
 @lru_cache(maxsize=1 << 16)
 def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
     """(cell indices, normal shape, the row the cells lie wholly in or -1, the column likewise)."""
-    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
-    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
-    return tuple(r * n + c for r, c in cells), normal_shape(cells), row, col
+    r0, c0 = cells[0]
+    row = r0 if [r for r, _ in cells].count(r0) == len(cells) else -1
+    col = c0 if [c for _, c in cells].count(c0) == len(cells) else -1
+    return tuple([r * n + c for r, c in cells]), normal_shape(cells), row, col
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1065,7 +1066,9 @@ class RatedCages:
         # ``_look`` finds them); ``acts``: per row of the plan, in its order, the cages it acts on,
         # ``count`` bits each (so its lowest bit is the first row's first cage)
         codes = [0] * count
-        ones = sum(1 << k for k in b.singles)  # the one-cell cages
+        ones = 0  # the one-cell cages
+        for k in b.singles:
+            ones |= 1 << k
         acts = 0
         rows, spread, below_naked, below_line, every = _row_masks(self.rows, count, naked_value, line_value)
         singles = [0] * n  # per digit: the cells where it has the only place of a line
@@ -1409,7 +1412,7 @@ def _row_masks(rows: tuple, count: int, naked_value: float, line_value: float) -
     Kept per plan's rows (``_PLANS``) and count."""
     got = _ROW_MASKS.get((id(rows), count))
     if got is None or got[0] is not rows:
-        spread = tuple(sum(1 << r * count for r, (_, _, f) in enumerate(rows) if x >> f & 1) for x in range(1 << 5))
+        spread = tuple([sum([1 << r * count for r, (_, _, f) in enumerate(rows) if x >> f & 1]) for x in range(1 << 5)])
         below_naked = below_line = every = 0
         for r, (t, least, f) in enumerate(rows):
             cages = (1 << count) - 1 << r * count

@@ -257,9 +257,9 @@ def cage_value(op: str, digits: Sequence[int]) -> int | None:
 
 def normal_shape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
     """The cage's cells moved to the origin, in the given order (the cache key)."""
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple((r - r0, c - c0) for r, c in cells)
+    r0 = min([r for r, _ in cells])
+    c0 = min([c for _, c in cells])
+    return tuple([(r - r0, c - c0) for r, c in cells])
 
 
 # ``normal_shape`` remembered: a generator asks for the assignments of each draft cage

@@ -551,7 +551,7 @@ class _Layout:
                 cage.append(nb)
             cages.append(cage)
         self.cages, self.owner = cages, owner
-        singles = sum(1 for c in cages if len(c) == 1)
+        singles = list(map(len, cages)).count(1)
         # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
         for k in range(len(self.cages)):
             if len(self.cages[k]) != 1 or singles <= self.cap:
@@ -679,9 +679,12 @@ class _Layout:
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
         if self._singles < 0:  # counted once per caging (moves ask many times)
             self._singles = list(map(len, self.cages)).count(1)
-        return self._singles + singles_delta <= self.cap and all(
-            len(p) <= self.max_cage and (self.big or self.op_options(p)) for p in parts
-        )
+        if self._singles + singles_delta > self.cap:
+            return False
+        for p in parts:
+            if len(p) > self.max_cage or not (self.big or self.op_options(p)):
+                return False
+        return True
 
     def _replace(self, old: Sequence[int], parts: Sequence[list[Cell]]) -> None:
         for k in sorted(old, reverse=True):
@@ -718,7 +721,7 @@ class _Layout:
                     return True
             elif move == "split":
                 parts = self._split(cells)
-                if parts and self._fits(parts, sum(1 for p in parts if len(p) == 1) - (len(cells) == 1)):
+                if parts and self._fits(parts, list(map(len, parts)).count(1) - (len(cells) == 1)):
                     self._replace([k], parts)
                     return True
             elif move == "recut" and self._recut(k):
@@ -738,7 +741,7 @@ class _Layout:
             parts = self._split(union)
             if not parts or {frozenset(parts[0]), frozenset(parts[1])} == before:
                 continue
-            delta = sum(1 for p in parts if len(p) == 1) - (len(cells) == 1) - (len(self.cages[j]) == 1)
+            delta = list(map(len, parts)).count(1) - (len(cells) == 1) - (len(self.cages[j]) == 1)
             if self._fits(parts, delta):
                 self._replace([k, j], parts)
                 return True
@@ -1011,7 +1014,7 @@ class KenKenVariant(VariantDefaults):
         puzzle, and parsing and checking the rules again was a fiftieth of a small easy one."""
         try:
             key = (size, level, None if rules is None else tuple(sorted(
-                (k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in rules.items())))
+                [(k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in rules.items()])))
             got = _REQUESTS.get(key)
         except TypeError:  # (a value that can't be a key: the plain way, which says what is wrong)
             return VariantDefaults.request_rules(self, size, rules, level)
@@ -1094,7 +1097,7 @@ class KenKenVariant(VariantDefaults):
                     board = Board.build(size, cages, hidden)
                     verdict = self._judge(board, level, flat, unique=proven)
                 if isinstance(verdict, Fits):
-                    return self._finish(size, rules, square, tuple(Cage(*c) for c in cages), verdict, proven, board)
+                    return self._finish(size, rules, square, tuple([Cage(*c) for c in cages]), verdict, proven, board)
                 if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
@@ -1237,7 +1240,7 @@ class KenKenVariant(VariantDefaults):
             if level == Level.EASY:  # (the counted run on lists: ``ladder_solve``'s, which it must equal)
                 solved, counts, placed = easy_ladder(board)
                 if solved:
-                    used = max(_tier(t) for t in counts)
+                    used = max(map(_tier, counts))
                     return Fits(counts, used) if used == level else TOO_EASY
                 return Stuck([i for i in range(n * n) if not placed[i]])
             st = board.new_state(board.geo)
@@ -1276,7 +1279,7 @@ class KenKenVariant(VariantDefaults):
         flat = [d for row in square for d in row]
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and exact solver disagree on uniqueness")
-        level = max(_tier(t) for t in counts)
+        level = max(map(_tier, counts))
         # The grade with its rating made at once, and the puzzle once (``rate`` on a puzzle
         # made first gives the same; each ``replace`` cost a small puzzle more than its score).
         # (a hard or expert puzzle needs the run's own search: the run at once would only stop there)
@@ -1284,7 +1287,7 @@ class KenKenVariant(VariantDefaults):
                                   at_once=level < Level.HARD)
         return Puzzle(
             variant=self.name, size=size, rules=dict(rules),
-            givens=tuple(EMPTY * size for _ in range(size)),
+            givens=(EMPTY * size,) * size,
             solution=tuple(["".join(map(str, row)) for row in square]),
             grade=Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True, rating, minutes),
             cages=cages,
@@ -1549,7 +1552,7 @@ def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[tuple[int, int, int], in
 @lru_cache(maxsize=1 << 10)
 def _bit_list(mask: int) -> tuple[int, ...]:
     """The positions of ``mask``'s bits, ascending."""
-    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    return tuple([i for i in range(mask.bit_length()) if mask >> i & 1])
 
 
 @lru_cache(maxsize=None)
