@@ -148,7 +148,7 @@ class Board(Extra):
         """On a full grid, every cage must hold one of its assignments."""
         cand = st.cand
         for idx, ass in zip(self.cells, self.assigns):
-            if tuple([cand[i].bit_length() for i in idx]) not in ass:
+            if tuple(map(int.bit_length, map(cand.__getitem__, idx))) not in ass:
                 raise Contradiction("a cage does not add up")
 
 
@@ -1823,7 +1823,13 @@ def open_after(board: Board, level: Level) -> list[int] | None:
                 if not got:
                     return None
                 live[k] = got
-                last = medium or [cand[i] & (cand[i] - 1) for i in idx].count(0) == len(idx) - 1
+                last = medium
+                if not last:  # (one cell of the cage left with two digits or more)
+                    many = 0
+                    for i in idx:
+                        if cand[i] & (cand[i] - 1):
+                            many += 1
+                    last = many == 1
                 for i, column in zip(idx, zip(*got)):
                     u = 0
                     for d in column:
@@ -2179,7 +2185,7 @@ def _cage_strikes(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...]
     making skips a dict update per bit per assignment (most of an easy proof's tables are new
     where they stand, made once and narrowed a few times)."""
     uses = _use_bits(n)
-    tabs = [uses[i] for i in cells]
+    tabs = list(map(uses.__getitem__, cells))
     full = 2 * len(cells)
     out = []
     hits = []
