@@ -1569,12 +1569,19 @@ def _quads(square: list[list[int]]) -> tuple[tuple[int, int, int, int], ...]:
     if got is None:
         n = len(square)
         out = []
+        wheres = []  # per row, the column of each digit
+        for row in square:
+            where = [0] * (n + 1)
+            for c, d in enumerate(row):
+                where[d] = c
+            wheres.append(where)
         for r1 in range(n):
+            one = square[r1]
             for r2 in range(r1 + 1, n):
-                where = {d: c for c, d in enumerate(square[r2])}  # column of each digit in row r2
+                two, where = square[r2], wheres[r2]
                 for c1 in range(n):
-                    c2 = where[square[r1][c1]]
-                    if c2 > c1 and square[r1][c2] == square[r2][c1]:
+                    c2 = where[one[c1]]
+                    if c2 > c1 and one[c2] == two[c1]:
                         out.append((r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2))
         got = _QUADS.put(key, tuple(out))
     return got
