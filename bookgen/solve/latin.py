@@ -19,6 +19,7 @@ from math import prod
 from itertools import combinations, product
 from typing import Iterator, Sequence
 
+from bookgen.core.memo import BoundedMemo
 from bookgen.core.rng import shuffle
 from bookgen.core.types import Cell
 
@@ -345,10 +346,42 @@ def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], d
     """(every filling of the shape's cells but the last, in lexicographic order; per op, the
     positions in that list of the prefixes by their sum or product, ascending; per op, each
     prefix's sum or product; per prefix, the digits (a bit each) of the earlier cells the last
-    one shares a row or a column with)."""
+    one shares a row or a column with): ``_prefixes_plain``'s, which it must equal
+    (tests/test_kenken.py). The fillings of the cells but the last depend on which of them share
+    a line, not on where they lie, and the last digits' clashes on which of them it shares one
+    with: both are kept by those patterns (``_PREFIX_PARTS``), which the shapes of a size share
+    (a 5x5 grid's fourteen four-cell shapes met in 30 puzzles have four such prefixes), so each
+    shape's tables are made once a pattern, not once a shape. The lists are shared: read only."""
+    head, last = shape[:-1], shape[-1]
+    pairs = tuple((j, i) for i, cell in enumerate(head) for j in range(i)
+                  if head[j][0] == cell[0] or head[j][1] == cell[1])
+    clash = tuple(j for j, cell in enumerate(head) if cell[0] == last[0] or cell[1] == last[1])
+    key = (pairs, len(head), n)
+    got = _PREFIX_PARTS.get(key)
+    if got is None:
+        fills = _grown(head, n)  # (any shape with these clashes grows the same list)
+        got = _PREFIX_PARTS.put(key, (fills, *_prefix_values(fills), {}))
+    fills, made, values, takens = got
+    taken = takens.get(clash)
+    if taken is None:
+        taken = takens[clash] = _prefix_taken(fills, clash)
+    return fills, made, values, taken
+
+
+_PREFIX_PARTS = BoundedMemo(1 << 10)  # ``_prefixes``' parts, by the clashes of the cells but the last
+
+
+def _prefixes_plain(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], dict, dict, list[int]]:
+    """``_prefixes`` worked out for the shape itself."""
     fills = _grown(shape[:-1], n)
     last = shape[-1]
     clash = [j for j, cell in enumerate(shape[:-1]) if cell[0] == last[0] or cell[1] == last[1]]
+    return (fills, *_prefix_values(fills), _prefix_taken(fills, clash))
+
+
+def _prefix_values(fills: list[tuple[int, ...]]) -> tuple[dict, dict]:
+    """``_prefixes``' middle parts: per op, the positions of the prefixes by their sum or
+    product; per op, each prefix's sum or product."""
     made: dict[str, dict[int, list[int]]] = {"+": {}, "*": {}}
     values: dict[str, list[int]] = {}
     for op, value in (("+", sum), ("*", prod)):
@@ -360,13 +393,18 @@ def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], d
                 by[got] = [k]
             else:
                 at.append(k)
+    return made, values
+
+
+def _prefix_taken(fills: list[tuple[int, ...]], clash: Sequence[int]) -> list[int]:
+    """Per prefix, the digits (a bit each) of its cells ``clash``."""
     taken = []
     for t in fills:
         m = 0
         for j in clash:
             m |= 1 << t[j]
         taken.append(m)
-    return fills, made, values, taken
+    return taken
 
 
 def _by_prefix(shape: tuple[Cell, ...], op: str, target: int, n: int) -> tuple[tuple[int, ...], ...]:
