@@ -372,7 +372,7 @@ def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], d
     (tests/test_kenken.py). The fillings of the cells but the last depend on which of them share
     a line, not on where they lie, and the last digits' clashes on which of them it shares one
     with: both are kept by those patterns (``_PREFIX_PARTS``), which the shapes of a size share
-    (a 5x5 grid's fourteen four-cell shapes met in 30 puzzles have four such prefixes), so each
+    (the fourteen four-cell shapes of 30 5x5 puzzles have six such prefixes), so each
     shape's tables are made once a pattern, not once a shape. The lists are shared: read only."""
     head, last = shape[:-1], shape[-1]
     pairs = _clash_pairs(head)
