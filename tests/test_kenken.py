@@ -390,6 +390,26 @@ def test_grown_and_listed_fillings_equal_the_plain_ones():
     assert most == 3
 
 
+def test_prefixes_kept_by_their_clashes_are_the_shapes_own():
+    """``_prefixes`` and ``_fillings`` (kept by which cells share a line) give ``_prefixes_plain``'s
+    and ``_fillings_plain``'s (worked out for the shape) on random shapes of two to five cells at
+    3x3-7x7, many sharing a pattern."""
+    rng = random.Random(12)
+    cells = [(r, c) for r in range(4) for c in range(4)]
+    compared = 0
+    for n in (3, 4, 5, 6, 7):
+        for k in (2, 3, 4, 5):
+            if n ** (k - 1) > latin.PREFIX_FILLINGS:
+                continue
+            for _ in range(40):
+                sh = tuple(rng.sample(cells, k))
+                assert latin._prefixes.__wrapped__(sh, n) == latin._prefixes_plain(sh, n), (sh, n)
+                if n ** k <= latin.LISTED_FILLINGS:  # (kept by their clashes too)
+                    assert latin._fillings.__wrapped__(sh, n) == latin._fillings_plain(sh, n), (sh, n)
+                compared += 1
+    assert compared > 500
+
+
 def test_prefix_fillings_match_the_search():
     shapes = [((0, 0), (0, 1), (1, 0)), ((0, 1), (1, 0), (1, 1), (0, 0)), ((0, 0), (1, 0), (2, 0), (3, 0)),
               ((0, 0), (0, 1), (0, 2), (1, 2)), ((0, 1), (1, 1), (1, 0), (2, 0), (2, 1))]

@@ -277,3 +277,20 @@ def test_request_rules_remembered_is_the_plain_one():
         else:
             errors += 1
     assert errors and KENKEN.request_rules(4, {}, Level.EASY)["ops"] == ["+", "-", "*", "/"]
+
+
+def test_quads_are_the_intercalates_in_order():
+    """``_quads`` lists every intercalate of the square by the definition, in its order (rows,
+    then the first column, ascending): ``_swap_kept`` answers with the first one."""
+    from bookgen.variants.kenken import _quads
+    rng = random.Random(5)
+    met = 0
+    for n in range(2, 10):
+        for _ in range(25):
+            sq = random_latin_square(n, rng)
+            plain = [(r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+                     for r1 in range(n) for r2 in range(r1 + 1, n) for c1 in range(n) for c2 in range(c1 + 1, n)
+                     if sq[r1][c1] == sq[r2][c2] and sq[r1][c2] == sq[r2][c1]]
+            assert list(_quads(sq)) == plain
+            met += len(plain) > 1
+    assert met

@@ -111,7 +111,7 @@ class Board(Extra):
                 singles.append(k)
         return cls(n=n, cells=tuple(cells_list), assigns=tuple(assigns), labels=CageLabels(n, cells_list, clues),
                    clues=tuple(clues), cage_of=tuple(cage_of), static=tuple(static),
-                   inner=tuple(tuple(x) for x in inner), singles=tuple(singles))
+                   inner=tuple(map(tuple, inner)), singles=tuple(singles))
 
     @cached_property
     def geo(self) -> Geometry:
@@ -146,9 +146,9 @@ class Board(Extra):
 
     def check(self, st: State) -> None:
         """On a full grid, every cage must hold one of its assignments."""
+        cand = st.cand
         for idx, ass in zip(self.cells, self.assigns):
-            got = tuple(st.cand[i].bit_length() for i in idx)
-            if got not in ass:
+            if tuple(map(int.bit_length, map(cand.__getitem__, idx))) not in ass:
                 raise Contradiction("a cage does not add up")
 
 
@@ -195,9 +195,10 @@ def cage_parts(
 def _placed(n: int, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[Cell, ...], int, int]:
     """(cell indices, normal shape as its ``clash_form``, the row the cells lie wholly in or -1,
     the column likewise)."""
-    row = cells[0][0] if all(r == cells[0][0] for r, _ in cells) else -1
-    col = cells[0][1] if all(c == cells[0][1] for _, c in cells) else -1
-    return tuple(r * n + c for r, c in cells), clash_form(normal_shape(cells)), row, col
+    r0, c0 = cells[0]
+    row = r0 if [r for r, _ in cells].count(r0) == len(cells) else -1
+    col = c0 if [c for _, c in cells].count(c0) == len(cells) else -1
+    return tuple([r * n + c for r, c in cells]), clash_form(normal_shape(cells)), row, col
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1075,7 +1076,9 @@ class RatedCages:
         # ``_look`` finds them); ``acts``: per row of the plan, in its order, the cages it acts on,
         # ``count`` bits each (so its lowest bit is the first row's first cage)
         codes = [0] * count
-        ones = sum(1 << k for k in b.singles)  # the one-cell cages
+        ones = 0  # the one-cell cages
+        for k in b.singles:
+            ones |= 1 << k
         acts = 0
         rows, spread, below_naked, below_line, every = _row_masks(self.rows, count, naked_value, line_value)
         singles = [0] * n  # per digit: the cells where it has the only place of a line
@@ -1162,7 +1165,15 @@ class RatedCages:
                         x = pos[d]
                         got = memo.get(x, -1)
                         if got < 0:
-                            got = memo.put(x, _latin_line_singles(x, parts) if parts else _line_singles(house_bits, x))
+                            if parts:
+                                got = _latin_line_singles(x, parts)
+                            else:  # (``_line_singles``, written out: a call fewer a miss)
+                                got = 0
+                                for hb in house_bits:
+                                    y = x & hb
+                                    if not y & (y - 1):
+                                        got |= y
+                            got = memo.put(x, got)
                         singles[d] = got
                     digits = 0
                 lines = 0  # the cells a hidden single of a line places, any digit
@@ -1424,7 +1435,7 @@ def _row_masks(rows: tuple, count: int, naked_value: float, line_value: float) -
     Kept per plan's rows (``_PLANS``) and count."""
     got = _ROW_MASKS.get((id(rows), count))
     if got is None or got[0] is not rows:
-        spread = tuple(sum(1 << r * count for r, (_, _, f) in enumerate(rows) if x >> f & 1) for x in range(1 << 5))
+        spread = tuple([sum([1 << r * count for r, (_, _, f) in enumerate(rows) if x >> f & 1]) for x in range(1 << 5)])
         below_naked = below_line = every = 0
         for r, (t, least, f) in enumerate(rows):
             cages = (1 << count) - 1 << r * count
@@ -1871,7 +1882,13 @@ def open_after(board: Board, level: Level) -> list[int] | None:
                 if not got:
                     return None
                 live[k] = got
-                last = medium or sum(1 for i in idx if cand[i] & (cand[i] - 1)) == 1
+                last = medium
+                if not last:  # (one cell of the cage left with two digits or more)
+                    many = 0
+                    for i in idx:
+                        if cand[i] & (cand[i] - 1):
+                            many += 1
+                    last = many == 1
                 for i, column in zip(idx, zip(*got)):
                     u = 0
                     for d in column:
@@ -2227,16 +2244,18 @@ def _cage_strikes(n: int, cells: tuple[int, ...], assigns: tuple[tuple[int, ...]
     making skips a dict update per bit per assignment (most of an easy proof's tables are new
     where they stand, made once and narrowed a few times)."""
     uses = _use_bits(n)
-    tabs = [uses[i] for i in cells]
+    tabs = list(map(uses.__getitem__, cells))
     full = 2 * len(cells)
     out = []
+    hits = []
     span = 0
     for a in assigns:
         m = sum(map(getitem, tabs, a))
         if m.bit_count() == full:
+            hits.append((1 << len(out), m))
             out.append((m, a))
             span |= m
-    return tuple(out), span, tuple((1 << y, m) for y, (m, _) in enumerate(out))
+    return tuple(out), span, tuple(hits)
 
 
 def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: int | None = None,
@@ -2266,7 +2285,7 @@ def cage_solutions(n: int, cages: Sequence[CageSpec], limit: int = 2, budget: in
         table = (_cage_strikes if len(cells) * len(assigns) <= strikes_max else _cage_uses)(n, cells, assigns)
         tables.append(table)
         todo.append((k, (1 << len(table[0])) - 1))
-    if any(c != 1 for c in cover):
+    if cover.count(1) != len(cover):  # (a cell in no cage or in two)
         return None
     spans = [-1 if plain else table[1] for table in tables]
     chosen: list[tuple[int, ...]] = [()] * len(todo)

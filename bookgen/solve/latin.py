@@ -119,6 +119,13 @@ def hidden_subsets(pos: Sequence[int], size: int) -> Iterator[tuple[tuple[int, .
             yield ds, u
 
 
+@lru_cache(maxsize=16)
+def _fisher_yates(m: int) -> tuple[tuple[int, int], ...]:
+    """``core.rng.shuffle``'s steps on a list of ``m`` items: (index, bits drawn for it), the
+    index swapped with a draw below ``index + 1``."""
+    return tuple((i, (i + 1).bit_length()) for i in range(m - 1, 0, -1))
+
+
 def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     """A random Latin square of order ``n`` (rows of digits 1..n).
 
@@ -128,7 +135,37 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     random order of the augmenting-path search gives a rich spread of squares
     (far beyond cyclic shifts). Rows, columns and symbols are shuffled at the
     end on top.
+
+    ``random_latin_square_plain`` is the version it must equal, square and draws
+    (tests/test_rng_shuffle.py): here each column's lacking digits are a sorted list
+    kept as digits leave it, and the shuffles of each row's options are written out
+    (a 5x5 square shuffles 25 of them, most of the time a small grid's square took).
     """
+    getrandbits = rng.getrandbits
+    missing = [list(range(1, n + 1)) for _ in range(n)]  # digits column c still lacks, ascending
+    rows: list[list[int]] = []
+    for r in range(n):
+        steps = _fisher_yates(n - r)
+        options = []
+        for lack in missing:
+            opt = lack[:]
+            for i, k in steps:
+                j = getrandbits(k)
+                while j > i:
+                    j = getrandbits(k)
+                opt[i], opt[j] = opt[j], opt[i]
+            options.append(opt)
+        row = [0] * n
+        for d, c in _row_matching(options, rng).items():
+            row[c] = d
+            missing[c].remove(d)
+        rows.append(row)
+    return _shuffled_square(rows, rng)
+
+
+def random_latin_square_plain(n: int, rng: random.Random) -> list[list[int]]:
+    """``random_latin_square`` as first written: each column's lacking digits a set, sorted
+    and shuffled for each row; the matching's search started from every column."""
     missing = [set(range(1, n + 1)) for _ in range(n)]  # digits column c still lacks
     rows: list[list[int]] = []
     for _ in range(n):
@@ -136,28 +173,45 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
         options = [sorted(missing[c]) for c in range(n)]
         for opt in options:
             shuffle(rng, opt)
-        owner: dict[int, int] = {}  # digit -> column using it in this row
-
-        def augment(c: int, seen: set[int]) -> bool:
-            for d in options[c]:
-                if d in seen:
-                    continue
-                seen.add(d)
-                if d not in owner or augment(owner[d], seen):
-                    owner[d] = c
-                    return True
-            return False
-
-        cols = list(range(n))
-        shuffle(rng, cols)
-        for c in cols:
-            if not augment(c, set()):  # pragma: no cover - impossible by Hall's theorem
-                raise RuntimeError("Latin rectangle failed to extend")
         row = [0] * n
-        for d, c in owner.items():
+        for d, c in _row_matching(options, rng, plain=True).items():
             row[c] = d
             missing[c].discard(d)
         rows.append(row)
+    return _shuffled_square(rows, rng)
+
+
+def _row_matching(options: list[list[int]], rng: random.Random, plain: bool = False) -> dict[int, int]:
+    """A perfect matching of the columns (each with ``options``, the digits it lacks in a
+    random order) to digits, as {digit: column}: an augmenting path from each column in a
+    random order, tried in the column's order. Where a column's first digit is free the
+    search would take it at once, so it is taken without the search (``plain``: searched)."""
+    owner: dict[int, int] = {}  # digit -> column using it in this row
+
+    def augment(c: int, seen: set[int]) -> bool:
+        for d in options[c]:
+            if d in seen:
+                continue
+            seen.add(d)
+            if d not in owner or augment(owner[d], seen):
+                owner[d] = c
+                return True
+        return False
+
+    cols = list(range(len(options)))
+    shuffle(rng, cols)
+    for c in cols:
+        d = options[c][0]
+        if d not in owner and not plain:
+            owner[d] = c
+        elif not augment(c, set()):  # pragma: no cover - impossible by Hall's theorem
+            raise RuntimeError("Latin rectangle failed to extend")
+    return owner
+
+
+def _shuffled_square(rows: list[list[int]], rng: random.Random) -> list[list[int]]:
+    """``rows`` (a Latin square) with its rows, columns and symbols shuffled."""
+    n = len(rows)
     row_order = list(range(n))
     col_order = list(range(n))
     symbols = list(range(1, n + 1))
@@ -204,9 +258,9 @@ def cage_value(op: str, digits: Sequence[int]) -> int | None:
 
 def normal_shape(cells: Sequence[Cell]) -> tuple[Cell, ...]:
     """The cage's cells moved to the origin, in the given order (the cache key)."""
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple((r - r0, c - c0) for r, c in cells)
+    r0 = min([r for r, _ in cells])
+    c0 = min([c for _, c in cells])
+    return tuple([(r - r0, c - c0) for r, c in cells])
 
 
 # ``normal_shape`` remembered: a generator asks for the assignments of each draft cage
@@ -289,7 +343,29 @@ def _grown_plain(shape: tuple[Cell, ...], n: int) -> list[tuple[int, ...]]:
 @lru_cache(maxsize=None)
 def _fillings(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
     """Every filling of a cage of this shape, by (op, target) for ``+`` and ``*``, each list
-    in lexicographic order as ``shape_assignments``' search finds them."""
+    in lexicographic order as ``shape_assignments``' search finds them. They depend on which of
+    its cells share a line, not on where they lie, so they are kept by that (``_clash_pairs``,
+    ``_FILLINGS_BY_CLASHES``; the four orientations of a three-cell L have three, lines one):
+    shapes with the same clashes share one table, read only (``_fillings_plain`` is the version
+    it must equal, tests/test_kenken.py)."""
+    key = (_clash_pairs(shape), len(shape), n)
+    got = _FILLINGS_BY_CLASHES.get(key)
+    if got is None:
+        got = _FILLINGS_BY_CLASHES.put(key, _fillings_of(shape, n))
+    return got
+
+
+_FILLINGS_BY_CLASHES = BoundedMemo(1 << 10)  # ``_fillings``', by the shape's clashes
+
+
+def _clash_pairs(shape: tuple[Cell, ...]) -> tuple[tuple[int, int], ...]:
+    """The pairs (earlier, later) of the shape's cells that share a row or a column."""
+    return tuple((j, i) for i, cell in enumerate(shape) for j in range(i)
+                 if shape[j][0] == cell[0] or shape[j][1] == cell[1])
+
+
+def _fillings_of(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
+    """``_fillings`` of this shape itself."""
     # Per op, the values made at once (``map``) and grouped by a dict of plain ints (a
     # ``setdefault`` per filling and op, on a new (op, value) key each, cost twice as much).
     fills = _grown(shape, n)
@@ -321,10 +397,41 @@ def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], d
     """(every filling of the shape's cells but the last, in lexicographic order; per op, the
     positions in that list of the prefixes by their sum or product, ascending; per op, each
     prefix's sum or product; per prefix, the digits (a bit each) of the earlier cells the last
-    one shares a row or a column with)."""
+    one shares a row or a column with): ``_prefixes_plain``'s, which it must equal
+    (tests/test_kenken.py). The fillings of the cells but the last depend on which of them share
+    a line, not on where they lie, and the last digits' clashes on which of them it shares one
+    with: both are kept by those patterns (``_PREFIX_PARTS``), which the shapes of a size share
+    (the fourteen four-cell shapes of 30 5x5 puzzles have six such prefixes), so each
+    shape's tables are made once a pattern, not once a shape. The lists are shared: read only."""
+    head, last = shape[:-1], shape[-1]
+    pairs = _clash_pairs(head)
+    clash = tuple(j for j, cell in enumerate(head) if cell[0] == last[0] or cell[1] == last[1])
+    key = (pairs, len(head), n)
+    got = _PREFIX_PARTS.get(key)
+    if got is None:
+        fills = _grown(head, n)  # (any shape with these clashes grows the same list)
+        got = _PREFIX_PARTS.put(key, (fills, *_prefix_values(fills), {}))
+    fills, made, values, takens = got
+    taken = takens.get(clash)
+    if taken is None:
+        taken = takens[clash] = _prefix_taken(fills, clash)
+    return fills, made, values, taken
+
+
+_PREFIX_PARTS = BoundedMemo(1 << 10)  # ``_prefixes``' parts, by the clashes of the cells but the last
+
+
+def _prefixes_plain(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], dict, dict, list[int]]:
+    """``_prefixes`` worked out for the shape itself."""
     fills = _grown(shape[:-1], n)
     last = shape[-1]
     clash = [j for j, cell in enumerate(shape[:-1]) if cell[0] == last[0] or cell[1] == last[1]]
+    return (fills, *_prefix_values(fills), _prefix_taken(fills, clash))
+
+
+def _prefix_values(fills: list[tuple[int, ...]]) -> tuple[dict, dict]:
+    """``_prefixes``' middle parts: per op, the positions of the prefixes by their sum or
+    product; per op, each prefix's sum or product."""
     made: dict[str, dict[int, list[int]]] = {"+": {}, "*": {}}
     values: dict[str, list[int]] = {}
     for op, value in (("+", sum), ("*", prod)):
@@ -336,13 +443,18 @@ def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], d
                 by[got] = [k]
             else:
                 at.append(k)
+    return made, values
+
+
+def _prefix_taken(fills: list[tuple[int, ...]], clash: Sequence[int]) -> list[int]:
+    """Per prefix, the digits (a bit each) of its cells ``clash``."""
     taken = []
     for t in fills:
         m = 0
         for j in clash:
             m |= 1 << t[j]
         taken.append(m)
-    return fills, made, values, taken
+    return taken
 
 
 def _by_prefix(shape: tuple[Cell, ...], op: str, target: int, n: int) -> tuple[tuple[int, ...], ...]:

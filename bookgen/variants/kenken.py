@@ -392,7 +392,7 @@ class _Layout:
         return got
 
     def _op_options(self, cells: Sequence[Cell]) -> tuple[tuple[str, int, int], ...]:
-        digits = tuple(self.square[r][c] for r, c in cells)
+        digits = tuple([self.square[r][c] for r, c in cells])
         return _shape_options(_shape_of(cells), digits, self.ops_allowed, self.n)
 
     def pick_op(self, cells: Sequence[Cell]) -> str | None:
@@ -561,13 +561,13 @@ class _Layout:
                 cage.append(nb)
             cages.append(cage)
         self.cages, self.owner = cages, owner
-        singles = sum(1 for c in cages if len(c) == 1)
+        singles = list(map(len, cages)).count(1)
         # Orphan cells (grown to size 1 by accident) join a neighbour when singles are used up.
         for k in range(len(self.cages)):
             if len(self.cages[k]) != 1 or singles <= self.cap:
                 continue
             if self._absorb(k):
-                singles = sum(1 for c in self.cages if len(c) == 1)
+                singles = list(map(len, self.cages)).count(1)
         if singles > self.cap:
             return False
         self._compact()
@@ -688,10 +688,13 @@ class _Layout:
 
     def _fits(self, parts: Sequence[list[Cell]], singles_delta: int) -> bool:
         if self._singles < 0:  # counted once per caging (moves ask many times)
-            self._singles = sum(1 for c in self.cages if len(c) == 1)
-        return self._singles + singles_delta <= self.cap and all(
-            len(p) <= self.max_cage and (self.big or self.op_options(p)) for p in parts
-        )
+            self._singles = list(map(len, self.cages)).count(1)
+        if self._singles + singles_delta > self.cap:
+            return False
+        for p in parts:
+            if len(p) > self.max_cage or not (self.big or self.op_options(p)):
+                return False
+        return True
 
     def _replace(self, old: Sequence[int], parts: Sequence[list[Cell]]) -> None:
         for k in sorted(old, reverse=True):
@@ -728,7 +731,7 @@ class _Layout:
                     return True
             elif move == "split":
                 parts = self._split(cells)
-                if parts and self._fits(parts, sum(1 for p in parts if len(p) == 1) - (len(cells) == 1)):
+                if parts and self._fits(parts, list(map(len, parts)).count(1) - (len(cells) == 1)):
                     self._replace([k], parts)
                     return True
             elif move == "recut" and self._recut(k):
@@ -748,7 +751,7 @@ class _Layout:
             parts = self._split(union)
             if not parts or {frozenset(parts[0]), frozenset(parts[1])} == before:
                 continue
-            delta = sum(1 for p in parts if len(p) == 1) - (len(cells) == 1) - (len(self.cages[j]) == 1)
+            delta = list(map(len, parts)).count(1) - (len(cells) == 1) - (len(self.cages[j]) == 1)
             if self._fits(parts, delta):
                 self._replace([k, j], parts)
                 return True
@@ -1021,7 +1024,7 @@ class KenKenVariant(VariantDefaults):
         puzzle, and parsing and checking the rules again was a fiftieth of a small easy one."""
         try:
             key = (size, level, None if rules is None else tuple(sorted(
-                (k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in rules.items())))
+                [(k, type(v), tuple(v) if isinstance(v, list) else v) for k, v in rules.items()])))
             got = _REQUESTS.get(key)
         except TypeError:  # (a value that can't be a key: the plain way, which says what is wrong)
             return VariantDefaults.request_rules(self, size, rules, level)
@@ -1104,7 +1107,7 @@ class KenKenVariant(VariantDefaults):
                     board = Board.build(size, cages, hidden)
                     verdict = self._judge(board, level, flat, unique=proven)
                 if isinstance(verdict, Fits):
-                    return self._finish(size, rules, square, tuple(Cage(*c) for c in cages), verdict, proven, board)
+                    return self._finish(size, rules, square, tuple([Cage(*c) for c in cages]), verdict, proven, board)
                 if verdict is TOO_EASY:
                     if drafts is not None and HARD_TIGHTEN_TRIES:
                         moved = False
@@ -1247,7 +1250,7 @@ class KenKenVariant(VariantDefaults):
             if level == Level.EASY:  # (the counted run on lists: ``ladder_solve``'s, which it must equal)
                 solved, counts, placed = easy_ladder(board)
                 if solved:
-                    used = max(_tier(t) for t in counts)
+                    used = max(map(_tier, counts))
                     return Fits(counts, used) if used == level else TOO_EASY
                 return Stuck([i for i in range(n * n) if not placed[i]])
             st = board.new_state(board.geo)
@@ -1286,7 +1289,7 @@ class KenKenVariant(VariantDefaults):
         flat = [d for row in square for d in row]
         if not proven and not proves_unique(size, [_sat_cage(size, cage, hidden) for cage in cages], flat):  # pragma: no cover - the ladder is sound
             raise GenerationError("internal error: ladder and exact solver disagree on uniqueness")
-        level = max(_tier(t) for t in counts)
+        level = max(map(_tier, counts))
         # The grade with its rating made at once, and the puzzle once (``rate`` on a puzzle
         # made first gives the same; each ``replace`` cost a small puzzle more than its score).
         # (a hard or expert puzzle needs the run's own search: the run at once would only stop there)
@@ -1294,8 +1297,8 @@ class KenKenVariant(VariantDefaults):
                                   at_once=level < Level.HARD)
         return Puzzle(
             variant=self.name, size=size, rules=dict(rules),
-            givens=tuple(EMPTY * size for _ in range(size)),
-            solution=tuple("".join(str(d) for d in row) for row in square),
+            givens=(EMPTY * size,) * size,
+            solution=tuple(["".join(map(str, row)) for row in square]),
             grade=Grade(level, score_of(counts, level, size), dict(sorted(counts.items())), True, rating, minutes),
             cages=cages,
         )
@@ -1559,7 +1562,7 @@ def _cage_pairs(cells: tuple[Cell, ...]) -> tuple[tuple[tuple[int, int, int], in
 @lru_cache(maxsize=1 << 10)
 def _bit_list(mask: int) -> tuple[int, ...]:
     """The positions of ``mask``'s bits, ascending."""
-    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    return tuple([i for i in range(mask.bit_length()) if mask >> i & 1])
 
 
 @lru_cache(maxsize=None)
@@ -1576,12 +1579,19 @@ def _quads(square: list[list[int]]) -> tuple[tuple[int, int, int, int], ...]:
     if got is None:
         n = len(square)
         out = []
+        wheres = []  # per row, the column of each digit
+        for row in square:
+            where = [0] * (n + 1)
+            for c, d in enumerate(row):
+                where[d] = c
+            wheres.append(where)
         for r1 in range(n):
+            one = square[r1]
             for r2 in range(r1 + 1, n):
-                where = {d: c for c, d in enumerate(square[r2])}  # column of each digit in row r2
+                two, where = square[r2], wheres[r2]
                 for c1 in range(n):
-                    c2 = where[square[r1][c1]]
-                    if c2 > c1 and square[r1][c2] == square[r2][c1]:
+                    c2 = where[one[c1]]
+                    if c2 > c1 and one[c2] == two[c1]:
                         out.append((r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2))
         got = _QUADS.put(key, tuple(out))
     return got
