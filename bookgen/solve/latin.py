@@ -359,9 +359,9 @@ _FILLINGS_BY_CLASHES = BoundedMemo(1 << 10)  # ``_fillings``', by the shape's cl
 
 
 def _clash_pairs(shape: tuple[Cell, ...]) -> tuple[tuple[int, int], ...]:
-    """The pairs (earlier, later) of the shape's cells that share a row or a column."""
-    return tuple((j, i) for i, cell in enumerate(shape) for j in range(i)
-                 if shape[j][0] == cell[0] or shape[j][1] == cell[1])
+    """The pairs (earlier, later) of the shape's cells that share a row or a column: ``_clashes``
+    as pairs."""
+    return tuple((j, i) for i, earlier in enumerate(_clashes(shape)) for j in earlier)
 
 
 def _fillings_of(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
