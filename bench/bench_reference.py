@@ -78,6 +78,9 @@ TOWERS_LEVEL = {Level.EASY: "e", Level.MEDIUM: "h", Level.HARD: "h", Level.EXPER
 SOLO_BOXES = {12: "4x3", 16: "4x4"}  # Solo's CxR: boxes C cells wide, R tall
 WARM_UP = 10**6  # seed index of the first untimed puzzle of a row (the timed ones start at 0)
 WARM_UP_COUNT = 20  # untimed puzzles each process makes first, ours and Tatham's (see theirs())
+# ... on the rows where Tatham's puzzles take under this many seconds (a probe of 4 says): a first
+# stretch shows at tens of microseconds, and 20 more of Solo's Extreme Killers a call take minutes.
+WARM_UP_BELOW = 0.001
 FAILED: dict["Row", int] = {}  # puzzles per row that ran out of budget
 TIME_LINE = re.compile(r"#\d+:\s*([0-9.eE+-]+)\s*$")
 
@@ -288,14 +291,12 @@ def measure(row: Row, count: int, per: int, rounds: int, reference: bool, warm_u
     """Alternate our batches with Tatham's; (our times, their times)."""
     mine: list[float] = []
     refs: list[float] = []
+    if warm_up and tatham_warm_up is None and reference:
+        if statistics.median(theirs(row, 4, 0)) >= WARM_UP_BELOW:
+            warm_up = tatham_warm_up = 0  # (a slow row: its first stretch is noise in its median)
     # Untimed: the tables, memos and solvers a process builds once, and the first stretch
     # Tatham's side is also spared (theirs()).
     ours(row, WARM_UP, max(1, warm_up))
-    # What the process holds by now (the bench's imports, inherited through the fork, and
-    # the warm-up's tables) is not the row's garbage: left in the collector's oldest
-    # generation, a full collection over it (about 8 ms on the shared machine) lands on
-    # whichever puzzle happens to be running and made a tail of it (6x6 easy KenKen: worst
-    # 5x to 11x its median from run to run, the same puzzle each time).
     gc.freeze()
     rounds = max(1, min(rounds, count))
     for k in range(rounds):
@@ -339,10 +340,11 @@ def main() -> None:
                          "(repeatable)")
     ap.add_argument("--no-reference", action="store_true", help="our figures only")
     ap.add_argument("--warm-up", type=int, default=WARM_UP_COUNT,
-                    help=f"untimed puzzles each process makes first, ours and Tatham's (default {WARM_UP_COUNT}; "
+                    help=f"untimed puzzles each process makes first, ours and Tatham's, on rows where a probe of "
+                         f"4 of Tatham's takes under {WARM_UP_BELOW * 1000:g} ms a puzzle (default {WARM_UP_COUNT}; "
                          "see theirs(); 0 for the tables before 27 Nov 2026: ours one, Tatham's none)")
     ap.add_argument("--tatham-warm-up", type=int, default=None,
-                    help="Tatham's side alone (default: --warm-up)")
+                    help="Tatham's side alone, on every row (default: --warm-up, on the quick rows)")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--grades", type=int, default=0, help="grade N of Solo's jigsaw puzzles per Solo level")
     ap.add_argument("--grade-size", type=int, default=9, help="the size of those jigsaw puzzles (default 9)")
