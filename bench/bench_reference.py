@@ -292,7 +292,8 @@ def measure(row: Row, count: int, per: int, rounds: int, reference: bool, warm_u
     mine: list[float] = []
     refs: list[float] = []
     if warm_up and tatham_warm_up is None and reference:
-        if statistics.median(theirs(row, 4, 0)) >= WARM_UP_BELOW:
+        probe = theirs(row, 4, 0)  # (empty when the clock read zero four times: a quick row)
+        if probe and statistics.median(probe) >= WARM_UP_BELOW:
             warm_up = tatham_warm_up = 0  # (a slow row: its first stretch is noise in its median)
     # Untimed: the tables, memos and solvers a process builds once, and the first stretch
     # Tatham's side is also spared (theirs()).
