@@ -343,29 +343,9 @@ def _grown_plain(shape: tuple[Cell, ...], n: int) -> list[tuple[int, ...]]:
 @lru_cache(maxsize=None)
 def _fillings(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
     """Every filling of a cage of this shape, by (op, target) for ``+`` and ``*``, each list
-    in lexicographic order as ``shape_assignments``' search finds them. They depend on which of
-    its cells share a line, not on where they lie, so they are kept by that (``_clash_pairs``,
-    ``_FILLINGS_BY_CLASHES``; the four orientations of a three-cell L have three, lines one):
-    shapes with the same clashes share one table, read only (``_fillings_plain`` is the version
-    it must equal, tests/test_kenken.py)."""
-    key = (_clash_pairs(shape), len(shape), n)
-    got = _FILLINGS_BY_CLASHES.get(key)
-    if got is None:
-        got = _FILLINGS_BY_CLASHES.put(key, _fillings_of(shape, n))
-    return got
-
-
-_FILLINGS_BY_CLASHES = BoundedMemo(1 << 10)  # ``_fillings``', by the shape's clashes
-
-
-def _clash_pairs(shape: tuple[Cell, ...]) -> tuple[tuple[int, int], ...]:
-    """The pairs (earlier, later) of the shape's cells that share a row or a column: ``_clashes``
-    as pairs."""
-    return tuple((j, i) for i, earlier in enumerate(_clashes(shape)) for j in earlier)
-
-
-def _fillings_of(shape: tuple[Cell, ...], n: int) -> dict[tuple[str, int], tuple[tuple[int, ...], ...]]:
-    """``_fillings`` of this shape itself."""
+    in lexicographic order as ``shape_assignments``' search finds them (``_fillings_plain`` is
+    the version it must equal, tests/test_kenken.py). ``shape_assignments`` asks for a shape's
+    ``clash_form`` only, so shapes with the same clashes share one table."""
     # Per op, the values made at once (``map``) and grouped by a dict of plain ints (a
     # ``setdefault`` per filling and op, on a new (op, value) key each, cost twice as much).
     fills = _grown(shape, n)
@@ -404,9 +384,8 @@ def _prefixes(shape: tuple[Cell, ...], n: int) -> tuple[list[tuple[int, ...]], d
     (the fourteen four-cell shapes of 30 5x5 puzzles have six such prefixes), so each
     shape's tables are made once a pattern, not once a shape. The lists are shared: read only."""
     head, last = shape[:-1], shape[-1]
-    pairs = _clash_pairs(head)
     clash = tuple(j for j, cell in enumerate(head) if cell[0] == last[0] or cell[1] == last[1])
-    key = (pairs, len(head), n)
+    key = (_clashes(head), n)
     got = _PREFIX_PARTS.get(key)
     if got is None:
         fills = _grown(head, n)  # (any shape with these clashes grows the same list)
