@@ -71,7 +71,7 @@ def shuffle(rng: random.Random, items: list) -> None:
     draws it, written out so a short list costs no method calls per element (the Latin
     squares' shuffles of 4 to 9 digits, a sixth of a small puzzle's square)."""
     getrandbits = rng.getrandbits
-    for i, n, k in _shuffle_steps(len(items)):
+    for i, n, k in shuffle_steps(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -79,7 +79,8 @@ def shuffle(rng: random.Random, items: list) -> None:
 
 
 @lru_cache(maxsize=1 << 10)
-def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+def shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
     """``shuffle``'s steps for a list of ``length``: (index, its bound ``index + 1``, the bound's
-    bit length), last index first, read once a length rather than worked out each element."""
+    bit length), last index first, read once a length rather than worked out each element (also
+    by shuffles written out inline, as ``solve.latin.random_latin_square``'s)."""
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))

@@ -20,7 +20,7 @@ from itertools import combinations, product
 from typing import Iterator, Sequence
 
 from bookgen.core.memo import BoundedMemo
-from bookgen.core.rng import shuffle
+from bookgen.core.rng import shuffle, shuffle_steps
 from bookgen.core.types import Cell
 
 OPS: tuple[str, ...] = ("+", "-", "*", "/")
@@ -119,13 +119,6 @@ def hidden_subsets(pos: Sequence[int], size: int) -> Iterator[tuple[tuple[int, .
             yield ds, u
 
 
-@lru_cache(maxsize=16)
-def _fisher_yates(m: int) -> tuple[tuple[int, int], ...]:
-    """``core.rng.shuffle``'s steps on a list of ``m`` items: (index, bits drawn for it), the
-    index swapped with a draw below ``index + 1``."""
-    return tuple((i, (i + 1).bit_length()) for i in range(m - 1, 0, -1))
-
-
 def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     """A random Latin square of order ``n`` (rows of digits 1..n).
 
@@ -145,13 +138,13 @@ def random_latin_square(n: int, rng: random.Random) -> list[list[int]]:
     missing = [list(range(1, n + 1)) for _ in range(n)]  # digits column c still lacks, ascending
     rows: list[list[int]] = []
     for r in range(n):
-        steps = _fisher_yates(n - r)
+        steps = shuffle_steps(n - r)
         options = []
         for lack in missing:
             opt = lack[:]
-            for i, k in steps:
+            for i, bound, k in steps:  # (``shuffle``, written out: the same draws)
                 j = getrandbits(k)
-                while j > i:
+                while j >= bound:
                     j = getrandbits(k)
                 opt[i], opt[j] = opt[j], opt[i]
             options.append(opt)
